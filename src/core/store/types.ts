@@ -1,0 +1,77 @@
+import type { IndexRow, PermissionState, SessionDoc, SessionSource } from '../../shared/session.js';
+import type { MessageInput, MessageRecord } from '../../shared/message.js';
+
+/**
+ * The session store's public contract (ARCHITECTURE.md §3). Implemented in ./session-store.ts,
+ * opened with `openStore(root)` from ./index.ts. Everything that says "saved" has been fsynced.
+ */
+export interface NewSession {
+  /** Defaults to a fresh id. */
+  id?: string;
+  parentId?: string | null;
+  cwd: string;
+  gitRoot: string | null;
+  branch: string | null;
+  title: string;
+  source: SessionSource;
+  model?: { name: string; settings?: Record<string, unknown> } | null;
+  permission?: PermissionState | null;
+  /** The first holder ("terminal", "desktop", …); epoch starts at 1. */
+  holder: string;
+  /** Extra top-level fields kept in session.json (e.g. workspace snapshot). */
+  extra?: Record<string, unknown>;
+}
+
+export interface Receipt {
+  handoffId: string;
+  sessionId: string;
+  /** sha256 of the canonical offer payload: the same key with another payload is a CONFLICT. */
+  payloadSha256: string;
+  /** The first answer, returned again to every replay. */
+  answer: Record<string, unknown>;
+  createdAt: string;
+}
+
+export interface ReadMessagesOptions {
+  /** Only records with seq > afterSeq. */
+  afterSeq?: number;
+  /** At most this many records (from the start of the selection). */
+  limit?: number;
+  /** Only the last N records; reads from the end of the file, not the whole log. */
+  tail?: number;
+}
+
+export interface SessionStore {
+  readonly root: string;
+  /** True when the store was written by a newer major version: every write throws READ_ONLY. */
+  readonly readOnly: boolean;
+  createSession(init: NewSession, messages?: MessageInput[]): Promise<SessionDoc>;
+  /** Throws StoreError NOT_FOUND. Archived sessions are found too. */
+  getSession(id: string): Promise<SessionDoc>;
+  /** Appends as holder `epoch`; resolves after the records are fsynced. STALE_HOLDER if epoch is old. */
+  append(id: string, epoch: number, messages: MessageInput[]): Promise<MessageRecord[]>;
+  readMessages(id: string, options?: ReadMessagesOptions): Promise<MessageRecord[]>;
+  /** Compare-and-swap on `revision`; CONFLICT when another writer got there first. */
+  update(id: string, expectedRevision: number, mutate: (doc: SessionDoc) => SessionDoc): Promise<SessionDoc>;
+  /** Takes the baton: holder = who, epoch + 1. */
+  claim(id: string, who: string): Promise<SessionDoc>;
+  /** A new session with parentId = id holding records 0..uptoSeq. */
+  fork(id: string, uptoSeq: number, who: string): Promise<SessionDoc>;
+  /** Moves the session under archived/ and keeps its index row (archived: true). */
+  archive(id: string): Promise<void>;
+  /** Resume candidates from index.json only; never reads a messages.jsonl. */
+  list(options?: { includeArchived?: boolean }): Promise<IndexRow[]>;
+  sessionDir(id: string): string;
+  /** Stores bytes under artifacts/ by sha256; idempotent. */
+  putArtifact(id: string, bytes: Uint8Array, extension?: string): Promise<{ sha256: string; ref: string }>;
+  readArtifact(id: string, ref: string): Promise<Uint8Array>;
+  /** handoff.json (latest) and a line in handoffs.jsonl (history). */
+  recordHandoff(id: string, manifest: Record<string, unknown>): Promise<void>;
+  getReceipt(handoffId: string): Promise<Receipt | undefined>;
+  /** Atomic create; if a receipt for handoffId exists already, returns that one instead. */
+  putReceipt(receipt: Receipt): Promise<Receipt>;
+  /** One line in events.jsonl (observability); fsynced. */
+  appendEvent(event: Record<string, unknown>): Promise<void>;
+  readEvents(): Promise<Record<string, unknown>[]>;
+  close(): Promise<void>;
+}

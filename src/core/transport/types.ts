@@ -1,0 +1,40 @@
+/**
+ * The local endpoint's public contract (ARCHITECTURE.md §6). Implemented in this folder:
+ * endpoint.ts (paths, directory checks, token), server.ts (startEndpointServer), client.ts (connectEndpoint).
+ */
+export interface EndpointInfo {
+  /** 0700 per-user directory holding the socket (and the published pipe name on Windows). */
+  dir: string;
+  /** Unix socket path, or \\.\pipe\baton-<random> on Windows. */
+  address: string;
+  /** 0600 file with the 32-byte token, under the data dir. */
+  tokenPath: string;
+}
+
+/** Every answer on the wire: `{ok: true, ...}` or `{ok: false, code, message}`. */
+export type Answer = ({ ok: true } & Record<string, unknown>) | { ok: false; code: string; message: string; [key: string]: unknown };
+
+export interface IncomingRequest {
+  id: string;
+  method: string;
+  params: unknown;
+}
+
+export interface ConnectionContext {
+  /** Fires when the peer disconnects (approvals answer `deny` then). */
+  readonly signal: AbortSignal;
+}
+
+export type RequestHandler = (request: IncomingRequest, connection: ConnectionContext) => Promise<Answer>;
+
+export interface EndpointServer {
+  readonly address: string;
+  /** Failed proofs since start (observability, tests). */
+  readonly failedProofs: number;
+  close(): Promise<void>;
+}
+
+export interface EndpointClient {
+  request(method: string, params: unknown, options?: { timeoutMs?: number }): Promise<Answer>;
+  close(): void;
+}

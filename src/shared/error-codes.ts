@@ -1,0 +1,21 @@
+/** Every stable error code Baton answers with, in one place so the CLI, hosts and UI agree. */
+export const ErrorCode = {
+  BAD_FRAME: 'BAD_FRAME',
+  FRAME_TOO_LARGE: 'FRAME_TOO_LARGE',
+  BAD_REQUEST: 'BAD_REQUEST',
+  UNKNOWN_METHOD: 'UNKNOWN_METHOD',
+  UNAUTHENTICATED: 'UNAUTHENTICATED',
+  UPGRADE_REQUIRED: 'UPGRADE_REQUIRED',
+  INVALID_MANIFEST: 'INVALID_MANIFEST',
+  VERIFY_MISMATCH: 'VERIFY_MISMATCH',
+  CONFLICT: 'CONFLICT',
+  STALE_HOLDER: 'STALE_HOLDER',
+  NOT_FOUND: 'NOT_FOUND',
+  NO_SPACE: 'NO_SPACE',
+  ACCESS_DENIED: 'ACCESS_DENIED',
+  IO_ERROR: 'IO_ERROR',
+  READ_ONLY: 'READ_ONLY',
+  UNSAFE_STORE: 'UNSAFE_STORE',
+  INTERNAL: 'INTERNAL',
+} as const;
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

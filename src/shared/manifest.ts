@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import { isValidId } from './ids.js';
+
+/** The handoff manifest (ARCHITECTURE.md §5): hashes and references only, never contents or credentials. */
+export const MANIFEST_PROTOCOL_VERSION = '1.0';
+
+const Id = z.string().refine(isValidId, { message: 'not a valid id (letters, digits, . _ -; at most 128)' });
+const Sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'expected a lowercase hex sha256');
+
+export const Capability = z.enum(['conversation', 'diff-viewer', 'approval-ui', 'task-panel', 'file-watcher']);
+export type Capability = z.infer<typeof Capability>;
+
+export const ManifestGit = z.looseObject({
+  remote: z.string().nullable(),
+  branch: z.string().nullable(),
+  head: z.string().nullable(),
+  dirty_files: z.array(z.string()),
+  untracked_files: z.array(z.string()),
+  diff_sha256: Sha256.nullable(),
+  patch_ref: z.string().nullable(),
+});
+
+export const ManifestWorkspace = z.looseObject({
+  root: z.string(),
+  git: ManifestGit.nullable(),
+  requires_rehydration: z.boolean(),
+});
+
+export const ManifestContext = z.looseObject({
+  message_count: z.number().int().nonnegative(),
+  messages_sha256: Sha256,
+  tool_calls_count: z.number().int().nonnegative(),
+  tool_calls_sha256: Sha256,
+  anchor_message_ids: z.array(z.string()),
+  compacted_summary_ref: z.string().nullable(),
+  token_estimate: z.number().int().nonnegative(),
+});
+
+export const ManifestTask = z.looseObject({
+  id: z.string(),
+  kind: z.string(),
+  command: z.string(),
+  port: z.number().int().nullable(),
+  pid: z.number().int().nullable(),
+  log_ref: z.string().nullable(),
+  lease_expires_at: z.string().nullable(),
+  recoverable: z.boolean(),
+});
+
+export const Manifest = z.looseObject({
+  protocol_version: z.string().regex(/^\d+\.\d+$/, 'expected MAJOR.MINOR'),
+  handoff_id: Id,
+  session_id: Id,
+  parent_session_id: Id.nullable(),
+  created_at: z.string(),
+  origin: z.looseObject({
+    client: z.string(),
+    client_version: z.string(),
+    host: z.string(),
+    pid: z.number().int(),
+  }),
+  title: z.string().optional(),
+  workspace: ManifestWorkspace,
+  context: ManifestContext,
+  capabilities_required: z.array(z.string()),
+  background_tasks: z.array(ManifestTask),
+  permission_state: z.looseObject({ mode: z.string(), rules_sha256: Sha256.nullable() }),
+  model: z.looseObject({ name: z.string(), settings_ref: z.string().nullable() }).nullable(),
+});
+export type Manifest = z.infer<typeof Manifest>;
+
+/** Readable one-line summary of every failing path, for error answers. */
+export function describeZodError(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 8)
+    .map((issue) => `${issue.path.length ? issue.path.join('.') : '(root)'}: ${issue.message}`)
+    .join('; ');
+}

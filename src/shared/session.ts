@@ -1,0 +1,102 @@
+import { z } from 'zod';
+
+/** Major version of session.json and index.json; a newer major opens read-only. */
+export const SESSION_SCHEMA_VERSION = 1;
+
+export const SourceTool = z.enum(['baton', 'claude', 'codex', 'other']);
+export type SourceTool = z.infer<typeof SourceTool>;
+
+export const Holder = z.looseObject({
+  /** Who writes the session now: "terminal", "desktop", or a client name. */
+  who: z.string().min(1),
+  /** Fencing token: bumped on every claim; writes stamped with an older epoch are refused. */
+  epoch: z.number().int().nonnegative(),
+});
+export type Holder = z.infer<typeof Holder>;
+
+export const SessionSource = z.looseObject({
+  tool: SourceTool,
+  /** The session id in the source tool (Claude Code / Codex), when imported. */
+  externalId: z.string().optional(),
+  /** The source file, when imported (read-only reference). */
+  path: z.string().optional(),
+  /** Identifies the source state that was imported, so the same state is recognised again. */
+  fingerprint: z.string().optional(),
+  clientVersion: z.string().optional(),
+});
+export type SessionSource = z.infer<typeof SessionSource>;
+
+export const PermissionState = z.looseObject({
+  mode: z.string(),
+  rules: z.array(z.string()).default([]),
+});
+export type PermissionState = z.infer<typeof PermissionState>;
+
+export const ModelConfig = z.looseObject({
+  name: z.string(),
+  settings: z.record(z.string(), z.unknown()).optional(),
+});
+
+export const Damage = z.looseObject({
+  reason: z.string(),
+  /** Side file under the session directory that holds the quarantined bytes. */
+  sideFile: z.string(),
+  detectedAt: z.string(),
+});
+
+/** session.json */
+export const SessionDoc = z.looseObject({
+  schemaVersion: z.number().int().positive(),
+  id: z.string(),
+  parentId: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  cwd: z.string(),
+  gitRoot: z.string().nullable(),
+  branch: z.string().nullable(),
+  title: z.string(),
+  source: SessionSource,
+  model: ModelConfig.nullable(),
+  permission: PermissionState.nullable(),
+  holder: Holder,
+  /** Compare-and-swap counter for session.json updates. */
+  revision: z.number().int().nonnegative(),
+  messageCount: z.number().int().nonnegative(),
+  archived: z.boolean(),
+  damaged: z.array(Damage).optional(),
+});
+export type SessionDoc = z.infer<typeof SessionDoc>;
+
+/** One row of index.json: everything the resume-candidate list needs, nothing from messages.jsonl. */
+export const IndexRow = z.looseObject({
+  id: z.string(),
+  cwd: z.string(),
+  gitRoot: z.string().nullable(),
+  branch: z.string().nullable(),
+  title: z.string(),
+  updatedAt: z.string(),
+  messageCount: z.number().int().nonnegative(),
+  source: SourceTool,
+  holder: Holder,
+  parentId: z.string().nullable(),
+  archived: z.boolean(),
+  damaged: z.boolean().optional(),
+});
+export type IndexRow = z.infer<typeof IndexRow>;
+
+export function indexRowOf(doc: SessionDoc): IndexRow {
+  return {
+    id: doc.id,
+    cwd: doc.cwd,
+    gitRoot: doc.gitRoot,
+    branch: doc.branch,
+    title: doc.title,
+    updatedAt: doc.updatedAt,
+    messageCount: doc.messageCount,
+    source: doc.source.tool,
+    holder: doc.holder,
+    parentId: doc.parentId,
+    archived: doc.archived,
+    damaged: (doc.damaged?.length ?? 0) > 0,
+  };
+}

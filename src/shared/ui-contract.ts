@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { IndexRow, SessionDoc } from './session.js';
+import { MessageRecord } from './message.js';
+
+/**
+ * The UI contract (ARCHITECTURE.md §7): every request channel and every event, declared once.
+ * The Electron host binds it with ipcMain.handle, the browser host with WebSocket messages;
+ * the renderer never knows which one it talks to.
+ */
+export const HandlerError = z.object({ code: z.string(), message: z.string() });
+export type HandlerError = z.infer<typeof HandlerError>;
+
+export const HandlerResult = <T extends z.ZodType>(value: T) =>
+  z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), value }), z.object({ ok: z.literal(false), error: HandlerError })]);
+
+export const SessionDetail = z.object({
+  session: SessionDoc,
+  messages: z.array(MessageRecord),
+  /** True when only the newest messages were sent (the log is longer than the UI page). */
+  truncated: z.boolean(),
+});
+export type SessionDetail = z.infer<typeof SessionDetail>;
+
+export const HostInfo = z.object({
+  host: z.enum(['electron', 'browser']),
+  version: z.string(),
+  dataDir: z.string(),
+  endpoint: z.string(),
+});
+export type HostInfo = z.infer<typeof HostInfo>;
+
+export const uiChannels = {
+  'host:info': { request: z.object({}), response: HostInfo },
+  'sessions:list': { request: z.object({ includeArchived: z.boolean().optional() }), response: z.array(IndexRow) },
+  'session:get': { request: z.object({ id: z.string() }), response: SessionDetail },
+} as const;
+export type UiChannel = keyof typeof uiChannels;
+export type UiRequest<C extends UiChannel> = z.infer<(typeof uiChannels)[C]['request']>;
+export type UiResponse<C extends UiChannel> = z.infer<(typeof uiChannels)[C]['response']>;
+
+export const uiEvents = {
+  /** A session was created or changed (a handoff arrived, messages were appended). */
+  'session:changed': z.object({ id: z.string(), reason: z.string() }),
+  /** Ask the UI to select a session (from a baton:// link or a handoff). */
+  'session:select': z.object({ id: z.string() }),
+} as const;
+export type UiEvent = keyof typeof uiEvents;
+export type UiEventPayload<E extends UiEvent> = z.infer<(typeof uiEvents)[E]>;
+
+export function isUiChannel(value: unknown): value is UiChannel {
+  return typeof value === 'string' && Object.hasOwn(uiChannels, value);
+}
+
+/** Envelope of the browser host's WebSocket transport. */
+export const WsClientMessage = z.object({
+  kind: z.literal('request'),
+  id: z.number().int().nonnegative(),
+  channel: z.string(),
+  payload: z.unknown(),
+});
+export type WsClientMessage = z.infer<typeof WsClientMessage>;
+
+export const WsServerMessage = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('response'),
+    id: z.number().int().nonnegative(),
+    result: z.union([z.object({ ok: z.literal(true), value: z.unknown() }), z.object({ ok: z.literal(false), error: HandlerError })]),
+  }),
+  z.object({ kind: z.literal('event'), event: z.string(), payload: z.unknown() }),
+]);
+export type WsServerMessage = z.infer<typeof WsServerMessage>;
