@@ -1,0 +1,33 @@
+import { resolve } from 'node:path';
+import { defineConfig } from 'electron-vite';
+import react from '@vitejs/plugin-react';
+
+// Three bundles: the Electron main process, the sandboxed preload bridge and the React renderer.
+// The browser host (`baton serve`) serves the same renderer bundle from out/renderer.
+export default defineConfig({
+  main: {
+    build: {
+      outDir: 'out/main',
+      rollupOptions: { input: { index: resolve('src/main/index.ts') } },
+    },
+  },
+  preload: {
+    build: {
+      outDir: 'out/preload',
+      rollupOptions: {
+        input: { index: resolve('src/preload/index.ts') },
+        // A sandboxed preload cannot load ES modules: emit CommonJS.
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
+    },
+  },
+  renderer: {
+    root: resolve('src/renderer'),
+    base: './',
+    build: {
+      outDir: resolve('out/renderer'),
+      rollupOptions: { input: { index: resolve('src/renderer/index.html') } },
+    },
+    plugins: [react()],
+  },
+});
