@@ -38,3 +38,17 @@ export interface EndpointClient {
   request(method: string, params: unknown, options?: { timeoutMs?: number }): Promise<Answer>;
   close(): void;
 }
+
+/** Per-server limits; defaults come from src/shared/wire.ts. Tests shrink them. */
+export interface Limits {
+  /** Largest frame after authentication; bigger → FRAME_TOO_LARGE, then close. */
+  maxFrameBytes: number;
+  /** Largest frame before authentication (auth frames are tiny). */
+  maxHandshakeFrameBytes: number;
+  /** No frame in flight and nothing to answer, or one frame still arriving, for this long → close. */
+  idleTimeoutMs: number;
+  /** Accept → verified proof must take less than this. */
+  handshakeTimeoutMs: number;
+  /** Requests handled at once per connection; beyond it the socket stops reading (backpressure). */
+  maxInflight: number;
+}
