@@ -1,0 +1,21 @@
+import { useState } from 'react';
+import { collapse } from '../model/collapse';
+
+/**
+ * Text shown as text (React escapes it; never injected as HTML), with white space kept. Long
+ * content starts collapsed to a preview with a button that says how much is hidden.
+ */
+export function CollapsibleText({ text, mono = false }: { text: string; mono?: boolean }) {
+  const [expanded, setExpanded] = useState(false);
+  const { long, preview, lineCount } = collapse(text);
+  const className = mono ? 'text text-mono' : 'text';
+  if (!long) return <div className={className}>{text}</div>;
+  return (
+    <div className="collapsible">
+      <div className={className}>{expanded ? text : preview}</div>
+      <button type="button" className="button-link" aria-expanded={expanded} onClick={() => setExpanded(!expanded)}>
+        {expanded ? 'Show less' : `Show all (${lineCount} ${lineCount === 1 ? 'line' : 'lines'}, ${text.length.toLocaleString()} characters)`}
+      </button>
+    </div>
+  );
+}

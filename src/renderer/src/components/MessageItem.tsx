@@ -1,0 +1,33 @@
+import type { MessageRecord, MessageRole } from '../../../shared/message';
+import { formatDateTime } from '../model/relative-time';
+import { CollapsibleText } from './CollapsibleText';
+import { ExitBadge } from './ExitBadge';
+import { ToolCallRow } from './ToolCallRow';
+
+const ROLE_LABELS: Record<MessageRole, string> = { user: 'User', assistant: 'Assistant', tool: 'Tool result', system: 'System' };
+
+/** One message of the conversation, styled by role; tool results are compact and monospaced. */
+export function MessageItem({ message }: { message: MessageRecord }) {
+  const isTool = message.role === 'tool';
+  return (
+    <li className={`message message-${message.role}`} data-testid="message" data-role={message.role} data-message-id={message.id}>
+      <div className="message-header">
+        <span className="message-role">{ROLE_LABELS[message.role]}</span>
+        {isTool && message.toolCallId !== undefined && <code className="message-call-id">{message.toolCallId}</code>}
+        {isTool && <ExitBadge code={message.exitCode} />}
+        {message.model !== undefined && message.role === 'assistant' && <span className="muted">{message.model}</span>}
+        <time className="message-time" dateTime={message.createdAt}>
+          {formatDateTime(message.createdAt)}
+        </time>
+      </div>
+      {message.content.length > 0 && <CollapsibleText text={message.content} mono={isTool} />}
+      {message.toolCalls !== undefined && message.toolCalls.length > 0 && (
+        <div className="tool-calls">
+          {message.toolCalls.map((call) => (
+            <ToolCallRow key={call.id} call={call} />
+          ))}
+        </div>
+      )}
+    </li>
+  );
+}

@@ -1,0 +1,78 @@
+import type { SessionDetail } from '../../../shared/ui-contract';
+import { formatDateTime } from '../model/relative-time';
+import { MessageItem } from './MessageItem';
+import { RelativeTime } from './RelativeTime';
+import { SourceBadge } from './SourceBadge';
+
+/** The open session: what it is, where it lives, who holds it, and its conversation. */
+export function SessionView({ detail, now }: { detail: SessionDetail; now: number }) {
+  const { session, messages, truncated } = detail;
+  return (
+    <article className="session-view" aria-labelledby="session-title">
+      <header className="session-header">
+        <div className="session-header-top">
+          <h1 id="session-title" data-testid="session-title">
+            {session.title.length > 0 ? session.title : 'Untitled session'}
+          </h1>
+          <SourceBadge source={session.source.tool} />
+        </div>
+        <dl className="session-meta">
+          <div>
+            <dt>Directory</dt>
+            <dd>
+              <code title={session.cwd}>{session.cwd}</code>
+            </dd>
+          </div>
+          <div>
+            <dt>Branch</dt>
+            <dd>{session.branch ?? <span className="muted">none</span>}</dd>
+          </div>
+          <div>
+            <dt>Holder</dt>
+            <dd title={`Epoch ${session.holder.epoch}: bumped on every handoff`}>
+              {session.holder.who} <span className="muted">· epoch {session.holder.epoch}</span>
+            </dd>
+          </div>
+          <div>
+            <dt>Created</dt>
+            <dd>{formatDateTime(session.createdAt)}</dd>
+          </div>
+          <div>
+            <dt>Updated</dt>
+            <dd>
+              <RelativeTime iso={session.updatedAt} now={now} />
+            </dd>
+          </div>
+          {session.model !== null && (
+            <div>
+              <dt>Model</dt>
+              <dd>{session.model.name}</dd>
+            </div>
+          )}
+        </dl>
+        {(session.damaged?.length ?? 0) > 0 && (
+          <p className="notice notice-warn" role="note">
+            Part of this session's log was damaged and set aside ({session.damaged?.length} {session.damaged?.length === 1 ? 'place' : 'places'}). The
+            messages below are the ones Baton could verify.
+          </p>
+        )}
+      </header>
+      <section className="conversation" aria-label="Conversation">
+        {truncated && (
+          <p className="notice" role="note">
+            Showing the newest {messages.length} of {session.messageCount} messages.
+          </p>
+        )}
+        {messages.length === 0 ? (
+          <p className="muted conversation-empty">This session has no messages yet.</p>
+        ) : (
+          <ol className="messages">
+            {messages.map((message) => (
+              <MessageItem key={`${message.seq}:${message.id}`} message={message} />
+            ))}
+          </ol>
+        )}
+      </section>
+    </article>
+  );
+}

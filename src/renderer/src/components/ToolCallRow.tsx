@@ -1,0 +1,34 @@
+import type { ToolCall } from '../../../shared/message';
+import { countLines, summarizeInput } from '../model/collapse';
+import { CollapsibleText } from './CollapsibleText';
+import { ExitBadge } from './ExitBadge';
+
+/** One tool call on one line (name, input, exit code); its output folded underneath. */
+export function ToolCallRow({ call }: { call: ToolCall }) {
+  const input = summarizeInput(call.input);
+  const output = call.output ?? '';
+  return (
+    <div className="tool-call" data-testid="tool-call" data-tool-call-id={call.id}>
+      <div className="tool-call-line">
+        <span className="tool-icon" aria-hidden="true">
+          ›_
+        </span>
+        <code className="tool-name">{call.name}</code>
+        {input.length > 0 && (
+          <span className="tool-input" title={input}>
+            {input}
+          </span>
+        )}
+        <ExitBadge code={call.exitCode} />
+      </div>
+      {output.length > 0 && (
+        <details className="tool-output">
+          <summary>
+            output · {countLines(output)} {countLines(output) === 1 ? 'line' : 'lines'}
+          </summary>
+          <CollapsibleText text={output} mono />
+        </details>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,20 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { createApi } from './api';
+import { App } from './components/App';
+import './styles/index.css';
+
+const container = document.getElementById('root');
+if (container === null) throw new Error('index.html has no #root element');
+
+// One API for the page's lifetime; the transport is chosen once (Electron bridge or WebSocket).
+const api = createApi();
+window.addEventListener('pagehide', (event) => {
+  if (!event.persisted) api.close();
+});
+
+createRoot(container).render(
+  <StrictMode>
+    <App api={api} />
+  </StrictMode>,
+);

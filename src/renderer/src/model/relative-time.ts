@@ -1,0 +1,34 @@
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/**
+ * "just now", "5 min ago", "3 h ago", "yesterday", "4 days ago", then a date. Short on purpose:
+ * it sits in a narrow list row next to the title.
+ */
+export function relativeTime(iso: string, now: number): string {
+  const at = Date.parse(iso);
+  if (!Number.isFinite(at)) return 'unknown time';
+  const age = now - at;
+  // Clocks of two machines disagree a little; a few seconds in the future still reads "just now".
+  if (age < MINUTE) return age < -MINUTE ? formatDate(at) : 'just now';
+  if (age < HOUR) return `${Math.floor(age / MINUTE)} min ago`;
+  if (age < DAY) return `${Math.floor(age / HOUR)} h ago`;
+  if (age < 2 * DAY) return 'yesterday';
+  if (age < 7 * DAY) return `${Math.floor(age / DAY)} days ago`;
+  return formatDate(at);
+}
+
+/** A date in the reader's locale, with the year only when it is not this year. */
+export function formatDate(ms: number, now = Date.now()): string {
+  const date = new Date(ms);
+  const sameYear = date.getFullYear() === new Date(now).getFullYear();
+  return date.toLocaleDateString(undefined, sameYear ? { month: 'short', day: 'numeric' } : { year: 'numeric', month: 'short', day: 'numeric' });
+}
+
+/** Full local date and time, for title attributes and the session header. */
+export function formatDateTime(iso: string): string {
+  const at = Date.parse(iso);
+  if (!Number.isFinite(at)) return iso;
+  return new Date(at).toLocaleString(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+}
