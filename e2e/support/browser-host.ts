@@ -1,0 +1,43 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { BATON_BIN, REPO_ROOT } from './cli.js';
+
+export interface RunningHost {
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+/** Starts the real `baton serve` on a free port and waits for its JSON line with the URL. */
+export function startBrowserHost(home: string): Promise<RunningHost> {
+  return new Promise((resolve, reject) => {
+    const child: ChildProcess = spawn(process.execPath, [BATON_BIN, 'serve', '--json', '--port', '0'], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, BATON_HOME: home },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    const fail = (why: string) => reject(new Error(`baton serve did not start: ${why}\n${stderr}`));
+    const timer = setTimeout(() => fail('no URL within 20 s'), 20_000);
+    child.stderr?.on('data', (d) => (stderr += d));
+    child.on('exit', (code) => fail(`exited with ${code}`));
+    child.stdout?.on('data', (chunk) => {
+      stdout += chunk;
+      const line = stdout.split('\n').find((l) => l.startsWith('{'));
+      if (!line) return;
+      clearTimeout(timer);
+      const info = JSON.parse(line) as { url: string; port: number };
+      resolve({
+        url: info.url,
+        port: info.port,
+        stop: () =>
+          new Promise<void>((done) => {
+            if (child.exitCode !== null) return done();
+            child.removeAllListeners('exit');
+            child.once('exit', () => done());
+            child.kill('SIGTERM');
+          }),
+      });
+    });
+  });
+}

@@ -1,0 +1,139 @@
+import { readFile } from 'node:fs/promises';
+import type { Command } from 'commander';
+import { parseMessageInput, MESSAGE_INPUT_MAX_BYTES } from '../../core/handoff/read-message-input.js';
+import { DEFAULT_HANDOFF_TIMEOUT_MS, landNewSession, offerSession } from '../../core/handoff/send.js';
+import { HANDOFF_EXIT_CODE, HandoffCategory, type HandoffOutcome } from '../../core/handoff/outcome.js';
+import { isValidId } from '../../shared/ids.js';
+import { createOutput, EXIT } from '../output.js';
+import { endpointFor, openCliStore, resumeCommand } from '../context.js';
+import { readStdin } from '../stdin.js';
+
+interface HandoffFlags {
+  cwd?: string;
+  title?: string;
+  messages?: string;
+  session?: string;
+  dryRun?: boolean;
+  json?: boolean;
+  timeout?: string;
+  launch: boolean;
+}
+
+export function registerHandoff(program: Command): void {
+  program
+    .command('handoff')
+    .description('save a session and offer it to the Baton desktop app')
+    .option('--cwd <dir>', 'working directory of the session', process.cwd())
+    .option('--title <title>', 'title shown in the session list')
+    .option('--messages <file>', 'messages as JSONL, one {"role","content"} object a line ("-" or omitted: stdin)')
+    .option('--session <id>', 're-offer a session that is already saved (after a failed attempt)')
+    .option('--dry-run', 'save the session and build the manifest, but offer nothing')
+    .option('--timeout <seconds>', 'how long to wait for a launched app', String(DEFAULT_HANDOFF_TIMEOUT_MS / 1000))
+    .option('--no-launch', 'do not start the desktop app through baton:// when none is running')
+    .option('--json', 'print one versioned JSON object')
+    .action(async (flags: HandoffFlags) => {
+      process.exitCode = await runHandoff(flags);
+    });
+}
+
+async function runHandoff(flags: HandoffFlags): Promise<number> {
+  const out = createOutput(!!flags.json);
+  const timeoutSeconds = Number(flags.timeout);
+  if (!Number.isFinite(timeoutSeconds) || timeoutSeconds < 0) {
+    out.problem('handoff', 'BAD_ARGUMENT', `--timeout must be a number of seconds, got "${flags.timeout}"`);
+    return EXIT.usage;
+  }
+  if (flags.session !== undefined && !isValidId(flags.session)) {
+    out.problem('handoff', 'BAD_ARGUMENT', `--session "${flags.session}" is not a valid session id`);
+    return EXIT.usage;
+  }
+
+  const { dataDir, store } = await openCliStore();
+  try {
+    let sessionId = flags.session;
+    if (!sessionId) {
+      const input = await readMessages(flags.messages);
+      if (!input.ok) {
+        out.problem('handoff', 'BAD_INPUT', input.message);
+        return EXIT.usage;
+      }
+      try {
+        const session = await landNewSession(store, { cwd: flags.cwd ?? process.cwd(), title: flags.title ?? titleFrom(input.messages), messages: input.messages });
+        sessionId = session.id;
+      } catch (error) {
+        return report(out, {
+          category: HandoffCategory.writeFailure,
+          sessionId: null,
+          handoffId: null,
+          sessionDir: null,
+          message: `The session could not be saved, so nothing was sent: ${(error as Error).message}`,
+          durationsMs: {},
+        });
+      }
+    }
+    const { endpoint, token } = await endpointFor(dataDir);
+    const outcome = await offerSession(sessionId, {
+      store,
+      endpoint,
+      token,
+      timeoutMs: timeoutSeconds * 1000,
+      launch: flags.launch,
+      dryRun: !!flags.dryRun,
+    });
+    await store
+      .appendEvent({ at: new Date().toISOString(), side: 'source', category: outcome.category, sessionId: outcome.sessionId, handoffId: outcome.handoffId, durationsMs: outcome.durationsMs })
+      .catch(() => undefined); // observability must never turn a delivered handoff into a failure
+    return report(out, outcome);
+  } finally {
+    await store.close();
+  }
+}
+
+function report(out: ReturnType<typeof createOutput>, outcome: HandoffOutcome): number {
+  const code = HANDOFF_EXIT_CODE[outcome.category];
+  const resume = outcome.sessionId ? resumeCommand(outcome.sessionId) : null;
+  const value = {
+    category: outcome.category,
+    sessionId: outcome.sessionId,
+    handoffId: outcome.handoffId,
+    savedAt: outcome.sessionDir,
+    resumeCommand: code === 0 ? null : resume,
+    answer: outcome.answer ?? null,
+    message: outcome.message,
+    durationsMs: outcome.durationsMs,
+    exitCode: code,
+  };
+  if (out.json) {
+    process.stdout.write(`${JSON.stringify({ version: 1, command: 'handoff', ok: code === 0, ...value })}\n`);
+    return code;
+  }
+  if (code === 0) {
+    process.stdout.write(`${outcome.message}\nSession ${outcome.sessionId} (handoff ${outcome.handoffId}) is saved at ${outcome.sessionDir}\n`);
+  } else {
+    const lines = [`Baton could not hand the session off (${outcome.category}): ${outcome.message}`];
+    if (outcome.sessionDir) lines.push(`The session is saved at ${outcome.sessionDir}`);
+    if (resume) lines.push(`When Baton is running (npm start, or baton serve), resume it with:\n  ${resume}`);
+    process.stderr.write(`${lines.join('\n')}\n`);
+  }
+  return code;
+}
+
+async function readMessages(file: string | undefined) {
+  if (file && file !== '-') {
+    const text = await readFile(file, 'utf8').catch((error: Error) => error);
+    if (text instanceof Error) return { ok: false as const, message: `cannot read ${file}: ${text.message}` };
+    return parseMessageInput(text, file);
+  }
+  if (process.stdin.isTTY) return { ok: false as const, message: 'no --messages file given and stdin is a terminal: pipe JSONL messages in or pass --messages FILE' };
+  const text = await readStdin(MESSAGE_INPUT_MAX_BYTES);
+  if (text === null) return { ok: false as const, message: `stdin holds more than ${MESSAGE_INPUT_MAX_BYTES} bytes` };
+  return parseMessageInput(text, 'stdin');
+}
+
+/** Without --title: the first line of the first user message, shortened. */
+const TITLE_MAX_CHARS = 80;
+function titleFrom(messages: { role: string; content: string }[]): string {
+  const first = messages.find((m) => m.role === 'user')?.content.trim().split('\n')[0] ?? '';
+  if (!first) return 'Untitled session';
+  return first.length > TITLE_MAX_CHARS ? `${first.slice(0, TITLE_MAX_CHARS - 1)}…` : first;
+}

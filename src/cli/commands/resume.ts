@@ -1,0 +1,32 @@
+import type { Command } from 'commander';
+import { createOutput, EXIT } from '../output.js';
+import { openCliStore } from '../context.js';
+
+export function registerResume(program: Command): void {
+  program
+    .command('resume <id>')
+    .description('take a session back to the terminal: claims the baton and prints where to continue')
+    .option('--json', 'print one versioned JSON object (with the latest manifest)')
+    .action(async (id: string, flags: { json?: boolean }) => {
+      const out = createOutput(!!flags.json);
+      const { store } = await openCliStore();
+      try {
+        const before = await store.getSession(id);
+        const session = await store.claim(id, 'terminal');
+        const last = await store.readMessages(id, { tail: 3 });
+        out.result('resume', { session, previousHolder: before.holder, recentMessages: last }, () =>
+          [
+            `The terminal now holds session ${id} (epoch ${session.holder.epoch}; it was held by ${before.holder.who}#${before.holder.epoch}).`,
+            `Continue in: cd ${JSON.stringify(session.cwd)}`,
+            `${session.messageCount} messages. Latest:`,
+            ...last.map((m) => `  ${m.role}: ${m.content.split('\n')[0]?.slice(0, 120) ?? ''}`),
+          ].join('\n'),
+        );
+      } catch (error) {
+        out.problem('resume', (error as { code?: string }).code ?? 'ERROR', (error as Error).message);
+        process.exitCode = EXIT.failure;
+      } finally {
+        await store.close();
+      }
+    });
+}

@@ -1,0 +1,45 @@
+import type { Command } from 'commander';
+import { resolveDataDir } from '../../core/paths.js';
+import { startHostServices } from '../../core/host/host-services.js';
+import { BROWSER_HOST_CAPABILITIES } from '../../core/host/capabilities.js';
+import { startBrowserHost } from '../../server/browser-host.js';
+import { createOutput, EXIT } from '../output.js';
+
+export function registerServe(program: Command): void {
+  program
+    .command('serve')
+    .description('run the browser host: the Baton UI on 127.0.0.1 and the handoff receiver')
+    .option('--port <port>', 'port on 127.0.0.1 (0: a free one)', '0')
+    .option('--json', 'print one versioned JSON object with the URL, then keep serving')
+    .action(async (flags: { port: string; json?: boolean }) => {
+      const out = createOutput(!!flags.json);
+      const port = Number(flags.port);
+      if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+        out.problem('serve', 'BAD_ARGUMENT', `--port must be 0–65535, got "${flags.port}"`);
+        process.exitCode = EXIT.usage;
+        return;
+      }
+      const dataDir = resolveDataDir();
+      let services;
+      try {
+        services = await startHostServices({ dataDir, kind: 'browser', capabilities: BROWSER_HOST_CAPABILITIES });
+      } catch (error) {
+        const code = (error as { code?: string }).code ?? 'ERROR';
+        const hint = code === 'ALREADY_RUNNING' ? ' Another Baton host already receives handoffs for this data directory; use that one.' : '';
+        out.problem('serve', code, `${(error as Error).message}${hint}`);
+        process.exitCode = EXIT.failure;
+        return;
+      }
+      const host = await startBrowserHost({ services, port });
+      out.result('serve', { url: host.url, port: host.port, dataDir, endpoint: services.endpoint.address }, () =>
+        [`Baton is serving its UI at ${host.url}`, `Data: ${dataDir}`, `Receiving handoffs on ${services.endpoint.address}`, 'Press Ctrl+C to stop.'].join('\n'),
+      );
+      const stop = async () => {
+        await host.close();
+        await services.close();
+        process.exit(EXIT.ok);
+      };
+      process.once('SIGINT', () => void stop());
+      process.once('SIGTERM', () => void stop());
+    });
+}

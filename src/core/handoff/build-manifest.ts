@@ -1,0 +1,55 @@
+import { hostname } from 'node:os';
+import { MANIFEST_PROTOCOL_VERSION, type Manifest } from '../../shared/manifest.js';
+import type { SessionDoc } from '../../shared/session.js';
+import type { MessageRecord } from '../../shared/message.js';
+import { canonicalJson, sha256Hex } from '../hash.js';
+import { digestMessages } from './context-digest.js';
+import type { WorkspaceSnapshot } from '../workspace/capture.js';
+
+export interface ManifestInput {
+  handoffId: string;
+  session: SessionDoc;
+  records: readonly MessageRecord[];
+  workspace: WorkspaceSnapshot;
+  client: { name: string; version: string };
+  capabilities?: string[];
+  now?: Date;
+}
+
+/** Builds the handoff manifest: hashes and references only, never file contents or credentials. */
+export function buildManifest(input: ManifestInput): Manifest {
+  const { session, workspace } = input;
+  const git = workspace.git;
+  return {
+    protocol_version: MANIFEST_PROTOCOL_VERSION,
+    handoff_id: input.handoffId,
+    session_id: session.id,
+    parent_session_id: session.parentId,
+    created_at: (input.now ?? new Date()).toISOString(),
+    origin: { client: input.client.name, client_version: input.client.version, host: hostname(), pid: process.pid },
+    title: session.title,
+    workspace: {
+      root: git?.root ?? workspace.cwd,
+      git: git
+        ? {
+            remote: git.remote,
+            branch: git.branch,
+            head: git.head,
+            dirty_files: git.dirtyFiles,
+            untracked_files: git.untrackedFiles,
+            diff_sha256: null,
+            patch_ref: null,
+          }
+        : null,
+      requires_rehydration: false,
+    },
+    context: { ...digestMessages(input.records), compacted_summary_ref: null },
+    capabilities_required: input.capabilities ?? ['conversation'],
+    background_tasks: [],
+    permission_state: {
+      mode: session.permission?.mode ?? 'default',
+      rules_sha256: session.permission ? sha256Hex(canonicalJson(session.permission.rules)) : null,
+    },
+    model: session.model ? { name: session.model.name, settings_ref: null } : null,
+  };
+}

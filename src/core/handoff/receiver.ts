@@ -1,0 +1,139 @@
+import { Manifest, describeZodError } from '../../shared/manifest.js';
+import { ErrorCode } from '../../shared/error-codes.js';
+import type { Answer, IncomingRequest, RequestHandler } from '../transport/types.js';
+import type { SessionStore } from '../store/types.js';
+import { canonicalJson, sha256Hex } from '../hash.js';
+import { verifyAgainstDisk } from './verify-offer.js';
+import { isValidId } from '../../shared/ids.js';
+
+export const RECEIVER_PROTOCOL_MAJOR = 1;
+
+export type OfferStatus = 'accepted' | 'duplicate' | 'needs-capabilities' | 'rejected';
+
+export interface ReceiverEvent {
+  kind: 'handoff' | 'select';
+  sessionId: string;
+  status?: OfferStatus;
+}
+
+export interface ReceiverOptions {
+  store: SessionStore;
+  /** What this host can show (a headless host offers fewer). */
+  capabilities: readonly string[];
+  /** Who takes the baton on acceptance. */
+  holder: string;
+  /** Told after a session was accepted or a link asked to select one. */
+  onEvent?: (event: ReceiverEvent) => void;
+  /** Extra request methods (approvals, tasks) bound by later layers. */
+  methods?: Record<string, RequestHandler>;
+}
+
+/**
+ * The target side of a handoff (ARCHITECTURE.md §4): validate, check the receipt, verify against
+ * the disk, check capabilities, take the baton, record the receipt, tell the UI. Every failure is
+ * an answer with a code; nothing here throws to the transport.
+ */
+export function createReceiver(options: ReceiverOptions): RequestHandler {
+  const { store } = options;
+
+  async function offer(params: unknown): Promise<Answer> {
+    const raw = (params as { manifest?: unknown } | null)?.manifest;
+    const versionAnswer = checkVersion(raw);
+    if (versionAnswer) return versionAnswer;
+    const parsed = Manifest.safeParse(raw);
+    if (!parsed.success) return rejected(ErrorCode.INVALID_MANIFEST, `The manifest is not valid: ${describeZodError(parsed.error)}`);
+    const manifest = parsed.data;
+    const payloadSha256 = sha256Hex(canonicalJson(manifest));
+
+    const receipt = await store.getReceipt(manifest.handoff_id);
+    if (receipt) return replay(receipt, payloadSha256);
+
+    let mismatches;
+    try {
+      mismatches = await verifyAgainstDisk(store, manifest);
+    } catch (error) {
+      const code = (error as { code?: string }).code === ErrorCode.NOT_FOUND ? ErrorCode.NOT_FOUND : ErrorCode.IO_ERROR;
+      return rejected(code, `Session ${manifest.session_id} could not be read from the store: ${(error as Error).message}`);
+    }
+    if (mismatches.length > 0) {
+      const fields = mismatches.map((m) => m.field);
+      return { ...rejected(ErrorCode.VERIFY_MISMATCH, `The files on disk differ from the manifest in: ${fields.join(', ')}`), mismatches };
+    }
+
+    const missing = manifest.capabilities_required.filter((c) => !options.capabilities.includes(c));
+    if (missing.length > 0) return { ok: true, status: 'needs-capabilities', missing, sessionId: manifest.session_id };
+
+    const claimed = await store.claim(manifest.session_id, options.holder);
+    await store.recordHandoff(manifest.session_id, manifest as Record<string, unknown>);
+    const answer = { ok: true, status: 'accepted', handoffId: manifest.handoff_id, sessionId: manifest.session_id, epoch: claimed.holder.epoch };
+    const stored = await store.putReceipt({
+      handoffId: manifest.handoff_id,
+      sessionId: manifest.session_id,
+      payloadSha256,
+      answer,
+      createdAt: new Date().toISOString(),
+    });
+    // Two offers of the same key may race; the receipt that landed first is the answer for both.
+    if (stored.payloadSha256 !== payloadSha256 || stored.answer.epoch !== answer.epoch) return replay(stored, payloadSha256);
+    options.onEvent?.({ kind: 'handoff', sessionId: manifest.session_id, status: 'accepted' });
+    return answer as Answer;
+  }
+
+  async function openSession(params: unknown): Promise<Answer> {
+    const sessionId = (params as { sessionId?: unknown } | null)?.sessionId;
+    if (!isValidId(sessionId)) return rejected(ErrorCode.BAD_REQUEST, 'session.open needs a valid sessionId');
+    try {
+      await store.getSession(sessionId);
+    } catch {
+      return rejected(ErrorCode.NOT_FOUND, `No session ${sessionId} in the store at ${store.root}`);
+    }
+    options.onEvent?.({ kind: 'select', sessionId });
+    return { ok: true, sessionId };
+  }
+
+  return async (request: IncomingRequest, connection) => {
+    try {
+      switch (request.method) {
+        case 'ping':
+          return { ok: true, pong: true, capabilities: [...options.capabilities] };
+        case 'handoff.offer':
+          return await offer(request.params);
+        case 'session.open':
+          return await openSession(request.params);
+        default: {
+          const extra = options.methods?.[request.method];
+          if (extra) return await extra(request, connection);
+          return rejected(ErrorCode.UNKNOWN_METHOD, `Unknown method "${request.method}"`);
+        }
+      }
+    } catch (error) {
+      const code = (error as { code?: string }).code ?? ErrorCode.INTERNAL;
+      return rejected(code, (error as Error).message);
+    }
+  };
+}
+
+function rejected(code: string, message: string): Answer {
+  return { ok: false, status: 'rejected', code, message };
+}
+
+function replay(receipt: { payloadSha256: string; answer: Record<string, unknown>; handoffId: string }, payloadSha256: string): Answer {
+  if (receipt.payloadSha256 !== payloadSha256) {
+    return rejected(ErrorCode.CONFLICT, `Handoff ${receipt.handoffId} was already received with a different manifest`);
+  }
+  return { ...receipt.answer, ok: true, status: 'duplicate', firstStatus: receipt.answer.status };
+}
+
+/** A newer major protocol is refused with both versions named, before the schema is applied. */
+function checkVersion(raw: unknown): Answer | null {
+  const version = (raw as { protocol_version?: unknown } | null)?.protocol_version;
+  if (typeof version !== 'string') return null;
+  const major = Number.parseInt(version.split('.')[0] ?? '', 10);
+  if (Number.isFinite(major) && major > RECEIVER_PROTOCOL_MAJOR) {
+    return rejected(
+      ErrorCode.UPGRADE_REQUIRED,
+      `This manifest speaks protocol ${version}; this Baton understands ${RECEIVER_PROTOCOL_MAJOR}.x. Upgrade Baton on the desktop.`,
+    );
+  }
+  return null;
+}

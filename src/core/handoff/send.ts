@@ -1,0 +1,135 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { MessageInput } from '../../shared/message.js';
+import { Manifest } from '../../shared/manifest.js';
+import { newId } from '../../shared/ids.js';
+import type { SessionDoc, SessionSource } from '../../shared/session.js';
+import type { SessionStore } from '../store/types.js';
+import type { EndpointInfo } from '../transport/types.js';
+import { captureWorkspace } from '../workspace/capture.js';
+import { BATON_VERSION } from '../version.js';
+import { buildManifest } from './build-manifest.js';
+import { digestMessages } from './context-digest.js';
+import { findTarget } from './find-target.js';
+import { HandoffCategory, type HandoffOutcome } from './outcome.js';
+
+export const DEFAULT_HANDOFF_TIMEOUT_MS = 10_000;
+
+export interface NewSessionRequest {
+  cwd: string;
+  title: string;
+  messages: MessageInput[];
+  source?: SessionSource;
+  model?: { name: string } | null;
+  permission?: { mode: string; rules: string[] } | null;
+}
+
+export interface OfferOptions {
+  store: SessionStore;
+  endpoint: EndpointInfo;
+  token: Buffer;
+  timeoutMs: number;
+  launch: boolean;
+  dryRun: boolean;
+}
+
+/**
+ * Step 1 of a handoff (ARCHITECTURE.md §4): land the session on disk and read it back. Throws
+ * (with the store's typed error) when anything could not be made durable: nothing is sent then.
+ */
+export async function landNewSession(store: SessionStore, request: NewSessionRequest): Promise<SessionDoc> {
+  const workspace = await captureWorkspace(request.cwd);
+  const session = await store.createSession(
+    {
+      cwd: workspace.cwd,
+      gitRoot: workspace.git?.root ?? null,
+      branch: workspace.git?.branch ?? null,
+      title: request.title,
+      source: request.source ?? { tool: 'baton' },
+      model: request.model ?? null,
+      permission: request.permission ?? null,
+      holder: 'terminal',
+    },
+    request.messages,
+  );
+  const landed = await store.readMessages(session.id);
+  if (landed.length !== request.messages.length) {
+    throw Object.assign(new Error(`Session ${session.id}: wrote ${request.messages.length} messages but read back ${landed.length}`), {
+      code: 'IO_ERROR',
+    });
+  }
+  return session;
+}
+
+/**
+ * Steps 2–5: build (or reuse) the manifest, find the target, offer, and report. Re-offering a
+ * session whose conversation has not changed reuses its handoff id, so a receiver that already
+ * took it answers `duplicate` instead of creating anything new.
+ */
+export async function offerSession(sessionId: string, options: OfferOptions): Promise<HandoffOutcome> {
+  const started = Date.now();
+  const durationsMs: Record<string, number> = {};
+  const { store } = options;
+  const sessionDir = store.sessionDir(sessionId);
+  const session = await store.getSession(sessionId);
+  const records = await store.readMessages(sessionId);
+  const previous = await readLatestManifest(sessionDir);
+  const digest = digestMessages(records);
+  let manifest: Manifest;
+  if (previous && previous.context.messages_sha256 === digest.messages_sha256 && previous.session_id === sessionId) {
+    manifest = previous;
+  } else {
+    const workspace = await captureWorkspace(session.cwd).catch(() => ({ cwd: session.cwd, git: null }));
+    manifest = buildManifest({ handoffId: newId('h'), session, records, workspace, client: { name: 'baton-cli', version: BATON_VERSION } });
+    await store.recordHandoff(sessionId, manifest as Record<string, unknown>);
+  }
+  durationsMs.manifest = Date.now() - started;
+  const base = { sessionId, handoffId: manifest.handoff_id, sessionDir, durationsMs };
+
+  if (options.dryRun) {
+    return { ...base, category: HandoffCategory.accepted, answer: { dryRun: true, manifest }, message: 'Dry run: the session is saved and the manifest built; nothing was offered.' };
+  }
+
+  const target = await findTarget({
+    endpoint: options.endpoint,
+    token: options.token,
+    handoffId: manifest.handoff_id,
+    sessionId,
+    timeoutMs: options.timeoutMs,
+    launch: options.launch,
+  });
+  durationsMs.connect = Date.now() - started - durationsMs.manifest;
+  if (!target.found) return { ...base, category: target.category, message: target.reason };
+
+  try {
+    const offerStarted = Date.now();
+    const answer = await target.client.request('handoff.offer', { manifest }, { timeoutMs: options.timeoutMs });
+    durationsMs.offer = Date.now() - offerStarted;
+    return { ...base, ...categorise(answer), answer };
+  } finally {
+    target.client.close();
+    durationsMs.total = Date.now() - started;
+  }
+}
+
+function categorise(answer: Record<string, unknown>): { category: HandoffCategory; message: string } {
+  const status = answer.status;
+  if (answer.ok === true && status === 'accepted') return { category: HandoffCategory.accepted, message: 'The desktop accepted the session.' };
+  if (answer.ok === true && status === 'duplicate') return { category: HandoffCategory.duplicate, message: 'The desktop already had this handoff; nothing new was created.' };
+  if (answer.ok === true && status === 'needs-capabilities') {
+    const missing = Array.isArray(answer.missing) ? answer.missing.join(', ') : 'unknown';
+    return { category: HandoffCategory.needsCapabilities, message: `The receiving host cannot show: ${missing}. Open the Baton desktop app instead.` };
+  }
+  const code = String(answer.code ?? 'REJECTED');
+  const category = code === 'CONFLICT' ? HandoffCategory.conflict : HandoffCategory.rejected;
+  return { category, message: `The desktop refused the handoff (${code}): ${String(answer.message ?? '')}` };
+}
+
+async function readLatestManifest(sessionDir: string): Promise<Manifest | null> {
+  try {
+    const parsed = Manifest.safeParse(JSON.parse(await readFile(join(sessionDir, 'handoff.json'), 'utf8')));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,90 @@
+import { EventEmitter } from 'node:events';
+import { openStore } from '../store/index.js';
+import type { SessionStore } from '../store/types.js';
+import { ensureEndpointDir, loadOrCreateToken, resolveEndpoint } from '../transport/endpoint.js';
+import { startEndpointServer } from '../transport/server.js';
+import type { EndpointInfo, EndpointServer } from '../transport/types.js';
+import { createReceiver, type ReceiverEvent } from '../handoff/receiver.js';
+import type { UiEvent, UiEventPayload } from '../../shared/ui-contract.js';
+import { createUiDispatcher, type UiDispatcher } from './ui-handlers.js';
+import { BATON_VERSION } from '../version.js';
+
+/** Newest messages the session view receives at once; older ones stay on disk. */
+export const SESSION_VIEW_MESSAGE_LIMIT = 2_000;
+
+export type HostKind = 'electron' | 'browser';
+
+export interface HostOptions {
+  dataDir: string;
+  kind: HostKind;
+  capabilities: readonly string[];
+}
+
+export interface HostServices {
+  readonly dataDir: string;
+  readonly store: SessionStore;
+  readonly endpoint: EndpointInfo;
+  readonly token: Buffer;
+  readonly dispatch: UiDispatcher;
+  onUiEvent(listener: <E extends UiEvent>(event: E, payload: UiEventPayload<E>) => void): () => void;
+  emitUiEvent<E extends UiEvent>(event: E, payload: UiEventPayload<E>): void;
+  close(): Promise<void>;
+}
+
+/**
+ * Everything a host runs, whichever host it is: the store, the receiver on the local endpoint and
+ * the UI contract's handlers. The Electron host and the browser host differ only in how they
+ * carry `dispatch` and `onUiEvent` to the renderer.
+ */
+export async function startHostServices(options: HostOptions): Promise<HostServices> {
+  const store = await openStore(options.dataDir);
+  const endpoint = resolveEndpoint(options.dataDir);
+  await ensureEndpointDir(endpoint.dir);
+  const token = await loadOrCreateToken(endpoint.tokenPath);
+  const emitter = new EventEmitter();
+  const emitUiEvent = <E extends UiEvent>(event: E, payload: UiEventPayload<E>) => emitter.emit('ui', event, payload);
+
+  const onReceiverEvent = (event: ReceiverEvent) => {
+    emitUiEvent('session:changed', { id: event.sessionId, reason: event.kind });
+    if (event.kind === 'select' || event.status === 'accepted') emitUiEvent('session:select', { id: event.sessionId });
+  };
+  let endpointServer: EndpointServer;
+  try {
+    endpointServer = await startEndpointServer({
+      endpoint,
+      token,
+      handle: createReceiver({ store, capabilities: options.capabilities, holder: options.kind === 'electron' ? 'desktop' : 'browser', onEvent: onReceiverEvent }),
+    });
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+
+  const dispatch = createUiDispatcher({
+    'host:info': async () => ({ host: options.kind, version: BATON_VERSION, dataDir: options.dataDir, endpoint: endpoint.address }),
+    'sessions:list': async ({ includeArchived }) => store.list({ includeArchived }),
+    'session:get': async ({ id }) => {
+      const session = await store.getSession(id);
+      const messages = await store.readMessages(id, { tail: SESSION_VIEW_MESSAGE_LIMIT });
+      return { session, messages, truncated: session.messageCount > messages.length };
+    },
+  });
+
+  return {
+    dataDir: options.dataDir,
+    store,
+    endpoint,
+    token,
+    dispatch,
+    emitUiEvent,
+    onUiEvent(listener) {
+      emitter.on('ui', listener);
+      return () => emitter.off('ui', listener);
+    },
+    async close() {
+      emitter.removeAllListeners();
+      await endpointServer.close();
+      await store.close();
+    },
+  };
+}

@@ -1,0 +1,15 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+/**
+ * Where Baton keeps its data (ARCHITECTURE.md §3): $BATON_HOME, else the platform's data dir.
+ * Linux: $XDG_DATA_HOME/baton or ~/.local/share/baton. macOS: ~/Library/Application Support/Baton.
+ * Windows: %LOCALAPPDATA%\Baton.
+ */
+export function resolveDataDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
+  if (env.BATON_HOME) return env.BATON_HOME;
+  const home = env.HOME || homedir();
+  if (platform === 'darwin') return join(home, 'Library', 'Application Support', 'Baton');
+  if (platform === 'win32') return join(env.LOCALAPPDATA || join(home, 'AppData', 'Local'), 'Baton');
+  return join(env.XDG_DATA_HOME || join(home, '.local', 'share'), 'baton');
+}

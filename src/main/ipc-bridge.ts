@@ -1,0 +1,28 @@
+import { ipcMain, type BrowserWindow, type IpcMainInvokeEvent } from 'electron';
+import { pathToFileURL } from 'node:url';
+import type { HostServices } from '../core/host/host-services.js';
+import { ErrorCode } from '../shared/error-codes.js';
+import { IPC_EVENT, IPC_INVOKE } from '../shared/ipc-channels.js';
+
+
+/**
+ * Binds the UI contract to Electron IPC. A request is served only when it comes from the main
+ * frame of one of our windows showing our bundled renderer (the sender check VS Code does).
+ */
+export function bindUiContract(services: HostServices, windows: () => BrowserWindow[], rendererIndex: string): () => void {
+  const rendererUrl = pathToFileURL(rendererIndex).href;
+  const trusted = (event: IpcMainInvokeEvent) =>
+    windows().some((w) => w.webContents.id === event.sender.id) && event.senderFrame?.url.split('#')[0]?.split('?')[0] === rendererUrl;
+
+  ipcMain.handle(IPC_INVOKE, async (event, channel: unknown, payload: unknown) => {
+    if (!trusted(event)) return { ok: false, error: { code: ErrorCode.UNAUTHENTICATED, message: 'request from an untrusted frame' } };
+    return services.dispatch(String(channel), payload);
+  });
+  const unsubscribe = services.onUiEvent((event, payload) => {
+    for (const window of windows()) window.webContents.send(IPC_EVENT, event, payload);
+  });
+  return () => {
+    ipcMain.removeHandler(IPC_INVOKE);
+    unsubscribe();
+  };
+}

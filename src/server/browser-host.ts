@@ -1,0 +1,138 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { existsSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { WsClientMessage, type WsServerMessage } from '../shared/ui-contract.js';
+import type { HostServices } from '../core/host/host-services.js';
+import { readStaticFile } from './static-files.js';
+
+/** Largest WebSocket message the browser host accepts from a page (requests are small). */
+export const WS_MAX_PAYLOAD_BYTES = 1024 * 1024;
+
+/** Same policy as the renderer's meta tag, sent as a header so it also covers non-HTML responses. */
+export const BROWSER_HOST_CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; " +
+  "connect-src 'self' ws://127.0.0.1:* ws://localhost:*; worker-src 'self' blob:; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+export interface BrowserHostOptions {
+  services: HostServices;
+  port: number;
+  rendererDir?: string;
+}
+
+export interface BrowserHost {
+  readonly url: string;
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+/** The built renderer, relative to this module both as TypeScript source (src/server) and compiled (dist/server). */
+export function defaultRendererDir(): string {
+  return resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'out', 'renderer');
+}
+
+/**
+ * The token in the page URL is derived from the endpoint token, so it is stable across restarts
+ * (a bookmarked URL keeps working) while the socket token itself never leaves its 0600 file.
+ */
+export function browserToken(endpointToken: Buffer): string {
+  return createHmac('sha256', endpointToken).update('baton browser host v1').digest('hex');
+}
+
+/**
+ * `baton serve`: the UI contract over HTTP + WebSocket on 127.0.0.1 only. Host and Origin are
+ * checked (against DNS rebinding and other local pages), and the WebSocket needs the token.
+ */
+export async function startBrowserHost(options: BrowserHostOptions): Promise<BrowserHost> {
+  const { services } = options;
+  const rendererDir = options.rendererDir ?? defaultRendererDir();
+  const token = browserToken(services.token);
+  let port = 0;
+  const allowedHosts = () => new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
+
+  const http = createServer((request, response) => {
+    void serveHttp(request, response);
+  });
+  async function serveHttp(request: IncomingMessage, response: ServerResponse) {
+    response.setHeader('Content-Security-Policy', BROWSER_HOST_CSP);
+    response.setHeader('X-Content-Type-Options', 'nosniff');
+    response.setHeader('Referrer-Policy', 'no-referrer');
+    response.setHeader('X-Frame-Options', 'DENY');
+    if (!allowedHosts().has(request.headers.host ?? '')) return send(response, 421, 'text/plain', 'Baton answers only on 127.0.0.1 and localhost.\n');
+    if (request.method !== 'GET' && request.method !== 'HEAD') return send(response, 405, 'text/plain', 'Method not allowed\n');
+    if (!existsSync(rendererDir)) {
+      return send(response, 503, 'text/plain', `The Baton UI is not built (${rendererDir} is missing). Run: npm run build\n`);
+    }
+    const file = await readStaticFile(rendererDir, request.url ?? '/');
+    if (!file.found) return send(response, 404, 'text/plain', 'Not found\n');
+    response.setHeader('Cache-Control', 'no-store');
+    send(response, 200, file.contentType, file.body);
+  }
+
+  const wss = new WebSocketServer({ noServer: true, maxPayload: WS_MAX_PAYLOAD_BYTES });
+  http.on('upgrade', (request, socket, head) => {
+    const url = new URL(request.url ?? '/', 'http://placeholder');
+    const origin = request.headers.origin;
+    const originOk = origin === `http://127.0.0.1:${port}` || origin === `http://localhost:${port}`;
+    if (url.pathname !== '/ws' || !allowedHosts().has(request.headers.host ?? '') || !originOk || !tokenMatches(url.searchParams.get('token'), token)) {
+      socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
+      return;
+    }
+    wss.handleUpgrade(request, socket, head, (ws) => bindSocket(ws));
+  });
+
+  function bindSocket(ws: WebSocket) {
+    const unsubscribe = services.onUiEvent((event, payload) => sendWs(ws, { kind: 'event', event, payload }));
+    ws.on('close', unsubscribe);
+    ws.on('message', async (data) => {
+      let parsed;
+      try {
+        parsed = WsClientMessage.safeParse(JSON.parse(data.toString()));
+      } catch {
+        parsed = null;
+      }
+      if (!parsed?.success) {
+        ws.close(1008, 'bad message');
+        return;
+      }
+      const result = await services.dispatch(parsed.data.channel, parsed.data.payload);
+      sendWs(ws, { kind: 'response', id: parsed.data.id, result });
+    });
+  }
+
+  await new Promise<void>((resolveListen, reject) => {
+    http.once('error', reject);
+    http.listen(options.port, '127.0.0.1', () => resolveListen());
+  });
+  port = (http.address() as AddressInfo).port;
+
+  return {
+    port,
+    url: `http://127.0.0.1:${port}/?token=${token}`,
+    async close() {
+      for (const client of wss.clients) client.terminate();
+      wss.close();
+      await new Promise<void>((done) => http.close(() => done()));
+      http.closeAllConnections();
+    },
+  };
+}
+
+function send(response: ServerResponse, status: number, contentType: string, body: string | Buffer) {
+  response.writeHead(status, { 'Content-Type': contentType });
+  response.end(body);
+}
+
+function sendWs(ws: WebSocket, message: WsServerMessage) {
+  if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
+}
+
+function tokenMatches(given: string | null, expected: string): boolean {
+  if (!given) return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
