@@ -68,7 +68,8 @@ export function parseBatonUrl(input: unknown): BatonLink {
   if (segments.length !== 2) return unknown('expected baton://<kind>/<id>');
   const [rawKind = '', id = ''] = segments;
   const kind = rawKind.toLowerCase();
-  if (!isValidId(id)) return unknown(`"${id.slice(0, 40)}" is not a valid id`);
+  const shownId = id.slice(0, 40); // before the guard: a failed isValidId narrows id to never
+  if (!isValidId(id)) return unknown(`"${shownId}" is not a valid id`);
 
   if (kind === 'session') {
     if (query !== null) return unknown('baton://session/<id> takes no query');
@@ -80,7 +81,8 @@ export function parseBatonUrl(input: unknown): BatonLink {
     if (typeof pairs === 'string') return unknown(pairs);
     const sessionId = pairs.get('session');
     if (pairs.size !== 1 || sessionId === undefined) return unknown('baton://handoff/<id> takes exactly one query key: session');
-    if (!isValidId(sessionId)) return unknown(`"${sessionId.slice(0, 40)}" is not a valid session id`);
+    const shownSession = sessionId.slice(0, 40);
+    if (!isValidId(sessionId)) return unknown(`"${shownSession}" is not a valid session id`);
     return { kind: 'handoff', handoffId: id, sessionId };
   }
   return unknown(`unknown link kind "${rawKind.slice(0, 40)}"`);
