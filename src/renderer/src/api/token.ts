@@ -27,10 +27,13 @@ export function takeToken(env: TokenEnv): string | null {
   const fromAddress = usable(fromQuery) ? fromQuery : usable(fromHash) ? fromHash : null;
 
   if (fromQuery !== null || fromHash !== null) {
-    url.searchParams.delete(TOKEN_PARAM);
-    hash.delete(TOKEN_PARAM);
-    const rest = hash.toString();
-    url.hash = rest.length > 0 ? rest : '';
+    if (fromQuery !== null) url.searchParams.delete(TOKEN_PARAM);
+    // Only a fragment that carried the token is rewritten; a plain `#anchor` stays as it was.
+    if (fromHash !== null) {
+      hash.delete(TOKEN_PARAM);
+      const rest = hash.toString();
+      url.hash = rest.length > 0 ? rest : '';
+    }
     env.history.replaceState(env.history.state, '', `${url.pathname}${url.search}${url.hash}`);
   }
 

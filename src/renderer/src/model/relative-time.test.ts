@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { formatDateTime, relativeTime } from './relative-time';
+
+const NOW = Date.parse('2026-11-29T12:00:00.000Z');
+const ago = (ms: number): string => new Date(NOW - ms).toISOString();
+const MIN = 60_000;
+
+describe('relativeTime', () => {
+  const cases: Array<[string, string, string]> = [
+    ['now', ago(0), 'just now'],
+    ['59 s', ago(59_000), 'just now'],
+    ['a little in the future (clock skew)', ago(-30_000), 'just now'],
+    ['1 min', ago(MIN), '1 min ago'],
+    ['59 min', ago(59 * MIN), '59 min ago'],
+    ['1 h', ago(60 * MIN), '1 h ago'],
+    ['23 h', ago(23 * 60 * MIN), '23 h ago'],
+    ['1 day', ago(24 * 60 * MIN), 'yesterday'],
+    ['3 days', ago(3 * 24 * 60 * MIN), '3 days ago'],
+    ['garbage', 'not a date', 'unknown time'],
+  ];
+  for (const [name, iso, expected] of cases) {
+    it(name, () => expect(relativeTime(iso, NOW)).toBe(expected));
+  }
+
+  it('older than a week shows a date, not "N days ago"', () => {
+    const text = relativeTime(ago(30 * 24 * 60 * MIN), NOW);
+    expect(text).not.toMatch(/ago|yesterday/);
+    expect(text).toMatch(/\d/);
+  });
+
+  it('far in the future shows a date rather than "just now"', () => {
+    expect(relativeTime(ago(-10 * MIN), NOW)).not.toBe('just now');
+  });
+
+  it('formatDateTime falls back to the raw text for garbage', () => {
+    expect(formatDateTime('???')).toBe('???');
+    expect(formatDateTime('2026-11-29T12:00:00.000Z')).toMatch(/2026/);
+  });
+});
