@@ -5,6 +5,8 @@ import { registerList } from './commands/list.js';
 import { registerShow } from './commands/show.js';
 import { registerServe } from './commands/serve.js';
 import { registerResume } from './commands/resume.js';
+import { registerDoctor } from './commands/doctor.js';
+import { registerStats } from './commands/stats.js';
 import { EXIT } from './output.js';
 
 export function buildProgram(): Command {
@@ -19,6 +21,8 @@ export function buildProgram(): Command {
   registerShow(program);
   registerServe(program);
   registerResume(program);
+  registerDoctor(program);
+  registerStats(program);
   return program;
 }
 

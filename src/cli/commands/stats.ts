@@ -1,0 +1,28 @@
+import type { Command } from 'commander';
+import { computeHandoffStats } from '../../core/handoff/stats.js';
+import { createOutput } from '../output.js';
+import { openCliStore } from '../context.js';
+
+export function registerStats(program: Command): void {
+  program
+    .command('stats')
+    .description('handoff success rate and the breakdown of outcomes (from events.jsonl)')
+    .option('--json', 'print one versioned JSON object')
+    .action(async (flags: { json?: boolean }) => {
+      const out = createOutput(!!flags.json);
+      const { store } = await openCliStore();
+      try {
+        const stats = computeHandoffStats(await store.readEvents());
+        out.result('stats', { stats }, () => {
+          if (stats.total === 0) return 'No handoffs recorded yet.';
+          const rate = `${((stats.successRate ?? 0) * 100).toFixed(1)}%`;
+          const rows = Object.entries(stats.byCategory)
+            .filter(([, n]) => n > 0)
+            .map(([category, n]) => `  ${category.padEnd(20)} ${n}`);
+          return [`${stats.total} handoffs, ${stats.succeeded} succeeded (${rate}); p50 ${stats.totalMs.p50 ?? '–'} ms, p95 ${stats.totalMs.p95 ?? '–'} ms`, ...rows].join('\n');
+        });
+      } finally {
+        await store.close();
+      }
+    });
+}
