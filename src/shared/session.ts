@@ -11,6 +11,8 @@ export const Holder = z.looseObject({
   who: z.string().min(1),
   /** Fencing token: bumped on every claim; writes stamped with an older epoch are refused. */
   epoch: z.number().int().nonnegative(),
+  /** The handoff that gave this holder the baton, so a retried handoff does not claim twice. */
+  handoffId: z.string().optional(),
 });
 export type Holder = z.infer<typeof Holder>;
 

@@ -63,9 +63,8 @@ export function createReceiver(options: ReceiverOptions): RequestHandler {
     const missing = manifest.capabilities_required.filter((c) => !options.capabilities.includes(c));
     if (missing.length > 0) return { ok: true, status: 'needs-capabilities', missing, sessionId: manifest.session_id };
 
-    const claimed = await store.claim(manifest.session_id, options.holder);
-    await store.recordHandoff(manifest.session_id, manifest as Record<string, unknown>);
-    const answer = { ok: true, status: 'accepted', handoffId: manifest.handoff_id, sessionId: manifest.session_id, epoch: claimed.holder.epoch };
+    const epoch = await takeBaton(store, manifest.session_id, manifest.handoff_id, options.holder);
+    const answer = { ok: true, status: 'accepted', handoffId: manifest.handoff_id, sessionId: manifest.session_id, epoch };
     const stored = await store.putReceipt({
       handoffId: manifest.handoff_id,
       sessionId: manifest.session_id,
@@ -111,6 +110,30 @@ export function createReceiver(options: ReceiverOptions): RequestHandler {
       return rejected(code, (error as Error).message);
     }
   };
+}
+
+/** Compare-and-swap retries when another writer updates session.json at the same moment. */
+const CLAIM_CAS_ATTEMPTS = 5;
+
+/**
+ * Takes the baton (epoch + 1) for this handoff, exactly once: the holder records the handoff id,
+ * so a receiver killed after the claim but before the receipt does not claim a second time when
+ * the source retries.
+ */
+async function takeBaton(store: SessionStore, sessionId: string, handoffId: string, who: string): Promise<number> {
+  for (let attempt = 1; ; attempt++) {
+    const doc = await store.getSession(sessionId);
+    if (doc.holder.handoffId === handoffId) return doc.holder.epoch;
+    try {
+      const updated = await store.update(sessionId, doc.revision, (current) => ({
+        ...current,
+        holder: { ...current.holder, who, epoch: current.holder.epoch + 1, handoffId },
+      }));
+      return updated.holder.epoch;
+    } catch (error) {
+      if ((error as { code?: string }).code !== ErrorCode.CONFLICT || attempt >= CLAIM_CAS_ATTEMPTS) throw error;
+    }
+  }
 }
 
 function rejected(code: string, message: string): Answer {
