@@ -29,10 +29,21 @@ export const HostInfo = z.object({
 });
 export type HostInfo = z.infer<typeof HostInfo>;
 
+/** The handoff figures `baton stats` prints, for the UI. */
+export const HandoffStatsView = z.object({
+  total: z.number().int(),
+  succeeded: z.number().int(),
+  successRate: z.number().nullable(),
+  byCategory: z.record(z.string(), z.number().int()),
+  totalMs: z.object({ p50: z.number().nullable(), p95: z.number().nullable() }),
+});
+export type HandoffStatsView = z.infer<typeof HandoffStatsView>;
+
 export const uiChannels = {
   'host:info': { request: z.object({}), response: HostInfo },
   'sessions:list': { request: z.object({ includeArchived: z.boolean().optional() }), response: z.array(IndexRow) },
   'session:get': { request: z.object({ id: z.string() }), response: SessionDetail },
+  'stats:get': { request: z.object({}), response: HandoffStatsView },
 } as const;
 export type UiChannel = keyof typeof uiChannels;
 export type UiRequest<C extends UiChannel> = z.infer<(typeof uiChannels)[C]['request']>;

@@ -8,6 +8,7 @@ import { createReceiver, type ReceiverEvent } from '../handoff/receiver.js';
 import type { UiEvent, UiEventPayload } from '../../shared/ui-contract.js';
 import { createUiDispatcher, type UiDispatcher } from './ui-handlers.js';
 import { BATON_VERSION } from '../version.js';
+import { computeHandoffStats } from '../handoff/stats.js';
 
 /** Newest messages the session view receives at once; older ones stay on disk. */
 export const SESSION_VIEW_MESSAGE_LIMIT = 2_000;
@@ -68,6 +69,7 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
       const messages = await store.readMessages(id, { tail: SESSION_VIEW_MESSAGE_LIMIT });
       return { session, messages, truncated: session.messageCount > messages.length };
     },
+    'stats:get': async () => computeHandoffStats(await store.readEvents()),
   });
 
   return {

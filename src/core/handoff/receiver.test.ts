@@ -1,0 +1,109 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createReceiver } from './receiver.js';
+import { createHandoffFixture, type HandoffFixture } from './test-support/handoff-fixture.js';
+import type { Answer, RequestHandler } from '../transport/types.js';
+
+const connection = { signal: new AbortController().signal };
+let fixture: HandoffFixture;
+let receiver: RequestHandler;
+let events: unknown[];
+
+const offer = (manifest: unknown): Promise<Answer> => receiver({ id: 'r1', method: 'handoff.offer', params: { manifest } }, connection);
+
+beforeEach(async () => {
+  fixture = await createHandoffFixture();
+  events = [];
+  receiver = createReceiver({ store: fixture.store, capabilities: ['conversation', 'diff-viewer'], holder: 'desktop', onEvent: (e) => events.push(e) });
+});
+afterEach(() => fixture.dispose());
+
+describe('receiver: handoff.offer', () => {
+  it('accepts a verified offer, takes the baton once and tells the UI', async () => {
+    const { sessionId, manifest } = await fixture.landed(6);
+    const answer = await offer(manifest);
+    expect(answer).toMatchObject({ ok: true, status: 'accepted', sessionId, epoch: 2 });
+    const session = await fixture.store.getSession(sessionId);
+    expect(session.holder).toMatchObject({ who: 'desktop', epoch: 2, handoffId: manifest.handoff_id });
+    expect(events).toEqual([{ kind: 'handoff', sessionId, status: 'accepted' }]);
+  });
+
+  it('answers a replay with duplicate and the first answer, without claiming again', async () => {
+    const { sessionId, manifest } = await fixture.landed();
+    const first = await offer(manifest);
+    const again = await offer(structuredClone(manifest));
+    expect(again).toMatchObject({ ok: true, status: 'duplicate', firstStatus: 'accepted', epoch: (first as { epoch: number }).epoch });
+    expect((await fixture.store.getSession(sessionId)).holder.epoch).toBe(2);
+  });
+
+  it('answers CONFLICT for the same handoff id with another payload', async () => {
+    const { manifest } = await fixture.landed();
+    await offer(manifest);
+    const answer = await offer({ ...manifest, title: 'changed' });
+    expect(answer).toMatchObject({ ok: false, code: 'CONFLICT' });
+  });
+
+  it('lists every field that differs from the disk as VERIFY_MISMATCH', async () => {
+    const { manifest } = await fixture.landed(4);
+    const answer = await offer({ ...manifest, context: { ...manifest.context, message_count: 5, messages_sha256: 'f'.repeat(64) } });
+    expect(answer).toMatchObject({ ok: false, code: 'VERIFY_MISMATCH' });
+    expect((answer as { mismatches: { field: string }[] }).mismatches.map((m) => m.field)).toEqual(['context.message_count', 'context.messages_sha256']);
+  });
+
+  it('detects a message appended after the manifest was built', async () => {
+    const { sessionId, manifest } = await fixture.landed(2);
+    await fixture.store.append(sessionId, 1, [{ role: 'user', content: 'one more' }]);
+    expect(await offer(manifest)).toMatchObject({ ok: false, code: 'VERIFY_MISMATCH' });
+  });
+
+  it('answers needs-capabilities with what is missing, and records nothing', async () => {
+    const { sessionId, manifest } = await fixture.landed();
+    const answer = await offer({ ...manifest, capabilities_required: ['conversation', 'approval-ui', 'task-panel'] });
+    expect(answer).toMatchObject({ ok: true, status: 'needs-capabilities', missing: ['approval-ui', 'task-panel'] });
+    expect(await fixture.store.getReceipt(manifest.handoff_id)).toBeUndefined();
+    expect((await fixture.store.getSession(sessionId)).holder.epoch).toBe(1);
+  });
+
+  it('refuses a newer major protocol naming both versions', async () => {
+    const { manifest } = await fixture.landed();
+    const answer = await offer({ ...manifest, protocol_version: '2.0' });
+    expect(answer).toMatchObject({ ok: false, code: 'UPGRADE_REQUIRED' });
+    expect((answer as { message: string }).message).toMatch(/2\.0.*1\.x/);
+  });
+
+  it('rejects an invalid manifest with the failing paths', async () => {
+    const answer = await offer({ protocol_version: '1.0', handoff_id: '../etc' });
+    expect(answer).toMatchObject({ ok: false, code: 'INVALID_MANIFEST' });
+    expect((answer as { message: string }).message).toContain('handoff_id');
+  });
+
+  it('rejects an offer for a session that is not in the store', async () => {
+    const { manifest } = await fixture.landed();
+    const answer = await offer({ ...manifest, session_id: 'no-such-session' });
+    expect(answer).toMatchObject({ ok: false, code: 'NOT_FOUND' });
+  });
+
+  it('keeps unknown manifest fields in the recorded receipt payload hash (replay with them is a duplicate)', async () => {
+    const { manifest } = await fixture.landed();
+    const extended = { ...manifest, future_field: { nested: [1, 2] } };
+    expect(await offer(extended)).toMatchObject({ status: 'accepted' });
+    expect(await offer(extended)).toMatchObject({ status: 'duplicate' });
+    expect(await offer(manifest)).toMatchObject({ code: 'CONFLICT' });
+  });
+});
+
+describe('receiver: other methods', () => {
+  it('answers ping with its capabilities', async () => {
+    expect(await receiver({ id: 'p', method: 'ping', params: {} }, connection)).toMatchObject({ ok: true, capabilities: ['conversation', 'diff-viewer'] });
+  });
+
+  it('session.open selects a stored session and refuses an unknown one', async () => {
+    const { sessionId } = await fixture.landed();
+    expect(await receiver({ id: 'o', method: 'session.open', params: { sessionId } }, connection)).toMatchObject({ ok: true });
+    expect(events).toContainEqual({ kind: 'select', sessionId });
+    expect(await receiver({ id: 'o', method: 'session.open', params: { sessionId: 'nope' } }, connection)).toMatchObject({ ok: false, code: 'NOT_FOUND' });
+  });
+
+  it('answers UNKNOWN_METHOD', async () => {
+    expect(await receiver({ id: 'u', method: 'rm -rf', params: {} }, connection)).toMatchObject({ ok: false, code: 'UNKNOWN_METHOD' });
+  });
+});

@@ -1,0 +1,87 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ensureEndpointDir, loadOrCreateToken, resolveEndpoint } from '../transport/endpoint.js';
+import { startEndpointServer } from '../transport/server.js';
+import type { EndpointServer } from '../transport/types.js';
+import { createReceiver } from './receiver.js';
+import { offerSession } from './send.js';
+import { createHandoffFixture, type HandoffFixture } from './test-support/handoff-fixture.js';
+
+let fixture: HandoffFixture;
+let server: EndpointServer | null;
+
+beforeEach(async () => {
+  fixture = await createHandoffFixture();
+  server = null;
+});
+afterEach(async () => {
+  await server?.close();
+  await fixture.dispose();
+});
+
+async function endpointAndToken() {
+  const endpoint = resolveEndpoint(fixture.dataDir, {});
+  await ensureEndpointDir(endpoint.dir);
+  return { endpoint, token: await loadOrCreateToken(endpoint.tokenPath) };
+}
+
+async function startReceiver(capabilities = ['conversation']) {
+  const { endpoint, token } = await endpointAndToken();
+  server = await startEndpointServer({ endpoint, token, handle: createReceiver({ store: fixture.store, capabilities, holder: 'desktop' }) });
+}
+
+const options = async (overrides: Partial<Parameters<typeof offerSession>[1]> = {}) => ({
+  store: fixture.store,
+  ...(await endpointAndToken()),
+  timeoutMs: 2_000,
+  launch: false,
+  dryRun: false,
+  ...overrides,
+});
+
+describe('offerSession', () => {
+  it('offers a landed session over the real socket and is accepted, then answered duplicate', async () => {
+    await startReceiver();
+    const { sessionId } = await fixture.landed(150);
+    const first = await offerSession(sessionId, await options());
+    expect(first.category).toBe('accepted');
+    expect(first.answer).toMatchObject({ status: 'accepted', sessionId, epoch: 2 });
+    const again = await offerSession(sessionId, await options());
+    expect(again.category).toBe('duplicate');
+    expect(again.handoffId).toBe(first.handoffId);
+  });
+
+  it('with no receiver: no_target at once, and the session stays saved', async () => {
+    const { sessionId } = await fixture.landed(3);
+    const started = Date.now();
+    const outcome = await offerSession(sessionId, await options({ timeoutMs: 10_000 }));
+    expect(outcome.category).toBe('no_target');
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(outcome.sessionDir).toBe(fixture.store.sessionDir(sessionId));
+    expect(await fixture.store.readMessages(sessionId)).toHaveLength(3);
+  });
+
+  it('reports needs_capabilities from a host that lacks them', async () => {
+    await startReceiver([]);
+    const { sessionId } = await fixture.landed(1);
+    expect((await offerSession(sessionId, await options())).category).toBe('needs_capabilities');
+  });
+
+  it('a dry run builds and records the manifest but sends nothing', async () => {
+    await startReceiver();
+    const { sessionId } = await fixture.landed(2);
+    const outcome = await offerSession(sessionId, await options({ dryRun: true }));
+    expect(outcome.answer).toMatchObject({ dryRun: true });
+    expect(await fixture.store.getReceipt(outcome.handoffId!)).toBeUndefined();
+  });
+
+  it('a session that changed since the last offer gets a new handoff id', async () => {
+    await startReceiver();
+    const { sessionId } = await fixture.landed(2);
+    const first = await offerSession(sessionId, await options());
+    const session = await fixture.store.getSession(sessionId);
+    await fixture.store.append(sessionId, session.holder.epoch, [{ role: 'user', content: 'later' }]);
+    const second = await offerSession(sessionId, await options());
+    expect(second.handoffId).not.toBe(first.handoffId);
+    expect(second.category).toBe('accepted');
+  });
+});
