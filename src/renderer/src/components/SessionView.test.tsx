@@ -1,0 +1,97 @@
+// @vitest-environment happy-dom
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { COLLAPSE_MAX_LINES } from '../model/collapse';
+import { detail, message } from '../test-support/fixtures';
+import { SessionView } from './SessionView';
+
+afterEach(cleanup);
+
+const NOW = Date.parse('2026-11-29T12:00:00.000Z');
+
+describe('SessionView and its messages', () => {
+  it('renders the session header and every message with its role', () => {
+    const messages = [
+      message(0, { role: 'system', content: 'You are a careful engineer.' }),
+      message(1, { role: 'user', content: 'Fix the failing test' }),
+      message(2, {
+        role: 'assistant',
+        content: 'Running the tests first.',
+        toolCalls: [{ id: 'call-1', name: 'bash', input: { command: 'npm test' }, exitCode: 1, output: 'FAIL src/a.test.ts' }],
+      }),
+      message(3, { role: 'tool', content: 'FAIL src/a.test.ts\n1 failed', toolCallId: 'call-1', exitCode: 1 }),
+    ];
+    render(<SessionView detail={detail('s1', messages, { title: 'Fix tests', cwd: '/home/dev/api', branch: 'main' })} now={NOW} />);
+    expect(screen.getByTestId('session-title').textContent).toBe('Fix tests');
+    expect(screen.getByRole('heading', { level: 1, name: 'Fix tests' })).toBeTruthy();
+    expect(screen.getByText('/home/dev/api')).toBeTruthy();
+    expect(screen.getByText('desktop')).toBeTruthy();
+    const items = screen.getAllByTestId('message');
+    expect(items.map((m) => m.getAttribute('data-role'))).toEqual(['system', 'user', 'assistant', 'tool']);
+    const call = within(items[2]!).getByTestId('tool-call');
+    expect(call.textContent).toContain('bash');
+    expect(call.textContent).toContain('command: npm test');
+    expect(within(call).getByText('exit 1').className).toContain('badge-fail');
+    expect(within(items[3]!).getByText('exit 1')).toBeTruthy();
+    expect(within(items[3]!).getByText('call-1')).toBeTruthy();
+  });
+
+  it('shows HTML in content as text, never as markup', () => {
+    const hostile = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script><b>bold</b>';
+    const view = render(
+      <SessionView
+        detail={detail('s1', [
+          message(0, { role: 'user', content: hostile }),
+          message(1, { role: 'assistant', content: 'ok', toolCalls: [{ id: 'c', name: '<i>x</i>', output: '<iframe src="https://example.com">' }] }),
+        ])}
+        now={NOW}
+      />,
+    );
+    const first = screen.getAllByTestId('message')[0]!;
+    expect(first.textContent).toContain(hostile);
+    expect(view.container.querySelector('img, script, b, i, iframe')).toBeNull();
+    expect((window as unknown as { __pwned?: number }).__pwned).toBeUndefined();
+  });
+
+  it('keeps white space and collapses long content behind a button', () => {
+    const long = Array.from({ length: COLLAPSE_MAX_LINES + 10 }, (_, i) => `  line ${i}`).join('\n');
+    render(<SessionView detail={detail('s1', [message(0, { role: 'assistant', content: long })])} now={NOW} />);
+    const item = screen.getByTestId('message');
+    expect(item.textContent).not.toContain(`line ${COLLAPSE_MAX_LINES + 9}`);
+    const toggle = within(item).getByRole('button', { name: /Show all \(30 lines/ });
+    expect(toggle.getAttribute('aria-expanded')).toBe('false');
+    fireEvent.click(toggle);
+    expect(item.textContent).toContain(`  line ${COLLAPSE_MAX_LINES + 9}`);
+    expect(within(item).getByRole('button', { name: 'Show less' }).getAttribute('aria-expanded')).toBe('true');
+  });
+
+  it('says when only the newest messages were sent, and when there are none', () => {
+    const truncated = { ...detail('s1', [message(9)]), truncated: true };
+    truncated.session.messageCount = 500;
+    const view = render(<SessionView detail={truncated} now={NOW} />);
+    expect(screen.getByText('Showing the newest 1 of 500 messages.')).toBeTruthy();
+    view.unmount();
+    render(<SessionView detail={detail('s2', [])} now={NOW} />);
+    expect(screen.getByText('This session has no messages yet.')).toBeTruthy();
+  });
+
+  it('a command that never exited and a successful one are told apart', () => {
+    render(
+      <SessionView
+        detail={detail('s1', [
+          message(0, {
+            role: 'assistant',
+            content: '',
+            toolCalls: [
+              { id: 'a', name: 'bash', exitCode: 0 },
+              { id: 'b', name: 'bash', exitCode: null },
+            ],
+          }),
+        ])}
+        now={NOW}
+      />,
+    );
+    expect(screen.getByText('exit 0').className).toContain('badge-ok');
+    expect(screen.getByText('no exit code')).toBeTruthy();
+  });
+});
