@@ -1,0 +1,29 @@
+import { join } from 'node:path';
+import { isValidId } from '../../shared/ids.js';
+import { StoreError } from './errors.js';
+
+/** Directories 0700 and files 0600: sessions hold code, prompts and tool output. */
+export const DIR_MODE = 0o700;
+export const FILE_MODE = 0o600;
+
+export const SESSIONS_DIR = 'sessions';
+export const ARCHIVED_DIR = 'archived';
+export const RECEIPTS_DIR = 'receipts';
+export const ARTIFACTS_DIR = 'artifacts';
+export const EVENTS_FILE = 'events.jsonl';
+export const HANDOFF_FILE = 'handoff.json';
+export const HANDOFFS_FILE = 'handoffs.jsonl';
+
+/** An id becomes a path component only after this check. */
+export function checkId(id: unknown, what = 'session id'): string {
+  if (!isValidId(id)) throw new StoreError('BAD_REQUEST', `Invalid ${what} ${JSON.stringify(String(id)).slice(0, 140)}: use letters, digits, '.', '_' and '-' only.`);
+  return id;
+}
+
+export function liveDir(root: string, id: string): string {
+  return join(root, SESSIONS_DIR, checkId(id));
+}
+
+export function archivedDir(root: string, id: string): string {
+  return join(root, ARCHIVED_DIR, checkId(id));
+}

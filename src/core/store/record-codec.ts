@@ -1,0 +1,110 @@
+import type { MessageRecord } from '../../shared/message.js';
+import { canonicalJson, crc32Hex } from './canonical.js';
+
+/**
+ * One line of messages.jsonl: the record as JSON plus '\n'. `crc` is the CRC-32 (8 hex digits) of
+ * the canonical JSON (sorted keys, see canonical.ts) of the record without its `crc` field, so any
+ * change to a value is caught while key order and whitespace do not matter. Records also carry the
+ * writer's holder `epoch` (fencing), covered by the checksum like every other field.
+ */
+export type StoredRecord = MessageRecord & { epoch: number };
+
+const NEWLINE = 0x0a;
+
+export function checksumOf(record: Omit<StoredRecord, 'crc'> | Record<string, unknown>): string {
+  const { crc: _ignored, ...rest } = record as Record<string, unknown>;
+  return crc32Hex(canonicalJson(rest));
+}
+
+export function sealRecord(unsealed: Omit<StoredRecord, 'crc'>): StoredRecord {
+  return { ...unsealed, crc: checksumOf(unsealed) } as StoredRecord;
+}
+
+export function encodeRecord(record: StoredRecord): Buffer {
+  // JSON.stringify escapes lone surrogates (\udxxx) and leaves U+2028/U+2029 raw; neither is 0x0a,
+  // so a record is always exactly one line.
+  return Buffer.from(`${JSON.stringify(record)}\n`, 'utf8');
+}
+
+/** A complete line (without its '\n') → the record, or undefined when it is damaged in any way. */
+export function decodeLine(line: Buffer): StoredRecord | undefined {
+  if (line.length === 0 || line[0] !== 0x7b /* { */) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(line.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const r = value as Record<string, unknown>;
+  if (typeof r.crc !== 'string' || typeof r.id !== 'string' || r.id.length === 0) return undefined;
+  if (typeof r.seq !== 'number' || !Number.isInteger(r.seq) || r.seq < 0) return undefined;
+  if (typeof r.role !== 'string' || typeof r.content !== 'string' || typeof r.createdAt !== 'string') return undefined;
+  if (r.epoch !== undefined && (typeof r.epoch !== 'number' || !Number.isInteger(r.epoch))) return undefined;
+  if (checksumOf(r) !== r.crc) return undefined;
+  if (r.epoch === undefined) r.epoch = 0;
+  return r as StoredRecord;
+}
+
+export interface ScannedRecord {
+  record: StoredRecord;
+  /** Byte offsets of the line in the file; `end` is just past its '\n'. */
+  start: number;
+  end: number;
+}
+
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
+export interface ScanResult {
+  records: ScannedRecord[];
+  /** Damaged bytes followed by at least one valid record: never cut, quarantined to a side file. */
+  midDamage: ByteRange[];
+  /** Damaged or incomplete bytes with nothing valid after them: safe to truncate. */
+  tail: ByteRange | undefined;
+}
+
+/** Splits `buf` (the file's bytes from offset `base`) into valid records and damaged ranges. */
+export function scanLog(buf: Buffer, base: number): ScanResult {
+  const records: ScannedRecord[] = [];
+  const midDamage: ByteRange[] = [];
+  let damageStart: number | undefined;
+  let pos = 0;
+  while (pos < buf.length) {
+    const nl = buf.indexOf(NEWLINE, pos);
+    if (nl === -1) break;
+    const record = decodeLine(buf.subarray(pos, nl));
+    if (record) {
+      if (damageStart !== undefined) {
+        midDamage.push({ start: base + damageStart, end: base + pos });
+        damageStart = undefined;
+      }
+      records.push({ record, start: base + pos, end: base + nl + 1 });
+    } else if (damageStart === undefined) {
+      damageStart = pos;
+    }
+    pos = nl + 1;
+  }
+  if (pos < buf.length && damageStart === undefined) damageStart = pos;
+  const tail = damageStart === undefined ? undefined : { start: base + damageStart, end: base + buf.length };
+  return { records, midDamage, tail };
+}
+
+/**
+ * Applies the log's ordering rules to scanned records: the first record with an id wins (a retry of
+ * an unacknowledged append can leave a second copy), and seq must increase; a record whose seq does
+ * not is a leftover of a writer that lost the baton and is skipped.
+ */
+export function acceptRecords(scanned: ScannedRecord[], seenIds: Set<string>, lastSeq: number): { accepted: ScannedRecord[]; lastSeq: number } {
+  const accepted: ScannedRecord[] = [];
+  let last = lastSeq;
+  for (const s of scanned) {
+    if (seenIds.has(s.record.id) || s.record.seq <= last) continue;
+    seenIds.add(s.record.id);
+    last = s.record.seq;
+    accepted.push(s);
+  }
+  return { accepted, lastSeq: last };
+}

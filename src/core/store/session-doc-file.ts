@@ -1,0 +1,128 @@
+import { join } from 'node:path';
+import { SESSION_SCHEMA_VERSION, SessionDoc } from '../../shared/session.js';
+import type { DurableFs, FileStat } from '../fs/durable-fs.js';
+import { writeDurableTemp } from '../fs/write-file-atomic.js';
+import { StoreError, errnoOf, fromFsError } from './errors.js';
+import { migrateSessionDoc } from './migrations.js';
+
+/**
+ * session.json with a lock-free compare-and-swap across processes. Publishing revision r + 1 first
+ * hard-links the fully written, fsynced temp file to `session.rev-<r+1>.json`: link() fails when
+ * that name exists, so exactly one writer wins each revision and the others get CONFLICT. The
+ * winner then renames the temp over session.json. A reader that finds `session.rev-<r+1>.json`
+ * next to a session.json at revision r (a writer stopped between link and rename) rolls forward to it.
+ */
+export const SESSION_FILE = 'session.json';
+/** Revision markers older than the current one minus this many are removed. */
+export const REVISION_MARKERS_KEPT = 16;
+
+export function revisionMarker(dir: string, revision: number): string {
+  return join(dir, `session.rev-${revision}.json`);
+}
+
+export interface LoadedDoc {
+  doc: SessionDoc;
+  /** Written by a newer Baton: readable, never rewritten. */
+  newer: boolean;
+  /** Version the file had on disk, before migration. */
+  fromVersion: number;
+}
+
+async function readJson(fs: DurableFs, path: string): Promise<Record<string, unknown> | undefined> {
+  let bytes: Buffer;
+  try {
+    bytes = await fs.readFile(path);
+  } catch (error) {
+    if (errnoOf(error) === 'ENOENT') return undefined;
+    throw fromFsError(error, path, 'reading session.json');
+  }
+  try {
+    const value: unknown = JSON.parse(bytes.toString('utf8'));
+    if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
+  } catch {
+    /* reported below */
+  }
+  throw new StoreError('IO_ERROR', `${path} is not valid JSON; restore it from a backup or remove the session directory.`, path);
+}
+
+/** Reads session.json (rolling forward to a published revision marker) and migrates it. */
+export async function readSessionDoc(fs: DurableFs, dir: string): Promise<LoadedDoc | undefined> {
+  const path = join(dir, SESSION_FILE);
+  const first = await readJson(fs, path);
+  if (!first) return undefined;
+  let raw: Record<string, unknown> = first;
+  for (;;) {
+    const next: Record<string, unknown> | undefined = typeof raw.revision === 'number' ? await readJson(fs, revisionMarker(dir, raw.revision + 1)) : undefined;
+    if (!next) break;
+    raw = next;
+  }
+  const { doc, from } = migrateSessionDoc(raw);
+  const newer = from > SESSION_SCHEMA_VERSION;
+  const parsed = SessionDoc.safeParse(doc);
+  if (!parsed.success) {
+    if (newer) return { doc: doc as SessionDoc, newer, fromVersion: from };
+    const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+    throw new StoreError('IO_ERROR', `${path} is not a valid session document (${issues}).`, path);
+  }
+  return { doc: parsed.data, newer, fromVersion: from };
+}
+
+/** Cheap identity of session.json for cache checks: a rename always gives a new inode. */
+export async function docStamp(fs: DurableFs, dir: string): Promise<string | undefined> {
+  let st: FileStat;
+  try {
+    st = await fs.stat(join(dir, SESSION_FILE));
+  } catch {
+    return undefined;
+  }
+  return `${st.ino}:${st.size}:${st.mtimeMs}`;
+}
+
+/**
+ * Publishes `next` as revision expected + 1 if nobody else did: CONFLICT otherwise.
+ * `next.revision` is set here.
+ */
+export async function commitSessionDoc(fs: DurableFs, dir: string, expectedRevision: number, next: SessionDoc, initial = false): Promise<SessionDoc> {
+  const doc = { ...next, revision: initial ? expectedRevision : expectedRevision + 1 };
+  const path = join(dir, SESSION_FILE);
+  const marker = revisionMarker(dir, doc.revision);
+  let temp: string;
+  try {
+    temp = await writeDurableTemp(path, `${JSON.stringify(doc, null, 2)}\n`, { fs });
+  } catch (error) {
+    throw fromFsError(error, path, 'writing session.json');
+  }
+  try {
+    try {
+      await fs.link(temp, marker);
+    } catch (error) {
+      if (errnoOf(error) === 'EEXIST') throw conflict(path, expectedRevision);
+      throw fromFsError(error, marker, 'publishing a session revision');
+    }
+    if (!initial) {
+      // A marker older than the kept window could be linked again by a very late writer: check
+      // that the revision we just took really follows the current one.
+      const current = await readSessionDoc(fs, dir);
+      if (current?.doc.revision !== doc.revision || current.doc.holder.epoch !== doc.holder.epoch || current.doc.updatedAt !== doc.updatedAt) {
+        await fs.unlink(marker).catch(() => undefined);
+        throw conflict(path, expectedRevision);
+      }
+    }
+    await fs.rename(temp, path).catch((error: unknown) => {
+      throw fromFsError(error, path, 'replacing session.json');
+    });
+    await fs.fsyncDir(dir).catch((error: unknown) => {
+      throw fromFsError(error, dir, 'syncing the session directory');
+    });
+  } catch (error) {
+    await fs.unlink(temp).catch(() => undefined);
+    throw error;
+  }
+  const old = doc.revision - REVISION_MARKERS_KEPT;
+  if (old >= 0) await fs.unlink(revisionMarker(dir, old)).catch(() => undefined);
+  return doc;
+}
+
+function conflict(path: string, expected: number): StoreError {
+  return new StoreError('CONFLICT', `session.json changed since revision ${expected} was read (${path}); read it again and retry.`, path);
+}

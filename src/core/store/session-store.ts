@@ -1,0 +1,480 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { MessageInput, MessageRecord } from '../../shared/message.js';
+import { newId } from '../../shared/ids.js';
+import { SESSION_SCHEMA_VERSION, SessionDoc, indexRowOf, type IndexRow } from '../../shared/session.js';
+import { nodeDurableFs, type DurableFs } from '../fs/durable-fs.js';
+import { createFileAtomic, writeFileAtomic } from '../fs/write-file-atomic.js';
+import { StoreError, errnoOf, fromFsError } from './errors.js';
+import { cleanTemps, creatingName } from './housekeeping.js';
+import { INDEX_FILE, INDEX_JOURNAL, IndexFile, rowOf, type Row } from './index-file.js';
+import { ARCHIVED_DIR, ARTIFACTS_DIR, DIR_MODE, EVENTS_FILE, FILE_MODE, HANDOFFS_FILE, HANDOFF_FILE, RECEIPTS_DIR, SESSIONS_DIR, archivedDir, checkId, liveDir } from './layout.js';
+import { readRecords } from './log-reader.js';
+import { MESSAGES_FILE, MessageLog, type RecoveryReport } from './message-log.js';
+import { checkOwnedPath, checkStoreTree } from './permissions.js';
+import { encodeRecord, sealRecord, type StoredRecord } from './record-codec.js';
+import { commitSessionDoc, docStamp, readSessionDoc, revisionMarker, SESSION_FILE, type LoadedDoc } from './session-doc-file.js';
+import type { NewSession, ReadMessagesOptions, Receipt, SessionStore } from './types.js';
+
+export interface OpenStoreOptions {
+  /** The file-system layer every write goes through (tests inject faults here). */
+  fs?: DurableFs;
+  now?: () => Date;
+  /** Delay before messageCount/updatedAt are written back after appends (group several commits). */
+  metadataFlushMs?: number;
+}
+
+/** CAS retries for the store's own read-modify-write updates (claim, archive, metadata). */
+export const INTERNAL_CAS_RETRIES = 50;
+export const METADATA_FLUSH_MS = 20;
+const ARTIFACT_REF = /^artifacts\/[0-9a-f]{64}(\.[A-Za-z0-9]{1,16})?$/;
+
+interface Located {
+  dir: string;
+  archived: boolean;
+}
+
+export class FileSessionStore implements SessionStore {
+  private readonly fs: DurableFs;
+  private readonly now: () => Date;
+  private readonly index: IndexFile;
+  private readonly logs = new Map<string, Promise<{ log: MessageLog; report: RecoveryReport }>>();
+  private readonly docCache = new Map<string, { stamp: string; loaded: LoadedDoc }>();
+  private readonly flushTimers = new Map<string, NodeJS.Timeout>();
+  private readonly flushes = new Set<Promise<void>>();
+  readOnly = false;
+  readOnlyReason = '';
+
+  constructor(
+    readonly root: string,
+    private readonly options: OpenStoreOptions = {},
+  ) {
+    this.fs = options.fs ?? nodeDurableFs;
+    this.now = options.now ?? (() => new Date());
+    this.index = new IndexFile(this.fs, root);
+  }
+
+  async init(): Promise<void> {
+    const top = [SESSIONS_DIR, ARCHIVED_DIR, RECEIPTS_DIR];
+    await checkOwnedPath(this.fs, this.root, 'dir');
+    try {
+      for (const d of ['', ...top]) await this.fs.mkdir(join(this.root, d), DIR_MODE);
+    } catch (error) {
+      throw fromFsError(error, this.root, 'creating the store directories');
+    }
+    await checkStoreTree(this.fs, this.root, top, [INDEX_FILE, INDEX_JOURNAL, EVENTS_FILE].filter((f) => existsSync(join(this.root, f))));
+    const state = await this.index.read();
+    if (state.version > SESSION_SCHEMA_VERSION) {
+      this.readOnly = true;
+      this.readOnlyReason = `This Baton store (${this.root}) was written by a newer Baton: store schema version ${state.version}, this Baton understands ${SESSION_SCHEMA_VERSION}. Upgrade Baton to change it; reading still works.`;
+      return;
+    }
+    for (const d of ['', SESSIONS_DIR, RECEIPTS_DIR]) await cleanTemps(this.fs, join(this.root, d));
+  }
+
+  private writable(): void {
+    if (this.readOnly) throw new StoreError('READ_ONLY', this.readOnlyReason, this.root);
+  }
+
+  sessionDir(id: string): string {
+    const live = liveDir(this.root, id);
+    const archived = archivedDir(this.root, id);
+    return !existsSync(live) && existsSync(archived) ? archived : live;
+  }
+
+  private async locate(id: string): Promise<Located> {
+    const live = liveDir(this.root, id);
+    if (await this.exists(join(live, SESSION_FILE))) return { dir: live, archived: false };
+    const archived = archivedDir(this.root, id);
+    if (await this.exists(join(archived, SESSION_FILE))) return { dir: archived, archived: true };
+    throw new StoreError('NOT_FOUND', `No session ${id} in ${this.root}.`, live);
+  }
+
+  private async exists(path: string): Promise<boolean> {
+    try {
+      await this.fs.stat(path);
+      return true;
+    } catch (error) {
+      if (errnoOf(error) === 'ENOENT' || errnoOf(error) === 'ENOTDIR') return false;
+      throw fromFsError(error, path, 'looking up a session');
+    }
+  }
+
+  /** session.json as on disk now; re-read only when its inode/size/mtime changed or a newer revision was published. */
+  private async load(loc: Located): Promise<LoadedDoc> {
+    const stamp = await docStamp(this.fs, loc.dir);
+    const cached = this.docCache.get(loc.dir);
+    if (stamp && cached?.stamp === stamp && !(await this.exists(revisionMarker(loc.dir, cached.loaded.doc.revision + 1)))) return cached.loaded;
+    const loaded = await readSessionDoc(this.fs, loc.dir);
+    if (!loaded) throw new StoreError('NOT_FOUND', `Session ${loc.dir} has no session.json.`, loc.dir);
+    loaded.doc.archived = loc.archived;
+    if (stamp) this.docCache.set(loc.dir, { stamp, loaded });
+    return loaded;
+  }
+
+  async getSession(id: string): Promise<SessionDoc> {
+    return structuredClone((await this.load(await this.locate(id))).doc);
+  }
+
+  async createSession(init: NewSession, messages: MessageInput[] = []): Promise<SessionDoc> {
+    this.writable();
+    const id = checkId(init.id ?? newId('s-'));
+    if (init.parentId) checkId(init.parentId, 'parent session id');
+    const target = liveDir(this.root, id);
+    if ((await this.exists(target)) || (await this.exists(archivedDir(this.root, id)))) throw new StoreError('CONFLICT', `Session ${id} already exists.`, target);
+    const now = this.now().toISOString();
+    const doc = SessionDoc.parse({
+      ...init.extra,
+      schemaVersion: SESSION_SCHEMA_VERSION,
+      id,
+      parentId: init.parentId ?? null,
+      createdAt: now,
+      updatedAt: now,
+      cwd: init.cwd,
+      gitRoot: init.gitRoot,
+      branch: init.branch,
+      title: init.title,
+      source: init.source,
+      model: init.model ?? null,
+      permission: init.permission ?? null,
+      holder: { who: init.holder, epoch: 1 },
+      revision: 0,
+      messageCount: messages.length,
+      archived: false,
+    });
+    // Built in a staging directory and renamed into place: a session exists completely or not at all.
+    const staging = join(this.root, SESSIONS_DIR, creatingName(id, randomBytes(4).toString('hex')));
+    try {
+      await this.fs.mkdir(join(staging, ARTIFACTS_DIR), DIR_MODE);
+      const log = await this.fs.open(join(staging, MESSAGES_FILE), 'wx', FILE_MODE);
+      try {
+        const records = messages.map((m, seq) => sealRecord({ ...m, id: m.id ?? newId('m-'), seq, createdAt: m.createdAt ?? now, epoch: 1 } as Omit<StoredRecord, 'crc'>));
+        if (records.length > 0) await log.write(Buffer.concat(records.map(encodeRecord)), 0);
+        await log.sync();
+      } finally {
+        await log.close();
+      }
+      await commitSessionDoc(this.fs, staging, 0, doc, true);
+      await this.fs.rename(staging, target);
+      await this.fs.fsyncDir(join(this.root, SESSIONS_DIR));
+    } catch (error) {
+      if (['EEXIST', 'ENOTEMPTY'].includes(errnoOf(error) ?? '')) throw new StoreError('CONFLICT', `Session ${id} already exists.`, target);
+      throw fromFsError(error, target, 'creating the session');
+    }
+    await this.index.append(rowOf(indexRowOf(doc), doc.revision));
+    return doc;
+  }
+
+  private openLog(id: string, loc: Located): Promise<{ log: MessageLog; report: RecoveryReport }> {
+    let pending = this.logs.get(id);
+    if (!pending) {
+      pending = (async () => {
+        await cleanTemps(this.fs, loc.dir);
+        const opened = await MessageLog.open(loc.dir, {
+          fs: this.fs,
+          now: this.now,
+          currentEpoch: async () => (await this.load(await this.locate(id))).doc.holder.epoch,
+          onCommit: () => this.scheduleFlush(id),
+        });
+        await this.afterRecovery(id, opened.log, opened.report);
+        return opened;
+      })();
+      pending.catch(() => this.logs.delete(id));
+      this.logs.set(id, pending);
+    }
+    return pending;
+  }
+
+  /** Records quarantined damage in session.json and brings messageCount back in line with the log. */
+  private async afterRecovery(id: string, log: MessageLog, report: RecoveryReport): Promise<void> {
+    const detectedAt = this.now().toISOString();
+    await this.mutate(id, (doc) => {
+      const damaged = [...(doc.damaged ?? [])];
+      for (const q of report.quarantined) {
+        if (damaged.some((d) => d.sideFile === q.sideFile)) continue;
+        damaged.push({ reason: `bytes ${q.start}..${q.end} of messages.jsonl are damaged but followed by valid records; they were copied to ${q.sideFile} and skipped, nothing after them was cut`, sideFile: q.sideFile, detectedAt });
+      }
+      if (damaged.length === (doc.damaged?.length ?? 0) && doc.messageCount === log.count) return undefined;
+      return { ...doc, damaged, messageCount: log.count };
+    });
+  }
+
+  /** Read-modify-write with CAS retries; `change` returns undefined when nothing needs writing. */
+  private async mutate(id: string, change: (doc: SessionDoc) => SessionDoc | undefined): Promise<SessionDoc> {
+    for (let attempt = 0; ; attempt++) {
+      const loc = await this.locate(id);
+      const loaded = await this.load(loc);
+      if (loaded.newer) throw this.newerDoc(loc.dir, loaded.fromVersion);
+      const next = change(structuredClone(loaded.doc));
+      if (!next) return loaded.doc;
+      try {
+        return await this.commit(loc, loaded.doc.revision, next);
+      } catch (error) {
+        if (!(error instanceof StoreError && error.code === 'CONFLICT') || attempt >= INTERNAL_CAS_RETRIES) throw error;
+      }
+    }
+  }
+
+  private async commit(loc: Located, expected: number, next: SessionDoc): Promise<SessionDoc> {
+    const doc = await commitSessionDoc(this.fs, loc.dir, expected, { ...next, archived: loc.archived, updatedAt: this.now().toISOString() });
+    await this.index.append(rowOf(indexRowOf(doc), doc.revision));
+    return doc;
+  }
+
+  private newerDoc(path: string, version: number): StoreError {
+    return new StoreError('READ_ONLY', `${path} was written by a newer Baton (session schema version ${version}; this Baton understands ${SESSION_SCHEMA_VERSION}). Upgrade Baton to change it.`, path);
+  }
+
+  async append(id: string, epoch: number, messages: MessageInput[]): Promise<MessageRecord[]> {
+    this.writable();
+    const loc = await this.locate(id);
+    const loaded = await this.load(loc);
+    if (loaded.newer) throw this.newerDoc(loc.dir, loaded.fromVersion);
+    const current = loaded.doc.holder.epoch;
+    if (epoch < current) throw new StoreError('STALE_HOLDER', `Write refused: epoch ${epoch} no longer holds session ${id} (${loaded.doc.holder.who} holds epoch ${current}). Claim it again before writing.`, loc.dir);
+    if (epoch > current) throw new StoreError('BAD_REQUEST', `Epoch ${epoch} was never issued for session ${id} (current is ${current}).`, loc.dir);
+    const { log } = await this.openLog(id, loc);
+    return log.append(epoch, messages);
+  }
+
+  private scheduleFlush(id: string): void {
+    if (this.flushTimers.has(id)) return;
+    const timer = setTimeout(() => {
+      this.flushTimers.delete(id);
+      const run = this.flushMetadata(id).catch(() => undefined);
+      this.flushes.add(run);
+      void run.finally(() => this.flushes.delete(run));
+    }, this.options.metadataFlushMs ?? METADATA_FLUSH_MS);
+    this.flushTimers.set(id, timer);
+  }
+
+  /** messageCount/updatedAt are derived from the log: written back lazily, repaired on recovery. */
+  private async flushMetadata(id: string): Promise<void> {
+    const opened = await this.logs.get(id);
+    if (!opened) return;
+    const count = opened.log.count;
+    await this.mutate(id, (doc) => (doc.messageCount >= count ? undefined : { ...doc, messageCount: count }));
+  }
+
+  async readMessages(id: string, options?: ReadMessagesOptions): Promise<MessageRecord[]> {
+    const loc = await this.locate(id);
+    return readRecords(this.fs, loc.dir, options);
+  }
+
+  /** Opens the session's log as a writer would: torn tail truncated, damage quarantined. */
+  async recover(id: string): Promise<RecoveryReport> {
+    this.writable();
+    return (await this.openLog(id, await this.locate(id))).report;
+  }
+
+  async update(id: string, expectedRevision: number, mutate: (doc: SessionDoc) => SessionDoc): Promise<SessionDoc> {
+    this.writable();
+    const loc = await this.locate(id);
+    const loaded = await this.load(loc);
+    if (loaded.newer) throw this.newerDoc(loc.dir, loaded.fromVersion);
+    if (loaded.doc.revision !== expectedRevision) throw new StoreError('CONFLICT', `Session ${id} is at revision ${loaded.doc.revision}, not ${expectedRevision}; read it again and retry.`, loc.dir);
+    const next = mutate(structuredClone(loaded.doc));
+    const parsed = SessionDoc.safeParse({ ...next, id, schemaVersion: loaded.doc.schemaVersion });
+    if (!parsed.success) throw new StoreError('BAD_REQUEST', `The updated session ${id} is not valid: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}.`, loc.dir);
+    return this.commit(loc, expectedRevision, parsed.data);
+  }
+
+  async claim(id: string, who: string): Promise<SessionDoc> {
+    this.writable();
+    const doc = await this.mutate(id, (d) => ({ ...d, holder: { ...d.holder, who, epoch: d.holder.epoch + 1 } }));
+    // The new holder repairs the log now that older writers are fenced out.
+    await this.openLog(id, await this.locate(id));
+    return doc;
+  }
+
+  async fork(id: string, uptoSeq: number, who: string): Promise<SessionDoc> {
+    this.writable();
+    const source = await this.getSession(id);
+    const records = (await this.readMessages(id)).filter((r) => r.seq <= uptoSeq);
+    const inputs = records.map(({ seq: _s, crc: _c, epoch: _e, ...rest }) => rest as MessageInput);
+    const { schemaVersion: _v, id: _i, parentId: _p, createdAt: _c, updatedAt: _u, holder: _h, revision: _r, messageCount: _m, archived: _a, damaged: _d, ...extra } = source;
+    return this.createSession(
+      { parentId: id, cwd: source.cwd, gitRoot: source.gitRoot, branch: source.branch, title: source.title, source: source.source, model: source.model, permission: source.permission, holder: who, extra },
+      inputs,
+    );
+  }
+
+  async archive(id: string): Promise<void> {
+    this.writable();
+    const loc = await this.locate(id);
+    if (!loc.archived) {
+      const to = archivedDir(this.root, id);
+      try {
+        await this.fs.rename(loc.dir, to);
+        await this.fs.fsyncDir(join(this.root, SESSIONS_DIR));
+        await this.fs.fsyncDir(join(this.root, ARCHIVED_DIR));
+      } catch (error) {
+        throw fromFsError(error, loc.dir, 'archiving the session');
+      }
+      this.docCache.delete(loc.dir);
+    }
+    await this.mutate(id, (doc) => (doc.archived ? undefined : { ...doc, archived: true }));
+  }
+
+  async list(options: { includeArchived?: boolean } = {}): Promise<IndexRow[]> {
+    const rows = await this.indexRows();
+    const out = [...rows.values()].filter((r) => options.includeArchived || !r.archived).map(({ revision: _r, ...row }) => row);
+    return out.sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0));
+  }
+
+  /**
+   * The index, checked against the session directories (two readdirs, no session file read):
+   * a session missing from it is read from its session.json and added; a moved one is fixed.
+   */
+  async indexRows(): Promise<Map<string, Row>> {
+    const state = await this.index.read();
+    const live = await this.listIds(SESSIONS_DIR);
+    const archived = await this.listIds(ARCHIVED_DIR);
+    if (!state.snapshotOk && !this.readOnly) return this.rebuildIndex(live, archived);
+    const rows = state.rows;
+    for (const [ids, isArchived] of [[live, false], [archived, true]] as const) {
+      for (const id of ids) {
+        const row = rows.get(id);
+        if (row && row.archived === isArchived) continue;
+        const loaded = await readSessionDoc(this.fs, join(this.root, isArchived ? ARCHIVED_DIR : SESSIONS_DIR, id)).catch(() => undefined);
+        if (!loaded) continue;
+        const fixed = rowOf({ ...indexRowOf(loaded.doc), archived: isArchived }, loaded.doc.revision);
+        rows.set(id, fixed);
+        if (!this.readOnly) await this.index.append(fixed).catch(() => undefined);
+      }
+    }
+    for (const id of rows.keys()) if (!live.has(id) && !archived.has(id)) rows.delete(id);
+    return rows;
+  }
+
+  /** Rebuilds index.json from every session.json (index missing or corrupt). */
+  async rebuildIndex(live?: Set<string>, archived?: Set<string>): Promise<Map<string, Row>> {
+    const rows = new Map<string, Row>();
+    for (const [ids, isArchived] of [[live ?? (await this.listIds(SESSIONS_DIR)), false], [archived ?? (await this.listIds(ARCHIVED_DIR)), true]] as const) {
+      for (const id of ids) {
+        const loaded = await readSessionDoc(this.fs, join(this.root, isArchived ? ARCHIVED_DIR : SESSIONS_DIR, id)).catch(() => undefined);
+        if (loaded) rows.set(id, rowOf({ ...indexRowOf(loaded.doc), archived: isArchived }, loaded.doc.revision));
+      }
+    }
+    if (!this.readOnly) await this.index.replace([...rows.values()]);
+    return rows;
+  }
+
+  private async listIds(sub: string): Promise<Set<string>> {
+    try {
+      return new Set((await this.fs.readdir(join(this.root, sub))).filter((n) => !n.startsWith('.')));
+    } catch (error) {
+      if (errnoOf(error) === 'ENOENT') return new Set();
+      throw fromFsError(error, join(this.root, sub), 'listing sessions');
+    }
+  }
+
+  async putArtifact(id: string, bytes: Uint8Array, extension?: string): Promise<{ sha256: string; ref: string }> {
+    this.writable();
+    if (extension !== undefined && !/^[A-Za-z0-9]{1,16}$/.test(extension)) throw new StoreError('BAD_REQUEST', `Invalid artifact extension ${JSON.stringify(extension)}.`);
+    const loc = await this.locate(id);
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    const ref = `${ARTIFACTS_DIR}/${sha256}${extension ? `.${extension}` : ''}`;
+    const path = join(loc.dir, ref);
+    await this.fs.mkdir(join(loc.dir, ARTIFACTS_DIR), DIR_MODE);
+    if (!(await this.exists(path))) await createFileAtomic(path, bytes, { fs: this.fs }).catch((error: unknown) => {
+      throw fromFsError(error, path, 'saving an artifact');
+    });
+    return { sha256, ref };
+  }
+
+  async readArtifact(id: string, ref: string): Promise<Uint8Array> {
+    if (!ARTIFACT_REF.test(ref)) throw new StoreError('BAD_REQUEST', `Invalid artifact reference ${JSON.stringify(ref)}.`);
+    const path = join((await this.locate(id)).dir, ref);
+    const bytes = await this.fs.readFile(path).catch((error: unknown) => {
+      throw fromFsError(error, path, 'reading an artifact');
+    });
+    const sha = createHash('sha256').update(bytes).digest('hex');
+    if (!ref.startsWith(`${ARTIFACTS_DIR}/${sha}`)) throw new StoreError('IO_ERROR', `Artifact ${path} does not match its hash; it was changed on disk.`, path);
+    return bytes;
+  }
+
+  async recordHandoff(id: string, manifest: Record<string, unknown>): Promise<void> {
+    this.writable();
+    const loc = await this.locate(id);
+    const path = join(loc.dir, HANDOFF_FILE);
+    await writeFileAtomic(path, `${JSON.stringify(manifest, null, 2)}\n`, { fs: this.fs }).catch((error: unknown) => {
+      throw fromFsError(error, path, 'saving the handoff manifest');
+    });
+    await this.appendLine(join(loc.dir, HANDOFFS_FILE), manifest, 'recording the handoff history');
+  }
+
+  async getReceipt(handoffId: string): Promise<Receipt | undefined> {
+    const path = join(this.root, RECEIPTS_DIR, `${checkId(handoffId, 'handoff id')}.json`);
+    try {
+      return JSON.parse((await this.fs.readFile(path)).toString('utf8')) as Receipt;
+    } catch (error) {
+      if (errnoOf(error) === 'ENOENT') return undefined;
+      throw fromFsError(error, path, 'reading a receipt');
+    }
+  }
+
+  async putReceipt(receipt: Receipt): Promise<Receipt> {
+    this.writable();
+    checkId(receipt.sessionId);
+    const path = join(this.root, RECEIPTS_DIR, `${checkId(receipt.handoffId, 'handoff id')}.json`);
+    const created = await createFileAtomic(path, `${JSON.stringify(receipt)}\n`, { fs: this.fs }).catch((error: unknown) => {
+      throw fromFsError(error, path, 'saving a receipt');
+    });
+    return created ? receipt : ((await this.getReceipt(receipt.handoffId)) ?? receipt);
+  }
+
+  async appendEvent(event: Record<string, unknown>): Promise<void> {
+    this.writable();
+    await this.appendLine(join(this.root, EVENTS_FILE), { at: this.now().toISOString(), ...event }, 'recording an event');
+  }
+
+  async readEvents(): Promise<Record<string, unknown>[]> {
+    const path = join(this.root, EVENTS_FILE);
+    let text: string;
+    try {
+      text = (await this.fs.readFile(path)).toString('utf8');
+    } catch (error) {
+      if (errnoOf(error) === 'ENOENT') return [];
+      throw fromFsError(error, path, 'reading events');
+    }
+    const events: Record<string, unknown>[] = [];
+    for (const line of text.split('\n')) {
+      try {
+        if (line) events.push(JSON.parse(line) as Record<string, unknown>);
+      } catch {
+        /* a torn last line of a killed writer */
+      }
+    }
+    return events;
+  }
+
+  private async appendLine(path: string, value: unknown, action: string): Promise<void> {
+    try {
+      const file = await this.fs.open(path, 'a', FILE_MODE);
+      try {
+        await file.write(Buffer.from(`${JSON.stringify(value)}\n`, 'utf8'));
+        await file.sync();
+      } finally {
+        await file.close();
+      }
+    } catch (error) {
+      throw fromFsError(error, path, action);
+    }
+  }
+
+  async close(): Promise<void> {
+    for (const [id, timer] of this.flushTimers) {
+      clearTimeout(timer);
+      this.flushTimers.delete(id);
+      this.flushes.add(this.flushMetadata(id).catch(() => undefined));
+    }
+    await Promise.all(this.flushes);
+    for (const pending of this.logs.values()) {
+      const opened = await pending.catch(() => undefined);
+      await opened?.log.close();
+    }
+    this.logs.clear();
+  }
+}
