@@ -1,50 +1,164 @@
 import { realpath } from 'node:fs/promises';
-import { gitLine, runGit } from './git.js';
+import { isAbsolute, join, resolve } from 'node:path';
+import {
+  WORKSPACE_SNAPSHOT_VERSION,
+  WorkspaceErrorCode,
+  type WorkspaceFile,
+  type WorkspaceGit,
+  type WorkspaceSnapshot,
+  type WorkspaceSubmodule,
+  type WorkspaceWarning,
+} from '../../shared/workspace.js';
+import { WorkspaceError, gitFailed } from './errors.js';
+import { hashDiskPath, mapLimit } from './file-hash.js';
+import { runGit } from './git.js';
+import { PATCH_MAX_BYTES, capturePatch, listDiff } from './patch.js';
+import { primaryRemote, readRemotes } from './remotes.js';
+import { STATUS_ARGS, parseStatusV2, type StatusEntry } from './status.js';
+import { diffSummarySha256 } from './summary-hash.js';
+import { withWorkingTreeIndex } from './temp-index.js';
 
-export interface WorkspaceGit {
-  root: string;
-  remote: string | null;
-  branch: string | null;
-  head: string | null;
-  /** Tracked files with changes (staged or not), repository-relative. */
-  dirtyFiles: string[];
-  untrackedFiles: string[];
+export type { WorkspaceSnapshot, WorkspaceGit, WorkspaceFile } from '../../shared/workspace.js';
+export { PATCH_MAX_BYTES } from './patch.js';
+
+/** Files hashed at once: enough to hide disk latency, few enough to stay clear of EMFILE. */
+const HASH_CONCURRENCY = 16;
+
+export interface CaptureOptions {
+  /** Produce the patch (default true). Verification at the target only needs the file list. */
+  patch?: boolean;
+  /** Patches larger than this are hashed but not kept (default PATCH_MAX_BYTES, 50 MiB). */
+  patchMaxBytes?: number;
+  now?: Date;
 }
 
-export interface WorkspaceSnapshot {
-  /** The working directory as a realpath. */
-  cwd: string;
-  git: WorkspaceGit | null;
+export interface CapturedWorkspace {
+  snapshot: WorkspaceSnapshot;
+  /** The patch bytes, to store with `store.putArtifact(id, bytes, 'patch')`; null past the cap or without git. */
+  patchBytes: Buffer | null;
 }
 
-/** Reads where the session works: cwd realpath and, inside a repository, its branch, HEAD and dirty files. */
-export async function captureWorkspace(cwd: string): Promise<WorkspaceSnapshot> {
-  const real = await realpath(cwd);
-  const root = await gitLine(real, ['rev-parse', '--show-toplevel']);
-  if (root === null) return { cwd: real, git: null };
-  const [branch, head, remote, status] = await Promise.all([
-    gitLine(real, ['symbolic-ref', '--quiet', '--short', 'HEAD']),
-    gitLine(real, ['rev-parse', '--verify', '--quiet', 'HEAD']),
-    gitLine(real, ['config', '--get', 'remote.origin.url']),
-    runGit(real, ['status', '--porcelain=v1', '-z', '--untracked-files=all']),
-  ]);
-  const { dirty, untracked } = parsePorcelainZ(status.stdout.toString('utf8'));
-  return { cwd: real, git: { root: await realpath(root), remote, branch, head, dirtyFiles: dirty, untrackedFiles: untracked } };
+/**
+ * Reads where the session works: cwd realpath and, inside a repository, remotes, branch,
+ * upstream, HEAD, every changed file with its sha256, and a binary-safe patch of the working tree
+ * against HEAD. Never changes the person's working tree or index. A directory outside any
+ * repository gives `git: null`.
+ */
+export async function captureWorkspace(cwd: string, options: CaptureOptions = {}): Promise<WorkspaceSnapshot> {
+  return (await captureWorkspaceWithPatch(cwd, options)).snapshot;
 }
 
-/** `git status --porcelain=v1 -z`: "XY path\0", renames/copies followed by "\0origPath". */
-export function parsePorcelainZ(text: string): { dirty: string[]; untracked: string[] } {
-  const dirty: string[] = [];
-  const untracked: string[] = [];
-  const fields = text.split('\0');
-  for (let i = 0; i < fields.length; i++) {
-    const entry = fields[i];
-    if (!entry || entry.length < 4) continue;
-    const xy = entry.slice(0, 2);
-    const path = entry.slice(3);
-    if (xy === '??') untracked.push(path);
-    else if (xy !== '!!') dirty.push(path);
-    if (xy[0] === 'R' || xy[0] === 'C') i++; // skip the original path of a rename or copy
+export async function captureWorkspaceWithPatch(cwd: string, options: CaptureOptions = {}): Promise<CapturedWorkspace> {
+  const real = await realpath(cwd).catch((error: NodeJS.ErrnoException) => {
+    throw new WorkspaceError(WorkspaceErrorCode.CWD_MISSING, `The working directory ${cwd} cannot be read (${error.code ?? error.message}).`, cwd);
+  });
+  const warnings: WorkspaceWarning[] = [];
+  const base = { version: WORKSPACE_SNAPSHOT_VERSION, cwd: real, capturedAt: (options.now ?? new Date()).toISOString() };
+  const located = await locateRepository(real);
+  if (!located) return { snapshot: { ...base, git: null, warnings }, patchBytes: null };
+
+  const { root, gitDir, commonDir, indexPath } = located;
+  const [statusResult, remotes, submodules] = await Promise.all([runGit(root, STATUS_ARGS), readRemotes(root), readSubmodules(root)]);
+  if (statusResult.code !== 0) throw gitFailed('status', root, statusResult.stderr);
+  const status = parseStatusV2(statusResult.stdout.toString('utf8'));
+  const head = status.oid;
+
+  const wantPatch = options.patch ?? true;
+  const { entries, patch } = await withWorkingTreeIndex(root, indexPath, head, warnings, async (env) => ({
+    entries: await listDiff(root, head, env),
+    patch: wantPatch ? await capturePatch(root, head, env, options.patchMaxBytes ?? PATCH_MAX_BYTES) : null,
+  }));
+
+  const byPath = new Map<string, StatusEntry>();
+  for (const entry of status.entries) byPath.set(entry.path, entry);
+  const files: WorkspaceFile[] = await mapLimit(entries, HASH_CONCURRENCY, async (entry) => {
+    const state = byPath.get(entry.path) ?? (entry.oldPath !== undefined ? byPath.get(entry.oldPath) : undefined);
+    const untracked = state?.untracked === true;
+    const disk = entry.status === 'deleted' ? { sha256: null, size: null } : await hashDiskPath(join(root, entry.path));
+    if (entry.status !== 'deleted' && disk.sha256 === null) warnings.push({ code: 'unreadable', message: `Could not hash ${entry.path}.`, path: entry.path });
+    const file: WorkspaceFile = {
+      path: entry.path,
+      status: untracked && entry.status === 'added' ? 'untracked' : entry.status,
+      staged: !untracked && state !== undefined && state.x !== '.',
+      unstaged: untracked || (state !== undefined && state.y !== '.'),
+      sha256: disk.sha256,
+      binary: entry.binary,
+      size: disk.size,
+      oldMode: entry.oldMode,
+      newMode: entry.newMode,
+      modeChanged: entry.oldMode !== null && entry.newMode !== null && entry.oldMode !== entry.newMode,
+      additions: entry.additions,
+      deletions: entry.deletions,
+    };
+    if (entry.oldPath !== undefined) file.oldPath = entry.oldPath;
+    return file;
+  });
+
+  let patchInfo: WorkspaceGit['patch'] = null;
+  if (patch) {
+    patchInfo = { sha256: patch.sha256, size: patch.size, stored: patch.bytes !== null, ref: null };
+    if (patch.bytes === null) {
+      warnings.push({
+        code: 'patch-too-large',
+        message: `The workspace patch is ${patch.size} bytes, over the ${options.patchMaxBytes ?? PATCH_MAX_BYTES}-byte limit: it is referenced by hash, not stored. Commit or stash the large files to hand them off.`,
+      });
+    }
   }
-  return { dirty, untracked };
+
+  const submodulePaths = new Set(submodules.map((s) => s.path));
+  const tracked = status.entries.filter((e) => !e.untracked && !e.submodule && !submodulePaths.has(e.path));
+  const git: WorkspaceGit = {
+    root,
+    gitDir,
+    commonDir,
+    remote: primaryRemote(remotes),
+    remotes,
+    branch: status.branch,
+    upstream: status.upstream,
+    head,
+    detached: status.detached,
+    worktree: gitDir !== commonDir,
+    dirtyFiles: tracked.map((e) => e.path),
+    untrackedFiles: status.entries.filter((e) => e.untracked).map((e) => e.path),
+    submodules,
+    files,
+    patch: patchInfo,
+    diffSha256: diffSummarySha256(files, patch?.sha256 ?? null),
+  };
+  return { snapshot: { ...base, git, warnings }, patchBytes: patch?.bytes ?? null };
+}
+
+export interface RepositoryLocation {
+  root: string;
+  gitDir: string;
+  commonDir: string;
+  indexPath: string;
+}
+
+/** The work tree around `dir`, or null outside any (or inside a .git directory / bare repository). */
+export async function locateRepository(dir: string): Promise<RepositoryLocation | null> {
+  const result = await runGit(dir, ['rev-parse', '--show-toplevel', '--absolute-git-dir', '--git-common-dir', '--git-path', 'index']);
+  if (result.code !== 0) return null;
+  const [top, gitDir, commonDir, index] = result.stdout.toString('utf8').split('\n');
+  if (!top || !gitDir || !commonDir || !index) return null;
+  const abs = (p: string) => (isAbsolute(p) ? p : resolve(dir, p));
+  return {
+    root: await realpath(top),
+    gitDir: await realpath(gitDir),
+    commonDir: await realpath(abs(commonDir)),
+    indexPath: abs(index),
+  };
+}
+
+/** Gitlinks (mode 160000) in the index: submodules are listed with their recorded commit, never descended. */
+async function readSubmodules(root: string): Promise<WorkspaceSubmodule[]> {
+  const result = await runGit(root, ['ls-files', '-z', '--stage']);
+  if (result.code !== 0) return [];
+  const submodules: WorkspaceSubmodule[] = [];
+  for (const record of result.stdout.toString('utf8').split('\0')) {
+    if (!record.startsWith('160000 ')) continue;
+    const tab = record.indexOf('\t');
+    submodules.push({ path: record.slice(tab + 1), commit: record.slice(7, record.indexOf(' ', 7)) });
+  }
+  return submodules;
 }

@@ -1,0 +1,46 @@
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { lstat, readlink } from 'node:fs/promises';
+
+export interface DiskHash {
+  sha256: string | null;
+  size: number | null;
+  kind: 'file' | 'symlink' | 'missing' | 'other';
+}
+
+/**
+ * sha256 of what is on disk at `absPath`, streamed so a large file costs constant memory.
+ * A symlink hashes its target text (as git stores it); a directory or a missing path has no hash.
+ */
+export async function hashDiskPath(absPath: string): Promise<DiskHash> {
+  let stats;
+  try {
+    stats = await lstat(absPath);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { sha256: null, size: null, kind: 'missing' };
+    throw error;
+  }
+  if (stats.isSymbolicLink()) {
+    const target = Buffer.from(await readlink(absPath, { encoding: 'buffer' }));
+    return { sha256: createHash('sha256').update(target).digest('hex'), size: target.length, kind: 'symlink' };
+  }
+  if (!stats.isFile()) return { sha256: null, size: null, kind: 'other' };
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(absPath)) hash.update(chunk as Buffer);
+  return { sha256: hash.digest('hex'), size: stats.size, kind: 'file' };
+}
+
+/** Runs `work` over items with at most `limit` in flight (hashing 1,000 files one by one is slow). */
+export async function mapLimit<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const runners = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await work(items[index] as T);
+    }
+  });
+  await Promise.all(runners);
+  return results;
+}

@@ -1,0 +1,50 @@
+import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { WorkspaceWarning } from '../../shared/workspace.js';
+import { gitFailed } from './errors.js';
+import { runGit } from './git.js';
+
+/**
+ * Runs `work` with a private index that holds the whole working tree (tracked changes and
+ * untracked, non-ignored files), so one `git diff --cached` yields every change including new
+ * files. The person's own index is never written: we copy it (keeping its stat cache, so only
+ * changed files are re-hashed) and point GIT_INDEX_FILE at the copy. `git add` does write the
+ * new blobs into the object database; they are unreferenced and git's gc collects them.
+ */
+/** git add's words for a file it could not read (exit 1 with --ignore-errors, the rest added). */
+const UNREADABLE_FILE = /unable to (index|read|stat)|Permission denied/;
+
+export async function withWorkingTreeIndex<T>(
+  root: string,
+  realIndex: string,
+  head: string | null,
+  warnings: WorkspaceWarning[],
+  work: (env: Record<string, string>) => Promise<T>,
+): Promise<T> {
+  const dir = await mkdtemp(join(tmpdir(), 'baton-index-'));
+  const env = { GIT_INDEX_FILE: join(dir, 'index') };
+  try {
+    await copyFile(realIndex, env.GIT_INDEX_FILE).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw error; // a fresh repository has no index yet
+    });
+    let added = await runGit(root, ['add', '--all', '--ignore-errors'], undefined, { env });
+    if (added.code !== 0 && !UNREADABLE_FILE.test(added.stderr)) {
+      // A copied index can refer to files beside the original (split index): start from HEAD.
+      await rm(env.GIT_INDEX_FILE, { force: true });
+      if (head) {
+        const read = await runGit(root, ['read-tree', head], undefined, { env });
+        if (read.code !== 0) throw gitFailed('read-tree', root, read.stderr);
+      }
+      added = await runGit(root, ['add', '--all', '--ignore-errors'], undefined, { env });
+      if (added.code !== 0 && !UNREADABLE_FILE.test(added.stderr)) throw gitFailed('add (temporary index)', root, added.stderr);
+    }
+    // --ignore-errors: an unreadable file is left out of the patch and named in a warning.
+    for (const line of added.stderr.split('\n')) {
+      if (/^(error|warning):/.test(line)) warnings.push({ code: 'git-add', message: line.trim() });
+    }
+    return await work(env);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
