@@ -98,10 +98,17 @@ describe('App', () => {
       .handle('session:get', () => okResult(detail('fresh', [message(0)], { title: 'Just handed off' })));
     start(bridge);
     await screen.findByTestId('empty-state');
-    expect(screen.getByTestId('no-selection')).toBeTruthy();
     act(() => bridge.emit('session:select', { id: 'fresh' }));
     expect((await screen.findByTestId('session-title')).textContent).toBe('Just handed off');
+    expect(screen.queryByTestId('empty-state')).toBeNull();
     expect(bridge.calls.filter((c) => c.channel === 'session:get').map((c) => c.payload)).toEqual([{ id: 'fresh' }]);
+  });
+
+  it('with sessions but none open, the right pane says how to pick one', async () => {
+    start(new MemoryBridge().handle('sessions:list', () => okResult([row({ id: 's1' })])));
+    await screen.findAllByTestId('session-item');
+    expect(screen.getByTestId('no-selection').textContent).toContain('Pick a session');
+    expect(screen.queryByTestId('empty-state')).toBeNull();
   });
 
   it('a session that does not exist says so', async () => {

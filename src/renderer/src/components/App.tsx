@@ -47,7 +47,7 @@ export function App({ api }: { api: BatonApi }) {
             )}
           </aside>
           <main className="detail" aria-label="Session">
-            <DetailPane id={selectedId} detail={detail} now={now} />
+            <DetailPane id={selectedId} detail={detail} storeEmpty={sessions.value?.length === 0} now={now} />
           </main>
         </div>
       </div>

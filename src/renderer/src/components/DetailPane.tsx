@@ -1,5 +1,6 @@
 import type { SessionDetail } from '../../../shared/ui-contract';
 import type { Remote } from '../hooks/use-remote';
+import { EmptyState } from './EmptyState';
 import { ErrorState } from './ErrorState';
 import { SessionView } from './SessionView';
 import { Skeleton } from './Skeleton';
@@ -7,11 +8,14 @@ import { Skeleton } from './Skeleton';
 export interface DetailPaneProps {
   id: string | null;
   detail: Remote<SessionDetail>;
+  /** True when the store answered with no sessions at all: the pane explains how to hand one off. */
+  storeEmpty: boolean;
   now: number;
 }
 
-/** The right pane's states: nothing chosen, loading, not found, failed, or the session itself. */
-export function DetailPane({ id, detail, now }: DetailPaneProps) {
+/** The right pane's states: no sessions yet, nothing chosen, loading, not found, failed, or the session itself. */
+export function DetailPane({ id, detail, storeEmpty, now }: DetailPaneProps) {
+  if (id === null && storeEmpty) return <EmptyState />;
   if (id === null) {
     return (
       <div className="state state-placeholder" data-testid="no-selection">

@@ -9,7 +9,10 @@ export function EmptyState() {
       <h2 className="state-title">No sessions yet.</h2>
       <p>From a terminal, run:</p>
       <CopyableCode text={HANDOFF_COMMAND} />
-      <p className="muted">The session appears here as soon as the handoff lands.</p>
+      <p className="muted">
+        <code>session.jsonl</code> holds one message a line, for example <code>{'{"role":"user","content":"Fix the flaky test"}'}</code>. The session
+        appears here as soon as the handoff lands.
+      </p>
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import type { MessageRecord, MessageRole } from '../../../shared/message';
-import { formatDateTime } from '../model/relative-time';
+import { formatDateTime, formatMessageTime } from '../model/relative-time';
 import { CollapsibleText } from './CollapsibleText';
 import { ExitBadge } from './ExitBadge';
 import { ToolCallRow } from './ToolCallRow';
@@ -7,7 +7,7 @@ import { ToolCallRow } from './ToolCallRow';
 const ROLE_LABELS: Record<MessageRole, string> = { user: 'User', assistant: 'Assistant', tool: 'Tool result', system: 'System' };
 
 /** One message of the conversation, styled by role; tool results are compact and monospaced. */
-export function MessageItem({ message }: { message: MessageRecord }) {
+export function MessageItem({ message, now }: { message: MessageRecord; now: number }) {
   const isTool = message.role === 'tool';
   return (
     <li className={`message message-${message.role}`} data-testid="message" data-role={message.role} data-message-id={message.id}>
@@ -16,8 +16,8 @@ export function MessageItem({ message }: { message: MessageRecord }) {
         {isTool && message.toolCallId !== undefined && <code className="message-call-id">{message.toolCallId}</code>}
         {isTool && <ExitBadge code={message.exitCode} />}
         {message.model !== undefined && message.role === 'assistant' && <span className="muted">{message.model}</span>}
-        <time className="message-time" dateTime={message.createdAt}>
-          {formatDateTime(message.createdAt)}
+        <time className="message-time" dateTime={message.createdAt} title={formatDateTime(message.createdAt)}>
+          {formatMessageTime(message.createdAt, now)}
         </time>
       </div>
       {message.content.length > 0 && <CollapsibleText text={message.content} mono={isTool} />}

@@ -57,7 +57,10 @@ export function SessionView({ detail, now }: { detail: SessionDetail; now: numbe
           </p>
         )}
       </header>
-      <section className="conversation" aria-label="Conversation">
+      <section className="conversation" aria-labelledby="conversation-heading">
+        <h2 className="conversation-heading" id="conversation-heading">
+          Conversation <span className="muted">· {session.messageCount} {session.messageCount === 1 ? 'message' : 'messages'}</span>
+        </h2>
         {truncated && (
           <p className="notice" role="note">
             Showing the newest {messages.length} of {session.messageCount} messages.
@@ -68,7 +71,7 @@ export function SessionView({ detail, now }: { detail: SessionDetail; now: numbe
         ) : (
           <ol className="messages">
             {messages.map((message) => (
-              <MessageItem key={`${message.seq}:${message.id}`} message={message} />
+              <MessageItem key={`${message.seq}:${message.id}`} message={message} now={now} />
             ))}
           </ol>
         )}

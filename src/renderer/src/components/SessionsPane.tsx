@@ -2,7 +2,6 @@ import { useMemo } from 'react';
 import type { IndexRow } from '../../../shared/session';
 import type { Remote } from '../hooks/use-remote';
 import { groupSessions } from '../model/group-sessions';
-import { EmptyState } from './EmptyState';
 import { ErrorState } from './ErrorState';
 import { SessionList } from './SessionList';
 import { Skeleton } from './Skeleton';
@@ -32,7 +31,12 @@ export function SessionsPane({ sessions, selectedId, now, onOpen }: SessionsPane
           </button>
         </div>
       )}
-      {groups.length === 0 ? <EmptyState /> : <SessionList groups={groups} selectedId={selectedId} now={now} onOpen={onOpen} />}
+      {groups.length === 0 ? (
+        // The full empty state, with the command to run, fills the main pane (see DetailPane).
+        <p className="sidebar-empty muted">No sessions yet.</p>
+      ) : (
+        <SessionList groups={groups} selectedId={selectedId} now={now} onOpen={onOpen} />
+      )}
     </>
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDateTime, relativeTime } from './relative-time';
+import { formatDateTime, formatMessageTime, relativeTime } from './relative-time';
 
 const NOW = Date.parse('2026-11-29T12:00:00.000Z');
 const ago = (ms: number): string => new Date(NOW - ms).toISOString();
@@ -35,5 +35,16 @@ describe('relativeTime', () => {
   it('formatDateTime falls back to the raw text for garbage', () => {
     expect(formatDateTime('???')).toBe('???');
     expect(formatDateTime('2026-11-29T12:00:00.000Z')).toMatch(/2026/);
+  });
+});
+
+describe('formatMessageTime', () => {
+  it('today: only the clock; another day: date and clock; garbage: as given', () => {
+    const today = formatMessageTime(new Date(NOW - 5 * MIN).toISOString(), NOW);
+    expect(today).toMatch(/\d{1,2}:\d{2}/);
+    expect(today).not.toMatch(/Nov/);
+    const older = formatMessageTime(new Date(NOW - 3 * 24 * 60 * MIN).toISOString(), NOW);
+    expect(older.length).toBeGreaterThan(today.length);
+    expect(formatMessageTime('x', NOW)).toBe('x');
   });
 });

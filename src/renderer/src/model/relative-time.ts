@@ -32,3 +32,13 @@ export function formatDateTime(iso: string): string {
   if (!Number.isFinite(at)) return iso;
   return new Date(at).toLocaleString(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
 }
+
+/** A message's time: just the clock when it is from today, otherwise a short date and the clock. */
+export function formatMessageTime(iso: string, now: number): string {
+  const at = Date.parse(iso);
+  if (!Number.isFinite(at)) return iso;
+  const date = new Date(at);
+  const clock = date.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+  if (date.toDateString() === new Date(now).toDateString()) return clock;
+  return `${formatDate(at, now)}, ${clock}`;
+}
