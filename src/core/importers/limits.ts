@@ -1,0 +1,38 @@
+/**
+ * Every byte and count limit the importers use, named in one place. The scan must stay fast with
+ * thousands of multi-megabyte logs, so a listing reads a bounded head and a bounded tail only.
+ */
+
+/** A file this small is read whole by the scan: its message count is exact. */
+export const WHOLE_READ_MAX_BYTES = 48 * 1024;
+/** First read at the start of a file (metadata, first prompt). */
+export const HEAD_INITIAL_BYTES = 16 * 1024;
+/** The head read grows (doubling) until a first prompt is found or this much was read. */
+export const HEAD_MAX_BYTES = 256 * 1024;
+/** First read at the end of a file (latest timestamp, model, branch, last line). */
+export const TAIL_INITIAL_BYTES = 16 * 1024;
+/** The tail read grows until it holds one complete line or this much was read. */
+export const TAIL_MAX_BYTES = 2 * 1024 * 1024;
+/** An append-only file that grew by at most this much is continued from the cached offset. */
+export const APPEND_CONTINUE_MAX_BYTES = 4 * 1024 * 1024;
+/** Bytes before the cached end offset that must be unchanged for a continuation to be trusted. */
+export const APPEND_CHECK_BYTES = 64;
+/** The message ids of one Claude API response sit close together; this many are remembered. */
+export const RECENT_RESPONSE_IDS = 32;
+
+/** Titles are the first real prompt, cut to this many characters. */
+export const TITLE_MAX_CHARS = 120;
+/** Tool output kept on an imported tool call; the rest is cut with a marker. */
+export const TOOL_OUTPUT_MAX_CHARS = 8 * 1024;
+/** Message content cap for imported messages (below MESSAGE_CONTENT_MAX_CHARS of the schema). */
+export const IMPORTED_CONTENT_MAX_CHARS = 1024 * 1024;
+/** readAgentSession refuses files larger than this instead of exhausting memory. */
+export const FULL_READ_MAX_BYTES = 1024 * 1024 * 1024;
+/** Chunk size of streamed full reads and appended-range reads. */
+export const READ_CHUNK_BYTES = 1024 * 1024;
+/** One line longer than this is counted as damaged and skipped (never held in memory whole). */
+export const LINE_MAX_BYTES = 64 * 1024 * 1024;
+/** Files stat'ed / read in parallel during a scan. */
+export const SCAN_CONCURRENCY = 16;
+/** Version of the scan cache file; another version is ignored and rebuilt. */
+export const SCAN_CACHE_VERSION = 1;

@@ -1,0 +1,113 @@
+import { createHash } from 'node:crypto';
+import { LINE_MAX_BYTES, READ_CHUNK_BYTES } from './limits.js';
+import type { ImportHandle } from './reader.js';
+
+const NL = 0x0a;
+
+/** One line of a JSONL log with its byte range; `value` is the parsed JSON or undefined. */
+export interface LogLine {
+  start: number;
+  /** Offset after the line's newline (or after its last byte when unterminated). */
+  end: number;
+  terminated: boolean;
+  text: string;
+  value: unknown;
+  /** True when the line is not valid JSON (a torn write or damage). */
+  broken: boolean;
+}
+
+export function parseLine(text: string, start: number, end: number, terminated: boolean): LogLine {
+  let value: unknown;
+  let broken = false;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    broken = true;
+  }
+  return { start, end, terminated, text, value, broken };
+}
+
+/** Short hash of a line's text: part of the fingerprint (the same last line hashes the same). */
+export function lineKey(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 32);
+}
+
+/**
+ * Splits a buffer read at `base` into lines. `cutStart`: the buffer may begin mid-line, so
+ * everything up to the first newline is dropped. `atEof`: the buffer ends at end of file, so a
+ * final unterminated piece is a line (maybe torn); otherwise it is cut and left out.
+ * Returns the lines and where the first dropped byte at the end begins.
+ */
+export function splitLines(buf: Buffer, base: number, cutStart: boolean, atEof: boolean): { lines: LogLine[]; restAt: number } {
+  const lines: LogLine[] = [];
+  let pos = 0;
+  if (cutStart) {
+    const nl = buf.indexOf(NL);
+    if (nl < 0) return { lines, restAt: base + buf.length };
+    pos = nl + 1;
+  }
+  while (pos < buf.length) {
+    const nl = buf.indexOf(NL, pos);
+    if (nl < 0) {
+      if (!atEof) return { lines, restAt: base + pos };
+      const text = buf.toString('utf8', pos).trimEnd();
+      if (text.length > 0) lines.push(parseLine(text, base + pos, base + buf.length, false));
+      return { lines, restAt: base + buf.length };
+    }
+    const text = buf.toString('utf8', pos, nl).trimEnd();
+    if (text.length > 0) lines.push(parseLine(text, base + pos, base + nl + 1, true));
+    pos = nl + 1;
+  }
+  return { lines, restAt: base + buf.length };
+}
+
+/**
+ * Streams the lines of [start, end) in READ_CHUNK_BYTES chunks; `start` must be a line start.
+ * Memory stays bounded by the chunk size plus the longest line; a line over LINE_MAX_BYTES is
+ * reported as one broken line without being held whole.
+ */
+export async function forEachLine(handle: ImportHandle, start: number, end: number, onLine: (line: LogLine) => void): Promise<void> {
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  let pendingStart = start;
+  let oversized = false;
+  let pos = start;
+  while (pos < end) {
+    const chunk = await handle.read(pos, Math.min(READ_CHUNK_BYTES, end - pos));
+    if (chunk.length === 0) break;
+    let from = 0;
+    while (from < chunk.length) {
+      const nl = chunk.indexOf(NL, from);
+      if (nl < 0) {
+        if (!oversized) {
+          pending.push(chunk.subarray(from));
+          pendingBytes += chunk.length - from;
+          if (pendingBytes > LINE_MAX_BYTES) {
+            oversized = true;
+            pending = [];
+          }
+        }
+        break;
+      }
+      const lineEnd = pos + nl + 1;
+      if (oversized) {
+        onLine({ start: pendingStart, end: lineEnd, terminated: true, text: '', value: undefined, broken: true });
+      } else {
+        const piece = pending.length === 0 ? chunk.subarray(from, nl) : Buffer.concat([...pending, chunk.subarray(from, nl)]);
+        const text = piece.toString('utf8').trimEnd();
+        if (text.length > 0) onLine(parseLine(text, pendingStart, lineEnd, true));
+      }
+      pending = [];
+      pendingBytes = 0;
+      oversized = false;
+      pendingStart = lineEnd;
+      from = nl + 1;
+    }
+    pos += chunk.length;
+  }
+  if (oversized) onLine({ start: pendingStart, end: pos, terminated: false, text: '', value: undefined, broken: true });
+  else if (pendingBytes > 0) {
+    const text = Buffer.concat(pending).toString('utf8').trimEnd();
+    if (text.length > 0) onLine(parseLine(text, pendingStart, pos, false));
+  }
+}

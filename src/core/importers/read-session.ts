@@ -1,0 +1,142 @@
+import { basename, join, resolve, sep } from 'node:path';
+import { ErrorCode } from '../../shared/error-codes.js';
+import { externalIdFor, candidateFromState } from './candidate.js';
+import { ClaudeConverter } from './claude-convert.js';
+import { codexIdFromFile } from './codex-format.js';
+import { CodexConverter } from './codex-convert.js';
+import { feedDigest, messagesOf, newDigest } from './digest.js';
+import { discoverSessionFiles } from './discover.js';
+import { errnoOf, fromReadError, ImporterError } from './errors.js';
+import { sourceFingerprint } from './fingerprint.js';
+import { FULL_READ_MAX_BYTES } from './limits.js';
+import { forEachLine } from './lines.js';
+import { claudeProjectsDir, codexSessionsDir, locateAgentDirs } from './locate.js';
+import { nodeImportReader, type ImportReader } from './reader.js';
+import { summarizeFile } from './summarize-file.js';
+import { emptyReadStats, resumeCommandFor, type AgentSource, type ImportedCandidate, type ImportedSession } from './types.js';
+
+export interface ReadOptions {
+  reader?: ImportReader;
+}
+
+/** A tool's session id: what `--session ID` may be (no separators, nothing to escape a folder). */
+const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+function looksLikePath(value: string): boolean {
+  return value.includes('/') || value.includes(sep) || value.endsWith('.jsonl') || value.endsWith('.zst');
+}
+
+/** Finds the log of session `id`: Claude by file name in any project folder, Codex by the id in the rollout name. */
+export async function resolveSessionPath(source: AgentSource, pathOrId: string, env: NodeJS.ProcessEnv = process.env, reader: ImportReader = nodeImportReader): Promise<string> {
+  if (looksLikePath(pathOrId)) return resolve(pathOrId);
+  const dirs = locateAgentDirs(env);
+  if (!SESSION_ID.test(pathOrId) || pathOrId.includes('..'))
+    throw new ImporterError(ErrorCode.BAD_REQUEST, `"${pathOrId}" is not a session id or a path to a session file.`, pathOrId);
+  const { files } = await discoverSessionFiles(reader, dirs, source);
+  const match = files.find((f) => (source === 'claude' ? basename(f.path) === `${pathOrId}.jsonl` : codexIdFromFile(basename(f.path)) === pathOrId));
+  if (match) return match.path;
+  const where = source === 'claude' ? claudeProjectsDir(dirs) : codexSessionsDir(dirs);
+  throw new ImporterError(ErrorCode.NOT_FOUND, `No ${source === 'claude' ? 'Claude Code' : 'Codex'} session "${pathOrId}" under ${where}. Run \`baton list\` to see the sessions Baton found.`, join(where, pathOrId));
+}
+
+/**
+ * Reads one whole session log and converts it for `baton handoff --from claude|codex`. Streams
+ * the file (bounded memory), never writes to it. Torn, unknown and dangling lines are counted in
+ * `stats`, never fatal. Throws ImporterError NOT_FOUND / ACCESS_DENIED / IO_ERROR / BAD_REQUEST.
+ */
+export async function readAgentSession(source: AgentSource, pathOrId: string, env: NodeJS.ProcessEnv = process.env, options: ReadOptions = {}): Promise<ImportedSession> {
+  const reader = options.reader ?? nodeImportReader;
+  const path = await resolveSessionPath(source, pathOrId, env, reader);
+  if (path.endsWith('.zst'))
+    throw new ImporterError(ErrorCode.BAD_REQUEST, `${path} is zstd-compressed and Baton cannot read it here. Decompress it (zstd -d) next to the original and import the .jsonl.`, path);
+  let size: number;
+  try {
+    const stat = await reader.stat(path);
+    if (!stat.isFile) throw new ImporterError(ErrorCode.BAD_REQUEST, `${path} is not a regular file.`, path);
+    size = stat.size;
+  } catch (error) {
+    throw fromReadError(error, path);
+  }
+  if (size > FULL_READ_MAX_BYTES)
+    throw new ImporterError(ErrorCode.BAD_REQUEST, `${path} is ${size} bytes, over the import limit of ${FULL_READ_MAX_BYTES}; Baton does not load it whole.`, path);
+
+  const stats = emptyReadStats();
+  const digest = newDigest(source);
+  const known = new Set<string>();
+  const converter = source === 'claude' ? new ClaudeConverter(stats) : new CodexConverter(stats);
+  let lineNo = 0;
+  let handle;
+  try {
+    handle = await reader.open(path);
+  } catch (error) {
+    throw fromReadError(error, path);
+  }
+  try {
+    await forEachLine(handle, 0, size, (line) => {
+      lineNo += 1;
+      stats.lines += 1;
+      feedDigest(digest, line, known);
+      converter.feed(line, lineNo);
+    });
+  } catch (error) {
+    throw fromReadError(error, path);
+  } finally {
+    await handle.close();
+  }
+  stats.tornLines = digest.brokenLines + (digest.tornTail ? 1 : 0);
+  stats.unknownTypes = digest.unknownTypes;
+  stats.danglingParents = digest.danglingParents;
+  const externalId = externalIdFor(source, path, digest.externalId);
+  return {
+    source,
+    externalId,
+    path,
+    cwd: digest.cwd,
+    branch: digest.branch,
+    model: converter.meta.model ?? digest.model,
+    permissionMode: converter.meta.permissionMode ?? digest.permissionMode,
+    cliVersion: digest.cliVersion,
+    title: digest.title,
+    messages: converter.messages,
+    fingerprint: sourceFingerprint(source, path, digest.endOffset, digest.lastKey),
+    resumeCommand: resumeCommandFor(source, externalId),
+    stats,
+  };
+}
+
+export interface LatestOptions extends ReadOptions {
+  /** Only sessions started in this directory (e.g. the terminal's cwd). */
+  cwd?: string;
+}
+
+/**
+ * The most recently written session of `source` (by file mtime) that has messages, for
+ * `baton handoff --from <tool> --latest`; null when there is none. Reads head + tail only.
+ */
+export async function findLatestSession(source: AgentSource, env: NodeJS.ProcessEnv = process.env, options: LatestOptions = {}): Promise<ImportedCandidate | null> {
+  const reader = options.reader ?? nodeImportReader;
+  const { files } = await discoverSessionFiles(reader, locateAgentDirs(env), source);
+  const stated: { path: string; size: number; mtimeMs: number }[] = [];
+  for (const file of files) {
+    if (file.compressed) continue;
+    try {
+      const s = await reader.stat(file.path);
+      if (s.isFile && s.size > 0) stated.push({ path: file.path, size: s.size, mtimeMs: s.mtimeMs });
+    } catch (error) {
+      if (errnoOf(error) !== 'ENOENT') continue;
+    }
+  }
+  stated.sort((a, b) => b.mtimeMs - a.mtimeMs);
+  const wantCwd = options.cwd ? resolve(options.cwd) : undefined;
+  for (const file of stated) {
+    try {
+      const { state } = await summarizeFile(reader, source, file.path, file);
+      if (messagesOf(state.digest) === 0) continue;
+      if (wantCwd && state.digest.cwd !== wantCwd) continue;
+      return candidateFromState(source, file.path, state);
+    } catch {
+      // An unreadable file is not "the latest session": try the next one.
+    }
+  }
+  return null;
+}

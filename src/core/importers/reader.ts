@@ -1,0 +1,95 @@
+import { promises as fsp } from 'node:fs';
+
+/**
+ * The only file-system reads the importers make, behind one interface so a test can count the
+ * bytes read and inject failures. Nothing here writes: Baton never writes into another tool's
+ * directory.
+ */
+export interface ImportEntry {
+  name: string;
+  isFile: boolean;
+  isDirectory: boolean;
+}
+
+export interface ImportStat {
+  size: number;
+  mtimeMs: number;
+  isFile: boolean;
+}
+
+export interface ImportHandle {
+  /** Up to `length` bytes at `position`; shorter at end of file. */
+  read(position: number, length: number): Promise<Buffer>;
+  close(): Promise<void>;
+}
+
+export interface ImportReader {
+  readdir(dir: string): Promise<ImportEntry[]>;
+  stat(path: string): Promise<ImportStat>;
+  open(path: string): Promise<ImportHandle>;
+}
+
+class NodeHandle implements ImportHandle {
+  constructor(private readonly handle: fsp.FileHandle) {}
+
+  async read(position: number, length: number): Promise<Buffer> {
+    const buf = Buffer.allocUnsafe(length);
+    let got = 0;
+    while (got < length) {
+      const { bytesRead } = await this.handle.read(buf, got, length - got, position + got);
+      if (bytesRead === 0) break;
+      got += bytesRead;
+    }
+    return got === length ? buf : buf.subarray(0, got);
+  }
+
+  close(): Promise<void> {
+    return this.handle.close();
+  }
+}
+
+export const nodeImportReader: ImportReader = {
+  async readdir(dir) {
+    const entries = await fsp.readdir(dir, { withFileTypes: true });
+    return entries.map((e) => {
+      // A symlink is followed by stat later; list it as a possible file.
+      const link = e.isSymbolicLink();
+      return { name: e.name, isFile: e.isFile() || link, isDirectory: e.isDirectory() || link };
+    });
+  },
+  async stat(path) {
+    const s = await fsp.stat(path);
+    return { size: s.size, mtimeMs: s.mtimeMs, isFile: s.isFile() };
+  },
+  async open(path) {
+    return new NodeHandle(await fsp.open(path, 'r'));
+  },
+};
+
+/** A reader that counts what passes through it: opens, reads and bytes. */
+export interface CountingReader extends ImportReader {
+  readonly counts: { opens: number; reads: number; bytes: number; byPath: Map<string, number> };
+}
+
+export function countingReader(base: ImportReader = nodeImportReader): CountingReader {
+  const counts = { opens: 0, reads: 0, bytes: 0, byPath: new Map<string, number>() };
+  return {
+    counts,
+    readdir: (dir) => base.readdir(dir),
+    stat: (path) => base.stat(path),
+    async open(path) {
+      const handle = await base.open(path);
+      counts.opens += 1;
+      return {
+        async read(position, length) {
+          const buf = await handle.read(position, length);
+          counts.reads += 1;
+          counts.bytes += buf.length;
+          counts.byPath.set(path, (counts.byPath.get(path) ?? 0) + buf.length);
+          return buf;
+        },
+        close: () => handle.close(),
+      };
+    },
+  };
+}

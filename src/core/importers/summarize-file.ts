@@ -1,0 +1,133 @@
+import { createHash } from 'node:crypto';
+import { feedDigest, messagesOf, newDigest, type SessionDigest } from './digest.js';
+import { forEachLine, splitLines, type LogLine } from './lines.js';
+import {
+  APPEND_CHECK_BYTES,
+  APPEND_CONTINUE_MAX_BYTES,
+  HEAD_INITIAL_BYTES,
+  HEAD_MAX_BYTES,
+  TAIL_INITIAL_BYTES,
+  TAIL_MAX_BYTES,
+  WHOLE_READ_MAX_BYTES,
+} from './limits.js';
+import type { ImportHandle, ImportReader } from './reader.js';
+import type { AgentSource } from './types.js';
+
+/** What the scan remembers about a file between runs (the cache value). */
+export interface FileState {
+  size: number;
+  mtimeMs: number;
+  digest: SessionDigest;
+  /** sha256 of the APPEND_CHECK_BYTES before digest.endOffset: proves the file was only appended to. */
+  checkHash: string;
+  /** True when every line of the file was fed (exact counts). */
+  exact: boolean;
+}
+
+export interface SummarizeResult {
+  state: FileState;
+  /** How the file was read: 'whole', 'head+tail', or 'append' (continued from the cache). */
+  mode: 'whole' | 'head+tail' | 'append';
+}
+
+/**
+ * Digests one log with bounded reads: a small file whole; a large one as a growing head (until
+ * the first prompt) plus a tail (the latest state) with the middle estimated; a file that only
+ * grew since `previous` from the cached offset. Never reads the whole of a large file.
+ */
+export async function summarizeFile(
+  reader: ImportReader,
+  source: AgentSource,
+  path: string,
+  stat: { size: number; mtimeMs: number },
+  previous?: FileState,
+): Promise<SummarizeResult> {
+  const handle = await reader.open(path);
+  try {
+    if (previous && (await canContinue(handle, stat.size, previous))) {
+      const digest: SessionDigest = structuredClone(previous.digest);
+      await forEachLine(handle, digest.endOffset, stat.size, (line) => feedDigest(digest, line));
+      return { state: await finish(handle, stat, digest, previous.exact), mode: 'append' };
+    }
+    const digest = newDigest(source);
+    if (stat.size <= WHOLE_READ_MAX_BYTES) {
+      const buf = await handle.read(0, stat.size);
+      feedAll(digest, splitLines(buf, 0, false, true).lines, new Set());
+      return { state: await finish(handle, stat, digest, true), mode: 'whole' };
+    }
+    const headEnd = await readHead(handle, stat.size, digest);
+    if (headEnd === null) return { state: await finish(handle, stat, digest, true), mode: 'whole' };
+    await readTail(handle, stat.size, headEnd, digest);
+    return { state: await finish(handle, stat, digest, false), mode: 'head+tail' };
+  } finally {
+    await handle.close();
+  }
+}
+
+function feedAll(d: SessionDigest, lines: LogLine[], known?: Set<string>): void {
+  for (const line of lines) feedDigest(d, line, known);
+}
+
+async function checkHashAt(handle: ImportHandle, endOffset: number): Promise<string> {
+  const from = Math.max(0, endOffset - APPEND_CHECK_BYTES);
+  const bytes = endOffset > 0 ? await handle.read(from, endOffset - from) : Buffer.alloc(0);
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+async function canContinue(handle: ImportHandle, size: number, previous: FileState): Promise<boolean> {
+  const end = previous.digest.endOffset;
+  if (size < previous.size || end <= 0 || end > size || size - end > APPEND_CONTINUE_MAX_BYTES) return false;
+  return (await checkHashAt(handle, end)) === previous.checkHash;
+}
+
+async function finish(handle: ImportHandle, stat: { size: number; mtimeMs: number }, digest: SessionDigest, exact: boolean): Promise<FileState> {
+  return { size: stat.size, mtimeMs: stat.mtimeMs, digest, checkHash: await checkHashAt(handle, digest.endOffset), exact };
+}
+
+/**
+ * Reads from offset 0 in doubling steps until a first prompt is found or HEAD_MAX_BYTES were
+ * read. Returns the offset after the last complete line read, or null when the file ended.
+ */
+async function readHead(handle: ImportHandle, size: number, d: SessionDigest): Promise<number | null> {
+  const known = new Set<string>();
+  let pos = 0;
+  let carry: Buffer = Buffer.alloc(0);
+  let want = HEAD_INITIAL_BYTES;
+  let restAt = 0;
+  for (;;) {
+    const chunk = await handle.read(pos, Math.min(want, size - pos));
+    pos += chunk.length;
+    const buf = carry.length ? Buffer.concat([carry, chunk]) : chunk;
+    const base = pos - buf.length;
+    const atEof = pos >= size || chunk.length === 0;
+    const split = splitLines(buf, base, false, atEof);
+    feedAll(d, split.lines, known);
+    restAt = split.restAt;
+    if (atEof) return null;
+    carry = buf.subarray(restAt - base);
+    if (d.title || pos >= HEAD_MAX_BYTES) return restAt;
+    want = Math.min(pos, HEAD_MAX_BYTES - pos);
+  }
+}
+
+/**
+ * Reads the end of the file until it holds one line that parses (or TAIL_MAX_BYTES), feeds
+ * those lines, and estimates the messages of the unread middle from the density of the parts read.
+ */
+async function readTail(handle: ImportHandle, size: number, headEnd: number, d: SessionDigest): Promise<void> {
+  let want = TAIL_INITIAL_BYTES;
+  let lines: LogLine[] = [];
+  for (;;) {
+    const start = Math.max(headEnd, size - want);
+    const buf = await handle.read(start, size - start);
+    lines = splitLines(buf, start, start > headEnd, true).lines;
+    if (lines.some((l) => !l.broken) || start === headEnd || want >= TAIL_MAX_BYTES) break;
+    want = Math.min(want * 2, TAIL_MAX_BYTES);
+  }
+  feedAll(d, lines);
+  const first = lines[0];
+  if (!first || first.start <= headEnd) return;
+  const sampled = headEnd + (size - first.start);
+  const middle = first.start - headEnd;
+  d.estimated = Math.round((messagesOf(d) / sampled) * middle);
+}
