@@ -1,0 +1,151 @@
+import { z } from 'zod';
+import { isValidId } from './ids.js';
+
+/**
+ * Approval requests, decisions and session grants (issue #6). The same shapes travel over the local
+ * socket (`approval.request`), are stored one per line in the session's approvals.jsonl, and reach
+ * the UI, so they are declared once here.
+ */
+export const APPROVALS_SCHEMA_VERSION = 1;
+/** Default time a request waits for a person before it is denied. */
+export const DEFAULT_APPROVAL_TIMEOUT_MS = 10 * 60_000;
+/** Longest wait an agent may ask for; longer asks are clamped. */
+export const MAX_APPROVAL_TIMEOUT_MS = 60 * 60_000;
+/** A reason typed by a person, or produced by us, is kept short. */
+export const MAX_REASON_LENGTH = 2_000;
+
+const Id = z.string().refine(isValidId, 'expected an id of A-Z a-z 0-9 . _ - (max 128, no "..")');
+
+export const RiskLevel = z.enum(['low', 'medium', 'high']);
+export type RiskLevel = z.infer<typeof RiskLevel>;
+
+export const RiskReason = z.looseObject({
+  /** Stable rule name (e.g. "recursive-delete-outside-workspace"). */
+  rule: z.string(),
+  /** A sentence for the person deciding. */
+  message: z.string(),
+  level: RiskLevel,
+});
+export type RiskReason = z.infer<typeof RiskReason>;
+
+export const RiskAssessment = z.looseObject({
+  level: RiskLevel,
+  reasons: z.array(RiskReason),
+});
+export type RiskAssessment = z.infer<typeof RiskAssessment>;
+
+/** `approval.request` params, as an agent sends them. */
+export const ApprovalRequestParams = z.looseObject({
+  requestId: Id,
+  sessionId: Id,
+  /** Tool name as the agent calls it: Bash, Edit, Write, … */
+  tool: z.string().min(1).max(200),
+  /** The tool input: command, file_path, content, … */
+  input: z.record(z.string(), z.unknown()),
+  cwd: z.string().min(1),
+  /** How long the agent will wait; clamped to MAX_APPROVAL_TIMEOUT_MS. */
+  timeoutMs: z.number().int().positive().optional(),
+  /** Which agent asks (claude, codex, …), for the UI. */
+  client: z.string().max(100).optional(),
+});
+export type ApprovalRequestParams = z.infer<typeof ApprovalRequestParams>;
+
+export const Decision = z.enum(['approve', 'deny']);
+export type Decision = z.infer<typeof Decision>;
+
+/** Who or what produced a decision. */
+export const DecidedBy = z.enum(['user', 'timeout', 'disconnect', 'host-restart', 'grant']);
+export type DecidedBy = z.infer<typeof DecidedBy>;
+
+export const ApprovalRequestRecord = z.looseObject({
+  type: z.literal('request'),
+  schemaVersion: z.number().int().positive(),
+  requestId: Id,
+  sessionId: Id,
+  tool: z.string(),
+  input: z.record(z.string(), z.unknown()),
+  cwd: z.string(),
+  workspaceRoot: z.string(),
+  client: z.string().optional(),
+  risk: RiskAssessment,
+  createdAt: z.string(),
+  expiresAt: z.string(),
+});
+export type ApprovalRequestRecord = z.infer<typeof ApprovalRequestRecord>;
+
+export const ApprovalDecisionRecord = z.looseObject({
+  type: z.literal('decision'),
+  requestId: Id,
+  sessionId: Id,
+  decision: Decision,
+  by: DecidedBy,
+  reason: z.string().max(MAX_REASON_LENGTH).nullable(),
+  /** True when a high-risk request was approved with the second confirmation. */
+  confirmedHighRisk: z.boolean(),
+  /** The grant created by "allow for this session", or the grant that approved it. */
+  grantId: z.string().nullable(),
+  decidedAt: z.string(),
+});
+export type ApprovalDecisionRecord = z.infer<typeof ApprovalDecisionRecord>;
+
+export const Grant = z.looseObject({
+  id: Id,
+  sessionId: Id,
+  /** Permission rule in the `Tool` / `Tool(specifier)` form (see src/core/policy/rules.ts). */
+  rule: z.string(),
+  /** The request whose approval created it. */
+  requestId: Id,
+  createdAt: z.string(),
+});
+export type Grant = z.infer<typeof Grant>;
+
+export const GrantRecord = z.looseObject({ type: z.literal('grant'), grant: Grant });
+export const RevokeRecord = z.looseObject({ type: z.literal('revoke'), grantId: Id, sessionId: Id, reason: z.string(), revokedAt: z.string() });
+export type RevokeRecord = z.infer<typeof RevokeRecord>;
+
+/** One line of approvals.jsonl. */
+export const ApprovalLogRecord = z.discriminatedUnion('type', [ApprovalRequestRecord, ApprovalDecisionRecord, GrantRecord, RevokeRecord]);
+export type ApprovalLogRecord = z.infer<typeof ApprovalLogRecord>;
+
+/** What the UI shows for one request. */
+export interface ApprovalView {
+  request: ApprovalRequestRecord;
+  decision: ApprovalDecisionRecord | null;
+}
+
+/** The answer to `approval.request` (inside the `{ok: true}` envelope). */
+export const ApprovalAnswer = z.looseObject({
+  requestId: Id,
+  decision: Decision,
+  by: DecidedBy,
+  reason: z.string().nullable(),
+  risk: RiskAssessment,
+  /** True when this request id had been decided before (a replay). */
+  replay: z.boolean(),
+});
+export type ApprovalAnswer = z.infer<typeof ApprovalAnswer>;
+
+/** What the UI sends to decide. */
+export const DecideParams = z.looseObject({
+  decision: Decision,
+  reason: z.string().max(MAX_REASON_LENGTH).optional(),
+  /** The second, deliberate confirmation a high-risk approval needs. */
+  confirmHighRisk: z.boolean().optional(),
+  /** "Allow for this session": approve and remember a session-scoped grant. */
+  allowForSession: z.boolean().optional(),
+});
+export type DecideParams = z.infer<typeof DecideParams>;
+
+/** Stable codes for approval failures (beyond src/shared/error-codes.ts). */
+export const ApprovalErrorCode = {
+  /** The request was already decided (by a person, a timeout or a disconnect): a late click. */
+  ALREADY_DECIDED: 'ALREADY_DECIDED',
+  /** A high-risk approval without the second confirmation. */
+  CONFIRMATION_REQUIRED: 'CONFIRMATION_REQUIRED',
+  /** The same request id was sent again with a different payload. */
+  CONFLICT: 'CONFLICT',
+  NOT_FOUND: 'NOT_FOUND',
+  BAD_REQUEST: 'BAD_REQUEST',
+  IO_ERROR: 'IO_ERROR',
+} as const;
+export type ApprovalErrorCode = (typeof ApprovalErrorCode)[keyof typeof ApprovalErrorCode];
