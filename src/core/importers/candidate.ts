@@ -6,12 +6,18 @@ import { sourceFingerprint } from './fingerprint.js';
 import type { FileState } from './summarize-file.js';
 import { resumeCommandFor, type AgentSource, type ImportedCandidate } from './types.js';
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /**
- * The id the tool resumes by. Claude Code looks sessions up by file name, so the file name wins
- * over the sessionId inside (they differ in older logs continued from another session).
+ * The id the tool resumes by. Claude Code looks sessions up by file name (<session-id>.jsonl), so
+ * a UUID file name wins over the sessionId inside (they differ in logs continued from another
+ * session); a renamed copy falls back to the sessionId of its lines.
  */
 export function externalIdFor(source: AgentSource, path: string, fromLog: string | null): string {
-  if (source === 'claude') return claudeIdFromFile(basename(path));
+  if (source === 'claude') {
+    const fromName = claudeIdFromFile(basename(path));
+    return UUID.test(fromName) ? fromName : (fromLog ?? fromName);
+  }
   return fromLog ?? codexIdFromFile(basename(path));
 }
 

@@ -6,7 +6,7 @@ import { codexIdFromFile } from './codex-format.js';
 import { CodexConverter } from './codex-convert.js';
 import { feedDigest, messagesOf, newDigest } from './digest.js';
 import { discoverSessionFiles } from './discover.js';
-import { errnoOf, fromReadError, ImporterError } from './errors.js';
+import { fromReadError, ImporterError } from './errors.js';
 import { sourceFingerprint } from './fingerprint.js';
 import { FULL_READ_MAX_BYTES } from './limits.js';
 import { forEachLine } from './lines.js';
@@ -122,8 +122,8 @@ export async function findLatestSession(source: AgentSource, env: NodeJS.Process
     try {
       const s = await reader.stat(file.path);
       if (s.isFile && s.size > 0) stated.push({ path: file.path, size: s.size, mtimeMs: s.mtimeMs });
-    } catch (error) {
-      if (errnoOf(error) !== 'ENOENT') continue;
+    } catch {
+      // Vanished or unreadable: not a candidate for --latest.
     }
   }
   stated.sort((a, b) => b.mtimeMs - a.mtimeMs);
