@@ -209,11 +209,24 @@ export function parseClientFrame(text: string): Result<ClientFrame> {
   return err('BAD_FRAME', `unknown frame type ${JSON.stringify(type)?.slice(0, 40) ?? 'undefined'}`);
 }
 
-/** A line from the server, seen by the client. */
+const AnswerOk = AnswerFrame.options[0];
+const AnswerError = AnswerFrame.options[1];
+
+/** A line from the server, seen by the client. Dispatches on `type` (and `ok`) so one schema runs, not a union. */
 export function parseServerFrame(text: string): Result<ServerFrame> {
   const json = parseJsonStrict(text);
   if (!json.ok) return json;
-  return validate(ServerFrame, json.value, 'BAD_FRAME');
+  const value = json.value;
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    return err('BAD_FRAME', 'a frame must be a JSON object');
+  }
+  const record = value as Record<string, unknown>;
+  if (record.type === 'answer') {
+    return record.ok === true ? validate(AnswerOk, value, 'BAD_FRAME') : validate(AnswerError, value, 'BAD_FRAME');
+  }
+  if (record.type === 'hello') return validate(HelloFrame, value, 'BAD_FRAME');
+  if (record.type === 'authenticated') return validate(AuthenticatedFrame, value, 'BAD_FRAME');
+  return err('BAD_FRAME', `unknown frame type ${JSON.stringify(record.type)?.slice(0, 40) ?? 'undefined'}`);
 }
 
 /** One frame, one line. JSON.stringify escapes every newline inside strings, so the line is whole. */

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import {
   MAX_FRAME_BYTES,
@@ -9,7 +8,7 @@ import {
   upgradeRequiredMessage,
   type ServerFrame,
 } from '../../shared/wire.js';
-import { clientProof, newNonce, proofMatches, serverProof } from './auth.js';
+import { clientProof, newNonce, newRequestId, proofMatches, serverProof } from './auth.js';
 import { TransportError, errnoOf } from './errors.js';
 import { LineSplitter, decodeLine } from './line-splitter.js';
 import type { Answer, EndpointClient, EndpointInfo } from './types.js';
@@ -71,7 +70,10 @@ export function connectEndpoint(options: ConnectEndpointOptions): Promise<Endpoi
       reject(error);
     }
 
-    function rejectAll(error: TransportError): void {
+    /** Errors are built only when someone waits: a routine close should not pay for a stack trace. */
+    function rejectAll(makeError: () => TransportError): void {
+      if (pending.size === 0) return;
+      const error = makeError();
       for (const [id, entry] of pending) {
         clearTimeout(entry.timer);
         pending.delete(id);
@@ -158,13 +160,14 @@ export function connectEndpoint(options: ConnectEndpointOptions): Promise<Endpoi
       }
     });
     socket.on('close', () => {
+      clearTimeout(timer);
       if (state === 'ack') {
         fail(new TransportError('UNAUTHENTICATED', `${address} closed the connection after our proof: the token at ${endpoint.tokenPath} does not match the running Baton's`, address));
       } else if (state === 'hello') {
         fail(new TransportError('CLOSED', `${address} closed the connection before saying hello${lastConnectionError ? ` (${lastConnectionError})` : ''}`, address));
       }
       state = 'closed';
-      rejectAll(new TransportError('CLOSED', `the connection to ${address} closed before the answer${lastConnectionError ? ` (${lastConnectionError})` : ''}`, address));
+      rejectAll(() => new TransportError('CLOSED', `the connection to ${address} closed before the answer${lastConnectionError ? ` (${lastConnectionError})` : ''}`, address));
     });
 
     const client: EndpointClient = {
@@ -172,7 +175,7 @@ export function connectEndpoint(options: ConnectEndpointOptions): Promise<Endpoi
         if (state !== 'open') {
           return Promise.reject(new TransportError('CLOSED', `the connection to ${address} is closed; connect again`, address));
         }
-        const id = randomBytes(12).toString('base64url');
+        const id = newRequestId();
         const line = encodeFrame({ type: 'request', id, method, params });
         if (Buffer.byteLength(line) > MAX_FRAME_BYTES) {
           return Promise.reject(new TransportError('FRAME_TOO_LARGE', `the ${method} request is over ${MAX_FRAME_BYTES} bytes; send references, not contents`, address));
@@ -190,7 +193,7 @@ export function connectEndpoint(options: ConnectEndpointOptions): Promise<Endpoi
       close() {
         state = 'closed';
         socket.destroy();
-        rejectAll(new TransportError('CLOSED', `the connection to ${address} was closed by this side`, address));
+        rejectAll(() => new TransportError('CLOSED', `the connection to ${address} was closed by this side`, address));
       },
     };
   });

@@ -14,7 +14,7 @@ import {
 } from '../../shared/wire.js';
 import { clientProof, newNonce, proofMatches, serverProof } from './auth.js';
 import { LineSplitter, decodeLine } from './line-splitter.js';
-import type { Answer, Limits, RequestHandler } from './types.js';
+import type { Answer, ConnectionContext, Limits, RequestHandler } from './types.js';
 
 /**
  * One accepted connection, as a small state machine:
@@ -37,6 +37,9 @@ export interface ConnectionHooks {
 /** How long a refused peer gets to read the last answer before the socket is destroyed. */
 export const CLOSE_GRACE_MS = 1_000;
 
+/** The abort reason handlers see when the peer disconnects (one instance: a close is routine). */
+export const PEER_GONE = Object.freeze(new Error('the peer disconnected'));
+
 type TimerKind = 'handshake' | 'frame' | 'idle';
 
 export class ServerConnection {
@@ -50,13 +53,25 @@ export class ServerConnection {
   private timer: NodeJS.Timeout | null = null;
   private timerKind: TimerKind | null = null;
   private readonly splitter: LineSplitter;
-  private readonly abort = new AbortController();
+  /** Made only when a handler reads `signal`: most requests never do, and a controller is not free. */
+  private abort: AbortController | null = null;
+  private readonly context: ConnectionContext;
 
   constructor(
     private readonly socket: Socket,
     private readonly hooks: ConnectionHooks,
   ) {
     this.splitter = new LineSplitter(hooks.limits.maxHandshakeFrameBytes);
+    const connection = this;
+    this.context = {
+      get signal(): AbortSignal {
+        if (!connection.abort) {
+          connection.abort = new AbortController();
+          if (connection.closed) connection.abort.abort(PEER_GONE);
+        }
+        return connection.abort.signal;
+      },
+    };
     socket.on('data', (chunk: Buffer) => this.onData(chunk));
     socket.on('error', () => this.destroy()); // EPIPE/ECONNRESET: the peer is gone, nothing to report
     socket.on('close', () => this.finish());
@@ -73,7 +88,7 @@ export class ServerConnection {
     if (this.closed) return;
     this.closed = true;
     this.clearTimer();
-    this.abort.abort();
+    this.abort?.abort(PEER_GONE);
     this.hooks.onClosed(this);
   }
 
@@ -211,7 +226,7 @@ export class ServerConnection {
   /** The handler's answer, or INTERNAL when it throws or returns something that is not an answer. */
   private async run(frame: RequestFrame): Promise<Answer> {
     try {
-      const answer = await this.hooks.handle({ id: frame.id, method: frame.method, params: frame.params }, { signal: this.abort.signal });
+      const answer = await this.hooks.handle({ id: frame.id, method: frame.method, params: frame.params }, this.context);
       if (answer === null || typeof answer !== 'object' || (answer.ok !== true && answer.ok !== false)) {
         return { ok: false, code: 'INTERNAL', message: `the handler for ${frame.method} returned no answer` };
       }
