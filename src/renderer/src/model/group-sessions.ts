@@ -24,28 +24,36 @@ export function normalizeCwd(cwd: string): string {
   return trimmed;
 }
 
-function newestFirst(a: IndexRow, b: IndexRow): number {
-  return timeOf(b.updatedAt) - timeOf(a.updatedAt) || a.id.localeCompare(b.id);
+/** Code-unit order: deterministic and much cheaper than localeCompare for ids and paths. */
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+interface Entry {
+  row: IndexRow;
+  at: number;
 }
 
 /**
  * The left pane's model: sessions grouped by working directory, newest first inside a group, and
- * groups ordered by their newest session (ties: by directory, so the order never flickers).
+ * groups ordered by their newest session (ties: by id and directory, so the order never flickers).
+ * Dates are parsed once per row, not once per comparison: this runs on every `session:changed`.
  */
 export function groupSessions(rows: readonly IndexRow[]): SessionGroup[] {
-  const byCwd = new Map<string, IndexRow[]>();
+  const byCwd = new Map<string, Entry[]>();
   for (const row of rows) {
     const key = normalizeCwd(row.cwd);
+    const entry = { row, at: timeOf(row.updatedAt) };
     const list = byCwd.get(key);
-    if (list === undefined) byCwd.set(key, [row]);
-    else list.push(row);
+    if (list === undefined) byCwd.set(key, [entry]);
+    else list.push(entry);
   }
   const groups: SessionGroup[] = [];
-  for (const [cwd, sessions] of byCwd) {
-    sessions.sort(newestFirst);
-    groups.push({ cwd, sessions, newestAt: timeOf(sessions[0]?.updatedAt ?? '') });
+  for (const [cwd, entries] of byCwd) {
+    entries.sort((a, b) => b.at - a.at || compareText(a.row.id, b.row.id));
+    groups.push({ cwd, sessions: entries.map((entry) => entry.row), newestAt: entries[0]?.at ?? 0 });
   }
-  groups.sort((a, b) => b.newestAt - a.newestAt || a.cwd.localeCompare(b.cwd));
+  groups.sort((a, b) => b.newestAt - a.newestAt || compareText(a.cwd, b.cwd));
   return groups;
 }
 
