@@ -1,0 +1,93 @@
+import { lstat, readFile, readlink } from 'node:fs/promises';
+import { WorkspaceErrorCode, type DiffFileList, type FileDiff, type FileSide, type WorkspaceSnapshot } from '../../shared/workspace.js';
+import { sha256Hex } from '../hash.js';
+import { WorkspaceError } from './errors.js';
+import { readBlobs } from './git-objects.js';
+import { handedOffContents } from './handed-off.js';
+import { resolveInside } from './safe-path.js';
+
+/** Files larger than this are described, not inlined: the viewer opens them on demand (`full`). */
+export const FILE_INLINE_MAX_BYTES = 2 * 1024 * 1024;
+/** Bytes git itself inspects for a NUL to call a file binary. */
+const BINARY_SNIFF_BYTES = 8000;
+
+/** The changed-file list for the viewer, with per-status counts and line totals. Reads nothing from disk. */
+export function listDiffFiles(snapshot: WorkspaceSnapshot): DiffFileList {
+  const files = [...(snapshot.git?.files ?? [])].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const counts: Record<string, number> = {};
+  let additions = 0;
+  let deletions = 0;
+  for (const file of files) {
+    counts[file.status] = (counts[file.status] ?? 0) + 1;
+    additions += file.additions ?? 0;
+    deletions += file.deletions ?? 0;
+  }
+  return { files, counts, total: files.length, additions, deletions };
+}
+
+export interface FileDiffRequest {
+  /** The handed-off snapshot. */
+  snapshot: WorkspaceSnapshot;
+  /** The stored patch (null when it was too large to store). */
+  patch: Buffer | null;
+  path: string;
+  /** Where HEAD blobs are read (default: the handed-off root). */
+  repoRoot?: string;
+  /** Left side: the HEAD content (default) or the target's disk (partial rehydration). */
+  against?: 'head' | 'disk';
+  /** The working tree read for `against: 'disk'` (default: repoRoot). */
+  diskRoot?: string;
+  /** Inline even past FILE_INLINE_MAX_BYTES (the viewer asked to open it). */
+  full?: boolean;
+}
+
+/** Both sides of one changed file for the diff viewer: binary and oversized files are described, not inlined. */
+export async function fileDiff(request: FileDiffRequest): Promise<FileDiff> {
+  const git = request.snapshot.git;
+  const file = git?.files.find((f) => f.path === request.path);
+  if (!git || !file) throw new WorkspaceError(WorkspaceErrorCode.NOT_IN_HANDOFF, `${request.path} is not among the handed-off changes.`, request.path);
+  const repoRoot = request.repoRoot ?? git.root;
+  const against = request.against ?? 'head';
+  const side = (bytes: Buffer | null) => describe(bytes, file.binary, request.full === true);
+
+  let original: FileSide;
+  if (against === 'disk') original = side(await readDisk(request.diskRoot ?? repoRoot, file.path));
+  else if (file.status === 'added' || file.status === 'untracked' || git.head === null) original = { kind: 'absent' };
+  else {
+    const source = file.oldPath ?? file.path;
+    original = side((await readBlobs(repoRoot, git.head, [source])).get(source) ?? null);
+  }
+
+  let modified: FileSide;
+  if (file.status === 'deleted') modified = { kind: 'absent' };
+  else if (request.patch) modified = side((await handedOffContents(repoRoot, git.head, request.patch, [file])).get(file.path) ?? null);
+  else {
+    // No stored patch: the source's disk still serves when it holds exactly the handed-off bytes.
+    const disk = await readDisk(git.root, file.path).catch(() => null);
+    modified = disk && sha256Hex(disk) === file.sha256 ? side(disk) : { kind: 'unavailable', reason: 'The patch was too large to store and the file has changed since the handoff.' };
+  }
+  const diff: FileDiff = { path: file.path, status: file.status, binary: file.binary, against, original, modified };
+  if (file.oldPath !== undefined) diff.oldPath = file.oldPath;
+  return diff;
+}
+
+function describe(bytes: Buffer | null, binary: boolean, full: boolean): FileSide {
+  if (bytes === null) return { kind: 'absent' };
+  const sha256 = sha256Hex(bytes);
+  if (binary || bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0)) return { kind: 'binary', size: bytes.length, sha256 };
+  if (bytes.length > FILE_INLINE_MAX_BYTES && !full) return { kind: 'too-large', size: bytes.length, sha256 };
+  return { kind: 'text', text: bytes.toString('utf8'), size: bytes.length, sha256 };
+}
+
+async function readDisk(root: string, path: string): Promise<Buffer | null> {
+  const abs = await resolveInside(root, path);
+  try {
+    const stats = await lstat(abs);
+    if (stats.isSymbolicLink()) return Buffer.from(await readlink(abs, { encoding: 'buffer' }));
+    return stats.isFile() ? await readFile(abs) : null;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}
+

@@ -1,0 +1,123 @@
+import { realpath, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { DriftedFile, VerificationReason, WorkspaceSnapshot, WorkspaceVerification } from '../../shared/workspace.js';
+import { sha256Hex } from '../hash.js';
+import { locateRepository } from './capture.js';
+import { gitFailed } from './errors.js';
+import { hashDiskPath, mapLimit } from './file-hash.js';
+import { commitExists, readBlobs } from './git-objects.js';
+import { runGit } from './git.js';
+import { readRemotes } from './remotes.js';
+import { STATUS_ARGS, parseStatusV2 } from './status.js';
+
+const HASH_CONCURRENCY = 16;
+
+/**
+ * Compares the handed-off workspace with the disk at `targetPath` (ARCHITECTURE.md §4, target
+ * step 5). Reads only; never writes anything, not even git objects.
+ *
+ * - complete: same root and HEAD, and every file has the handed-off content (no drift at all).
+ * - partial: same repository and branch, but HEAD moved, the root moved, or some files differ;
+ *   each drifted file is listed with the expected and the actual sha256.
+ * - none: the root is missing, is not a repository, is another repository, or is on another
+ *   branch (the person's tree is then left alone and a worktree at HEAD is offered instead).
+ */
+export async function verifyWorkspace(expected: WorkspaceSnapshot, targetPath: string): Promise<WorkspaceVerification> {
+  const none = (code: VerificationReason['code'], message: string, targetRoot: string | null = null): WorkspaceVerification => ({
+    status: 'none',
+    reasons: [{ code, message }],
+    drifted: [],
+    targetRoot,
+  });
+  const target = await realpath(targetPath).catch(() => null);
+  if (target === null || !(await stat(target)).isDirectory()) return none('root-missing', `${targetPath} does not exist here.`);
+  const git = expected.git;
+  if (git === null) {
+    return { status: 'complete', reasons: [{ code: 'not-a-git-workspace', message: 'The handed-off directory is not a git repository: there is nothing to compare.' }], drifted: [], targetRoot: null };
+  }
+  const located = await locateRepository(target);
+  if (!located) return none('not-a-repository', `${target} is not inside a git repository.`);
+  const root = located.root;
+
+  const statusResult = await runGit(root, STATUS_ARGS);
+  if (statusResult.code !== 0) throw gitFailed('status', root, statusResult.stderr);
+  const status = parseStatusV2(statusResult.stdout.toString('utf8'));
+  const headKnown = git.head === null || (await commitExists(root, git.head));
+  if (!(await sameRepository(git, located.commonDir, root, headKnown))) {
+    return none('another-repository', `${root} is another repository than the handed-off ${git.root}.`, root);
+  }
+  if (git.branch !== status.branch) {
+    const name = (b: string | null) => (b === null ? 'a detached HEAD' : `branch ${b}`);
+    return none('branch-changed', `${root} is on ${name(status.branch)}, the handoff was on ${name(git.branch)}.`, root);
+  }
+
+  const reasons: VerificationReason[] = [];
+  if (root !== git.root) reasons.push({ code: 'root-moved', message: `The repository is at ${root}, the handoff was made in ${git.root}.` });
+  let headDrift: WorkspaceVerification['headDrift'];
+  if (status.oid !== git.head) {
+    headDrift = { expected: git.head, actual: status.oid };
+    reasons.push({ code: 'head-drift', message: `HEAD is ${status.oid ?? '(unborn)'}, the handoff was at ${git.head ?? '(unborn)'}.` });
+  }
+
+  // What each path should hold: the handed-off hash for changed files, else the handed-off HEAD's blob.
+  const expectedByPath = new Map<string, string | null>();
+  for (const file of git.files) {
+    if (file.status === 'renamed' && file.oldPath !== undefined) expectedByPath.set(file.oldPath, null);
+    expectedByPath.set(file.path, file.sha256);
+  }
+  const submodules = new Set(git.submodules.map((s) => s.path));
+  const candidates = new Set(expectedByPath.keys());
+  for (const entry of status.entries) {
+    if (entry.submodule || submodules.has(entry.path)) continue;
+    candidates.add(entry.path);
+    if (entry.origPath !== undefined) candidates.add(entry.origPath);
+  }
+  if (headDrift && git.head && status.oid && headKnown) {
+    for (const path of await changedBetween(root, git.head, status.oid)) if (!submodules.has(path)) candidates.add(path);
+  }
+  const cleanAtSource = [...candidates].filter((p) => !expectedByPath.has(p));
+  if (cleanAtSource.length > 0) {
+    if (git.head !== null && headKnown) {
+      const blobs = await readBlobs(root, git.head, cleanAtSource);
+      for (const path of cleanAtSource) {
+        const blob = blobs.get(path);
+        expectedByPath.set(path, blob ? sha256Hex(blob) : null);
+      }
+    } else if (git.head === null) {
+      for (const path of cleanAtSource) expectedByPath.set(path, null);
+    } else {
+      reasons.push({ code: 'head-unknown', message: `Commit ${git.head} is not in ${root}: files changed only here cannot be compared (fetch it first).` });
+    }
+  }
+
+  const checked = [...expectedByPath.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const drifted: DriftedFile[] = (
+    await mapLimit(checked, HASH_CONCURRENCY, async ([path, expectedSha256]) => {
+      const actual = await hashDiskPath(join(root, path));
+      return actual.sha256 === expectedSha256 ? null : { path, expectedSha256, actualSha256: actual.sha256 };
+    })
+  ).filter((d): d is DriftedFile => d !== null);
+  if (drifted.length > 0) reasons.push({ code: 'file-drift', message: `${drifted.length} file(s) differ from the handed-off workspace.` });
+
+  const result: WorkspaceVerification = { status: 'partial', reasons, drifted, targetRoot: root };
+  if (headDrift) result.headDrift = headDrift;
+  if (reasons.length === 0) {
+    result.status = 'complete';
+    result.reasons = [{ code: 'match', message: 'Same repository, HEAD and files as handed off.' }];
+  }
+  return result;
+}
+
+/** The same repository: the same git common dir, or the handed-off HEAD is known here, or a remote URL is shared. */
+async function sameRepository(git: NonNullable<WorkspaceSnapshot['git']>, commonDir: string, root: string, headKnown: boolean): Promise<boolean> {
+  if (commonDir === git.commonDir) return true;
+  if (git.head !== null && headKnown) return true;
+  const here = new Set((await readRemotes(root)).map((r) => r.url));
+  return git.remotes.some((r) => here.has(r.url));
+}
+
+async function changedBetween(root: string, from: string, to: string): Promise<string[]> {
+  const result = await runGit(root, ['diff', '--name-only', '-z', '--no-renames', '--ignore-submodules=all', '--no-ext-diff', from, to]);
+  if (result.code !== 0) throw gitFailed('diff --name-only', root, result.stderr);
+  return result.stdout.toString('utf8').split('\0').filter((p) => p.length > 0);
+}
