@@ -67,7 +67,7 @@ describe('connectEndpoint: typed failures', () => {
     const started = Date.now();
     const error = await connectEndpoint({ endpoint: silent, token: randomBytes(32), timeoutMs: 200 }).catch((e: unknown) => e);
     expect(isTransportError(error, 'TIMEOUT')).toBe(true);
-    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(Date.now() - started).toBeLessThan(3_000); // 200 ms budget; generous for a loaded 2-core CI box
   });
 
   it('UPGRADE_REQUIRED when the server refuses our version in the handshake', async () => {

@@ -72,6 +72,8 @@ function unsafe(target: string, message: string): TransportError {
  * private may already hold someone else's socket.
  */
 export async function ensureEndpointDir(dir: string): Promise<void> {
+  // mode 0700 is masked by the umask, so the result is 0700 or stricter whatever the umask; we
+  // do not call process.umask() (process-wide, and refused in worker threads).
   try {
     await mkdir(dir, { recursive: true, mode: 0o700 });
   } catch (error) {

@@ -218,7 +218,7 @@ describe('endpoint server: hostile and broken frames', () => {
     clearInterval(drip);
     const elapsed = Date.now() - started;
     expect(elapsed).toBeGreaterThanOrEqual(380);
-    expect(elapsed).toBeLessThan(1_500);
+    expect(elapsed).toBeLessThan(3_000); // 400 ms limit; the slack is for a loaded 2-core CI box, the drip alone would last forever
     expect(test.handled).toHaveLength(0);
   });
 
@@ -230,7 +230,7 @@ describe('endpoint server: hostile and broken frames', () => {
     const drip = setInterval(() => peer.isClosed || peer.send('{'), 40);
     await peer.closed;
     clearInterval(drip);
-    expect(Date.now() - started).toBeLessThan(1_500);
+    expect(Date.now() - started).toBeLessThan(3_000); // 400 ms limit; the slack is for a loaded 2-core CI box, the drip alone would last forever
     expect(peer.receivedText.split('\n').filter(Boolean)).toHaveLength(1); // the hello, nothing more
   });
 
@@ -247,7 +247,7 @@ describe('endpoint server: hostile and broken frames', () => {
     expect(await busy.nextFrame(3_000)).toMatchObject({ id: 'long', ok: true }); // 900 ms > 400 ms idle
     const started = Date.now();
     await busy.closed; // then idle again: closed about 400 ms later
-    expect(Date.now() - started).toBeLessThan(1_500);
+    expect(Date.now() - started).toBeLessThan(3_000); // 400 ms idle limit, with slack for a loaded 2-core CI box
   });
 });
 

@@ -86,7 +86,10 @@ async function listenWithStaleCheck(address: string, onConnection: (socket: net.
     }
   }
   if (process.platform === 'win32') throw alreadyRunning(address);
-  if ((await probe(address)) === 'live') throw alreadyRunning(address);
+  const owner = await probe(address).catch((error: unknown) => {
+    throw new TransportError('IO_ERROR', `${address} is taken and cannot be probed (${errnoOf(error) ?? String(error)}); remove it if no Baton is running`, address, { cause: error });
+  });
+  if (owner === 'live') throw alreadyRunning(address);
   const stat = await lstat(address).catch(() => null);
   if (stat && !stat.isSocket()) {
     throw new TransportError('UNSAFE_ENDPOINT', `${address} exists and is not a socket; move it away so Baton can listen there`, address);
