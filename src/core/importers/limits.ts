@@ -13,6 +13,9 @@ export const HEAD_MAX_BYTES = 256 * 1024;
 export const TAIL_INITIAL_BYTES = 16 * 1024;
 /** The tail read grows until it holds one complete line or this much was read. */
 export const TAIL_MAX_BYTES = 2 * 1024 * 1024;
+/** Reads spread over the middle of a large file, to estimate its message count. */
+export const MIDDLE_SAMPLES = 3;
+export const MIDDLE_SAMPLE_BYTES = 16 * 1024;
 /** An append-only file that grew by at most this much is continued from the cached offset. */
 export const APPEND_CONTINUE_MAX_BYTES = 4 * 1024 * 1024;
 /** Bytes before the cached end offset that must be unchanged for a continuation to be trusted. */

@@ -6,6 +6,8 @@ import {
   APPEND_CONTINUE_MAX_BYTES,
   HEAD_INITIAL_BYTES,
   HEAD_MAX_BYTES,
+  MIDDLE_SAMPLE_BYTES,
+  MIDDLE_SAMPLES,
   TAIL_INITIAL_BYTES,
   TAIL_MAX_BYTES,
   WHOLE_READ_MAX_BYTES,
@@ -111,10 +113,13 @@ async function readHead(handle: ImportHandle, size: number, d: SessionDigest): P
 }
 
 /**
- * Reads the end of the file until it holds one line that parses (or TAIL_MAX_BYTES), feeds
- * those lines, and estimates the messages of the unread middle from the density of the parts read.
+ * Reads the end of the file until it holds one line that parses (or TAIL_MAX_BYTES) and feeds
+ * those lines. The messages of the unread middle are estimated from the density of the tail and
+ * of one sample from the middle; the head is left out of the density because session starts
+ * (snapshots, instructions) are not typical of the body.
  */
 async function readTail(handle: ImportHandle, size: number, headEnd: number, d: SessionDigest): Promise<void> {
+  const headMessages = messagesOf(d);
   let want = TAIL_INITIAL_BYTES;
   let lines: LogLine[] = [];
   for (;;) {
@@ -127,7 +132,40 @@ async function readTail(handle: ImportHandle, size: number, headEnd: number, d: 
   feedAll(d, lines);
   const first = lines[0];
   if (!first || first.start <= headEnd) return;
-  const sampled = headEnd + (size - first.start);
+  let sampledMessages = messagesOf(d) - headMessages;
+  let sampledBytes = size - first.start;
   const middle = first.start - headEnd;
-  d.estimated = Math.round((messagesOf(d) / sampled) * middle);
+  if (middle > MIDDLE_SAMPLES * MIDDLE_SAMPLE_BYTES * 2) {
+    for (let k = 1; k <= MIDDLE_SAMPLES; k++) {
+      const at = headEnd + Math.floor((middle * k) / (MIDDLE_SAMPLES + 1));
+      sampledMessages += await messagesStartingIn(handle, d.source, at, MIDDLE_SAMPLE_BYTES, first.start);
+      sampledBytes += MIDDLE_SAMPLE_BYTES;
+    }
+  }
+  if (sampledBytes > 0) d.estimated = Math.round((sampledMessages / sampledBytes) * middle);
+}
+
+/**
+ * Messages among the lines that START in [at, at + width): a line that runs past the window is
+ * read to its end, so long lines (tool output) are not under-sampled against short ones.
+ */
+async function messagesStartingIn(handle: ImportHandle, source: SessionDigest['source'], at: number, width: number, limit: number): Promise<number> {
+  const buf = await handle.read(at, Math.min(width, limit - at));
+  const { lines, restAt } = splitLines(buf, at, true, false);
+  const scratch = newDigest(source);
+  feedAll(scratch, lines);
+  if (restAt < at + width && restAt < limit) {
+    let want = TAIL_INITIAL_BYTES;
+    while (want <= TAIL_MAX_BYTES) {
+      const more = await handle.read(restAt, Math.min(want, limit - restAt));
+      const nl = more.indexOf(0x0a);
+      if (nl >= 0) {
+        feedAll(scratch, splitLines(more.subarray(0, nl + 1), restAt, false, false).lines);
+        break;
+      }
+      if (restAt + more.length >= limit) break;
+      want *= 2;
+    }
+  }
+  return messagesOf(scratch);
 }
