@@ -11,6 +11,7 @@ let host: WsHost;
 const apis: BatonApi[] = [];
 
 beforeEach(async () => {
+  window.history.replaceState(null, '', '/');
   host = await WsHost.start();
 });
 

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApiFromTransport, createBridgeTransport, type BatonApi } from '../api';
 import { detail, message, row } from '../test-support/fixtures';
 import { errResult, MemoryBridge, okResult } from '../test-support/memory-bridge';
@@ -8,6 +8,8 @@ import { App } from './App';
 import { HANDOFF_COMMAND } from './EmptyState';
 
 const apis: BatonApi[] = [];
+// The open session is kept in the address fragment; every test starts from a clean address.
+beforeEach(() => window.history.replaceState(null, '', '/'));
 afterEach(() => {
   cleanup();
   for (const api of apis.splice(0)) api.close();
@@ -146,6 +148,20 @@ describe('App', () => {
     await waitFor(() => expect(bridge.callsTo('sessions:list')).toBeGreaterThan(before));
     await act(async () => new Promise((resolve) => setTimeout(resolve, 20)));
     expect(bridge.callsTo('sessions:list') - before).toBeLessThanOrEqual(2);
+  });
+
+  it('keeps the open session in the address, so a reload reopens it', async () => {
+    const bridge = new MemoryBridge()
+      .handle('sessions:list', () => okResult([row({ id: 's1', title: 'Bookmarked' })]))
+      .handle('session:get', () => okResult(detail('s1', [], { title: 'Bookmarked' })));
+    start(bridge);
+    fireEvent.click(await screen.findByRole('button', { name: /Bookmarked/ }));
+    await screen.findByTestId('session-title');
+    expect(window.location.hash).toBe('#session=s1');
+    expect(document.title).toBe('Bookmarked — Baton');
+    cleanup();
+    start(bridge);
+    expect((await screen.findByTestId('session-title')).textContent).toBe('Bookmarked');
   });
 
   it('shows which host it runs in', async () => {

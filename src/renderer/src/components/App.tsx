@@ -1,18 +1,21 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
 import type { BatonApi } from '../api';
 import { ApiContext } from '../hooks/api-context';
 import { useConnection } from '../hooks/use-connection';
 import { useNow } from '../hooks/use-now';
 import { useRemote } from '../hooks/use-remote';
 import { useSessionDetail } from '../hooks/use-session-detail';
+import { useSelection } from '../hooks/use-selection';
 import { useSessions } from '../hooks/use-sessions';
+import { useStickToBottom } from '../hooks/use-stick-to-bottom';
 import { ConnectionBanner } from './ConnectionBanner';
 import { DetailPane } from './DetailPane';
 import { SessionsPane } from './SessionsPane';
 
 /** The whole window: connection banner, resume candidates on the left, the open session on the right. */
 export function App({ api }: { api: BatonApi }) {
-  const [selectedId, setSelectedId] = useState<string | null>(null);
+  const [selectedId, setSelectedId] = useSelection();
+  const detailRef = useRef<HTMLElement>(null);
   const connection = useConnection(api);
   const sessions = useSessions(api);
   const detail = useSessionDetail(api, selectedId);
@@ -21,7 +24,13 @@ export function App({ api }: { api: BatonApi }) {
   const info = useRemote('host:info', loadInfo);
 
   // A handoff or a baton:// link asks for a session: open it even before the list shows it.
-  useEffect(() => api.on('session:select', ({ id }) => setSelectedId(id)), [api]);
+  useEffect(() => api.on('session:select', ({ id }) => setSelectedId(id)), [api, setSelectedId]);
+  useStickToBottom(detailRef, selectedId, detail.value);
+
+  const openTitle = detail.value?.session.title;
+  useEffect(() => {
+    document.title = openTitle !== undefined && openTitle.length > 0 ? `${openTitle} — Baton` : 'Baton';
+  }, [openTitle]);
 
   const count = sessions.value?.length;
   return (
@@ -46,7 +55,7 @@ export function App({ api }: { api: BatonApi }) {
               </footer>
             )}
           </aside>
-          <main className="detail" aria-label="Session">
+          <main className="detail" aria-label="Session" ref={detailRef}>
             <DetailPane id={selectedId} detail={detail} storeEmpty={sessions.value?.length === 0} now={now} />
           </main>
         </div>
