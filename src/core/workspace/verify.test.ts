@@ -1,0 +1,142 @@
+import { cpSync, renameSync, rmSync, unlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { captureWorkspace } from './capture.js';
+import { planRehydration } from './plan.js';
+import { cleanupTemp, git, makeRepo, repoAt, sha256, tempDir } from './test-support/repo.js';
+import { verifyWorkspace } from './verify.js';
+
+afterAll(cleanupTemp);
+
+/** A repository with three changed files, captured. */
+async function handedOff() {
+  const repo = makeRepo();
+  repo.write('a.txt', 'a\n');
+  repo.write('b.txt', 'b\n');
+  repo.write('clean.txt', 'clean\n');
+  repo.write('gone.txt', 'gone\n');
+  const head = repo.commitAll('base');
+  repo.write('a.txt', 'a changed\n');
+  repo.write('new.txt', 'new\n');
+  unlinkSync(join(repo.root, 'gone.txt'));
+  const snapshot = await captureWorkspace(repo.root);
+  return { repo, head, snapshot };
+}
+
+describe('verifyWorkspace', () => {
+  it('is complete when root, HEAD and every file match', async () => {
+    const { repo, snapshot } = await handedOff();
+    const result = await verifyWorkspace(snapshot, repo.root);
+    expect(result).toMatchObject({ status: 'complete', drifted: [], targetRoot: repo.root });
+    expect(result.reasons.map((r) => r.code)).toEqual(['match']);
+    expect(planRehydration(result, snapshot, 's1').kind).toBe('nothing');
+  });
+
+  it('is partial when a handed-off file changed, listing expected and actual hashes', async () => {
+    const { repo, snapshot } = await handedOff();
+    repo.write('a.txt', 'edited after the handoff\n');
+    const result = await verifyWorkspace(snapshot, repo.root);
+    expect(result.status).toBe('partial');
+    expect(result.drifted).toEqual([{ path: 'a.txt', expectedSha256: sha256('a changed\n'), actualSha256: sha256('edited after the handoff\n') }]);
+    expect(result.reasons.map((r) => r.code)).toEqual(['file-drift']);
+    const plan = planRehydration(result, snapshot, 's1');
+    expect(plan).toMatchObject({ kind: 'per-file', targetRoot: repo.root, files: [{ path: 'a.txt', action: 'write' }] });
+  });
+
+  it('sees a file changed only at the target, a deleted file restored, and an untracked file removed', async () => {
+    const { repo, snapshot } = await handedOff();
+    repo.write('clean.txt', 'touched at the target\n');
+    repo.write('gone.txt', 'back again\n');
+    rmSync(join(repo.root, 'new.txt'));
+    const result = await verifyWorkspace(snapshot, repo.root);
+    expect(result.status).toBe('partial');
+    expect(result.drifted).toEqual([
+      { path: 'clean.txt', expectedSha256: sha256('clean\n'), actualSha256: sha256('touched at the target\n') },
+      { path: 'gone.txt', expectedSha256: null, actualSha256: sha256('back again\n') },
+      { path: 'new.txt', expectedSha256: sha256('new\n'), actualSha256: null },
+    ]);
+    const plan = planRehydration(result, snapshot, 's1');
+    expect(plan.kind === 'per-file' && plan.files.map((f) => f.action)).toEqual(['write', 'delete', 'write']);
+  });
+
+  it('reports HEAD drift and the files the new commit changed', async () => {
+    const { repo, head, snapshot } = await handedOff();
+    repo.write('b.txt', 'b committed at the target\n');
+    repo.git('add', 'b.txt');
+    repo.git('commit', '-q', '-m', 'moved on');
+    const result = await verifyWorkspace(snapshot, repo.root);
+    expect(result.status).toBe('partial');
+    expect(result.headDrift).toEqual({ expected: head, actual: repo.git('rev-parse', 'HEAD') });
+    expect(result.drifted).toEqual([{ path: 'b.txt', expectedSha256: sha256('b\n'), actualSha256: sha256('b committed at the target\n') }]);
+    expect(result.reasons.map((r) => r.code)).toEqual(['head-drift', 'file-drift']);
+  });
+
+  it('is none when the root is missing', async () => {
+    const { snapshot } = await handedOff();
+    const result = await verifyWorkspace(snapshot, join(tempDir(), 'moved-away'));
+    expect(result).toMatchObject({ status: 'none', targetRoot: null });
+    expect(result.reasons[0]!.code).toBe('root-missing');
+    const plan = planRehydration(result, snapshot, 'sess-12345678');
+    expect(plan).toMatchObject({ kind: 'worktree', repoRoot: null, head: snapshot.git!.head });
+  });
+
+  it('is none for a directory that is not a repository', async () => {
+    const { snapshot } = await handedOff();
+    const result = await verifyWorkspace(snapshot, tempDir());
+    expect(result.status).toBe('none');
+    expect(result.reasons[0]!.code).toBe('not-a-repository');
+  });
+
+  it('is none for another repository', async () => {
+    const { snapshot } = await handedOff();
+    const other = makeRepo();
+    other.write('a.txt', 'a\n');
+    other.commitAll('unrelated');
+    const result = await verifyWorkspace(snapshot, other.root);
+    expect(result).toMatchObject({ status: 'none', targetRoot: other.root });
+    expect(result.reasons[0]!.code).toBe('another-repository');
+  });
+
+  it('is none on another branch, and plans a worktree beside the repository', async () => {
+    const { repo, snapshot } = await handedOff();
+    repo.git('stash', '-q', '--include-untracked');
+    repo.git('checkout', '-q', '-b', 'elsewhere');
+    const result = await verifyWorkspace(snapshot, repo.root);
+    expect(result.status).toBe('none');
+    expect(result.reasons[0]!.code).toBe('branch-changed');
+    const plan = planRehydration(result, snapshot, 'sess-abcdefgh12345678');
+    expect(plan).toEqual(expect.objectContaining({ kind: 'worktree', repoRoot: repo.root, defaultDir: `${repo.root}-baton-12345678` }));
+  });
+
+  it('is partial for a clone at another path with the same files (root moved)', async () => {
+    const { repo, snapshot } = await handedOff();
+    const elsewhere = join(tempDir(), 'clone');
+    git(tempDir(), 'clone', '-q', repo.root, elsewhere);
+    const clone = repoAt(elsewhere);
+    clone.write('a.txt', 'a changed\n');
+    clone.write('new.txt', 'new\n');
+    unlinkSync(join(elsewhere, 'gone.txt'));
+    const result = await verifyWorkspace(snapshot, elsewhere);
+    expect(result.status).toBe('partial');
+    expect(result.reasons.map((r) => r.code)).toEqual(['root-moved']);
+    expect(result.drifted).toEqual([]);
+  });
+
+  it('follows a copied workspace tree of the same repository (same commit, other path)', async () => {
+    const { repo, snapshot } = await handedOff();
+    const copy = join(tempDir(), 'copy');
+    cpSync(repo.root, copy, { recursive: true });
+    renameSync(join(copy, 'new.txt'), join(copy, 'new-renamed.txt'));
+    const result = await verifyWorkspace(snapshot, copy);
+    expect(result.status).toBe('partial');
+    expect(result.drifted.map((d) => d.path)).toEqual(['new-renamed.txt', 'new.txt']);
+  });
+
+  it('is complete for a handed-off directory outside git when it exists', async () => {
+    const dir = tempDir();
+    const snapshot = await captureWorkspace(dir);
+    const result = await verifyWorkspace(snapshot, dir);
+    expect(result.status).toBe('complete');
+    expect(result.reasons[0]!.code).toBe('not-a-git-workspace');
+  });
+});
