@@ -1,0 +1,67 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { READ_CHUNK_BYTES } from './limits.js';
+import { forEachLine, splitLines, type LogLine } from './lines.js';
+import { nodeImportReader } from './reader.js';
+
+describe('splitLines', () => {
+  it.each([
+    ['whole buffer at EOF', '{"a":1}\n{"b":2}\n', false, true, ['{"a":1}', '{"b":2}'], 16],
+    ['torn last line at EOF is a broken line', '{"a":1}\n{"b"', false, true, ['{"a":1}', '{"b"'], 12],
+    ['cut start drops the partial first line', 'a":1}\n{"b":2}\n', true, true, ['{"b":2}'], 14],
+    ['not at EOF leaves the unterminated rest', '{"a":1}\n{"b":', false, false, ['{"a":1}'], 8],
+    ['blank lines and CRLF are ignored', '{"a":1}\r\n\n\n{"b":2}\n', false, true, ['{"a":1}', '{"b":2}'], 19],
+  ])('%s', (_name, text, cutStart, atEof, expected, restAt) => {
+    const out = splitLines(Buffer.from(text), 0, cutStart, atEof);
+    expect(out.lines.map((l) => l.text)).toEqual(expected);
+    expect(out.restAt).toBe(restAt);
+  });
+
+  it('marks only unparseable lines broken, with their offsets', () => {
+    const { lines } = splitLines(Buffer.from('{"a":1}\nnope\n{"c"'), 100, false, true);
+    expect(lines.map((l) => [l.start, l.end, l.terminated, l.broken])).toEqual([
+      [100, 108, true, false],
+      [108, 113, true, true],
+      [113, 117, false, true],
+    ]);
+  });
+});
+
+describe('forEachLine', () => {
+  it('streams lines longer than one read chunk intact', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'baton-lines-'));
+    try {
+      const big = JSON.stringify({ big: 'x'.repeat(READ_CHUNK_BYTES * 2 + 17) });
+      const path = join(dir, 'big.jsonl');
+      await writeFile(path, `{"a":1}\n${big}\n{"z":true}`);
+      const handle = await nodeImportReader.open(path);
+      const got: LogLine[] = [];
+      await forEachLine(handle, 0, Buffer.byteLength(`{"a":1}\n${big}\n{"z":true}`), (l) => got.push(l));
+      await handle.close();
+      expect(got.map((l) => l.text.length)).toEqual([7, big.length, 10]);
+      expect(got.every((l) => !l.broken)).toBe(true);
+      expect(got[2]!.terminated).toBe(false);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('yields the same lines as splitLines for any content (property)', async () => {
+    const line = fc.oneof(fc.json(), fc.string({ unit: 'grapheme-ascii', maxLength: 40 }).filter((s) => !s.includes('\n')));
+    await fc.assert(
+      fc.asyncProperty(fc.array(line, { maxLength: 30 }), fc.boolean(), async (lines, finalNewline) => {
+        const text = lines.join('\n') + (finalNewline && lines.length ? '\n' : '');
+        const buf = Buffer.from(text);
+        const handle = { read: async (pos: number, len: number) => buf.subarray(pos, pos + len), close: async () => undefined };
+        const streamed: LogLine[] = [];
+        await forEachLine(handle, 0, buf.length, (l) => streamed.push(l));
+        const split = splitLines(buf, 0, false, true).lines;
+        expect(streamed.map((l) => [l.start, l.end, l.text, l.broken])).toEqual(split.map((l) => [l.start, l.end, l.text, l.broken]));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
