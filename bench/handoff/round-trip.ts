@@ -7,21 +7,21 @@
  *   protocol       connect + hello + proof + ack + one request/answer + close (connectEndpoint)
  *   request only   one request/answer on an already authenticated connection
  *
- * Run: npx tsx bench/handoff/round-trip.ts [iterations]
- * Server and client share one process (as in the CLI-to-desktop case, each side has one event
- * loop); the two measured paths alternate in blocks so drift hits both equally.
+ * Run: npx tsx bench/handoff/round-trip.ts [iterations] [--same-process]
+ * By default the servers run in a child process (bench/handoff/servers.ts), as the desktop app
+ * does for the CLI; --same-process puts both ends on one event loop, which serialises the CPU
+ * work of both sides. The measured paths alternate in blocks so drift hits all of them equally.
  */
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { connectEndpoint } from '../../src/core/transport/client.js';
-import { ensureEndpointDir, resolveEndpoint } from '../../src/core/transport/endpoint.js';
-import { startEndpointServer } from '../../src/core/transport/server.js';
+import { fileURLToPath } from 'node:url';
+import { startBenchServers, type BenchServers } from './servers.js';
 
-const ITERATIONS = Number(process.argv[2] ?? 2_000);
+const ITERATIONS = Number(process.argv.slice(2).find((arg) => /^\d+$/.test(arg)) ?? 2_000);
 const WARMUP = 200;
 const BLOCK = 100;
 const PAYLOAD = { handoffId: 'h-bench-0001', sessionId: 's-bench-0001', note: 'x'.repeat(200) };
@@ -71,27 +71,33 @@ async function bareThreeStep(address: string, line: string): Promise<void> {
   });
 }
 
-async function main(): Promise<void> {
-  const root = await mkdtemp(path.join(os.tmpdir(), 'baton-bench-'));
-  const endpoint = resolveEndpoint(root, {}, 'linux');
-  const token = randomBytes(32);
-  const server = await startEndpointServer({ endpoint, token, handle: async (request) => ({ ok: true, echo: request.params }) });
+/** The servers, in a child process (default) or in this one (--same-process). */
+async function servers(sameProcess: boolean): Promise<{ info: BenchServers; stop(): Promise<void> }> {
+  if (sameProcess) return startBenchServers();
+  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./servers.ts', import.meta.url)), '--serve'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const line = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes('\n')) resolve(out.slice(0, out.indexOf('\n')));
+    });
+    child.once('exit', (code) => reject(new Error(`bench servers exited early (${code})`)));
+  });
+  return {
+    info: JSON.parse(line) as BenchServers,
+    async stop() {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.stdin.end();
+      await exited;
+    },
+  };
+}
 
-  const echoDir = path.join(root, 'echo');
-  await ensureEndpointDir(echoDir);
-  const echoAddress = path.join(echoDir, 'echo.sock');
-  const echo = net.createServer((socket) => {
-    socket.on('error', () => undefined);
-    socket.on('data', (chunk) => socket.write(chunk));
-  });
-  await new Promise<void>((resolve) => echo.listen(echoAddress, resolve));
-  const greeterAddress = path.join(echoDir, 'greeter.sock');
-  const greeter = net.createServer((socket) => {
-    socket.on('error', () => undefined);
-    socket.write('{"type":"hello"}\n');
-    socket.on('data', (chunk) => socket.write(chunk));
-  });
-  await new Promise<void>((resolve) => greeter.listen(greeterAddress, resolve));
+async function main(): Promise<void> {
+  const sameProcess = process.argv.includes('--same-process');
+  const { info, stop } = await servers(sameProcess);
+  const endpoint = { dir: path.dirname(info.address), address: info.address, tokenPath: path.join(info.root, 'token') };
+  const token = Buffer.from(info.token, 'hex');
   const echoLine = `${JSON.stringify({ type: 'request', id: 'x', method: 'ping', params: PAYLOAD })}\n`;
 
   const protocol = async (): Promise<void> => {
@@ -105,8 +111,8 @@ async function main(): Promise<void> {
   };
 
   const cases: Array<{ name: string; run: () => Promise<void>; samples: number[] }> = [
-    { name: 'bare echo (baseline)', run: () => bareEcho(echoAddress, echoLine), samples: [] },
-    { name: 'bare 3-step (same message pattern)', run: () => bareThreeStep(greeterAddress, echoLine), samples: [] },
+    { name: 'bare echo (baseline)', run: () => bareEcho(info.echo, echoLine), samples: [] },
+    { name: 'bare 3-step (same message pattern)', run: () => bareThreeStep(info.greeter, echoLine), samples: [] },
     { name: 'protocol: connect+hello+proof+request', run: protocol, samples: [] },
     { name: 'protocol: request on open connection', run: requestOnly, samples: [] },
   ];
@@ -121,10 +127,7 @@ async function main(): Promise<void> {
     }
   }
   reused.close();
-  await server.close();
-  await new Promise((resolve) => echo.close(resolve));
-  await new Promise((resolve) => greeter.close(resolve));
-  await rm(root, { recursive: true, force: true });
+  await stop();
 
   const base = [...(cases[0] as { samples: number[] }).samples].sort((a, b) => a - b);
   const baseMedian = quantile(base, 0.5);
@@ -144,7 +147,7 @@ async function main(): Promise<void> {
       'p99 ×base': (p99 / baseP99).toFixed(2),
     };
   });
-  console.log(`handoff round trip, ${ITERATIONS} iterations each (+${WARMUP} warm-up), Node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'})`);
+  console.log(`handoff round trip, ${ITERATIONS} iterations each (+${WARMUP} warm-up), servers in ${sameProcess ? 'the same process' : 'a child process'}, Node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'})`);
   console.table(rows);
   const ratio = Number(rows[2]?.['median ×base']);
   const patternRatio = (quantile([...(cases[2] as { samples: number[] }).samples].sort((a, b) => a - b), 0.5) /
