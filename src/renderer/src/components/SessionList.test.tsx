@@ -29,8 +29,10 @@ describe('SessionList', () => {
     const heading = within(apiGroup).getByRole('heading', { level: 2 });
     expect(heading.getAttribute('title')).toBe('/home/dev/projects/api');
     expect(heading.textContent).toContain('~/projects/api');
-    expect(within(apiGroup).getByLabelText('2 sessions').textContent).toBe('2');
-    expect(within(groups[0]!).getByLabelText('1 session').textContent).toBe('1');
+    expect(within(apiGroup).getByTestId('session-count').textContent).toBe('2');
+    expect(heading.textContent).toContain('2 sessions');
+    expect(within(groups[0]!).getByTestId('session-count').textContent).toBe('1');
+    expect(within(groups[0]!).getByRole('heading', { level: 2 }).textContent).toContain('1 session');
     expect(within(apiGroup).getAllByTestId('session-item').map((b) => b.getAttribute('data-session-id'))).toEqual(['api-1', 'api-2']);
   });
 

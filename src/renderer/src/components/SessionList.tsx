@@ -61,8 +61,12 @@ export function SessionList({ groups, selectedId, now, onOpen }: SessionListProp
           <section key={group.cwd} className="session-group" data-testid="session-group" data-cwd={group.cwd} aria-labelledby={headingId}>
             <h2 className="session-group-header" id={headingId} title={group.cwd}>
               <span className="session-group-path">{shortenPath(group.cwd)}</span>
-              <span className="count" aria-label={`${group.sessions.length} ${group.sessions.length === 1 ? 'session' : 'sessions'}`}>
+              {/* The badge is for the eye; the hidden text gives the heading a readable name. */}
+              <span className="count" data-testid="session-count" aria-hidden="true">
                 {group.sessions.length}
+              </span>
+              <span className="visually-hidden">
+                , {group.sessions.length} {group.sessions.length === 1 ? 'session' : 'sessions'}
               </span>
             </h2>
             <ul className="session-group-items">

@@ -9,6 +9,7 @@ export function SessionView({ detail, now }: { detail: SessionDetail; now: numbe
   const { session, messages, truncated } = detail;
   return (
     <article className="session-view" aria-labelledby="session-title">
+      {/* Sticky: the conversation opens at its end, and the title must stay in sight. */}
       <header className="session-header">
         <div className="session-header-top">
           <h1 id="session-title" data-testid="session-title">
@@ -16,17 +17,18 @@ export function SessionView({ detail, now }: { detail: SessionDetail; now: numbe
           </h1>
           <SourceBadge source={session.source.tool} />
         </div>
+        <p className="session-subtitle">
+          <code title={session.cwd}>{session.cwd}</code>
+          {session.branch !== null && (
+            <span className="branch" title={`Branch ${session.branch}`}>
+              <span aria-hidden="true">⎇ </span>
+              {session.branch}
+            </span>
+          )}
+        </p>
+      </header>
+      <section className="session-details" aria-label="Details">
         <dl className="session-meta">
-          <div>
-            <dt>Directory</dt>
-            <dd>
-              <code title={session.cwd}>{session.cwd}</code>
-            </dd>
-          </div>
-          <div>
-            <dt>Branch</dt>
-            <dd>{session.branch ?? <span className="muted">none</span>}</dd>
-          </div>
           <div>
             <dt>Holder</dt>
             <dd title={`Epoch ${session.holder.epoch}: bumped on every handoff`}>
@@ -43,6 +45,14 @@ export function SessionView({ detail, now }: { detail: SessionDetail; now: numbe
               <RelativeTime iso={session.updatedAt} now={now} />
             </dd>
           </div>
+          {session.gitRoot !== null && session.gitRoot !== session.cwd && (
+            <div>
+              <dt>Git root</dt>
+              <dd>
+                <code>{session.gitRoot}</code>
+              </dd>
+            </div>
+          )}
           {session.model !== null && (
             <div>
               <dt>Model</dt>
@@ -56,7 +66,7 @@ export function SessionView({ detail, now }: { detail: SessionDetail; now: numbe
             messages below are the ones Baton could verify.
           </p>
         )}
-      </header>
+      </section>
       <section className="conversation" aria-labelledby="conversation-heading">
         <h2 className="conversation-heading" id="conversation-heading">
           Conversation <span className="muted">· {session.messageCount} {session.messageCount === 1 ? 'message' : 'messages'}</span>
