@@ -149,6 +149,9 @@ export const DriftedFile = z.looseObject({
   expectedSha256: Sha256.nullable(),
   /** What the target's disk has now (null: missing). */
   actualSha256: Sha256.nullable(),
+  /** Set when only the file mode differs (e.g. the executable bit was dropped). */
+  expectedMode: GitMode.optional(),
+  actualMode: GitMode.nullable().optional(),
 });
 export type DriftedFile = z.infer<typeof DriftedFile>;
 

@@ -6,6 +6,8 @@ export interface DiskHash {
   sha256: string | null;
   size: number | null;
   kind: 'file' | 'symlink' | 'missing' | 'other';
+  /** The mode as git records it: 100644, 100755 or 120000; null when missing or not a file. */
+  gitMode: string | null;
 }
 
 /**
@@ -18,17 +20,17 @@ export async function hashDiskPath(absPath: string): Promise<DiskHash> {
     stats = await lstat(absPath);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return { sha256: null, size: null, kind: 'missing' };
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { sha256: null, size: null, kind: 'missing', gitMode: null };
     throw error;
   }
   if (stats.isSymbolicLink()) {
     const target = Buffer.from(await readlink(absPath, { encoding: 'buffer' }));
-    return { sha256: createHash('sha256').update(target).digest('hex'), size: target.length, kind: 'symlink' };
+    return { sha256: createHash('sha256').update(target).digest('hex'), size: target.length, kind: 'symlink', gitMode: '120000' };
   }
-  if (!stats.isFile()) return { sha256: null, size: null, kind: 'other' };
+  if (!stats.isFile()) return { sha256: null, size: null, kind: 'other', gitMode: null };
   const hash = createHash('sha256');
   for await (const chunk of createReadStream(absPath)) hash.update(chunk as Buffer);
-  return { sha256: hash.digest('hex'), size: stats.size, kind: 'file' };
+  return { sha256: hash.digest('hex'), size: stats.size, kind: 'file', gitMode: stats.mode & 0o100 ? '100755' : '100644' };
 }
 
 /** Runs `work` over items with at most `limit` in flight (hashing 1,000 files one by one is slow). */

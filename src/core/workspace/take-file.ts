@@ -41,14 +41,15 @@ export async function takeHandedOffVersion(store: SessionStore, sessionId: strin
   const renamedAway = git.files.some((f) => f.status === 'renamed' && f.oldPath === path);
   const current = await hashDiskPath(abs);
   const wantSha = file ? file.sha256 : renamedAway ? null : undefined;
-  if (wantSha !== undefined && current.sha256 === wantSha) return { ...base, result: 'unchanged', expectedSha256: wantSha, previousSha256: current.sha256, backupRef: null };
+  const modeOk = !file?.newMode || current.gitMode === file.newMode || current.sha256 === null;
+  if (wantSha !== undefined && current.sha256 === wantSha && modeOk) return { ...base, result: 'unchanged', expectedSha256: wantSha, previousSha256: current.sha256, backupRef: null };
 
   const content = await wantedContent(store, sessionId, expected, root, path, file, renamedAway);
   const contentSha = content === null ? null : sha256Hex(content);
   if (file && contentSha !== file.sha256) {
     throw new WorkspaceError(WorkspaceErrorCode.PATCH_FAILED, `The stored patch gives ${path} another content (${contentSha}) than was handed off (${file.sha256}); nothing was written.`, path);
   }
-  if (current.sha256 === contentSha) return { ...base, result: 'unchanged', expectedSha256: contentSha, previousSha256: current.sha256, backupRef: null };
+  if (current.sha256 === contentSha && modeOk) return { ...base, result: 'unchanged', expectedSha256: contentSha, previousSha256: current.sha256, backupRef: null };
   if (current.kind === 'other') throw new WorkspaceError(WorkspaceErrorCode.UNSAFE_PATH, `${abs} is a directory or special file; it was left alone.`, path);
 
   let backupRef: string | null = null;

@@ -61,7 +61,9 @@ export async function verifyWorkspace(expected: WorkspaceSnapshot, targetPath: s
 
   // What each path should hold: the handed-off hash for changed files, else the handed-off HEAD's blob.
   const expectedByPath = new Map<string, string | null>();
+  const expectedMode = new Map<string, string>();
   for (const file of git.files) {
+    if (file.newMode !== null) expectedMode.set(file.path, file.newMode);
     if (file.status === 'renamed' && file.oldPath !== undefined) expectedByPath.set(file.oldPath, null);
     expectedByPath.set(file.path, file.sha256);
   }
@@ -92,9 +94,12 @@ export async function verifyWorkspace(expected: WorkspaceSnapshot, targetPath: s
 
   const checked = [...expectedByPath.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const drifted: DriftedFile[] = (
-    await mapLimit(checked, HASH_CONCURRENCY, async ([path, expectedSha256]) => {
+    await mapLimit(checked, HASH_CONCURRENCY, async ([path, expectedSha256]): Promise<DriftedFile | null> => {
       const actual = await hashDiskPath(join(root, path));
-      return actual.sha256 === expectedSha256 ? null : { path, expectedSha256, actualSha256: actual.sha256 };
+      if (actual.sha256 !== expectedSha256) return { path, expectedSha256, actualSha256: actual.sha256 };
+      const mode = expectedMode.get(path);
+      if (mode !== undefined && actual.gitMode !== mode) return { path, expectedSha256, actualSha256: actual.sha256, expectedMode: mode, actualMode: actual.gitMode };
+      return null;
     })
   ).filter((d): d is DriftedFile => d !== null);
   if (drifted.length > 0) reasons.push({ code: 'file-drift', message: `${drifted.length} file(s) differ from the handed-off workspace.` });
