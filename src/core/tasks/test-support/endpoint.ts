@@ -32,7 +32,7 @@ export async function tempDataDir(prefix = 'baton-at-'): Promise<string> {
 /** Starts the server in `dataDir` where `baton` CLI children find it (BATON_HOME=dataDir, no XDG_RUNTIME_DIR). */
 export async function startMethodsEndpoint(dataDir: string, methods: Record<string, RequestHandler>, options: { writeToken?: boolean } = {}): Promise<MethodsEndpoint> {
   const endpoint = resolveEndpoint(dataDir, {}, process.platform);
-  let token = randomBytes(32);
+  let token: Buffer = randomBytes(32);
   if (options.writeToken !== false) {
     const { loadOrCreateToken } = await import('../../transport/endpoint.js');
     token = await loadOrCreateToken(endpoint.tokenPath);
