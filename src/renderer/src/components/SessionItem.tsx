@@ -26,7 +26,9 @@ export function SessionItem({ session, selected, focusable, now, onOpen, onFocus
       onFocus={() => onFocus(session.id)}
     >
       <span className="session-item-top">
-        <span className="session-item-title">{session.title.length > 0 ? session.title : 'Untitled session'}</span>
+        <span className="session-item-title" title={session.title}>
+          {session.title.length > 0 ? session.title : 'Untitled session'}
+        </span>
         <SourceBadge source={session.source} />
       </span>
       <span className="session-item-meta">

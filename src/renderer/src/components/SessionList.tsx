@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { flattenGroups, type SessionGroup } from '../model/group-sessions';
 import { shortenPath } from '../model/shorten-path';
 import { SessionItem } from './SessionItem';
@@ -21,12 +21,22 @@ export function SessionList({ groups, selectedId, now, onOpen }: SessionListProp
   const order = flattenGroups(groups);
   const tabStop = [focusedId, selectedId, order[0]].find((id) => id !== null && id !== undefined && order.includes(id)) ?? null;
 
+  function buttonFor(id: string): HTMLElement | undefined {
+    const buttons = listRef.current?.querySelectorAll<HTMLElement>('[data-session-id]') ?? [];
+    for (const button of buttons) if (button.dataset.sessionId === id) return button;
+    return undefined;
+  }
+
   function moveFocus(id: string | undefined): void {
     if (id === undefined) return;
     setFocusedId(id);
-    const buttons = listRef.current?.querySelectorAll<HTMLElement>('[data-session-id]') ?? [];
-    for (const button of buttons) if (button.dataset.sessionId === id) button.focus();
+    buttonFor(id)?.focus();
   }
+
+  // A session opened from elsewhere (a handoff, a link) is scrolled into sight in the list.
+  useEffect(() => {
+    if (selectedId !== null) buttonFor(selectedId)?.scrollIntoView?.({ block: 'nearest' });
+  }, [selectedId]);
 
   function onKeyDown(event: KeyboardEvent<HTMLElement>): void {
     const current = tabStop === null ? -1 : order.indexOf(tabStop);
