@@ -26,6 +26,8 @@ export interface FaultPlan {
   failKinds?: MutatingOp[];
   /** Called after each op completes, with its 1-based count. */
   afterOp?: (count: number, op: MutatingOp, path: string) => void;
+  /** If op number `tearWriteAt` is a write, only its first half reaches the file before afterOp runs. */
+  tearWriteAt?: number;
   /** Track durable state for powerLoss() (costs a read of the file at every fsync). */
   trackPowerLoss?: boolean;
 }
@@ -112,6 +114,11 @@ export class FaultFs implements DurableFs {
       if (!this.durableContent.has(st.ino)) this.durableContent.set(st.ino, Buffer.alloc(0));
     }
     return new FaultFile(this, file);
+  }
+
+  /** @internal used by FaultFile: true when the coming write is the one to tear. */
+  tearsNext(): boolean {
+    return this.plan.tearWriteAt !== undefined && this.count + 1 === this.plan.tearWriteAt;
   }
 
   /** @internal used by FaultFile */
@@ -229,7 +236,8 @@ class FaultFile implements DurableFile {
   }
 
   write(data: Uint8Array, position?: number): Promise<void> {
-    return this.owner.fileOp('write', this.file, () => this.file.write(data, position));
+    const part = this.owner.tearsNext() && data.length > 1 ? data.subarray(0, Math.floor(data.length / 2)) : data;
+    return this.owner.fileOp('write', this.file, () => this.file.write(part, position));
   }
 
   read(length: number, position: number): Promise<Buffer> {
