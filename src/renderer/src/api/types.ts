@@ -4,7 +4,8 @@ import type { UiChannel, UiEvent, UiEventPayload, UiRequest, UiResponse } from '
 export type ConnectionState =
   | { status: 'connecting' }
   | { status: 'connected' }
-  | { status: 'reconnecting'; attempt: number; retryInMs: number }
+  /** `connectedBefore` false: the host never answered on this address (not running, or a wrong address). */
+  | { status: 'reconnecting'; attempt: number; retryInMs: number; connectedBefore: boolean }
   | { status: 'no-token' }
   | { status: 'closed' };
 

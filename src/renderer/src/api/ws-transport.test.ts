@@ -139,7 +139,11 @@ describe('WebSocket transport', () => {
     host.answer = () => ({ ok: true, value: [] });
     const api = connect();
     const states: ConnectionState['status'][] = [];
-    api.onConnection((state) => states.push(state.status));
+    let dropped = false;
+    api.onConnection((state) => {
+      states.push(state.status);
+      if (state.status === 'reconnecting') dropped = state.connectedBefore;
+    });
     await api.invoke('sessions:list', {});
 
     host.silent.add('session:get');
@@ -150,6 +154,7 @@ describe('WebSocket transport', () => {
 
     await eventually(() => expect(api.connection().status).toBe('connected'));
     expect(states).toContain('reconnecting');
+    expect(dropped).toBe(true);
     expect(states.at(-1)).toBe('connected');
     await expect(api.invoke('sessions:list', {})).resolves.toEqual([]);
     expect(host.tokens).toEqual(['test-token', 'test-token']);
@@ -161,7 +166,10 @@ describe('WebSocket transport', () => {
     const api = connect({ url: `ws://127.0.0.1:${port}/ws?token=test-token`, requestTimeoutMs: 10_000 });
     const attempts: number[] = [];
     api.onConnection((state) => {
-      if (state.status === 'reconnecting') attempts.push(state.attempt);
+      if (state.status !== 'reconnecting') return;
+      attempts.push(state.attempt);
+      // Never connected: the banner says the host is not reachable, not that it was lost.
+      expect(state.connectedBefore).toBe(false);
     });
     const queued = api.invoke('sessions:list', {});
     await eventually(() => expect(attempts.length).toBeGreaterThanOrEqual(3));

@@ -55,6 +55,7 @@ export function createWsTransport(options: WsTransportOptions): Transport {
   let attempt = 0;
   let reconnectTimer: ReturnType<typeof setTimeout> | null = null;
   let closed = false;
+  let connectedBefore = false;
 
   function setState(next: ConnectionState): void {
     state = next;
@@ -84,6 +85,7 @@ export function createWsTransport(options: WsTransportOptions): Transport {
     current.addEventListener('open', () => {
       if (socket !== current) return;
       attempt = 0;
+      connectedBefore = true;
       setState({ status: 'connected' });
       for (const entry of pending.values()) {
         if (!entry.sent) {
@@ -118,7 +120,7 @@ export function createWsTransport(options: WsTransportOptions): Transport {
   function scheduleReconnect(): void {
     attempt += 1;
     const retryInMs = backoffDelay(attempt, backoff);
-    setState({ status: 'reconnecting', attempt, retryInMs });
+    setState({ status: 'reconnecting', attempt, retryInMs, connectedBefore });
     reconnectTimer = setTimeout(connect, retryInMs);
   }
 

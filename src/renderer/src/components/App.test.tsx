@@ -164,6 +164,20 @@ describe('App', () => {
     expect((await screen.findByTestId('session-title')).textContent).toBe('Bookmarked');
   });
 
+  it('an answer for a session that is no longer open is dropped', async () => {
+    const answers = new Map<string, (value: ReturnType<typeof okResult>) => void>();
+    const bridge = new MemoryBridge()
+      .handle('sessions:list', () => okResult([row({ id: 'slow', title: 'Slow one' }), row({ id: 'fast', title: 'Fast one' })]))
+      .handle('session:get', (payload) => new Promise((resolve) => answers.set((payload as { id: string }).id, resolve)));
+    start(bridge);
+    fireEvent.click(await screen.findByRole('button', { name: /Slow one/ }));
+    fireEvent.click(screen.getByRole('button', { name: /Fast one/ }));
+    await waitFor(() => expect(answers.size).toBe(2));
+    await act(async () => answers.get('fast')?.(okResult(detail('fast', [], { title: 'Fast one' }))));
+    await act(async () => answers.get('slow')?.(okResult(detail('slow', [], { title: 'Slow one' }))));
+    expect(screen.getByTestId('session-title').textContent).toBe('Fast one');
+  });
+
   it('shows which host it runs in', async () => {
     const bridge = new MemoryBridge().handle('sessions:list', () => okResult([]));
     start(bridge);

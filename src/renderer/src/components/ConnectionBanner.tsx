@@ -8,7 +8,11 @@ function describe(state: ConnectionState): { text: string; tone: 'warn' | 'error
       return null;
     case 'reconnecting': {
       const seconds = Math.max(1, Math.round(state.retryInMs / 1000));
-      return { text: `Connection to Baton lost. Reconnecting (attempt ${state.attempt}, next try in ${seconds} s)…`, tone: 'warn' };
+      const retry = `attempt ${state.attempt}, next try in ${seconds} s`;
+      if (!state.connectedBefore) {
+        return { text: `Cannot reach Baton at this address. Is \`baton serve\` still running? Retrying (${retry})…`, tone: 'error' };
+      }
+      return { text: `Connection to Baton lost. Reconnecting (${retry})…`, tone: 'warn' };
     }
     case 'no-token':
       return { text: 'No access token. Open the address that `baton serve` printed; it ends in ?token=…', tone: 'error' };
