@@ -126,8 +126,9 @@ export class FaultFs implements DurableFs {
     this.gate(op, file.path);
     const result = await run();
     if (op === 'sync' && this.plan.trackPowerLoss) {
+      // Read by path: the handle may be write-only. A sync always comes before the store renames.
       const st = await file.stat();
-      this.durableContent.set(st.ino, await file.read(st.size, 0));
+      this.durableContent.set(st.ino, await fsp.readFile(file.path));
     }
     this.done(op, file.path);
     return result;
@@ -205,6 +206,8 @@ export class FaultFs implements DurableFs {
     this.crashed = true;
     if (!this.plan.trackPowerLoss) throw new Error('FaultFs: powerLoss() needs trackPowerLoss: true');
     for (const [dir, durable] of this.durableDirs) {
+      // A directory renamed away (staging → final, archive) is outside the model: it moved durably.
+      if (!(await fsp.stat(dir).catch(() => undefined))?.isDirectory()) continue;
       const current = await this.listFiles(dir, false);
       const sizes = new Map<number, number>();
       for (const [name, entry] of current) {

@@ -76,8 +76,12 @@ export class MessageLog {
   /** Opens for appending and recovers: torn tail truncated and fsynced, mid-file damage quarantined. */
   static async open(dir: string, opts: MessageLogOptions): Promise<{ log: MessageLog; report: RecoveryReport }> {
     const log = new MessageLog(dir, opts);
-    const report = await log.recover();
-    return { log, report };
+    try {
+      return { log, report: await log.recover() };
+    } catch (error) {
+      await log.file?.close().catch(() => undefined);
+      throw error;
+    }
   }
 
   private async recover(): Promise<RecoveryReport> {

@@ -14,7 +14,7 @@ import { migrateSessionDoc } from './migrations.js';
  */
 export const SESSION_FILE = 'session.json';
 /** Revision markers older than the current one minus this many are removed. */
-export const REVISION_MARKERS_KEPT = 16;
+export const REVISION_MARKERS_KEPT = 64;
 
 export function revisionMarker(dir: string, revision: number): string {
   return join(dir, `session.rev-${revision}.json`);
@@ -93,20 +93,12 @@ export async function commitSessionDoc(fs: DurableFs, dir: string, expectedRevis
     throw fromFsError(error, path, 'writing session.json');
   }
   try {
+    if (!initial && !(await buildsOnCurrent(fs, dir, expectedRevision))) throw conflict(path, expectedRevision);
     try {
       await fs.link(temp, marker);
     } catch (error) {
       if (errnoOf(error) === 'EEXIST') throw conflict(path, expectedRevision);
       throw fromFsError(error, marker, 'publishing a session revision');
-    }
-    if (!initial) {
-      // A marker older than the kept window could be linked again by a very late writer: check
-      // that the revision we just took really follows the current one.
-      const current = await readSessionDoc(fs, dir);
-      if (current?.doc.revision !== doc.revision || current.doc.holder.epoch !== doc.holder.epoch || current.doc.updatedAt !== doc.updatedAt) {
-        await fs.unlink(marker).catch(() => undefined);
-        throw conflict(path, expectedRevision);
-      }
     }
     await fs.rename(temp, path).catch((error: unknown) => {
       throw fromFsError(error, path, 'replacing session.json');
@@ -121,6 +113,16 @@ export async function commitSessionDoc(fs: DurableFs, dir: string, expectedRevis
   const old = doc.revision - REVISION_MARKERS_KEPT;
   if (old >= 0) await fs.unlink(revisionMarker(dir, old)).catch(() => undefined);
   return doc;
+}
+
+/**
+ * Markers older than the kept window are deleted, so a very late writer could link a deleted
+ * revision again; it may only build on revision e when marker e still exists or session.json is at e.
+ */
+async function buildsOnCurrent(fs: DurableFs, dir: string, expected: number): Promise<boolean> {
+  if (await fs.stat(revisionMarker(dir, expected)).then(() => true, () => false)) return true;
+  const raw = await readJson(fs, join(dir, SESSION_FILE)).catch(() => undefined);
+  return raw?.revision === expected;
 }
 
 function conflict(path: string, expected: number): StoreError {
