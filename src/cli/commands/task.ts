@@ -120,7 +120,7 @@ export function registerTask(program: Command): void {
         recoverable: flags.recoverable,
         ...(ttl !== undefined ? { leaseTtlMs: ttl } : {}),
       });
-      process.exitCode = finish(out, 'task register', answer, (a) => `${String(a.id)} epoch ${String(a.epoch)}: heartbeat every ${String(a.heartbeatEveryMs)} ms${a.duplicate ? ' (already registered)' : ''}`);
+      process.exitCode = finish(out, 'task register', answer, (a) => `${String(a.taskId)} epoch ${String(a.epoch)}: heartbeat every ${String(a.heartbeatEveryMs)} ms${a.duplicate ? ' (already registered)' : ''}`);
     });
 
   task

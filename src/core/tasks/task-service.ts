@@ -74,6 +74,7 @@ function trimLines(lines: readonly string[] | undefined): string[] {
   return (lines ?? []).slice(-MAX_LOG_LINES).map((l) => (l.length > MAX_LOG_LINE_LENGTH ? `${l.slice(0, MAX_LOG_LINE_LENGTH - 1)}…` : l));
 }
 
+// Answers never use the keys `id` or `type`: the wire envelope owns them (the client strips them).
 function failure(error: unknown): Answer {
   if (error instanceof TaskError) return { ok: false, code: error.code, message: error.message, ...error.details };
   return { ok: false, code: 'INTERNAL', message: (error as Error).message };
@@ -186,7 +187,7 @@ export function createTaskService(options: TaskServiceOptions): TaskService {
     }
     const view = await viewOf(stored);
     if (created) emit('registered', view);
-    return { ok: true, duplicate: !created, id: stored.id, epoch: stored.epoch, revision: stored.revision, leaseTtlMs: stored.leaseTtlMs, heartbeatEveryMs: heartbeatIntervalMs(stored.leaseTtlMs), state: view.state };
+    return { ok: true, duplicate: !created, taskId: stored.id, epoch: stored.epoch, revision: stored.revision, leaseTtlMs: stored.leaseTtlMs, heartbeatEveryMs: heartbeatIntervalMs(stored.leaseTtlMs), state: view.state };
   }
 
   async function heartbeat(params: unknown): Promise<Answer> {
@@ -209,7 +210,7 @@ export function createTaskService(options: TaskServiceOptions): TaskService {
       return { ...current, lastHeartbeatAt: new Date(now).toISOString(), leaseExpiresAt: new Date(now + current.leaseTtlMs).toISOString() };
     });
     if (refusal) throw refusal;
-    return { ok: true, stop: false, id: record.id, epoch: record.epoch, revision: record.revision, leaseExpiresAt: record.leaseExpiresAt, heartbeatEveryMs: heartbeatIntervalMs(record.leaseTtlMs) };
+    return { ok: true, stop: false, taskId: record.id, epoch: record.epoch, revision: record.revision, leaseExpiresAt: record.leaseExpiresAt, heartbeatEveryMs: heartbeatIntervalMs(record.leaseTtlMs) };
   }
 
   async function complete(params: unknown): Promise<Answer> {
@@ -240,7 +241,7 @@ export function createTaskService(options: TaskServiceOptions): TaskService {
       return { ...current, state: p.status, outcome: { ...outcome, finishedAt: new Date(now).toISOString() } };
     });
     if (refusal) throw refusal;
-    return { ok: true, duplicate, id: record.id, state: record.state, revision: record.revision };
+    return { ok: true, duplicate, taskId: record.id, state: record.state, revision: record.revision };
   }
 
   async function result(params: unknown): Promise<Answer> {
@@ -258,7 +259,7 @@ export function createTaskService(options: TaskServiceOptions): TaskService {
     const delivery = record.delivery!;
     return {
       ok: true,
-      id: record.id,
+      taskId: record.id,
       state: record.state,
       outcome: record.outcome,
       receipt: delivery.receipt,
