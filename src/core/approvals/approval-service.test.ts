@@ -73,6 +73,26 @@ describe('approval requests over a real socket', () => {
     expect((late as Error).message).toContain('timed out');
   });
 
+  it('a click racing the timeout: exactly one decision is recorded, and the agent hears that one', async () => {
+    await start(60_000);
+    const client = await host.connect();
+    const outcomes: string[] = [];
+    for (let i = 0; i < 15; i++) {
+      const id = `race-${i}`;
+      const answer = client.request('approval.request', ask(id, 'npm test', { timeoutMs: 40 }));
+      await until(() => service.listPending().some((v) => v.request.requestId === id) || events.some((e) => e.type === 'decision' && e.view.request.requestId === id), id);
+      await new Promise((r) => setTimeout(r, 30 + (i % 5) * 4));
+      const click = await service.decide(id, { decision: 'approve' }).then(() => 'click', (e: { code?: string }) => e.code ?? 'error');
+      const got = await answer;
+      const recorded = logLines(dataDir).filter((l) => l.type === 'decision' && l.requestId === id);
+      expect(recorded).toHaveLength(1);
+      expect(got.decision).toBe(recorded[0]!.decision);
+      expect(click === 'click' ? 'approve' : 'deny').toBe(recorded[0]!.decision);
+      outcomes.push(String(recorded[0]!.by));
+    }
+    console.log(`click vs timeout: ${outcomes.filter((o) => o === 'user').length} clicks won, ${outcomes.filter((o) => o === 'timeout').length} timeouts won`);
+  });
+
   it('an agent that asks for a shorter wait gets it (clamped to the host limit)', async () => {
     await start(60_000);
     const client = await host.connect();
