@@ -122,7 +122,8 @@ export async function commitSessionDoc(fs: DurableFs, dir: string, expectedRevis
 async function buildsOnCurrent(fs: DurableFs, dir: string, expected: number): Promise<boolean> {
   if (await fs.stat(revisionMarker(dir, expected)).then(() => true, () => false)) return true;
   const raw = await readJson(fs, join(dir, SESSION_FILE)).catch(() => undefined);
-  return raw?.revision === expected;
+  // A migrated version-0 document has no revision yet: it counts as revision 0.
+  return raw !== undefined && (typeof raw.revision === 'number' ? raw.revision : 0) === expected;
 }
 
 function conflict(path: string, expected: number): StoreError {
