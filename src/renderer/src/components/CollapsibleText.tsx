@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { collapse } from '../model/collapse';
 
 /**
@@ -7,7 +7,8 @@ import { collapse } from '../model/collapse';
  */
 export function CollapsibleText({ text, mono = false }: { text: string; mono?: boolean }) {
   const [expanded, setExpanded] = useState(false);
-  const { long, preview, lineCount } = collapse(text);
+  // Content can be megabytes (tool output); measure it once per text, not on every render.
+  const { long, preview, lineCount } = useMemo(() => collapse(text), [text]);
   const className = mono ? 'text text-mono' : 'text';
   if (!long) return <div className={className}>{text}</div>;
   return (

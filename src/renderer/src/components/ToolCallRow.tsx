@@ -1,3 +1,4 @@
+import { useMemo } from 'react';
 import type { ToolCall } from '../../../shared/message';
 import { countLines, summarizeInput } from '../model/collapse';
 import { CollapsibleText } from './CollapsibleText';
@@ -5,8 +6,9 @@ import { ExitBadge } from './ExitBadge';
 
 /** One tool call on one line (name, input, exit code); its output folded underneath. */
 export function ToolCallRow({ call }: { call: ToolCall }) {
-  const input = summarizeInput(call.input);
+  const input = useMemo(() => summarizeInput(call.input), [call.input]);
   const output = call.output ?? '';
+  const outputLines = useMemo(() => countLines(output), [output]);
   return (
     <div className="tool-call" data-testid="tool-call" data-tool-call-id={call.id}>
       <div className="tool-call-line">
@@ -24,7 +26,7 @@ export function ToolCallRow({ call }: { call: ToolCall }) {
       {output.length > 0 && (
         <details className="tool-output">
           <summary>
-            output · {countLines(output)} {countLines(output) === 1 ? 'line' : 'lines'}
+            output · {outputLines} {outputLines === 1 ? 'line' : 'lines'}
           </summary>
           <CollapsibleText text={output} mono />
         </details>

@@ -38,6 +38,8 @@ export function summarizeInput(input: unknown, maxChars = 160): string {
       .map(([key, value]) => `${key}: ${typeof value === 'string' ? value : safeJson(value)}`)
       .join(', ');
   } else text = safeJson(input);
+  // Only the start can be shown; do not fold white space across megabytes of input.
+  if (text.length > maxChars * 8) text = text.slice(0, maxChars * 8);
   text = text.replace(/\s+/g, ' ').trim();
   return text.length > maxChars ? `${text.slice(0, maxChars - 1)}…` : text;
 }
