@@ -31,7 +31,7 @@ describe('unknown fields survive a rewrite at every depth', () => {
         const s = await store.createSession({ id: `u-${n++}`, cwd: '/w', gitRoot: null, branch: null, title: 't', source: { tool: 'codex' }, holder: 'terminal' });
         const path = join(store.sessionDir(s.id), 'session.json');
         const raw = JSON.parse(await readFile(path, 'utf8')) as Record<string, unknown>;
-        const doc = {
+        const doc: Record<string, unknown> = {
           ...top,
           ...raw,
           holder: { ...holder, ...(raw.holder as object) },
@@ -44,8 +44,8 @@ describe('unknown fields survive a rewrite at every depth', () => {
         await writeFile(join(store.sessionDir(s.id), `session.rev-${doc.revision as number}.json`), JSON.stringify(doc));
         await store.update(s.id, doc.revision as number, (d) => ({ ...d, title: 'changed' }));
         await store.claim(s.id, 'desktop');
-        const back = JSON.parse(await readFile(path, 'utf8')) as typeof doc;
-        for (const [k, v] of Object.entries(top)) if (!(k in raw)) expect(back[k as keyof typeof back]).toEqual(v);
+        const back = JSON.parse(await readFile(path, 'utf8')) as Record<string, unknown>;
+        for (const [k, v] of Object.entries(top)) if (!(k in raw)) expect(back[k]).toEqual(v);
         expect(back.holder).toMatchObject(Object.fromEntries(Object.entries(holder).filter(([k]) => !['who', 'epoch'].includes(k))));
         expect(back.source).toMatchObject(Object.fromEntries(Object.entries(source).filter(([k]) => k !== 'tool')));
         expect(back.model).toEqual(doc.model);
