@@ -36,7 +36,7 @@ export function candidateFromState(source: AgentSource, path: string, state: Fil
     messageCountExact: state.exact,
     model: d.model,
     cliVersion: d.cliVersion,
-    fingerprint: sourceFingerprint(source, path, d.endOffset, d.lastKey),
+    fingerprint: state.fingerprint,
     resumeCommand: resumeCommandFor(source, externalId),
   };
   if (d.tornTail) candidate.note = 'The last line is incomplete (being written, or torn); it is not counted.';

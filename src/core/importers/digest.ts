@@ -67,6 +67,19 @@ export function newDigest(source: AgentSource): SessionDigest {
   };
 }
 
+/** The last line that parsed, per digest; hashed once by settleDigest rather than on every line. */
+const lastParsed = new WeakMap<SessionDigest, string>();
+
+/** Sets lastKey from the last line fed. Call before reading lastKey or storing the digest. */
+export function settleDigest(d: SessionDigest): SessionDigest {
+  const text = lastParsed.get(d);
+  if (text !== undefined) {
+    d.lastKey = lineKey(text);
+    lastParsed.delete(d);
+  }
+  return d;
+}
+
 export function messagesOf(d: SessionDigest): number {
   return d.userCount + d.assistantCount + d.estimated;
 }
@@ -85,7 +98,7 @@ export function feedDigest(d: SessionDigest, line: LogLine, knownUuids?: Set<str
   }
   d.endOffset = line.end;
   d.tornTail = false;
-  d.lastKey = lineKey(line.text);
+  lastParsed.set(d, line.text);
   if (!isRecord(line.value)) {
     d.unknownTypes += 1;
     return;

@@ -61,7 +61,7 @@ describe('a 50 MB session file', () => {
     expect(c.updatedAt).toBe('2026-11-03T12:00:00.000Z');
     expect(c.messageCountExact).toBe(false);
     const exact = exchanges * 2 + 1;
-    // Estimated from the tail and three 16 KB middle samples: close, not exact.
+    // Estimated from the tail and three 8 KB middle samples: close, not exact.
     expect(Math.abs(c.messageCount - exact) / exact).toBeLessThan(0.2);
     expect(stats.parsed).toBe(1);
 

@@ -6,22 +6,26 @@
 /** A file this small is read whole by the scan: its message count is exact. */
 export const WHOLE_READ_MAX_BYTES = 48 * 1024;
 /** First read at the start of a file (metadata, first prompt). */
-export const HEAD_INITIAL_BYTES = 16 * 1024;
+export const HEAD_INITIAL_BYTES = 8 * 1024;
 /** The head read grows (doubling) until a first prompt is found or this much was read. */
 export const HEAD_MAX_BYTES = 256 * 1024;
 /** First read at the end of a file (latest timestamp, model, branch, last line). */
-export const TAIL_INITIAL_BYTES = 16 * 1024;
+export const TAIL_INITIAL_BYTES = 8 * 1024;
 /** The tail read grows until it holds one complete line or this much was read. */
 export const TAIL_MAX_BYTES = 2 * 1024 * 1024;
 /** Reads spread over the middle of a large file, to estimate its message count. */
 export const MIDDLE_SAMPLES = 3;
-export const MIDDLE_SAMPLE_BYTES = 16 * 1024;
+export const MIDDLE_SAMPLE_BYTES = 8 * 1024;
+/** A sampled line running past its window is read on in steps starting at this size. */
+export const EXTEND_INITIAL_BYTES = 4 * 1024;
 /** An append-only file that grew by at most this much is continued from the cached offset. */
 export const APPEND_CONTINUE_MAX_BYTES = 4 * 1024 * 1024;
 /** Bytes before the cached end offset that must be unchanged for a continuation to be trusted. */
 export const APPEND_CHECK_BYTES = 64;
 /** The message ids of one Claude API response sit close together; this many are remembered. */
-export const RECENT_RESPONSE_IDS = 32;
+export const RECENT_RESPONSE_IDS = 8;
+/** Of those, the scan cache keeps this many (an appended line continues at most the last response). */
+export const RECENT_RESPONSE_IDS_KEPT = 2;
 
 /** Titles are the first real prompt, cut to this many characters. */
 export const TITLE_MAX_CHARS = 120;
@@ -35,7 +39,9 @@ export const FULL_READ_MAX_BYTES = 1024 * 1024 * 1024;
 export const READ_CHUNK_BYTES = 1024 * 1024;
 /** One line longer than this is counted as damaged and skipped (never held in memory whole). */
 export const LINE_MAX_BYTES = 64 * 1024 * 1024;
-/** Files stat'ed / read in parallel during a scan. */
+/** Stats run synchronously this many at a time, yielding to the event loop in between. */
+export const STAT_BATCH = 256;
+/** Files read in parallel during a scan. */
 export const SCAN_CONCURRENCY = 16;
 /** Version of the scan cache file; another version is ignored and rebuilt. */
-export const SCAN_CACHE_VERSION = 1;
+export const SCAN_CACHE_VERSION = 2;

@@ -14,7 +14,7 @@ function expandHome(value: string, home: string): string {
  * first) so a test or a caller can point both tools at a fake home.
  */
 export function locateAgentDirs(env: NodeJS.ProcessEnv = process.env): AgentDirs {
-  const home = env.HOME || env.USERPROFILE || homedir();
+  const home = resolve(env.HOME || env.USERPROFILE || homedir());
   const claude = env.CLAUDE_CONFIG_DIR ? expandHome(env.CLAUDE_CONFIG_DIR, home) : join(home, '.claude');
   const codex = env.CODEX_HOME ? expandHome(env.CODEX_HOME, home) : join(home, '.codex');
   return { claude, codex };

@@ -4,7 +4,7 @@ import { externalIdFor, candidateFromState } from './candidate.js';
 import { ClaudeConverter } from './claude-convert.js';
 import { codexIdFromFile } from './codex-format.js';
 import { CodexConverter } from './codex-convert.js';
-import { feedDigest, messagesOf, newDigest } from './digest.js';
+import { feedDigest, messagesOf, newDigest, settleDigest } from './digest.js';
 import { discoverSessionFiles } from './discover.js';
 import { fromReadError, ImporterError } from './errors.js';
 import { sourceFingerprint } from './fingerprint.js';
@@ -83,6 +83,7 @@ export async function readAgentSession(source: AgentSource, pathOrId: string, en
   } finally {
     await handle.close();
   }
+  settleDigest(digest);
   stats.tornLines = digest.brokenLines + (digest.tornTail ? 1 : 0);
   stats.unknownTypes = digest.unknownTypes;
   stats.danglingParents = digest.danglingParents;

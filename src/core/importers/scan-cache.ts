@@ -15,15 +15,46 @@ export function emptyCache(): ScanCache {
   return { version: SCAN_CACHE_VERSION, entries: {} };
 }
 
+/**
+ * The last cache this process read or wrote, per file, with the file's (size, mtime) then. A
+ * long-lived process (the desktop app, `baton serve`) rescans often; re-parsing a few MB of JSON
+ * each time would dominate a warm rescan. Another process rewriting the file changes its
+ * (size, mtime), which invalidates the memo. Cached states are never mutated (summarizeFile
+ * clones before continuing one), so sharing them is safe.
+ */
+const memo = new Map<string, { size: number; mtimeMs: number; cache: ScanCache }>();
+
+/** Forgets the in-process memo, so the next load parses the file (as a fresh `baton list` would). */
+export function forgetScanCacheMemo(): void {
+  memo.clear();
+}
+
+async function remember(cacheFile: string, cache: ScanCache): Promise<void> {
+  try {
+    const s = await fsp.stat(cacheFile);
+    memo.set(cacheFile, { size: s.size, mtimeMs: s.mtimeMs, cache });
+  } catch {
+    memo.delete(cacheFile);
+  }
+}
+
 /** A missing, damaged or other-version cache is an empty one: the scan rebuilds it. */
 export async function loadScanCache(cacheFile: string | undefined): Promise<ScanCache> {
   if (!cacheFile) return emptyCache();
+  const known = memo.get(cacheFile);
+  if (known) {
+    const s = await fsp.stat(cacheFile).catch(() => null);
+    if (s && s.size === known.size && s.mtimeMs === known.mtimeMs) return known.cache;
+    memo.delete(cacheFile);
+  }
   try {
     const parsed: unknown = JSON.parse(await fsp.readFile(cacheFile, 'utf8'));
     if (isRecord(parsed) && parsed.version === SCAN_CACHE_VERSION && isRecord(parsed.entries)) {
       const entries: Record<string, FileState> = {};
       for (const [path, value] of Object.entries(parsed.entries)) if (isFileState(value)) entries[path] = value;
-      return { version: SCAN_CACHE_VERSION, entries };
+      const cache = { version: SCAN_CACHE_VERSION, entries };
+      await remember(cacheFile, cache);
+      return cache;
     }
   } catch {
     // Missing or damaged: rebuilt by this scan.
@@ -37,6 +68,7 @@ function isFileState(value: unknown): value is FileState {
     typeof value.size === 'number' &&
     typeof value.mtimeMs === 'number' &&
     typeof value.checkHash === 'string' &&
+    typeof value.fingerprint === 'string' &&
     isRecord(value.digest) &&
     typeof value.digest.endOffset === 'number'
   );
@@ -75,4 +107,5 @@ export async function saveScanCache(cacheFile: string, cache: ScanCache): Promis
       await d.close();
     }
   }
+  await remember(cacheFile, cache);
 }

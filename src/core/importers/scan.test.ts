@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isImporterError } from './errors.js';
+import { SCAN_CACHE_VERSION } from './limits.js';
 import { countingReader, nodeImportReader, type ImportReader } from './reader.js';
 import { findLatestSession, readAgentSession } from './read-session.js';
 import { scanAgentSessions } from './scan.js';
@@ -101,7 +102,15 @@ describe('scanAgentSessions', () => {
     await writeFile(cacheFile, '{"version":1,"entries":{"x":');
     const { stats } = await scanAgentSessions({ env, cacheFile });
     expect(stats.parsed).toBe(3);
-    expect(JSON.parse(await readFile(cacheFile, 'utf8')).version).toBe(1);
+    expect(JSON.parse(await readFile(cacheFile, 'utf8')).version).toBe(SCAN_CACHE_VERSION);
+  });
+
+  it('re-reads a cache file another process replaced instead of serving its memory of it', async () => {
+    await writeCorpus();
+    await scanAgentSessions({ env, cacheFile });
+    expect((await scanAgentSessions({ env, cacheFile })).stats.parsed).toBe(0);
+    await writeFile(cacheFile, JSON.stringify({ version: SCAN_CACHE_VERSION, entries: {} }));
+    expect((await scanAgentSessions({ env, cacheFile })).stats).toMatchObject({ parsed: 3, cached: 0 });
   });
 
   it('skips empty, snapshot-only and sub-agent files with a counted reason', async () => {

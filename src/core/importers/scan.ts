@@ -1,11 +1,10 @@
-import { resolve } from 'node:path';
 import { candidateFromState, candidateWithNote, ZST_NOTE } from './candidate.js';
 import { messagesOf } from './digest.js';
 import { discoverSessionFiles, type FoundFile } from './discover.js';
 import { errnoOf } from './errors.js';
 import { SCAN_CONCURRENCY } from './limits.js';
 import { locateAgentDirs } from './locate.js';
-import { nodeImportReader, type ImportReader } from './reader.js';
+import { nodeImportReader, statAll, type ImportReader, type ImportStat } from './reader.js';
 import { emptyCache, loadScanCache, saveScanCache, type ScanCache } from './scan-cache.js';
 import { summarizeFile, type FileState } from './summarize-file.js';
 import type { AgentSource, ImportedCandidate, ScanResult, ScanStats } from './types.js';
@@ -36,6 +35,7 @@ function byteCountingReader(base: ImportReader): { reader: ImportReader; bytes: 
     reader: {
       readdir: (d) => base.readdir(d),
       stat: (p) => base.stat(p),
+      ...(base.statMany ? { statMany: base.statMany.bind(base) } : {}),
       async open(path) {
         const h = await base.open(path);
         return {
@@ -51,12 +51,9 @@ function byteCountingReader(base: ImportReader): { reader: ImportReader; bytes: 
   };
 }
 
-async function scanOne(reader: ImportReader, file: FoundFile, cached: FileState | undefined): Promise<Outcome> {
-  let stat;
-  try {
-    stat = await reader.stat(file.path);
-  } catch (error) {
-    const code = errnoOf(error);
+async function scanOne(reader: ImportReader, file: FoundFile, stat: ImportStat | Error, cached: FileState | undefined): Promise<Outcome> {
+  if (stat instanceof Error) {
+    const code = errnoOf(stat);
     if (code === 'ENOENT') return { kind: 'skip', reason: 'vanished during the scan', read: false };
     return { kind: 'candidate', candidate: candidateWithNote(file.source, file.path, null, `Cannot be read (${code ?? 'error'}).`), read: false };
   }
@@ -107,13 +104,15 @@ export async function scanAgentSessions(options: ScanOptions = {}): Promise<Scan
   for (const [reason, n] of Object.entries(found.skipped)) stats.skippedReasons[reason] = n;
   stats.files = found.files.length;
 
+  // locateAgentDirs gives absolute folders, so discovered paths are absolute already.
+  const paths = found.files.map((f) => f.path);
+  const fileStats = await statAll(reader, paths);
   const outcomes: Outcome[] = new Array(found.files.length);
   let cursor = 0;
   const worker = async (): Promise<void> => {
     while (cursor < found.files.length) {
       const i = cursor++;
-      const file = found.files[i]!;
-      outcomes[i] = await scanOne(reader, { ...file, path: resolve(file.path) }, cache.entries[resolve(file.path)]);
+      outcomes[i] = await scanOne(reader, { ...found.files[i]!, path: paths[i]! }, fileStats[i]!, cache.entries[paths[i]!]);
     }
   };
   await Promise.all(Array.from({ length: Math.min(SCAN_CONCURRENCY, found.files.length) }, worker));
@@ -122,7 +121,7 @@ export async function scanAgentSessions(options: ScanOptions = {}): Promise<Scan
   let changed = false;
   for (let i = 0; i < outcomes.length; i++) {
     const o = outcomes[i]!;
-    const path = resolve(found.files[i]!.path);
+    const path = paths[i]!;
     if (o.read) stats.parsed += 1;
     else if (o.state) stats.cached += 1;
     if (o.state) {

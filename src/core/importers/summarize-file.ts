@@ -1,13 +1,16 @@
 import { createHash } from 'node:crypto';
-import { feedDigest, messagesOf, newDigest, type SessionDigest } from './digest.js';
+import { feedDigest, messagesOf, newDigest, settleDigest, type SessionDigest } from './digest.js';
+import { sourceFingerprint } from './fingerprint.js';
 import { forEachLine, splitLines, type LogLine } from './lines.js';
 import {
   APPEND_CHECK_BYTES,
   APPEND_CONTINUE_MAX_BYTES,
+  EXTEND_INITIAL_BYTES,
   HEAD_INITIAL_BYTES,
   HEAD_MAX_BYTES,
   MIDDLE_SAMPLE_BYTES,
   MIDDLE_SAMPLES,
+  RECENT_RESPONSE_IDS_KEPT,
   TAIL_INITIAL_BYTES,
   TAIL_MAX_BYTES,
   WHOLE_READ_MAX_BYTES,
@@ -24,6 +27,8 @@ export interface FileState {
   checkHash: string;
   /** True when every line of the file was fed (exact counts). */
   exact: boolean;
+  /** sourceFingerprint of this state, kept so a warm rescan hashes nothing. */
+  fingerprint: string;
 }
 
 export interface SummarizeResult {
@@ -49,18 +54,18 @@ export async function summarizeFile(
     if (previous && (await canContinue(handle, stat.size, previous))) {
       const digest: SessionDigest = structuredClone(previous.digest);
       await forEachLine(handle, digest.endOffset, stat.size, (line) => feedDigest(digest, line));
-      return { state: await finish(handle, stat, digest, previous.exact), mode: 'append' };
+      return { state: await finish(handle, path, stat, digest, previous.exact), mode: 'append' };
     }
     const digest = newDigest(source);
     if (stat.size <= WHOLE_READ_MAX_BYTES) {
       const buf = await handle.read(0, stat.size);
       feedAll(digest, splitLines(buf, 0, false, true).lines, new Set());
-      return { state: await finish(handle, stat, digest, true), mode: 'whole' };
+      return { state: await finish(handle, path, stat, digest, true), mode: 'whole' };
     }
     const headEnd = await readHead(handle, stat.size, digest);
-    if (headEnd === null) return { state: await finish(handle, stat, digest, true), mode: 'whole' };
+    if (headEnd === null) return { state: await finish(handle, path, stat, digest, true), mode: 'whole' };
     await readTail(handle, stat.size, headEnd, digest);
-    return { state: await finish(handle, stat, digest, false), mode: 'head+tail' };
+    return { state: await finish(handle, path, stat, digest, false), mode: 'head+tail' };
   } finally {
     await handle.close();
   }
@@ -73,7 +78,8 @@ function feedAll(d: SessionDigest, lines: LogLine[], known?: Set<string>): void 
 async function checkHashAt(handle: ImportHandle, endOffset: number): Promise<string> {
   const from = Math.max(0, endOffset - APPEND_CHECK_BYTES);
   const bytes = endOffset > 0 ? await handle.read(from, endOffset - from) : Buffer.alloc(0);
-  return createHash('sha256').update(bytes).digest('hex');
+  // A continuity check, not a security boundary: 64 bits keep the cache small.
+  return createHash('sha256').update(bytes).digest('hex').slice(0, 16);
 }
 
 async function canContinue(handle: ImportHandle, size: number, previous: FileState): Promise<boolean> {
@@ -82,8 +88,12 @@ async function canContinue(handle: ImportHandle, size: number, previous: FileSta
   return (await checkHashAt(handle, end)) === previous.checkHash;
 }
 
-async function finish(handle: ImportHandle, stat: { size: number; mtimeMs: number }, digest: SessionDigest, exact: boolean): Promise<FileState> {
-  return { size: stat.size, mtimeMs: stat.mtimeMs, digest, checkHash: await checkHashAt(handle, digest.endOffset), exact };
+async function finish(handle: ImportHandle, path: string, stat: { size: number; mtimeMs: number }, digest: SessionDigest, exact: boolean): Promise<FileState> {
+  settleDigest(digest);
+  // Only the last response can continue in appended lines; keep the cache small.
+  digest.recentResponseIds = digest.recentResponseIds.slice(-RECENT_RESPONSE_IDS_KEPT);
+  const fingerprint = sourceFingerprint(digest.source, path, digest.endOffset, digest.lastKey);
+  return { size: stat.size, mtimeMs: stat.mtimeMs, digest, checkHash: await checkHashAt(handle, digest.endOffset), exact, fingerprint };
 }
 
 /**
@@ -155,7 +165,7 @@ async function messagesStartingIn(handle: ImportHandle, source: SessionDigest['s
   const scratch = newDigest(source);
   feedAll(scratch, lines);
   if (restAt < at + width && restAt < limit) {
-    let want = TAIL_INITIAL_BYTES;
+    let want = EXTEND_INITIAL_BYTES;
     while (want <= TAIL_MAX_BYTES) {
       const more = await handle.read(restAt, Math.min(want, limit - restAt));
       const nl = more.indexOf(0x0a);
