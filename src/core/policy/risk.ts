@@ -175,7 +175,7 @@ function analyseCommand(sc: SimpleCommand, all: SimpleCommand[], index: number, 
     if (name === 'eval') analyseShell(args.map((w) => w.value).join(' '), ctx, f, depth + 1);
     else if (cIndex >= 0 && args[cIndex + 1]) analyseShell(args[cIndex + 1]!.value, ctx, f, depth + 1);
   }
-  if (DELETE_COMMANDS.has(name)) checkDelete(name, args, ctx, f, name === 'rmdir' ? false : undefined);
+  if (DELETE_COMMANDS.has(name)) checkDelete(name, args, ctx, f);
   if (name === 'find' && args.some((w) => w.value === '-delete' || (w.value === '-exec' || w.value === '-execdir'))) {
     const roots = args.filter((w, k) => !w.value.startsWith('-') && !w.value.startsWith('(') && (k === 0 || !args[k - 1]!.value.startsWith('-')));
     if (args.some((w) => w.value === '-delete') || args.some((w) => ['rm', '/bin/rm'].includes(w.value))) checkDelete('find', roots.length ? roots : [{ value: '.', dynamic: false }], ctx, f, true);

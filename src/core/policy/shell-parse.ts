@@ -169,7 +169,7 @@ export function parseShell(text: string): ParsedShell {
       continue;
     }
     // Before the operators, so `&>` and `>&` are read as redirections, not as `&`.
-    const pending: Word | null = word;
+    const pending = word as Word | null; // assigned inside closures: TS narrows it to null here
     const fdOnly = pending !== null && /^\d+$/.test(pending.value) && !pending.dynamic;
     const redirect = pending === null || fdOnly ? REDIRECT.exec(rest) : null;
     if (redirect && (pending === null || redirect[1] === '')) {
