@@ -51,12 +51,15 @@ async function peakMb(): Promise<number> {
 interface Phase {
   name: string;
   times: number[];
+  /** user + system CPU ms per run: less sensitive than wall time to other load on the machine. */
+  cpu: number[];
   peak: number;
   extra: string;
 }
 
 async function measure(name: string, runs: number, before: () => Promise<void>, body: () => Promise<string>): Promise<Phase> {
   const times: number[] = [];
+  const cpu: number[] = [];
   let peak = 0;
   let extra = '';
   for (let i = 0; i < runs; i++) {
@@ -64,11 +67,14 @@ async function measure(name: string, runs: number, before: () => Promise<void>, 
     (globalThis as { gc?: () => void }).gc?.();
     await resetPeak();
     const t0 = performance.now();
+    const c0 = process.cpuUsage();
     extra = await body();
     times.push(performance.now() - t0);
+    const c1 = process.cpuUsage(c0);
+    cpu.push((c1.user + c1.system) / 1000);
     peak = Math.max(peak, await peakMb());
   }
-  return { name, times, peak, extra };
+  return { name, times, cpu, peak, extra };
 }
 
 /** The baseline: every line of every file parsed, as a scan without head/tail reads would. */
@@ -147,10 +153,12 @@ async function main(): Promise<void> {
     'median ms': Math.round(pct(p.times, 50)),
     'p95 ms': Math.round(pct(p.times, 95)),
     'vs baseline': (pct(p.times, 50) / base).toFixed(4),
+    'median CPU ms': Math.round(pct(p.cpu, 50)),
     'peak RSS MiB': Math.round(p.peak),
     detail: p.extra,
   }));
   console.table(rows);
+  console.log(`load average at the end: ${(await readFile('/proc/loadavg', 'utf8').catch(() => '?')).split(' ').slice(0, 3).join(' ')}`);
   console.log(`targets: warm rescan < 200 ms (${Math.round(pct(warm.times, 50))}), cold scan < 5000 ms (${Math.round(pct(cold.times, 50))}), peak RSS < 300 MiB (${Math.round(Math.max(cold.peak, warm.peak, warmDisk.peak, grown.peak))})`);
   if (!keep) await rm(root, { recursive: true, force: true });
   else console.log(`corpus kept in ${root}`);
