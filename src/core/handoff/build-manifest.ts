@@ -37,11 +37,13 @@ export function buildManifest(input: ManifestInput): Manifest {
             head: git.head,
             dirty_files: git.dirtyFiles,
             untracked_files: git.untrackedFiles,
-            diff_sha256: null,
-            patch_ref: null,
+            // Defined in src/core/workspace/summary-hash.ts; the ref is set once the patch is stored.
+            diff_sha256: git.diffSha256 ?? null,
+            patch_ref: git.patch?.ref ?? null,
           }
         : null,
-      requires_rehydration: false,
+      // Changes beyond HEAD must be verified (and, with consent, rehydrated) at the target.
+      requires_rehydration: (git?.files?.length ?? 0) > 0,
     },
     context: { ...digestMessages(input.records), compacted_summary_ref: null },
     capabilities_required: input.capabilities ?? ['conversation'],

@@ -6,7 +6,8 @@ import { newId } from '../../shared/ids.js';
 import type { SessionDoc, SessionSource } from '../../shared/session.js';
 import type { SessionStore } from '../store/types.js';
 import type { EndpointInfo } from '../transport/types.js';
-import { captureWorkspace } from '../workspace/capture.js';
+import { captureWorkspaceWithPatch } from '../workspace/capture.js';
+import { landWorkspace, reuseOrCaptureWorkspace } from '../workspace/land.js';
 import { BATON_VERSION } from '../version.js';
 import { buildManifest } from './build-manifest.js';
 import { digestMessages } from './context-digest.js';
@@ -38,8 +39,9 @@ export interface OfferOptions {
  * (with the store's typed error) when anything could not be made durable: nothing is sent then.
  */
 export async function landNewSession(store: SessionStore, request: NewSessionRequest): Promise<SessionDoc> {
-  const workspace = await captureWorkspace(request.cwd);
-  const session = await store.createSession(
+  const captured = await captureWorkspaceWithPatch(request.cwd);
+  const workspace = captured.snapshot;
+  const created = await store.createSession(
     {
       cwd: workspace.cwd,
       gitRoot: workspace.git?.root ?? null,
@@ -49,9 +51,12 @@ export async function landNewSession(store: SessionStore, request: NewSessionReq
       model: request.model ?? null,
       permission: request.permission ?? null,
       holder: 'terminal',
+      extra: { workspace },
     },
     request.messages,
   );
+  // The patch goes under artifacts/ (by hash) and its ref into session.json's `workspace`.
+  const session = await landWorkspace(store, created, captured);
   const landed = await store.readMessages(session.id);
   if (landed.length !== request.messages.length) {
     throw Object.assign(new Error(`Session ${session.id}: wrote ${request.messages.length} messages but read back ${landed.length}`), {
@@ -79,7 +84,7 @@ export async function offerSession(sessionId: string, options: OfferOptions): Pr
   if (previous && previous.context.messages_sha256 === digest.messages_sha256 && previous.session_id === sessionId) {
     manifest = previous;
   } else {
-    const workspace = await captureWorkspace(session.cwd).catch(() => ({ cwd: session.cwd, git: null }));
+    const workspace = await reuseOrCaptureWorkspace(store, session).catch(() => ({ cwd: session.cwd, git: null }));
     manifest = buildManifest({ handoffId: newId('h'), session, records, workspace, client: { name: 'baton-cli', version: BATON_VERSION } });
     await store.recordHandoff(sessionId, manifest as Record<string, unknown>);
   }
