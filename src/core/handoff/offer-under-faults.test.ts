@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Manifest } from '../../shared/manifest.js';
 import { connectEndpoint } from '../transport/client.js';
@@ -8,8 +7,8 @@ import { loadOrCreateToken, resolveEndpoint } from '../transport/endpoint.js';
 import type { Answer } from '../transport/types.js';
 import { createHandoffFixture, type HandoffFixture } from './test-support/handoff-fixture.js';
 
-const DISTINCT = 100;
-const OFFERS = 1_000;
+const DISTINCT = Number(process.env.BATON_FAULT_DISTINCT ?? 100);
+const OFFERS = Number(process.env.BATON_FAULT_OFFERS ?? 1_000);
 /** Chance that the receiver is killed (-9) while an offer is under way. */
 const KILL_PROBABILITY = 0.04;
 const CHILD = join(import.meta.dirname, 'test-support', 'receiver-child.ts');
@@ -17,24 +16,41 @@ const CHILD = join(import.meta.dirname, 'test-support', 'receiver-child.ts');
 let fixture: HandoffFixture;
 let receiver: ChildProcess | null = null;
 
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Each receiver child with a promise that settles when it has exited, however often it is killed. */
+const exited = new WeakMap<ChildProcess, Promise<void>>();
+
 function startReceiver(dataDir: string): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', CHILD, dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let ready = false;
+    exited.set(child, new Promise((done) => child.once('exit', () => done())));
     child.once('error', reject);
     child.stdout!.on('data', (d: Buffer) => {
-      if (d.toString().includes('ready')) resolve(child);
+      if (!ready && d.toString().includes('ready')) {
+        ready = true;
+        resolve(child);
+      }
     });
-    child.once('exit', (code) => reject(new Error(`receiver exited early (${code})`)));
+    child.once('exit', (code) => {
+      if (!ready) reject(new Error(`receiver exited before it was ready (${code})`));
+    });
   });
 }
 
 function kill(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.removeAllListeners('exit');
-    child.once('exit', () => resolve());
-    child.kill('SIGKILL');
-  });
+  if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  return exited.get(child) ?? Promise.resolve();
 }
 
 beforeAll(async () => {
@@ -49,8 +65,10 @@ describe('idempotent offers under receiver crashes', () => {
   it(`${OFFERS} offers of ${DISTINCT} handoffs in random order, receiver killed at random → each accepted exactly once`, async () => {
     const manifests: Manifest[] = [];
     for (let i = 0; i < DISTINCT; i++) manifests.push((await fixture.landed(3, `session ${i}`)).manifest);
-    const order = fc.sample(fc.integer({ min: 0, max: DISTINCT - 1 }), { numRuns: OFFERS, seed: 4242 });
-    const kills = fc.sample(fc.double({ min: 0, max: 1, noNaN: true }), { numRuns: OFFERS, seed: 99 });
+    // A plain seeded PRNG: fast-check's generators lean towards edge values, which would kill on almost every offer.
+    const random = mulberry32(4242);
+    const order = Array.from({ length: OFFERS }, () => Math.floor(random() * DISTINCT));
+    const kills = Array.from({ length: OFFERS }, () => random());
     // Every handoff is offered at least once, so each must end with a receipt.
     for (let i = 0; i < DISTINCT; i++) order[i * 10] = i;
 
@@ -72,12 +90,13 @@ describe('idempotent offers under receiver crashes', () => {
           if (victim) {
             // Kill while the offer is in flight: the receiver may die before, during or after writing.
             const target = victim;
-            setTimeout(() => void kill(target), Math.floor(kills[n]! * 100));
+            setTimeout(() => void kill(target), Math.floor((kills[n]! / KILL_PROBABILITY) * 20));
           }
           answer = await pending.finally(() => client.close());
         } catch {
           answer = null;
         }
+        if (process.env.BATON_FAULT_DEBUG) console.log(n, index, victim ? "kill" : "", answer ? answer.status ?? answer.code : "no answer");
         if (victim || !answer) {
           await kill(receiver!);
           crashes++;

@@ -31,7 +31,7 @@ describe('receiver: handoff.offer', () => {
     const { sessionId, manifest } = await fixture.landed();
     const first = await offer(manifest);
     const again = await offer(structuredClone(manifest));
-    expect(again).toMatchObject({ ok: true, status: 'duplicate', firstStatus: 'accepted', epoch: (first as { epoch: number }).epoch });
+    expect(again).toMatchObject({ ok: true, status: 'duplicate', firstStatus: 'accepted', epoch: (first as unknown as { epoch: number }).epoch });
     expect((await fixture.store.getSession(sessionId)).holder.epoch).toBe(2);
   });
 
@@ -46,7 +46,7 @@ describe('receiver: handoff.offer', () => {
     const { manifest } = await fixture.landed(4);
     const answer = await offer({ ...manifest, context: { ...manifest.context, message_count: 5, messages_sha256: 'f'.repeat(64) } });
     expect(answer).toMatchObject({ ok: false, code: 'VERIFY_MISMATCH' });
-    expect((answer as { mismatches: { field: string }[] }).mismatches.map((m) => m.field)).toEqual(['context.message_count', 'context.messages_sha256']);
+    expect((answer as unknown as { mismatches: { field: string }[] }).mismatches.map((m) => m.field)).toEqual(['context.message_count', 'context.messages_sha256']);
   });
 
   it('detects a message appended after the manifest was built', async () => {
