@@ -55,6 +55,9 @@ export class MessageLog {
   private lastCrc = '';
   private checkpointAt = 0;
   private readonly ids = new Map<string, ByteRange>();
+  /** The last CHECKPOINT_RECENT_IDS records, for the next checkpoint (a ring, oldest first after `recentAt`). */
+  private readonly recent: Array<[string, number, number]> = [];
+  private recentAt = 0;
   private queue: AppendRequest[] = [];
   private committing: Promise<void> | undefined;
   private poisoned = false;
@@ -131,11 +134,23 @@ export class MessageLog {
     this.lastLineStart = cp.lastLineStart;
     this.lastCrc = cp.lastCrc;
     this.checkpointAt = cp.offset;
-    for (const [id, start, end] of cp.recentIds) this.ids.set(id, { start, end });
+    for (const [id, start, end] of cp.recentIds) {
+      this.ids.set(id, { start, end });
+      this.pushRecent(id, start, end);
+    }
+  }
+
+  private pushRecent(id: string, start: number, end: number): void {
+    if (this.recent.length < CHECKPOINT_RECENT_IDS) this.recent.push([id, start, end]);
+    else {
+      this.recent[this.recentAt] = [id, start, end];
+      this.recentAt = (this.recentAt + 1) % CHECKPOINT_RECENT_IDS;
+    }
   }
 
   private remember(record: StoredRecord, range: ByteRange): void {
     this.ids.set(record.id, range);
+    this.pushRecent(record.id, range.start, range.end);
     if (this.ids.size > RECENT_IDS_MAX) this.ids.delete(this.ids.keys().next().value as string);
     this.lastLineStart = range.start;
     this.lastCrc = record.crc;
@@ -152,7 +167,7 @@ export class MessageLog {
   }
 
   private async checkpoint(): Promise<void> {
-    const recentIds = [...this.ids.entries()].slice(-CHECKPOINT_RECENT_IDS).map(([id, r]): [string, number, number] => [id, r.start, r.end]);
+    const recentIds = [...this.recent.slice(this.recentAt), ...this.recent.slice(0, this.recentAt)];
     await writeCheckpoint(this.opts.fs, this.dir, { offset: this.durableEnd, lastSeq: this.lastSeq, count: this.count, lastLineStart: this.lastLineStart, lastCrc: this.lastCrc, recentIds });
     this.checkpointAt = this.durableEnd;
   }

@@ -27,7 +27,8 @@ export interface OpenStoreOptions {
 
 /** CAS retries for the store's own read-modify-write updates (claim, archive, metadata). */
 export const INTERNAL_CAS_RETRIES = 50;
-export const METADATA_FLUSH_MS = 20;
+/** messageCount/updatedAt write-back delay: list() may lag appends by this much, fsyncs stay few. */
+export const METADATA_FLUSH_MS = 200;
 const ARTIFACT_REF = /^artifacts\/[0-9a-f]{64}(\.[A-Za-z0-9]{1,16})?$/;
 
 interface Located {
@@ -105,7 +106,8 @@ export class FileSessionStore implements SessionStore {
   private async load(loc: Located): Promise<LoadedDoc> {
     const stamp = await docStamp(this.fs, loc.dir);
     const cached = this.docCache.get(loc.dir);
-    if (stamp && cached?.stamp === stamp && !(await this.exists(revisionMarker(loc.dir, cached.loaded.doc.revision + 1)))) return cached.loaded;
+    // existsSync: a missing marker is the common case, and a rejected stat costs an Error per call.
+    if (stamp && cached?.stamp === stamp && !existsSync(revisionMarker(loc.dir, cached.loaded.doc.revision + 1))) return cached.loaded;
     const loaded = await readSessionDoc(this.fs, loc.dir);
     if (!loaded) throw new StoreError('NOT_FOUND', `Session ${loc.dir} has no session.json.`, loc.dir);
     loaded.doc.archived = loc.archived;
@@ -174,7 +176,8 @@ export class FileSessionStore implements SessionStore {
         const opened = await MessageLog.open(loc.dir, {
           fs: this.fs,
           now: this.now,
-          currentEpoch: async () => (await this.load(await this.locate(id))).doc.holder.epoch,
+          // Stat-validated cache of session.json at the known location; look again only if it moved (archive).
+          currentEpoch: async () => (await this.load(loc).catch(async () => this.load(await this.locate(id)))).doc.holder.epoch,
           onCommit: () => this.scheduleFlush(id),
         });
         await this.afterRecovery(id, opened.log, opened.report);
@@ -228,6 +231,9 @@ export class FileSessionStore implements SessionStore {
 
   async append(id: string, epoch: number, messages: MessageInput[]): Promise<MessageRecord[]> {
     this.writable();
+    // Log already open here: its commit checks the epoch once per group, no need to look twice.
+    const open = this.logs.get(id);
+    if (open) return (await open).log.append(epoch, messages);
     const loc = await this.locate(id);
     const loaded = await this.load(loc);
     if (loaded.newer) throw this.newerDoc(loc.dir, loaded.fromVersion);
