@@ -7,6 +7,8 @@ import { registerServe } from './commands/serve.js';
 import { registerResume } from './commands/resume.js';
 import { registerDoctor } from './commands/doctor.js';
 import { registerStats } from './commands/stats.js';
+import { registerApprove } from './commands/approve.js';
+import { registerTask } from './commands/task.js';
 import { EXIT } from './output.js';
 
 export function buildProgram(): Command {
@@ -23,6 +25,8 @@ export function buildProgram(): Command {
   registerResume(program);
   registerDoctor(program);
   registerStats(program);
+  registerApprove(program);
+  registerTask(program);
   return program;
 }
 

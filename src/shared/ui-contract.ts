@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { IndexRow, SessionDoc } from './session.js';
 import { MessageRecord } from './message.js';
+import { ApprovalDecisionRecord, ApprovalRequestRecord, DecideParams, Grant } from './approvals.js';
+import { TaskRecord, TaskState } from './tasks.js';
 
 /**
  * The UI contract (ARCHITECTURE.md §7): every request channel and every event, declared once.
@@ -39,11 +41,33 @@ export const HandoffStatsView = z.object({
 });
 export type HandoffStatsView = z.infer<typeof HandoffStatsView>;
 
+export const ApprovalViewSchema = z.object({ request: ApprovalRequestRecord, decision: ApprovalDecisionRecord.nullable() });
+export const TaskViewSchema = z.object({
+  record: TaskRecord,
+  state: TaskState,
+  leaseRemainingMs: z.number().nullable(),
+  processAlive: z.boolean().nullable(),
+});
+export const HandoffTaskSchema = z.object({
+  view: TaskViewSchema,
+  recommendation: z.object({ action: z.enum(['terminate', 'restart', 'keep']), prompt: z.string() }),
+});
+
 export const uiChannels = {
   'host:info': { request: z.object({}), response: HostInfo },
   'sessions:list': { request: z.object({ includeArchived: z.boolean().optional() }), response: z.array(IndexRow) },
   'session:get': { request: z.object({ id: z.string() }), response: SessionDetail },
   'stats:get': { request: z.object({}), response: HandoffStatsView },
+  /** Undecided approval requests, oldest first. */
+  'approvals:pending': { request: z.object({}), response: z.array(ApprovalViewSchema) },
+  'approvals:history': { request: z.object({ sessionId: z.string() }), response: z.array(ApprovalViewSchema) },
+  'approvals:decide': { request: DecideParams.extend({ requestId: z.string() }), response: ApprovalViewSchema },
+  'grants:list': { request: z.object({ sessionId: z.string() }), response: z.array(Grant) },
+  'grants:revoke': { request: z.object({ sessionId: z.string(), grantId: z.string() }), response: z.object({ revoked: z.literal(true) }) },
+  'tasks:list': { request: z.object({ sessionId: z.string().optional() }), response: z.array(TaskViewSchema) },
+  /** Unfinished tasks of a handed-off session with what to do about each; none is dropped. */
+  'tasks:handoff': { request: z.object({ sessionId: z.string() }), response: z.array(HandoffTaskSchema) },
+  'tasks:terminate': { request: z.object({ id: z.string(), confirmed: z.literal(true) }), response: TaskViewSchema },
 } as const;
 export type UiChannel = keyof typeof uiChannels;
 export type UiRequest<C extends UiChannel> = z.infer<(typeof uiChannels)[C]['request']>;
@@ -54,6 +78,10 @@ export const uiEvents = {
   'session:changed': z.object({ id: z.string(), reason: z.string() }),
   /** Ask the UI to select a session (from a baton:// link or a handoff). */
   'session:select': z.object({ id: z.string() }),
+  /** An approval request arrived or was decided; re-fetch approvals:pending. */
+  'approvals:changed': z.object({ sessionId: z.string(), requestId: z.string().optional(), type: z.string() }),
+  /** A task was registered or changed state. */
+  'tasks:changed': z.object({ id: z.string(), state: z.string() }),
 } as const;
 export type UiEvent = keyof typeof uiEvents;
 export type UiEventPayload<E extends UiEvent> = z.infer<(typeof uiEvents)[E]>;

@@ -9,6 +9,8 @@ import type { UiEvent, UiEventPayload } from '../../shared/ui-contract.js';
 import { createUiDispatcher, type UiDispatcher } from './ui-handlers.js';
 import { BATON_VERSION } from '../version.js';
 import { computeHandoffStats } from '../handoff/stats.js';
+import { createApprovalService, type ApprovalService } from '../approvals/index.js';
+import { createTaskService, type TaskService } from '../tasks/index.js';
 
 /** Newest messages the session view receives at once; older ones stay on disk. */
 export const SESSION_VIEW_MESSAGE_LIMIT = 2_000;
@@ -27,6 +29,8 @@ export interface HostServices {
   readonly endpoint: EndpointInfo;
   readonly token: Buffer;
   readonly dispatch: UiDispatcher;
+  readonly approvals: ApprovalService;
+  readonly tasks: TaskService;
   onUiEvent(listener: <E extends UiEvent>(event: E, payload: UiEventPayload<E>) => void): () => void;
   emitUiEvent<E extends UiEvent>(event: E, payload: UiEventPayload<E>): void;
   close(): Promise<void>;
@@ -49,14 +53,29 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
     emitUiEvent('session:changed', { id: event.sessionId, reason: event.kind });
     if (event.kind === 'select' || event.status === 'accepted') emitUiEvent('session:select', { id: event.sessionId });
   };
+  const approvals = createApprovalService({ dataDir: options.dataDir, sessionDir: (id) => store.sessionDir(id), store });
+  const tasks = createTaskService({ dataDir: options.dataDir });
+  const unsubscribers = [
+    approvals.onChange((event) =>
+      emitUiEvent('approvals:changed', { sessionId: event.sessionId, type: event.type, requestId: 'view' in event ? event.view.request.requestId : undefined }),
+    ),
+    tasks.onChange((event) => emitUiEvent('tasks:changed', { id: event.view.record.id, state: event.view.state })),
+  ];
   let endpointServer: EndpointServer;
   try {
     endpointServer = await startEndpointServer({
       endpoint,
       token,
-      handle: createReceiver({ store, capabilities: options.capabilities, holder: options.kind === 'electron' ? 'desktop' : 'browser', onEvent: onReceiverEvent }),
+      handle: createReceiver({
+        store,
+        capabilities: options.capabilities,
+        holder: options.kind === 'electron' ? 'desktop' : 'browser',
+        onEvent: onReceiverEvent,
+        methods: { ...approvals.methods, ...tasks.methods },
+      }),
     });
   } catch (error) {
+    await Promise.all([approvals.close(), tasks.close()]);
     await store.close();
     throw error;
   }
@@ -70,6 +89,17 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
       return { session, messages, truncated: session.messageCount > messages.length };
     },
     'stats:get': async () => computeHandoffStats(await store.readEvents()),
+    'approvals:pending': async () => approvals.listPending(),
+    'approvals:history': async ({ sessionId }) => approvals.history(sessionId),
+    'approvals:decide': async ({ requestId, ...params }) => approvals.decide(requestId, params),
+    'grants:list': async ({ sessionId }) => approvals.grants.list(sessionId),
+    'grants:revoke': async ({ sessionId, grantId }) => {
+      await approvals.grants.revoke(sessionId, grantId, 'revoked in the UI');
+      return { revoked: true as const };
+    },
+    'tasks:list': async ({ sessionId }) => tasks.list(sessionId ? { sessionId } : undefined),
+    'tasks:handoff': async ({ sessionId }) => tasks.forHandoff(sessionId),
+    'tasks:terminate': async ({ id }) => tasks.terminate(id, { confirmed: true }),
   });
 
   return {
@@ -78,6 +108,8 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
     endpoint,
     token,
     dispatch,
+    approvals,
+    tasks,
     emitUiEvent,
     onUiEvent(listener) {
       emitter.on('ui', listener);
@@ -85,7 +117,9 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
     },
     async close() {
       emitter.removeAllListeners();
+      for (const unsubscribe of unsubscribers) unsubscribe();
       await endpointServer.close();
+      await Promise.all([approvals.close(), tasks.close()]);
       await store.close();
     },
   };
