@@ -7,8 +7,14 @@ import { isValidId } from '../../shared/ids.js';
 import { createOutput, EXIT } from '../output.js';
 import { endpointFor, openCliStore, resumeCommand } from '../context.js';
 import { readStdin } from '../stdin.js';
+import { realpath } from 'node:fs/promises';
+import { AGENT_SOURCES, findLatestSession, type AgentSource } from '../../core/importers/index.js';
+import type { SessionStore } from '../../core/store/types.js';
+import { importAgentSession } from '../../core/handoff/import-agent-session.js';
 
 interface HandoffFlags {
+  from?: string;
+  latest?: boolean;
   cwd?: string;
   title?: string;
   messages?: string;
@@ -26,7 +32,9 @@ export function registerHandoff(program: Command): void {
     .option('--cwd <dir>', 'working directory of the session', process.cwd())
     .option('--title <title>', 'title shown in the session list')
     .option('--messages <file>', 'messages as JSONL, one {"role","content"} object a line ("-" or omitted: stdin)')
-    .option('--session <id>', 're-offer a session that is already saved (after a failed attempt)')
+    .option('--session <id>', 're-offer a session that is already saved (after a failed attempt); with --from: the tool\'s session id or log path')
+    .option('--from <tool>', 'import a Claude Code (claude) or Codex CLI (codex) session instead of reading messages')
+    .option('--latest', 'with --from: the most recent session of that tool in --cwd')
     .option('--dry-run', 'save the session and build the manifest, but offer nothing')
     .option('--timeout <seconds>', 'how long to wait for a launched app', String(DEFAULT_HANDOFF_TIMEOUT_MS / 1000))
     .option('--no-launch', 'do not start the desktop app through baton:// when none is running')
@@ -43,15 +51,27 @@ async function runHandoff(flags: HandoffFlags): Promise<number> {
     out.problem('handoff', 'BAD_ARGUMENT', `--timeout must be a number of seconds, got "${flags.timeout}"`);
     return EXIT.usage;
   }
-  if (flags.session !== undefined && !isValidId(flags.session)) {
+  if (flags.from !== undefined && !(AGENT_SOURCES as readonly string[]).includes(flags.from)) {
+    out.problem('handoff', 'BAD_ARGUMENT', `--from must be one of ${AGENT_SOURCES.join(', ')}, got "${flags.from}"`);
+    return EXIT.usage;
+  }
+  if (flags.from && !flags.session === !flags.latest) {
+    out.problem('handoff', 'BAD_ARGUMENT', '--from needs exactly one of --session ID or --latest');
+    return EXIT.usage;
+  }
+  if (!flags.from && flags.session !== undefined && !isValidId(flags.session)) {
     out.problem('handoff', 'BAD_ARGUMENT', `--session "${flags.session}" is not a valid session id`);
     return EXIT.usage;
   }
 
   const { dataDir, store } = await openCliStore();
   try {
-    let sessionId = flags.session;
-    if (!sessionId) {
+    let sessionId = flags.from ? undefined : flags.session;
+    if (flags.from) {
+      const imported = await importFrom(store, flags.from as AgentSource, flags, out);
+      if (typeof imported === 'number') return imported;
+      sessionId = imported;
+    } else if (!sessionId) {
       const input = await readMessages(flags.messages);
       if (!input.ok) {
         out.problem('handoff', 'BAD_INPUT', input.message);
@@ -116,6 +136,27 @@ function report(out: ReturnType<typeof createOutput>, outcome: HandoffOutcome): 
     process.stderr.write(`${lines.join('\n')}\n`);
   }
   return code;
+}
+
+/** Imports the named (or latest) session of a terminal tool; returns its Baton id, or an exit code. */
+async function importFrom(store: SessionStore, source: AgentSource, flags: HandoffFlags, out: ReturnType<typeof createOutput>): Promise<string | number> {
+  try {
+    let pathOrId = flags.session;
+    if (flags.latest) {
+      const cwd = await realpath(flags.cwd ?? process.cwd()).catch(() => flags.cwd ?? process.cwd());
+      const latest = await findLatestSession(source, process.env, { cwd });
+      if (!latest) {
+        out.problem('handoff', 'NOT_FOUND', `No ${source} session was found for ${cwd}.`);
+        return EXIT.failure;
+      }
+      pathOrId = latest.path;
+    }
+    const { session } = await importAgentSession(store, source, pathOrId!);
+    return session.id;
+  } catch (error) {
+    out.problem('handoff', (error as { code?: string }).code ?? 'ERROR', `Could not import the ${source} session: ${(error as Error).message}`);
+    return EXIT.failure;
+  }
 }
 
 async function readMessages(file: string | undefined) {

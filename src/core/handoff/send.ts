@@ -17,6 +17,8 @@ import { HandoffCategory, type HandoffOutcome } from './outcome.js';
 export const DEFAULT_HANDOFF_TIMEOUT_MS = 10_000;
 
 export interface NewSessionRequest {
+  /** A fixed id (imports derive it from the source, so the same source lands once). */
+  id?: string;
   cwd: string;
   title: string;
   messages: MessageInput[];
@@ -39,10 +41,15 @@ export interface OfferOptions {
  * (with the store's typed error) when anything could not be made durable: nothing is sent then.
  */
 export async function landNewSession(store: SessionStore, request: NewSessionRequest): Promise<SessionDoc> {
-  const captured = await captureWorkspaceWithPatch(request.cwd);
+  const captured = await captureWorkspaceWithPatch(request.cwd).catch((error: { code?: string }) => {
+    // An imported session may name a directory that is gone: keep the conversation, without a workspace.
+    if (request.source && request.source.tool !== 'baton' && error.code === 'CWD_MISSING') return { snapshot: { cwd: request.cwd, git: null }, patchBytes: null };
+    throw error;
+  });
   const workspace = captured.snapshot;
   const created = await store.createSession(
     {
+      ...(request.id ? { id: request.id } : {}),
       cwd: workspace.cwd,
       gitRoot: workspace.git?.root ?? null,
       branch: workspace.git?.branch ?? null,

@@ -1,0 +1,45 @@
+import { ErrorCode } from '../../shared/error-codes.js';
+import type { SessionDoc } from '../../shared/session.js';
+import { sha256Hex } from '../hash.js';
+import { readAgentSession, type AgentSource } from '../importers/index.js';
+import type { SessionStore } from '../store/types.js';
+import { landNewSession } from './send.js';
+
+export interface ImportResult {
+  session: SessionDoc;
+  /** False when this exact source state had been imported before (nothing new was written). */
+  created: boolean;
+}
+
+/** Length of the hash part of an imported session's id. */
+const IMPORT_ID_HASH_CHARS = 32;
+
+/**
+ * The Baton session id of one source state (tool, session, last line): the same source at the
+ * same last line always maps to the same session, so importing it again creates nothing new and
+ * its handoff is answered `duplicate`.
+ */
+export function importedSessionId(fingerprint: string): string {
+  return `imp-${sha256Hex(fingerprint).slice(0, IMPORT_ID_HASH_CHARS)}`;
+}
+
+/** Converts a Claude Code or Codex session (read-only) into a Baton session, once per source state. */
+export async function importAgentSession(store: SessionStore, source: AgentSource, pathOrId: string, env: NodeJS.ProcessEnv = process.env): Promise<ImportResult> {
+  const imported = await readAgentSession(source, pathOrId, env);
+  const id = importedSessionId(imported.fingerprint);
+  const existing = await store.getSession(id).catch((error: { code?: string }) => {
+    if (error.code === ErrorCode.NOT_FOUND) return null;
+    throw error;
+  });
+  if (existing) return { session: existing, created: false };
+  const session = await landNewSession(store, {
+    id,
+    cwd: imported.cwd ?? process.cwd(),
+    title: imported.title || `${source} session ${imported.externalId}`,
+    messages: imported.messages,
+    source: { tool: source, externalId: imported.externalId, path: imported.path, fingerprint: imported.fingerprint, clientVersion: imported.cliVersion ?? undefined },
+    model: imported.model ? { name: imported.model } : null,
+    permission: imported.permissionMode ? { mode: imported.permissionMode, rules: [] } : null,
+  });
+  return { session, created: true };
+}
