@@ -3,6 +3,7 @@ import { IndexRow, SessionDoc } from './session.js';
 import { MessageRecord } from './message.js';
 import { ApprovalDecisionRecord, ApprovalRequestRecord, DecideParams, Grant } from './approvals.js';
 import { TaskRecord, TaskState } from './tasks.js';
+import { AgentScan, TerminalCommand } from './agents.js';
 
 /**
  * The UI contract (ARCHITECTURE.md §7): every request channel and every event, declared once.
@@ -68,6 +69,18 @@ export const uiChannels = {
   /** Unfinished tasks of a handed-off session with what to do about each; none is dropped. */
   'tasks:handoff': { request: z.object({ sessionId: z.string() }), response: z.array(HandoffTaskSchema) },
   'tasks:terminate': { request: z.object({ id: z.string(), confirmed: z.literal(true) }), response: TaskViewSchema },
+  /** Claude Code and Codex sessions on this machine (read-only, incremental scan). */
+  'agents:list': { request: z.object({}), response: AgentScan },
+  /** Brings one of them into Baton (once per source state) and selects it. */
+  'agents:import': { request: z.object({ source: z.enum(['claude', 'codex']), path: z.string() }), response: z.object({ sessionId: z.string(), created: z.boolean() }) },
+  /** "Continue in terminal" for a Baton session, or for an agent candidate by its tool id and cwd. */
+  'terminal:command': {
+    request: z.union([
+      z.object({ sessionId: z.string() }),
+      z.object({ source: z.enum(['claude', 'codex']), externalId: z.string(), cwd: z.string() }),
+    ]),
+    response: TerminalCommand,
+  },
 } as const;
 export type UiChannel = keyof typeof uiChannels;
 export type UiRequest<C extends UiChannel> = z.infer<(typeof uiChannels)[C]['request']>;

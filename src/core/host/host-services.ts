@@ -11,6 +11,13 @@ import { BATON_VERSION } from '../version.js';
 import { computeHandoffStats } from '../handoff/stats.js';
 import { createApprovalService, type ApprovalService } from '../approvals/index.js';
 import { createTaskService, type TaskService } from '../tasks/index.js';
+import { scanAgentSessions } from '../importers/index.js';
+import { importAgentSession } from '../handoff/import-agent-session.js';
+import { commandTargetOf, terminalCommandFor } from '../terminal-command.js';
+import { join } from 'node:path';
+
+/** Baton's own cache of the agent-session scan (never inside another tool's directory). */
+export const IMPORTERS_CACHE_FILE = 'importers-cache.json';
 
 /** Newest messages the session view receives at once; older ones stay on disk. */
 export const SESSION_VIEW_MESSAGE_LIMIT = 2_000;
@@ -100,6 +107,17 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
     'tasks:list': async ({ sessionId }) => tasks.list(sessionId ? { sessionId } : undefined),
     'tasks:handoff': async ({ sessionId }) => tasks.forHandoff(sessionId),
     'tasks:terminate': async ({ id }) => tasks.terminate(id, { confirmed: true }),
+    'agents:list': async () => scanAgentSessions({ env: process.env, cacheFile: join(options.dataDir, IMPORTERS_CACHE_FILE) }),
+    'agents:import': async ({ source, path }) => {
+      const { session, created } = await importAgentSession(store, source, path);
+      emitUiEvent('session:changed', { id: session.id, reason: 'import' });
+      return { sessionId: session.id, created };
+    },
+    'terminal:command': async (request) => {
+      const known = (await store.list()).flatMap((row) => [row.cwd, row.gitRoot ?? row.cwd]);
+      if ('sessionId' in request) return terminalCommandFor(commandTargetOf(await store.getSession(request.sessionId)), known);
+      return terminalCommandFor({ tool: request.source, id: request.externalId, cwd: request.cwd }, known);
+    },
   });
 
   return {

@@ -1,0 +1,45 @@
+import { z } from 'zod';
+
+/** A Claude Code or Codex CLI session found on disk (read-only), as the UI lists it. */
+export const AgentCandidate = z.looseObject({
+  source: z.enum(['claude', 'codex']),
+  externalId: z.string(),
+  path: z.string(),
+  title: z.string(),
+  cwd: z.string().nullable(),
+  branch: z.string().nullable(),
+  updatedAt: z.string(),
+  messageCount: z.number().int().nonnegative(),
+  messageCountExact: z.boolean(),
+  model: z.string().nullable(),
+  cliVersion: z.string().nullable(),
+  fingerprint: z.string(),
+  note: z.string().optional(),
+  resumeCommand: z.string(),
+});
+export type AgentCandidate = z.infer<typeof AgentCandidate>;
+
+export const AgentScan = z.object({
+  candidates: z.array(AgentCandidate),
+  stats: z.looseObject({ files: z.number(), ms: z.number() }),
+});
+export type AgentScan = z.infer<typeof AgentScan>;
+
+/** "Continue in terminal": the exact command, where to run it, and what to do if that place is gone. */
+export const TerminalCommand = z.object({
+  tool: z.enum(['claude', 'codex', 'baton']),
+  /** The command alone (run it in `cwd`). */
+  command: z.string(),
+  cwd: z.string(),
+  cwdExists: z.boolean(),
+  /** A directory that looks like the moved workspace (same repository remote and root name), when cwd is gone. */
+  movedTo: z.string().nullable(),
+  /** `cd <dir> && <command>`, quoted for a POSIX shell: what "Copy" puts on the clipboard. */
+  shellLine: z.string(),
+});
+export type TerminalCommand = z.infer<typeof TerminalCommand>;
+
+/** Quotes one word for a POSIX shell (single quotes; a single quote becomes '\''). */
+export function shellQuote(word: string): string {
+  return /^[A-Za-z0-9_./:@%+=-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
