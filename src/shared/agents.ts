@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** A Claude Code or Codex CLI session found on disk (read-only), as the UI lists it. */
-export const AgentCandidate = z.looseObject({
+export const AgentCandidate = z.object({
   source: z.enum(['claude', 'codex']),
   externalId: z.string(),
   path: z.string(),
@@ -21,7 +21,7 @@ export type AgentCandidate = z.infer<typeof AgentCandidate>;
 
 export const AgentScan = z.object({
   candidates: z.array(AgentCandidate),
-  stats: z.looseObject({ files: z.number(), ms: z.number() }),
+  stats: z.object({ files: z.number(), ms: z.number() }),
 });
 export type AgentScan = z.infer<typeof AgentScan>;
 
