@@ -13,3 +13,8 @@ export function resolveDataDir(env: NodeJS.ProcessEnv = process.env, platform: N
   if (platform === 'win32') return join(env.LOCALAPPDATA || join(home, 'AppData', 'Local'), 'Baton');
   return join(env.XDG_DATA_HOME || join(home, '.local', 'share'), 'baton');
 }
+
+/** Baton's own cache of the Claude Code / Codex scan (never inside another tool's directory). */
+export function importersCacheFile(dataDir: string): string {
+  return join(dataDir, 'importers-cache.json');
+}

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { IndexRow } from './session.js';
 
 /** A Claude Code or Codex CLI session found on disk (read-only), as the UI lists it. */
 export const AgentCandidate = z.object({
@@ -42,4 +43,27 @@ export type TerminalCommand = z.infer<typeof TerminalCommand>;
 /** Quotes one word for a POSIX shell (single quotes; a single quote becomes '\''). */
 export function shellQuote(word: string): string {
   return /^[A-Za-z0-9_./:@%+=-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/** Where a candidate whose log names no working directory is grouped. */
+export const UNKNOWN_CWD = '(unknown directory)';
+
+/**
+ * A candidate as a resume-candidate row, so Baton sessions and terminal-tool sessions group and
+ * sort together. Its id is prefixed with the tool so it can never collide with a Baton id.
+ */
+export function candidateRow(candidate: AgentCandidate): IndexRow {
+  return {
+    id: `${candidate.source}:${candidate.externalId}`,
+    cwd: candidate.cwd ?? UNKNOWN_CWD,
+    gitRoot: null,
+    branch: candidate.branch,
+    title: candidate.title || `${candidate.source} session ${candidate.externalId}`,
+    updatedAt: candidate.updatedAt,
+    messageCount: candidate.messageCount,
+    source: candidate.source,
+    holder: { who: candidate.source, epoch: 0 },
+    parentId: null,
+    archived: false,
+  };
 }

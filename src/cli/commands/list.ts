@@ -1,27 +1,32 @@
 import type { Command } from 'commander';
 import { groupByCwd } from '../../shared/resume-groups.js';
+import { candidateRow } from '../../shared/agents.js';
+import { scanAgentSessions } from '../../core/importers/index.js';
+import { importersCacheFile } from '../../core/paths.js';
 import { createOutput } from '../output.js';
 import { openCliStore } from '../context.js';
 
 export function registerList(program: Command): void {
   program
     .command('list')
-    .description('list resume candidates, grouped by working directory (reads the index only)')
+    .description('list resume candidates grouped by working directory: Baton sessions (from the index) and Claude Code / Codex sessions')
     .option('--archived', 'include archived sessions')
+    .option('--no-agents', 'only Baton sessions (skip the Claude Code / Codex scan)')
     .option('--json', 'print one versioned JSON object')
-    .action(async (flags: { archived?: boolean; json?: boolean }) => {
+    .action(async (flags: { archived?: boolean; agents: boolean; json?: boolean }) => {
       const out = createOutput(!!flags.json);
-      const { store } = await openCliStore();
+      const { dataDir, store } = await openCliStore();
       try {
         const rows = await store.list({ includeArchived: !!flags.archived });
-        const groups = groupByCwd(rows);
-        out.result('list', { groups }, () => {
+        const scan = flags.agents ? await scanAgentSessions({ env: process.env, cacheFile: importersCacheFile(dataDir) }) : null;
+        const groups = groupByCwd([...rows, ...(scan?.candidates ?? []).map((c) => candidateRow(c))]);
+        const notes = (scan?.candidates ?? []).filter((c) => c.note).map((c) => `${c.path}: ${c.note}`);
+        out.result('list', { groups, notes, agentScan: scan ? { files: scan.stats.files, ms: scan.stats.ms } : null }, () => {
           if (groups.length === 0) return 'No sessions yet. Hand one off with: baton handoff --cwd . --title "…" --messages session.jsonl';
-          return groups
-            .map((group) =>
-              [`${group.cwd}  (${group.sessions.length})`, ...group.sessions.map((s) => `  ${s.id}  ${s.updatedAt}  ${s.messageCount} msgs  [${s.source}]  ${s.title}`)].join('\n'),
-            )
-            .join('\n\n');
+          const lines = groups.map((group) =>
+            [`${group.cwd}  (${group.sessions.length})`, ...group.sessions.map((s) => `  ${s.id}  ${s.updatedAt}  ${s.messageCount} msgs  [${s.source}]  ${s.title}`)].join('\n'),
+          );
+          return [...lines, ...notes.map((n) => `note: ${n}`)].join('\n\n');
         });
       } finally {
         await store.close();

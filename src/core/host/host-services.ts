@@ -14,10 +14,7 @@ import { createTaskService, type TaskService } from '../tasks/index.js';
 import { scanAgentSessions } from '../importers/index.js';
 import { importAgentSession } from '../handoff/import-agent-session.js';
 import { commandTargetOf, terminalCommandFor } from '../terminal-command.js';
-import { join } from 'node:path';
-
-/** Baton's own cache of the agent-session scan (never inside another tool's directory). */
-export const IMPORTERS_CACHE_FILE = 'importers-cache.json';
+import { importersCacheFile } from '../paths.js';
 
 /** Newest messages the session view receives at once; older ones stay on disk. */
 export const SESSION_VIEW_MESSAGE_LIMIT = 2_000;
@@ -107,7 +104,7 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
     'tasks:list': async ({ sessionId }) => tasks.list(sessionId ? { sessionId } : undefined),
     'tasks:handoff': async ({ sessionId }) => tasks.forHandoff(sessionId),
     'tasks:terminate': async ({ id }) => tasks.terminate(id, { confirmed: true }),
-    'agents:list': async () => scanAgentSessions({ env: process.env, cacheFile: join(options.dataDir, IMPORTERS_CACHE_FILE) }),
+    'agents:list': async () => scanAgentSessions({ env: process.env, cacheFile: importersCacheFile(options.dataDir) }),
     'agents:import': async ({ source, path }) => {
       const { session, created } = await importAgentSession(store, source, path);
       emitUiEvent('session:changed', { id: session.id, reason: 'import' });

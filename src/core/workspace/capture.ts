@@ -10,7 +10,7 @@ import {
   type WorkspaceWarning,
 } from '../../shared/workspace.js';
 import { WorkspaceError, gitFailed } from './errors.js';
-import { hashDiskPath, mapLimit } from './file-hash.js';
+import { hashDiskPath, mapLimit, type DiskHash } from './file-hash.js';
 import { runGit } from './git.js';
 import type { DiffEntry } from './diff-list.js';
 import { PATCH_MAX_BYTES, capturePatch, listDiff } from './patch.js';
@@ -67,14 +67,18 @@ export async function captureWorkspaceWithPatch(cwd: string, options: CaptureOpt
   const wantPatch = options.patch ?? true;
   const byPath = new Map<string, StatusEntry>();
   for (const entry of status.entries) byPath.set(entry.path, entry);
-  // The patch streams while the file list is read and the files hashed: git and our hashing overlap.
-  const { files, patch } = await withWorkingTreeIndex(root, indexPath, head, warnings, async (env) => {
+  // Every changed path status names is hashed while git builds the temporary index and streams
+  // the patch: our hashing and git's work overlap instead of adding up.
+  const hashing = hashChangedPaths(root, status.entries);
+  hashing.catch(() => undefined); // awaited below; keeps an early failure from going unhandled meanwhile
+  const { entries, patch } = await withWorkingTreeIndex(root, indexPath, head, warnings, async (env) => {
     const patchRun = wantPatch ? capturePatch(root, head, env, options.patchMaxBytes ?? PATCH_MAX_BYTES) : Promise.resolve(null);
-    patchRun.catch(() => undefined); // awaited below; keeps an early failure from going unhandled meanwhile
-    const entries = await listDiff(root, head, env);
-    const described = await mapLimit(entries, HASH_CONCURRENCY, (entry) => describeFile(root, entry, byPath, warnings));
-    return { files: described, patch: await patchRun };
+    patchRun.catch(() => undefined);
+    const listed = await listDiff(root, head, env);
+    return { entries: listed, patch: await patchRun };
   });
+  const hashes = await hashing;
+  const files = await mapLimit(entries, HASH_CONCURRENCY, (entry) => describeFile(root, entry, byPath, hashes, warnings));
 
   let patchInfo: WorkspaceGit['patch'] = null;
   if (patch) {
@@ -110,11 +114,24 @@ export async function captureWorkspaceWithPatch(cwd: string, options: CaptureOpt
   return { snapshot: { ...base, git, warnings }, patchBytes: patch?.bytes ?? null };
 }
 
+/** sha256 of every path `git status` reports as present and changed (submodules excluded). */
+async function hashChangedPaths(root: string, entries: readonly StatusEntry[]): Promise<Map<string, DiskHash>> {
+  const paths = entries.filter((e) => !e.submodule && e.x !== 'D' && e.y !== 'D').map((e) => e.path);
+  const hashed = await mapLimit(paths, HASH_CONCURRENCY, (path) => hashDiskPath(join(root, path)));
+  return new Map(paths.map((path, i) => [path, hashed[i]!]));
+}
+
 /** One changed file: git's view (status, modes, binary, line counts) plus the sha256 of the working-tree bytes. */
-async function describeFile(root: string, entry: DiffEntry, byPath: Map<string, StatusEntry>, warnings: WorkspaceWarning[]): Promise<WorkspaceFile> {
+async function describeFile(
+  root: string,
+  entry: DiffEntry,
+  byPath: Map<string, StatusEntry>,
+  hashes: Map<string, DiskHash>,
+  warnings: WorkspaceWarning[],
+): Promise<WorkspaceFile> {
   const state = byPath.get(entry.path) ?? (entry.oldPath !== undefined ? byPath.get(entry.oldPath) : undefined);
   const untracked = state?.untracked === true;
-  const disk = entry.status === 'deleted' ? { sha256: null, size: null } : await hashDiskPath(join(root, entry.path));
+  const disk = entry.status === 'deleted' ? { sha256: null, size: null } : (hashes.get(entry.path) ?? (await hashDiskPath(join(root, entry.path))));
   if (entry.status !== 'deleted' && disk.sha256 === null) warnings.push({ code: 'unreadable', message: `Could not hash ${entry.path}.`, path: entry.path });
   const file: WorkspaceFile = {
     path: entry.path,
