@@ -219,6 +219,20 @@ describe('captureWorkspace', () => {
     expect(patchBytes!.toString()).not.toContain('inner');
   });
 
+  it('leaves an embedded repository (not a submodule) out of the patch, with a warning', async () => {
+    const repo = makeRepo();
+    repo.write('a.txt', 'a\n');
+    repo.commitAll('a');
+    const nested = makeRepo(join(repo.root, 'nested'));
+    nested.write('inner.txt', 'inner\n');
+    nested.commitAll('inner');
+    repo.write('b.txt', 'b\n');
+    const { snapshot, patchBytes } = await captureWorkspaceWithPatch(repo.root);
+    expect(snapshot.git!.files.map((f) => f.path)).toEqual(['b.txt']);
+    expect(snapshot.warnings!.some((w) => w.code === 'git-add' && w.message.includes('embedded git repository'))).toBe(true);
+    expect(patchBytes!.toString()).not.toContain('inner');
+  });
+
   it('past the cap, keeps the hash and size but not the bytes, with a warning', async () => {
     const repo = makeRepo();
     repo.write('a.txt', 'a\n');

@@ -162,6 +162,19 @@ describe('takeHandedOffVersion', () => {
     });
   });
 
+  it('says plainly when the patch was too large to store', async () => {
+    await withStore(async (store) => {
+      const { repo } = dirtyRepo();
+      const captured = await captureWorkspaceWithPatch(repo.root, { patchMaxBytes: 100 });
+      expect(captured.patchBytes).toBeNull();
+      const session = await store.createSession({ cwd: repo.root, gitRoot: repo.root, branch: 'main', title: 't', source: { tool: 'baton' }, holder: 'terminal', extra: { workspace: captured.snapshot } });
+      expect((await storeWorkspacePatch(store, session.id, captured)).git!.patch!.ref).toBeNull();
+      repo.write('src/app.ts', 'drifted\n');
+      await expect(takeHandedOffVersion(store, session.id, 'src/app.ts')).rejects.toMatchObject({ code: 'WORKSPACE_PATCH_NOT_STORED', path: 'src/app.ts' });
+      expect(repo.read('src/app.ts').toString()).toBe('drifted\n');
+    });
+  });
+
   it('refuses paths outside the repository', async () => {
     await withStore(async (store) => {
       const { sessionId } = await landed(store);
