@@ -26,6 +26,7 @@ export default defineConfig({
     base: './',
     build: {
       outDir: resolve('out/renderer'),
+      minify: true,
       rollupOptions: { input: { index: resolve('src/renderer/index.html') } },
     },
     plugins: [react()],
