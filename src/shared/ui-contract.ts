@@ -4,6 +4,7 @@ import { MessageRecord } from './message.js';
 import { ApprovalDecisionRecord, ApprovalRequestRecord, DecideParams, Grant } from './approvals.js';
 import { TaskRecord, TaskState } from './tasks.js';
 import { AgentScan, TerminalCommand } from './agents.js';
+import { DiffFileList, FileDiff, RehydrateRequest, RehydrateResult, RehydrationPlan, WorkspaceVerification } from './workspace.js';
 
 /**
  * The UI contract (ARCHITECTURE.md §7): every request channel and every event, declared once.
@@ -69,6 +70,20 @@ export const uiChannels = {
   /** Unfinished tasks of a handed-off session with what to do about each; none is dropped. */
   'tasks:handoff': { request: z.object({ sessionId: z.string() }), response: z.array(HandoffTaskSchema) },
   'tasks:terminate': { request: z.object({ id: z.string(), confirmed: z.literal(true) }), response: TaskViewSchema },
+  /** The handed-off workspace checked against this disk now: complete / partial / none, and what rehydration would do. */
+  'workspace:status': {
+    request: z.object({ sessionId: z.string() }),
+    response: z.object({ hasWorkspace: z.boolean(), verification: WorkspaceVerification.nullable(), plan: RehydrationPlan.nullable() }),
+  },
+  /** The changed files of the handed-off workspace (status, counts). */
+  'workspace:diff': { request: z.object({ sessionId: z.string() }), response: DiffFileList },
+  /** Both sides of one changed file; `full` opens a file past the inline limit on demand. */
+  'workspace:file': {
+    request: z.object({ sessionId: z.string(), path: z.string(), against: z.enum(['head', 'disk']).optional(), full: z.boolean().optional() }),
+    response: FileDiff,
+  },
+  /** One confirmed rehydration step (take a file's handed-off version, or make a worktree). */
+  'workspace:rehydrate': { request: RehydrateRequest, response: RehydrateResult },
   /** Claude Code and Codex sessions on this machine (read-only, incremental scan). */
   'agents:list': { request: z.object({}), response: AgentScan },
   /** Brings one of them into Baton (once per source state) and selects it. */

@@ -5,6 +5,7 @@ import type { SessionStore } from '../store/types.js';
 import { canonicalJson, sha256Hex } from '../hash.js';
 import { verifyAgainstDisk } from './verify-offer.js';
 import { isValidId } from '../../shared/ids.js';
+import { readSessionWorkspace, verifyWorkspace } from '../workspace/index.js';
 
 export const RECEIVER_PROTOCOL_MAJOR = 1;
 
@@ -64,7 +65,8 @@ export function createReceiver(options: ReceiverOptions): RequestHandler {
     if (missing.length > 0) return { ok: true, status: 'needs-capabilities', missing, sessionId: manifest.session_id };
 
     const epoch = await takeBaton(store, manifest.session_id, manifest.handoff_id, options.holder);
-    const answer = { ok: true, status: 'accepted', handoffId: manifest.handoff_id, sessionId: manifest.session_id, epoch };
+    const workspace = await workspaceVerdict(store, manifest.session_id);
+    const answer = { ok: true, status: 'accepted', handoffId: manifest.handoff_id, sessionId: manifest.session_id, epoch, workspace };
     const stored = await store.putReceipt({
       handoffId: manifest.handoff_id,
       sessionId: manifest.session_id,
@@ -110,6 +112,21 @@ export function createReceiver(options: ReceiverOptions): RequestHandler {
       return rejected(code, (error as Error).message);
     }
   };
+}
+
+/**
+ * The workspace as the target finds it (complete / partial / none), for the answer; the UI checks
+ * again when it opens the session. Never fails the handoff: the conversation is what was offered.
+ */
+async function workspaceVerdict(store: SessionStore, sessionId: string) {
+  try {
+    const snapshot = await readSessionWorkspace(store, sessionId);
+    if (!snapshot?.git) return null;
+    const verification = await verifyWorkspace(snapshot, snapshot.git.root);
+    return { status: verification.status, drifted: verification.drifted.map((d) => d.path) };
+  } catch (error) {
+    return { status: 'unknown', reason: (error as Error).message };
+  }
 }
 
 /** Compare-and-swap retries when another writer updates session.json at the same moment. */

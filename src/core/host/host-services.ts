@@ -15,6 +15,7 @@ import { scanAgentSessions } from '../importers/index.js';
 import { importAgentSession } from '../handoff/import-agent-session.js';
 import { commandTargetOf, terminalCommandFor } from '../terminal-command.js';
 import { importersCacheFile } from '../paths.js';
+import { createWorkspaceHandlers } from './workspace-handlers.js';
 
 /** Newest messages the session view receives at once; older ones stay on disk. */
 export const SESSION_VIEW_MESSAGE_LIMIT = 2_000;
@@ -84,6 +85,7 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
     throw error;
   }
 
+  const workspace = createWorkspaceHandlers(store);
   const dispatch = createUiDispatcher({
     'host:info': async () => ({ host: options.kind, version: BATON_VERSION, dataDir: options.dataDir, endpoint: endpoint.address }),
     'sessions:list': async ({ includeArchived }) => store.list({ includeArchived }),
@@ -104,6 +106,10 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
     'tasks:list': async ({ sessionId }) => tasks.list(sessionId ? { sessionId } : undefined),
     'tasks:handoff': async ({ sessionId }) => tasks.forHandoff(sessionId),
     'tasks:terminate': async ({ id }) => tasks.terminate(id, { confirmed: true }),
+    'workspace:status': workspace.status,
+    'workspace:diff': workspace.diff,
+    'workspace:file': workspace.file,
+    'workspace:rehydrate': workspace.rehydrate,
     'agents:list': async () => scanAgentSessions({ env: process.env, cacheFile: importersCacheFile(options.dataDir) }),
     'agents:import': async ({ source, path }) => {
       const { session, created } = await importAgentSession(store, source, path);

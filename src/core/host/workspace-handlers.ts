@@ -1,0 +1,78 @@
+import { ErrorCode } from '../../shared/error-codes.js';
+import type { RehydrateRequest, RehydrateResult, RehydrationLogEntry, WorkspaceSnapshot } from '../../shared/workspace.js';
+import type { SessionStore } from '../store/types.js';
+import {
+  defaultWorktreeDir,
+  fileDiff,
+  listDiffFiles,
+  planRehydration,
+  readSessionPatch,
+  readSessionWorkspace,
+  rehydrateIntoWorktree,
+  takeHandedOffVersion,
+  verifyWorkspace,
+} from '../workspace/index.js';
+
+/** Compare-and-swap retries when appending to the session's rehydration log. */
+const LOG_CAS_ATTEMPTS = 5;
+
+/**
+ * The UI's workspace channels over the workspace module: status (verify + plan), the file list,
+ * one file's two sides, and confirmed rehydration steps, each logged in session.json.
+ */
+export function createWorkspaceHandlers(store: SessionStore) {
+  async function snapshotOf(sessionId: string): Promise<WorkspaceSnapshot> {
+    const snapshot = await readSessionWorkspace(store, sessionId);
+    if (!snapshot?.git) throw Object.assign(new Error(`Session ${sessionId} was handed off without a git workspace.`), { code: ErrorCode.NOT_FOUND });
+    return snapshot;
+  }
+
+  async function log(sessionId: string, entries: RehydrationLogEntry[]): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      const doc = await store.getSession(sessionId);
+      try {
+        await store.update(sessionId, doc.revision, (current) => {
+          const previous = Array.isArray(current.rehydrationLog) ? (current.rehydrationLog as unknown[]) : [];
+          return { ...current, rehydrationLog: [...previous, ...entries] };
+        });
+        return;
+      } catch (error) {
+        if ((error as { code?: string }).code !== ErrorCode.CONFLICT || attempt >= LOG_CAS_ATTEMPTS) throw error;
+      }
+    }
+  }
+
+  return {
+    async status({ sessionId }: { sessionId: string }) {
+      const snapshot = await readSessionWorkspace(store, sessionId);
+      if (!snapshot?.git) return { hasWorkspace: false, verification: null, plan: null };
+      const verification = await verifyWorkspace(snapshot, snapshot.git.root);
+      return { hasWorkspace: true, verification, plan: planRehydration(verification, snapshot, sessionId) };
+    },
+
+    async diff({ sessionId }: { sessionId: string }) {
+      return listDiffFiles(await snapshotOf(sessionId));
+    },
+
+    async file({ sessionId, path, against, full }: { sessionId: string; path: string; against?: 'head' | 'disk'; full?: boolean }) {
+      const snapshot = await snapshotOf(sessionId);
+      return fileDiff({ snapshot, patch: await readSessionPatch(store, sessionId, snapshot), path, against, full });
+    },
+
+    async rehydrate(request: RehydrateRequest): Promise<RehydrateResult> {
+      const snapshot = await snapshotOf(request.sessionId);
+      if (request.action === 'take-file') {
+        const entry = await takeHandedOffVersion(store, request.sessionId, request.path, { expected: snapshot });
+        await log(request.sessionId, [entry]);
+        return { log: [entry] };
+      }
+      const patch = await readSessionPatch(store, request.sessionId, snapshot);
+      if (!patch) throw Object.assign(new Error(`The patch of session ${request.sessionId} was too large to store; a worktree cannot be made from it.`), { code: ErrorCode.NOT_FOUND });
+      const repoRoot = snapshot.git!.root;
+      const targetDir = request.targetDir ?? defaultWorktreeDir(repoRoot, request.sessionId);
+      const result = await rehydrateIntoWorktree(repoRoot, snapshot.git!.head, patch, targetDir);
+      await log(request.sessionId, result.log);
+      return result;
+    },
+  };
+}
