@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, readFileSync, readlinkSync, statSync, symlinkSync, unlinkSync } from 'node:fs';
+import { existsSync, lstatSync, rmSync, readFileSync, readlinkSync, statSync, symlinkSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openStore } from '../store/index.js';
@@ -10,7 +10,11 @@ import { cleanupTemp, makeRepo, sha256, tempDir } from './test-support/repo.js';
 import { verifyWorkspace } from './verify.js';
 import { APPLIED_MARKER, defaultWorktreeDir, rehydrateIntoWorktree } from './worktree.js';
 
-afterAll(cleanupTemp);
+const besideRepos: string[] = [];
+afterAll(() => {
+  cleanupTemp();
+  for (const dir of besideRepos) rmSync(dir, { recursive: true, force: true });
+});
 
 const BINARY = Buffer.from(Array.from({ length: 3000 }, (_, i) => (i * 7919) % 256));
 
@@ -58,6 +62,7 @@ describe('rehydrateIntoWorktree', () => {
     const { snapshot, patchBytes } = await captureWorkspaceWithPatch(repo.root);
     const target = defaultWorktreeDir(repo.root, 'sess-0123456789abcdef');
     expect(target).toBe(`${repo.root}-baton-89abcdef`);
+    besideRepos.push(target); // beside the temp repo, outside the dirs cleanupTemp removes
 
     const first = await rehydrateIntoWorktree(repo.root, head, patchBytes!, target);
     expect(first.log.map((e) => `${e.step}:${e.result}`)).toEqual(['worktree-add:applied', 'patch-apply:applied']);
