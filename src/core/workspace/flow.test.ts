@@ -3,13 +3,44 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { RehydrateRequest } from '../../shared/workspace.js';
 import { landNewSession } from '../handoff/send.js';
 import { openStore } from '../store/index.js';
+import type { SessionStore } from '../store/types.js';
 import { captureWorkspace } from './capture.js';
-import { createWorkspaceService } from './service.js';
+import { fileDiff, listDiffFiles } from './file-diff.js';
+import { planRehydration } from './plan.js';
+import { readSessionPatch, readSessionWorkspace } from './session-workspace.js';
+import { takeHandedOffVersion } from './take-file.js';
 import { cleanupTemp, makeRepo, tempDir } from './test-support/repo.js';
+import { verifyWorkspace } from './verify.js';
+import { defaultWorktreeDir, rehydrateIntoWorktree } from './worktree.js';
+
+/** The calls the host's workspace channels make, in the order the UI makes them. */
+function flow(store: SessionStore) {
+  const snapshotOf = async (id: string) => (await readSessionWorkspace(store, id))!;
+  const status = async (id: string) => {
+    const snapshot = await snapshotOf(id);
+    const verification = await verifyWorkspace(snapshot, snapshot.git!.root);
+    return { verification, plan: planRehydration(verification, snapshot, id) };
+  };
+  return {
+    status,
+    files: async (id: string) => listDiffFiles(await snapshotOf(id)),
+    diff: async (id: string, path: string, options: { against?: 'head' | 'disk' } = {}) => {
+      const snapshot = await snapshotOf(id);
+      return fileDiff({ snapshot, patch: await readSessionPatch(store, id, snapshot), path, ...options });
+    },
+    rehydrate: async (request: RehydrateRequest) => {
+      if (request.action === 'take-file') return { log: [await takeHandedOffVersion(store, request.sessionId, request.path)] };
+      const snapshot = await snapshotOf(request.sessionId);
+      const root = (await status(request.sessionId)).verification.targetRoot ?? snapshot.git!.root;
+      const patch = (await readSessionPatch(store, request.sessionId, snapshot))!;
+      return rehydrateIntoWorktree(root, snapshot.git!.head, patch, request.targetDir ?? defaultWorktreeDir(root, request.sessionId));
+    },
+  };
+}
 
 afterAll(cleanupTemp);
 
-describe('workspace service (what the status, diff and rehydrate channels call)', () => {
+describe('the workspace flow the UI drives (status, diff, rehydrate)', () => {
   it('hand off three changed files → list three, show one, see drift, take it back, then rebuild in a worktree', async () => {
     const repo = makeRepo();
     repo.write('src/a.ts', 'export const a = 1;\n');
@@ -21,7 +52,7 @@ describe('workspace service (what the status, diff and rehydrate channels call)'
     const store = await openStore(join(tempDir(), 'store'));
     try {
       const session = await landNewSession(store, { cwd: repo.root, title: 'three files', messages: [{ role: 'user', content: 'go' }] });
-      const service = createWorkspaceService(store);
+      const service = flow(store);
 
       const list = await service.files(session.id);
       expect(list.files.map((f) => f.path)).toEqual(['README.md', 'src/a.ts', 'src/b.ts']);

@@ -10,8 +10,6 @@ export { fileDiff, listDiffFiles, FILE_INLINE_MAX_BYTES } from './file-diff.js';
 export type { FileDiffRequest } from './file-diff.js';
 export { storeWorkspacePatch, readSessionWorkspace, readSessionPatch, PATCH_ARTIFACT_EXTENSION } from './session-workspace.js';
 export { diffSummarySha256 } from './summary-hash.js';
-export { createWorkspaceService } from './service.js';
-export type { WorkspaceService, WorkspaceStatus } from './service.js';
 export { landWorkspace, reuseOrCaptureWorkspace, WORKSPACE_REUSE_MS } from './land.js';
 export { handedOffContents } from './handed-off.js';
 export { WorkspaceError } from './errors.js';
