@@ -8,10 +8,10 @@ export interface SessionItemProps {
   focusable: boolean;
   now: number;
   onOpen: (id: string) => void;
-  onFocus: (id: string) => void;
+  onFocus: (key: string) => void;
 }
 
-/** One resume candidate: title, source, branch, when it last changed and how long it is. */
+/** One resume candidate: title, source, branch, when it last changed and how long it is (one fixed-height row). */
 export function SessionItem({ session, selected, focusable, now, onOpen, onFocus }: SessionItemProps) {
   const messages = `${session.messageCount} ${session.messageCount === 1 ? 'message' : 'messages'}`;
   return (
@@ -20,6 +20,8 @@ export function SessionItem({ session, selected, focusable, now, onOpen, onFocus
       className="session-item"
       data-testid="session-item"
       data-session-id={session.id}
+      data-item-key={session.id}
+      data-source={session.source}
       aria-current={selected ? 'true' : undefined}
       tabIndex={focusable ? 0 : -1}
       onClick={() => onOpen(session.id)}

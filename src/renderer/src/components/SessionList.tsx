@@ -1,61 +1,137 @@
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
-import { flattenGroups, type SessionGroup } from '../model/group-sessions';
-import { shortenPath } from '../model/shorten-path';
+import { useEffect, useImperativeHandle, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type Ref } from 'react';
+import { useViewport } from '../features/agents/use-viewport';
+import type { SessionGroup } from '../model/group-sessions';
+import { heightOf, listItems, type ListItem } from '../model/list-items';
+import { computeWindow, prefixOffsets, scrollToReveal } from '../model/windowing';
+import { GroupHeader } from './GroupHeader';
 import { SessionItem } from './SessionItem';
+
+/** Extra pixels drawn above and below the viewport, so a fast scroll does not show blank space. */
+export const OVERSCAN_PX = 480;
+/** Items PageUp/PageDown move by. */
+export const PAGE_ITEMS = 10;
+
+export interface SessionListHandle {
+  /** Moves keyboard focus into the list (the open session, else the first item). */
+  focus(): void;
+}
 
 export interface SessionListProps {
   groups: SessionGroup[];
   selectedId: string | null;
   now: number;
   onOpen: (id: string) => void;
+  collapsed?: ReadonlySet<string>;
+  onToggleGroup?: (cwd: string) => void;
+  /** ↑ on the first item: the search box above takes focus back. */
+  onExitTop?: () => void;
+  handle?: Ref<SessionListHandle>;
+}
+
+const NONE: ReadonlySet<string> = new Set();
+
+interface Chunk {
+  cwd: string;
+  start: number;
+  items: ListItem[];
 }
 
 /**
- * Resume candidates grouped by working directory. One roving tab stop: Tab enters the list at the
- * open (or first) session, ↑/↓/Home/End move through every session across groups, Enter opens.
+ * Resume candidates grouped by working directory, virtualized: only the items in view (plus
+ * overscan) are in the DOM, so ten thousand sessions scroll like ten. Heights are fixed
+ * (list-items.ts), which makes the window a binary search over prefix offsets.
+ *
+ * Keyboard: one roving tab stop; ↑/↓/Home/End/PageUp/PageDown walk headers and sessions, Enter
+ * opens a session or toggles a group, ← collapses (or goes to the group's header), → expands.
  */
-export function SessionList({ groups, selectedId, now, onOpen }: SessionListProps) {
-  const listRef = useRef<HTMLElement>(null);
-  const [focusedId, setFocusedId] = useState<string | null>(null);
-  const headingPrefix = useId();
-  const order = flattenGroups(groups);
-  const tabStop = [focusedId, selectedId, order[0]].find((id) => id !== null && id !== undefined && order.includes(id)) ?? null;
+export function SessionList({ groups, selectedId, now, onOpen, collapsed = NONE, onToggleGroup, onExitTop, handle }: SessionListProps) {
+  const scrollRef = useRef<HTMLElement>(null);
+  const [viewport, scrollTo] = useViewport(scrollRef);
+  const [focusKey, setFocusKey] = useState<string | null>(null);
+  const pendingFocus = useRef<string | null>(null);
 
-  function buttonFor(id: string): HTMLElement | undefined {
-    const buttons = listRef.current?.querySelectorAll<HTMLElement>('[data-session-id]') ?? [];
-    for (const button of buttons) if (button.dataset.sessionId === id) return button;
+  const items = useMemo(() => listItems(groups, collapsed), [groups, collapsed]);
+  const offsets = useMemo(() => prefixOffsets(items, heightOf), [items]);
+  const indexByKey = useMemo(() => new Map(items.map((item, index) => [item.key, index])), [items]);
+  const tabStop = [focusKey, selectedId, items[0]?.key].find((key): key is string => key !== null && key !== undefined && indexByKey.has(key)) ?? null;
+
+  const range = computeWindow(offsets, viewport.scrollTop, viewport.height, OVERSCAN_PX);
+
+  function reveal(index: number): void {
+    const target = scrollToReveal(offsets, index, viewport.scrollTop, viewport.height);
+    if (target !== null) scrollTo(target);
+  }
+
+  function moveTo(index: number): void {
+    const item = items[Math.max(0, Math.min(items.length - 1, index))];
+    if (item === undefined) return;
+    setFocusKey(item.key);
+    pendingFocus.current = item.key;
+    reveal(indexByKey.get(item.key) ?? 0);
+  }
+
+  // Focus lands after the render that puts the target row in the DOM.
+  useLayoutEffect(() => {
+    const key = pendingFocus.current;
+    if (key === null) return;
+    const element = elementFor(key);
+    if (element !== undefined) {
+      pendingFocus.current = null;
+      element.focus({ preventScroll: true });
+    }
+  });
+
+  useImperativeHandle(handle, () => ({ focus: () => moveTo(tabStop === null ? 0 : (indexByKey.get(tabStop) ?? 0)) }));
+
+  // A session opened from elsewhere (a handoff, a link) is scrolled into sight.
+  useEffect(() => {
+    if (selectedId === null) return;
+    const index = indexByKey.get(selectedId);
+    if (index !== undefined) reveal(index);
+    // Only when the selection changes, not on every scroll.
+  }, [selectedId]);
+
+  function elementFor(key: string): HTMLElement | undefined {
+    const candidates = scrollRef.current?.querySelectorAll<HTMLElement>('[data-item-key]') ?? [];
+    for (const element of candidates) if (element.dataset.itemKey === key) return element;
     return undefined;
   }
 
-  function moveFocus(id: string | undefined): void {
-    if (id === undefined) return;
-    setFocusedId(id);
-    buttonFor(id)?.focus();
-  }
-
-  // A session opened from elsewhere (a handoff, a link) is scrolled into sight in the list.
-  useEffect(() => {
-    if (selectedId !== null) buttonFor(selectedId)?.scrollIntoView?.({ block: 'nearest' });
-  }, [selectedId]);
-
   function onKeyDown(event: KeyboardEvent<HTMLElement>): void {
-    const current = tabStop === null ? -1 : order.indexOf(tabStop);
+    const current = tabStop === null ? -1 : (indexByKey.get(tabStop) ?? -1);
+    const item = items[current];
     switch (event.key) {
       case 'ArrowDown':
-        moveFocus(order[Math.min(order.length - 1, current + 1)]);
+        moveTo(current + 1);
         break;
       case 'ArrowUp':
-        moveFocus(order[Math.max(0, current - 1)]);
+        if (current <= 0 && onExitTop !== undefined) onExitTop();
+        else moveTo(current - 1);
+        break;
+      case 'PageDown':
+        moveTo(current + PAGE_ITEMS);
+        break;
+      case 'PageUp':
+        moveTo(current - PAGE_ITEMS);
         break;
       case 'Home':
-        moveFocus(order[0]);
+        moveTo(0);
         break;
       case 'End':
-        moveFocus(order[order.length - 1]);
+        moveTo(items.length - 1);
         break;
       case 'Enter':
-        // Handled here rather than by the button's own click so Enter works wherever focus is in the list.
-        if (tabStop !== null) onOpen(tabStop);
+      case ' ':
+        // Handled here rather than by the button's own click so it works wherever focus is in the list.
+        if (item?.kind === 'row') onOpen(item.row.id);
+        else if (item?.kind === 'group') onToggleGroup?.(item.cwd);
+        break;
+      case 'ArrowLeft':
+        if (item?.kind === 'group' && !item.collapsed) onToggleGroup?.(item.cwd);
+        else if (item?.kind === 'row') moveTo(indexByKey.get(`group:${item.cwd}`) ?? current);
+        break;
+      case 'ArrowRight':
+        if (item?.kind === 'group' && item.collapsed) onToggleGroup?.(item.cwd);
         break;
       default:
         return;
@@ -63,39 +139,41 @@ export function SessionList({ groups, selectedId, now, onOpen }: SessionListProp
     event.preventDefault();
   }
 
+  // Consecutive visible items of one directory share a <section>, so a group stays one element.
+  const chunks: Chunk[] = [];
+  for (let index = range.start; index < range.end; index++) {
+    const item = items[index]!;
+    const last = chunks[chunks.length - 1];
+    if (last !== undefined && last.cwd === item.cwd) last.items.push(item);
+    else chunks.push({ cwd: item.cwd, start: index, items: [item] });
+  }
+
   return (
-    <nav className="session-list" aria-label="Sessions" ref={listRef} onKeyDown={onKeyDown}>
-      {groups.map((group, index) => {
-        const headingId = `${headingPrefix}-group-${index}`;
-        return (
-          <section key={group.cwd} className="session-group" data-testid="session-group" data-cwd={group.cwd} aria-labelledby={headingId}>
-            <h2 className="session-group-header" id={headingId} title={group.cwd}>
-              <span className="session-group-path">{shortenPath(group.cwd)}</span>
-              {/* The badge is for the eye; the hidden text gives the heading a readable name. */}
-              <span className="count" data-testid="session-count" aria-hidden="true">
-                {group.sessions.length}
-              </span>
-              <span className="visually-hidden">
-                , {group.sessions.length} {group.sessions.length === 1 ? 'session' : 'sessions'}
-              </span>
-            </h2>
-            <ul className="session-group-items">
-              {group.sessions.map((session) => (
-                <li key={session.id}>
-                  <SessionItem
-                    session={session}
-                    selected={session.id === selectedId}
-                    focusable={session.id === tabStop}
-                    now={now}
-                    onOpen={onOpen}
-                    onFocus={setFocusedId}
-                  />
-                </li>
-              ))}
-            </ul>
+    <nav className="session-list" aria-label="Sessions" ref={scrollRef} onKeyDown={onKeyDown} data-testid="session-list" data-item-count={items.length}>
+      <div className="session-list-canvas" style={{ height: offsets[items.length] }}>
+        {chunks.map((chunk) => (
+          <section key={chunk.cwd} className="session-group" data-testid="session-group" data-cwd={chunk.cwd} aria-label={chunk.cwd} style={{ top: offsets[chunk.start] }}>
+            {chunk.items.map((item) =>
+              item.kind === 'group' ? (
+                <GroupHeader
+                  key={item.key}
+                  itemKey={item.key}
+                  cwd={item.cwd}
+                  count={item.count}
+                  collapsed={item.collapsed}
+                  focusable={item.key === tabStop}
+                  onToggle={(cwd) => onToggleGroup?.(cwd)}
+                  onFocus={setFocusKey}
+                />
+              ) : (
+                <div key={item.key} className="session-row">
+                  <SessionItem session={item.row} selected={item.row.id === selectedId} focusable={item.key === tabStop} now={now} onOpen={onOpen} onFocus={setFocusKey} />
+                </div>
+              ),
+            )}
           </section>
-        );
-      })}
+        ))}
+      </div>
     </nav>
   );
 }
