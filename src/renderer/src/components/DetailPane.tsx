@@ -50,7 +50,7 @@ export function DetailPane({ id, detail, storeEmpty, now }: DetailPaneProps) {
           </button>
         </div>
       )}
-      <SessionView detail={detail.value} now={now} />
+      <SessionView detail={detail.value} now={now} onSessionChanged={detail.reload} />
     </>
   );
 }

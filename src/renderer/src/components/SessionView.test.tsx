@@ -1,11 +1,18 @@
 // @vitest-environment happy-dom
-import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup, fireEvent, screen, within } from '@testing-library/react';
+import type { ReactElement } from 'react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { COLLAPSE_MAX_LINES } from '../model/collapse';
 import { detail, message } from '../test-support/fixtures';
+import { renderWithApi } from '../features/workspace/test-kit';
+import { MemoryBridge } from '../test-support/memory-bridge';
 import { SessionView } from './SessionView';
 
 afterEach(cleanup);
+beforeEach(() => window.history.replaceState(null, '', '/'));
+
+// The header's "Continue in terminal" needs an API; these tests never click it.
+const render = (ui: ReactElement) => renderWithApi(ui, new MemoryBridge());
 
 const NOW = Date.parse('2026-11-29T12:00:00.000Z');
 

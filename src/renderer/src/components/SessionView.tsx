@@ -1,21 +1,37 @@
 import type { SessionDetail } from '../../../shared/ui-contract';
+import { ChangesTab } from '../features/workspace/ChangesTab';
+import { HistoryTab } from '../features/session-history/HistoryTab';
+import { ContinueInTerminal } from '../features/terminal/ContinueInTerminal';
+import { useSessionTab } from '../hooks/use-session-tab';
 import { formatDateTime } from '../model/relative-time';
 import { MessageItem } from './MessageItem';
 import { RelativeTime } from './RelativeTime';
+import { panelId, SessionTabs, tabId } from './SessionTabs';
 import { SourceBadge } from './SourceBadge';
 
-/** The open session: what it is, where it lives, who holds it, and its conversation. */
-export function SessionView({ detail, now }: { detail: SessionDetail; now: number }) {
-  const { session, messages, truncated } = detail;
+export interface SessionViewProps {
+  detail: SessionDetail;
+  now: number;
+  /** Fetch the session again (a rehydration step changed session.json without an event). */
+  onSessionChanged?: () => void;
+}
+
+/** The open session: what it is and where it lives, then its conversation, its workspace changes and its history, as tabs. */
+export function SessionView({ detail, now, onSessionChanged }: SessionViewProps) {
+  const { session } = detail;
+  const [tab, setTab] = useSessionTab(session.id);
   return (
-    <article className="session-view" aria-labelledby="session-title">
-      {/* Sticky: the conversation opens at its end, and the title must stay in sight. */}
+    <article className="session-view" data-tab={tab} aria-labelledby="session-title">
+      {/* Sticky: the conversation opens at its end, and the title and tabs must stay in sight. */}
       <header className="session-header">
         <div className="session-header-top">
           <h1 id="session-title" data-testid="session-title">
             {session.title.length > 0 ? session.title : 'Untitled session'}
           </h1>
           <SourceBadge source={session.source.tool} />
+          <div className="session-header-actions">
+            <ContinueInTerminal sessionId={session.id} />
+          </div>
         </div>
         <p className="session-subtitle">
           <code title={session.cwd}>{session.cwd}</code>
@@ -26,7 +42,21 @@ export function SessionView({ detail, now }: { detail: SessionDetail; now: numbe
             </span>
           )}
         </p>
+        <SessionTabs tab={tab} onSelect={setTab} />
       </header>
+      <div className="tab-panel" role="tabpanel" id={panelId(tab)} aria-labelledby={tabId(tab)} data-testid={`panel-${tab}`}>
+        {tab === 'conversation' && <ConversationPanel detail={detail} now={now} />}
+        {tab === 'changes' && <ChangesTab key={session.id} sessionId={session.id} onSessionChanged={onSessionChanged} />}
+        {tab === 'history' && <HistoryTab sessionId={session.id} rehydrationLog={session.rehydrationLog} />}
+      </div>
+    </article>
+  );
+}
+
+function ConversationPanel({ detail, now }: { detail: SessionDetail; now: number }) {
+  const { session, messages, truncated } = detail;
+  return (
+    <>
       <section className="session-details" aria-label="Details">
         <dl className="session-meta">
           <div>
@@ -86,6 +116,6 @@ export function SessionView({ detail, now }: { detail: SessionDetail; now: numbe
           </ol>
         )}
       </section>
-    </article>
+    </>
   );
 }

@@ -7,7 +7,7 @@ import { useApi } from '../../hooks/api-context';
 import { useReconnect } from '../../hooks/use-connection';
 import { useRemote } from '../../hooks/use-remote';
 import { formatDateTime } from '../../model/relative-time';
-import { describeStep } from '../workspace/RehydrateActions';
+import { describeStep } from '../workspace/describe-step';
 import { shortHash } from '../workspace/format';
 import { decisionLabel, sortNewestFirst, summarizeInput } from './approval-summary';
 import { readRehydrationLog } from './rehydration-log';

@@ -3,6 +3,7 @@ import { toApiError, type ApiError } from '../../api';
 import type { DriftedFile, RehydrateRequest, RehydrateResult, RehydrationPlan } from '../../../../shared/workspace';
 import { useApi } from '../../hooks/api-context';
 import { ConfirmDialog } from './ConfirmDialog';
+import { describeStep } from './describe-step';
 import { shortHash } from './format';
 
 export interface ActionProps {
@@ -139,11 +140,4 @@ export function RehydrateResultNote({ result, onDismiss }: { result: RehydrateRe
       </button>
     </div>
   );
-}
-
-export function describeStep(step: string, path: string | undefined, targetDir: string | undefined): string {
-  if (step === 'take-file') return `took the handed-off version of ${path ?? 'a file'}`;
-  if (step === 'worktree-add') return `created a worktree at ${targetDir ?? 'the chosen directory'}`;
-  if (step === 'patch-apply') return `applied the handed-off changes${targetDir !== undefined ? ` in ${targetDir}` : ''}`;
-  return step;
 }

@@ -1,0 +1,197 @@
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { toApiError } from '../../api';
+import { ErrorState } from '../../components/ErrorState';
+import { Skeleton } from '../../components/Skeleton';
+import { useApi } from '../../hooks/api-context';
+import { useNow } from '../../hooks/use-now';
+import { isPlainKey, isTypingTarget } from '../../model/keyboard';
+import { ApprovalDetail } from './ApprovalDetail';
+import { decideFailureMessage } from './decide-message';
+import { requestSubject } from './file-change';
+import { GrantsList } from './GrantsList';
+import { HighRiskDialog } from './HighRiskDialog';
+import { formatTimeLeft, msUntil } from './time-left';
+import type { ApprovalsState, ApprovalView } from './use-approvals';
+
+/** The countdown's tick. */
+export const COUNTDOWN_TICK_MS = 1_000;
+
+export interface ApprovalsPanelProps {
+  approvals: ApprovalsState;
+  /** The Baton session open in the list, for its grants. */
+  openSessionId: string | null;
+}
+
+type Notice = { kind: 'ok' | 'error'; text: string } | null;
+
+/**
+ * The approvals queue (oldest first) and the chosen request. Keyboard, while the queue has focus:
+ * `j`/`k` move, `a` approves, `d` denies. A high-risk approval always goes through a dialog.
+ */
+export function ApprovalsPanel({ approvals, openSessionId }: ApprovalsPanelProps) {
+  const api = useApi();
+  const now = useNow(COUNTDOWN_TICK_MS);
+  const { pending } = approvals;
+  const views = pending.value ?? [];
+  const [chosenId, setChosenId] = useState<string | null>(null);
+  const [reason, setReason] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [notice, setNotice] = useState<Notice>(null);
+  const [confirming, setConfirming] = useState<{ view: ApprovalView; allowForSession: boolean } | null>(null);
+  const queueRef = useRef<HTMLUListElement>(null);
+
+  const chosen = views.find((view) => view.request.requestId === chosenId) ?? views[0] ?? null;
+  const chosenIndex = chosen === null ? -1 : views.indexOf(chosen);
+
+  // A new request chosen: the reason typed for the previous one does not carry over.
+  useEffect(() => setReason(''), [chosen?.request.requestId]);
+
+  function send(view: ApprovalView, decision: 'approve' | 'deny', options: { allowForSession?: boolean; confirmHighRisk?: boolean } = {}): void {
+    setBusy(true);
+    setNotice(null);
+    const trimmed = reason.trim();
+    api
+      .invoke('approvals:decide', {
+        requestId: view.request.requestId,
+        decision,
+        ...(trimmed.length > 0 ? { reason: trimmed } : {}),
+        ...(options.allowForSession === true ? { allowForSession: true } : {}),
+        ...(options.confirmHighRisk === true ? { confirmHighRisk: true } : {}),
+      })
+      .then(
+        () => {
+          const what = requestSubject(view.request.tool, view.request.input);
+          setNotice({ kind: 'ok', text: `${decision === 'approve' ? (options.allowForSession === true ? 'Allowed for this session' : 'Approved') : 'Denied'}: ${what}` });
+          setReason('');
+        },
+        (error: unknown) => setNotice({ kind: 'error', text: decideFailureMessage(toApiError(error, 'approvals:decide')) }),
+      )
+      .finally(() => {
+        setBusy(false);
+        pending.reload();
+      });
+  }
+
+  function approve(view: ApprovalView, allowForSession: boolean): void {
+    if (view.request.risk.level === 'high') setConfirming({ view, allowForSession });
+    else send(view, 'approve', { allowForSession });
+  }
+
+  function move(delta: number): void {
+    const next = views[Math.max(0, Math.min(views.length - 1, chosenIndex + delta))];
+    if (next !== undefined) setChosenId(next.request.requestId);
+  }
+
+  function onQueueKey(event: KeyboardEvent<HTMLElement>): void {
+    if (isTypingTarget(event.target) || !isPlainKey(event) || chosen === null || confirming !== null) return;
+    switch (event.key) {
+      case 'j':
+      case 'ArrowDown':
+        move(1);
+        break;
+      case 'k':
+      case 'ArrowUp':
+        move(-1);
+        break;
+      case 'a':
+        if (!busy) approve(chosen, false);
+        break;
+      case 'd':
+        if (!busy) send(chosen, 'deny');
+        break;
+      default:
+        return;
+    }
+    event.preventDefault();
+  }
+
+  if (pending.value === undefined) {
+    if (pending.error !== undefined) return <ErrorState what="Could not load the approval requests." error={pending.error} onRetry={pending.reload} />;
+    return <Skeleton rows={3} label="Loading approval requests…" />;
+  }
+
+  const grantsFor = openSessionId ?? chosen?.request.sessionId ?? null;
+  return (
+    <section className="panel approvals-panel" data-testid="approvals-panel" aria-labelledby="approvals-title">
+      <header className="panel-header">
+        <h1 id="approvals-title">Approvals</h1>
+        <span className="muted">{views.length === 0 ? 'Nothing is waiting.' : `${views.length} waiting, oldest first`}</span>
+        <span className="panel-keys muted" aria-hidden="true">
+          <kbd>j</kbd>/<kbd>k</kbd> move · <kbd>a</kbd> approve · <kbd>d</kbd> deny
+        </span>
+      </header>
+      {notice !== null && (
+        <p className={notice.kind === 'ok' ? 'notice notice-ok' : 'inline-error'} role={notice.kind === 'ok' ? 'status' : 'alert'} data-testid="approval-notice">
+          {notice.text}
+        </p>
+      )}
+      {pending.error !== undefined && <p className="inline-error">Could not refresh: {pending.error.message}</p>}
+      {views.length === 0 ? (
+        <div className="state state-placeholder" data-testid="approvals-empty">
+          <h2 className="state-title">No requests waiting</h2>
+          <p className="muted">
+            When an agent asks to run a tool (for example through <code>baton approve --hook claude</code>), the request appears here.
+          </p>
+        </div>
+      ) : (
+        <div className="approvals-body">
+          <ul className="approval-queue" role="listbox" aria-label="Waiting requests" tabIndex={0} ref={queueRef} onKeyDown={onQueueKey} data-testid="approval-queue" aria-activedescendant={chosen ? `approval-${chosen.request.requestId}` : undefined}>
+            {views.map((view) => {
+              const left = msUntil(view.request.expiresAt, now);
+              return (
+                <li
+                  key={view.request.requestId}
+                  id={`approval-${view.request.requestId}`}
+                  role="option"
+                  aria-selected={view === chosen}
+                  className="approval-item"
+                  data-testid="approval-item"
+                  data-request-id={view.request.requestId}
+                  data-risk={view.request.risk.level}
+                  onClick={() => {
+                    setChosenId(view.request.requestId);
+                    queueRef.current?.focus();
+                  }}
+                >
+                  <span className="approval-item-top">
+                    <span className={`risk-dot risk-dot-${view.request.risk.level}`} title={`${view.request.risk.level} risk`} />
+                    <strong>{view.request.tool}</strong>
+                    <span className="muted approval-item-left">{formatTimeLeft(left)}</span>
+                  </span>
+                  <code className="approval-item-subject">{requestSubject(view.request.tool, view.request.input)}</code>
+                </li>
+              );
+            })}
+          </ul>
+          {chosen !== null && (
+            <ApprovalDetail
+              view={chosen}
+              now={now}
+              reason={reason}
+              onReason={setReason}
+              busy={busy}
+              onApprove={(allowForSession) => approve(chosen, allowForSession)}
+              onDeny={() => send(chosen, 'deny')}
+            />
+          )}
+        </div>
+      )}
+      {grantsFor !== null && <GrantsList sessionId={grantsFor} now={now} />}
+      {confirming !== null && (
+        <HighRiskDialog
+          view={confirming.view}
+          allowForSession={confirming.allowForSession}
+          onCancel={() => {
+            setConfirming(null);
+            queueRef.current?.focus();
+          }}
+          onConfirm={() => {
+            const { view, allowForSession } = confirming;
+            setConfirming(null);
+            send(view, 'approve', { allowForSession, confirmHighRisk: true });
+          }}
+        />
+      )}
+    </section>
+  );
+}
