@@ -68,7 +68,9 @@ export function createWorkspaceHandlers(store: SessionStore) {
       }
       const patch = await readSessionPatch(store, request.sessionId, snapshot);
       if (!patch) throw Object.assign(new Error(`The patch of session ${request.sessionId} was too large to store; a worktree cannot be made from it.`), { code: ErrorCode.NOT_FOUND });
-      const repoRoot = snapshot.git!.root;
+      // The repository may be found elsewhere on this machine (a clone at another path).
+      const verification = await verifyWorkspace(snapshot, snapshot.git!.root);
+      const repoRoot = verification.targetRoot ?? snapshot.git!.root;
       const targetDir = request.targetDir ?? defaultWorktreeDir(repoRoot, request.sessionId);
       const result = await rehydrateIntoWorktree(repoRoot, snapshot.git!.head, patch, targetDir);
       await log(request.sessionId, result.log);
