@@ -1,5 +1,15 @@
-import { useCallback, useEffect, useRef } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { BatonApi } from '../api';
+import { ApprovalsPanel } from '../features/approvals/ApprovalsPanel';
+import { ApprovalToast } from '../features/approvals/ApprovalToast';
+import { useApprovals } from '../features/approvals/use-approvals';
+import { CandidateMissing } from '../features/agents/CandidateMissing';
+import { CandidatePanel } from '../features/agents/CandidatePanel';
+import { useAgentScan } from '../features/agents/use-agent-scan';
+import { StatsPanel } from '../features/stats/StatsPanel';
+import { TaskPanel } from '../features/tasks/TaskPanel';
+import { displayTask, isLive } from '../features/tasks/task-display';
+import { useTasks } from '../features/tasks/use-tasks';
 import { ApiContext } from '../hooks/api-context';
 import { useConnection } from '../hooks/use-connection';
 import { useNow } from '../hooks/use-now';
@@ -8,31 +18,81 @@ import { useSessionDetail } from '../hooks/use-session-detail';
 import { useSelection } from '../hooks/use-selection';
 import { useSessions } from '../hooks/use-sessions';
 import { useStickToBottom } from '../hooks/use-stick-to-bottom';
+import { isTypingTarget } from '../model/keyboard';
+import { isCandidateId, mergeRows } from '../model/merge-candidates';
 import { ConnectionBanner } from './ConnectionBanner';
 import { DetailPane } from './DetailPane';
 import { SessionsPane } from './SessionsPane';
 
-/** The whole window: connection banner, resume candidates on the left, the open session on the right. */
+/** What the main area shows instead of the open session. */
+export type Panel = 'approvals' | 'tasks' | 'stats' | null;
+
+/**
+ * The whole window: connection banner; on the left the resume candidates (Baton's index at once,
+ * Claude Code and Codex sessions merged in when the scan answers) with the approvals and tasks
+ * buttons; on the right the open session, a candidate, or the approvals / tasks / stats panel.
+ */
 export function App({ api }: { api: BatonApi }) {
   const [selectedId, setSelectedId] = useSelection();
+  const [panel, setPanel] = useState<Panel>(null);
   const detailRef = useRef<HTMLElement>(null);
   const connection = useConnection(api);
   const sessions = useSessions(api);
-  const detail = useSessionDetail(api, selectedId);
+  const scan = useAgentScan(api);
+  const merged = useMemo(() => mergeRows(sessions.value ?? [], scan.candidates), [sessions.value, scan.candidates]);
+  const candidateSelected = isCandidateId(selectedId);
+  const sessionId = candidateSelected ? null : selectedId;
+  const candidate = selectedId !== null && candidateSelected ? merged.candidates.get(selectedId) : undefined;
+  const detail = useSessionDetail(api, sessionId);
+  const approvals = useApprovals(api);
+  const tasks = useTasks(api);
   const now = useNow();
   const loadInfo = useCallback(() => api.invoke('host:info', {}), [api]);
   const info = useRemote('host:info', loadInfo);
 
+  const open = useCallback(
+    (id: string | null) => {
+      setSelectedId(id);
+      setPanel(null);
+    },
+    [setSelectedId],
+  );
+
   // A handoff or a baton:// link asks for a session: open it even before the list shows it.
-  useEffect(() => api.on('session:select', ({ id }) => setSelectedId(id)), [api, setSelectedId]);
-  useStickToBottom(detailRef, selectedId, detail.value);
+  useEffect(() => api.on('session:select', ({ id }) => open(id)), [api, open]);
+  useStickToBottom(detailRef, sessionId, detail.value);
 
-  const openTitle = detail.value?.session.title;
+  // Esc outside a field closes a panel and returns to the open session.
   useEffect(() => {
-    document.title = openTitle !== undefined && openTitle.length > 0 ? `${openTitle} — Baton` : 'Baton';
-  }, [openTitle]);
+    if (panel === null) return;
+    const onKey = (event: KeyboardEvent): void => {
+      if (event.key === 'Escape' && !isTypingTarget(event.target) && !event.defaultPrevented) setPanel(null);
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [panel]);
 
-  const count = sessions.value?.length;
+  const openTitle = candidate !== undefined ? candidate.title : detail.value?.session.title;
+  useEffect(() => {
+    const waiting = approvals.pending.value?.length ?? 0;
+    const base = openTitle !== undefined && openTitle.length > 0 ? `${openTitle} — Baton` : 'Baton';
+    document.title = waiting > 0 ? `(${waiting}) ${base}` : base;
+  }, [openTitle, approvals.pending.value]);
+
+  const count = sessions.value === undefined ? undefined : merged.rows.length;
+  const waiting = approvals.pending.value?.length ?? 0;
+  const elapsed = Math.max(0, now - tasks.fetchedAt);
+  const liveTasks = (tasks.tasks.value ?? []).filter((view) => isLive(displayTask(view, elapsed).state)).length;
+  const togglePanel = (next: Exclude<Panel, null>) => setPanel((current) => (current === next ? null : next));
+
+  let main;
+  if (panel === 'approvals') main = <ApprovalsPanel approvals={approvals} openSessionId={sessionId} />;
+  else if (panel === 'tasks') main = <TaskPanel tasks={tasks} openSessionId={sessionId} />;
+  else if (panel === 'stats') main = <StatsPanel />;
+  else if (candidate !== undefined) main = <CandidatePanel candidate={candidate} now={now} onOpened={open} />;
+  else if (selectedId !== null && candidateSelected) main = <CandidateMissing id={selectedId} scanning={!scan.settled || scan.scanning} />;
+  else main = <DetailPane id={sessionId} detail={detail} storeEmpty={sessions.value?.length === 0 && merged.rows.length === 0} now={now} />;
+
   return (
     <ApiContext.Provider value={api}>
       <div className="app">
@@ -44,21 +104,60 @@ export function App({ api }: { api: BatonApi }) {
                 <span className="brand-mark" aria-hidden="true" />
                 Baton
               </span>
-              {count !== undefined && <span className="muted">{count === 1 ? '1 session' : `${count} sessions`}</span>}
+              {count !== undefined && (
+                <span className="muted" data-testid="session-total">
+                  {count === 1 ? '1 session' : `${count.toLocaleString()} sessions`}
+                </span>
+              )}
             </header>
-            <div className="sidebar-body">
-              <SessionsPane sessions={sessions} selectedId={selectedId} now={now} onOpen={setSelectedId} />
+            <nav className="sidebar-nav" aria-label="Panels">
+              <button
+                type="button"
+                className={`nav-button ${waiting > 0 ? 'nav-button-alert' : ''}`}
+                aria-pressed={panel === 'approvals'}
+                data-testid="open-approvals"
+                onClick={() => togglePanel('approvals')}
+              >
+                Approvals
+                <span className={`count ${waiting > 0 ? 'count-alert' : ''}`} data-testid="approvals-badge" aria-label={`${waiting} waiting`}>
+                  {waiting}
+                </span>
+              </button>
+              <button type="button" className="nav-button" aria-pressed={panel === 'tasks'} data-testid="open-tasks" onClick={() => togglePanel('tasks')}>
+                Tasks
+                <span className="count" data-testid="tasks-badge" aria-label={`${liveTasks} running`}>
+                  {liveTasks}
+                </span>
+              </button>
+            </nav>
+            <div className="sidebar-body sidebar-body-list">
+              <SessionsPane sessions={sessions} rows={merged.rows} scan={scan} selectedId={selectedId} now={now} onOpen={open} />
             </div>
-            {info.value !== undefined && (
-              <footer className="sidebar-footer muted" title={`Store: ${info.value.dataDir}`}>
-                {info.value.host === 'electron' ? 'Desktop' : 'Browser'} · v{info.value.version}
-              </footer>
-            )}
+            <footer className="sidebar-footer muted">
+              {info.value !== undefined && (
+                <span title={`Store: ${info.value.dataDir}`}>
+                  {info.value.host === 'electron' ? 'Desktop' : 'Browser'} · v{info.value.version}
+                </span>
+              )}
+              <button type="button" className="button-link footer-link" aria-pressed={panel === 'stats'} data-testid="open-stats" onClick={() => togglePanel('stats')}>
+                Handoff stats
+              </button>
+            </footer>
           </aside>
-          <main className="detail" aria-label="Session" ref={detailRef}>
-            <DetailPane id={selectedId} detail={detail} storeEmpty={sessions.value?.length === 0} now={now} />
+          <main className="detail" aria-label={panel === null ? 'Session' : panel} ref={detailRef}>
+            {main}
           </main>
         </div>
+        {approvals.toast !== null && panel !== 'approvals' && (
+          <ApprovalToast
+            view={approvals.toast}
+            onReview={() => {
+              approvals.dismissToast();
+              setPanel('approvals');
+            }}
+            onDismiss={approvals.dismissToast}
+          />
+        )}
       </div>
     </ApiContext.Provider>
   );
