@@ -85,3 +85,24 @@ describe('offerSession', () => {
     expect(second.category).toBe('accepted');
   });
 });
+
+describe('landNewSession', () => {
+  it('redacts secrets before anything is written, and counts them', async () => {
+    const { landNewSession } = await import('./send.js');
+    const session = await landNewSession(fixture.store, {
+      cwd: fixture.workDir,
+      title: 'secrets',
+      messages: [
+        { role: 'user', content: 'use AKIAIOSFODNN7EXAMPLE' },
+        { role: 'assistant', content: 'ok', toolCalls: [{ id: 't', name: 'Bash', input: { command: 'curl -H "Authorization: Bearer abcdefghijklmnopqrstuvwxyz123"' } }] },
+      ],
+    });
+    const records = await fixture.store.readMessages(session.id);
+    expect(records[0]!.content).toBe('use [REDACTED:aws-access-key]');
+    expect(JSON.stringify(records[1]!.toolCalls)).toContain('[REDACTED:bearer-token]');
+    expect((await fixture.store.getSession(session.id)).redactions).toEqual({ 'aws-access-key': 1, 'bearer-token': 1 });
+    const { readFile } = await import('node:fs/promises');
+    const raw = await readFile(`${fixture.store.sessionDir(session.id)}/messages.jsonl`, 'utf8');
+    expect(raw).not.toContain('AKIAIOSFODNN7EXAMPLE');
+  });
+});

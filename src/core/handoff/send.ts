@@ -11,6 +11,7 @@ import { landWorkspace, reuseOrCaptureWorkspace } from '../workspace/land.js';
 import { BATON_VERSION } from '../version.js';
 import { buildManifest } from './build-manifest.js';
 import { digestMessages } from './context-digest.js';
+import { redactMessages } from './redact-messages.js';
 import { findTarget } from './find-target.js';
 import { HandoffCategory, type HandoffOutcome } from './outcome.js';
 
@@ -47,6 +48,7 @@ export async function landNewSession(store: SessionStore, request: NewSessionReq
     throw error;
   });
   const workspace = captured.snapshot;
+  const { messages, found: redactions } = redactMessages(request.messages);
   const created = await store.createSession(
     {
       ...(request.id ? { id: request.id } : {}),
@@ -58,9 +60,9 @@ export async function landNewSession(store: SessionStore, request: NewSessionReq
       model: request.model ?? null,
       permission: request.permission ?? null,
       holder: 'terminal',
-      extra: { workspace },
+      extra: Object.keys(redactions).length > 0 ? { workspace, redactions } : { workspace },
     },
-    request.messages,
+    messages,
   );
   // The patch goes under artifacts/ (by hash) and its ref into session.json's `workspace`.
   const session = await landWorkspace(store, created, captured);
