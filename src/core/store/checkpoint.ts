@@ -11,9 +11,9 @@ import { decodeLine } from './record-codec.js';
  */
 export const CHECKPOINT_FILE = 'messages.checkpoint.json';
 /** Write a new checkpoint once this many bytes were appended after the last one. */
-export const CHECKPOINT_INTERVAL_BYTES = 1024 * 1024;
+export const CHECKPOINT_INTERVAL_BYTES = 256 * 1024;
 /** Ids of the last records kept in the checkpoint, so a retried append is recognised after a restart. */
-export const CHECKPOINT_RECENT_IDS = 1024;
+export const CHECKPOINT_RECENT_IDS = 256;
 
 export interface Checkpoint {
   offset: number;

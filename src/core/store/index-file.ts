@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import { IndexRow, SESSION_SCHEMA_VERSION } from '../../shared/session.js';
-import type { DurableFs } from '../fs/durable-fs.js';
+import { SESSION_SCHEMA_VERSION, type IndexRow } from '../../shared/session.js';
+import type { DurableFs, FileStat } from '../fs/durable-fs.js';
 import { writeFileAtomic } from '../fs/write-file-atomic.js';
 import { canonicalJson, crc32Hex } from './canonical.js';
 import { errnoOf, fromFsError } from './errors.js';
@@ -38,18 +38,32 @@ function mergeRow(rows: Map<string, Row>, row: Row): void {
   if (!prev || row.revision >= prev.revision) rows.set(row.id, row);
 }
 
-function parseJournal(bytes: Buffer, rows: Map<string, Row>): void {
-  for (const line of bytes.toString('utf8').split('\n')) {
+/** Parses whole lines; returns how many bytes it consumed (a torn last line is left for later). */
+function parseJournal(bytes: Buffer, rows: Map<string, Row>): number {
+  const end = bytes.lastIndexOf(0x0a) + 1;
+  for (const line of bytes.subarray(0, end).toString('utf8').split('\n')) {
     if (!line) continue;
     try {
       const { crc, ...row } = JSON.parse(line) as Row & { crc: string };
-      if (crc !== crc32Hex(canonicalJson(row))) continue;
-      const parsed = IndexRow.safeParse(row);
-      if (parsed.success && typeof row.revision === 'number') mergeRow(rows, { ...parsed.data, revision: row.revision } as Row);
+      // The checksum proves the line is whole and what we wrote; the full schema was checked then.
+      if (crc !== crc32Hex(canonicalJson(row)) || typeof row.id !== 'string' || typeof row.revision !== 'number') continue;
+      mergeRow(rows, row);
     } catch {
       /* a torn or damaged journal line only costs that one update; the session.json is the truth */
     }
   }
+  return end;
+}
+
+interface Cache {
+  key: string;
+  journalIno: number;
+  journalOffset: number;
+  state: IndexState;
+}
+
+function statKey(st: FileStat | undefined): string {
+  return st ? `${st.ino}:${st.size}:${st.mtimeMs}` : '-';
 }
 
 export class IndexFile {
@@ -62,7 +76,34 @@ export class IndexFile {
     return join(this.root, name);
   }
 
+  private cache: Cache | undefined;
+
+  /**
+   * The merged index as on disk now. Cached, but validated on every call by stat: a changed
+   * index.json or old journal means a full read; a grown journal means reading only its new bytes.
+   */
   async read(): Promise<IndexState> {
+    const [snap, old, journal] = await Promise.all([INDEX_FILE, INDEX_JOURNAL_OLD, INDEX_JOURNAL].map((n) => this.fs.stat(this.path(n)).catch(() => undefined)));
+    const key = `${statKey(snap)}|${statKey(old)}`;
+    const c = this.cache;
+    if (c && c.key === key && journal && journal.ino === c.journalIno && journal.size >= c.journalOffset) {
+      if (journal.size > c.journalOffset) {
+        const file = await this.fs.open(this.path(INDEX_JOURNAL), 'r');
+        try {
+          c.journalOffset += parseJournal(await file.read(journal.size - c.journalOffset, c.journalOffset), c.state.rows);
+        } finally {
+          await file.close();
+        }
+      }
+      return { ...c.state, rows: new Map(c.state.rows) };
+    }
+    const state = await this.readFully();
+    if (journal) this.cache = { key, journalIno: journal.ino, journalOffset: state.journalBytes, state: { ...state, rows: new Map(state.rows) } };
+    return state;
+  }
+
+  private async readFully(): Promise<IndexState & { journalBytes: number }> {
+    let journalBytes = 0;
     const rows = new Map<string, Row>();
     let snapshotOk = false;
     let version = SESSION_SCHEMA_VERSION;
@@ -78,12 +119,13 @@ export class IndexFile {
     }
     for (const name of [INDEX_JOURNAL_OLD, INDEX_JOURNAL]) {
       try {
-        parseJournal(await this.fs.readFile(this.path(name)), rows);
+        const used = parseJournal(await this.fs.readFile(this.path(name)), rows);
+        if (name === INDEX_JOURNAL) journalBytes = used;
       } catch (error) {
         if (errnoOf(error) !== 'ENOENT') throw fromFsError(error, this.path(name), 'reading the index journal');
       }
     }
-    return { rows, snapshotOk, version };
+    return { rows, snapshotOk, version, journalBytes };
   }
 
   /** One row change, durable before it returns. Compacts (best effort) when the journal is large. */

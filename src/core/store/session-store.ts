@@ -46,6 +46,7 @@ export class FileSessionStore implements SessionStore {
   private readonly flushes = new Set<Promise<void>>();
   readOnly = false;
   readOnlyReason = '';
+  private checkedDirs: { key: string; ids: Set<string> } | undefined;
 
   constructor(
     readonly root: string,
@@ -335,6 +336,13 @@ export class FileSessionStore implements SessionStore {
    */
   async indexRows(): Promise<Map<string, Row>> {
     const state = await this.index.read();
+    // The directories change (mtime) whenever a session is created, archived or removed: when neither
+    // did since the last check found index and directories in agreement, skip the two readdirs.
+    const dirsKey = (await Promise.all([SESSIONS_DIR, ARCHIVED_DIR].map((d) => this.fs.stat(join(this.root, d)).then((st) => `${st.ino}:${st.mtimeMs}`, () => '-')))).join('|');
+    if (state.snapshotOk && this.checkedDirs?.key === dirsKey && [...this.checkedDirs.ids].every((id) => state.rows.has(id))) {
+      for (const id of state.rows.keys()) if (!this.checkedDirs.ids.has(id)) state.rows.delete(id);
+      return state.rows;
+    }
     const live = await this.listIds(SESSIONS_DIR);
     const archived = await this.listIds(ARCHIVED_DIR);
     if (!state.snapshotOk && !this.readOnly) return this.rebuildIndex(live, archived);
@@ -351,6 +359,7 @@ export class FileSessionStore implements SessionStore {
       }
     }
     for (const id of rows.keys()) if (!live.has(id) && !archived.has(id)) rows.delete(id);
+    this.checkedDirs = { key: dirsKey, ids: new Set(rows.keys()) };
     return rows;
   }
 
