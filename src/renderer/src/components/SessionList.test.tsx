@@ -1,9 +1,11 @@
 // @vitest-environment happy-dom
-import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { groupSessions } from '../model/group-sessions';
+import { GROUP_HEADER_HEIGHT, ROW_HEIGHT } from '../model/list-items';
 import { row } from '../test-support/fixtures';
-import { SessionList } from './SessionList';
+import { FALLBACK_VIEWPORT_PX } from '../features/agents/use-viewport';
+import { OVERSCAN_PX, SessionList } from './SessionList';
 
 afterEach(cleanup);
 
@@ -14,11 +16,16 @@ const rows = [
   row({ id: 'web-1', cwd: '/srv/checkouts/web', title: 'Upgrade router', updatedAt: '2026-11-29T11:59:30.000Z', source: 'baton', branch: null }),
 ];
 
-function renderList(selectedId: string | null = null) {
+function renderList(selectedId: string | null = null, collapsed: ReadonlySet<string> = new Set()) {
   const opened: string[] = [];
-  const view = render(<SessionList groups={groupSessions(rows)} selectedId={selectedId} now={NOW} onOpen={(id) => opened.push(id)} />);
-  return { opened, view };
+  const toggled: string[] = [];
+  const view = render(
+    <SessionList groups={groupSessions(rows)} selectedId={selectedId} now={NOW} onOpen={(id) => opened.push(id)} collapsed={collapsed} onToggleGroup={(cwd) => toggled.push(cwd)} />,
+  );
+  return { opened, toggled, view };
 }
+
+const byKey = (key: string) => document.querySelector<HTMLElement>(`[data-item-key="${CSS.escape(key)}"]`)!;
 
 describe('SessionList', () => {
   it('renders one group per working directory with its count, newest group first', () => {
@@ -31,59 +38,127 @@ describe('SessionList', () => {
     expect(heading.textContent).toContain('~/projects/api');
     expect(within(apiGroup).getByTestId('session-count').textContent).toBe('2');
     expect(heading.textContent).toContain('2 sessions');
-    expect(within(groups[0]!).getByTestId('session-count').textContent).toBe('1');
     expect(within(groups[0]!).getByRole('heading', { level: 2 }).textContent).toContain('1 session');
     expect(within(apiGroup).getAllByTestId('session-item').map((b) => b.getAttribute('data-session-id'))).toEqual(['api-1', 'api-2']);
   });
 
   it('shows title, source badge, branch, relative time and message count on each row', () => {
     renderList();
-    const item = screen.getAllByTestId('session-item').find((b) => b.getAttribute('data-session-id') === 'api-1')!;
+    const item = byKey('api-1');
     expect(item.textContent).toContain('Fix login redirect');
     expect(item.textContent).toContain('claude');
     expect(item.textContent).toContain('fix/login');
     expect(item.textContent).toContain('5 min ago');
     expect(item.textContent).toContain('3 messages');
-    const single = screen.getAllByTestId('session-item').find((b) => b.getAttribute('data-session-id') === 'api-2')!;
-    expect(single.textContent).toContain('1 message');
-    expect(single.textContent).toContain('codex');
-    expect(screen.getByRole('navigation', { name: 'Sessions' })).toBeTruthy();
+    expect(byKey('api-2').textContent).toContain('1 message');
+    expect(byKey('api-2').getAttribute('data-source')).toBe('codex');
   });
 
   it('marks the open session and makes it the one tab stop', () => {
     renderList('api-2');
-    const items = screen.getAllByTestId('session-item');
-    const open = items.find((b) => b.getAttribute('data-session-id') === 'api-2')!;
+    const open = byKey('api-2');
     expect(open.getAttribute('aria-current')).toBe('true');
-    expect(items.filter((b) => b.tabIndex === 0)).toEqual([open]);
+    expect([...document.querySelectorAll<HTMLElement>('[data-item-key]')].filter((b) => b.tabIndex === 0)).toEqual([open]);
   });
 
-  it('a click opens a session', () => {
-    const { opened } = renderList();
+  it('a click opens a session; a click on a header toggles its group', () => {
+    const { opened, toggled } = renderList();
     fireEvent.click(screen.getByRole('button', { name: /Upgrade router/ }));
     expect(opened).toEqual(['web-1']);
+    fireEvent.click(within(screen.getAllByTestId('session-group')[1]!).getByTestId('group-toggle'));
+    expect(toggled).toEqual(['/home/dev/projects/api']);
   });
 
-  it('↑/↓ move through sessions across groups, Home/End jump, Enter opens', () => {
-    const { opened } = renderList();
+  it('a collapsed group shows its header and count, not its sessions', () => {
+    renderList(null, new Set(['/home/dev/projects/api']));
+    const api = screen.getAllByTestId('session-group')[1]!;
+    expect(within(api).queryAllByTestId('session-item')).toHaveLength(0);
+    expect(within(api).getByTestId('group-toggle').getAttribute('aria-expanded')).toBe('false');
+    expect(within(api).getByTestId('session-count').textContent).toBe('2');
+  });
+
+  it('↑/↓ walk headers and sessions across groups, Home/End jump, Enter opens or toggles, ←/→ collapse and expand', () => {
+    const { opened, toggled } = renderList();
     const nav = screen.getByRole('navigation', { name: 'Sessions' });
-    const byId = (id: string) => screen.getAllByTestId('session-item').find((b) => b.getAttribute('data-session-id') === id)!;
-    byId('web-1').focus();
+    const focused = () => (document.activeElement as HTMLElement | null)?.dataset.itemKey;
+    byKey('web-1').focus();
+    fireEvent.focusIn(byKey('web-1'));
     fireEvent.keyDown(nav, { key: 'ArrowDown' });
-    expect(document.activeElement).toBe(byId('api-1'));
+    expect(focused()).toBe('group:/home/dev/projects/api');
+    fireEvent.keyDown(nav, { key: 'Enter' });
+    expect(toggled).toEqual(['/home/dev/projects/api']);
     fireEvent.keyDown(nav, { key: 'ArrowDown' });
-    expect(document.activeElement).toBe(byId('api-2'));
+    expect(focused()).toBe('api-1');
     fireEvent.keyDown(nav, { key: 'ArrowDown' });
-    expect(document.activeElement).toBe(byId('api-2'));
+    fireEvent.keyDown(nav, { key: 'ArrowDown' });
+    expect(focused()).toBe('api-2');
     fireEvent.keyDown(nav, { key: 'ArrowUp' });
-    expect(document.activeElement).toBe(byId('api-1'));
+    expect(focused()).toBe('api-1');
     fireEvent.keyDown(nav, { key: 'Enter' });
     expect(opened).toEqual(['api-1']);
+    fireEvent.keyDown(nav, { key: 'ArrowLeft' });
+    expect(focused()).toBe('group:/home/dev/projects/api');
+    fireEvent.keyDown(nav, { key: 'ArrowLeft' });
+    expect(toggled).toEqual(['/home/dev/projects/api', '/home/dev/projects/api']);
     fireEvent.keyDown(nav, { key: 'Home' });
-    expect(document.activeElement).toBe(byId('web-1'));
+    expect(focused()).toBe('group:/srv/checkouts/web');
     fireEvent.keyDown(nav, { key: 'End' });
-    expect(document.activeElement).toBe(byId('api-2'));
-    expect(byId('api-2').tabIndex).toBe(0);
-    expect(byId('web-1').tabIndex).toBe(-1);
+    expect(focused()).toBe('api-2');
+    expect(byKey('api-2').tabIndex).toBe(0);
+    expect(byKey('web-1').tabIndex).toBe(-1);
+  });
+});
+
+describe('SessionList at scale', () => {
+  // 10,000 sessions over 100 directories.
+  const many = Array.from({ length: 10_000 }, (_, i) =>
+    row({ id: `s${String(i).padStart(5, '0')}`, cwd: `/p/repo-${String(i % 100).padStart(3, '0')}`, updatedAt: new Date(NOW - i * 60_000).toISOString() }),
+  );
+  const groups = groupSessions(many);
+  const maxInWindow = Math.ceil((FALLBACK_VIEWPORT_PX + 2 * OVERSCAN_PX) / Math.min(ROW_HEIGHT, GROUP_HEADER_HEIGHT)) + 2;
+
+  it('only a window of rows is in the DOM, and scrolling moves the window', () => {
+    const started = performance.now();
+    render(<SessionList groups={groups} selectedId={null} now={NOW} onOpen={() => undefined} />);
+    const firstRender = performance.now() - started;
+    const nav = screen.getByTestId('session-list');
+    expect(nav.getAttribute('data-item-count')).toBe(String(10_000 + 100));
+    const items = () => document.querySelectorAll('[data-item-key]');
+    expect(items().length).toBeGreaterThan(5);
+    expect(items().length).toBeLessThanOrEqual(maxInWindow);
+    // The canvas is as tall as all items, so the scrollbar is honest.
+    const canvas = nav.firstElementChild as HTMLElement;
+    expect(canvas.style.height).toBe(`${100 * GROUP_HEADER_HEIGHT + 10_000 * ROW_HEIGHT}px`);
+
+    const firstKey = items()[0]!.getAttribute('data-item-key');
+    act(() => {
+      nav.scrollTop = 300_000;
+      fireEvent.scroll(nav);
+    });
+    const after = [...items()].map((el) => el.getAttribute('data-item-key'));
+    expect(after).not.toContain(firstKey);
+    expect(after.length).toBeLessThanOrEqual(maxInWindow);
+    // The section that holds the window sits at its offset in the canvas, not at the top.
+    const top = Number.parseFloat(screen.getAllByTestId('session-group')[0]!.style.top);
+    expect(top).toBeGreaterThan(300_000 - OVERSCAN_PX - ROW_HEIGHT * 2);
+    expect(firstRender).toBeLessThan(1_500);
+  });
+
+  it('End jumps to the last session, which is rendered and focused', () => {
+    render(<SessionList groups={groups} selectedId={null} now={NOW} onOpen={() => undefined} />);
+    const nav = screen.getByTestId('session-list');
+    (document.querySelector('[data-item-key]') as HTMLElement).focus();
+    fireEvent.keyDown(nav, { key: 'End' });
+    const lastId = groups[groups.length - 1]!.sessions.at(-1)!.id;
+    expect((document.activeElement as HTMLElement).dataset.itemKey).toBe(lastId);
+    expect(document.querySelectorAll('[data-item-key]').length).toBeLessThanOrEqual(maxInWindow);
+  });
+
+  it('a session selected from elsewhere is scrolled into the window', () => {
+    const { rerender } = render(<SessionList groups={groups} selectedId={null} now={NOW} onOpen={() => undefined} />);
+    const target = groups[60]!.sessions[50]!.id;
+    expect(document.querySelector(`[data-item-key="${target}"]`)).toBeNull();
+    rerender(<SessionList groups={groups} selectedId={target} now={NOW} onOpen={() => undefined} />);
+    expect(document.querySelector(`[data-item-key="${target}"]`)?.getAttribute('aria-current')).toBe('true');
   });
 });
