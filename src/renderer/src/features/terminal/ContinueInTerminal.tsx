@@ -119,7 +119,7 @@ function CommandView({ command }: { command: TerminalCommand }) {
           )}
         </div>
       )}
-      <div className="copyable terminal-command">
+      <div className="copyable terminal-line">
         <pre>
           <code ref={code} data-testid="terminal-shell-line">
             {command.shellLine}

@@ -24,9 +24,9 @@ export function ConfirmDialog({ title, children, confirmLabel, busy = false, onC
   }, []);
 
   return (
-    <div className="dialog-backdrop" onMouseDown={(event) => event.target === event.currentTarget && !busy && onCancel()}>
+    <div className="confirm-backdrop" onMouseDown={(event) => event.target === event.currentTarget && !busy && onCancel()}>
       <div
-        className="dialog"
+        className="confirm"
         role="dialog"
         aria-modal="true"
         aria-labelledby={titleId}
@@ -38,11 +38,11 @@ export function ConfirmDialog({ title, children, confirmLabel, busy = false, onC
           }
         }}
       >
-        <h2 className="dialog-title" id={titleId}>
+        <h2 className="confirm-title" id={titleId}>
           {title}
         </h2>
-        <div className="dialog-body">{children}</div>
-        <div className="dialog-actions">
+        <div className="confirm-body">{children}</div>
+        <div className="confirm-actions">
           <button type="button" className="button button-secondary" ref={cancel} onClick={onCancel} disabled={busy}>
             Cancel
           </button>

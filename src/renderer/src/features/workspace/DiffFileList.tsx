@@ -23,8 +23,8 @@ export function DiffFileList({ list, selected, onSelect, query, onQuery }: DiffF
         <span data-testid="diff-file-total">
           {list.total} {list.total === 1 ? 'file' : 'files'}
         </span>
-        <span className="diff-add">+{list.additions}</span>
-        <span className="diff-del">−{list.deletions}</span>
+        <span className="ws-add">+{list.additions}</span>
+        <span className="ws-del">−{list.deletions}</span>
       </div>
       <ul className="status-counts" aria-label="Files per status">
         {counts.map(({ status, count }) => (
@@ -98,8 +98,8 @@ function FileRow({ file, selected, onSelect }: { file: WorkspaceFile; selected: 
             </span>
           ) : (
             <>
-              {(file.additions ?? 0) > 0 && <span className="diff-add">+{file.additions}</span>}
-              {(file.deletions ?? 0) > 0 && <span className="diff-del">−{file.deletions}</span>}
+              {(file.additions ?? 0) > 0 && <span className="ws-add">+{file.additions}</span>}
+              {(file.deletions ?? 0) > 0 && <span className="ws-del">−{file.deletions}</span>}
             </>
           )}
           {file.modeChanged && (

@@ -3,6 +3,8 @@ import type { DiffEditorHandle, DiffInput } from './diff-editor-port';
 import { installMonacoEnvironment } from './monaco-environment';
 
 const DARK_QUERY = '(prefers-color-scheme: dark)';
+/** Narrower than this, the side-by-side view switches to inline by itself. */
+export const SIDE_BY_SIDE_MIN_PX = 560;
 
 installMonacoEnvironment();
 // A handed-off file is shown out of its project: imports cannot resolve, so semantic errors would
@@ -28,7 +30,9 @@ export function mountDiffEditor(element: HTMLElement, input: DiffInput): DiffEdi
     domReadOnly: true,
     automaticLayout: true,
     renderSideBySide: !input.inline,
+    // Side by side down to a narrow pane; below that two columns are unreadable, so Monaco goes inline.
     useInlineViewWhenSpaceIsLimited: true,
+    renderSideBySideInlineBreakpoint: SIDE_BY_SIDE_MIN_PX,
     renderOverviewRuler: true,
     scrollBeyondLastLine: false,
     minimap: { enabled: false },
