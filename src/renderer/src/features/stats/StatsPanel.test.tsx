@@ -1,0 +1,71 @@
+// @vitest-environment happy-dom
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createApiFromTransport, createBridgeTransport, type BatonApi } from '../../api';
+import { App } from '../../components/App';
+import { MemoryBridge, okResult, errResult } from '../../test-support/memory-bridge';
+import { formatMs, formatRate, sortedCategories } from './format-stats';
+
+const apis: BatonApi[] = [];
+afterEach(() => {
+  cleanup();
+  for (const api of apis.splice(0)) api.close();
+});
+
+function host(stats: () => ReturnType<typeof okResult>) {
+  const bridge = new MemoryBridge()
+    .handle('sessions:list', () => okResult([]))
+    .handle('agents:list', () => okResult({ candidates: [], stats: { files: 0, ms: 0 } }))
+    .handle('approvals:pending', () => okResult([]))
+    .handle('tasks:list', () => okResult([]))
+    .handle('stats:get', stats);
+  const api = createApiFromTransport(createBridgeTransport(bridge));
+  apis.push(api);
+  render(<App api={api} />);
+  return bridge;
+}
+
+describe('stats panel', () => {
+  it('shows success rate, p50/p95 and counts by category, reached from the sidebar footer', async () => {
+    host(() => okResult({ total: 40, succeeded: 39, successRate: 39 / 40, byCategory: { accepted: 37, duplicate: 2, 'no-target': 1 }, totalMs: { p50: 84, p95: 1_930 } }));
+    fireEvent.click(screen.getByTestId('open-stats'));
+    const panel = await screen.findByTestId('stats-panel');
+    await within(panel).findByTestId('stat-success');
+    expect(within(panel).getByTestId('stat-success').textContent).toContain('97.5 %');
+    expect(within(panel).getByTestId('stat-success').textContent).toContain('39 of 40 handoffs');
+    expect(within(panel).getByTestId('stat-p50').textContent).toContain('84 ms');
+    expect(within(panel).getByTestId('stat-p95').textContent).toContain('1.9 s');
+    const bars = within(panel).getByTestId('stat-categories').querySelectorAll('[data-category]');
+    expect([...bars].map((el) => [el.getAttribute('data-category'), el.querySelector('.stat-bar-count')?.textContent])).toEqual([
+      ['accepted', '37'],
+      ['duplicate', '2'],
+      ['no-target', '1'],
+    ]);
+    // Esc returns to the session view.
+    fireEvent.keyDown(document.body, { key: 'Escape' });
+    expect(screen.queryByTestId('stats-panel')).toBeNull();
+  });
+
+  it('no handoffs yet: dashes, and what to run', async () => {
+    host(() => okResult({ total: 0, succeeded: 0, successRate: null, byCategory: {}, totalMs: { p50: null, p95: null } }));
+    fireEvent.click(screen.getByTestId('open-stats'));
+    expect((await screen.findByTestId('stat-none')).textContent).toContain('baton handoff');
+    expect(screen.getByTestId('stat-success').textContent).toContain('—');
+  });
+
+  it('an error offers Retry', async () => {
+    host(() => errResult('IO_ERROR', 'events.jsonl unreadable'));
+    fireEvent.click(screen.getByTestId('open-stats'));
+    expect((await screen.findByTestId('error-state')).textContent).toContain('events.jsonl unreadable');
+  });
+
+  it('formatters', () => {
+    expect([null, 0, 1, 0.5, 0.975].map(formatRate)).toEqual(['—', '0 %', '100 %', '50.0 %', '97.5 %']);
+    expect([null, 12.4, 999, 1_000, 59_000, 90_000].map(formatMs)).toEqual(['—', '12 ms', '999 ms', '1.0 s', '59.0 s', '1.5 min']);
+    expect(sortedCategories({ b: 1, a: 1, c: 3 })).toEqual([
+      ['c', 3],
+      ['a', 1],
+      ['b', 1],
+    ]);
+  });
+});
