@@ -102,3 +102,61 @@ describe('SessionView and its messages', () => {
     expect(screen.getByText('no exit code')).toBeTruthy();
   });
 });
+
+describe('SessionView tabs', () => {
+  const tabs = () => screen.getAllByRole('tab');
+  const selected = () => tabs().find((tab) => tab.getAttribute('aria-selected') === 'true')?.textContent;
+
+  function bridgeForTabs(): MemoryBridge {
+    return new MemoryBridge()
+      .handle('workspace:status', () => ({ ok: true, value: { hasWorkspace: false, verification: null, plan: null } }))
+      .handle('approvals:history', () => ({ ok: true, value: [] }));
+  }
+
+  it('is a tablist: arrows, Home and End move and open, only the open tab is tabbable, the panel is labelled by its tab', () => {
+    renderWithApi(<SessionView detail={detail('s1', [message(0)])} now={NOW} />, bridgeForTabs());
+    expect(screen.getByRole('tablist').getAttribute('aria-label')).toBe('Session views');
+    expect(tabs().map((tab) => tab.textContent)).toEqual(['Conversation', 'Changes', 'History']);
+    expect(selected()).toBe('Conversation');
+    expect(tabs().map((tab) => tab.tabIndex)).toEqual([0, -1, -1]);
+
+    fireEvent.keyDown(tabs()[0]!, { key: 'ArrowRight' });
+    expect(selected()).toBe('Changes');
+    expect(document.activeElement).toBe(screen.getByTestId('tab-changes'));
+    expect(tabs().map((tab) => tab.tabIndex)).toEqual([-1, 0, -1]);
+    const panel = screen.getByRole('tabpanel');
+    expect(panel.getAttribute('aria-labelledby')).toBe('session-tab-changes');
+    expect(screen.getByTestId('tab-changes').getAttribute('aria-controls')).toBe(panel.id);
+    expect(window.location.hash).toBe('#tab=changes');
+
+    fireEvent.keyDown(tabs()[1]!, { key: 'End' });
+    expect(selected()).toBe('History');
+    fireEvent.keyDown(tabs()[2]!, { key: 'ArrowRight' });
+    expect(selected()).toBe('Conversation');
+    fireEvent.keyDown(tabs()[0]!, { key: 'ArrowLeft' });
+    expect(selected()).toBe('History');
+    fireEvent.keyDown(tabs()[2]!, { key: 'Home' });
+    expect(selected()).toBe('Conversation');
+    expect(screen.getAllByTestId('message')).toHaveLength(1);
+    expect(window.location.hash).toBe('');
+  });
+
+  it('opens the tab named in the address for this session, and remembers each session’s tab', () => {
+    window.history.replaceState(null, '', '/#session=s1&tab=history');
+    const bridge = bridgeForTabs();
+    const view = renderWithApi(<SessionView detail={detail('s1', [])} now={NOW} />, bridge);
+    expect(selected()).toBe('History');
+    expect(screen.getByTestId('panel-history')).toBeTruthy();
+
+    // A link to another session with its tab opens that tab; a click writes it back to the address.
+    window.history.replaceState(null, '', '/#session=s2&tab=history');
+    view.rerender(<SessionView detail={detail('s2', [])} now={NOW} />);
+    expect(selected()).toBe('History');
+    fireEvent.click(screen.getByTestId('tab-changes'));
+    expect(window.location.hash).toBe('#session=s2&tab=changes');
+
+    window.history.replaceState(null, '', '/#session=s3');
+    view.rerender(<SessionView detail={detail('s3', [])} now={NOW} />);
+    expect(selected()).toBe('Conversation');
+  });
+});

@@ -23,12 +23,13 @@ export function renderWithApi(ui: ReactElement, bridge: MemoryBridge, shown: Dif
     show(input);
     return { update: show, dispose: () => pre.remove() };
   };
-  const view = render(
+  const wrap = (inner: ReactElement) => (
     <ApiContext.Provider value={api}>
-      <DiffEditorContext.Provider value={mount}>{ui}</DiffEditorContext.Provider>
-    </ApiContext.Provider>,
+      <DiffEditorContext.Provider value={mount}>{inner}</DiffEditorContext.Provider>
+    </ApiContext.Provider>
   );
-  return { ...view, api, shown };
+  const view = render(wrap(ui));
+  return { ...view, rerender: (next: ReactElement) => view.rerender(wrap(next)), api, shown };
 }
 
 export const SHA_A = 'a'.repeat(64);
