@@ -7,12 +7,15 @@ export interface RunningHost {
   stop(): Promise<void>;
 }
 
-/** Starts the real `baton serve` on a free port and waits for its JSON line with the URL. */
-export function startBrowserHost(home: string): Promise<RunningHost> {
+/**
+ * Starts the real `baton serve` on a free port and waits for its JSON line with the URL.
+ * `env` adds to (or overrides) the inherited environment, e.g. a fake HOME holding ~/.claude.
+ */
+export function startBrowserHost(home: string, env: NodeJS.ProcessEnv = {}): Promise<RunningHost> {
   return new Promise((resolve, reject) => {
     const child: ChildProcess = spawn(process.execPath, [BATON_BIN, 'serve', '--json', '--port', '0'], {
       cwd: REPO_ROOT,
-      env: { ...process.env, BATON_HOME: home },
+      env: { ...process.env, ...env, BATON_HOME: home },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
