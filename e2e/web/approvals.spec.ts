@@ -80,7 +80,20 @@ test.describe('Claude Code PreToolUse hook → Baton approvals', () => {
     expect(deny.permissionDecisionReason).toContain('not from this branch');
     await expect(page.getByTestId('approvals-empty')).toBeVisible();
 
-    // 3. No host running: the hook answers `ask` at once, so Claude Code's own prompt takes over.
+    // 3. High risk: Approve needs the dialog's distinct button; only then is it allowed.
+    const risky = runApproveHook(home.path, hookInput(work.path, 'toolu_01D', 'rm -rf /home/someone-else/project'));
+    await expect(approvals.items()).toHaveCount(1);
+    await expect(approvals.detail()).toHaveAttribute('data-risk', 'high');
+    await approvals.approve();
+    const dialog = page.getByTestId('high-risk-dialog');
+    await expect(dialog).toBeVisible();
+    await expect(dialog).toContainText('rm -rf /home/someone-else/project');
+    await page.screenshot({ path: join('test-results', 'screens', 'approvals-high-risk.png') });
+    await dialog.getByTestId('confirm-high-risk').click();
+    const riskyRun = await risky;
+    expect(parseHookOutput(riskyRun).hookSpecificOutput.permissionDecision).toBe('allow');
+
+    // 4. No host running: the hook answers `ask` at once, so Claude Code's own prompt takes over.
     await host.stop();
     host = undefined;
     const started = Date.now();

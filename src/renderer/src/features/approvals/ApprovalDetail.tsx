@@ -64,7 +64,7 @@ export function ApprovalDetail({ view, now, reason, onReason, busy, onApprove, o
           ))}
         </ul>
       ) : (
-        <p className="muted">No risk rule matched.</p>
+        <p className="muted risk-none">No risk rule matched.</p>
       )}
       <FileChangeView input={request.input} />
       <div className="decision">
