@@ -3,6 +3,7 @@ import { groupByCwd } from '../../shared/resume-groups.js';
 import { candidateRow } from '../../shared/agents.js';
 import { scanAgentSessions } from '../../core/importers/index.js';
 import { importersCacheFile } from '../../core/paths.js';
+import { notYetImported } from '../../core/handoff/import-agent-session.js';
 import { createOutput } from '../output.js';
 import { openCliStore } from '../context.js';
 
@@ -19,7 +20,8 @@ export function registerList(program: Command): void {
       try {
         const rows = await store.list({ includeArchived: !!flags.archived });
         const scan = flags.agents ? await scanAgentSessions({ env: process.env, cacheFile: importersCacheFile(dataDir) }) : null;
-        const groups = groupByCwd([...rows, ...(scan?.candidates ?? []).map((c) => candidateRow(c))]);
+        const candidates = notYetImported(scan?.candidates ?? [], new Set(rows.map((r) => r.id)));
+        const groups = groupByCwd([...rows, ...candidates.map((c) => candidateRow(c))]);
         const notes = (scan?.candidates ?? []).filter((c) => c.note).map((c) => `${c.path}: ${c.note}`);
         out.result('list', { groups, notes, agentScan: scan ? { files: scan.stats.files, ms: scan.stats.ms } : null }, () => {
           if (groups.length === 0) return 'No sessions yet. Hand one off with: baton handoff --cwd . --title "…" --messages session.jsonl';

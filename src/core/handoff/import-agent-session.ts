@@ -43,3 +43,8 @@ export async function importAgentSession(store: SessionStore, source: AgentSourc
   });
   return { session, created: true };
 }
+
+/** Candidates not yet imported at their current state (an imported one is listed as its Baton session). */
+export function notYetImported<T extends { fingerprint: string }>(candidates: readonly T[], sessionIds: ReadonlySet<string>): T[] {
+  return candidates.filter((c) => !sessionIds.has(importedSessionId(c.fingerprint)));
+}

@@ -12,7 +12,7 @@ import { computeHandoffStats } from '../handoff/stats.js';
 import { createApprovalService, type ApprovalService } from '../approvals/index.js';
 import { createTaskService, type TaskService } from '../tasks/index.js';
 import { scanAgentSessions } from '../importers/index.js';
-import { importAgentSession } from '../handoff/import-agent-session.js';
+import { importAgentSession, notYetImported } from '../handoff/import-agent-session.js';
 import { commandTargetOf, terminalCommandFor } from '../terminal-command.js';
 import { importersCacheFile } from '../paths.js';
 import { createWorkspaceHandlers } from './workspace-handlers.js';
@@ -110,7 +110,10 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
     'workspace:diff': workspace.diff,
     'workspace:file': workspace.file,
     'workspace:rehydrate': workspace.rehydrate,
-    'agents:list': async () => scanAgentSessions({ env: process.env, cacheFile: importersCacheFile(options.dataDir) }),
+    'agents:list': async () => {
+      const [scan, rows] = await Promise.all([scanAgentSessions({ env: process.env, cacheFile: importersCacheFile(options.dataDir) }), store.list()]);
+      return { ...scan, candidates: notYetImported(scan.candidates, new Set(rows.map((r) => r.id))) };
+    },
     'agents:import': async ({ source, path }) => {
       const { session, created } = await importAgentSession(store, source, path);
       emitUiEvent('session:changed', { id: session.id, reason: 'import' });
