@@ -102,7 +102,20 @@ function FileDiffBody({ diff, error, loading, inline, onOpenFull, onRetry }: Bod
       </div>
     );
   }
-  return <MonacoDiffView path={diff.path} original={textOf(diff.original)} modified={textOf(diff.modified)} language={languageForPath(diff.path)} inline={inline} />;
+  return (
+    <>
+      <p className="file-diff-sides" data-testid="file-diff-sides">
+        <span>{sideLabel(diff.original, diff.against === 'disk' ? 'Your disk now' : 'HEAD', 'no file before: added')}</span>
+        <span aria-hidden="true">→</span>
+        <span>{sideLabel(diff.modified, 'Handed-off working tree', 'deleted in the handoff')}</span>
+      </p>
+      <MonacoDiffView path={diff.path} original={textOf(diff.original)} modified={textOf(diff.modified)} language={languageForPath(diff.path)} inline={inline} />
+    </>
+  );
+}
+
+function sideLabel(side: FileSide, name: string, absent: string): string {
+  return side.kind === 'absent' ? `${name} (${absent})` : side.kind === 'text' ? `${name} · ${formatBytes(side.size)}` : name;
 }
 
 function textOf(side: FileSide): string {
