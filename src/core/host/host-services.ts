@@ -109,7 +109,11 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
     'workspace:status': workspace.status,
     'workspace:diff': workspace.diff,
     'workspace:file': workspace.file,
-    'workspace:rehydrate': workspace.rehydrate,
+    'workspace:rehydrate': async (request) => {
+      const result = await workspace.rehydrate(request);
+      emitUiEvent('session:changed', { id: request.sessionId, reason: 'rehydrate' });
+      return result;
+    },
     'agents:list': async () => {
       const [scan, rows] = await Promise.all([scanAgentSessions({ env: process.env, cacheFile: importersCacheFile(options.dataDir) }), store.list()]);
       return { ...scan, candidates: notYetImported(scan.candidates, new Set(rows.map((r) => r.id))) };
