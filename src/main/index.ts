@@ -7,8 +7,10 @@ import { DeepLinkQueue, URL_MARKER_FLAG } from './deep-links.js';
 import { createSecureWindow, lockDownSession, rendererPaths } from './secure-window.js';
 import { bindUiContract } from './ipc-bridge.js';
 import { forwardToRunningHost } from './forward.js';
+import { APP_INDEX_URL, APP_ORIGIN, registerAppScheme, serveRenderer } from './app-protocol.js';
 
 const links = new DeepLinkQueue();
+registerAppScheme();
 
 // 1. macOS delivers baton:// links through open-url, possibly before ready: attach synchronously.
 app.on('open-url', (event, url) => {
@@ -55,8 +57,9 @@ async function start(): Promise<void> {
 
   // 4. One secure window; the UI contract over IPC; links acted on once the window has loaded.
   const paths = rendererPaths(import.meta.dirname);
-  const window = createSecureWindow(paths);
-  const unbind = bindUiContract(services, () => BrowserWindow.getAllWindows(), paths.rendererIndex);
+  serveRenderer(paths.rendererDir);
+  const window = createSecureWindow({ preloadPath: paths.preloadPath, url: APP_INDEX_URL });
+  const unbind = bindUiContract(services, () => BrowserWindow.getAllWindows(), APP_ORIGIN);
   window.webContents.once('did-finish-load', () =>
     links.onReady((link) => {
       if (link.kind !== 'unknown') services.emitUiEvent('session:select', { id: link.sessionId });

@@ -1,5 +1,4 @@
 import { ipcMain, type BrowserWindow, type IpcMainInvokeEvent } from 'electron';
-import { pathToFileURL } from 'node:url';
 import type { HostServices } from '../core/host/host-services.js';
 import { ErrorCode } from '../shared/error-codes.js';
 import { IPC_EVENT, IPC_INVOKE } from '../shared/ipc-channels.js';
@@ -9,10 +8,11 @@ import { IPC_EVENT, IPC_INVOKE } from '../shared/ipc-channels.js';
  * Binds the UI contract to Electron IPC. A request is served only when it comes from the main
  * frame of one of our windows showing our bundled renderer (the sender check VS Code does).
  */
-export function bindUiContract(services: HostServices, windows: () => BrowserWindow[], rendererIndex: string): () => void {
-  const rendererUrl = pathToFileURL(rendererIndex).href;
-  const trusted = (event: IpcMainInvokeEvent) =>
-    windows().some((w) => w.webContents.id === event.sender.id) && event.senderFrame?.url.split('#')[0]?.split('?')[0] === rendererUrl;
+export function bindUiContract(services: HostServices, windows: () => BrowserWindow[], rendererOrigin: string): () => void {
+  const trusted = (event: IpcMainInvokeEvent) => {
+    const frame = event.senderFrame;
+    return windows().some((w) => w.webContents.id === event.sender.id) && frame !== null && frame.parent === null && frame.url.startsWith(`${rendererOrigin}/`);
+  };
 
   ipcMain.handle(IPC_INVOKE, async (event, channel: unknown, payload: unknown) => {
     if (!trusted(event)) return { ok: false, error: { code: ErrorCode.UNAUTHENTICATED, message: 'request from an untrusted frame' } };

@@ -5,7 +5,7 @@ import { join } from 'node:path';
  * The one window factory (VS Code's rule): every window is sandboxed and isolated, cannot navigate
  * away from the bundled renderer, cannot open new windows, and is granted no permissions.
  */
-export function createSecureWindow(options: { preloadPath: string; rendererIndex: string; bounds?: Electron.Rectangle }): BrowserWindow {
+export function createSecureWindow(options: { preloadPath: string; url: string; bounds?: Electron.Rectangle }): BrowserWindow {
   const window = new BrowserWindow({
     ...(options.bounds ?? { width: 1280, height: 820 }),
     minWidth: 720,
@@ -31,7 +31,7 @@ export function createSecureWindow(options: { preloadPath: string; rendererIndex
     return { action: 'deny' };
   });
   window.once('ready-to-show', () => window.show());
-  void window.loadFile(options.rendererIndex);
+  void window.loadURL(options.url);
   return window;
 }
 
@@ -42,5 +42,5 @@ export function lockDownSession(): void {
 }
 
 export function rendererPaths(mainDir: string) {
-  return { preloadPath: join(mainDir, '../preload/index.cjs'), rendererIndex: join(mainDir, '../renderer/index.html') };
+  return { preloadPath: join(mainDir, '../preload/index.cjs'), rendererDir: join(mainDir, '../renderer') };
 }

@@ -7,15 +7,14 @@ import { fileURLToPath } from 'node:url';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { WsClientMessage, type WsServerMessage } from '../shared/ui-contract.js';
 import type { HostServices } from '../core/host/host-services.js';
-import { readStaticFile } from './static-files.js';
+import { readStaticFile } from '../core/static-files.js';
+import { RENDERER_CSP } from '../shared/csp.js';
 
 /** Largest WebSocket message the browser host accepts from a page (requests are small). */
 export const WS_MAX_PAYLOAD_BYTES = 1024 * 1024;
 
 /** Same policy as the renderer's meta tag, sent as a header so it also covers non-HTML responses. */
-export const BROWSER_HOST_CSP =
-  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; " +
-  "connect-src 'self' ws://127.0.0.1:* ws://localhost:*; worker-src 'self' blob:; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+export const BROWSER_HOST_CSP = RENDERER_CSP;
 
 export interface BrowserHostOptions {
   services: HostServices;
