@@ -14,7 +14,7 @@ import { scanAgentSessions } from '../../src/core/importers/scan.js';
 import { forgetScanCacheMemo } from '../../src/core/importers/scan-cache.js';
 import { generateCorpus, type CorpusFile } from './corpus.js';
 
-const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=') as [string, string?]));
+const args = new Map<string, string | undefined>(process.argv.slice(2).map((a) => { const [key = '', value] = a.replace(/^--/, '').split('='); return [key, value]; }));
 const scale = Number(args.get('scale') ?? 1);
 const claudeFiles = Number(args.get('claude') ?? 2000);
 const codexFiles = Number(args.get('codex') ?? 2000);

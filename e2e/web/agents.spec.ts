@@ -1,9 +1,6 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../support/fixtures.js';
 import { mkdir, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
-import { makeTempDir } from '../support/cli.js';
-import { startBrowserHost, type RunningHost } from '../support/browser-host.js';
-import { chromiumMissingReason } from '../support/chromium.js';
 import { writeClaudeSession, writeCodexSession } from '../support/agent-logs.js';
 import { CandidatesPage } from '../pages/candidates-page.js';
 import { SessionsPage } from '../pages/sessions-page.js';
@@ -13,26 +10,9 @@ const CLAUDE_ID_2 = '0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
 const CODEX_ID = '019a7b2c-1d3e-7f40-8a51-b6c7d8e9f012';
 
 test.describe('Claude Code and Codex sessions in the list', () => {
-  let home: Awaited<ReturnType<typeof makeTempDir>>;
-  let fakeHome: Awaited<ReturnType<typeof makeTempDir>>;
-  let host: RunningHost | undefined;
-
-  test.beforeEach(async ({}, testInfo) => {
-    const missing = chromiumMissingReason();
-    testInfo.skip(missing !== null, `skipped: ${missing}`);
-    home = await makeTempDir('baton-e2e-home-');
-    fakeHome = await makeTempDir('baton-e2e-user-');
-  });
-
-  test.afterEach(async () => {
-    await host?.stop();
-    host = undefined;
-    await home?.remove();
-    await fakeHome?.remove();
-  });
-
-  test('grouped by directory with source badges; Continue in terminal; Open in Baton', async ({ page }) => {
-    const root = await realpath(fakeHome.path);
+  test('grouped by directory with source badges; Continue in terminal; Open in Baton', async ({ page, work, launchHost }) => {
+    // `work` is the fake user home that holds ~/.claude and ~/.codex.
+    const root = await realpath(work.path);
     const api = join(root, 'src', 'api-server');
     const web = join(root, 'src', 'web-client');
     await mkdir(api, { recursive: true });
@@ -41,7 +21,7 @@ test.describe('Claude Code and Codex sessions in the list', () => {
     await writeClaudeSession(root, { id: CLAUDE_ID_2, cwd: api, branch: 'main', prompt: 'Add rate limiting to /login', answer: 'Adding a token bucket.', startedAt: '2026-11-28T15:00:00.000Z' });
     await writeCodexSession(root, { id: CODEX_ID, cwd: web, branch: 'feature/date-picker', prompt: 'Make the date picker test stable', answer: 'Pinning TZ=UTC in the test setup.', startedAt: '2026-11-29T08:00:00.000Z' });
 
-    host = await startBrowserHost(home.path, { HOME: root, CLAUDE_CONFIG_DIR: join(root, '.claude'), CODEX_HOME: join(root, '.codex') });
+    const host = await launchHost({ HOME: root, CLAUDE_CONFIG_DIR: join(root, '.claude'), CODEX_HOME: join(root, '.codex') });
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto(host.url);
     const candidates = new CandidatesPage(page);

@@ -1,8 +1,5 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../support/fixtures.js';
 import { join } from 'node:path';
-import { makeTempDir } from '../support/cli.js';
-import { startBrowserHost, type RunningHost } from '../support/browser-host.js';
-import { chromiumMissingReason } from '../support/chromium.js';
 import { parseHookOutput, runApproveHook, type PreToolUseInput } from '../support/approve-hook.js';
 import { ApprovalsPage } from '../pages/approvals-page.js';
 
@@ -22,26 +19,8 @@ function hookInput(cwd: string, toolUseId: string, command: string): PreToolUseI
 }
 
 test.describe('Claude Code PreToolUse hook → Baton approvals', () => {
-  let home: Awaited<ReturnType<typeof makeTempDir>>;
-  let work: Awaited<ReturnType<typeof makeTempDir>>;
-  let host: RunningHost | undefined;
-
-  test.beforeEach(async ({}, testInfo) => {
-    const missing = chromiumMissingReason();
-    testInfo.skip(missing !== null, `skipped: ${missing}`);
-    home = await makeTempDir('baton-e2e-home-');
-    work = await makeTempDir('baton-e2e-work-');
-  });
-
-  test.afterEach(async () => {
-    await host?.stop();
-    host = undefined;
-    await home?.remove();
-    await work?.remove();
-  });
-
-  test('approve in the UI → allow; deny → deny; no host → ask', async ({ page }) => {
-    host = await startBrowserHost(home.path);
+  test('approve in the UI → allow; deny → deny; no host → ask', async ({ page, home, work, launchHost }) => {
+    const host = await launchHost();
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto(host.url);
     const approvals = new ApprovalsPage(page);
@@ -95,7 +74,6 @@ test.describe('Claude Code PreToolUse hook → Baton approvals', () => {
 
     // 4. No host running: the hook answers `ask` at once, so Claude Code's own prompt takes over.
     await host.stop();
-    host = undefined;
     const started = Date.now();
     const offline = await runApproveHook(home.path, hookInput(work.path, 'toolu_01C', 'npm test'));
     expect(offline.code, offline.stderr).toBe(0);

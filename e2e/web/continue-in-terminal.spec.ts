@@ -1,35 +1,15 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../support/fixtures.js';
 import { realpath } from 'node:fs/promises';
 import { join } from 'node:path';
-import { makeTempDir, runBaton, writeConversation } from '../support/cli.js';
-import { startBrowserHost, type RunningHost } from '../support/browser-host.js';
-import { chromiumMissingReason } from '../support/chromium.js';
+import { runBaton, writeConversation } from '../support/cli.js';
 import { SessionsPage } from '../pages/sessions-page.js';
 import { SessionViewPage } from '../pages/session-view-page.js';
 
 test.describe('Continue in terminal', () => {
-  let home: Awaited<ReturnType<typeof makeTempDir>>;
-  let work: Awaited<ReturnType<typeof makeTempDir>>;
-  let host: RunningHost | undefined;
-
-  test.beforeEach(async ({}, testInfo) => {
-    const missing = chromiumMissingReason();
-    testInfo.skip(missing !== null, `skipped: ${missing}`);
-    home = await makeTempDir('baton-e2e-home-');
-    work = await makeTempDir('baton-e2e-work-');
-  });
-
-  test.afterEach(async () => {
-    await host?.stop();
-    host = undefined;
-    await home?.remove();
-    await work?.remove();
-  });
-
-  test('a Baton session: the popover shows `baton resume <id>` in its directory, and Copy puts exactly that line on the clipboard', async ({ page, context }) => {
+  test('a Baton session: the popover shows `baton resume <id>` in its directory, and Copy puts exactly that line on the clipboard', async ({ page, context, home, work, launchHost }) => {
     const cwd = await realpath(work.path);
     const messages = await writeConversation(cwd, 'session.jsonl', [{ role: 'user', content: 'Continue this in my terminal later' }]);
-    host = await startBrowserHost(home.path);
+    const host = await launchHost();
     const run = await runBaton(['handoff', '--cwd', cwd, '--title', 'Back to the terminal', '--messages', messages, '--json'], { home: home.path });
     expect(run.code, run.stderr).toBe(0);
     const { sessionId } = JSON.parse(run.stdout) as { sessionId: string };

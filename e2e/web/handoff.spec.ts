@@ -1,34 +1,15 @@
-import { expect, test } from '@playwright/test';
-import { realpath } from 'node:fs/promises';
+import { expect, test } from '../support/fixtures.js';
+import { mkdir, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
-import { makeTempDir, runBaton, writeConversation } from '../support/cli.js';
-import { startBrowserHost, type RunningHost } from '../support/browser-host.js';
-import { chromiumMissingReason } from '../support/chromium.js';
+import { runBaton, writeConversation } from '../support/cli.js';
 import { SessionsPage } from '../pages/sessions-page.js';
 
 test.describe('handoff from two working directories', () => {
-  let home: Awaited<ReturnType<typeof makeTempDir>>;
-  let work: Awaited<ReturnType<typeof makeTempDir>>;
-  let host: RunningHost | undefined;
-
-  test.beforeEach(async ({}, testInfo) => {
-    const missing = chromiumMissingReason();
-    testInfo.skip(missing !== null, `skipped: ${missing}`);
-    home = await makeTempDir('baton-e2e-home-');
-    work = await makeTempDir('baton-e2e-work-');
-  });
-
-  test.afterEach(async () => {
-    await host?.stop();
-    await home?.remove();
-    await work?.remove();
-  });
-
-  test('the UI shows both groups and the messages of a session', async ({ page }, testInfo) => {
-    host = await startBrowserHost(home.path);
+  test('the UI shows both groups and the messages of a session', async ({ page, home, work, launchHost }, testInfo) => {
+    const host = await launchHost();
     const api = join(work.path, 'api-server');
     const web = join(work.path, 'web-client');
-    await Promise.all([import('node:fs/promises').then((fs) => fs.mkdir(api)), import('node:fs/promises').then((fs) => fs.mkdir(web))]);
+    await Promise.all([mkdir(api), mkdir(web)]);
 
     const apiFile = await writeConversation(work.path, 'api.jsonl', [
       { role: 'user', content: 'Add rate limiting to the /login endpoint' },
@@ -61,8 +42,8 @@ test.describe('handoff from two working directories', () => {
     await page.screenshot({ path: join('test-results', 'screens', 'two-groups.png'), fullPage: true });
   });
 
-  test('a handoff that arrives while the page is open appears live', async ({ page }) => {
-    host = await startBrowserHost(home.path);
+  test('a handoff that arrives while the page is open appears live', async ({ page, home, work, launchHost }) => {
+    const host = await launchHost();
     await page.goto(host.url);
     await expect(page.getByTestId('empty-state')).toBeVisible();
     const file = await writeConversation(work.path, 'live.jsonl', [{ role: 'user', content: 'Live one' }]);
@@ -73,7 +54,7 @@ test.describe('handoff from two working directories', () => {
     await expect(page.getByText('Arrives live').first()).toBeVisible();
   });
 
-  test('with no host running, the CLI says where the session is saved; after the host starts it is accepted once', async ({ page }) => {
+  test('with no host running, the CLI says where the session is saved; after the host starts it is accepted once', async ({ page, home, work, launchHost }) => {
     const file = await writeConversation(work.path, 'late.jsonl', [{ role: 'user', content: 'Handed off before the app ran' }]);
     const offline = await runBaton(['handoff', '--cwd', work.path, '--title', 'Saved while offline', '--messages', file], { home: home.path });
     expect(offline.code).toBe(3);
@@ -81,7 +62,7 @@ test.describe('handoff from two working directories', () => {
     const resume = /baton handoff --session (\S+)/.exec(offline.stderr);
     expect(resume, offline.stderr).not.toBeNull();
 
-    host = await startBrowserHost(home.path);
+    const host = await launchHost();
     const again = await runBaton(['handoff', '--session', resume![1]!, '--json'], { home: home.path });
     expect(again.code, again.stderr).toBe(0);
     expect(JSON.parse(again.stdout).category).toBe('accepted');

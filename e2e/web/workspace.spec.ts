@@ -1,9 +1,7 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../support/fixtures.js';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { makeTempDir, runBaton, writeConversation } from '../support/cli.js';
-import { startBrowserHost, type RunningHost } from '../support/browser-host.js';
-import { chromiumMissingReason } from '../support/chromium.js';
+import { runBaton, writeConversation } from '../support/cli.js';
 import { git, makeRepo, writeRepoFile } from '../support/git-repo.js';
 import { SessionsPage } from '../pages/sessions-page.js';
 import { SessionViewPage } from '../pages/session-view-page.js';
@@ -12,30 +10,16 @@ const RATE_LIMIT_BEFORE = `export function handle(request: Request): Response {\
 const RATE_LIMIT_AFTER = `import { TokenBucket } from './token-bucket';\n\nconst bucket = new TokenBucket({ capacity: 10, refillPerSecond: 1 });\n\nexport function handle(request: Request): Response {\n  if (!bucket.take(clientOf(request))) return new Response('Too many requests', { status: 429 });\n  return route(request);\n}\n`;
 
 test.describe('the Changes tab of a handed-off workspace', () => {
-  let home: Awaited<ReturnType<typeof makeTempDir>>;
-  let work: Awaited<ReturnType<typeof makeTempDir>>;
-  let host: RunningHost | undefined;
   const browserErrors: string[] = [];
 
-  test.beforeEach(async ({ page }, testInfo) => {
-    const missing = chromiumMissingReason();
-    testInfo.skip(missing !== null, `skipped: ${missing}`);
-    home = await makeTempDir('baton-e2e-home-');
-    work = await makeTempDir('baton-e2e-work-');
+  test.beforeEach(async ({ page }) => {
     browserErrors.length = 0;
     // A CSP violation (Monaco's workers, styles or fonts) shows up as a console error: the spec fails on any.
     page.on('console', (message) => message.type() === 'error' && browserErrors.push(message.text()));
     page.on('pageerror', (error) => browserErrors.push(error.message));
   });
 
-  test.afterEach(async () => {
-    await host?.stop();
-    host = undefined;
-    await home?.remove();
-    await work?.remove();
-  });
-
-  test('lists the three changed files, shows one in Monaco, then marks the session partial when a file drifts', async ({ page }) => {
+  test('lists the three changed files, shows one in Monaco, then marks the session partial when a file drifts', async ({ page, home, work, launchHost }) => {
     const repo = join(work.path, 'api-server');
     await makeRepo(repo, {
       'src/middleware/rate-limit.ts': RATE_LIMIT_BEFORE,
@@ -51,7 +35,7 @@ test.describe('the Changes tab of a handed-off workspace', () => {
       { role: 'user', content: 'Add rate limiting to the API' },
       { role: 'assistant', content: 'Added a token bucket in middleware and removed the old throttle.' },
     ]);
-    host = await startBrowserHost(home.path);
+    const host = await launchHost();
     const handoff = await runBaton(['handoff', '--cwd', repo, '--title', 'Rate limiting', '--messages', messages, '--json'], { home: home.path });
     expect(handoff.code, handoff.stderr).toBe(0);
     const { sessionId } = JSON.parse(handoff.stdout) as { sessionId: string };
