@@ -227,12 +227,22 @@ describe('a fake server squatting the address (no token)', () => {
   });
 
   it('documents the limit: without server authentication a squatter that acks would get the request', async () => {
-    // This is why authenticateServer defaults to on for win32 (pipe names can be squatted), and why
-    // on Unix the socket sits in a 0700 directory no other user can create anything in.
+    // This is why authenticateServer is on by default (pipe names can be squatted on Windows; on
+    // Unix the socket also sits in a 0700 directory no other user can create anything in).
     const fake = await fakeServer('ack');
     await offer(fake.endpoint, false);
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(fake.peers[0]?.receivedText).toContain('SECRET-MANIFEST');
+  });
+
+  it('the default client (what the CLI uses) gives an acking squatter no manifest byte', async () => {
+    const fake = await fakeServer('ack');
+    const error = await connectEndpoint({ endpoint: fake.endpoint, token: randomBytes(32), timeoutMs: 500 })
+      .then((client) => client.request('handoff.offer', { manifest: 'SECRET-MANIFEST' }, { timeoutMs: 300 }))
+      .catch((e: unknown) => e);
+    expect(isTransportError(error, 'UNAUTHENTICATED')).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    onlyAuthFrame(fake.peers[0] as RawPeer, true);
   });
 
   it('refuses a server that only speaks a newer major version', async () => {

@@ -22,9 +22,10 @@ import type { Answer, EndpointClient, EndpointInfo } from './types.js';
  * the ack must also carry the server's proof over our nonce; a process squatting the address
  * without the token cannot produce it, and receives nothing but our auth frame.
  *
- * Without authenticateServer a squatter could simply ack. On Unix that squatter cannot exist: the
- * socket lives in a 0700 directory only we can write. On Windows any user can race to create a
- * pipe name, which is exactly why server authentication defaults to on there.
+ * Without authenticateServer a squatter could simply ack. On Unix that squatter can hardly exist
+ * (the socket lives in a 0700 directory only we can write), on Windows any user can race to
+ * create a pipe name. Server authentication costs one HMAC and no extra round trip, so it is on
+ * everywhere by default: a server without the token never receives a manifest byte.
  */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
@@ -34,7 +35,7 @@ export interface ConnectEndpointOptions {
   token: Buffer;
   /** Connect + handshake budget. */
   timeoutMs?: number;
-  /** Require the server to prove it holds the token too. Default: on for win32. */
+  /** Require the server to prove it holds the token too. Default: on (see the note above). */
   authenticateServer?: boolean;
 }
 
@@ -49,7 +50,7 @@ export function connectEndpoint(options: ConnectEndpointOptions): Promise<Endpoi
   const { endpoint, token } = options;
   const address = endpoint.address;
   const timeoutMs = options.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
-  const authenticateServer = options.authenticateServer ?? process.platform === 'win32';
+  const authenticateServer = options.authenticateServer ?? true;
 
   return new Promise((resolve, reject) => {
     const socket = net.connect(address);
