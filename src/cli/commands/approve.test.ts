@@ -9,7 +9,7 @@ import { removeDir, startMethodsEndpoint, tempDataDir, until, type MethodsEndpoi
  * input on stdin, a real endpoint server with the approval service; a person's decision is made
  * through the service (the UI's call), and the printed hook output is checked byte for byte.
  */
-const APPROVE_CLI = join(import.meta.dirname, 'approve.ts');
+const APPROVE_CLI = join(import.meta.dirname, '..', 'run.ts');
 let dataDir: string;
 let service: ApprovalService | null;
 let host: MethodsEndpoint | null;

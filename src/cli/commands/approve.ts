@@ -1,6 +1,5 @@
 import { access } from 'node:fs/promises';
-import { pathToFileURL } from 'node:url';
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import {
   ClaudeHookInput,
   GenericApproveInput,
@@ -117,14 +116,4 @@ export function registerApprove(program: Command): void {
     .action(async (flags: ApproveFlags) => {
       process.exitCode = await run(flags);
     });
-}
-
-// Run directly (tests, or before the command is wired into the main CLI):
-//   node --import tsx src/cli/commands/approve.ts approve --hook claude
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const program = new Command().name('baton').exitOverride();
-  registerApprove(program);
-  await program.parseAsync(process.argv).catch((error: { exitCode?: number }) => {
-    process.exitCode = error.exitCode === 0 ? 0 : EXIT.usage;
-  });
 }

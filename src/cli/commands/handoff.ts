@@ -8,9 +8,11 @@ import { createOutput, EXIT } from '../output.js';
 import { endpointFor, openCliStore, resumeCommand } from '../context.js';
 import { readStdin } from '../stdin.js';
 import { realpath } from 'node:fs/promises';
-import { AGENT_SOURCES, findLatestSession, type AgentSource } from '../../core/importers/index.js';
 import type { SessionStore } from '../../core/store/types.js';
-import { importAgentSession } from '../../core/handoff/import-agent-session.js';
+
+/** The tools `--from` imports from (the importers themselves load only when asked). */
+const AGENT_SOURCES = ['claude', 'codex'] as const;
+type AgentSource = (typeof AGENT_SOURCES)[number];
 
 interface HandoffFlags {
   from?: string;
@@ -140,6 +142,10 @@ function report(out: ReturnType<typeof createOutput>, outcome: HandoffOutcome): 
 
 /** Imports the named (or latest) session of a terminal tool; returns its Baton id, or an exit code. */
 async function importFrom(store: SessionStore, source: AgentSource, flags: HandoffFlags, out: ReturnType<typeof createOutput>): Promise<string | number> {
+  const [{ findLatestSession }, { importAgentSession }] = await Promise.all([
+    import('../../core/importers/index.js'),
+    import('../../core/handoff/import-agent-session.js'),
+  ]);
   try {
     let pathOrId = flags.session;
     if (flags.latest) {

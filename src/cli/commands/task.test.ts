@@ -9,7 +9,7 @@ import { removeDir, startMethodsEndpoint, tempDataDir, type MethodsEndpoint } fr
  * The two-terminal scenario with the real CLI in real processes: terminal A registers a task,
  * an agent process completes it, terminal B reads the result; then the failure cases.
  */
-const TASK_CLI = join(import.meta.dirname, 'task.ts');
+const TASK_CLI = join(import.meta.dirname, '..', 'run.ts');
 let dataDir: string;
 let service: TaskService;
 let host: MethodsEndpoint;

@@ -1,7 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { pathToFileURL } from 'node:url';
-import { Command, Option } from 'commander';
+import { Option, type Command } from 'commander';
 import { resolveDataDir } from '../../core/paths.js';
 import { connectEndpoint } from '../../core/transport/client.js';
 import { loadOrCreateToken, resolveEndpoint } from '../../core/transport/endpoint.js';
@@ -210,14 +209,4 @@ export function registerTask(program: Command): void {
       const answer = await call('task.list', flags.session ? { sessionId: flags.session } : {});
       process.exitCode = finish(out, 'task list', answer, (a) => ((a.tasks as TaskView[]).map(describe).join('\n') || 'no tasks'));
     });
-}
-
-// Run directly (tests, or before the command is wired into the main CLI):
-//   node --import tsx src/cli/commands/task.ts task list --json
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const program = new Command().name('baton').exitOverride();
-  registerTask(program);
-  await program.parseAsync(process.argv).catch((error: { exitCode?: number }) => {
-    process.exitCode = error.exitCode === 0 ? 0 : EXIT.usage;
-  });
 }
