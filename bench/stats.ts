@@ -18,3 +18,15 @@ export function printTable(rows: Record<string, string | number>[]): void {
   console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
   for (const row of rows) console.log(line(columns.map((c) => cell(row[c] ?? ''))));
 }
+
+/** Timings of `runs` synchronous calls of fn after `warmup` untimed ones, in milliseconds. */
+export function sampleSync(fn: () => unknown, runs: number, warmup: number): number[] {
+  for (let i = 0; i < warmup; i++) fn();
+  const samples: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const start = performance.now();
+    fn();
+    samples.push(performance.now() - start);
+  }
+  return samples;
+}

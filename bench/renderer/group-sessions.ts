@@ -6,7 +6,7 @@
 import { performance } from 'node:perf_hooks';
 import type { IndexRow } from '../../src/shared/session.js';
 import { groupSessions } from '../../src/renderer/src/model/group-sessions.js';
-import { printTable, summarize } from '../stats.js';
+import { printTable, summarize, sampleSync } from '../stats.js';
 
 const RUNS = 200;
 const SIZES = [100, 1_000, 10_000];
@@ -30,16 +30,7 @@ function rows(count: number): IndexRow[] {
   }));
 }
 
-function time(fn: () => unknown): number[] {
-  for (let i = 0; i < 20; i++) fn();
-  const samples: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const start = performance.now();
-    fn();
-    samples.push(performance.now() - start);
-  }
-  return samples;
-}
+const time = (fn: () => unknown): number[] => sampleSync(fn, RUNS, 20);
 
 const table: Record<string, string | number>[] = [];
 for (const size of SIZES) {

@@ -7,7 +7,7 @@
 import { performance } from 'node:perf_hooks';
 import { HandlerResult, uiChannels, WsServerMessage } from '../../src/shared/ui-contract.js';
 import { z } from 'zod';
-import { printTable, summarize } from '../stats.js';
+import { printTable, summarize, sampleSync } from '../stats.js';
 
 const RUNS = 60;
 const SIZES = [100, 1_000, 5_000];
@@ -28,16 +28,7 @@ function frame(messages: number): string {
 const RawResult = HandlerResult(z.unknown());
 const response = uiChannels['session:get'].response;
 
-function time(fn: () => unknown): number[] {
-  for (let i = 0; i < 5; i++) fn();
-  const samples: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const start = performance.now();
-    fn();
-    samples.push(performance.now() - start);
-  }
-  return samples;
-}
+const time = (fn: () => unknown): number[] => sampleSync(fn, RUNS, 5);
 
 const table: Record<string, string | number>[] = [];
 for (const size of SIZES) {

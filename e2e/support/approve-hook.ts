@@ -1,5 +1,4 @@
-import { spawn } from 'node:child_process';
-import { BATON_BIN, REPO_ROOT, type CliRun } from './cli.js';
+import { runBaton, type CliRun } from './cli.js';
 
 /** What Claude Code pipes into a PreToolUse hook (the fields `baton approve --hook claude` reads). */
 export interface PreToolUseInput {
@@ -23,20 +22,7 @@ export interface HookOutput {
  * when no host is running).
  */
 export function runApproveHook(home: string, input: PreToolUseInput, waitSeconds = 60): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BATON_BIN, 'approve', '--hook', 'claude', '--wait', String(waitSeconds)], {
-      cwd: REPO_ROOT,
-      env: { ...process.env, BATON_HOME: home, DISPLAY: '', WAYLAND_DISPLAY: '' },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-    child.stdin.end(JSON.stringify(input));
-  });
+  return runBaton(['approve', '--hook', 'claude', '--wait', String(waitSeconds)], { home, input: JSON.stringify(input) });
 }
 
 export function parseHookOutput(run: CliRun): HookOutput {

@@ -1,4 +1,5 @@
 import { promises as fsp, constants as fsc } from 'node:fs';
+import { readFully } from './read-fully.js';
 
 /**
  * The file-system operations the store needs, behind one interface so tests can inject faults
@@ -77,15 +78,8 @@ class NodeFile implements DurableFile {
     }
   }
 
-  async read(length: number, position: number): Promise<Buffer> {
-    const buf = Buffer.allocUnsafe(length);
-    let got = 0;
-    while (got < length) {
-      const { bytesRead } = await this.handle.read(buf, got, length - got, position + got);
-      if (bytesRead === 0) break;
-      got += bytesRead;
-    }
-    return got === length ? buf : buf.subarray(0, got);
+  read(length: number, position: number): Promise<Buffer> {
+    return readFully(this.handle, length, position);
   }
 
   sync(): Promise<void> {

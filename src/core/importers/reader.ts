@@ -1,5 +1,6 @@
 import { promises as fsp, statSync } from 'node:fs';
 import { STAT_BATCH } from './limits.js';
+import { readFully } from '../fs/read-fully.js';
 
 /**
  * The only file-system reads the importers make, behind one interface so a test can count the
@@ -35,15 +36,8 @@ export interface ImportReader {
 class NodeHandle implements ImportHandle {
   constructor(private readonly handle: fsp.FileHandle) {}
 
-  async read(position: number, length: number): Promise<Buffer> {
-    const buf = Buffer.allocUnsafe(length);
-    let got = 0;
-    while (got < length) {
-      const { bytesRead } = await this.handle.read(buf, got, length - got, position + got);
-      if (bytesRead === 0) break;
-      got += bytesRead;
-    }
-    return got === length ? buf : buf.subarray(0, got);
+  read(position: number, length: number): Promise<Buffer> {
+    return readFully(this.handle, length, position);
   }
 
   close(): Promise<void> {
