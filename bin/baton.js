@@ -1,11 +1,9 @@
 #!/usr/bin/env node
-// The `baton` command. Runs the bundled CLI (npm run build:node writes dist/cli/baton.js).
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+// The `baton` command: runs the bundled CLI (npm run build:node writes dist/cli/baton.cjs).
+import { cliIsBuilt, compileCli } from './load-cli.js';
 
-const entry = new URL('../dist/cli/baton.js', import.meta.url);
-if (!existsSync(fileURLToPath(entry))) {
+if (!cliIsBuilt()) {
   process.stderr.write('baton: the CLI is not built yet. Run: npm run build\n');
   process.exit(1);
 }
-await import(entry.href);
+await compileCli().cli.main(process.argv);

@@ -1,26 +1,48 @@
 #!/usr/bin/env node
-// Bundles the `baton` CLI (and `baton serve`) into one ES module, dist/cli/baton.js: one file to
-// load instead of a few hundred keeps a handoff's Node start-up short (bench/handoff/cli-process.ts).
-// Type-checking is `npm run typecheck`; this step only transpiles.
+// Bundles the `baton` CLI (and `baton serve`) into one CommonJS file, dist/cli/baton.cjs, plus a V8
+// code cache of it (dist/cli/baton.cjs.cache) that bin/baton.js hands to vm.Script. One file and a
+// warm cache keep a handoff's start-up short (bench/handoff/cli-process.ts); Node 20 has no
+// module.enableCompileCache. Type-checking is `npm run typecheck`; this step only transpiles.
 import { build } from 'esbuild';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { compileCli, CLI_BUNDLE, CLI_CACHE } from '../bin/load-cli.js';
 
 await build({
-  entryPoints: ['src/cli/run.ts'],
+  entryPoints: ['src/cli/index.ts'],
   // Two levels below the repo root, like src/server: out/renderer is found the same way.
-  outdir: 'dist/cli',
-  entryNames: 'baton',
-  chunkNames: 'chunks/[name]-[hash]',
-  // Each command is its own chunk, loaded when it runs.
-  splitting: true,
+  outfile: CLI_BUNDLE,
   bundle: true,
   platform: 'node',
-  format: 'esm',
+  format: 'cjs',
   target: 'node20',
   minify: true,
   sourcemap: 'linked',
   // ws loads these optional native speed-ups only when installed.
   external: ['bufferutil', 'utf-8-validate', 'electron'],
-  // CommonJS dependencies (commander, ws) call require() for Node built-ins.
-  banner: { js: "import { createRequire as __batonRequire } from 'node:module'; const require = __batonRequire(import.meta.url);" },
+  // The sources are ES modules; in the CommonJS bundle import.meta.url is this file's URL.
+  define: { 'import.meta.url': '__batonModuleUrl' },
+  banner: { js: "var __batonModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
   logLevel: 'warning',
 });
+
+// Warm the cache with what a handoff runs: --help (every command's module) and a dry-run handoff
+// in a throw-away store, so the functions on that path are compiled into the cache too.
+const { script, cli } = compileCli();
+const scratch = await mkdtemp(join(tmpdir(), 'baton-build-'));
+const messages = join(scratch, 'm.jsonl');
+await writeFile(messages, '{"role":"user","content":"warm the code cache"}\n');
+const quiet = { out: process.stdout.write, err: process.stderr.write };
+process.stdout.write = process.stderr.write = () => true;
+process.env.BATON_HOME = join(scratch, 'home');
+try {
+  await cli.main(['node', 'baton', '--help']);
+  await cli.main(['node', 'baton', 'handoff', '--cwd', scratch, '--title', 'warm', '--messages', messages, '--dry-run', '--no-launch', '--json']);
+} finally {
+  process.stdout.write = quiet.out;
+  process.stderr.write = quiet.err;
+  process.exitCode = 0;
+}
+await writeFile(CLI_CACHE, script.createCachedData());
+await rm(scratch, { recursive: true, force: true });
