@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { parseMessageInput, MESSAGE_INPUT_MAX_BYTES } from '../../core/handoff/read-message-input.js';
-import { DEFAULT_HANDOFF_TIMEOUT_MS, landNewSession, offerSession } from '../../core/handoff/send.js';
+import { DEFAULT_HANDOFF_TIMEOUT_MS, landAndReadBack, offerSession, type LandedSession } from '../../core/handoff/send.js';
 import { HANDOFF_EXIT_CODE, HandoffCategory, type HandoffOutcome } from '../../core/handoff/outcome.js';
 import { isValidId } from '../../shared/ids.js';
 import { createOutput, EXIT } from '../output.js';
@@ -69,6 +69,7 @@ async function runHandoff(flags: HandoffFlags): Promise<number> {
   const { dataDir, store } = await openCliStore();
   try {
     let sessionId = flags.from ? undefined : flags.session;
+    let landed: LandedSession | undefined;
     if (flags.from) {
       const imported = await importFrom(store, flags.from as AgentSource, flags, out);
       if (typeof imported === 'number') return imported;
@@ -80,8 +81,8 @@ async function runHandoff(flags: HandoffFlags): Promise<number> {
         return EXIT.usage;
       }
       try {
-        const session = await landNewSession(store, { cwd: flags.cwd ?? process.cwd(), title: flags.title ?? titleFrom(input.messages), messages: input.messages });
-        sessionId = session.id;
+        landed = await landAndReadBack(store, { cwd: flags.cwd ?? process.cwd(), title: flags.title ?? titleFrom(input.messages), messages: input.messages });
+        sessionId = landed.session.id;
       } catch (error) {
         return report(out, {
           category: HandoffCategory.writeFailure,
@@ -101,7 +102,7 @@ async function runHandoff(flags: HandoffFlags): Promise<number> {
       timeoutMs: timeoutSeconds * 1000,
       launch: flags.launch,
       dryRun: !!flags.dryRun,
-    });
+    }, landed);
     await store
       .appendEvent({ at: new Date().toISOString(), side: 'source', category: outcome.category, sessionId: outcome.sessionId, handoffId: outcome.handoffId, durationsMs: outcome.durationsMs })
       .catch(() => undefined); // observability must never turn a delivered handoff into a failure

@@ -106,3 +106,24 @@ describe('landNewSession', () => {
     expect(raw).not.toContain('AKIAIOSFODNN7EXAMPLE');
   });
 });
+
+describe('landNewSession for an imported session', () => {
+  it('keeps the conversation when the recorded directory no longer exists', async () => {
+    const { landNewSession } = await import('./send.js');
+    const gone = `${fixture.workDir}/moved-away`;
+    const session = await landNewSession(fixture.store, {
+      cwd: gone,
+      title: 'from claude',
+      messages: [{ role: 'user', content: 'hi' }],
+      source: { tool: 'claude', externalId: 'abc' },
+    });
+    expect(session.cwd).toBe(gone);
+    expect(session.gitRoot).toBeNull();
+    expect(await fixture.store.readMessages(session.id)).toHaveLength(1);
+  });
+
+  it('refuses a missing directory for a session handed off by Baton itself', async () => {
+    const { landNewSession } = await import('./send.js');
+    await expect(landNewSession(fixture.store, { cwd: `${fixture.workDir}/nope`, title: 't', messages: [] })).rejects.toMatchObject({ code: 'WORKSPACE_CWD_MISSING' });
+  });
+});

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { MessageInput } from '../../shared/message.js';
+import type { MessageInput, MessageRecord } from '../../shared/message.js';
+import { WorkspaceErrorCode } from '../../shared/workspace.js';
 import { Manifest } from '../../shared/manifest.js';
 import { newId } from '../../shared/ids.js';
 import type { SessionDoc, SessionSource } from '../../shared/session.js';
@@ -42,9 +43,19 @@ export interface OfferOptions {
  * (with the store's typed error) when anything could not be made durable: nothing is sent then.
  */
 export async function landNewSession(store: SessionStore, request: NewSessionRequest): Promise<SessionDoc> {
+  return (await landAndReadBack(store, request)).session;
+}
+
+/** What was landed, as read back from the disk: offerSession can build the manifest from it without reading again. */
+export interface LandedSession {
+  session: SessionDoc;
+  records: MessageRecord[];
+}
+
+export async function landAndReadBack(store: SessionStore, request: NewSessionRequest): Promise<LandedSession> {
   const captured = await captureWorkspaceWithPatch(request.cwd).catch((error: { code?: string }) => {
     // An imported session may name a directory that is gone: keep the conversation, without a workspace.
-    if (request.source && request.source.tool !== 'baton' && error.code === 'CWD_MISSING') return { snapshot: { cwd: request.cwd, git: null }, patchBytes: null };
+    if (request.source && request.source.tool !== 'baton' && error.code === WorkspaceErrorCode.CWD_MISSING) return { snapshot: { cwd: request.cwd, git: null }, patchBytes: null };
     throw error;
   });
   const workspace = captured.snapshot;
@@ -72,7 +83,7 @@ export async function landNewSession(store: SessionStore, request: NewSessionReq
       code: 'IO_ERROR',
     });
   }
-  return session;
+  return { session, records: landed };
 }
 
 /**
@@ -80,13 +91,15 @@ export async function landNewSession(store: SessionStore, request: NewSessionReq
  * session whose conversation has not changed reuses its handoff id, so a receiver that already
  * took it answers `duplicate` instead of creating anything new.
  */
-export async function offerSession(sessionId: string, options: OfferOptions): Promise<HandoffOutcome> {
+export async function offerSession(sessionId: string, options: OfferOptions, landed?: LandedSession): Promise<HandoffOutcome> {
   const started = Date.now();
   const durationsMs: Record<string, number> = {};
   const { store } = options;
   const sessionDir = store.sessionDir(sessionId);
-  const session = await store.getSession(sessionId);
-  const records = await store.readMessages(sessionId);
+  // Just landed in this process: the read-back is the disk's state, no need to read it again.
+  const fresh = landed?.session.id === sessionId ? landed : null;
+  const session = fresh?.session ?? (await store.getSession(sessionId));
+  const records = fresh?.records ?? (await store.readMessages(sessionId));
   const previous = await readLatestManifest(sessionDir);
   const digest = digestMessages(records);
   let manifest: Manifest;
