@@ -100,31 +100,36 @@ export async function offerSession(sessionId: string, options: OfferOptions, lan
   const fresh = landed?.session.id === sessionId ? landed : null;
   const session = fresh?.session ?? (await store.getSession(sessionId));
   const records = fresh?.records ?? (await store.readMessages(sessionId));
-  const previous = await readLatestManifest(sessionDir);
+  const previous = fresh ? null : await readLatestManifest(sessionDir);
   const digest = digestMessages(records);
   let manifest: Manifest;
+  let recorded: Promise<void> = Promise.resolve();
   if (previous && previous.context.messages_sha256 === digest.messages_sha256 && previous.session_id === sessionId) {
     manifest = previous;
   } else {
     const workspace = await reuseOrCaptureWorkspace(store, session).catch(() => ({ cwd: session.cwd, git: null }));
     manifest = buildManifest({ handoffId: newId('h'), session, records, workspace, client: { name: 'baton-cli', version: BATON_VERSION } });
-    await store.recordHandoff(sessionId, manifest as Record<string, unknown>);
+    // Recorded before anything is offered (a re-offer reuses this handoff id), while the connection is made.
+    recorded = store.recordHandoff(sessionId, manifest as Record<string, unknown>);
   }
   durationsMs.manifest = Date.now() - started;
   const base = { sessionId, handoffId: manifest.handoff_id, sessionDir, durationsMs };
 
   if (options.dryRun) {
+    await recorded;
     return { ...base, category: HandoffCategory.accepted, answer: { dryRun: true, manifest }, message: 'Dry run: the session is saved and the manifest built; nothing was offered.' };
   }
 
-  const target = await findTarget({
-    endpoint: options.endpoint,
-    token: options.token,
-    handoffId: manifest.handoff_id,
-    sessionId,
-    timeoutMs: options.timeoutMs,
-    launch: options.launch,
-  });
+  const [record, found] = await Promise.allSettled([
+    recorded,
+    findTarget({ endpoint: options.endpoint, token: options.token, handoffId: manifest.handoff_id, sessionId, timeoutMs: options.timeoutMs, launch: options.launch }),
+  ]);
+  if (found.status === 'rejected') throw found.reason;
+  const target = found.value;
+  if (record.status === 'rejected') {
+    if (target.found) target.client.close();
+    throw record.reason;
+  }
   durationsMs.connect = Date.now() - started - durationsMs.manifest;
   if (!target.found) return { ...base, category: target.category, message: target.reason };
 
