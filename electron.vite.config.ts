@@ -27,6 +27,8 @@ export default defineConfig({
     build: {
       outDir: resolve('out/renderer'),
       minify: true,
+      // Monaco and its language workers are large by nature and load only with the Changes tab.
+      chunkSizeWarningLimit: 8 * 1024,
       rollupOptions: { input: { index: resolve('src/renderer/index.html') } },
     },
     plugins: [react()],

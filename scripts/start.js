@@ -10,8 +10,13 @@ import { dirname, join } from 'node:path';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 
-const build = spawnSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
-if (build.status !== 0) process.exit(build.status ?? 1);
+console.log('Building Baton…');
+// The build's own output is shown only when it fails: a newcomer should see the one line that matters.
+const build = spawnSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', '--silent', 'build'], { cwd: root, encoding: 'utf8' });
+if (build.status !== 0) {
+  process.stderr.write(`${build.stdout ?? ''}${build.stderr ?? ''}`);
+  process.exit(build.status ?? 1);
+}
 
 const runtime = findElectronRuntime();
 if (runtime.ok) {
