@@ -5,7 +5,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import type { IndexRow } from '../../src/shared/session.js';
-import { groupSessions } from '../../src/renderer/src/model/group-sessions.js';
+import { groupSessions } from '../../src/shared/resume-groups.js';
 import { printTable, summarize, sampleSync } from '../stats.js';
 
 const RUNS = 200;

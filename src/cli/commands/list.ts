@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { groupByCwd } from '../../shared/resume-groups.js';
+import { groupSessions } from '../../shared/resume-groups.js';
 import { candidateRow } from '../../shared/agents.js';
 import { scanAgentSessions } from '../../core/importers/index.js';
 import { importersCacheFile } from '../../core/paths.js';
@@ -21,7 +21,7 @@ export function registerList(program: Command): void {
         const rows = await store.list({ includeArchived: !!flags.archived });
         const scan = flags.agents ? await scanAgentSessions({ env: process.env, cacheFile: importersCacheFile(dataDir) }) : null;
         const candidates = notYetImported(scan?.candidates ?? [], new Set(rows.map((r) => r.id)));
-        const groups = groupByCwd([...rows, ...candidates.map((c) => candidateRow(c))]);
+        const groups = groupSessions([...rows, ...candidates.map((c) => candidateRow(c))]);
         const notes = (scan?.candidates ?? []).filter((c) => c.note).map((c) => `${c.path}: ${c.note}`);
         out.result('list', { groups, notes, agentScan: scan ? { files: scan.stats.files, ms: scan.stats.ms } : null }, () => {
           if (groups.length === 0) return 'No sessions yet. Hand one off with: baton handoff --cwd . --title "…" --messages session.jsonl';

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { groupSessions } from '../model/group-sessions';
+import { groupSessions } from '../../../shared/resume-groups';
 import { GROUP_HEADER_HEIGHT, ROW_HEIGHT } from '../model/list-items';
 import { row } from '../test-support/fixtures';
 import { FALLBACK_VIEWPORT_PX } from '../features/agents/use-viewport';

@@ -1,6 +1,6 @@
 import { useEffect, useImperativeHandle, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type Ref } from 'react';
 import { useViewport } from '../features/agents/use-viewport';
-import type { SessionGroup } from '../model/group-sessions';
+import type { SessionGroup } from '../../../shared/resume-groups';
 import { heightOf, listItems, type ListItem } from '../model/list-items';
 import { computeWindow, prefixOffsets, scrollToReveal } from '../model/windowing';
 import { GroupHeader } from './GroupHeader';

@@ -6,7 +6,7 @@ import { ScanStatus } from '../features/agents/ScanStatus';
 import type { AgentScanState } from '../features/agents/use-agent-scan';
 import { useCollapsedGroups } from '../features/agents/use-collapsed-groups';
 import { branchesOf, filterRows, NO_FILTER, type RowFilter } from '../model/filter-rows';
-import { groupSessions } from '../model/group-sessions';
+import { groupSessions } from '../../../shared/resume-groups';
 import { isPlainKey, isTypingTarget } from '../model/keyboard';
 import { ErrorState } from './ErrorState';
 import { SessionList, type SessionListHandle } from './SessionList';

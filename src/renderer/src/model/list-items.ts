@@ -1,5 +1,5 @@
 import type { IndexRow } from '../../../shared/session';
-import type { SessionGroup } from './group-sessions';
+import type { SessionGroup } from '../../../shared/resume-groups';
 
 /** Fixed heights make windowing a prefix sum: keep them in step with sessions.css. */
 export const GROUP_HEADER_HEIGHT = 32;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { computeWindow, indexAt, prefixOffsets, scrollToReveal } from './windowing';
 import { GROUP_HEADER_HEIGHT, heightOf, listItems, ROW_HEIGHT } from './list-items';
-import { groupSessions } from './group-sessions';
+import { groupSessions } from '../../../shared/resume-groups';
 import { row } from '../test-support/fixtures';
 
 describe('windowing', () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { IndexRow } from '../../../shared/session';
 import { row } from '../test-support/fixtures';
-import { flattenGroups, groupSessions, normalizeCwd, timeOf } from './group-sessions';
+import { flattenGroups, groupSessions, normalizeCwd, timeOf } from '../../../shared/resume-groups';
 
 const at = (minute: number): string => new Date(Date.UTC(2026, 10, 29, 10, minute)).toISOString();
 
