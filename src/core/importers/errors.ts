@@ -1,3 +1,4 @@
+import { errnoOf } from '../fs/errno.js';
 import { ErrorCode } from '../../shared/error-codes.js';
 
 export type ImporterErrorCode =
@@ -23,9 +24,7 @@ export function isImporterError(error: unknown, code?: ImporterErrorCode): error
   return error instanceof ImporterError && (code === undefined || error.code === code);
 }
 
-export function errnoOf(error: unknown): string | undefined {
-  return (error as NodeJS.ErrnoException | undefined)?.code;
-}
+export { errnoOf } from '../fs/errno.js';
 
 /** Maps a file-system error met while reading a source log to an ImporterError naming the path. */
 export function fromReadError(error: unknown, path: string): ImporterError {

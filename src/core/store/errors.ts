@@ -51,6 +51,4 @@ export function fromFsError(error: unknown, path: string, action: string): Store
   }
 }
 
-export function errnoOf(error: unknown): string | undefined {
-  return (error as NodeJS.ErrnoException | undefined)?.code;
-}
+export { errnoOf } from '../fs/errno.js';

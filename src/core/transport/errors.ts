@@ -41,7 +41,4 @@ export function isTransportError(value: unknown, code?: TransportErrorCode): val
   return value instanceof TransportError && (code === undefined || value.code === code);
 }
 
-/** The errno code of a Node system error, if any. */
-export function errnoOf(error: unknown): string | undefined {
-  return error !== null && typeof error === 'object' && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
-}
+export { errnoOf } from '../fs/errno.js';
