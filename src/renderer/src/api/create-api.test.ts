@@ -3,26 +3,15 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { detail, message, row } from '../test-support/fixtures';
 import { errResult, MemoryBridge, okResult } from '../test-support/memory-bridge';
 import { eventually, WsHost } from '../test-support/ws-host';
-import { ApiError } from './api-error';
 import { createApi } from './create-api';
 import { TOKEN_STORAGE_KEY } from './token';
 import type { BatonApi } from './types';
+import { rejection } from '../test-support/rejection';
 
 const apis: BatonApi[] = [];
 function track(api: BatonApi): BatonApi {
   apis.push(api);
   return api;
-}
-
-async function rejection(promise: Promise<unknown>): Promise<ApiError> {
-  const error = await promise.then(
-    () => {
-      throw new Error('expected a rejection');
-    },
-    (reason: unknown) => reason,
-  );
-  expect(error).toBeInstanceOf(ApiError);
-  return error as ApiError;
 }
 
 function open(url: string): void {

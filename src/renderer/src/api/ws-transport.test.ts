@@ -2,10 +2,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { eventually, WsHost } from '../test-support/ws-host';
 import { row } from '../test-support/fixtures';
-import { ApiError } from './api-error';
 import { createApiFromTransport } from './create-api';
 import type { BatonApi, ConnectionState } from './types';
 import { createWsTransport, type WebSocketLike, type WsTransportOptions } from './ws-transport';
+import { rejection } from '../test-support/rejection';
 
 // The `ws` client has the browser WebSocket's event API; it stands in for the page's WebSocket.
 const createSocket = (url: string): WebSocketLike => new WebSocket(url) as unknown as WebSocketLike;
@@ -18,17 +18,6 @@ function connect(options: Partial<WsTransportOptions> = {}): BatonApi {
   const api = createApiFromTransport(createWsTransport({ createSocket, backoff: fastBackoff, ...options, url: options.url ?? host.url }));
   apis.push(api);
   return api;
-}
-
-async function rejection(promise: Promise<unknown>): Promise<ApiError> {
-  const error = await promise.then(
-    () => {
-      throw new Error('expected a rejection');
-    },
-    (reason: unknown) => reason,
-  );
-  expect(error).toBeInstanceOf(ApiError);
-  return error as ApiError;
 }
 
 beforeEach(async () => {

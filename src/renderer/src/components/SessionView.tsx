@@ -58,7 +58,7 @@ function ConversationPanel({ detail, now }: { detail: SessionDetail; now: number
   return (
     <>
       <section className="session-details" aria-label="Details">
-        <dl className="session-meta">
+        <dl className="facts session-meta">
           <div>
             <dt>Holder</dt>
             <dd title={`Epoch ${session.holder.epoch}: bumped on every handoff`}>

@@ -66,7 +66,7 @@ export function CandidatePanel({ candidate, now, onOpened }: CandidatePanelProps
         </h1>
       </header>
 
-      <dl className="session-meta candidate-meta">
+      <dl className="facts session-meta candidate-meta">
         <div>
           <dt>Directory</dt>
           <dd>

@@ -43,7 +43,7 @@ export function ApprovalDetail({ view, now, reason, onReason, busy, onApprove, o
           {subject}
         </pre>
       </header>
-      <dl className="approval-facts">
+      <dl className="facts approval-facts">
         <Fact label="Directory">
           <code>{request.cwd}</code>
         </Fact>
