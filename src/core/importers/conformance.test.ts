@@ -1,27 +1,24 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { MessageInput } from '../../shared/message.js';
 import { readAgentSession } from './read-session.js';
 import { scanAgentSessions } from './scan.js';
+import { requireShared, SHARED_DIR } from '../test-support/shared-dir.js';
 
 /**
  * Conformance against REAL sample lines (../shared/fixtures/agent-logs, outside this repo, see its
  * README.md). The samples are read in place and copied only into temp dirs, never into the project.
+ * In CI (CI=true) a missing shared/ fails these tests instead of skipping them.
  */
-const REPO = resolve(import.meta.dirname, '../../..');
-const SAMPLES = join(REPO, '..', 'shared', 'fixtures', 'agent-logs');
+const SAMPLES = join(SHARED_DIR, 'fixtures', 'agent-logs');
 const CLAUDE_SAMPLE = join(SAMPLES, 'claude-code-session.sample.jsonl');
 const CODEX_SAMPLE = join(SAMPLES, 'codex-rollout.sample.jsonl');
-const present = existsSync(CLAUDE_SAMPLE) && existsSync(CODEX_SAMPLE);
 
 function needSamples(ctx: TestContext): void {
-  if (!present) {
-    console.log(`skipped: real sample logs not found at ${SAMPLES}; conformance needs that folder`);
-    ctx.skip();
-  }
+  requireShared(ctx, 'fixtures/agent-logs/README.md', 'fixtures/agent-logs/claude-code-session.sample.jsonl', 'fixtures/agent-logs/codex-rollout.sample.jsonl');
 }
 
 type Json = Record<string, any>;

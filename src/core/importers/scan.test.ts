@@ -8,6 +8,7 @@ import { countingReader, nodeImportReader, type ImportReader } from './reader.js
 import { findLatestSession, readAgentSession } from './read-session.js';
 import { scanAgentSessions } from './scan.js';
 import { claude, claudeLogPath, codex, codexLogPath, jsonl, writeLog } from './test-fixtures/build-logs.js';
+import { needsUser } from '../test-support/needs-user.js';
 
 const ID_A = 'aaaaaaaa-0000-4000-8000-000000000001';
 const ID_B = 'bbbbbbbb-0000-4000-8000-000000000002';
@@ -127,10 +128,7 @@ describe('scanAgentSessions', () => {
   });
 
   it('lists an unreadable file (chmod 000) with a note instead of failing', async (ctx) => {
-    if (process.getuid?.() === 0) {
-      console.log('skipped: running as root, chmod 000 does not stop root from reading; the injected-EACCES test covers this');
-      ctx.skip();
-    }
+    needsUser(ctx, 'non-root', 'chmod 000 does not stop root from reading; the injected-EACCES test covers root');
     const { a } = await writeCorpus();
     await chmod(a, 0o000);
     const { candidates } = await scanAgentSessions({ env });

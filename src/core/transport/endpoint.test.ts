@@ -4,8 +4,8 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ensureEndpointDir, loadOrCreateToken, resolveEndpoint, TOKEN_BYTES } from './endpoint.js';
 import { isTransportError } from './errors.js';
+import { needsUser } from '../test-support/needs-user.js';
 
-const isRoot = process.getuid?.() === 0;
 let root: string;
 
 beforeEach(async () => {
@@ -88,7 +88,8 @@ describe('ensureEndpointDir', () => {
     expect(isTransportError(await ensureEndpointDir(dir).catch((e: unknown) => e), 'UNSAFE_ENDPOINT')).toBe(true);
   });
 
-  it.skipIf(!isRoot)('refuses a directory owned by another uid (chown 65534)', async () => {
+  it('refuses a directory owned by another uid (chown 65534)', async (ctx) => {
+    needsUser(ctx, 'root', 'chown to another uid');
     const dir = path.join(root, 'run');
     await mkdir(dir, { mode: 0o700 });
     await chown(dir, 65534, 65534);
@@ -96,7 +97,6 @@ describe('ensureEndpointDir', () => {
     expect(isTransportError(error, 'UNSAFE_ENDPOINT')).toBe(true);
     expect((error as Error).message).toContain('uid 65534');
   });
-  if (!isRoot) console.log('[endpoint.test] skipped the foreign-owner case: chown needs root');
 });
 
 describe('loadOrCreateToken', () => {
