@@ -6,10 +6,12 @@ cd "$(dirname "$0")/.."
 mkdir -p test-results
 rm -f test-results/unit.json test-results/e2e.json test-results/steps.txt
 
-step() { # name, command…: a failed step counts as one failure in the summary
+step() { # name, command…: the summary counts a failed step, and a runner that failed outside its report
   local name=$1; shift
   echo "── $name"
-  if "$@"; then echo "$name ok" >> test-results/steps.txt; else echo "$name FAILED" >> test-results/steps.txt; fi
+  "$@"
+  local code=$?
+  if [ "$code" -eq 0 ]; then echo "$name ok" >> test-results/steps.txt; else echo "$name FAILED (exit $code)" >> test-results/steps.txt; fi
 }
 
 step typecheck npm run --silent typecheck
