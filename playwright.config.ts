@@ -1,5 +1,4 @@
 import { defineConfig } from '@playwright/test';
-import { existsSync } from 'node:fs';
 
 /** Debian's chromium (Playwright's own browsers cannot be downloaded here). */
 export const CHROMIUM_PATH = process.env.BATON_CHROMIUM ?? '/usr/bin/chromium';
@@ -24,7 +23,8 @@ export default defineConfig({
       use: {
         browserName: 'chromium',
         launchOptions: {
-          executablePath: existsSync(CHROMIUM_PATH) ? CHROMIUM_PATH : undefined,
+          // Always this path: a missing chromium fails the web tests (e2e/support/fixtures.ts), never a silent fallback.
+          executablePath: CHROMIUM_PATH,
           args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
         },
       },
