@@ -19,12 +19,22 @@ afterAll(async () => {
   await test.dispose();
 });
 
+/** A well-formed request whose params carry a prototype key nested three levels down. */
+const HOSTILE_REQUEST = '{"type":"request","id":"hostile","method":"ping","params":{"a":[{"b":{"__proto__":{"polluted":1}}}]}}\n';
+const FORBIDDEN = new Set(['__proto__', 'constructor', 'prototype']);
+function hasForbiddenKey(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(hasForbiddenKey);
+  if (value && typeof value === 'object') return Object.keys(value).some((k) => FORBIDDEN.has(k) || hasForbiddenKey((value as Record<string, unknown>)[k]));
+  return false;
+}
+
 const chunkArb = fc.oneof(
   fc.uint8Array({ maxLength: 300 }).map((bytes) => Buffer.from(bytes)),
   fc.string({ maxLength: 300 }).map((s) => Buffer.from(s)),
   fc.jsonValue({ maxDepth: 50 }).map((v) => Buffer.from(`${JSON.stringify(v) ?? 'null'}\n`)),
-  fc.constantFrom('\n', '{"__proto__":{"polluted":1}}\n', `${'['.repeat(100)}\n`, '{"type":"request","id":"x","method":"ping"', 'x'.repeat(3000)).map((s) => Buffer.from(s)),
+  fc.constantFrom('\n', '{"__proto__":{"polluted":1}}\n', HOSTILE_REQUEST, `${'['.repeat(100)}\n`, '{"type":"request","id":"x","method":"ping"', 'x'.repeat(3000)).map((s) => Buffer.from(s)),
 );
+
 
 describe('real-socket fuzzing', () => {
   it('before authentication: arbitrary bytes never reach the handler and never get an application byte (1,000 runs)', async () => {
@@ -50,10 +60,12 @@ describe('real-socket fuzzing', () => {
   });
 
   it('after authentication: every complete line gets a typed answer or the connection closes on FRAME_TOO_LARGE (1,000 runs)', async () => {
+    let hostileSent = 0;
     await fc.assert(
       fc.asyncProperty(fc.array(chunkArb, { minLength: 1, maxLength: 4 }), async (chunks) => {
         const peer = await rawAuthenticated(test.endpoint.address, test.token);
         const payload = Buffer.concat([...chunks, Buffer.from('\n')]);
+        if (payload.includes(HOSTILE_REQUEST)) hostileSent += 1;
         peer.send(payload);
         // A sentinel request proves the server is still reading (unless it closed for size).
         peer.sendFrame({ type: 'request', id: 'sentinel', method: 'ping', params: null });
@@ -71,7 +83,13 @@ describe('real-socket fuzzing', () => {
       }),
       { numRuns: 1_000 },
     );
-    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    // A request carrying a prototype key is refused as BAD_FRAME: the handler never sees one.
+    expect(hostileSent).toBeGreaterThan(0);
+    expect(test.handled.filter((h) => hasForbiddenKey(h.params))).toEqual([]);
+    const peer = await rawAuthenticated(test.endpoint.address, test.token);
+    peer.send(HOSTILE_REQUEST);
+    expect(await peer.nextFrame()).toMatchObject({ type: 'answer', ok: false, code: 'BAD_FRAME' });
+    peer.destroy();
   });
 
   it('still serves a well-behaved client after all of it', async () => {
