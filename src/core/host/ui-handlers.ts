@@ -25,8 +25,10 @@ export function createUiDispatcher(table: UiHandlerTable) {
       const handler = table[channel as UiChannel] as (p: unknown) => Promise<unknown>;
       return { ok: true, value: await handler(parsed.data) };
     } catch (error) {
-      const code = (error as { code?: unknown }).code;
-      return { ok: false, error: { code: typeof code === 'string' ? code : ErrorCode.INTERNAL, message: (error as Error).message } };
+      // Anything can be thrown (a string, null): the answer must still match HandlerError.
+      const code = (error as { code?: unknown } | null)?.code;
+      const message = error instanceof Error ? error.message : `${channel} failed: ${String(error)}`;
+      return { ok: false, error: { code: typeof code === 'string' ? code : ErrorCode.INTERNAL, message } };
     }
   };
 }
