@@ -1,0 +1,143 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { UiEvent } from '../../shared/ui-contract.js';
+import { landAndReadBack, landNewSession, offerSession } from '../handoff/send.js';
+import { claude, claudeLogPath, writeLog } from '../importers/test-fixtures/build-logs.js';
+import { openStore } from '../store/index.js';
+import { connectEndpoint } from '../transport/client.js';
+import { BATON_VERSION } from '../version.js';
+import { BROWSER_HOST_CAPABILITIES } from './capabilities.js';
+import { SESSION_VIEW_MESSAGE_LIMIT, startHostServices, type HostServices } from './host-services.js';
+
+/**
+ * The services both hosts run, started for real on a temp data directory: the store, the receiver
+ * on the local socket, and the UI channels. A handoff comes in the way the CLI sends it.
+ */
+let root: string;
+let services: HostServices;
+const savedRuntimeDir = process.env.XDG_RUNTIME_DIR;
+const savedHome = process.env.HOME;
+
+beforeAll(() => {
+  // The socket goes in <dataDir>/run; the agent scan reads a fake HOME.
+  delete process.env.XDG_RUNTIME_DIR;
+});
+afterAll(() => {
+  if (savedRuntimeDir !== undefined) process.env.XDG_RUNTIME_DIR = savedRuntimeDir;
+  process.env.HOME = savedHome;
+});
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), 'baton-hs-'));
+  process.env.HOME = join(root, 'home');
+  services = await startHostServices({ dataDir: join(root, 'data'), kind: 'browser', capabilities: BROWSER_HOST_CAPABILITIES });
+});
+afterEach(async () => {
+  await services.close().catch(() => undefined);
+  await rm(root, { recursive: true, force: true });
+});
+
+function recordEvents(s: HostServices) {
+  const events: { event: UiEvent; payload: unknown }[] = [];
+  const stop = s.onUiEvent((event, payload) => events.push({ event, payload }));
+  return { events, stop };
+}
+
+describe('host services', () => {
+  it('host:info names the host, version, data dir and socket', async () => {
+    expect(await services.dispatch('host:info', {})).toEqual({
+      ok: true,
+      value: { host: 'browser', version: BATON_VERSION, dataDir: join(root, 'data'), endpoint: join(root, 'data', 'run', 'baton.sock') },
+    });
+  });
+
+  it('a CLI handoff over the real socket is accepted, announced to the UI, listed and readable', async () => {
+    const { events } = recordEvents(services);
+    const cli = await openStore(services.dataDir);
+    try {
+      const landed = await landAndReadBack(cli, { cwd: root, title: 'from the terminal', messages: [{ role: 'user', content: 'hello' }] });
+      const outcome = await offerSession(landed.session.id, { store: cli, endpoint: services.endpoint, token: services.token, timeoutMs: 5_000, launch: false, dryRun: false }, landed);
+      expect(outcome.category).toBe('accepted');
+      const id = landed.session.id;
+      expect(events).toEqual([
+        { event: 'session:changed', payload: { id, reason: 'handoff' } },
+        { event: 'session:select', payload: { id } },
+      ]);
+      const list = await services.dispatch('sessions:list', {});
+      expect(list.ok && (list.value as { id: string }[]).map((r) => r.id)).toEqual([id]);
+      const detail = await services.dispatch('session:get', { id });
+      expect(detail).toMatchObject({ ok: true, value: { session: { id, title: 'from the terminal', holder: { who: 'browser' } }, truncated: false } });
+      const stats = await services.dispatch('stats:get', {});
+      expect(stats.ok).toBe(true);
+    } finally {
+      await cli.close();
+    }
+  });
+
+  it(`session:get sends the newest ${SESSION_VIEW_MESSAGE_LIMIT} messages and says it truncated`, async () => {
+    const count = SESSION_VIEW_MESSAGE_LIMIT + 3;
+    const messages = Array.from({ length: count }, (_, i) => ({ role: 'user' as const, content: `m${i}` }));
+    const session = await landNewSession(services.store, { cwd: root, title: 'long', messages });
+    const detail = await services.dispatch('session:get', { id: session.id });
+    expect(detail.ok).toBe(true);
+    const value = detail.ok ? (detail.value as { messages: { content: string }[]; truncated: boolean }) : null;
+    expect(value!.truncated).toBe(true);
+    expect(value!.messages).toHaveLength(SESSION_VIEW_MESSAGE_LIMIT);
+    expect(value!.messages.at(-1)!.content).toBe(`m${count - 1}`);
+    expect(value!.messages[0]!.content).toBe('m3');
+  });
+
+  it('session:get of an unknown id answers NOT_FOUND', async () => {
+    expect(await services.dispatch('session:get', { id: 's-missing' })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+  });
+
+  it('agents:list finds a Claude Code session under HOME; agents:import lands it once and announces it', async () => {
+    const id = '11111111-2222-4333-8444-999999999999';
+    const cwd = '/home/dev/project';
+    const path = await writeLog(claudeLogPath(process.env.HOME!, cwd, id), [
+      claude.user({ uuid: 'u1', cwd, sessionId: id }, 'fix the flaky test'),
+      claude.assistant({ uuid: 'a1', parentUuid: 'u1', cwd, sessionId: id }, 'm1', claude.text('on it')),
+    ]);
+    const scan = await services.dispatch('agents:list', {});
+    const candidates = scan.ok ? (scan.value as { candidates: { path: string; source: string }[] }).candidates : [];
+    expect(candidates.map((c) => [c.source, c.path])).toEqual([['claude', path]]);
+
+    const { events } = recordEvents(services);
+    const imported = await services.dispatch('agents:import', { source: 'claude', path });
+    expect(imported).toMatchObject({ ok: true, value: { created: true } });
+    const sessionId = imported.ok ? (imported.value as { sessionId: string }).sessionId : '';
+    expect(events).toEqual([{ event: 'session:changed', payload: { id: sessionId, reason: 'import' } }]);
+    // Once imported it is no longer offered as a candidate, and a second import lands nothing new.
+    const again = await services.dispatch('agents:list', {});
+    expect(again.ok && (again.value as { candidates: unknown[] }).candidates).toEqual([]);
+    expect(await services.dispatch('agents:import', { source: 'claude', path })).toMatchObject({ ok: true, value: { sessionId, created: false } });
+
+    const command = await services.dispatch('terminal:command', { sessionId });
+    expect(command.ok).toBe(true);
+    expect(JSON.stringify(command)).toContain(id);
+  });
+
+  it('a second host on the same data directory is refused, and the first keeps serving', async () => {
+    await expect(startHostServices({ dataDir: services.dataDir, kind: 'electron', capabilities: [] })).rejects.toMatchObject({ code: 'ALREADY_RUNNING' });
+    const client = await connectEndpoint({ endpoint: services.endpoint, token: services.token });
+    expect(await client.request('ping', {})).toMatchObject({ ok: true, pong: true, capabilities: [...BROWSER_HOST_CAPABILITIES] });
+    client.close();
+  });
+
+  it('emitUiEvent reaches listeners until they unsubscribe', () => {
+    const { events, stop } = recordEvents(services);
+    services.emitUiEvent('session:select', { id: 's-1' });
+    stop();
+    services.emitUiEvent('session:select', { id: 's-2' });
+    expect(events).toEqual([{ event: 'session:select', payload: { id: 's-1' } }]);
+  });
+
+  it('close() stops the socket and frees the data directory for the next host', async () => {
+    const { endpoint, token, dataDir } = services;
+    await services.close();
+    await expect(connectEndpoint({ endpoint, token, timeoutMs: 1_000 })).rejects.toMatchObject({ code: 'NO_TARGET' });
+    services = await startHostServices({ dataDir, kind: 'browser', capabilities: BROWSER_HOST_CAPABILITIES });
+    expect(await services.dispatch('sessions:list', {})).toEqual({ ok: true, value: [] });
+  });
+});
