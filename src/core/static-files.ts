@@ -1,4 +1,4 @@
-import { readFile, stat } from 'node:fs/promises';
+import { readFile, realpath, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -19,7 +19,7 @@ export type StaticFile = { found: true; body: Buffer; contentType: string } | { 
 
 /**
  * Resolves a request path inside the built renderer and reads it. Anything that would leave the
- * folder (.., encoded separators, absolute paths) is simply not found.
+ * folder (.., encoded separators, absolute paths, a symlink pointing out) is simply not found.
  */
 export async function readStaticFile(root: string, urlPath: string): Promise<StaticFile> {
   let decoded: string;
@@ -32,12 +32,18 @@ export async function readStaticFile(root: string, urlPath: string): Promise<Sta
   const relative = decoded === '/' ? 'index.html' : normalize(decoded).replace(/^([/\\])+/, '');
   const base = resolve(root);
   const full = resolve(join(base, relative));
-  if (full !== base && !full.startsWith(base + sep)) return { found: false };
+  if (!inside(base, full)) return { found: false };
   try {
+    // The name stays inside; its target must too (a symlink in the folder could point anywhere).
+    if (!inside(await realpath(base), await realpath(full))) return { found: false };
     const info = await stat(full);
     if (!info.isFile()) return { found: false };
     return { found: true, body: await readFile(full), contentType: CONTENT_TYPES[extname(full)] ?? 'application/octet-stream' };
   } catch {
     return { found: false };
   }
+}
+
+function inside(base: string, full: string): boolean {
+  return full === base || full.startsWith(base + sep);
 }
