@@ -20,7 +20,7 @@ export async function endpointFor(dataDir: string): Promise<{ endpoint: Endpoint
   return { endpoint, token: await loadOrCreateToken(endpoint.tokenPath) };
 }
 
-/** The command that picks a saved session up again, quoted for a POSIX shell. */
+/** The command that picks a saved session up again. Session ids are [A-Za-z0-9._-] (shared/ids.ts), so it needs no shell quoting. */
 export function resumeCommand(sessionId: string): string {
   return `baton handoff --session ${sessionId}`;
 }

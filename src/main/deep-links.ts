@@ -1,6 +1,6 @@
 import { findBatonUrlInArgv, parseBatonUrl, type BatonLink } from '../shared/baton-url.js';
 
-/** The flag the OS launchers put before a baton:// URL (see electron-builder.yml and protocol.ts). */
+/** The flag the OS launchers put before a baton:// URL (electron-builder.yml `executableArgs`; `setAsDefaultProtocolClient` in index.ts). */
 export const URL_MARKER_FLAG = '--baton-url';
 
 /**

@@ -1,6 +1,7 @@
 /**
- * The renderer's Content-Security-Policy, sent as a header by both hosts (the renderer's meta tag
- * repeats it for file loads; frame-ancestors only works as a header). Monaco needs its workers
+ * The renderer's Content-Security-Policy, sent as a header by both hosts (browser-host.ts on HTTP,
+ * app-protocol.ts on app://baton). The renderer's meta tag repeats it without frame-ancestors,
+ * which only works as a header. Monaco needs its workers
  * from 'self' (blob: for older loaders) and inline styles; nothing else is allowed.
  */
 export const RENDERER_CSP = [

@@ -1,4 +1,8 @@
-/** A typed outcome for every boundary: parsers, handlers and store calls return this instead of throwing. */
+/**
+ * A typed outcome for parsers that must not throw: the local socket's frame parsers (wire.ts).
+ * The store, the receiver's helpers and the UI handlers throw errors carrying a `code` instead; the
+ * receiver and the UI dispatcher turn those into answers at their boundary.
+ */
 export type Ok<T> = { ok: true; value: T };
 export type Err<E = AppError> = { ok: false; error: E };
 export type Result<T, E = AppError> = Ok<T> | Err<E>;
