@@ -10,6 +10,7 @@ import { StoreError, errnoOf, fromFsError } from './errors.js';
 import { cleanTemps, creatingName } from './housekeeping.js';
 import { INDEX_FILE, INDEX_JOURNAL, IndexFile, rowOf, type Row } from './index-file.js';
 import { ARCHIVED_DIR, ARTIFACTS_DIR, DIR_MODE, EVENTS_FILE, FILE_MODE, HANDOFFS_FILE, HANDOFF_FILE, RECEIPTS_DIR, SESSIONS_DIR, archivedDir, checkId, liveDir } from './layout.js';
+import { LineLog } from './line-log.js';
 import { readRecords } from './log-reader.js';
 import { MESSAGES_FILE, MessageLog, type RecoveryReport } from './message-log.js';
 import { checkOwnedPath, checkStoreTree } from './permissions.js';
@@ -44,6 +45,8 @@ export class FileSessionStore implements SessionStore {
   private readonly docCache = new Map<string, { stamp: string; loaded: LoadedDoc }>();
   private readonly flushTimers = new Map<string, NodeJS.Timeout>();
   private readonly flushes = new Set<Promise<void>>();
+  /** events.jsonl and each session's handoffs.jsonl (kept so the directory is fsynced once). */
+  private readonly lineLogs = new Map<string, LineLog>();
   readOnly = false;
   readOnlyReason = '';
   private checkedDirs: { key: string; ids: Set<string> } | undefined;
@@ -454,36 +457,24 @@ export class FileSessionStore implements SessionStore {
 
   async readEvents(): Promise<Record<string, unknown>[]> {
     const path = join(this.root, EVENTS_FILE);
-    let text: string;
-    try {
-      text = (await this.fs.readFile(path)).toString('utf8');
-    } catch (error) {
-      if (errnoOf(error) === 'ENOENT') return [];
+    // Damaged lines and a torn last line of a killed writer are skipped.
+    const read = await this.lineLog(path).read().catch((error: unknown) => {
       throw fromFsError(error, path, 'reading events');
-    }
-    const events: Record<string, unknown>[] = [];
-    for (const line of text.split('\n')) {
-      try {
-        if (line) events.push(JSON.parse(line) as Record<string, unknown>);
-      } catch {
-        /* a torn last line of a killed writer */
-      }
-    }
-    return events;
+    });
+    return read?.values ?? [];
   }
 
-  private async appendLine(path: string, value: unknown, action: string): Promise<void> {
-    try {
-      const file = await this.fs.open(path, 'a', FILE_MODE);
-      try {
-        await file.write(Buffer.from(`${JSON.stringify(value)}\n`, 'utf8'));
-        await file.sync();
-      } finally {
-        await file.close();
-      }
-    } catch (error) {
+  private lineLog(path: string): LineLog {
+    let log = this.lineLogs.get(path);
+    if (!log) this.lineLogs.set(path, (log = new LineLog(path, { fs: this.fs })));
+    return log;
+  }
+
+  /** One plain JSON line (other tools read these files), torn-tail safe: see LineLog. */
+  private async appendLine(path: string, value: Record<string, unknown>, action: string): Promise<void> {
+    await this.lineLog(path).append([value]).catch((error: unknown) => {
       throw fromFsError(error, path, action);
-    }
+    });
   }
 
   async close(): Promise<void> {
