@@ -4,6 +4,7 @@ import type { DurableFs, FileStat } from '../fs/durable-fs.js';
 import { writeDurableTemp } from '../fs/write-file-atomic.js';
 import { StoreError, errnoOf, fromFsError } from './errors.js';
 import { migrateSessionDoc } from './migrations.js';
+import { parseSessionDoc } from './typed-fields.js';
 
 /**
  * session.json with a lock-free compare-and-swap across processes. Publishing revision r + 1 first
@@ -58,13 +59,13 @@ export async function readSessionDoc(fs: DurableFs, dir: string): Promise<Loaded
   }
   const { doc, from } = migrateSessionDoc(raw);
   const newer = from > SESSION_SCHEMA_VERSION;
-  const parsed = SessionDoc.safeParse(doc);
-  if (!parsed.success) {
-    if (newer) return { doc: doc as SessionDoc, newer, fromVersion: from };
-    const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
-    throw new StoreError('IO_ERROR', `${path} is not a valid session document (${issues}).`, path);
+  if (newer) {
+    const parsed = SessionDoc.safeParse(doc);
+    return { doc: parsed.success ? parsed.data : (doc as SessionDoc), newer, fromVersion: from };
   }
-  return { doc: parsed.data, newer, fromVersion: from };
+  const parsed = parseSessionDoc(doc);
+  if (!parsed.ok) throw new StoreError('IO_ERROR', `${path} is not a valid session document (${parsed.issues}).`, path);
+  return { doc: parsed.doc, newer, fromVersion: from };
 }
 
 /** Cheap identity of session.json for cache checks: a rename always gives a new inode. */

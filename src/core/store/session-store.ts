@@ -1,5 +1,4 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { MessageInput, MessageRecord } from '../../shared/message.js';
 import { newId } from '../../shared/ids.js';
@@ -68,7 +67,7 @@ export class FileSessionStore implements SessionStore {
     } catch (error) {
       throw fromFsError(error, this.root, 'creating the store directories');
     }
-    await checkStoreTree(this.fs, this.root, top, [INDEX_FILE, INDEX_JOURNAL, EVENTS_FILE].filter((f) => existsSync(join(this.root, f))));
+    await checkStoreTree(this.fs, this.root, top, [INDEX_FILE, INDEX_JOURNAL, EVENTS_FILE].filter((f) => this.fs.existsSync(join(this.root, f))));
     const state = await this.index.read();
     if (state.version > SESSION_SCHEMA_VERSION) {
       this.readOnly = true;
@@ -85,7 +84,7 @@ export class FileSessionStore implements SessionStore {
   sessionDir(id: string): string {
     const live = liveDir(this.root, id);
     const archived = archivedDir(this.root, id);
-    return !existsSync(live) && existsSync(archived) ? archived : live;
+    return !this.fs.existsSync(live) && this.fs.existsSync(archived) ? archived : live;
   }
 
   private async locate(id: string): Promise<Located> {
@@ -111,7 +110,7 @@ export class FileSessionStore implements SessionStore {
     const stamp = await docStamp(this.fs, loc.dir);
     const cached = this.docCache.get(loc.dir);
     // existsSync: a missing marker is the common case, and a rejected stat costs an Error per call.
-    if (stamp && cached?.stamp === stamp && !existsSync(revisionMarker(loc.dir, cached.loaded.doc.revision + 1))) return cached.loaded;
+    if (stamp && cached?.stamp === stamp && !this.fs.existsSync(revisionMarker(loc.dir, cached.loaded.doc.revision + 1))) return cached.loaded;
     const loaded = await readSessionDoc(this.fs, loc.dir);
     if (!loaded) throw new StoreError('NOT_FOUND', `Session ${loc.dir} has no session.json.`, loc.dir);
     loaded.doc.archived = loc.archived;
@@ -130,7 +129,7 @@ export class FileSessionStore implements SessionStore {
     const target = liveDir(this.root, id);
     if ((await this.exists(target)) || (await this.exists(archivedDir(this.root, id)))) throw new StoreError('CONFLICT', `Session ${id} already exists.`, target);
     const now = this.now().toISOString();
-    const doc = SessionDoc.parse({
+    const parsed = SessionDoc.safeParse({
       ...init.extra,
       schemaVersion: SESSION_SCHEMA_VERSION,
       id,
@@ -149,6 +148,8 @@ export class FileSessionStore implements SessionStore {
       messageCount: messages.length,
       archived: false,
     });
+    if (!parsed.success) throw new StoreError('BAD_REQUEST', `The new session ${id} is not valid: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}.`);
+    const doc = parsed.data;
     // Built in a staging directory and renamed into place: a session exists completely or not at all.
     const staging = join(this.root, SESSIONS_DIR, creatingName(id, randomBytes(4).toString('hex')));
     try {
