@@ -54,15 +54,31 @@ describe('approvals.jsonl through the store log code', () => {
     }
   });
 
-  it('a damaged line in the middle is skipped and counted, the records after it kept', async () => {
+  it('a damaged line in the middle is skipped and counted, never cut, the records after it kept', async () => {
     const file = join(dir, 's-2', APPROVALS_FILE);
     const log = new ApprovalLog(file);
     await log.append(decision('r-1'));
-    await appendFile(file, 'garbage that is not json\n');
     await log.append(decision('r-2'));
+    const text = await readFile(file, 'utf8');
+    const firstLine = text.slice(0, text.indexOf('\n'));
+    await writeFile(file, `${'#'.repeat(firstLine.length)}${text.slice(firstLine.length)}`);
+    let read = await new ApprovalLog(file).read();
+    expect(read.records.map((r) => (r as { requestId: string }).requestId)).toEqual(['r-2']);
+    expect(read.skipped).toBe(1);
+    await new ApprovalLog(file).append(decision('r-3'));
+    read = await new ApprovalLog(file).read();
+    expect(read.records.map((r) => (r as { requestId: string }).requestId)).toEqual(['r-2', 'r-3']);
+    expect((await readFile(file, 'utf8')).startsWith('#'.repeat(firstLine.length))).toBe(true);
+  });
+
+  it('garbage lines at the end (power loss in an extended file) are cut before the next append', async () => {
+    const file = join(dir, 's-5', APPROVALS_FILE);
+    await new ApprovalLog(file).append(decision('r-1'));
+    await appendFile(file, 'x\u0000\u0000garbage\n\u0000\u0000\nmore');
+    await new ApprovalLog(file).append(decision('r-2'));
     const read = await new ApprovalLog(file).read();
     expect(read.records.map((r) => (r as { requestId: string }).requestId)).toEqual(['r-1', 'r-2']);
-    expect(read.skipped).toBe(1);
+    expect(read.skipped).toBe(0);
   });
 
   it('reads a log written before checksums (plain JSON lines)', async () => {

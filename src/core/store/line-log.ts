@@ -24,10 +24,10 @@ export interface LineLogRead {
 
 /**
  * An append-only JSON-lines log of the store other than messages.jsonl (approvals.jsonl,
- * events.jsonl, handoffs.jsonl): each append is one write and one fsync, and a torn last line left
- * by a killed writer is cut back to the last newline before the next line is written, so a new
- * record is never glued to a fragment and lost. Only bytes after the last newline are cut: a
- * complete line that does not decode may be a newer writer's record, and is left for readers to skip.
+ * events.jsonl, handoffs.jsonl): each append is one write and one fsync, and a damaged end (a torn
+ * last line left by a killed writer) is cut before the next line is written, so a new record is
+ * never glued to a fragment and lost. Only bytes that do not decode as a JSON object (or fail their
+ * checksum) are cut, and only when nothing valid follows them; damage in the middle is never cut.
  */
 export class LineLog {
   private dirSynced = false;
@@ -44,7 +44,7 @@ export class LineLog {
     if (!this.dirSynced) await fs.mkdir(dirname(this.path), DIR_MODE);
     const file = await fs.open(this.path, 'a+', FILE_MODE);
     try {
-      await cutTornTail(file);
+      await cutDamagedTail(file);
       await file.write(bytes);
       await file.sync();
     } finally {
@@ -72,20 +72,26 @@ export class LineLog {
   }
 }
 
-/** Cuts the bytes after the last newline (a torn append) and makes the cut durable. */
-async function cutTornTail(file: DurableFile): Promise<void> {
+/**
+ * Cuts a damaged end of the log (bytes after the last line that decodes, with nothing valid after
+ * them: a torn append, or garbage a power loss left in an extended file) and makes the cut durable.
+ * Reads back from the end in growing windows, so the cost does not grow with the log.
+ */
+async function cutDamagedTail(file: DurableFile): Promise<void> {
   const size = (await file.stat()).size;
   if (size === 0) return;
-  const last = await file.read(1, size - 1);
-  if (last[0] === NEWLINE) return;
   let window = TORN_TAIL_WINDOW_BYTES;
   for (;;) {
     const start = Math.max(0, size - window);
     const buf = await file.read(size - start, start);
-    const nl = buf.lastIndexOf(NEWLINE);
-    if (nl !== -1 || start === 0) {
-      await file.truncate(nl === -1 ? 0 : start + nl + 1);
-      await file.sync();
+    // Unless the window starts the file, its first line may be partial: start after its newline.
+    const first = start === 0 ? 0 : buf.indexOf(NEWLINE) + 1;
+    const scan = first === 0 && start > 0 ? undefined : scanLines(buf.subarray(first), start + first, decodeSealedLine);
+    if (scan && (scan.records.length > 0 || start === 0)) {
+      if (scan.tail) {
+        await file.truncate(scan.tail.start);
+        await file.sync();
+      }
       return;
     }
     window *= 2;

@@ -172,4 +172,15 @@ describe('events and handoff history lines', () => {
     expect((await store.readEvents()).map((e) => e.kind)).toEqual(['one', 'two']);
     await store.close();
   });
+
+  it('a line longer than the look-back window before a torn tail is kept (the window grows)', async () => {
+    const store = await openStore(root);
+    await store.appendEvent({ kind: 'big', pad: 'x'.repeat(300_000) });
+    await appendFile(join(root, 'events.jsonl'), `{"kind":"torn","pad":"${'y'.repeat(100_000)}`);
+    await store.appendEvent({ kind: 'after' });
+    const events = await store.readEvents();
+    expect(events.map((e) => e.kind)).toEqual(['big', 'after']);
+    expect((events[0]!.pad as string).length).toBe(300_000);
+    await store.close();
+  });
 });
