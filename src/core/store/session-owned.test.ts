@@ -144,6 +144,29 @@ describe('an unreadable session.json', () => {
   });
 });
 
+describe('typed session fields', () => {
+  it('read typed, keep unknown keys inside them, and set aside an old value that does not fit instead of losing the session', async () => {
+    const store = await openStore(root);
+    const s = await store.createSession({ ...base, extra: { workspace: { cwd: '/w/p', git: null, xFuture: { kept: 1 } }, redactions: { 'aws-key': 2 } } });
+    expect(s.workspace).toEqual({ cwd: '/w/p', git: null, xFuture: { kept: 1 } });
+    expect(s.redactions).toEqual({ 'aws-key': 2 });
+    const path = join(store.sessionDir(s.id), 'session.json');
+    const raw = JSON.parse(await readFile(path, 'utf8')) as Record<string, unknown>;
+    await writeFile(path, JSON.stringify({ ...raw, rehydrationLog: [{ step: 'from an old build' }] }));
+    const again = await openStore(root);
+    const doc = await again.getSession(s.id);
+    expect(doc.rehydrationLog).toBeUndefined();
+    expect(doc.unreadableFields).toEqual({ rehydrationLog: [{ step: 'from an old build' }] });
+    expect(doc.notes?.[0]).toMatch(/"rehydrationLog" did not match its schema/);
+    await again.mutate(s.id, (d) => ({ ...d, title: 'x' }));
+    const back = JSON.parse(await readFile(path, 'utf8')) as Record<string, unknown>;
+    expect(back).toMatchObject({ title: 'x', workspace: { xFuture: { kept: 1 } }, unreadableFields: { rehydrationLog: [{ step: 'from an old build' }] } });
+    await expect(again.createSession({ ...base, extra: { redactions: { x: -1 } } })).rejects.toMatchObject({ code: 'BAD_REQUEST', message: expect.stringMatching(/redactions\.x/) });
+    await store.close();
+    await again.close();
+  });
+});
+
 describe('store.mutate: the one compare-and-swap loop', () => {
   it('concurrent mutations from two stores over the same session all land', async () => {
     const a = await openStore(root);
