@@ -48,7 +48,9 @@ async function readTail(file: { read(length: number, position: number): Promise<
     const first = start === 0 ? 0 : buf.indexOf(0x0a) + 1;
     const scan = scanLog(buf.subarray(first), start + first);
     const records = acceptRecords(scan.records, new Set(), -1).accepted.map((s) => s.record);
-    if (records.length >= count || start === 0) return { records: records.slice(-count), midDamage: scan.midDamage };
+    // A range that starts the window may begin before it: left for a read that sees all of it.
+    const midDamage = start === 0 ? scan.midDamage : scan.midDamage.filter((r) => r.start > start + first);
+    if (records.length >= count || start === 0) return { records: records.slice(-count), midDamage };
     window *= 2;
   }
 }

@@ -66,6 +66,25 @@ describe('damage found by any read is recorded when found', () => {
     await reader.close();
   });
 
+  it('a tail window that starts inside a damaged region records nothing partial; the full read records the whole region once', async () => {
+    const store = await openStore(root);
+    const big = Array.from({ length: 200 }, (_, i) => ({ role: 'user' as const, content: `m${i} ${'z'.repeat(1000)}`, id: `id-${i}` }));
+    const s = await store.createSession(base, big);
+    const log = join(store.sessionDir(s.id), 'messages.jsonl');
+    const lines = (await readFile(log, 'utf8')).split('\n');
+    for (let i = 50; i <= 150; i++) lines[i] = lines[i]!.replace(/"content":"m\d+/, '"content":"XX');
+    await writeFile(log, lines.join('\n'));
+    const reader = await openStore(root);
+    expect((await reader.readMessages(s.id, { tail: 2 })).map((m) => m.id)).toEqual(['id-198', 'id-199']);
+    expect((await reader.getSession(s.id)).damaged).toBeUndefined();
+    expect(await reader.readMessages(s.id)).toHaveLength(99);
+    const start = Buffer.byteLength(lines.slice(0, 50).map((l) => `${l}\n`).join(''));
+    const end = Buffer.byteLength(lines.slice(0, 151).map((l) => `${l}\n`).join(''));
+    expect((await reader.getSession(s.id)).damaged).toEqual([expect.objectContaining({ start, end })]);
+    await store.close();
+    await reader.close();
+  });
+
   it('a read-only store still reads, without writing anything', async () => {
     const store = await openStore(root);
     const s = await store.createSession(base, msgs(5));
