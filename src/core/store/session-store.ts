@@ -114,7 +114,7 @@ export class FileSessionStore implements SessionStore {
     const cached = this.docCache.get(loc.dir);
     // existsSync: a missing marker is the common case, and a rejected stat costs an Error per call.
     if (stamp && cached?.stamp === stamp && !this.fs.existsSync(revisionMarker(loc.dir, cached.loaded.doc.revision + 1))) return cached.loaded;
-    let loaded = await readSessionDoc(this.fs, loc.dir);
+    const loaded = await readSessionDoc(this.fs, loc.dir);
     if (!loaded) throw new StoreError('NOT_FOUND', `Session ${loc.dir} has no session.json.`, loc.dir);
     if (loaded.restored) return this.restore(loc, loaded);
     loaded.doc.archived = loc.archived;
@@ -139,7 +139,7 @@ export class FileSessionStore implements SessionStore {
       await restoreDocFiles(this.fs, loc.dir, revision, keptAs, isSessionDoc);
       const committed = await commitSessionDoc(this.fs, loc.dir, revision, { ...doc, updatedAt: now });
       await this.index.append(rowOf(indexRowOf(committed), committed.revision));
-      return this.load(loc);
+      return { doc: committed, newer: false, fromVersion: committed.schemaVersion };
     } catch {
       // Another process restored it first, or the disk refuses: serve the restored document unsaved.
       return { ...loaded, doc };
