@@ -12,6 +12,7 @@ import { ARCHIVED_DIR, ARTIFACTS_DIR, DIR_MODE, EVENTS_FILE, FILE_MODE, HANDOFFS
 import { copyToSideFile, unrecorded, withDamage, type QuarantinedRange } from './damage.js';
 import { foldDuplicateIds } from './fold-duplicates.js';
 import { restoreDocFiles } from './restore-doc.js';
+import { describeIssues } from './typed-fields.js';
 import { LineLog } from './line-log.js';
 import { readRecords } from './log-reader.js';
 import { MESSAGES_FILE, MessageLog, type RecoveryReport } from './message-log.js';
@@ -179,7 +180,7 @@ export class FileSessionStore implements SessionStore {
       archived: false,
       ...(notes.length > 0 ? { notes: [...((init.extra?.notes as string[] | undefined) ?? []), ...notes.map((n) => `${now}: ${n}`)] } : {}),
     });
-    if (!parsed.success) throw new StoreError('BAD_REQUEST', `The new session ${id} is not valid: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}.`);
+    if (!parsed.success) throw new StoreError('BAD_REQUEST', `The new session ${id} is not valid: ${describeIssues(parsed.error.issues)}.`);
     const doc = parsed.data;
     // Built in a staging directory and renamed into place: a session exists completely or not at all.
     const staging = join(this.root, SESSIONS_DIR, creatingName(id, randomBytes(4).toString('hex')));
@@ -277,7 +278,7 @@ export class FileSessionStore implements SessionStore {
       const next = await change(structuredClone(loaded.doc));
       if (!next) return structuredClone(loaded.doc);
       const parsed = SessionDoc.safeParse({ ...next, id, schemaVersion: loaded.doc.schemaVersion });
-      if (!parsed.success) throw new StoreError('BAD_REQUEST', `The updated session ${id} is not valid: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}.`, loc.dir);
+      if (!parsed.success) throw new StoreError('BAD_REQUEST', `The updated session ${id} is not valid: ${describeIssues(parsed.error.issues)}.`, loc.dir);
       try {
         return await this.commit(loc, loaded.doc.revision, parsed.data);
       } catch (error) {
@@ -351,7 +352,7 @@ export class FileSessionStore implements SessionStore {
     if (loaded.doc.revision !== expectedRevision) throw new StoreError('CONFLICT', `Session ${id} is at revision ${loaded.doc.revision}, not ${expectedRevision}; read it again and retry.`, loc.dir);
     const next = mutate(structuredClone(loaded.doc));
     const parsed = SessionDoc.safeParse({ ...next, id, schemaVersion: loaded.doc.schemaVersion });
-    if (!parsed.success) throw new StoreError('BAD_REQUEST', `The updated session ${id} is not valid: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}.`, loc.dir);
+    if (!parsed.success) throw new StoreError('BAD_REQUEST', `The updated session ${id} is not valid: ${describeIssues(parsed.error.issues)}.`, loc.dir);
     return this.commit(loc, expectedRevision, parsed.data);
   }
 
