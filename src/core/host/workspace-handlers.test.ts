@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { landNewSession } from '../handoff/send.js';
 import { openStore } from '../store/index.js';
+import { MUTATE_CAS_RETRIES } from '../store/session-store.js';
 import type { SessionStore } from '../store/types.js';
 import { cleanupTemp, makeRepo, tempDir } from '../workspace/test-support/repo.js';
 import { createWorkspaceHandlers } from './workspace-handlers.js';
@@ -24,21 +25,23 @@ async function handedOffRepo() {
 }
 
 /**
- * A store whose `update` first lets a competing writer bump the revision (a real update on the real
- * store), `races` times: the handler then meets a real CONFLICT from the store's compare-and-swap.
+ * A store whose `mutate` lets a competing writer bump the revision (a real update on the real
+ * store) between the read and the write, `races` times: the handler's log write then meets a real
+ * CONFLICT from the store's compare-and-swap, and the store's one retry loop has to handle it.
  */
 function racingStore(real: SessionStore, races: number): SessionStore {
   let left = races;
   return new Proxy(real, {
     get(target, key, receiver) {
-      if (key !== 'update') return Reflect.get(target, key, receiver);
-      return async (id: string, revision: number, mutate: Parameters<SessionStore['update']>[2]) => {
-        if (left > 0) {
-          left -= 1;
-          await real.update(id, revision, (doc) => ({ ...doc, competing: left }));
-        }
-        return real.update(id, revision, mutate);
-      };
+      if (key !== 'mutate') return Reflect.get(target, key, receiver);
+      return (id: string, change: Parameters<SessionStore['mutate']>[1]) =>
+        real.mutate(id, async (doc) => {
+          if (left > 0) {
+            left -= 1;
+            await real.update(id, doc.revision, (current) => ({ ...current, competing: left }));
+          }
+          return change(doc);
+        });
     },
   });
 }
@@ -69,8 +72,9 @@ describe('workspace handlers', () => {
   it('a worktree cannot be made when the patch was too large to store: NOT_FOUND, nothing logged', async () => {
     const { sessionId } = await handedOffRepo();
     const doc = await store.getSession(sessionId);
-    const workspace = doc.workspace as { git: { patch: Record<string, unknown> } };
-    await store.update(sessionId, doc.revision, (current) => ({ ...current, workspace: { ...workspace, git: { ...workspace.git, patch: { ...workspace.git.patch, ref: null } } } }));
+    const workspace = doc.workspace!;
+    const git = workspace.git!;
+    await store.update(sessionId, doc.revision, (current) => ({ ...current, workspace: { ...workspace, git: { ...git, patch: { ...git.patch!, ref: null } } } }));
     const handlers = createWorkspaceHandlers(store);
     await expect(handlers.rehydrate({ action: 'worktree', sessionId, targetDir: join(tempDir(), 'wt') })).rejects.toMatchObject({
       code: 'NOT_FOUND',
@@ -91,10 +95,10 @@ describe('workspace handlers', () => {
     expect(doc.competing).toBe(0); // both competing writes landed, and the log after them
   });
 
-  it('gives up with CONFLICT after five conflicting writers, logging nothing', async () => {
+  it('gives up with CONFLICT when every retry meets a conflicting writer, logging nothing', async () => {
     const { repo, sessionId } = await handedOffRepo();
     repo.write('a.txt', 'drifted\n');
-    const handlers = createWorkspaceHandlers(racingStore(store, 5));
+    const handlers = createWorkspaceHandlers(racingStore(store, MUTATE_CAS_RETRIES + 1));
     await expect(handlers.rehydrate({ action: 'take-file', sessionId, path: 'a.txt' })).rejects.toMatchObject({ code: 'CONFLICT' });
     expect((await store.getSession(sessionId)).rehydrationLog).toBeUndefined();
   });
