@@ -84,6 +84,9 @@ export const uiChannels = {
   },
   /** One confirmed rehydration step (take a file's handed-off version, or make a worktree). */
   'workspace:rehydrate': { request: RehydrateRequest, response: RehydrateResult },
+  /** Watch the handed-off files while the Changes tab is open; drift arrives as `workspace:drift`. */
+  'workspace:watch': { request: z.object({ sessionId: z.string() }), response: z.object({ watchId: z.string(), watching: z.number().int().nonnegative() }) },
+  'workspace:unwatch': { request: z.object({ watchId: z.string() }), response: z.object({ stopped: z.literal(true) }) },
   /** Claude Code and Codex sessions on this machine (read-only, incremental scan). */
   'agents:list': { request: z.object({}), response: AgentScan },
   /** Brings one of them into Baton (once per source state) and selects it. */
@@ -110,6 +113,8 @@ export const uiEvents = {
   'approvals:changed': z.object({ sessionId: z.string(), requestId: z.string().optional(), type: z.string() }),
   /** A task was registered or changed state. */
   'tasks:changed': z.object({ id: z.string(), state: z.string() }),
+  /** Watched handed-off files changed on disk (paths relative to the repository root). */
+  'workspace:drift': z.object({ sessionId: z.string(), paths: z.array(z.string()) }),
 } as const;
 export type UiEvent = keyof typeof uiEvents;
 export type UiEventPayload<E extends UiEvent> = z.infer<(typeof uiEvents)[E]>;

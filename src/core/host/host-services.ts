@@ -16,6 +16,8 @@ import { importAgentSession, notYetImported } from '../handoff/import-agent-sess
 import { commandTargetOf, terminalCommandFor } from '../terminal-command.js';
 import { importersCacheFile } from '../paths.js';
 import { createWorkspaceHandlers } from './workspace-handlers.js';
+import { createSessionWatches } from '../watch/session-watches.js';
+import { watchTargetOf } from './watch-target.js';
 
 /** Newest messages the session view receives at once; older ones stay on disk. */
 export const SESSION_VIEW_MESSAGE_LIMIT = 2_000;
@@ -86,6 +88,7 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
   }
 
   const workspace = createWorkspaceHandlers(store);
+  const watches = createSessionWatches({ resolve: (id) => watchTargetOf(store, id), onDrift: (sessionId, paths) => emitUiEvent('workspace:drift', { sessionId, paths }) });
   const dispatch = createUiDispatcher({
     'host:info': async () => ({ host: options.kind, version: BATON_VERSION, dataDir: options.dataDir, endpoint: endpoint.address }),
     'sessions:list': async ({ includeArchived }) => store.list({ includeArchived }),
@@ -113,6 +116,11 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
       const result = await workspace.rehydrate(request);
       emitUiEvent('session:changed', { id: request.sessionId, reason: 'rehydrate' });
       return result;
+    },
+    'workspace:watch': async ({ sessionId }) => watches.start(sessionId),
+    'workspace:unwatch': async ({ watchId }) => {
+      await watches.stop(watchId);
+      return { stopped: true as const };
     },
     'agents:list': async () => {
       const [scan, rows] = await Promise.all([scanAgentSessions({ env: process.env, cacheFile: importersCacheFile(options.dataDir) }), store.list()]);
@@ -147,7 +155,7 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
       emitter.removeAllListeners();
       for (const unsubscribe of unsubscribers) unsubscribe();
       await endpointServer.close();
-      await Promise.all([approvals.close(), tasks.close()]);
+      await Promise.all([approvals.close(), tasks.close(), watches.close()]);
       await store.close();
     },
   };
