@@ -11,6 +11,7 @@ import { captureWorkspaceWithPatch } from '../workspace/capture.js';
 import { landWorkspace, reuseOrCaptureWorkspace } from '../workspace/land.js';
 import { BATON_VERSION } from '../version.js';
 import { buildManifest } from './build-manifest.js';
+import { gatherHandoffFacts } from './handoff-facts.js';
 import { digestMessages } from './context-digest.js';
 import { redactMessages } from './redact-messages.js';
 import { findTarget } from './find-target.js';
@@ -108,7 +109,8 @@ export async function offerSession(sessionId: string, options: OfferOptions, lan
     manifest = previous;
   } else {
     const workspace = await reuseOrCaptureWorkspace(store, session).catch(() => ({ cwd: session.cwd, git: null }));
-    manifest = buildManifest({ handoffId: newId('h'), session, records, workspace, client: { name: 'baton-cli', version: BATON_VERSION } });
+    const facts = await gatherHandoffFacts(store, session, workspace);
+    manifest = buildManifest({ handoffId: newId('h'), session, records, workspace, facts, client: { name: 'baton-cli', version: BATON_VERSION } });
     // Recorded before anything is offered (a re-offer reuses this handoff id), while the connection is made.
     recorded = store.recordHandoff(sessionId, manifest as Record<string, unknown>);
   }

@@ -18,6 +18,7 @@ import { importersCacheFile } from '../paths.js';
 import { createWorkspaceHandlers } from './workspace-handlers.js';
 import { createSessionWatches } from '../watch/session-watches.js';
 import { watchTargetOf } from './watch-target.js';
+import { applyCarriedPermissions } from '../handoff/apply-permissions.js';
 
 /** Newest messages the session view receives at once; older ones stay on disk. */
 export const SESSION_VIEW_MESSAGE_LIMIT = 2_000;
@@ -78,6 +79,7 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
         capabilities: options.capabilities,
         holder: options.kind === 'electron' ? 'desktop' : 'browser',
         onEvent: onReceiverEvent,
+        afterAccept: (manifest) => applyCarriedPermissions({ store, dataDir: options.dataDir, grants: approvals.grants }, manifest),
         methods: { ...approvals.methods, ...tasks.methods },
       }),
     });
