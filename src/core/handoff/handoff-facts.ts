@@ -1,4 +1,4 @@
-import type { Capability } from '../../shared/manifest.js';
+import type { Capability, Manifest } from '../../shared/manifest.js';
 import type { SessionDoc } from '../../shared/session.js';
 import type { SessionTaskSummary } from '../../shared/session-fields/tasks.js';
 import { canonicalJson } from '../hash.js';
@@ -43,4 +43,22 @@ export async function gatherHandoffFacts(store: SessionStore, session: SessionDo
     tasks: summaries.length,
   });
   return { capabilities, tasks, permission };
+}
+
+/** Lease times move with every heartbeat; they do not make a task another task. */
+function stableTasks(tasks: readonly Record<string, unknown>[]): unknown[] {
+  return tasks.map(({ lease_expires_at: _lease, ...rest }) => rest);
+}
+
+/**
+ * Whether a recorded manifest still tells the truth about these facts, so a re-offer may reuse
+ * its handoff id (and be answered `duplicate`); a new task, approval state or rule needs a new one.
+ */
+export function factsMatch(previous: Manifest, facts: HandoffFacts): boolean {
+  return (
+    canonicalJson(previous.capabilities_required) === canonicalJson(facts.capabilities) &&
+    canonicalJson(stableTasks(previous.background_tasks)) === canonicalJson(stableTasks(facts.tasks)) &&
+    previous.permission_state.rules_sha256 === facts.permission.rules_sha256 &&
+    previous.permission_state.mode === facts.permission.mode
+  );
 }

@@ -33,3 +33,17 @@ export function deriveCapabilities(facts: CapabilityFacts): Capability[] {
   if (facts.tasks > 0) out.push('task-panel');
   return out;
 }
+
+/** What each capability is for, in the words the CLI uses when a host lacks it. */
+export const CAPABILITY_PURPOSE: Readonly<Record<Capability, string>> = {
+  conversation: 'the conversation',
+  'diff-viewer': 'the workspace changes (diff viewer)',
+  'approval-ui': 'approval requests (approval UI)',
+  'task-panel': 'background tasks (task panel)',
+  'file-watcher': 'live drift checks of the changed files (file watcher)',
+};
+
+/** "cannot show: diff-viewer — the workspace changes (diff viewer)" for a needs-capabilities answer. */
+export function describeMissing(missing: readonly string[]): string {
+  return missing.map((c) => (Object.hasOwn(CAPABILITY_PURPOSE, c) ? `${c} — ${CAPABILITY_PURPOSE[c as Capability]}` : c)).join('; ');
+}

@@ -11,7 +11,8 @@ import { captureWorkspaceWithPatch } from '../workspace/capture.js';
 import { landWorkspace, reuseOrCaptureWorkspace } from '../workspace/land.js';
 import { BATON_VERSION } from '../version.js';
 import { buildManifest } from './build-manifest.js';
-import { gatherHandoffFacts } from './handoff-facts.js';
+import { factsMatch, gatherHandoffFacts } from './handoff-facts.js';
+import { describeMissing } from './manifest-capabilities.js';
 import { digestMessages } from './context-digest.js';
 import { redactMessages } from './redact-messages.js';
 import { findTarget } from './find-target.js';
@@ -105,11 +106,11 @@ export async function offerSession(sessionId: string, options: OfferOptions, lan
   const digest = digestMessages(records);
   let manifest: Manifest;
   let recorded: Promise<void> = Promise.resolve();
-  if (previous && previous.context.messages_sha256 === digest.messages_sha256 && previous.session_id === sessionId) {
+  const workspace = await reuseOrCaptureWorkspace(store, session).catch(() => ({ cwd: session.cwd, git: null }));
+  const facts = await gatherHandoffFacts(store, session, workspace);
+  if (previous && previous.context.messages_sha256 === digest.messages_sha256 && previous.session_id === sessionId && factsMatch(previous, facts)) {
     manifest = previous;
   } else {
-    const workspace = await reuseOrCaptureWorkspace(store, session).catch(() => ({ cwd: session.cwd, git: null }));
-    const facts = await gatherHandoffFacts(store, session, workspace);
     manifest = buildManifest({ handoffId: newId('h'), session, records, workspace, facts, client: { name: 'baton-cli', version: BATON_VERSION } });
     // Recorded before anything is offered (a re-offer reuses this handoff id), while the connection is made.
     recorded = store.recordHandoff(sessionId, manifest as Record<string, unknown>);
@@ -151,8 +152,8 @@ function categorise(answer: Record<string, unknown>): { category: HandoffCategor
   if (answer.ok === true && status === 'accepted') return { category: HandoffCategory.accepted, message: 'The desktop accepted the session.' };
   if (answer.ok === true && status === 'duplicate') return { category: HandoffCategory.duplicate, message: 'The desktop already had this handoff; nothing new was created.' };
   if (answer.ok === true && status === 'needs-capabilities') {
-    const missing = Array.isArray(answer.missing) ? answer.missing.join(', ') : 'unknown';
-    return { category: HandoffCategory.needsCapabilities, message: `The receiving host cannot show: ${missing}. Open the Baton desktop app instead.` };
+    const missing = Array.isArray(answer.missing) ? describeMissing(answer.missing.map(String)) : 'unknown';
+    return { category: HandoffCategory.needsCapabilities, message: `The receiving host cannot show what this session needs: ${missing}. Nothing was handed over; open the session in a Baton host that can (the desktop app: npm start).` };
   }
   const code = String(answer.code ?? 'REJECTED');
   const category = code === 'CONFLICT' ? HandoffCategory.conflict : HandoffCategory.rejected;
