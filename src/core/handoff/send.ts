@@ -4,7 +4,8 @@ import type { MessageInput, MessageRecord } from '../../shared/message.js';
 import { WorkspaceErrorCode } from '../../shared/workspace.js';
 import { Manifest } from '../../shared/manifest.js';
 import { newId } from '../../shared/ids.js';
-import type { SessionDoc, SessionSource } from '../../shared/session.js';
+import type { PermissionState, SessionDoc, SessionSource } from '../../shared/session.js';
+import type { SessionTaskSummary } from '../../shared/session-fields/tasks.js';
 import type { SessionStore } from '../store/types.js';
 import type { EndpointInfo } from '../transport/types.js';
 import { captureWorkspaceWithPatch } from '../workspace/capture.js';
@@ -28,7 +29,9 @@ export interface NewSessionRequest {
   messages: MessageInput[];
   source?: SessionSource;
   model?: { name: string } | null;
-  permission?: { mode: string; rules: string[] } | null;
+  permission?: PermissionState | null;
+  /** Background tasks found in an imported log (session.json `tasks`). */
+  tasks?: SessionTaskSummary[];
 }
 
 export interface OfferOptions {
@@ -73,7 +76,7 @@ export async function landAndReadBack(store: SessionStore, request: NewSessionRe
       model: request.model ?? null,
       permission: request.permission ?? null,
       holder: 'terminal',
-      extra: Object.keys(redactions).length > 0 ? { workspace, redactions } : { workspace },
+      extra: { workspace, ...(Object.keys(redactions).length > 0 ? { redactions } : {}), ...(request.tasks?.length ? { tasks: request.tasks } : {}) },
     },
     messages,
   );
