@@ -79,7 +79,7 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
         capabilities: options.capabilities,
         holder: options.kind === 'electron' ? 'desktop' : 'browser',
         onEvent: onReceiverEvent,
-        afterAccept: (manifest) => applyCarriedPermissions({ store, dataDir: options.dataDir, grants: approvals.grants }, manifest),
+        beforeAccept: (manifest) => applyCarriedPermissions({ store, dataDir: options.dataDir, grants: approvals.grants }, manifest),
         methods: { ...approvals.methods, ...tasks.methods },
       }),
     });
