@@ -4,6 +4,7 @@ import { MessageRecord } from './message.js';
 import { ApprovalDecisionRecord, ApprovalRequestRecord, DecideParams, Grant } from './approvals.js';
 import { TaskRecord, TaskState } from './tasks.js';
 import { AgentScan, TerminalCommand } from './agents.js';
+import { CarriedTaskView } from './carried-tasks.js';
 import { DiffFileList, FileDiff, RehydrateRequest, RehydrateResult, RehydrationPlan, WorkspaceVerification } from './workspace.js';
 
 /**
@@ -69,6 +70,8 @@ export const uiChannels = {
   'tasks:list': { request: z.object({ sessionId: z.string().optional() }), response: z.array(TaskViewSchema) },
   /** Unfinished tasks of a handed-off session with what to do about each; none is dropped. */
   'tasks:handoff': { request: z.object({ sessionId: z.string() }), response: z.array(HandoffTaskSchema) },
+  /** Every task the session carries (registered, or found in an imported log) with what to do about it. */
+  'tasks:carried': { request: z.object({ sessionId: z.string() }), response: z.array(CarriedTaskView) },
   'tasks:terminate': { request: z.object({ id: z.string(), confirmed: z.literal(true) }), response: TaskViewSchema },
   /** The handed-off workspace checked against this disk now: complete / partial / none, and what rehydration would do. */
   'workspace:status': {

@@ -19,6 +19,7 @@ import { createWorkspaceHandlers } from './workspace-handlers.js';
 import { createSessionWatches } from '../watch/session-watches.js';
 import { watchTargetOf } from './watch-target.js';
 import { applyCarriedPermissions } from '../handoff/apply-permissions.js';
+import { carriedTasksOf } from '../tasks/carried-tasks.js';
 
 /** Newest messages the session view receives at once; older ones stay on disk. */
 export const SESSION_VIEW_MESSAGE_LIMIT = 2_000;
@@ -110,6 +111,7 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
     },
     'tasks:list': async ({ sessionId }) => tasks.list(sessionId ? { sessionId } : undefined),
     'tasks:handoff': async ({ sessionId }) => tasks.forHandoff(sessionId),
+    'tasks:carried': async ({ sessionId }) => carriedTasksOf(await store.getSession(sessionId), await tasks.list({ sessionId })),
     'tasks:terminate': async ({ id }) => tasks.terminate(id, { confirmed: true }),
     'workspace:status': workspace.status,
     'workspace:diff': workspace.diff,
