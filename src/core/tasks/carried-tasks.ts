@@ -50,16 +50,17 @@ export function carriedTasksOf(session: SessionDoc, registered: readonly TaskVie
     const shownState = shownStateOf(task, view, alive);
     const finished = FINISHED.has(shownState);
     const canTerminate = !finished && view !== undefined && task.pid !== null && task.pid !== undefined && alive !== false;
-    const what = `${task.kind} \`${task.command}\``;
     let recommendation: CarriedTaskView['recommendation'];
-    if (finished) recommendation = { actions: ['keep'], prompt: `The ${what} is ${shownState}; nothing runs any more.`, restartCommand: null };
-    else if (task.recoverable && shownState === 'running') recommendation = { actions: ['keep'], prompt: `The ${what} keeps running; its agent renews its lease.`, restartCommand: restartCommandOf(task, cwd) };
+    if (finished) recommendation = { actions: ['keep'], prompt: `It is ${shownState}; nothing runs any more.`, restartCommand: null };
+    else if (task.recoverable && shownState === 'running') recommendation = { actions: ['keep'], prompt: 'It keeps running; its agent renews its lease.', restartCommand: restartCommandOf(task, cwd) };
     else {
-      const where =
-        shownState === 'unverified' ? `It was last seen running in the ${task.origin === 'codex' ? 'Codex rollout' : 'Claude Code transcript'}; Baton cannot see its process from here. If it still runs, stop it in that terminal.`
-        : shownState === 'running' ? 'It cannot move with the session.'
-        : 'Its process is gone.';
-      recommendation = { actions: canTerminate ? ['terminate', 'restart'] : ['restart'], prompt: `The ${what} ${where} Terminate it, or restart it here.`, restartCommand: restartCommandOf(task, cwd) };
+      const prompt =
+        shownState === 'unverified'
+          ? `Last seen running in the ${task.origin === 'codex' ? 'Codex rollout' : 'Claude Code transcript'}; Baton cannot see its process from here. If it still runs, stop it in that terminal; restart it here if you need it.`
+          : shownState === 'running'
+            ? 'It cannot move with the session: terminate it, or restart it here.'
+            : 'Its process is gone: restart it here if you still need it.';
+      recommendation = { actions: canTerminate ? ['terminate', 'restart'] : ['restart'], prompt, restartCommand: restartCommandOf(task, cwd) };
     }
     return { task, shownState, processAlive: alive, canTerminate, recommendation };
   });

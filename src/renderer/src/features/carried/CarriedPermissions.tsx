@@ -76,6 +76,12 @@ export function CarriedPermissions({ permission }: { permission: SessionDoc['per
           ))}
         </p>
       )}
+      {inForce !== undefined && [...inForce.rules].sort().join('\n') !== [...permission.rules].sort().join('\n') && (
+        <details className="in-force-rules">
+          <summary>In force on this host after narrowing</summary>
+          <RuleList rules={inForce.rules} testId="in-force-rules" />
+        </details>
+      )}
       {inForce !== undefined && inForce.revokedGrants.length > 0 && (
         <p className="notice notice-warn" role="note" data-testid="revoked-grants">
           Revoked at the handoff (this host's policy does not cover them): {inForce.revokedGrants.map((g) => `${g}`).join(', ')}
