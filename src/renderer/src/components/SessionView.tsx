@@ -4,6 +4,7 @@ import { HistoryTab } from '../features/session-history/HistoryTab';
 import { ContinueInTerminal } from '../features/terminal/ContinueInTerminal';
 import { CarriedPermissions } from '../features/carried/CarriedPermissions';
 import { CarriedTasks } from '../features/carried/CarriedTasks';
+import { DamageBanner } from '../features/session/DamageBanner';
 import { useSessionTab } from '../hooks/use-session-tab';
 import { formatDateTime } from '../model/relative-time';
 import { MessageItem } from './MessageItem';
@@ -92,12 +93,7 @@ function ConversationPanel({ detail, now }: { detail: SessionDetail; now: number
             </div>
           )}
         </dl>
-        {(session.damaged?.length ?? 0) > 0 && (
-          <p className="notice notice-warn" role="note">
-            Part of this session's log was damaged and set aside ({session.damaged?.length} {session.damaged?.length === 1 ? 'place' : 'places'}). The
-            messages below are the ones Baton could verify.
-          </p>
-        )}
+        <DamageBanner damaged={session.damaged} />
         <CarriedPermissions permission={session.permission} />
         <CarriedTasks sessionId={session.id} />
       </section>
