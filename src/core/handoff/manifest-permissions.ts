@@ -26,7 +26,8 @@ export interface CarriedPermission {
 export function carriedPermission(session: SessionDoc, activeGrants: readonly string[]): CarriedPermission {
   const state = session.permission;
   const grants = activeGrants.map((rule) => `grant:${rule}`);
-  const sources = [...(state?.sources ?? [])];
+  // Grants are read from the approvals log each time; an earlier count is not carried over.
+  const sources = (state?.sources ?? []).filter((s) => s.kind !== 'baton-grants');
   if (grants.length > 0) sources.push({ kind: 'baton-grants', rules: grants.length });
   return {
     kind: PERMISSION_ARTIFACT_KIND,
