@@ -88,7 +88,11 @@ export const uiChannels = {
   /** One confirmed rehydration step (take a file's handed-off version, or make a worktree). */
   'workspace:rehydrate': { request: RehydrateRequest, response: RehydrateResult },
   /** Watch the handed-off files while the Changes tab is open; drift arrives as `workspace:drift`. */
-  'workspace:watch': { request: z.object({ sessionId: z.string() }), response: z.object({ watchId: z.string(), watching: z.number().int().nonnegative() }) },
+  'workspace:watch': {
+    /** `renew`: the watch this view holds, to extend its lease (a new one is started when it expired). */
+    request: z.object({ sessionId: z.string(), renew: z.string().optional() }),
+    response: z.object({ watchId: z.string(), watching: z.number().int().nonnegative(), leaseMs: z.number().int().positive() }),
+  },
   'workspace:unwatch': { request: z.object({ watchId: z.string() }), response: z.object({ stopped: z.literal(true) }) },
   /** Claude Code and Codex sessions on this machine (read-only, incremental scan). */
   'agents:list': { request: z.object({}), response: AgentScan },

@@ -122,7 +122,7 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
       emitUiEvent('session:changed', { id: request.sessionId, reason: 'rehydrate' });
       return result;
     },
-    'workspace:watch': async ({ sessionId }) => watches.start(sessionId),
+    'workspace:watch': async ({ sessionId, renew }) => (renew !== undefined ? watches.renew(renew) : null) ?? watches.start(sessionId),
     'workspace:unwatch': async ({ watchId }) => {
       await watches.stop(watchId);
       return { stopped: true as const };

@@ -87,6 +87,25 @@ describe('createSessionWatches', () => {
     expect(watches.openCount()).toBe(2);
     await watches.stop(two.watchId);
     await watches.stop(two.watchId);
+    expect(watches.openCount()).toBe(1); // the no-workspace view still holds its (empty) watch
+  });
+
+  it('a holder that stops renewing loses its watch; a renewed one keeps it', async () => {
+    let clock = 1_000;
+    const watches = createSessionWatches({ resolve: async () => ({ root: dir, files: [join(dir, 'a.txt')] }), onDrift: () => undefined, leaseMs: 100, now: () => clock });
+    open.push(watches);
+    const kept = await watches.start('s1');
+    const dropped = await watches.start('s2');
+    expect(kept.leaseMs).toBe(100);
+    clock += 80;
+    expect(watches.renew(kept.watchId)).toEqual({ watchId: kept.watchId, watching: 1, leaseMs: 100 });
+    clock += 50; // s2's lease ran out, s1's was renewed
+    await watches.sweep();
     expect(watches.openCount()).toBe(1);
+    expect(watches.renew(dropped.watchId)).toBeNull();
+    clock += 200;
+    await watches.sweep();
+    expect(watches.openCount()).toBe(0);
+    expect(watches.renew(kept.watchId)).toBeNull();
   });
 });

@@ -17,7 +17,7 @@ describe('ChangesTab watches the handed-off files while it is open', () => {
       )
       .handle('workspace:diff', () => okResult(fileList([wsFile('src/a.ts')])))
       .handle('workspace:file', () => okResult({ path: 'src/a.ts', status: 'modified', binary: false, against: 'head', original: { kind: 'text', text: 'a', size: 1, sha256: 'a'.repeat(64) }, modified: { kind: 'text', text: 'b', size: 1, sha256: 'b'.repeat(64) } }))
-      .handle('workspace:watch', () => okResult({ watchId: 'w-1', watching: 1 }))
+      .handle('workspace:watch', () => okResult({ watchId: 'w-1', watching: 1, leaseMs: 60_000 }))
       .handle('workspace:unwatch', () => okResult({ stopped: true }));
     const view = renderWithApi(<ChangesTab sessionId="s1" />, bridge);
     expect((await screen.findByTestId('workspace-status')).getAttribute('data-status')).toBe('complete');
