@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { claudePermissionState, SETTINGS_MAX_BYTES } from './claude-permissions.js';
 import { batonModeForCodex } from './codex-permissions.js';
@@ -92,4 +93,22 @@ it('settings files are read, never written (contents unchanged)', async () => {
   await writeFile(join(project, '.claude', 'settings.json'), body);
   await claudePermissionState({ transcriptMode: null, transcriptPath: '/t', cwd: project, env: { CLAUDE_CONFIG_DIR: configDir } });
   expect(await readFile(join(project, '.claude', 'settings.json'), 'utf8')).toBe(body);
+});
+
+it('any settings.json content gives a typed state, never a throw; only string rules survive (fast-check, real files)', async () => {
+  const settings = fc.oneof(
+    fc.jsonValue(),
+    fc.record({ permissions: fc.record({ allow: fc.array(fc.oneof(fc.string(), fc.integer(), fc.constant(null))), deny: fc.anything(), defaultMode: fc.oneof(fc.string(), fc.integer()), additionalDirectories: fc.array(fc.string()) }, { requiredKeys: [] }) }),
+  );
+  await fc.assert(
+    fc.asyncProperty(settings, fc.boolean(), async (value, torn) => {
+      const text = JSON.stringify(value) ?? 'null';
+      await writeFile(join(configDir, 'settings.json'), torn ? text.slice(0, Math.max(0, text.length - 1)) : text);
+      const state = await claudePermissionState({ transcriptMode: null, transcriptPath: '/t', cwd: project, env: { CLAUDE_CONFIG_DIR: configDir, HOME: '/home/u' } });
+      expect(typeof state.mode).toBe('string');
+      for (const rule of state.rules) expect(rule).toMatch(/^(allow|deny|root):./s);
+      expect(state.rules).toContain(`root:${project}`);
+    }),
+    { numRuns: 300 },
+  );
 });

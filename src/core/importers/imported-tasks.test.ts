@@ -144,4 +144,24 @@ describe('Codex exec sessions', () => {
       expect.objectContaining({ id: 'codex-exec-8', command: 'bash -lc cargo watch', cwd: '/w/proj', state: 'failed', notes: [expect.stringContaining('exited with code 130')] }),
     ]);
   });
+
+  it('never throws, and lists only sessions it saw running, whatever the items (fast-check)', () => {
+    const id = fc.constantFrom('c1', 'c2', 'c3');
+    const item = fc.oneof(
+      fc.tuple(id, fc.constantFrom('exec_command', 'write_stdin', 'shell'), fc.oneof(fc.record({ cmd: fc.oneof(fc.string(), fc.array(fc.string())) }), fc.record({ session_id: fc.oneof(fc.nat(3), fc.string()) }))).map(([c, n, a]) => codexCall(c, n, a)),
+      fc.tuple(id, fc.oneof(fc.string(), fc.nat(3).map((n) => `Process running with session ID ${n}`), fc.integer().map((n) => `Process exited with code ${n}`))).map(([c, o]) => codexOutput(c, o)),
+      fc.anything().map((v) => ({ type: 'response_item', payload: v }) as Json),
+    );
+    fc.assert(
+      fc.property(fc.array(item, { maxLength: 40 }), (lines) => {
+        const tasks = feed(new CodexTaskScanner(), lines).result();
+        for (const t of tasks) {
+          expect(t.id).toMatch(/^codex-exec-\d+$/);
+          expect(['running', 'exited', 'failed']).toContain(t.state);
+          expect(t.pid).toBeNull();
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
 });
