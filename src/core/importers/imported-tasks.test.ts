@@ -145,6 +145,15 @@ describe('Codex exec sessions', () => {
     ]);
   });
 
+  it('readAgentSession carries the exec sessions of a real-shaped rollout', async () => {
+    const file = join(tmp, 'rollout-2026-02-23T12-40-23-019c8a4c-ed82-79a1-aa28-7738fc5ab61a.jsonl');
+    const lines = [...codexLines, codexCall('bg', 'exec_command', { cmd: 'npm run dev' }), codexOutput('bg', 'Process running with session ID 3\nOutput:\nready')];
+    await writeFile(file, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    const imported = await readAgentSession('codex', file);
+    expect(imported.tasks).toEqual([expect.objectContaining({ id: 'codex-exec-3', command: 'npm run dev', state: 'running', origin: 'codex' })]);
+    expect(imported.codexPermission).toMatchObject({ sourceMode: 'on-request/workspace-write' });
+  });
+
   it('never throws, and lists only sessions it saw running, whatever the items (fast-check)', () => {
     const id = fc.constantFrom('c1', 'c2', 'c3');
     const item = fc.oneof(
