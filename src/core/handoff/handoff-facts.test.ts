@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApprovalLog, APPROVALS_FILE } from '../approvals/index.js';
 import { captureWorkspace } from '../workspace/capture.js';
 import { buildManifest } from './build-manifest.js';
-import { factsMatch, gatherHandoffFacts } from './handoff-facts.js';
+import { changedPaths, factsMatch, gatherHandoffFacts } from './handoff-facts.js';
 import { readApprovalFacts } from './session-approvals.js';
 import { createHandoffFixture, type HandoffFixture } from './test-support/handoff-fixture.js';
 
@@ -62,5 +62,11 @@ describe('gatherHandoffFacts (real store, real approvals log, real task files)',
     const decided = await gatherHandoffFacts(fixture.store, await fixture.store.getSession(sessionId), workspace);
     expect(decided.capabilities).toEqual(['conversation', 'task-panel']);
     expect(factsMatch(manifest, decided)).toBe(false);
+  });
+
+  it('a change git status sees but the diff missed still needs the diff viewer (same-size edit within a second of the commit)', () => {
+    const git = { root: '/w', gitDir: '/w/.git', commonDir: '/w/.git', remote: null, remotes: [], branch: 'main', upstream: null, head: 'a'.repeat(40), detached: false, worktree: false, submodules: [], patch: null, diffSha256: null };
+    expect(changedPaths({ cwd: '/w', git: { ...git, files: [], dirtyFiles: ['app.js'], untrackedFiles: ['new.ts'] } } as never)).toEqual(['app.js', 'new.ts']);
+    expect(changedPaths({ cwd: '/w', git: null })).toEqual([]);
   });
 });

@@ -10,6 +10,16 @@ import { deriveCapabilities } from './manifest-capabilities.js';
 import { carriedPermission, storeCarriedPermission } from './manifest-permissions.js';
 import { readApprovalFacts } from './session-approvals.js';
 
+/**
+ * Every path the workspace changed beyond HEAD. `files` (from the diff) can miss a change that git
+ * status sees (a same-size edit within the second of the last index write), so the lists are joined.
+ */
+export function changedPaths(workspace: WorkspaceSnapshot): string[] {
+  const git = workspace.git;
+  if (!git) return [];
+  return [...new Set([...(git.files ?? []).map((f) => f.path), ...git.dirtyFiles, ...git.untrackedFiles])].sort();
+}
+
 /** The manifest fields that come from the session's state beyond its messages and workspace. */
 export interface HandoffFacts {
   capabilities: Capability[];
@@ -36,7 +46,7 @@ export async function gatherHandoffFacts(store: SessionStore, session: SessionDo
   const tasks = manifestTasksOf(views, imported);
   const permission = await storeCarriedPermission(store, current, carriedPermission(current, approvals.activeGrants));
   const capabilities = deriveCapabilities({
-    changedFiles: workspace.git?.files?.length ?? 0,
+    changedFiles: changedPaths(workspace).length,
     pendingApprovals: approvals.pending,
     permissionMode: permission.mode,
     sourceMode: current.permission?.sourceMode ?? null,

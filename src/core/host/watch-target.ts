@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { SessionStore } from '../store/types.js';
 import { readSessionWorkspace, verifyWorkspace } from '../workspace/index.js';
 import type { WatchTarget } from '../watch/session-watches.js';
+import { changedPaths } from '../handoff/handoff-facts.js';
 
 /**
  * The files to watch for a session: its handed-off files, under the repository root found on
@@ -12,5 +13,5 @@ export async function watchTargetOf(store: SessionStore, sessionId: string): Pro
   if (!snapshot?.git) return null;
   const verification = await verifyWorkspace(snapshot, snapshot.git.root);
   const root = verification.targetRoot ?? snapshot.git.root;
-  return { root, files: snapshot.git.files.map((file) => join(root, file.path)) };
+  return { root, files: changedPaths(snapshot).map((path) => join(root, path)) };
 }
