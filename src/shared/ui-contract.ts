@@ -4,6 +4,7 @@ import { MessageRecord } from './message.js';
 import { ApprovalDecisionRecord, ApprovalRequestRecord, DecideParams, Grant } from './approvals.js';
 import { TaskRecord, TaskState } from './tasks.js';
 import { AgentScan, TerminalCommand } from './agents.js';
+import { CarriedTaskView } from './carried-tasks.js';
 import { DiffFileList, FileDiff, RehydrateRequest, RehydrateResult, RehydrationPlan, WorkspaceVerification } from './workspace.js';
 
 /**
@@ -69,6 +70,8 @@ export const uiChannels = {
   'tasks:list': { request: z.object({ sessionId: z.string().optional() }), response: z.array(TaskViewSchema) },
   /** Unfinished tasks of a handed-off session with what to do about each; none is dropped. */
   'tasks:handoff': { request: z.object({ sessionId: z.string() }), response: z.array(HandoffTaskSchema) },
+  /** Every task the session carries (registered, or found in an imported log) with what to do about it. */
+  'tasks:carried': { request: z.object({ sessionId: z.string() }), response: z.array(CarriedTaskView) },
   'tasks:terminate': { request: z.object({ id: z.string(), confirmed: z.literal(true) }), response: TaskViewSchema },
   /** The handed-off workspace checked against this disk now: complete / partial / none, and what rehydration would do. */
   'workspace:status': {
@@ -84,6 +87,13 @@ export const uiChannels = {
   },
   /** One confirmed rehydration step (take a file's handed-off version, or make a worktree). */
   'workspace:rehydrate': { request: RehydrateRequest, response: RehydrateResult },
+  /** Watch the handed-off files while the Changes tab is open; drift arrives as `workspace:drift`. */
+  'workspace:watch': {
+    /** `renew`: the watch this view holds, to extend its lease (a new one is started when it expired). */
+    request: z.object({ sessionId: z.string(), renew: z.string().optional() }),
+    response: z.object({ watchId: z.string(), watching: z.number().int().nonnegative(), leaseMs: z.number().int().positive() }),
+  },
+  'workspace:unwatch': { request: z.object({ watchId: z.string() }), response: z.object({ stopped: z.literal(true) }) },
   /** Claude Code and Codex sessions on this machine (read-only, incremental scan). */
   'agents:list': { request: z.object({}), response: AgentScan },
   /** Brings one of them into Baton (once per source state) and selects it. */
@@ -110,6 +120,8 @@ export const uiEvents = {
   'approvals:changed': z.object({ sessionId: z.string(), requestId: z.string().optional(), type: z.string() }),
   /** A task was registered or changed state. */
   'tasks:changed': z.object({ id: z.string(), state: z.string() }),
+  /** Watched handed-off files changed on disk (paths relative to the repository root). */
+  'workspace:drift': z.object({ sessionId: z.string(), paths: z.array(z.string()) }),
 } as const;
 export type UiEvent = keyof typeof uiEvents;
 export type UiEventPayload<E extends UiEvent> = z.infer<(typeof uiEvents)[E]>;

@@ -5,6 +5,7 @@ import type { MessageRecord } from '../../shared/message.js';
 import { canonicalJson, sha256Hex } from '../hash.js';
 import { digestMessages } from './context-digest.js';
 import type { WorkspaceSnapshot } from '../workspace/capture.js';
+import type { HandoffFacts } from './handoff-facts.js';
 
 export interface ManifestInput {
   handoffId: string;
@@ -13,6 +14,8 @@ export interface ManifestInput {
   workspace: WorkspaceSnapshot;
   client: { name: string; version: string };
   capabilities?: string[];
+  /** Capabilities, tasks and permission state read from the session (see handoff-facts.ts). */
+  facts?: HandoffFacts;
   now?: Date;
 }
 
@@ -46,9 +49,9 @@ export function buildManifest(input: ManifestInput): Manifest {
       requires_rehydration: (git?.files?.length ?? 0) > 0,
     },
     context: { ...digestMessages(input.records), compacted_summary_ref: null },
-    capabilities_required: input.capabilities ?? ['conversation'],
-    background_tasks: [],
-    permission_state: {
+    capabilities_required: input.capabilities ?? input.facts?.capabilities ?? ['conversation'],
+    background_tasks: input.facts?.tasks ?? [],
+    permission_state: input.facts?.permission ?? {
       mode: session.permission?.mode ?? 'default',
       rules_sha256: session.permission ? sha256Hex(canonicalJson(session.permission.rules)) : null,
     },

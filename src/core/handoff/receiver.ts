@@ -25,6 +25,8 @@ export interface ReceiverOptions {
   holder: string;
   /** Told after a session was accepted or a link asked to select one. */
   onEvent?: (event: ReceiverEvent) => void;
+  /** Runs once the offer is verified and shown to be displayable, before the baton is taken (permissions narrow here). */
+  beforeAccept?: (manifest: Manifest) => Promise<unknown>;
   /** Extra request methods (approvals, tasks) bound by later layers. */
   methods?: Record<string, RequestHandler>;
 }
@@ -64,6 +66,8 @@ export function createReceiver(options: ReceiverOptions): RequestHandler {
     const missing = manifest.capabilities_required.filter((c) => !options.capabilities.includes(c));
     if (missing.length > 0) return { ok: true, status: 'needs-capabilities', missing, sessionId: manifest.session_id };
 
+    // Narrowing first: if it fails the handoff is refused and the baton stays where it was.
+    await options.beforeAccept?.(manifest);
     const epoch = await takeBaton(store, manifest.session_id, manifest.handoff_id, options.holder);
     const workspace = await workspaceVerdict(store, manifest.session_id);
     const answer = { ok: true, status: 'accepted', handoffId: manifest.handoff_id, sessionId: manifest.session_id, epoch, workspace };

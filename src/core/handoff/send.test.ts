@@ -5,6 +5,7 @@ import type { EndpointServer } from '../transport/types.js';
 import { createReceiver } from './receiver.js';
 import { offerSession } from './send.js';
 import { createHandoffFixture, type HandoffFixture } from './test-support/handoff-fixture.js';
+import { DESKTOP_CAPABILITIES } from '../host/capabilities.js';
 
 let fixture: HandoffFixture;
 let server: EndpointServer | null;
@@ -24,7 +25,7 @@ async function endpointAndToken() {
   return { endpoint, token: await loadOrCreateToken(endpoint.tokenPath) };
 }
 
-async function startReceiver(capabilities = ['conversation']) {
+async function startReceiver(capabilities: string[] = [...DESKTOP_CAPABILITIES]) {
   const { endpoint, token } = await endpointAndToken();
   server = await startEndpointServer({ endpoint, token, handle: createReceiver({ store: fixture.store, capabilities, holder: 'desktop' }) });
 }

@@ -4,13 +4,16 @@ import type { MessageInput, MessageRecord } from '../../shared/message.js';
 import { WorkspaceErrorCode } from '../../shared/workspace.js';
 import { Manifest } from '../../shared/manifest.js';
 import { newId } from '../../shared/ids.js';
-import type { SessionDoc, SessionSource } from '../../shared/session.js';
+import type { PermissionState, SessionDoc, SessionSource } from '../../shared/session.js';
+import type { SessionTaskSummary } from '../../shared/session-fields/tasks.js';
 import type { SessionStore } from '../store/types.js';
 import type { EndpointInfo } from '../transport/types.js';
 import { captureWorkspaceWithPatch } from '../workspace/capture.js';
 import { landWorkspace, reuseOrCaptureWorkspace } from '../workspace/land.js';
 import { BATON_VERSION } from '../version.js';
 import { buildManifest } from './build-manifest.js';
+import { factsMatch, gatherHandoffFacts } from './handoff-facts.js';
+import { describeMissing } from './manifest-capabilities.js';
 import { digestMessages } from './context-digest.js';
 import { redactMessages } from './redact-messages.js';
 import { findTarget } from './find-target.js';
@@ -26,7 +29,9 @@ export interface NewSessionRequest {
   messages: MessageInput[];
   source?: SessionSource;
   model?: { name: string } | null;
-  permission?: { mode: string; rules: string[] } | null;
+  permission?: PermissionState | null;
+  /** Background tasks found in an imported log (session.json `tasks`). */
+  tasks?: SessionTaskSummary[];
 }
 
 export interface OfferOptions {
@@ -71,7 +76,7 @@ export async function landAndReadBack(store: SessionStore, request: NewSessionRe
       model: request.model ?? null,
       permission: request.permission ?? null,
       holder: 'terminal',
-      extra: Object.keys(redactions).length > 0 ? { workspace, redactions } : { workspace },
+      extra: { workspace, ...(Object.keys(redactions).length > 0 ? { redactions } : {}), ...(request.tasks?.length ? { tasks: request.tasks } : {}) },
     },
     messages,
   );
@@ -105,11 +110,12 @@ export async function offerSession(sessionId: string, options: OfferOptions, lan
   const digest = digestMessages(records);
   let manifest: Manifest;
   let recorded: Promise<void> = Promise.resolve();
-  if (previous && previous.context.messages_sha256 === digest.messages_sha256 && previous.session_id === sessionId) {
+  const workspace = await reuseOrCaptureWorkspace(store, session).catch(() => ({ cwd: session.cwd, git: null }));
+  const facts = await gatherHandoffFacts(store, session, workspace);
+  if (previous && previous.context.messages_sha256 === digest.messages_sha256 && previous.session_id === sessionId && factsMatch(previous, facts)) {
     manifest = previous;
   } else {
-    const workspace = await reuseOrCaptureWorkspace(store, session).catch(() => ({ cwd: session.cwd, git: null }));
-    manifest = buildManifest({ handoffId: newId('h'), session, records, workspace, client: { name: 'baton-cli', version: BATON_VERSION } });
+    manifest = buildManifest({ handoffId: newId('h'), session, records, workspace, facts, client: { name: 'baton-cli', version: BATON_VERSION } });
     // Recorded before anything is offered (a re-offer reuses this handoff id), while the connection is made.
     recorded = store.recordHandoff(sessionId, manifest as Record<string, unknown>);
   }
@@ -150,8 +156,8 @@ function categorise(answer: Record<string, unknown>): { category: HandoffCategor
   if (answer.ok === true && status === 'accepted') return { category: HandoffCategory.accepted, message: 'The desktop accepted the session.' };
   if (answer.ok === true && status === 'duplicate') return { category: HandoffCategory.duplicate, message: 'The desktop already had this handoff; nothing new was created.' };
   if (answer.ok === true && status === 'needs-capabilities') {
-    const missing = Array.isArray(answer.missing) ? answer.missing.join(', ') : 'unknown';
-    return { category: HandoffCategory.needsCapabilities, message: `The receiving host cannot show: ${missing}. Open the Baton desktop app instead.` };
+    const missing = Array.isArray(answer.missing) ? describeMissing(answer.missing.map(String)) : 'unknown';
+    return { category: HandoffCategory.needsCapabilities, message: `The receiving host cannot show what this session needs: ${missing}. Nothing was handed over; open the session in a Baton host that can (the desktop app: npm start).` };
   }
   const code = String(answer.code ?? 'REJECTED');
   const category = code === 'CONFLICT' ? HandoffCategory.conflict : HandoffCategory.rejected;

@@ -16,6 +16,10 @@ import { importAgentSession, notYetImported } from '../handoff/import-agent-sess
 import { commandTargetOf, terminalCommandFor } from '../terminal-command.js';
 import { importersCacheFile } from '../paths.js';
 import { createWorkspaceHandlers } from './workspace-handlers.js';
+import { createSessionWatches } from '../watch/session-watches.js';
+import { watchTargetOf } from './watch-target.js';
+import { applyCarriedPermissions } from '../handoff/apply-permissions.js';
+import { carriedTasksOf } from '../tasks/carried-tasks.js';
 
 /** Newest messages the session view receives at once; older ones stay on disk. */
 export const SESSION_VIEW_MESSAGE_LIMIT = 2_000;
@@ -76,6 +80,7 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
         capabilities: options.capabilities,
         holder: options.kind === 'electron' ? 'desktop' : 'browser',
         onEvent: onReceiverEvent,
+        beforeAccept: (manifest) => applyCarriedPermissions({ store, dataDir: options.dataDir, grants: approvals.grants }, manifest),
         methods: { ...approvals.methods, ...tasks.methods },
       }),
     });
@@ -86,6 +91,7 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
   }
 
   const workspace = createWorkspaceHandlers(store);
+  const watches = createSessionWatches({ resolve: (id) => watchTargetOf(store, id), onDrift: (sessionId, paths) => emitUiEvent('workspace:drift', { sessionId, paths }) });
   const dispatch = createUiDispatcher({
     'host:info': async () => ({ host: options.kind, version: BATON_VERSION, dataDir: options.dataDir, endpoint: endpoint.address }),
     'sessions:list': async ({ includeArchived }) => store.list({ includeArchived }),
@@ -106,6 +112,7 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
     },
     'tasks:list': async ({ sessionId }) => tasks.list(sessionId ? { sessionId } : undefined),
     'tasks:handoff': async ({ sessionId }) => tasks.forHandoff(sessionId),
+    'tasks:carried': async ({ sessionId }) => carriedTasksOf(await store.getSession(sessionId), await tasks.list({ sessionId })),
     'tasks:terminate': async ({ id }) => tasks.terminate(id, { confirmed: true }),
     'workspace:status': workspace.status,
     'workspace:diff': workspace.diff,
@@ -114,6 +121,11 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
       const result = await workspace.rehydrate(request);
       emitUiEvent('session:changed', { id: request.sessionId, reason: 'rehydrate' });
       return result;
+    },
+    'workspace:watch': async ({ sessionId, renew }) => (renew !== undefined ? watches.renew(renew) : null) ?? watches.start(sessionId),
+    'workspace:unwatch': async ({ watchId }) => {
+      await watches.stop(watchId);
+      return { stopped: true as const };
     },
     'agents:list': async () => {
       const [scan, rows] = await Promise.all([scanAgentSessions({ env: process.env, cacheFile: importersCacheFile(options.dataDir) }), store.list()]);
@@ -148,7 +160,7 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
       emitter.removeAllListeners();
       for (const unsubscribe of unsubscribers) unsubscribe();
       await endpointServer.close();
-      await Promise.all([approvals.close(), tasks.close()]);
+      await Promise.all([approvals.close(), tasks.close(), watches.close()]);
       await store.close();
     },
   };

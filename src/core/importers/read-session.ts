@@ -4,6 +4,9 @@ import { externalIdFor, candidateFromState } from './candidate.js';
 import { ClaudeConverter } from './claude-convert.js';
 import { codexIdFromFile } from './codex-format.js';
 import { CodexConverter } from './codex-convert.js';
+import { ClaudeTaskScanner } from './claude-tasks.js';
+import { CodexTaskScanner } from './codex-tasks.js';
+import { CodexPermissionScanner } from './codex-permissions.js';
 import { feedDigest, messagesOf, newDigest, settleDigest } from './digest.js';
 import { discoverSessionFiles } from './discover.js';
 import { fromReadError, ImporterError } from './errors.js';
@@ -64,6 +67,8 @@ export async function readAgentSession(source: AgentSource, pathOrId: string, en
   const digest = newDigest(source);
   const known = new Set<string>();
   const converter = source === 'claude' ? new ClaudeConverter(stats) : new CodexConverter(stats);
+  const tasks = source === 'claude' ? new ClaudeTaskScanner() : new CodexTaskScanner();
+  const codexPermission = new CodexPermissionScanner();
   let lineNo = 0;
   let handle;
   try {
@@ -77,6 +82,8 @@ export async function readAgentSession(source: AgentSource, pathOrId: string, en
       stats.lines += 1;
       feedDigest(digest, line, known);
       converter.feed(line, lineNo);
+      tasks.feed(line);
+      if (source === 'codex') codexPermission.feed(line, lineNo);
     });
   } catch (error) {
     throw fromReadError(error, path);
@@ -99,6 +106,8 @@ export async function readAgentSession(source: AgentSource, pathOrId: string, en
     cliVersion: digest.cliVersion,
     title: digest.title,
     messages: converter.messages,
+    tasks: tasks.result(),
+    codexPermission: source === 'codex' ? codexPermission.result(path) : null,
     fingerprint: sourceFingerprint(source, path, digest.endOffset, digest.lastKey),
     resumeCommand: resumeCommandFor(source, externalId),
     stats,

@@ -1,3 +1,5 @@
+import type { SessionTaskSummary } from '../../shared/session-fields/tasks.js';
+import type { PermissionState } from '../../shared/session-fields/permission.js';
 import type { MessageInput } from '../../shared/message.js';
 
 /** The terminal assistants Baton imports from. */
@@ -99,6 +101,10 @@ export interface ImportedSession {
   cliVersion: string | null;
   title: string;
   messages: MessageInput[];
+  /** Background shells (Claude Code) or exec sessions still running (Codex) found in the log. */
+  tasks: SessionTaskSummary[];
+  /** Codex: the permission state of the last turn_context (Claude's is read with its settings files). */
+  codexPermission: PermissionState | null;
   fingerprint: string;
   resumeCommand: string;
   stats: ReadStats;

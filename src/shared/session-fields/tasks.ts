@@ -2,7 +2,9 @@ import { z } from 'zod';
 
 /**
  * session.json's `tasks`: summaries of the session's background tasks as last known (the live
- * records are under <dataDir>/tasks/). Absent when the session never had any.
+ * records of registered tasks are under <dataDir>/tasks/). Absent when the session never had any.
+ * `origin` says where a task was found: registered with Baton, or read from a Claude Code
+ * transcript (a background shell) or a Codex rollout (an exec session still running).
  */
 export const SessionTaskSummary = z.looseObject({
   id: z.string(),
@@ -13,6 +15,11 @@ export const SessionTaskSummary = z.looseObject({
   log: z.string().nullable().optional(),
   recoverable: z.boolean().optional(),
   state: z.string(),
+  origin: z.enum(['baton', 'claude', 'codex']).optional(),
+  /** The directory the command ran in, for the exact restart command. */
+  cwd: z.string().optional(),
+  /** What the transcript says about it later (kill / output calls), newest last. */
+  notes: z.array(z.string()).optional(),
 });
 export type SessionTaskSummary = z.infer<typeof SessionTaskSummary>;
 

@@ -2,6 +2,8 @@ import type { SessionDetail } from '../../../shared/ui-contract';
 import { ChangesTab } from '../features/workspace/ChangesTab';
 import { HistoryTab } from '../features/session-history/HistoryTab';
 import { ContinueInTerminal } from '../features/terminal/ContinueInTerminal';
+import { CarriedPermissions } from '../features/carried/CarriedPermissions';
+import { CarriedTasks } from '../features/carried/CarriedTasks';
 import { DamageBanner } from '../features/session/DamageBanner';
 import { useSessionTab } from '../hooks/use-session-tab';
 import { formatDateTime } from '../model/relative-time';
@@ -92,6 +94,8 @@ function ConversationPanel({ detail, now }: { detail: SessionDetail; now: number
           )}
         </dl>
         <DamageBanner damaged={session.damaged} />
+        <CarriedPermissions permission={session.permission} />
+        <CarriedTasks sessionId={session.id} />
       </section>
       <section className="conversation" aria-labelledby="conversation-heading">
         <h2 className="conversation-heading" id="conversation-heading">

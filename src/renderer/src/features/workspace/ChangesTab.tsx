@@ -10,6 +10,7 @@ import { RehydrateResultNote, TakeFileAction, WorktreeAction } from './Rehydrate
 import { StatusBanner } from './StatusBanner';
 import { useFileKeys } from './use-file-keys';
 import { useWorkspaceDiff, useWorkspaceStatus } from './use-workspace';
+import { useWatchDrift } from './use-watch-drift';
 
 /** Side-by-side or inline is the reader's preference on this machine (client-local, never handed off). */
 export const INLINE_PREF_KEY = 'baton.diff.inline';
@@ -34,6 +35,12 @@ export function ChangesTab({ sessionId, onSessionChanged }: ChangesTabProps) {
   const status = useWorkspaceStatus(api, sessionId);
   const hasWorkspace = status.value?.hasWorkspace === true;
   const diff = useWorkspaceDiff(api, sessionId, hasWorkspace);
+  const { reload: reloadStatus } = status;
+  const { reload: reloadDiff } = diff;
+  useWatchDrift(api, sessionId, hasWorkspace, useCallback(() => {
+      reloadStatus();
+      reloadDiff();
+    }, [reloadStatus, reloadDiff]));
   const [selected, setSelected] = useState<string | null>(null);
   const [query, setQuery] = useState('');
   const [inline, setInline] = useState(readInlinePref);
