@@ -155,7 +155,7 @@ describe('approval requests over a real socket', () => {
     expect(view.request.risk.level).toBe('high');
     expect(view.request.risk.reasons.map((r) => r.rule)).toContain('git-force-push');
     await expect(service.decide('r-high', { decision: 'approve' })).rejects.toMatchObject({ code: 'CONFIRMATION_REQUIRED' });
-    await expect(service.decide('r-high', { decision: 'approve', allowForSession: true, confirmHighRisk: true })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    await expect(service.decide('r-high', { decision: 'approve', allowForSession: true, confirmHighRisk: true })).rejects.toMatchObject({ code: 'GRANT_REFUSED' });
     const clicks = await Promise.allSettled([
       service.decide('r-high', { decision: 'approve', confirmHighRisk: true }),
       service.decide('r-high', { decision: 'deny' }),

@@ -95,8 +95,8 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
       return { session, messages, truncated: session.messageCount > messages.length };
     },
     'stats:get': async () => computeHandoffStats(await store.readEvents()),
-    'approvals:pending': async () => approvals.listPending(),
-    'approvals:history': async ({ sessionId }) => approvals.history(sessionId),
+    'approvals:pending': async () => approvals.withLinks(approvals.listPending()),
+    'approvals:history': async ({ sessionId }) => approvals.withLinks(await approvals.history(sessionId)),
     'approvals:decide': async ({ requestId, ...params }) => approvals.decide(requestId, params),
     'grants:list': async ({ sessionId }) => approvals.grants.list(sessionId),
     'grants:revoke': async ({ sessionId, grantId }) => {
