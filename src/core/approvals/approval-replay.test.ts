@@ -28,7 +28,7 @@ async function restart(): Promise<void> {
   await start();
 }
 /** Sends a request and waits until it is pending, so a decision can be made; `answer` settles with the agent's answer. */
-async function pending(id: string, params: Record<string, unknown>) {
+async function pending(id: string, params: object) {
   const client = await host.connect();
   const answer = client.request('approval.request', params);
   await until(() => service.listPending().some((v) => v.request.requestId === id), `request ${id} pending`);
