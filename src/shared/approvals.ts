@@ -94,6 +94,20 @@ export const ApprovalDecisionRecord = z.looseObject({
 });
 export type ApprovalDecisionRecord = z.infer<typeof ApprovalDecisionRecord>;
 
+/**
+ * The Baton session a request belongs to. A request is filed under the id the agent sent (a Baton
+ * id, or a Claude Code / Codex session id); once that agent session is opened in Baton, the
+ * imported session (which keeps the source id as `source.externalId`) is the one linked.
+ */
+export const SessionLink = z.object({
+  /** The Baton session, or null when none holds this id (yet). */
+  batonSessionId: z.string().nullable(),
+  title: z.string().nullable(),
+  /** claude / codex when the filed id is an agent's own session id. */
+  source: z.string().nullable(),
+});
+export type SessionLink = z.infer<typeof SessionLink>;
+
 export const Grant = z.looseObject({
   id: Id,
   sessionId: Id,
@@ -104,6 +118,8 @@ export const Grant = z.looseObject({
   createdAt: z.string(),
   /** What the rule allows, in a sentence (from the policy's deriveGrant). */
   summary: z.string().optional(),
+  /** Added for the UI (never stored): the Baton session the grant's session id belongs to. */
+  link: SessionLink.optional(),
 });
 export type Grant = z.infer<typeof Grant>;
 
@@ -125,19 +141,6 @@ export const GrantProposal = z.discriminatedUnion('ok', [
 ]);
 export type GrantProposal = z.infer<typeof GrantProposal>;
 
-/**
- * The Baton session a request belongs to. A request is filed under the id the agent sent (a Baton
- * id, or a Claude Code / Codex session id); once that agent session is opened in Baton, the
- * imported session (which keeps the source id as `source.externalId`) is the one linked.
- */
-export const SessionLink = z.object({
-  /** The Baton session, or null when none holds this id (yet). */
-  batonSessionId: z.string().nullable(),
-  title: z.string().nullable(),
-  /** claude / codex when the filed id is an agent's own session id. */
-  source: z.string().nullable(),
-});
-export type SessionLink = z.infer<typeof SessionLink>;
 
 /** What the UI shows for one request. */
 export const ApprovalViewSchema = z.object({

@@ -15,6 +15,7 @@ import {
   type Decision,
   type Grant,
   type GrantProposal,
+  type SessionLink,
 } from '../../shared/approvals.js';
 import { isValidId, newId } from '../../shared/ids.js';
 import type { SessionDoc } from '../../shared/session.js';
@@ -67,6 +68,8 @@ export interface ApprovalService {
   history(sessionId: string): Promise<ApprovalView[]>;
   /** The same views with the Baton session each belongs to (title, id), for the UI. */
   withLinks(views: readonly ApprovalView[]): Promise<ApprovalView[]>;
+  /** The same grants with the Baton session each belongs to, for the UI. */
+  linkGrants(grants: readonly Grant[]): Promise<Grant[]>;
   readonly grants: {
     /** Grants in force of one session (with its agent session's), or of every session on disk. */
     list(sessionId?: string): Promise<Grant[]>;
@@ -393,6 +396,21 @@ export function createApprovalService(options: ApprovalServiceOptions): Approval
     }
   }
 
+  /** One lookup per session id for a batch of views or grants; a failed lookup just leaves the link out. */
+  function linksFor(): (sessionId: string) => Promise<SessionLink | undefined> {
+    const links = new Map<string, Promise<SessionLink | undefined>>();
+    return (id) => {
+      if (!linker) return Promise.resolve(undefined);
+      let link = links.get(id);
+      if (!link) {
+        link = linker.resolve(id).then((r) => r.link, () => undefined);
+        links.set(id, link);
+      }
+      return link;
+    };
+  }
+  const withLink = <T extends object>(item: T, link: SessionLink | undefined): T => (link ? { ...item, link } : item);
+
   const aliasesOf = async (sessionId: string): Promise<string[]> => (linker ? linker.aliases(sessionId) : [sessionId]);
   const byCreated = (a: ApprovalView, b: ApprovalView): number => a.request.createdAt.localeCompare(b.request.createdAt);
 
@@ -418,16 +436,12 @@ export function createApprovalService(options: ApprovalServiceOptions): Approval
       return states.flatMap((state) => [...state.entries.values()].map(viewOf)).sort(byCreated);
     },
     async withLinks(views) {
-      if (!linker) return [...views];
-      const links = new Map<string, Promise<ApprovalView['link']>>();
-      return Promise.all(
-        views.map(async (view) => {
-          const id = view.request.sessionId;
-          if (!links.has(id)) links.set(id, linker.resolve(id).then((r) => r.link, () => undefined));
-          const link = await links.get(id)!;
-          return link ? { ...view, link } : view;
-        }),
-      );
+      const linkOf = linksFor();
+      return Promise.all(views.map(async (view) => withLink(view, await linkOf(view.request.sessionId))));
+    },
+    async linkGrants(grants) {
+      const linkOf = linksFor();
+      return Promise.all(grants.map(async (grant) => withLink(grant, await linkOf(grant.sessionId))));
     },
     grants: {
       async list(sessionId) {

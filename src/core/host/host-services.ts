@@ -98,7 +98,7 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
     'approvals:pending': async () => approvals.withLinks(approvals.listPending()),
     'approvals:history': async ({ sessionId }) => approvals.withLinks(await approvals.history(sessionId)),
     'approvals:decide': async ({ requestId, ...params }) => approvals.decide(requestId, params),
-    'grants:list': async ({ sessionId }) => approvals.grants.list(sessionId),
+    'grants:list': async ({ sessionId }) => approvals.linkGrants(await approvals.grants.list(sessionId)),
     'grants:revoke': async ({ sessionId, grantId }) => {
       await approvals.grants.revoke(sessionId, grantId, 'revoked in the UI');
       return { revoked: true as const };
