@@ -63,7 +63,8 @@ const PUBLISH: ReadonlyArray<[RegExp, string]> = [
   [/^(semantic-release|release-it|np)\b/, 'publishes a release'],
 ];
 
-function publish(text: string, f: Findings): void {
+function publish(line: string, f: Findings): void {
+  const text = line.replace(/^(npx|bunx|pnpm (exec|dlx)|yarn dlx|npm exec)( --?\S+)* /, '');
   for (const [re, why] of PUBLISH) if (re.test(text)) f.add('high', 'package-publish', `${text.slice(0, 60)} ${why}; it is public and hard to take back`);
 }
 

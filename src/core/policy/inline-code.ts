@@ -19,7 +19,7 @@ interface Capabilities {
 
 const CAPS: Record<Language, Capabilities> = {
   python: {
-    delete: /\b(shutil\.rmtree|rmtree|os\.(remove|unlink|rmdir|removedirs)|\.unlink\s*\(|\.rmdir\s*\(|send2trash)/,
+    delete: /\b(shutil\.rmtree|rmtree|os\.(remove|unlink|rmdir|removedirs)|send2trash)\b|\.(unlink|rmdir)\s*\(/,
     spawn: /\b(os\.(system|popen|exec\w*|spawn\w*|fork|posix_spawn\w*)|subprocess|pty\.spawn|commands\.getoutput|multiprocessing)\b/,
     network: /\b(socket|urllib\d?|requests|http\.client|httpx|aiohttp|ftplib|smtplib|paramiko|telnetlib|urlopen|xmlrpc)\b/,
     write: /\bopen\s*\([^)]*,\s*['"]?[rwax]?[wax+]b?['"]|\.write_(text|bytes)\s*\(|shutil\.(copy\w*|move)|os\.(rename|replace|chmod|chown|symlink|makedirs|mkdir|truncate)/,

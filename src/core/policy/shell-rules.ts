@@ -275,30 +275,41 @@ function checkDownloader(name: string, args: Word[], cmd: Command, scope: ShellS
     const v = values[i]!;
     if (['-o', '--output', '-O', '--output-document'].includes(v) && args[i + 1] && !(name === 'curl' && v === '-O')) checkWrite(args[i + 1]!, scope, name);
   }
-  const uploads: string[] = [];
+  // Data flags upload a file only with @file or <file; file flags always name a file.
+  const files: string[] = [];
+  let uploads = 0;
   for (let i = 0; i < values.length; i++) {
     const v = values[i]!;
-    const next = values[i + 1] ?? '';
-    if (/^(-d|--data|--data-binary|--data-raw|--data-urlencode|-F|--form|-T|--upload-file|--post-file|--body-file|--json)$/.test(v)) uploads.push(next);
-    else if (/^(--data[\w-]*|--form|--upload-file|--post-file|--json)=/.test(v)) uploads.push(v.split('=').slice(1).join('='));
+    const eq = v.indexOf('=');
+    const flag = v.startsWith('--') && eq > 0 ? v.slice(0, eq) : v;
+    const value = v.startsWith('--') && eq > 0 ? v.slice(eq + 1) : values[i + 1] ?? '';
+    if (/^(-T|--upload-file|--post-file|--body-file)$/.test(flag)) {
+      uploads++;
+      files.push(value);
+    } else if (/^(-d|--data|--data-binary|--data-raw|--data-urlencode|-F|--form|--json|--post-data|--body)$/.test(flag)) {
+      uploads++;
+      const m = /^(?:[\w.-]+=)?[@<](.+?)(;.*)?$/.exec(value);
+      if (m && flag !== '--data-raw') files.push(m[1]!);
+    }
   }
-  if (uploads.length === 0) return;
-  const files = uploads.map((u) => u.replace(/^[\w-]+=/, '').replace(/^[@<]/, '')).filter((u, k) => uploads[k]!.includes('@') || uploads[k]!.startsWith('<') || /^(-T|--upload-file|--post-file|--body-file)/.test(values[values.indexOf(uploads[k]!) - 1] ?? ''));
+  if (uploads === 0) return;
   const secret = files.some((p) => isSecretPath(p) || targetsOf({ value: p, dynamic: false }, scope.pc).some((t: Target) => isSecretPath(t.path)));
   const fromStdin = files.includes('-') && cmd.pipedFrom.length > 0;
   if (secret) scope.f.add('high', 'exfiltration', `${name} uploads ${files.join(', ')}, which holds secrets`);
   else if (fromStdin) scope.f.add('medium', 'uploads-data', `${name} uploads what the pipe feeds it`);
   else if (files.length > 0) scope.f.add('medium', 'uploads-data', `${name} uploads ${files.join(', ')}`);
+  else if (cmd.pipedFrom.length > 0 || args.some((w) => w.dynamic)) scope.f.add('medium', 'uploads-data', `${name} sends data built from other commands`);
 }
 
 /** Whole-line rules: secrets that reach the network, downloads that are then run, SQL in heredocs. */
 function analyseLine(text: string, commands: Command[], scope: ShellScope): void {
   const names = commands.map(firstWordName);
+  if (/\/dev\/(tcp|udp)\//.test(text)) scope.f.add('high', 'reverse-shell', 'uses /dev/tcp or /dev/udp, a raw network socket as a file (the classic reverse shell)');
   const senders = commands.filter((c, i) => NETWORK_SENDERS.has(names[i]!) || c.redirects.some((r) => /^\/dev\/(tcp|udp)\//.test(r.target.value)));
   if (senders.length > 0) {
     const mentionsSecret = commands.some((c) => {
-      const n = firstWordName(c);
-      if (['env', 'printenv', 'set', 'export', 'declare'].includes(n) && unwrap(c.words).words.length === 1) return true;
+      const n = c.words[0]?.value ?? '';
+      if (['env', 'printenv', 'set', 'export', 'declare', 'compgen'].includes(n) && c.words.length <= 2) return true;
       return c.words.slice(1).some((w) => isSecretPath(w.value) || targetsOf(w, scope.pc).some((t) => t.place !== 'unknown' && isSecretPath(t.path))) || c.redirects.some((r) => r.op === '<' && isSecretPath(r.target.value));
     }) || /(~|\$HOME)\/\.ssh\/|id_(rsa|ed25519|ecdsa)|\.aws\/credentials|\/etc\/shadow/.test(text);
     if (mentionsSecret) scope.f.add('high', 'exfiltration', 'reads secrets (keys, credentials, the environment) and sends data over the network in the same command');

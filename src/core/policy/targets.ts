@@ -76,7 +76,7 @@ const SENSITIVE: ReadonlyArray<[RegExp, string]> = [
 ];
 
 /** Secrets: reading them is fine alone, sending them anywhere is exfiltration. */
-const SECRET = /(^|\/)(\.ssh\/|id_(rsa|dsa|ecdsa|ed25519)\b|\.aws\/credentials|\.env(\.[\w-]+)?$|\.netrc$|\.npmrc$|\.pypirc$|\.pgpass$|\.git-credentials$|\.kube\/config$|\.docker\/config\.json$|\.gnupg\/|shadow$|\.config\/gh\/hosts\.yml$|\.config\/gcloud\/|\.azure\/|[\w-]*\.(pem|key|p12|pfx)$|credentials(\.json)?$|secrets?(\.\w+)?$)/;
+const SECRET = /(^|\/)(\.ssh(\/|$)|\.aws(\/|$)|id_(rsa|dsa|ecdsa|ed25519)\b|\.aws\/credentials|\.env(\.[\w-]+)?$|\.netrc$|\.npmrc$|\.pypirc$|\.pgpass$|\.git-credentials$|\.kube\/config$|\.docker\/config\.json$|\.gnupg\/|shadow$|\.config\/gh\/hosts\.yml$|\.config\/gcloud\/|\.azure\/|[\w-]*\.(pem|key|p12|pfx)$|credentials(\.json)?$|secrets?(\.\w+)?$)/;
 
 export function sensitiveReason(abs: string): string | null {
   for (const [re, why] of SENSITIVE) if (re.test(abs)) return why;
