@@ -52,7 +52,7 @@ export function checkGit(args: Word[], f: Findings): void {
     case 'checkout':
     case 'restore':
     case 'switch':
-      if (ops.includes('.') || values.includes('--') || hasLong(long, '--force') || short.has('f') || hasLong(long, '--discard-changes') || (sub === 'restore' && ops.length > 0))
+      if (ops.includes('.') || values.includes('--') || hasLong(long, '--force') || short.has('f') || hasLong(long, '--discard-changes') || (sub === 'restore' && ops.length > 0 && (!hasLong(long, '--staged') || hasLong(long, '--worktree')) && !short.has('S')))
         f.add('medium', 'git-discard-changes', `git ${sub} can overwrite uncommitted changes in the working tree`);
       break;
     case 'branch':

@@ -49,6 +49,11 @@ const WRAPPERS: Record<string, { argOptions: string[]; positional?: number }> = 
   strace: { argOptions: ['-o', '-e', '-p', '-s'] },
   ltrace: { argOptions: ['-o', '-e', '-p'] },
   '!': { argOptions: [] },
+  // Grouping words that tree-sitter leaves as plain words after a syntax error (`sudo { …; }`).
+  '{': { argOptions: [] },
+  '(': { argOptions: [] },
+  then: { argOptions: [] },
+  do: { argOptions: [] },
 };
 const ROOT = new Set(['sudo', 'doas', 'run0', 'pkexec', 'su']);
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;

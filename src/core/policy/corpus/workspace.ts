@@ -35,7 +35,7 @@ export function makeCorpusWorkspace(): CorpusWorkspace {
   symlinkSync(join(base, 'outside'), join(ws, 'link-out'));
   symlinkSync(join(ws, '.git', 'hooks'), join(ws, 'link-hooks'));
   // The whole tree lives under the system temp dir: name a scratch dir of its own as "temp".
-  const tempDirs = [join(base, 'scratch')];
+  const tempDirs = [join(base, 'scratch'), '/var/tmp'];
   const ctx: RiskContext = { cwd: ws, workspaceRoot: ws, home, tempDirs };
   const homeCtx: RiskContext = { cwd: home, workspaceRoot: home, home, tempDirs };
   const sub = (v: unknown): unknown => {
