@@ -52,6 +52,9 @@ export function decodeAnsiC(body: string): string {
   });
 }
 
+/** Nodes that hold whole commands, even where a word was expected. */
+const STATEMENTS = new Set(['subshell', 'compound_statement', 'command', 'pipeline', 'list', 'redirected_statement', 'if_statement', 'for_statement', 'while_statement', 'case_statement', 'function_definition']);
+
 class Reader {
   readonly all: Command[] = [];
   hasError = false;
@@ -87,9 +90,15 @@ class Reader {
       case 'string': {
         let value = '';
         let dynamic = false;
+        let pos = node.startIndex;
+        const unescape = (s: string): string => s.replace(/\\([$`"\\\n])/g, '$1');
         for (const c of node.children) {
-          if (!c || c.type === '"') continue;
-          if (c.type === 'string_content') value += c.text.replace(/\\([$`"\\\n])/g, '$1');
+          if (!c) continue;
+          // tree-sitter leaves some characters (a newline between two runs of text) in no child.
+          if (c.startIndex > pos) value += unescape(node.text.slice(pos - node.startIndex, c.startIndex - node.startIndex));
+          pos = c.endIndex;
+          if (c.type === '"') continue;
+          if (c.type === 'string_content') value += unescape(c.text);
           else {
             const w = this.word(c, inner);
             value += w.value;
@@ -174,6 +183,7 @@ class Reader {
         }
       } else if (c.type === 'variable_assignment' || c.type === 'variable_assignments') this.scan(c, cmd.inner);
       else if (c.type.endsWith('_redirect')) this.redirect(c, cmd);
+      else if (STATEMENTS.has(c.type)) cmd.inner.push(...this.statement(c)); // `sudo (rm -rf ~)`
       else cmd.words.push(this.word(c, cmd.inner));
     }
     return cmd;
@@ -199,8 +209,8 @@ class Reader {
         }
         for (const c of node.namedChildren) {
           if (!c || c === body || c.id === body?.id) continue;
-          if (c.type === 'heredoc_redirect' || c.type === 'herestring_redirect') this.redirect(c, made[0]!);
-          else this.redirect(c, target);
+          // `a && b <<EOF`, `a | b > f`: the redirection belongs to the last command.
+          this.redirect(c, target);
         }
         return made;
       }

@@ -28,6 +28,8 @@ export const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'fish
 const OTHER_INTERPRETERS = new Set(['lua', 'luajit', 'tclsh', 'wish', 'Rscript', 'R', 'osascript', 'awk', 'gawk', 'jshell', 'irb', 'ipython', 'julia', 'groovy', 'scala', 'expect', 'gdb']);
 const DOWNLOADERS = new Set(['curl', 'wget', 'fetch', 'aria2c', 'http', 'https', 'xh', 'iwr', 'invoke-webrequest', 'lwp-download', 'lynx', 'axel']);
 const NETWORK_SENDERS = new Set([...DOWNLOADERS, 'nc', 'ncat', 'netcat', 'socat', 'telnet', 'scp', 'sftp', 'ftp', 'rsync', 'ssh', 'mail', 'mailx', 'sendmail', 'rclone', 'gsutil', 'openssl', 'tftp', 'smbclient', 'dig', 'nslookup', 'host']);
+/** Commands that print the whole environment (tokens included) when run bare; sudo/nohup wrap them. */
+const ENV_DUMPERS = new Set(['env', 'printenv', 'set', 'export', 'declare', 'compgen', 'sudo', 'nohup']);
 const SYSTEM_DESTRUCTIVE = new Set(['shutdown', 'reboot', 'halt', 'poweroff', 'fdisk', 'parted', 'wipefs', 'sgdisk', 'cfdisk', 'sfdisk', 'blkdiscard', 'cryptsetup', 'lvremove', 'vgremove', 'pvremove', 'zpool', 'init', 'telinit']);
 const DELETE_COMMANDS = new Set(['rm', 'rmdir', 'unlink', 'shred', 'srm', 'trash', 'trash-put', 'wipe']);
 const WRITES_OPERANDS = new Set(['touch', 'mkdir', 'truncate', 'tee', 'mkfifo', 'mknod']);
@@ -308,8 +310,8 @@ function analyseLine(text: string, commands: Command[], scope: ShellScope): void
   const senders = commands.filter((c, i) => NETWORK_SENDERS.has(names[i]!) || c.redirects.some((r) => /^\/dev\/(tcp|udp)\//.test(r.target.value)));
   if (senders.length > 0) {
     const mentionsSecret = commands.some((c) => {
-      const n = c.words[0]?.value ?? '';
-      if (['env', 'printenv', 'set', 'export', 'declare', 'compgen'].includes(n) && c.words.length <= 2) return true;
+      const rest = c.words.map((x) => x.value).filter((v) => !/^[A-Za-z_]\w*=/.test(v) && !v.startsWith('-'));
+      if (rest.length > 0 && rest.every((v) => ENV_DUMPERS.has(v))) return true;
       return c.words.slice(1).some((w) => isSecretPath(w.value) || targetsOf(w, scope.pc).some((t) => t.place !== 'unknown' && isSecretPath(t.path))) || c.redirects.some((r) => r.op === '<' && isSecretPath(r.target.value));
     }) || /(~|\$HOME)\/\.ssh\/|id_(rsa|ed25519|ecdsa)|\.aws\/credentials|\/etc\/shadow/.test(text);
     if (mentionsSecret) scope.f.add('high', 'exfiltration', 'reads secrets (keys, credentials, the environment) and sends data over the network in the same command');
@@ -356,7 +358,8 @@ export function analyseShell(text: string, scope: ShellScope, via = ''): void {
     f.add('high', 'parser-not-loaded', 'policy parser not loaded: Baton cannot read the command, so it counts as high risk');
     return;
   }
-  if (script.hasError) f.add('medium', 'unparsed-syntax', `part of the command${via ? ` (in ${via})` : ''} is not valid shell syntax; Baton read what it could`);
+  // Unknown means ask loudly: text the bash grammar cannot read could hide anything.
+  if (script.hasError) f.add('high', 'unparsed-syntax', `part of the command${via ? ` (in ${via})` : ''} is not valid shell syntax; Baton cannot tell what bash would run`);
   // A copy: `cd` inside `bash -c` must not move the caller's cwd.
   const local: ShellScope = { ...scope, pc: { ...scope.pc } };
   for (const cmd of script.commands) {
