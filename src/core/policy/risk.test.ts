@@ -1,5 +1,9 @@
-import { describe, expect, it } from 'vitest';
-import { assessRisk, type RiskContext } from './risk.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { assessRisk, initPolicy, type RiskContext } from './risk.js';
+
+beforeAll(async () => {
+  await initPolicy();
+});
 
 const ctx: RiskContext = { cwd: '/home/u/proj', workspaceRoot: '/home/u/proj', home: '/home/u' };
 const bash = (command: string) => assessRisk({ tool: 'Bash', input: { command } }, ctx);
