@@ -71,6 +71,10 @@ export const ApprovalRequestRecord = z.looseObject({
   input: z.record(z.string(), z.unknown()),
   cwd: z.string(),
   workspaceRoot: z.string(),
+  /** Where the root came from: the Baton session, the git repository around cwd, or cwd alone. */
+  workspaceSource: z.enum(['session', 'git', 'cwd']).optional(),
+  /** Said to the person when the boundary is weak (cwd only, or `/` / home). */
+  workspaceWarning: z.string().optional(),
   client: z.string().optional(),
   groupKey: z.string().optional(),
   risk: RiskAssessment,

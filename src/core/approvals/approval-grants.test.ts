@@ -1,4 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { deriveGrant } from '../policy/grants.js';
+import { initPolicy } from '../policy/risk.js';
 import { openStore } from '../store/index.js';
 import type { SessionStore } from '../store/types.js';
 import { removeDir, startMethodsEndpoint, tempDataDir, until, type MethodsEndpoint } from '../tasks/test-support/endpoint.js';
@@ -28,6 +30,15 @@ async function ask(sessionId: string, requestId: string, input: Record<string, u
   return { answer };
 }
 
+/** The rule the policy derives for a Bash command in /work/proj: what must be stored and shown, nothing wider. */
+async function ruleFor(command: string): Promise<string> {
+  await initPolicy();
+  const derived = deriveGrant({ tool: 'Bash', input: { command } }, { cwd: '/work/proj', workspaceRoot: '/work/proj', home: '/home/u' });
+  if (!derived.ok) throw new Error(`no grant for ${command}: ${derived.reason}`);
+  expect(derived.rule).not.toBe('Bash');
+  return derived.rule;
+}
+
 beforeEach(async () => {
   dataDir = await tempDataDir('baton-grants-');
   store = await openStore(dataDir);
@@ -42,11 +53,11 @@ afterEach(async () => {
 
 describe('grants in force and narrow', () => {
   it('grant refused: a Bash call whose command is not a string is never granted (no bare-tool rule); approving once still works', async () => {
-    const { answer } = await ask('s-a', 'g-nonstring', { command: ['npm', 'test'] });
+    const { answer } = await ask('s-a', 'g-nonstring', { command: { script: 'npm test' } });
     const [view] = service.listPending();
     expect(view!.grant).toMatchObject({ ok: false });
     const reason = view!.grant!.ok ? '' : view!.grant!.reason;
-    expect(reason.length).toBeGreaterThan(10);
+    expect(reason).toContain('not a string');
     const refused = await service.decide('g-nonstring', { decision: 'approve', allowForSession: true, confirmHighRisk: true }).catch((e: unknown) => e);
     expect(refused).toMatchObject({ code: 'GRANT_REFUSED' });
     expect((refused as Error).message).toContain(reason);
@@ -59,12 +70,13 @@ describe('grants in force and narrow', () => {
   it('grant: the rule shown is the rule granted; another expectedRule is refused, the shown one is granted and used', async () => {
     const first = await ask('s-a', 'g1', { command: 'npm test' });
     const [view] = service.listPending();
-    expect(view!.grant).toEqual({ ok: true, rule: 'Bash(npm test)', summary: expect.any(String) });
-    await expect(service.decide('g1', { decision: 'approve', allowForSession: true, expectedRule: 'Bash(npm:*)' })).rejects.toMatchObject({ code: 'GRANT_REFUSED' });
-    await service.decide('g1', { decision: 'approve', allowForSession: true, expectedRule: 'Bash(npm test)' });
+    const rule = await ruleFor('npm test');
+    expect(view!.grant).toEqual({ ok: true, rule, summary: expect.any(String) });
+    await expect(service.decide('g1', { decision: 'approve', allowForSession: true, expectedRule: 'Bash' })).rejects.toMatchObject({ code: 'GRANT_REFUSED' });
+    await service.decide('g1', { decision: 'approve', allowForSession: true, expectedRule: rule });
     await first.answer;
     const [grant] = await service.grants.list('s-a');
-    expect(grant).toMatchObject({ rule: 'Bash(npm test)', summary: expect.any(String), requestId: 'g1' });
+    expect(grant).toMatchObject({ rule, summary: expect.any(String), requestId: 'g1' });
     const client = await host.connect();
     expect(await client.request('approval.request', { requestId: 'g2', sessionId: 's-a', tool: 'Bash', input: { command: 'npm test' }, cwd: '/work/proj' })).toMatchObject({ decision: 'approve', by: 'grant' });
     // A longer command is not the granted one: it asks.
@@ -86,16 +98,20 @@ describe('grants in force and narrow', () => {
     expect(service.listPending()).toEqual([]);
     const all = await service.grants.list();
     expect(all.map((g) => [g.sessionId, g.rule])).toEqual([
-      ['s-a', 'Bash(npm test)'],
-      ['s-b', 'Bash(make lint)'],
+      ['s-a', await ruleFor('npm test')],
+      ['s-b', await ruleFor('make lint')],
     ]);
     await service.grants.revoke(all[1]!.sessionId, all[1]!.id);
-    expect((await service.grants.list()).map((g) => g.rule)).toEqual(['Bash(npm test)']);
+    expect((await service.grants.list()).map((g) => g.rule)).toEqual([await ruleFor('npm test')]);
   });
 
   it('link: a request filed under a Claude session id is linked to its Baton session after "Open in Baton", with history, grants and its workspace root', async () => {
     const before = await ask(CLAUDE_ID, 'toolu_L1', { command: 'npm test' }, '/home/u');
-    expect((await service.withLinks(service.listPending()))[0]!.link).toEqual({ batonSessionId: null, title: null, source: null });
+    const [unlinked] = await service.withLinks(service.listPending());
+    expect(unlinked!.link).toEqual({ batonSessionId: null, title: null, source: null });
+    expect(unlinked!.request.workspaceSource).toBe('cwd'); // no Baton session, no git repo: the weak boundary, said so
+    expect(unlinked!.request.workspaceWarning).toContain('/home/u');
+    const proposed = unlinked!.grant!.ok ? unlinked!.grant!.rule : 'none';
     await service.decide('toolu_L1', { decision: 'approve', allowForSession: true });
     await before.answer;
 
@@ -114,9 +130,10 @@ describe('grants in force and narrow', () => {
     expect(view!.link).toEqual({ batonSessionId: imported.id, title: 'Fix the flaky login test', source: 'claude' });
     // The agent reported $HOME as its cwd; the boundary is the Baton session's git root.
     expect(view!.request.workspaceRoot).toBe('/work/proj');
+    expect(view!.request.workspaceSource).toBe('session');
     await service.decide('toolu_L2', { decision: 'deny' });
     await after.answer;
     expect((await service.history(imported.id)).map((v) => v.request.requestId)).toEqual(['toolu_L1', 'toolu_L2']);
-    expect((await service.grants.list(imported.id)).map((g) => [g.sessionId, g.rule])).toEqual([[CLAUDE_ID, 'Bash(npm test)']]);
+    expect((await service.grants.list(imported.id)).map((g) => [g.sessionId, g.rule])).toEqual([[CLAUDE_ID, proposed]]);
   });
 });

@@ -22,7 +22,8 @@ import type { SessionDoc } from '../../shared/session.js';
 import { canonicalJson } from '../hash.js';
 import { deriveGrant, grantAllows } from '../policy/grants.js';
 import { narrowPermissions, type PermissionPolicy } from '../policy/narrow.js';
-import { assessRisk, type RiskContext, type ToolCall } from '../policy/risk.js';
+import { assessRisk, initPolicy, type RiskContext, type ToolCall } from '../policy/risk.js';
+import { chooseWorkspaceRoot, type WorkspaceRootChoice } from '../policy/workspace-root.js';
 import { covers } from '../policy/rules.js';
 import type { SessionStore } from '../store/types.js';
 import { KeyedMutex } from '../tasks/keyed-mutex.js';
@@ -143,9 +144,13 @@ function newEntry(request: ApprovalRequestRecord): Entry {
   return { request, decision: null, waiters: new Set(), timer: null, payload: payloadOf(request), highRiskAnswered: false, proposal: null };
 }
 
-/** The workspace a request is judged against: the Baton session's git root or cwd, else the agent's cwd. */
-function workspaceRootOf(doc: SessionDoc | null, cwd: string): string {
-  return doc?.gitRoot ?? doc?.cwd ?? cwd;
+/**
+ * The workspace a request is judged against: the Baton session's git root or cwd, else the git
+ * repository around the agent's cwd, and only then the cwd itself (an agent reporting cwd=$HOME
+ * must not make all of $HOME "inside").
+ */
+function workspaceRootOf(doc: SessionDoc | null, cwd: string, home: string): WorkspaceRootChoice {
+  return chooseWorkspaceRoot({ sessionRoot: doc ? (doc.gitRoot ?? doc.cwd) : null, cwd, home });
 }
 
 export function createApprovalService(options: ApprovalServiceOptions): ApprovalService {
@@ -154,6 +159,9 @@ export function createApprovalService(options: ApprovalServiceOptions): Approval
   const sessionsRoot = options.sessionsRoot ?? join(options.dataDir, 'sessions');
   const home = options.home ?? homedir();
   const linker: SessionLinker | null = options.store ? createSessionLinker(options.store) : null;
+  // The bash grammar loads once; until it has, assessRisk rates every command high, so requests wait for it.
+  // A grammar that cannot load leaves that fail-safe in place rather than refusing every request.
+  const policyLoaded = initPolicy().catch(() => undefined);
   const emitter = new EventEmitter();
   const mutex = new KeyedMutex();
   const sessions = new Map<string, Promise<SessionState>>();
@@ -178,6 +186,7 @@ export function createApprovalService(options: ApprovalServiceOptions): Approval
     let loading = sessions.get(sessionId);
     if (!loading) {
       loading = (async () => {
+        await policyLoaded; // views derive grant proposals from the policy
         const log = new ApprovalLog(join(sessionDir(sessionId), APPROVALS_FILE));
         const state: SessionState = { log, entries: new Map(), grants: new Map() };
         const { records } = await log.read();
@@ -288,7 +297,8 @@ export function createApprovalService(options: ApprovalServiceOptions): Approval
         return { entry: existing, replay: true };
       }
       const doc = linker ? (await linker.resolve(p.sessionId)).doc : null;
-      const workspaceRoot = workspaceRootOf(doc, p.cwd);
+      const workspace = workspaceRootOf(doc, p.cwd, home);
+      const workspaceRoot = workspace.root;
       const call: ToolCall = { tool: p.tool, input: p.input };
       const ctx: RiskContext = { cwd: p.cwd, workspaceRoot, home };
       const risk = assessRisk(call, ctx);
@@ -303,6 +313,8 @@ export function createApprovalService(options: ApprovalServiceOptions): Approval
         input: p.input,
         cwd: p.cwd,
         workspaceRoot,
+        workspaceSource: workspace.source,
+        ...(workspace.warning ? { workspaceWarning: workspace.warning } : {}),
         ...(p.client ? { client: p.client } : {}),
         ...(p.groupKey ? { groupKey: p.groupKey } : {}),
         risk,
