@@ -53,6 +53,11 @@ export function ApprovalDetail({ view, now, reason, onReason, busy, session, onO
         <Fact label="Directory">
           <code>{request.cwd}</code>
         </Fact>
+        {request.workspaceRoot !== request.cwd && (
+          <Fact label="Workspace">
+            <code>{request.workspaceRoot}</code>
+          </Fact>
+        )}
         <Fact label="Session">
           {session.rowId !== null ? (
             <button type="button" className="button-link approval-session" data-testid="approval-session" title={request.sessionId} onClick={() => onOpenSession(session.rowId!)}>
@@ -69,6 +74,11 @@ export function ApprovalDetail({ view, now, reason, onReason, busy, session, onO
           <RelativeTime iso={request.createdAt} now={now} />
         </Fact>
       </dl>
+      {request.workspaceWarning !== undefined && (
+        <p className="notice notice-warn" data-testid="workspace-warning">
+          {request.workspaceWarning}
+        </p>
+      )}
       {request.risk.reasons.length > 0 ? (
         <RiskReasons reasons={request.risk.reasons} testId="risk-reasons" />
       ) : (

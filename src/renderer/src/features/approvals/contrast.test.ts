@@ -35,6 +35,7 @@ const PANE: Array<{ what: string; fg: Source; bg: Source }> = [
   { what: 'grant refused', fg: ['.grant-refused', 'color'], bg: ['.grant-refused', 'background'] },
   { what: 'Revoke', fg: ['.button-link-danger', 'color'], bg: ['.grant', 'background'] },
   { what: 'approved notice', fg: ['.notice-ok', 'color'], bg: ['.notice-ok', 'background'] },
+  { what: 'workspace warning', fg: ['.notice-warn', 'color'], bg: ['.notice-warn', 'background'] },
   { what: 'reason field', fg: ['.reason-field input', 'color'], bg: ['.reason-field input', 'background'] },
   { what: 'high-risk dialog title', fg: ['.dialog-title', 'color'], bg: ['.dialog', 'background'] },
   { what: 'toast subject', fg: ['.toast-text code', 'color'], bg: ['.toast', 'background'] },
