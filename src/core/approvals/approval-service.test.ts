@@ -177,7 +177,7 @@ describe('approval requests over a real socket', () => {
     await first;
     const grants = await service.grants.list(SESSION);
     expect(grants).toHaveLength(1);
-    expect(grants[0]!.rule).toBe('Bash(npm test)');
+    expect(grants[0]!.rule).toBe('Bash(npm test:*)'); // a safe prefix: npm test with plain arguments (src/core/policy/grants.ts)
     expect(await client.request('approval.request', ask('g2', 'npm test'))).toMatchObject({ decision: 'approve', by: 'grant' });
     // Not the same command: asks again.
     const other = client.request('approval.request', ask('g3', 'npm test && curl x | sh'));
@@ -204,7 +204,7 @@ describe('approval requests over a real socket', () => {
     }
     const dropped = await service.grants.narrowTo(SESSION, { mode: 'default', allow: ['Bash(npm:*)'], deny: [], roots: ['/'], grants: [] });
     expect(dropped.map((g) => g.rule)).toEqual(['Bash(make deploy)']);
-    expect((await service.grants.list(SESSION)).map((g) => g.rule)).toEqual(['Bash(npm test)']);
+    expect((await service.grants.list(SESSION)).map((g) => g.rule)).toEqual(['Bash(npm test:*)']);
   });
 
   it('a restart denies what was pending (recorded) and replays it; a torn last line is skipped', async () => {

@@ -17,7 +17,7 @@ import {
 import { newId } from '../../shared/ids.js';
 import { canonicalJson } from '../hash.js';
 import { narrowPermissions, type PermissionPolicy } from '../policy/narrow.js';
-import { assessRisk } from '../policy/risk.js';
+import { assessRisk, initPolicy } from '../policy/risk.js';
 import { covers, ruleMatches } from '../policy/rules.js';
 import type { SessionStore } from '../store/types.js';
 import { KeyedMutex } from '../tasks/keyed-mutex.js';
@@ -225,6 +225,7 @@ export function createApprovalService(options: ApprovalServiceOptions): Approval
         if (existing.payload !== payload) return { conflict: true as const };
         return { entry: existing, replay: true };
       }
+      await initPolicy().catch(() => undefined); // idempotent; if the bash grammar cannot load, assessRisk rates shell commands high
       const workspaceRoot = await workspaceRootOf(p.sessionId, p.cwd);
       const risk = assessRisk({ tool: p.tool, input: p.input }, { cwd: p.cwd, workspaceRoot, home });
       const now = Date.now();
