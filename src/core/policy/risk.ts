@@ -36,9 +36,26 @@ export interface ToolCall {
 export const DEFAULT_TEMP_DIRS: readonly string[] = ['/tmp', '/var/tmp'];
 export { MAX_COMMAND_CHARS, MAX_SHELL_NESTING } from './shell-rules.js';
 
+/**
+ * The context's own directories (root, cwd, temp dirs, home) are resolved once per
+ * CONTEXT_REALPATH_TTL_MS: every call of a session names the same ones. File targets never are.
+ */
+export const CONTEXT_REALPATH_TTL_MS = 1_000;
+const MAX_CONTEXT_REALPATHS = 256;
+const contextRealpaths = new Map<string, { real: string; at: number }>();
+
+function contextRealpath(p: string): string {
+  const now = Date.now();
+  const hit = contextRealpaths.get(p);
+  if (hit && now - hit.at < CONTEXT_REALPATH_TTL_MS) return hit.real;
+  const real = realpathLongest(normalizeAbsolute(p));
+  if (contextRealpaths.size >= MAX_CONTEXT_REALPATHS) contextRealpaths.clear();
+  contextRealpaths.set(p, { real, at: now });
+  return real;
+}
+
 function pathContext(ctx: RiskContext, cwd: string): PathContext {
-  const root = realpathLongest(normalizeAbsolute(ctx.workspaceRoot));
-  return { cwd: realpathLongest(normalizeAbsolute(cwd)), root, ...(ctx.home ? { home: ctx.home } : {}), tempDirs: (ctx.tempDirs ?? DEFAULT_TEMP_DIRS).map((t) => realpathLongest(t)) };
+  return { cwd: contextRealpath(cwd), root: contextRealpath(ctx.workspaceRoot), ...(ctx.home ? { home: ctx.home } : {}), tempDirs: (ctx.tempDirs ?? DEFAULT_TEMP_DIRS).map(contextRealpath) };
 }
 
 /** The root is `/` or the home directory (or above it): "inside the workspace" protects nothing. */
@@ -46,7 +63,7 @@ export function isBroadRoot(root: string, home: string | undefined): boolean {
   const r = normalizeAbsolute(root);
   if (r === '/') return true;
   const h = home ?? homedir();
-  return isInside(h, r) || isInside(realpathLongest(h), realpathLongest(r));
+  return isInside(h, r) || isInside(contextRealpath(h), contextRealpath(r));
 }
 
 function checkPath(path: string, what: string, write: boolean, pc: PathContext, f: Findings): void {

@@ -24,7 +24,7 @@ export const MAX_SHELL_NESTING = 6;
 /** Longest command we analyse; beyond it the request is high risk by size alone. */
 export const MAX_COMMAND_CHARS = 64 * 1024;
 
-export const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'fish', 'ash', 'busybox', 'csh', 'tcsh', 'rbash', 'pwsh', 'powershell']);
+export const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'fish', 'ash', 'csh', 'tcsh', 'rbash', 'pwsh', 'powershell']);
 const OTHER_INTERPRETERS = new Set(['lua', 'luajit', 'tclsh', 'wish', 'Rscript', 'R', 'osascript', 'awk', 'gawk', 'jshell', 'irb', 'ipython', 'julia', 'groovy', 'scala', 'expect', 'gdb']);
 const DOWNLOADERS = new Set(['curl', 'wget', 'fetch', 'aria2c', 'http', 'https', 'xh', 'iwr', 'invoke-webrequest', 'lwp-download', 'lynx', 'axel']);
 const NETWORK_SENDERS = new Set([...DOWNLOADERS, 'nc', 'ncat', 'netcat', 'socat', 'telnet', 'scp', 'sftp', 'ftp', 'rsync', 'ssh', 'mail', 'mailx', 'sendmail', 'rclone', 'gsutil', 'openssl', 'tftp', 'smbclient', 'dig', 'nslookup', 'host']);
@@ -83,7 +83,7 @@ function checkDelete(cmd: string, operands: Word[], recursive: boolean, scope: S
 /** Does the interpreter read its program from stdin (no script operand, or `-`)? */
 function readsProgramFromStdin(name: string, args: Word[]): boolean {
   const { operands, short } = flagsOf(args);
-  if (args.some((w) => w.value === '-')) return true;
+  if (args.some((w) => w.value === '-' || /^\/(dev\/stdin|dev\/fd\/0|proc\/self\/fd\/0)$/.test(w.value))) return true;
   if (SHELLS.has(name) && short.has('s')) return true;
   if (SHELLS.has(name) && short.has('c')) return false;
   const lang = languageOf(name);
@@ -129,6 +129,7 @@ function analyseCommand(cmd: Command, scope: ShellScope): void {
   if (!cmd.nameDynamic && (head.dynamic || head.ansiC) && wrappers.length > 0) {
     f.add('high', 'dynamic-command-word', `${wrappers.join(' ')} runs ${JSON.stringify(head.value)}, a computed command word`);
   }
+  if (/[*?[]/.test(head.value) && !head.dynamic) f.add('high', 'dynamic-command-word', `the command word ${JSON.stringify(head.value)} is a glob; the file it matches decides what runs`);
   const name = commandName(head).toLowerCase();
   const args = words.slice(1);
   const text = quoteWords(words.map((w) => w.value));
@@ -168,7 +169,16 @@ function analyseCommand(cmd: Command, scope: ShellScope): void {
       if (script?.dynamic) f.add('high', 'dynamic-shell-code', `${name} runs ${script.value}, a script Baton cannot see`);
     }
   } else if (name === 'source' || name === '.') {
-    if (args[0]?.dynamic) f.add('high', 'dynamic-shell-code', `${name} runs ${args[0].value}, a script Baton cannot see`);
+    if (args[0]?.dynamic || /^\/(dev\/stdin|dev\/fd\/\d+|proc\/self\/fd\/\d+)$/.test(args[0]?.value ?? '')) f.add('high', 'dynamic-shell-code', `${name} runs ${args[0]!.value}, a script Baton cannot see`);
+  } else if (name === 'alias' || name === 'trap') {
+    // Their text is shell code that runs later: read it like any other command.
+    for (const a of name === 'alias' ? args.map((w) => ({ ...w, value: w.value.replace(/^[^=]*=/, '') })) : args.slice(0, 1)) {
+      if (a.dynamic) f.add('high', 'dynamic-shell-code', `${name} defines ${JSON.stringify(a.value)}, code Baton cannot see`);
+      else analyseShellCode(a.value, name, scope);
+    }
+  } else if (name === 'awk' || name === 'gawk' || name === 'mawk' || name === 'nawk') {
+    const program = args.find((w) => !w.value.startsWith('-'));
+    if (program && /\bsystem\s*\(|\|\s*getline|\|&|print[^;}]*\|\s*"/.test(program.value)) f.add('high', 'inline-code-spawns', `${name} runs a program that starts commands (system, pipes)`);
   } else {
     const lang = languageOf(name);
     if (lang) {
@@ -209,6 +219,7 @@ function analyseCommand(cmd: Command, scope: ShellScope): void {
     if (of) checkWrite({ value: of.value.slice(3), dynamic: of.dynamic }, scope, 'dd');
   }
   if (DOWNLOADERS.has(name)) checkDownloader(name, args, cmd, scope);
+  if (name === 'tar' || name === 'unzip' || name === 'bsdtar' || name === '7z') checkExtract(name, args, scope);
   if (['nc', 'ncat', 'netcat', 'socat', 'telnet'].includes(name)) {
     const line = args.map((w) => w.value).join(' ');
     if (/(^|\s)-(e|c)\s|--(exec|sh-exec|lua-exec)|\b(exec|system):/i.test(line) || cmd.pipedFrom.some((c) => SHELLS.has(firstWordName(c)))) f.add('high', 'reverse-shell', `${name} ${line.slice(0, 60)} connects a shell to the network`);
@@ -271,11 +282,26 @@ function checkCopy(name: string, args: Word[], scope: ShellScope): void {
   }
 }
 
+/** `tar -x … -C DIR`, `unzip … -d DIR`: the directory the archive is written into. */
+function checkExtract(name: string, args: Word[], scope: ShellScope): void {
+  const values = args.map((w) => w.value);
+  const extracting = name === 'unzip' || values.some((v, i) => /^-?[a-zA-Z]*x/.test(v) && (i === 0 || v.startsWith('-')) || v === '--extract' || v === '--get' || (name === '7z' && v === 'x'));
+  if (!extracting) return;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    const flag = name === 'unzip' ? '-d' : name === '7z' ? null : '-C';
+    if (flag && v === flag && args[i + 1]) checkWrite(args[i + 1]!, scope, `${name} (extracting)`);
+    else if (v.startsWith('--directory=')) checkWrite({ value: v.slice(12), dynamic: args[i]!.dynamic }, scope, `${name} (extracting)`);
+    else if (name === '7z' && v.startsWith('-o')) checkWrite({ value: v.slice(2), dynamic: args[i]!.dynamic }, scope, `${name} (extracting)`);
+  }
+  if (name !== 'unzip' && values.some((v, i) => v === '--absolute-names' || /^-[a-zA-Z]*P[a-zA-Z]*$/.test(v) || (i === 0 && /^[a-zA-Z]*P[a-zA-Z]*$/.test(v)))) scope.f.add('high', 'write-outside-workspace', `${name} -P extracts absolute paths, anywhere on disk`);
+}
+
 function checkDownloader(name: string, args: Word[], cmd: Command, scope: ShellScope): void {
   const values = args.map((w) => w.value);
   for (let i = 0; i < values.length; i++) {
     const v = values[i]!;
-    if (['-o', '--output', '-O', '--output-document'].includes(v) && args[i + 1] && !(name === 'curl' && v === '-O')) checkWrite(args[i + 1]!, scope, name);
+    if (['-o', '--output', '-O', '--output-document', '-P', '--directory-prefix', '--output-dir'].includes(v) && args[i + 1] && !(name === 'curl' && v === '-O')) checkWrite(args[i + 1]!, scope, name);
   }
   // Data flags upload a file only with @file or <file; file flags always name a file.
   const files: string[] = [];

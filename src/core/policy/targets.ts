@@ -95,6 +95,8 @@ function expandHome(v: string, home: string | undefined): string | null {
 
 function placeOne(value: string, dynamic: boolean, pc: PathContext, follow: boolean): Target {
   const unknown: Target = { place: 'unknown', path: value, sensitive: sensitiveReason(value) ?? (/^~\/\.ssh|^~\/\.\w+rc$/.test(value) ? 'a file in your home' : null), globAll: false };
+  const tmp = /^(\$TMPDIR|\$\{TMPDIR\})(\/.*)?$/.exec(value);
+  if (tmp && !(tmp[2] ?? '').includes('$')) return { place: 'temp', path: value, sensitive: null, globAll: false };
   let v: string | null = expandHome(value, pc.home);
   if (v === null) return unknown;
   v = v.replace(/^(\$PWD|\$\{PWD\})(?=\/|$)/, pc.cwd ?? '$PWD');

@@ -49,6 +49,7 @@ const WRAPPERS: Record<string, { argOptions: string[]; positional?: number }> = 
   strace: { argOptions: ['-o', '-e', '-p', '-s'] },
   ltrace: { argOptions: ['-o', '-e', '-p'] },
   '!': { argOptions: [] },
+  busybox: { argOptions: [] },
   // Grouping words that tree-sitter leaves as plain words after a syntax error (`sudo { …; }`).
   '{': { argOptions: [] },
   '(': { argOptions: [] },

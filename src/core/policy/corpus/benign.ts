@@ -406,6 +406,37 @@ xdg-open index.html
 chromium --headless --screenshot=shot.png http://localhost:5173
 `);
 
+/** Shapes coding agents use every day (Claude Code writes commit messages through a heredoc). */
+const AGENT_PATTERNS = bashLines('agent-patterns', 'low', String.raw`
+git commit -m "$(cat <<'EOF'⏎Fix the policy parser⏎⏎Co-Authored-By: Claude <noreply@anthropic.com>⏎EOF⏎)"
+gh pr create --title "Policy" --body "$(cat <<'EOF'⏎## Summary⏎- tree-sitter⏎EOF⏎)"
+cd @WS@ && npm test
+npm test 2>&1 | head -50
+for f in $(git ls-files '*.ts'); do wc -l "$f"; done
+export PATH="$HOME/.local/bin:$PATH" && which foo
+source ~/.nvm/nvm.sh && nvm use 20
+timeout 30 node script.js || true
+find . -type f -name "*.ts" -not -path "./node_modules/*" | xargs wc -l
+echo $?
+kill 12345
+npx tsx -e "console.log(1)"
+git diff | cat
+echo "$HOME"
+ls "$HOME/.cache"
+git log --since="2 weeks ago" --pretty=format:"%h %s"
+grep -rn "TODO" --include="*.ts" src | head -20
+cd "$(git rev-parse --show-toplevel)" && ls
+node -e "const x = require('./package.json'); console.log(x.name)"
+jq '.version = "1.2.0"' package.json > package.json.tmp && mv package.json.tmp package.json
+python3 manage.py runserver
+docker compose exec db psql -U postgres -c "SELECT 1"
+sleep 1 && curl -s localhost:3000
+tar -xzf vendor.tgz -C vendor/
+awk '{print $1}' f.txt
+alias ll='ls -la'
+trap 'echo done' EXIT
+`);
+
 const MEDIUM = bashLines('medium-on-purpose', 'medium', String.raw`
 rm -rf node_modules
 rm -rf dist build
@@ -421,6 +452,7 @@ docker rm -f web
 kubectl apply -f k8s/
 helm upgrade --install web chart/
 scp dist/app.tgz deploy@server:/srv/releases/
+mkdir -p "$TMPDIR/x"
 python3 -c "import json; json.dump({}, open('out.json', 'w'))"
 node -e "require('fs').writeFileSync('out.json', '{}')"
 `);
@@ -468,4 +500,4 @@ const TOOLS: CorpusEntry[] = [
   call('edit-tools', 'low', 'mcp__db__query', { sql: 'SELECT * FROM users LIMIT 10' }),
 ];
 
-export const BENIGN: readonly CorpusEntry[] = [...TRANSCRIPTS, ...BUILD_TEST, ...GIT, ...PACKAGES, ...INSPECT, ...FILE_OPS, ...ONE_LINERS, ...TOOLING, ...MEDIUM, ...TOOLS];
+export const BENIGN: readonly CorpusEntry[] = [...TRANSCRIPTS, ...BUILD_TEST, ...GIT, ...PACKAGES, ...INSPECT, ...FILE_OPS, ...ONE_LINERS, ...TOOLING, ...AGENT_PATTERNS, ...MEDIUM, ...TOOLS];
