@@ -7,7 +7,7 @@ import { contrastRatio, resolveColour, rules, tokens, type Scheme } from './test
  * WCAG's 4.5:1 for normal text.
  */
 export const MIN_TEXT_CONTRAST = 4.5;
-const STYLESHEETS = ['base.css', 'states.css', 'conversation.css', 'panels.css'];
+const STYLESHEETS = ['base.css', 'states.css', 'conversation.css', 'history.css', 'panels.css'];
 
 /** A colour from a rule ([selector, property]) or a token ('--name'). */
 type Source = [selector: string, property: 'color' | 'background'] | `--${string}`;
@@ -20,6 +20,8 @@ const PANE: Array<{ what: string; fg: Source; bg: Source }> = [
   { what: 'high-risk badge', fg: ['.badge-risk-high', 'color'], bg: ['.badge-risk-high', 'background'] },
   { what: 'medium-risk badge', fg: ['.badge-risk-medium', 'color'], bg: ['.badge-risk-medium', 'background'] },
   { what: 'low-risk badge', fg: ['.badge-risk-low', 'color'], bg: ['.badge-risk-low', 'background'] },
+  { what: 'high-risk reason row', fg: ['.risk-high', 'color'], bg: ['.risk-high', 'background'] },
+  { what: 'medium-risk reason row', fg: ['.risk-medium', 'color'], bg: ['.risk-medium', 'background'] },
   { what: 'countdown', fg: ['.countdown', 'color'], bg: ['.approval-detail', 'background'] },
   { what: 'urgent countdown', fg: ['.countdown-urgent', 'color'], bg: ['.approval-detail', 'background'] },
   { what: 'detail text', fg: '--text', bg: ['.approval-detail', 'background'] },
