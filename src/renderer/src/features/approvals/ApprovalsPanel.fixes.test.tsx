@@ -155,4 +155,14 @@ describe('approvals pane fixes', () => {
     expect(bridge.calls.find((c) => c.channel === 'grants:revoke')?.payload).toEqual({ sessionId: CLAUDE_ID, grantId: 'g2' });
     expect(bridge.calls.find((c) => c.channel === 'grants:list')?.payload).toEqual({});
   });
+
+  it('group: identical calls are counted for display, and deciding one leaves the others waiting', async () => {
+    const bridge = renderApprovalsHost([approvalView('r1', { groupKey: 'grp-1' }), approvalView('r2', { groupKey: 'grp-1' }), approvalView('r3', { input: { command: 'ls' }, groupKey: 'grp-2' })], apis);
+    await openApprovals();
+    expect(screen.getAllByTestId('approval-item').map((el) => el.querySelector('[data-testid="approval-item-alike"]')?.textContent ?? '')).toEqual([' · asked 2×', ' · asked 2×', '']);
+    fireEvent.click(screen.getByTestId('approve'));
+    await waitFor(() => expect(screen.getAllByTestId('approval-item')).toHaveLength(2));
+    expect(decidesOf(bridge)).toEqual([{ requestId: 'r1', decision: 'approve' }]);
+    expect(screen.queryAllByTestId('approval-item-alike')).toHaveLength(0);
+  });
 });

@@ -129,6 +129,10 @@ export function ApprovalsPanel({ approvals, rows, onOpenSession }: ApprovalsPane
     return <Skeleton rows={3} label="Loading approval requests…" />;
   }
 
+  // Identical calls (the bridge's groupKey) are counted for display; each is still decided on its own.
+  const groups = new Map<string, number>();
+  for (const view of views) if (view.request.groupKey !== undefined) groups.set(view.request.groupKey, (groups.get(view.request.groupKey) ?? 0) + 1);
+
   return (
     <section className="panel approvals-panel" data-testid="approvals-panel" aria-labelledby="approvals-title" tabIndex={-1} ref={panelRef}>
       <header className="panel-header">
@@ -156,6 +160,7 @@ export function ApprovalsPanel({ approvals, rows, onOpenSession }: ApprovalsPane
           <ul className="approval-queue" role="listbox" aria-label="Waiting requests" tabIndex={0} ref={queueRef} onKeyDown={onQueueKey} data-testid="approval-queue" aria-activedescendant={chosen ? `approval-${chosen.request.requestId}` : undefined}>
             {views.map((view) => {
               const left = msUntil(view.request.expiresAt, now);
+              const alike = view.request.groupKey === undefined ? 1 : (groups.get(view.request.groupKey) ?? 1);
               const session = requestSession({ ...view.request, link: view.link }, rows);
               return (
                 <li
@@ -182,6 +187,12 @@ export function ApprovalsPanel({ approvals, rows, onOpenSession }: ApprovalsPane
                   <code className="approval-item-subject">{requestSubject(view.request.tool, view.request.input)}</code>
                   <span className="approval-item-session muted" data-testid="approval-item-session">
                     {session.title}
+                    {alike > 1 && (
+                      <span className="approval-item-alike" data-testid="approval-item-alike" title="The same call is waiting more than once; each is decided on its own">
+                        {' '}
+                        · asked {alike}×
+                      </span>
+                    )}
                   </span>
                 </li>
               );
