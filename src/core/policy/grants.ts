@@ -4,7 +4,7 @@ import { assessRisk, type RiskContext, type ToolCall } from './risk.js';
 import { readShell } from './shell-ast.js';
 import { realpathLongest, sensitiveReason, targetsOf, type PathContext } from './targets.js';
 import { FETCH_TOOLS, patchOf, patchTargets, pathsOf, READ_TOOLS, SHELL_TOOLS, shellCommandOf, urlsOf, WRITE_TOOLS } from './tool-shapes.js';
-import { normalizeAbsolute } from './paths.js';
+import { normalizeAbsolute, resolvePath } from './paths.js';
 
 /**
  * "Allow for this session" grants, which can only be narrow. `deriveGrant` gives the exact rule a
@@ -83,7 +83,7 @@ function realPathsOf(call: ToolCall, ctx: RiskContext): string[] | null {
 
 /** A shell call's own working directory (Codex `workdir`) must be the context's cwd. */
 function sameWorkdir(workdir: string | null, ctx: RiskContext): boolean {
-  return workdir === null || realpathLongest(normalizeAbsolute(workdir)) === realpathLongest(normalizeAbsolute(ctx.cwd));
+  return workdir === null || realpathLongest(resolvePath(ctx.cwd, workdir)) === realpathLongest(normalizeAbsolute(ctx.cwd));
 }
 
 function refuse(reason: string): GrantDerivation {

@@ -2,7 +2,7 @@ import { homedir } from 'node:os';
 import type { RiskAssessment } from '../../shared/approvals.js';
 import { DESTRUCTIVE_SQL } from './families.js';
 import { Findings, LEVEL_ORDER, maxLevel } from './findings.js';
-import { isAbsolutePath, isInside, normalizeAbsolute } from './paths.js';
+import { isAbsolutePath, isInside, normalizeAbsolute, resolvePath } from './paths.js';
 import { analyseShell, type ShellScope } from './shell-rules.js';
 import { isSecretPath, realpathLongest, targetsOf, type PathContext } from './targets.js';
 import { FETCH_TOOLS, looksReadOnly, patchOf, patchTargets, pathsOf, READ_TOOLS, SHELL_TOOLS, shellCommandOf, urlsOf, WRITE_TOOLS } from './tool-shapes.js';
@@ -107,7 +107,8 @@ export function assessRisk(call: ToolCall, ctx: RiskContext): RiskAssessment {
   const tool = call.tool.toLowerCase();
   const shell = shellCommandOf(call.input);
   const patch = patchOf(call.tool, call.input);
-  const cwd = shell?.workdir && isAbsolutePath(shell.workdir) ? shell.workdir : ctx.cwd;
+  // Codex `workdir` and Gemini `directory` (relative to the agent's cwd) say where the command runs.
+  const cwd = shell?.workdir ? resolvePath(ctx.cwd, shell.workdir) : ctx.cwd;
   const pc = pathContext(ctx, cwd);
   const broadRoot = isBroadRoot(pc.root, ctx.home);
   if (broadRoot) f.add('medium', 'broad-workspace-root', `the workspace root is ${pc.root}, ${pc.root === '/' ? 'the whole disk' : 'your home directory or above it'}: "inside the workspace" protects nothing there`);

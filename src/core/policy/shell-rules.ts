@@ -101,7 +101,8 @@ function argAfter(args: Word[], flags: readonly string[]): Word | null {
   for (let i = 0; i < args.length; i++) {
     const v = args[i]!.value;
     if (flags.includes(v)) return args[i + 1] ?? null;
-    if (/^-[a-z]+$/.test(v) && flags.includes('-c') && v.length > 2 && v.endsWith('c')) return args[i + 1] ?? null; // bash -lc, -ec
+    // A cluster of short flags ending in the code flag: bash -lc, ruby -pe, perl -ne.
+    if (/^-[a-zA-Z]{2,}$/.test(v) && flags.some((fl) => fl.length === 2 && v.endsWith(fl[1]!))) return args[i + 1] ?? null;
   }
   return null;
 }
@@ -186,6 +187,15 @@ function analyseCommand(cmd: Command, scope: ShellScope): void {
       if (code) {
         if (code.dynamic) f.add('medium', 'inline-code-unseen', `${name} runs inline code built from variables or substitutions; Baton cannot see it`);
         inspectCode(lang, code.value, `${name} ${args[0]?.value ?? ''}`.trim(), pc, f);
+        // perl -pi -e / ruby -i: the code edits the operands in place.
+        if ((lang === 'perl' || lang === 'ruby') && args.some((w) => /^-[a-zA-Z]*i/.test(w.value))) {
+          const after = args.slice(args.indexOf(code) + 1).filter((w) => !w.value.startsWith('-'));
+          for (const t of after) checkWrite(t, scope, `${name} -i`);
+        }
+      } else {
+        const script = flagsOf(args).operands[0];
+        if (script?.value === '<(…)') f.add('high', 'dynamic-shell-code', `${name} runs a program produced by a process substitution, unseen`);
+        else if (script?.dynamic) f.add('medium', 'inline-code-unseen', `${name} runs ${script.value}, a script Baton cannot name`);
       }
     }
   }
@@ -224,6 +234,10 @@ function analyseCommand(cmd: Command, scope: ShellScope): void {
     const line = args.map((w) => w.value).join(' ');
     if (/(^|\s)-(e|c)\s|--(exec|sh-exec|lua-exec)|\b(exec|system):/i.test(line) || cmd.pipedFrom.some((c) => SHELLS.has(firstWordName(c)))) f.add('high', 'reverse-shell', `${name} ${line.slice(0, 60)} connects a shell to the network`);
     else f.add('medium', 'raw-network', `${name} opens a raw network connection`);
+  }
+  if (name === 'ssh' || name === 'scp' || name === 'sftp' || name === 'rsync') {
+    const line = args.map((w) => w.value).join(' ');
+    if (/(ProxyCommand|LocalCommand|PermitLocalCommand|KnownHostsCommand)\s*=?/i.test(line) || (name === 'rsync' && /(^|\s)(-e|--rsh)[= ]\S*(sh -c|bash|\$\()/.test(line))) f.add('high', 'ssh-runs-command', `${name} is told to run a local command (ProxyCommand, LocalCommand or -e)`);
   }
   if (name === 'ssh') {
     const { operands } = flagsOf(args);
@@ -332,6 +346,7 @@ function checkDownloader(name: string, args: Word[], cmd: Command, scope: ShellS
 /** Whole-line rules: secrets that reach the network, downloads that are then run, SQL in heredocs. */
 function analyseLine(text: string, commands: Command[], scope: ShellScope): void {
   const names = commands.map(firstWordName);
+  if (/:\s*\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}/.test(text) || /(\w+)\s*\(\)\s*\{[^}]*\b\1\s*\|\s*\1\s*&/.test(text)) scope.f.add('high', 'system-destructive', 'defines a fork bomb, which exhausts the machine');
   if (/\/dev\/(tcp|udp)\//.test(text)) scope.f.add('high', 'reverse-shell', 'uses /dev/tcp or /dev/udp, a raw network socket as a file (the classic reverse shell)');
   const senders = commands.filter((c, i) => NETWORK_SENDERS.has(names[i]!) || c.redirects.some((r) => /^\/dev\/(tcp|udp)\//.test(r.target.value)));
   if (senders.length > 0) {
@@ -342,7 +357,8 @@ function analyseLine(text: string, commands: Command[], scope: ShellScope): void
     }) || /(~|\$HOME)\/\.ssh\/|id_(rsa|ed25519|ecdsa)|\.aws\/credentials|\/etc\/shadow/.test(text);
     if (mentionsSecret) scope.f.add('high', 'exfiltration', 'reads secrets (keys, credentials, the environment) and sends data over the network in the same command');
   }
-  const download = names.findIndex((n) => DOWNLOADERS.has(n) || n === 'git' && false);
+  // git clone fetches code too: `git clone … && ./install.sh` runs what it fetched.
+  const download = commands.findIndex((c, i) => DOWNLOADERS.has(names[i]!) || (names[i] === 'git' && unwrap(c.words).words.some((w) => w.value === 'clone')));
   if (download >= 0) {
     const runs = commands.slice(download + 1).some((c, k) => {
       const n = names[download + 1 + k]!;

@@ -435,6 +435,8 @@ tar -xzf vendor.tgz -C vendor/
 awk '{print $1}' f.txt
 alias ll='ls -la'
 trap 'echo done' EXIT
+perl -pi -e 's/old/new/g' src/a.ts
+git clone https://github.com/org/repo.git && cd repo && npm install
 `);
 
 const MEDIUM = bashLines('medium-on-purpose', 'medium', String.raw`
@@ -453,6 +455,8 @@ kubectl apply -f k8s/
 helm upgrade --install web chart/
 scp dist/app.tgz deploy@server:/srv/releases/
 mkdir -p "$TMPDIR/x"
+python3 "$SCRIPT"
+ssh deploy@host 'systemctl status app'
 python3 -c "import json; json.dump({}, open('out.json', 'w'))"
 node -e "require('fs').writeFileSync('out.json', '{}')"
 `);
