@@ -1,5 +1,8 @@
 import { expect, test } from '../support/fixtures.js';
+import { mkdir, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
+import { writeClaudeSession } from '../support/agent-logs.js';
+import { CandidatesPage } from '../pages/candidates-page.js';
 import { parseHookOutput, preToolUse, runApproveHook, type PreToolUseInput } from '../support/approve-hook.js';
 import { ApprovalsPage } from '../pages/approvals-page.js';
 
@@ -212,5 +215,43 @@ test.describe('approvals you can trust (issue 10)', () => {
     expect(late.permissionDecision).toBe('ask');
     expect(late.permissionDecisionReason).toContain('expired');
     await expect(approvals.badge()).toHaveText('0');
+  });
+
+  test('session link: a request filed under a Claude session id opens that session before and after "Open in Baton"', async ({ page, home, work, launchHost }) => {
+    test.setTimeout(90_000);
+    // `work` is the fake user home holding ~/.claude, with the Claude Code session the hook speaks for.
+    const root = await realpath(work.path);
+    const api = join(root, 'src', 'api-server');
+    await mkdir(api, { recursive: true });
+    await writeClaudeSession(root, { id: SESSION, cwd: api, branch: 'fix/login', prompt: 'Fix the login redirect loop', answer: 'Looking at the cookie.', startedAt: '2026-11-29T09:00:00.000Z' });
+    const host = await launchHost({ HOME: root, CLAUDE_CONFIG_DIR: join(root, '.claude'), CODEX_HOME: join(root, '.codex') });
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(host.url);
+    const approvals = new ApprovalsPage(page);
+    const candidates = new CandidatesPage(page);
+    await expect(candidates.row('claude', SESSION)).toBeVisible();
+
+    const pending = runApproveHook(home.path, preToolUse(SESSION, api, 'toolu_L1', { command: 'npm test' }));
+    await approvals.open();
+    await expect(approvals.items()).toHaveCount(1);
+    // Before: the title of the Claude Code session, and the link opens it as a candidate.
+    const link = approvals.detail().getByTestId('approval-session');
+    await expect(link).toHaveText('Fix the login redirect loop');
+    await link.click();
+    await expect(candidates.panel()).toBeVisible();
+    await candidates.openInBaton();
+    await expect(page).toHaveURL(/#session=imp-/);
+    const imported = new URL(page.url()).hash.replace('#session=', '');
+
+    // After: the same request links to the imported Baton session.
+    await approvals.open();
+    await expect(link).toHaveText('Fix the login redirect loop');
+    await link.click();
+    await expect(page.getByTestId('session-title')).toHaveText('Fix the login redirect loop');
+    expect(new URL(page.url()).hash).toBe(`#session=${imported}`);
+
+    await approvals.open();
+    await approvals.deny();
+    expect(parseHookOutput(await pending).hookSpecificOutput.permissionDecision).toBe('deny');
   });
 });
