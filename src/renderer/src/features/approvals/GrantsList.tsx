@@ -60,7 +60,7 @@ export function GrantsList({ now, rows, onOpenSession }: GrantsListProps) {
       )}
       {grants.value !== undefined && grants.value.length === 0 && (
         <p className="muted" data-testid="grants-empty">
-          Nothing is allowed beyond the normal rules. “Allow for this session” adds an exact rule here, until you revoke it.
+          Nothing is allowed beyond the normal rules. “Allow for this session” adds a narrow rule here (you see it before it is granted), until you revoke it.
         </p>
       )}
       {[...groups].map(([sessionId, list]) => {
