@@ -125,6 +125,18 @@ function analyseCommand(cmd: Command, scope: ShellScope): void {
   }
   const { words, asRoot, viaXargs, wrappers } = unwrap(cmd.words);
   if (asRoot) f.add('medium', 'runs-as-root', 'runs a command as root (sudo/doas)');
+  // `env -S 'cmd args'` splits its string into a command line.
+  const split = cmd.words.findIndex((w) => w.value === '-S' || w.value === '--split-string' || w.value.startsWith('--split-string='));
+  if (split > 0 && wrappers.includes('env')) {
+    const text = cmd.words[split]!.value.includes('=') ? { value: cmd.words[split]!.value.split('=').slice(1).join('='), dynamic: cmd.words[split]!.dynamic } : cmd.words[split + 1];
+    if (text?.dynamic) f.add('high', 'dynamic-shell-code', 'env -S runs a command line Baton cannot see');
+    else if (text) analyseShellCode([text.value, ...cmd.words.slice(split + 2).map((w) => w.value)].join(' '), 'env -S', scope);
+  }
+  const rootShell = asRoot && (words.length === 0 || (SHELLS.has(commandName(words[0]).toLowerCase()) && !words.some((w) => /^-[a-zA-Z]*c$/.test(w.value)) && flagsOf(words.slice(1)).operands.length === 0));
+  const wrapperWords = cmd.words.slice(0, cmd.words.length - words.length);
+  if (rootShell || (words.length === 0 && wrapperWords.some((w) => ['-s', '-i', '--shell', '--login'].includes(w.value)))) {
+    f.add('high', 'root-shell', 'opens a root shell; whatever it reads next runs as root');
+  }
   if (words.length === 0) return;
   const head = words[0]!;
   if (!cmd.nameDynamic && (head.dynamic || head.ansiC) && wrappers.length > 0) {
@@ -171,6 +183,12 @@ function analyseCommand(cmd: Command, scope: ShellScope): void {
     }
   } else if (name === 'source' || name === '.') {
     if (args[0]?.dynamic || /^\/(dev\/stdin|dev\/fd\/\d+|proc\/self\/fd\/\d+)$/.test(args[0]?.value ?? '')) f.add('high', 'dynamic-shell-code', `${name} runs ${args[0]!.value}, a script Baton cannot see`);
+  } else if (name === 'su' || name === 'runuser') {
+    // su [options] [-c command] [user]: the command runs as that user (root by default).
+    const code = argAfter(args, ['-c', '--command']);
+    f.add(code ? 'medium' : 'high', code ? 'runs-as-root' : 'root-shell', code ? `${name} -c runs a command as another user` : `${name} opens a shell as another user (root by default)`);
+    if (code?.dynamic) f.add('high', 'dynamic-shell-code', `${name} -c runs ${JSON.stringify(code.value)}, text Baton cannot see`);
+    else if (code) analyseShellCode(code.value, `${name} -c`, scope);
   } else if (name === 'alias' || name === 'trap') {
     // Their text is shell code that runs later: read it like any other command.
     for (const a of name === 'alias' ? args.map((w) => ({ ...w, value: w.value.replace(/^[^=]*=/, '') })) : args.slice(0, 1)) {
@@ -354,7 +372,7 @@ function analyseLine(text: string, commands: Command[], scope: ShellScope): void
       const rest = c.words.map((x) => x.value).filter((v) => !/^[A-Za-z_]\w*=/.test(v) && !v.startsWith('-'));
       if (rest.length > 0 && rest.every((v) => ENV_DUMPERS.has(v))) return true;
       return c.words.slice(1).some((w) => isSecretPath(w.value) || targetsOf(w, scope.pc).some((t) => t.place !== 'unknown' && isSecretPath(t.path))) || c.redirects.some((r) => r.op === '<' && isSecretPath(r.target.value));
-    }) || /(~|\$HOME)\/\.ssh\/|id_(rsa|ed25519|ecdsa)|\.aws\/credentials|\/etc\/shadow/.test(text);
+    }) || /(~|\$HOME)\/\.ssh\/|id_(rsa|ed25519|ecdsa)|\.aws\/credentials|\/etc\/shadow/.test(text) || /\$\{?\w*(SECRET|TOKEN|PASSWORD|PASSWD|API_?KEY|PRIVATE_KEY|ACCESS_KEY|CREDENTIAL)\w*/i.test(text);
     if (mentionsSecret) scope.f.add('high', 'exfiltration', 'reads secrets (keys, credentials, the environment) and sends data over the network in the same command');
   }
   // git clone fetches code too: `git clone … && ./install.sh` runs what it fetched.

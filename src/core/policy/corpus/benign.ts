@@ -437,6 +437,7 @@ alias ll='ls -la'
 trap 'echo done' EXIT
 perl -pi -e 's/old/new/g' src/a.ts
 git clone https://github.com/org/repo.git && cd repo && npm install
+echo $GITHUB_TOKEN | gh auth login --with-token
 `);
 
 const MEDIUM = bashLines('medium-on-purpose', 'medium', String.raw`
@@ -457,6 +458,8 @@ scp dist/app.tgz deploy@server:/srv/releases/
 mkdir -p "$TMPDIR/x"
 python3 "$SCRIPT"
 ssh deploy@host 'systemctl status app'
+sudo -u postgres psql -c "SELECT 1"
+su postgres -c "psql -c 'SELECT 1'"
 python3 -c "import json; json.dump({}, open('out.json', 'w'))"
 node -e "require('fs').writeFileSync('out.json', '{}')"
 `);
