@@ -163,6 +163,7 @@ export const DESTRUCTIVE_SQL: readonly RegExp[] = [
   /\balter\s+table\s+[\w."`]+\s+drop\b/i,
   /\.drop(Database|Collection)?\(\s*\)|\.(deleteMany|remove)\(\s*\{\s*\}\s*\)/,
   /\bflushall\b|\bflushdb\b/i,
+  /\b(delete\s+from|update)\s+[\w."`]+[\s\S]*?\bwhere\s+(1\s*=\s*1|true|'1'\s*=\s*'1'|1)\s*(;|$|"|'|\))/i,
 ];
 export const MIGRATIONS =
   /\b(prisma\s+(migrate\s+(deploy|dev|reset|resolve)|db\s+(push|execute))|db:(migrate|rollback|reset|drop|schema:load|setup)|manage\.py\s+(migrate|flush)|alembic\s+(upgrade|downgrade|stamp)|knex\s+migrate:\w+|sequelize(-cli)?\s+db:migrate\S*|typeorm(-ts-node-\w+)?\s+migration:(run|revert)|flyway\s+(migrate|clean|repair|undo)|liquibase\s+(update|rollback|drop-all)|diesel\s+(migration\s+(run|redo|revert)|database\s+reset)|goose\s+(\S+\s+){0,3}(up|down|reset|redo)|dbmate\s+(up|down|migrate|rollback|drop)|migrate\s+(-\S+\s+\S+\s+)*(up|down|drop|force)|(npm|pnpm|yarn|bun)\s+(run\s+)?(db:)?migrate\S*|mix\s+ecto\.(migrate|rollback|drop|reset)|sqlx\s+migrate\s+run|atlas\s+(migrate\s+apply|schema\s+apply)|supabase\s+db\s+(push|reset))\b/i;

@@ -1,9 +1,9 @@
 import { checkFamilies, DB_CLIENTS, DESTRUCTIVE_SQL } from './families.js';
-import type { Findings } from './findings.js';
 import { checkGit } from './git-rules.js';
 import { CODE_FLAGS, inspectCode, languageOf } from './inline-code.js';
 import { readShell, type Command } from './shell-ast.js';
-import { isSecretPath, targetsOf, type PathContext, type Target } from './targets.js';
+import { checkCopy, checkDelete, checkDownloader, checkExtract, checkWrite, DOWNLOADERS, type ShellScope } from './path-rules.js';
+import { isSecretPath, targetsOf } from './targets.js';
 import { commandName, flagsOf, quoteWords, unwrap, type Word } from './words.js';
 
 /**
@@ -11,13 +11,7 @@ import { commandName, flagsOf, quoteWords, unwrap, type Word } from './words.js'
  * (`$X`, `$(…)`, `$'\x72\x6d'`, `eval`), text fed to a shell, and a target that depends on a
  * variable are all treated as the worst they could be.
  */
-export interface ShellScope {
-  pc: PathContext;
-  f: Findings;
-  depth: number;
-  /** The workspace root is `/` or the home directory: "inside" protects nothing. */
-  broadRoot: boolean;
-}
+export type { ShellScope } from './path-rules.js';
 
 /** Nesting of `bash -c`, `eval` and heredocs we follow before calling the line too complex. */
 export const MAX_SHELL_NESTING = 6;
@@ -26,7 +20,6 @@ export const MAX_COMMAND_CHARS = 64 * 1024;
 
 export const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'fish', 'ash', 'csh', 'tcsh', 'rbash', 'pwsh', 'powershell']);
 const OTHER_INTERPRETERS = new Set(['lua', 'luajit', 'tclsh', 'wish', 'Rscript', 'R', 'osascript', 'awk', 'gawk', 'jshell', 'irb', 'ipython', 'julia', 'groovy', 'scala', 'expect', 'gdb']);
-const DOWNLOADERS = new Set(['curl', 'wget', 'fetch', 'aria2c', 'http', 'https', 'xh', 'iwr', 'invoke-webrequest', 'lwp-download', 'lynx', 'axel']);
 const NETWORK_SENDERS = new Set([...DOWNLOADERS, 'nc', 'ncat', 'netcat', 'socat', 'telnet', 'scp', 'sftp', 'ftp', 'rsync', 'ssh', 'mail', 'mailx', 'sendmail', 'rclone', 'gsutil', 'openssl', 'tftp', 'smbclient', 'dig', 'nslookup', 'host']);
 /** Commands that print the whole environment (tokens included) when run bare; sudo/nohup wrap them. */
 const ENV_DUMPERS = new Set(['env', 'printenv', 'set', 'export', 'declare', 'compgen', 'sudo', 'nohup']);
@@ -34,50 +27,9 @@ const SYSTEM_DESTRUCTIVE = new Set(['shutdown', 'reboot', 'halt', 'poweroff', 'f
 const DELETE_COMMANDS = new Set(['rm', 'rmdir', 'unlink', 'shred', 'srm', 'trash', 'trash-put', 'wipe']);
 const WRITES_OPERANDS = new Set(['touch', 'mkdir', 'truncate', 'tee', 'mkfifo', 'mknod']);
 const WRITES_LAST = new Set(['cp', 'mv', 'install', 'ln', 'rsync', 'scp']);
-const HARMLESS_SINKS = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/tty', '/dev/zero', '/dev/fd/1', '/dev/fd/2']);
 
 function isInterpreter(name: string): boolean {
   return SHELLS.has(name) || languageOf(name) !== null || OTHER_INTERPRETERS.has(name);
-}
-
-const SAFE_PLACES = new Set(['inside', 'root']);
-
-function checkWrite(word: Word, scope: ShellScope, what: string): void {
-  if (HARMLESS_SINKS.has(word.value) || /^\d+$|^-$/.test(word.value)) return;
-  for (const t of targetsOf(word, scope.pc)) {
-    if (/^\/dev\/(tcp|udp)\//.test(t.path) || /^\/dev\/(tcp|udp)\//.test(word.value)) {
-      scope.f.add('high', 'reverse-shell', `${what} connects to the network through ${word.value} (a classic reverse shell)`);
-      continue;
-    }
-    if (t.place === 'temp') scope.f.add('medium', 'write-to-temp', `${what} writes to ${t.path}, outside the workspace (a temp dir)`);
-    else if (t.place === 'unknown') scope.f.add('high', 'write-outside-workspace', `${what} writes to "${t.path}", which depends on a variable or directory Baton cannot know; it may be outside the workspace ${scope.pc.root}`);
-    else if (t.path.startsWith('/dev/')) scope.f.add('high', 'device-write', `${what} writes to the device ${t.path}`);
-    else if (!SAFE_PLACES.has(t.place)) scope.f.add('high', 'write-outside-workspace', `${what} writes to ${t.path}, outside the workspace ${scope.pc.root}`);
-    if (t.sensitive) scope.f.add('high', 'sensitive-path', `${what} writes to ${t.path}: ${t.sensitive}`);
-  }
-}
-
-function checkDelete(cmd: string, operands: Word[], recursive: boolean, scope: ShellScope): void {
-  const { f } = scope;
-  for (const target of operands) {
-    const shown = `${cmd} ${recursive ? '-r ' : ''}${target.value}`;
-    for (const t of targetsOf(target, scope.pc, false)) {
-      if (t.sensitive) f.add('high', 'sensitive-path', `${shown} deletes ${t.path}: ${t.sensitive}`);
-      if (t.place === 'inside') {
-        if (t.globAll && recursive && scope.pc.root === t.path.replace(/\/[^/]*$/, '')) f.add('high', 'delete-workspace', `${shown} deletes everything in the workspace`);
-        else if (recursive) f.add(scope.broadRoot ? 'high' : 'medium', 'recursive-delete', `${shown} deletes a directory tree inside the workspace${scope.broadRoot ? ', which is your whole home or disk' : ''}`);
-      } else if (t.place === 'root' || t.place === 'above') {
-        if (t.place === 'root' && t.globAll && !recursive) f.add('medium', 'delete-workspace-files', `${shown} deletes every file at the top of the workspace`);
-        else f.add('high', 'delete-workspace', `${shown} deletes ${t.path}${t.globAll ? '/*' : ''}, the workspace itself or a folder above it`);
-      } else if (t.place === 'unknown') {
-        f.add('high', recursive ? 'recursive-delete-outside-workspace' : 'delete-outside-workspace', `${shown} deletes "${target.value}", which depends on a variable, ~ or a directory Baton cannot know, and may be outside the workspace`);
-      } else if (t.place === 'temp') {
-        f.add('medium', 'delete-in-temp', `${shown} deletes ${t.path} in a temp dir`);
-      } else {
-        f.add('high', recursive ? 'recursive-delete-outside-workspace' : 'delete-outside-workspace', `${shown} deletes ${t.path}, outside the workspace ${scope.pc.root}`);
-      }
-    }
-  }
 }
 
 /** Does the interpreter read its program from stdin (no script operand, or `-`)? */
@@ -125,6 +77,18 @@ function analyseCommand(cmd: Command, scope: ShellScope): void {
   }
   const { words, asRoot, viaXargs, wrappers } = unwrap(cmd.words);
   if (asRoot) f.add('medium', 'runs-as-root', 'runs a command as root (sudo/doas)');
+  // `env -S 'cmd args'` splits its string into a command line.
+  const split = cmd.words.findIndex((w) => w.value === '-S' || w.value === '--split-string' || w.value.startsWith('--split-string='));
+  if (split > 0 && wrappers.includes('env')) {
+    const text = cmd.words[split]!.value.includes('=') ? { value: cmd.words[split]!.value.split('=').slice(1).join('='), dynamic: cmd.words[split]!.dynamic } : cmd.words[split + 1];
+    if (text?.dynamic) f.add('high', 'dynamic-shell-code', 'env -S runs a command line Baton cannot see');
+    else if (text) analyseShellCode([text.value, ...cmd.words.slice(split + 2).map((w) => w.value)].join(' '), 'env -S', scope);
+  }
+  const rootShell = asRoot && (words.length === 0 || (SHELLS.has(commandName(words[0]).toLowerCase()) && !words.some((w) => /^-[a-zA-Z]*c$/.test(w.value)) && flagsOf(words.slice(1)).operands.length === 0));
+  const wrapperWords = cmd.words.slice(0, cmd.words.length - words.length);
+  if (rootShell || (words.length === 0 && wrapperWords.some((w) => ['-s', '-i', '--shell', '--login'].includes(w.value)))) {
+    f.add('high', 'root-shell', 'opens a root shell; whatever it reads next runs as root');
+  }
   if (words.length === 0) return;
   const head = words[0]!;
   if (!cmd.nameDynamic && (head.dynamic || head.ansiC) && wrappers.length > 0) {
@@ -171,6 +135,12 @@ function analyseCommand(cmd: Command, scope: ShellScope): void {
     }
   } else if (name === 'source' || name === '.') {
     if (args[0]?.dynamic || /^\/(dev\/stdin|dev\/fd\/\d+|proc\/self\/fd\/\d+)$/.test(args[0]?.value ?? '')) f.add('high', 'dynamic-shell-code', `${name} runs ${args[0]!.value}, a script Baton cannot see`);
+  } else if (name === 'su' || name === 'runuser') {
+    // su [options] [-c command] [user]: the command runs as that user (root by default).
+    const code = argAfter(args, ['-c', '--command']);
+    f.add(code ? 'medium' : 'high', code ? 'runs-as-root' : 'root-shell', code ? `${name} -c runs a command as another user` : `${name} opens a shell as another user (root by default)`);
+    if (code?.dynamic) f.add('high', 'dynamic-shell-code', `${name} -c runs ${JSON.stringify(code.value)}, text Baton cannot see`);
+    else if (code) analyseShellCode(code.value, `${name} -c`, scope);
   } else if (name === 'alias' || name === 'trap') {
     // Their text is shell code that runs later: read it like any other command.
     for (const a of name === 'alias' ? args.map((w) => ({ ...w, value: w.value.replace(/^[^=]*=/, '') })) : args.slice(0, 1)) {
@@ -277,72 +247,6 @@ function checkFind(args: Word[], scope: ShellScope): void {
   }
 }
 
-function checkCopy(name: string, args: Word[], scope: ShellScope): void {
-  const { operands } = flagsOf(args);
-  const tIndex = args.findIndex((w) => w.value === '-t' || w.value.startsWith('--target-directory'));
-  const dest = tIndex >= 0 ? (args[tIndex]!.value.includes('=') ? { value: args[tIndex]!.value.split('=')[1]!, dynamic: args[tIndex]!.dynamic } : args[tIndex + 1]) : operands.at(-1);
-  const sources = tIndex >= 0 ? operands.filter((o) => o !== dest) : operands.slice(0, -1);
-  const remote = (w: Word): boolean => /^[\w.@-]+:/.test(w.value) && !w.value.startsWith('/');
-  if (dest && operands.length + (tIndex >= 0 ? 1 : 0) >= 2) {
-    if (remote(dest)) {
-      const secret = sources.some((s) => targetsOf(s, scope.pc).some((t) => isSecretPath(t.path) || isSecretPath(s.value)));
-      scope.f.add(secret ? 'high' : 'medium', secret ? 'exfiltration' : 'copies-to-remote', `${name} sends ${sources.map((s) => s.value).join(' ')} to ${dest.value}${secret ? ', which holds secrets' : ''}`);
-    } else checkWrite(dest, scope, name);
-  }
-  if (name === 'mv') for (const src of sources) if (!targetsOf(src, scope.pc, false).every((t) => t.place === 'inside')) checkWrite(src, scope, 'mv (moving away)');
-  if (name === 'rsync' && args.some((w) => w.value.startsWith('--delete') || w.value === '--remove-source-files')) {
-    const where = dest ? targetsOf(dest, scope.pc) : [];
-    scope.f.add(where.every((t) => t.place === 'inside') && dest && !remote(dest) ? 'medium' : 'high', 'rsync-delete', `rsync --delete removes files at ${dest?.value ?? 'the destination'} that the source does not have`);
-  }
-}
-
-/** `tar -x … -C DIR`, `unzip … -d DIR`: the directory the archive is written into. */
-function checkExtract(name: string, args: Word[], scope: ShellScope): void {
-  const values = args.map((w) => w.value);
-  const extracting = name === 'unzip' || values.some((v, i) => /^-?[a-zA-Z]*x/.test(v) && (i === 0 || v.startsWith('-')) || v === '--extract' || v === '--get' || (name === '7z' && v === 'x'));
-  if (!extracting) return;
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i]!;
-    const flag = name === 'unzip' ? '-d' : name === '7z' ? null : '-C';
-    if (flag && v === flag && args[i + 1]) checkWrite(args[i + 1]!, scope, `${name} (extracting)`);
-    else if (v.startsWith('--directory=')) checkWrite({ value: v.slice(12), dynamic: args[i]!.dynamic }, scope, `${name} (extracting)`);
-    else if (name === '7z' && v.startsWith('-o')) checkWrite({ value: v.slice(2), dynamic: args[i]!.dynamic }, scope, `${name} (extracting)`);
-  }
-  if (name !== 'unzip' && values.some((v, i) => v === '--absolute-names' || /^-[a-zA-Z]*P[a-zA-Z]*$/.test(v) || (i === 0 && /^[a-zA-Z]*P[a-zA-Z]*$/.test(v)))) scope.f.add('high', 'write-outside-workspace', `${name} -P extracts absolute paths, anywhere on disk`);
-}
-
-function checkDownloader(name: string, args: Word[], cmd: Command, scope: ShellScope): void {
-  const values = args.map((w) => w.value);
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i]!;
-    if (['-o', '--output', '-O', '--output-document', '-P', '--directory-prefix', '--output-dir'].includes(v) && args[i + 1] && !(name === 'curl' && v === '-O')) checkWrite(args[i + 1]!, scope, name);
-  }
-  // Data flags upload a file only with @file or <file; file flags always name a file.
-  const files: string[] = [];
-  let uploads = 0;
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i]!;
-    const eq = v.indexOf('=');
-    const flag = v.startsWith('--') && eq > 0 ? v.slice(0, eq) : v;
-    const value = v.startsWith('--') && eq > 0 ? v.slice(eq + 1) : values[i + 1] ?? '';
-    if (/^(-T|--upload-file|--post-file|--body-file)$/.test(flag)) {
-      uploads++;
-      files.push(value);
-    } else if (/^(-d|--data|--data-binary|--data-raw|--data-urlencode|-F|--form|--json|--post-data|--body)$/.test(flag)) {
-      uploads++;
-      const m = /^(?:[\w.-]+=)?[@<](.+?)(;.*)?$/.exec(value);
-      if (m && flag !== '--data-raw') files.push(m[1]!);
-    }
-  }
-  if (uploads === 0) return;
-  const secret = files.some((p) => isSecretPath(p) || targetsOf({ value: p, dynamic: false }, scope.pc).some((t: Target) => isSecretPath(t.path)));
-  const fromStdin = files.includes('-') && cmd.pipedFrom.length > 0;
-  if (secret) scope.f.add('high', 'exfiltration', `${name} uploads ${files.join(', ')}, which holds secrets`);
-  else if (fromStdin) scope.f.add('medium', 'uploads-data', `${name} uploads what the pipe feeds it`);
-  else if (files.length > 0) scope.f.add('medium', 'uploads-data', `${name} uploads ${files.join(', ')}`);
-  else if (cmd.pipedFrom.length > 0 || args.some((w) => w.dynamic)) scope.f.add('medium', 'uploads-data', `${name} sends data built from other commands`);
-}
-
 /** Whole-line rules: secrets that reach the network, downloads that are then run, SQL in heredocs. */
 function analyseLine(text: string, commands: Command[], scope: ShellScope): void {
   const names = commands.map(firstWordName);
@@ -354,7 +258,7 @@ function analyseLine(text: string, commands: Command[], scope: ShellScope): void
       const rest = c.words.map((x) => x.value).filter((v) => !/^[A-Za-z_]\w*=/.test(v) && !v.startsWith('-'));
       if (rest.length > 0 && rest.every((v) => ENV_DUMPERS.has(v))) return true;
       return c.words.slice(1).some((w) => isSecretPath(w.value) || targetsOf(w, scope.pc).some((t) => t.place !== 'unknown' && isSecretPath(t.path))) || c.redirects.some((r) => r.op === '<' && isSecretPath(r.target.value));
-    }) || /(~|\$HOME)\/\.ssh\/|id_(rsa|ed25519|ecdsa)|\.aws\/credentials|\/etc\/shadow/.test(text);
+    }) || /(~|\$HOME)\/\.ssh\/|id_(rsa|ed25519|ecdsa)|\.aws\/credentials|\/etc\/shadow/.test(text) || /\$\{?\w*(SECRET|TOKEN|PASSWORD|PASSWD|API_?KEY|PRIVATE_KEY|ACCESS_KEY|CREDENTIAL)\w*/i.test(text);
     if (mentionsSecret) scope.f.add('high', 'exfiltration', 'reads secrets (keys, credentials, the environment) and sends data over the network in the same command');
   }
   // git clone fetches code too: `git clone … && ./install.sh` runs what it fetched.

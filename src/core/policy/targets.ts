@@ -1,4 +1,4 @@
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync, lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { isInside, normalizeAbsolute, resolvePath } from './paths.js';
 import { expandBraces } from './words.js';
@@ -30,17 +30,33 @@ export interface Target {
   globAll: boolean;
 }
 
-/** The real path of `abs`: symlinks followed on the longest prefix that exists. */
-export function realpathLongest(abs: string): string {
+/** Symlinks followed by hand (dangling ones) before a path counts as unresolvable. */
+export const MAX_SYMLINK_HOPS = 40;
+
+/**
+ * The real path of `abs`: symlinks followed on the longest prefix that exists. A dangling symlink
+ * is followed too (a write through it creates its target, e.g. a link to a missing
+ * ~/.ssh/authorized_keys).
+ */
+export function realpathLongest(abs: string, hops = 0): string {
   let head = normalizeAbsolute(abs);
   let tail = '';
   for (let guard = 0; guard < 256; guard++) {
     if (existsSync(head)) {
       try {
-        return normalizeAbsolute(`${realpathSync(head)}${tail}`);
+        return normalizeAbsolute(`${realpathSync.native(head)}${tail}`);
       } catch {
         return normalizeAbsolute(`${head}${tail}`);
       }
+    }
+    if (hops < MAX_SYMLINK_HOPS) {
+      let link: string | null = null;
+      try {
+        if (lstatSync(head).isSymbolicLink()) link = readlinkSync(head);
+      } catch {
+        link = null; // nothing there at all: keep climbing
+      }
+      if (link !== null) return realpathLongest(`${link.startsWith('/') ? link : `${dirname(head)}/${link}`}${tail}`, hops + 1);
     }
     if (head === '/') break;
     tail = `/${head.slice(head.lastIndexOf('/') + 1)}${tail}`;

@@ -43,7 +43,6 @@ const WRAPPERS: Record<string, { argOptions: string[]; positional?: number }> = 
   caffeinate: { argOptions: ['-t', '-w'] },
   watch: { argOptions: ['-n', '-d'] },
   unbuffer: { argOptions: [] },
-  su: { argOptions: ['-c', '-s', '-g'] },
   chroot: { argOptions: [], positional: 1 },
   flock: { argOptions: ['-w', '-E'], positional: 1 },
   strace: { argOptions: ['-o', '-e', '-p', '-s'] },

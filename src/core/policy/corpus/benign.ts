@@ -437,6 +437,45 @@ alias ll='ls -la'
 trap 'echo done' EXIT
 perl -pi -e 's/old/new/g' src/a.ts
 git clone https://github.com/org/repo.git && cd repo && npm install
+echo $GITHUB_TOKEN | gh auth login --with-token
+`);
+
+/** Bash syntax tree-sitter must read without an error (a parse error is rated high). */
+const SHELL_SYNTAX = bashLines('shell-syntax', 'low', String.raw`
+case "$1" in start) npm start ;; stop) echo stop ;; *) echo usage ;; esac
+[[ $branch =~ ^feature/ ]] && echo yes
+a=(1 2 3); echo "\${a[@]}"
+echo $((1 + 2))
+echo \${x//a/b}
+function build { npm run build; }; build
+if [[ -n "$CI" ]]; then npm ci; else npm install; fi
+while IFS= read -r line; do echo "$line"; done < files.txt
+printf -v out '%s' hi
+diff <(sort a.txt) <(sort b.txt)
+{ npm test; npm run lint; } > check.log 2>&1
+npm test |& tee log.txt
+echo $'a⏎b'
+declare -A m=([k]=v)
+(( i++ ))
+shopt -s globstar; ls src/**/*.ts
+echo {1..10}
+[ -f package.json ] && echo yes
+for ((i=0; i<3; i++)); do echo $i; done
+select x in a b; do break; done
+x=\${1:-default}
+echo "\${PWD##*/}"
+cat <<-EOF⏎	indented⏎	EOF
+git log --format='%H %s' | while read h s; do echo "$h"; done
+until curl -s localhost:3000; do sleep 1; done
+exec 3<&-
+trap - EXIT
+local x=1
+readonly Y=2
+echo "$(( $(wc -l < f.txt) + 1 ))"
+ls -1 | sort -r | head -n 3 | xargs -I {} echo {}
+find . -name '*.ts' -print0 | xargs -0 -n1 basename
+git diff --name-only HEAD~1 | grep -E '\.ts$' || true
+echo 'it'"'"'s'
 `);
 
 const MEDIUM = bashLines('medium-on-purpose', 'medium', String.raw`
@@ -457,6 +496,8 @@ scp dist/app.tgz deploy@server:/srv/releases/
 mkdir -p "$TMPDIR/x"
 python3 "$SCRIPT"
 ssh deploy@host 'systemctl status app'
+sudo -u postgres psql -c "SELECT 1"
+su postgres -c "psql -c 'SELECT 1'"
 python3 -c "import json; json.dump({}, open('out.json', 'w'))"
 node -e "require('fs').writeFileSync('out.json', '{}')"
 `);
@@ -504,4 +545,4 @@ const TOOLS: CorpusEntry[] = [
   call('edit-tools', 'low', 'mcp__db__query', { sql: 'SELECT * FROM users LIMIT 10' }),
 ];
 
-export const BENIGN: readonly CorpusEntry[] = [...TRANSCRIPTS, ...BUILD_TEST, ...GIT, ...PACKAGES, ...INSPECT, ...FILE_OPS, ...ONE_LINERS, ...TOOLING, ...AGENT_PATTERNS, ...MEDIUM, ...TOOLS];
+export const BENIGN: readonly CorpusEntry[] = [...TRANSCRIPTS, ...BUILD_TEST, ...GIT, ...PACKAGES, ...INSPECT, ...FILE_OPS, ...ONE_LINERS, ...TOOLING, ...AGENT_PATTERNS, ...SHELL_SYNTAX, ...MEDIUM, ...TOOLS];

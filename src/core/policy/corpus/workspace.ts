@@ -8,7 +8,8 @@ import type { CorpusEntry } from './types.js';
  * A real throw-away home and workspace for the corpus, so realpath and symlinks are real:
  *   @HOME@/.ssh/id_rsa, @HOME@/.bashrc
  *   @WS@ (a git repo: .git/hooks), src/, .claude/settings.json, .envrc
- *   @WS@/link-ssh -> @HOME@/.ssh, @WS@/link-out -> <base>/outside, @WS@/link-hooks -> .git/hooks
+ *   @WS@/link-ssh -> @HOME@/.ssh, @WS@/link-out -> <base>/outside, @WS@/link-hooks -> .git/hooks,
+ *   @WS@/link-new-key -> @HOME@/.ssh/authorized_keys (dangling)
  */
 export interface CorpusWorkspace {
   home: string;
@@ -34,6 +35,9 @@ export function makeCorpusWorkspace(): CorpusWorkspace {
   symlinkSync(join(home, '.ssh'), join(ws, 'link-ssh'));
   symlinkSync(join(base, 'outside'), join(ws, 'link-out'));
   symlinkSync(join(ws, '.git', 'hooks'), join(ws, 'link-hooks'));
+  // Dangling: the key file does not exist yet; writing through the link would create it.
+  symlinkSync(join(home, '.ssh', 'authorized_keys'), join(ws, 'link-new-key'));
+  symlinkSync('../../home-missing/x', join(ws, 'link-relative-dangling'));
   // The whole tree lives under the system temp dir: name a scratch dir of its own as "temp".
   const tempDirs = [join(base, 'scratch'), '/var/tmp'];
   const ctx: RiskContext = { cwd: ws, workspaceRoot: ws, home, tempDirs };
