@@ -2,6 +2,7 @@
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { BatonApi } from '../../api';
+import { errResult } from '../../test-support/memory-bridge';
 import { selectionFromHash } from '../../hooks/use-selection';
 import { row } from '../../test-support/fixtures';
 import { approvalView } from './approval-fixture';
@@ -164,5 +165,17 @@ describe('approvals pane fixes', () => {
     await waitFor(() => expect(screen.getAllByTestId('approval-item')).toHaveLength(2));
     expect(decidesOf(bridge)).toEqual([{ requestId: 'r1', decision: 'approve' }]);
     expect(screen.queryAllByTestId('approval-item-alike')).toHaveLength(0);
+  });
+
+  it('grant refused by the host (the rule changed since it was shown): a message, nothing decided, the request stays', async () => {
+    const bridge = renderApprovalsHost([approvalView('r1')], apis);
+    bridge.handle('approvals:decide', () => errResult('GRANT_REFUSED', 'request r1: the rule shown (Bash(npm test)) is not the rule the policy derives now (Bash(npm test:*)); nothing was granted, look again'));
+    await openApprovals();
+    fireEvent.click(screen.getByTestId('allow-session'));
+    const notice = await screen.findByTestId('approval-notice');
+    expect(notice.getAttribute('role')).toBe('alert');
+    expect(notice.textContent).toContain('Not allowed for the session');
+    expect(notice.textContent).toContain('nothing was granted');
+    expect(screen.getAllByTestId('approval-item')).toHaveLength(1);
   });
 });
