@@ -72,6 +72,10 @@ function analyseCommand(cmd: Command, scope: ShellScope): void {
     }
   }
   if (cmd.words.length === 0) return;
+  if (/^[{}()\s]+$/.test(cmd.words[0]!.value) && !cmd.words[0]!.dynamic) {
+    // A stray grouping word: bash reads this line differently from how it looks.
+    f.add('high', 'unparsed-syntax', `"${cmd.words[0]!.value}" stands where a command should be; Baton cannot tell what bash would run`);
+  }
   if (cmd.nameDynamic) {
     f.add('high', 'dynamic-command-word', `the command word ${JSON.stringify(cmd.words[0]!.value)} is computed (substitution, variable or ANSI-C quoting); Baton cannot know what runs`);
   }

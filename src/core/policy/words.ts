@@ -76,7 +76,8 @@ export function unwrap(input: readonly Word[]): Unwrapped {
   const wrappers: string[] = [];
   for (let round = 0; round < MAX_WRAPPERS; round++) {
     while (words.length > 0 && ASSIGNMENT.test(words[0]!.value)) words = words.slice(1);
-    const name = commandName(words[0]);
+    // tree-sitter can leave `{ {` (grouping braces after a wrapper) as one word.
+    const name = /^[{(\s]+$/.test(words[0]?.value ?? 'x') ? '{' : commandName(words[0]);
     const wrapper = Object.hasOwn(WRAPPERS, name) ? WRAPPERS[name] : undefined;
     if (!wrapper) break;
     wrappers.push(name);

@@ -35,10 +35,7 @@ export const WRAPPERS: ReadonlyArray<[string, (c: string) => string]> = [
   ['bash -lc', (c) => `bash -lc ${single(c)}`],
 ];
 
-const COMMANDS = [...DANGEROUS, ...BENIGN].filter((e) => e.call.tool === 'Bash' && !e.atHome).map((e) => w0(e.call.input.command as string));
-function w0(c: string): string {
-  return c;
-}
+const COMMANDS = [...DANGEROUS, ...BENIGN].filter((e) => e.call.tool === 'Bash' && !e.atHome).map((e) => e.call.input.command as string);
 
 function level(command: string, ctx: RiskContext): number {
   const bound = w.bind({ family: 'x', level: 'low', call: { tool: 'Bash', input: { command } } });
@@ -61,8 +58,8 @@ describe('wrapping never lowers the risk (property)', () => {
     expect(raised).toBeGreaterThan(0); // eval and sudo raise benign commands: the property is not vacuous
   });
 
-  it.each(WRAPPERS.map(([name, wrap]) => [name, wrap] as const))('every high corpus command stays high under %s', (_name, wrap) => {
-    const lowered = COMMANDS.filter((c) => level(c, w.ctx) === 2 && level(wrap(c), w.ctx) < 2);
+  it.each(WRAPPERS.map(([name, wrap]) => [name, wrap] as const))('no corpus command is rated lower under %s (exhaustive)', (_name, wrap) => {
+    const lowered = COMMANDS.filter((c) => level(wrap(c), w.ctx) < level(c, w.ctx));
     expect(lowered).toEqual([]);
   });
 });
