@@ -1,6 +1,17 @@
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
+
+// The risk policy's bash grammar (src/core/policy/parser.ts looks for it next to the main bundle).
+const policyWasm = {
+  name: 'baton-policy-wasm',
+  generateBundle(this: { emitFile(file: { type: 'asset'; fileName: string; source: Uint8Array }): string }) {
+    for (const [fileName, path] of [['tree-sitter.wasm', 'node_modules/web-tree-sitter/tree-sitter.wasm'], ['tree-sitter-bash.wasm', 'node_modules/tree-sitter-bash/tree-sitter-bash.wasm']] as const) {
+      this.emitFile({ type: 'asset', fileName, source: readFileSync(resolve(path)) });
+    }
+  },
+};
 
 // Three bundles: the Electron main process, the sandboxed preload bridge and the React renderer.
 // The browser host (`baton serve`) serves the same renderer bundle from out/renderer.
@@ -10,6 +21,7 @@ export default defineConfig({
       outDir: 'out/main',
       rollupOptions: { input: { index: resolve('src/main/index.ts') } },
     },
+    plugins: [policyWasm],
   },
   preload: {
     build: {

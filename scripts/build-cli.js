@@ -4,9 +4,9 @@
 // warm cache keep a handoff's start-up short (bench/handoff/cli-process.ts); Node 20 has no
 // module.enableCompileCache. Type-checking is `npm run typecheck`; this step only transpiles.
 import { build } from 'esbuild';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { compileCli, CLI_BUNDLE, CLI_CACHE } from '../bin/load-cli.js';
 
 await build({
@@ -25,7 +25,15 @@ await build({
   define: { 'import.meta.url': '__batonModuleUrl' },
   banner: { js: "var __batonModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
   logLevel: 'warning',
+  // web-tree-sitter's ES build loads node:module with a dynamic import(), which vm.Script (bin/
+  // load-cli.js) cannot run; its CommonJS build does not.
+  alias: { 'web-tree-sitter': './node_modules/web-tree-sitter/tree-sitter.cjs' },
 });
+
+// The bash grammar of the risk policy: src/core/policy/parser.ts looks for these next to the bundle.
+for (const wasm of ['web-tree-sitter/tree-sitter.wasm', 'tree-sitter-bash/tree-sitter-bash.wasm']) {
+  await copyFile(join('node_modules', wasm), join(dirname(CLI_BUNDLE), basename(wasm)));
+}
 
 // Warm the cache with what a handoff runs: --help (every command's module) and a dry-run handoff
 // in a throw-away store, so the functions on that path are compiled into the cache too.

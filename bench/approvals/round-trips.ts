@@ -13,11 +13,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createApprovalService } from '../../src/core/approvals/approval-service.js';
-import { assessRisk } from '../../src/core/policy/risk.js';
+import { assessRisk, initPolicy } from '../../src/core/policy/risk.js';
 import { createTaskService } from '../../src/core/tasks/task-service.js';
 import { startMethodsEndpoint } from '../../src/core/tasks/test-support/endpoint.js';
 import { printTable, summarize } from '../stats.js';
 
+await initPolicy(); // the bash grammar: without it every command would be rated high unparsed
 const N = Number(process.env.N ?? 400);
 const WARMUP = 40;
 const dataDir = await mkdtemp(path.join(os.tmpdir(), 'baton-bench-appr-'));

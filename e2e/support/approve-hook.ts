@@ -30,3 +30,17 @@ export function parseHookOutput(run: CliRun): HookOutput {
   if (line === undefined) throw new Error(`no JSON on stdout (exit ${run.code}): ${run.stdout}\n${run.stderr}`);
   return JSON.parse(line) as HookOutput;
 }
+
+/** The hook input Claude Code sends for one tool use (Bash unless another tool is given). */
+export function preToolUse(sessionId: string, cwd: string, toolUseId: string, toolInput: Record<string, unknown>, toolName = 'Bash'): PreToolUseInput {
+  return {
+    session_id: sessionId,
+    transcript_path: `${cwd}/.claude-transcript.jsonl`,
+    cwd,
+    permission_mode: 'default',
+    hook_event_name: 'PreToolUse',
+    tool_name: toolName,
+    tool_input: toolInput,
+    tool_use_id: toolUseId,
+  };
+}

@@ -18,6 +18,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   stats: async () => (await import('./commands/stats.js')).registerStats,
   approve: async () => (await import('./commands/approve.js')).registerApprove,
   task: async () => (await import('./commands/task.js')).registerTask,
+  policy: async () => (await import('./commands/policy.js')).registerPolicy,
 };
 
 /** The program with the named command, or with all of them (for --help and unknown commands). */

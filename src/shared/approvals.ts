@@ -47,6 +47,11 @@ export const ApprovalRequestParams = z.looseObject({
   timeoutMs: z.number().int().positive().optional(),
   /** Which agent asks (claude, codex, …), for the UI. */
   client: z.string().max(100).optional(),
+  /**
+   * A hash of {session, tool, input, cwd} the bridge sends when the agent gave no id of its own.
+   * It may group look-alike requests for display; it never answers one (see approval-service).
+   */
+  groupKey: z.string().max(128).optional(),
 });
 export type ApprovalRequestParams = z.infer<typeof ApprovalRequestParams>;
 
@@ -66,7 +71,12 @@ export const ApprovalRequestRecord = z.looseObject({
   input: z.record(z.string(), z.unknown()),
   cwd: z.string(),
   workspaceRoot: z.string(),
+  /** Where the root came from: the Baton session, the git repository around cwd, or cwd alone. */
+  workspaceSource: z.enum(['session', 'git', 'cwd']).optional(),
+  /** Said to the person when the boundary is weak (cwd only, or `/` / home). */
+  workspaceWarning: z.string().optional(),
   client: z.string().optional(),
+  groupKey: z.string().optional(),
   risk: RiskAssessment,
   createdAt: z.string(),
   expiresAt: z.string(),
@@ -88,6 +98,20 @@ export const ApprovalDecisionRecord = z.looseObject({
 });
 export type ApprovalDecisionRecord = z.infer<typeof ApprovalDecisionRecord>;
 
+/**
+ * The Baton session a request belongs to. A request is filed under the id the agent sent (a Baton
+ * id, or a Claude Code / Codex session id); once that agent session is opened in Baton, the
+ * imported session (which keeps the source id as `source.externalId`) is the one linked.
+ */
+export const SessionLink = z.object({
+  /** The Baton session, or null when none holds this id (yet). */
+  batonSessionId: z.string().nullable(),
+  title: z.string().nullable(),
+  /** claude / codex when the filed id is an agent's own session id. */
+  source: z.string().nullable(),
+});
+export type SessionLink = z.infer<typeof SessionLink>;
+
 export const Grant = z.looseObject({
   id: Id,
   sessionId: Id,
@@ -96,6 +120,10 @@ export const Grant = z.looseObject({
   /** The request whose approval created it. */
   requestId: Id,
   createdAt: z.string(),
+  /** What the rule allows, in a sentence (from the policy's deriveGrant). */
+  summary: z.string().optional(),
+  /** Added for the UI (never stored): the Baton session the grant's session id belongs to. */
+  link: SessionLink.optional(),
 });
 export type Grant = z.infer<typeof Grant>;
 
@@ -107,11 +135,26 @@ export type RevokeRecord = z.infer<typeof RevokeRecord>;
 export const ApprovalLogRecord = z.discriminatedUnion('type', [ApprovalRequestRecord, ApprovalDecisionRecord, GrantRecord, RevokeRecord]);
 export type ApprovalLogRecord = z.infer<typeof ApprovalLogRecord>;
 
+/**
+ * What "allow for this session" would remember for a request, computed by the policy
+ * (src/core/policy/grants.ts): the exact rule and a sentence, or why no narrow rule exists.
+ */
+export const GrantProposal = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), rule: z.string(), summary: z.string() }),
+  z.object({ ok: z.literal(false), reason: z.string() }),
+]);
+export type GrantProposal = z.infer<typeof GrantProposal>;
+
+
 /** What the UI shows for one request. */
-export interface ApprovalView {
-  request: ApprovalRequestRecord;
-  decision: ApprovalDecisionRecord | null;
-}
+export const ApprovalViewSchema = z.object({
+  request: ApprovalRequestRecord,
+  decision: ApprovalDecisionRecord.nullable(),
+  /** Only for undecided requests: what "allow for this session" would grant. */
+  grant: GrantProposal.optional(),
+  link: SessionLink.optional(),
+});
+export type ApprovalView = z.infer<typeof ApprovalViewSchema>;
 
 /** The answer to `approval.request` (inside the `{ok: true}` envelope). */
 export const ApprovalAnswer = z.looseObject({
@@ -133,6 +176,8 @@ export const DecideParams = z.looseObject({
   confirmHighRisk: z.boolean().optional(),
   /** "Allow for this session": approve and remember a session-scoped grant. */
   allowForSession: z.boolean().optional(),
+  /** The rule the person was shown; a grant is refused when the policy would now derive another. */
+  expectedRule: z.string().optional(),
 });
 export type DecideParams = z.infer<typeof DecideParams>;
 
@@ -145,6 +190,12 @@ export const ApprovalErrorCode = {
   /** The same request id was sent again with a different payload. */
   CONFLICT: 'CONFLICT',
   NOT_FOUND: 'NOT_FOUND',
+  /** "Allow for this session" asked where no narrow rule can be derived (the message says why). */
+  GRANT_REFUSED: 'GRANT_REFUSED',
+  /** A request id repeated after its expiresAt: decisions are never replayed past it. */
+  EXPIRED: 'EXPIRED',
+  /** A request id repeated after a high-risk approval: that approval answers one call only. */
+  NOT_REUSABLE: 'NOT_REUSABLE',
   BAD_REQUEST: 'BAD_REQUEST',
   IO_ERROR: 'IO_ERROR',
 } as const;

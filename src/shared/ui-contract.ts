@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { IndexRow, SessionDoc } from './session.js';
 import { MessageRecord } from './message.js';
-import { ApprovalDecisionRecord, ApprovalRequestRecord, DecideParams, Grant } from './approvals.js';
+import { ApprovalViewSchema, DecideParams, Grant } from './approvals.js';
 import { TaskRecord, TaskState } from './tasks.js';
 import { AgentScan, TerminalCommand } from './agents.js';
 import { CarriedTaskView } from './carried-tasks.js';
@@ -44,7 +44,7 @@ export const HandoffStatsView = z.object({
 });
 export type HandoffStatsView = z.infer<typeof HandoffStatsView>;
 
-export const ApprovalViewSchema = z.object({ request: ApprovalRequestRecord, decision: ApprovalDecisionRecord.nullable() });
+export { ApprovalViewSchema };
 export const TaskViewSchema = z.object({
   record: TaskRecord,
   state: TaskState,
@@ -65,7 +65,8 @@ export const uiChannels = {
   'approvals:pending': { request: z.object({}), response: z.array(ApprovalViewSchema) },
   'approvals:history': { request: z.object({ sessionId: z.string() }), response: z.array(ApprovalViewSchema) },
   'approvals:decide': { request: DecideParams.extend({ requestId: z.string() }), response: ApprovalViewSchema },
-  'grants:list': { request: z.object({ sessionId: z.string() }), response: z.array(Grant) },
+  /** Grants of one session (and of the agent session it was imported from), or of every session when none is given. */
+  'grants:list': { request: z.object({ sessionId: z.string().optional() }), response: z.array(Grant) },
   'grants:revoke': { request: z.object({ sessionId: z.string(), grantId: z.string() }), response: z.object({ revoked: z.literal(true) }) },
   'tasks:list': { request: z.object({ sessionId: z.string().optional() }), response: z.array(TaskViewSchema) },
   /** Unfinished tasks of a handed-off session with what to do about each; none is dropped. */

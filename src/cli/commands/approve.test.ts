@@ -119,6 +119,28 @@ describe('baton approve --hook claude', () => {
   });
 });
 
+describe('replay across clients (real CLI processes)', () => {
+  it('replay: a hook approval without tool_use_id is not replayed to the same call from --json, nor to the hook again', async () => {
+    await startHost();
+    const { tool_use_id: _omitted, ...noId } = hookInput('npm run build');
+    const first = run(['--hook', 'claude'], JSON.stringify(noId));
+    await until(() => service!.listPending().length === 1, 'the hook request', 20_000);
+    await service!.decide(service!.listPending()[0]!.request.requestId, { decision: 'approve' });
+    expect(JSON.parse((await first).stdout).hookSpecificOutput.permissionDecision).toBe('allow');
+
+    const json = { tool: 'Bash', input: { command: 'npm run build', description: 'run it' }, cwd: '/home/u/proj', sessionId: noId.session_id };
+    const fromJson = run(['--json'], JSON.stringify(json));
+    await until(() => service!.listPending().length === 1, 'a new request from --json', 20_000);
+    const again = run(['--hook', 'claude'], JSON.stringify(noId));
+    await until(() => service!.listPending().length === 2, 'a new request from the hook', 20_000);
+    const [a, b] = service!.listPending();
+    expect(a!.request.groupKey).toBe(b!.request.groupKey); // the same call, grouped for display
+    for (const view of service!.listPending()) await service!.decide(view.request.requestId, { decision: 'deny' });
+    expect(JSON.parse((await fromJson).stdout)).toMatchObject({ decision: 'deny' });
+    expect(JSON.parse((await again).stdout).hookSpecificOutput.permissionDecision).toBe('deny');
+  });
+});
+
 describe('baton approve --json (other agents)', () => {
   it('approve → exit 0 with decision allow; no desktop → exit 11 with ask', async () => {
     await startHost();

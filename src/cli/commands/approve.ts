@@ -24,7 +24,9 @@ import { readStdin } from '../stdin.js';
  *   --json         any agent: {tool, input, cwd, sessionId, requestId?} on stdin, one versioned
  *                  JSON object on stdout; exit 0 allow, 10 deny, 11 ask (no decision).
  * Whatever goes wrong (no desktop, bad input, a timeout) the answer is `ask`, so the terminal's
- * own prompt takes over: this command never allows anything on its own.
+ * own prompt takes over: this command never allows anything on its own. A recorded decision comes
+ * back only for the same `tool_use_id` / `requestId`, until that request expires (an expired or
+ * already-used high-risk approval is `ask`); without an id every call is a new request.
  */
 export const APPROVE_EXIT = { allow: 0, deny: 10, ask: 11 } as const;
 /** Hook input is a tool call: a file write can be large, but not unbounded. */
@@ -110,7 +112,7 @@ export function registerApprove(program: Command): void {
     .command('approve')
     .description('ask the Baton desktop to approve a tool call (Claude Code hook, or JSON for other agents)')
     .option('--hook <agent>', 'read a hook call on stdin and answer in its format (supported: claude)')
-    .option('--json', 'read {tool, input, cwd, sessionId, requestId?} on stdin, print one JSON object')
+    .option('--json', 'read {tool, input, cwd, sessionId, requestId?} on stdin, print one JSON object (a decision is replayed only for the same requestId, until it expires)')
     .option('--session <id>', 'the Baton session to file the request under (default: $BATON_SESSION_ID, else the agent\'s session id)')
     .option('--wait <seconds>', 'how long to wait for a person (the desktop denies after that)', String(DEFAULT_APPROVAL_TIMEOUT_MS / 1000))
     .action(async (flags: ApproveFlags) => {

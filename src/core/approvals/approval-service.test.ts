@@ -5,6 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ApprovalEvent } from './approval-service.js';
 import { createApprovalService, type ApprovalService } from './approval-service.js';
 import { isApprovalError } from './errors.js';
+import { deriveGrant } from '../policy/grants.js';
+import { initPolicy } from '../policy/risk.js';
 import { removeDir, startMethodsEndpoint, tempDataDir, until, type MethodsEndpoint } from '../tasks/test-support/endpoint.js';
 
 const SESSION = 'sess-1';
@@ -32,6 +34,14 @@ async function start(timeoutMs?: number): Promise<void> {
   events = [];
   service.onChange((e) => events.push(e));
   host = await startMethodsEndpoint(dataDir, service.methods);
+}
+
+/** The rule the policy derives for a Bash command here: what "allow for this session" must store, nothing wider. */
+async function ruleFor(command: string): Promise<string> {
+  await initPolicy();
+  const derived = deriveGrant({ tool: 'Bash', input: { command } }, { cwd: '/work/proj', workspaceRoot: '/work/proj', home: '/home/u' });
+  if (!derived.ok) throw new Error(`no grant for ${command}: ${derived.reason}`);
+  return derived.rule;
 }
 
 beforeEach(async () => {
@@ -155,7 +165,7 @@ describe('approval requests over a real socket', () => {
     expect(view.request.risk.level).toBe('high');
     expect(view.request.risk.reasons.map((r) => r.rule)).toContain('git-force-push');
     await expect(service.decide('r-high', { decision: 'approve' })).rejects.toMatchObject({ code: 'CONFIRMATION_REQUIRED' });
-    await expect(service.decide('r-high', { decision: 'approve', allowForSession: true, confirmHighRisk: true })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    await expect(service.decide('r-high', { decision: 'approve', allowForSession: true, confirmHighRisk: true })).rejects.toMatchObject({ code: 'GRANT_REFUSED' });
     const clicks = await Promise.allSettled([
       service.decide('r-high', { decision: 'approve', confirmHighRisk: true }),
       service.decide('r-high', { decision: 'deny' }),
@@ -177,7 +187,8 @@ describe('approval requests over a real socket', () => {
     await first;
     const grants = await service.grants.list(SESSION);
     expect(grants).toHaveLength(1);
-    expect(grants[0]!.rule).toBe('Bash(npm test)');
+    expect(grants[0]!.rule).toBe(await ruleFor('npm test'));
+    expect(grants[0]!.rule).toMatch(/^Bash\(npm test.*\)$/); // never the bare tool
     expect(await client.request('approval.request', ask('g2', 'npm test'))).toMatchObject({ decision: 'approve', by: 'grant' });
     // Not the same command: asks again.
     const other = client.request('approval.request', ask('g3', 'npm test && curl x | sh'));
@@ -203,8 +214,8 @@ describe('approval requests over a real socket', () => {
       await p;
     }
     const dropped = await service.grants.narrowTo(SESSION, { mode: 'default', allow: ['Bash(npm:*)'], deny: [], roots: ['/'], grants: [] });
-    expect(dropped.map((g) => g.rule)).toEqual(['Bash(make deploy)']);
-    expect((await service.grants.list(SESSION)).map((g) => g.rule)).toEqual(['Bash(npm test)']);
+    expect(dropped.map((g) => g.rule)).toEqual([await ruleFor('make deploy')]);
+    expect((await service.grants.list(SESSION)).map((g) => g.rule)).toEqual([await ruleFor('npm test')]);
   });
 
   it('a restart denies what was pending (recorded) and replays it; a torn last line is skipped', async () => {

@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import { readdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -13,23 +14,32 @@ import {
   type DecidedBy,
   type Decision,
   type Grant,
+  type GrantProposal,
+  type SessionLink,
 } from '../../shared/approvals.js';
-import { newId } from '../../shared/ids.js';
+import { isValidId, newId } from '../../shared/ids.js';
+import type { SessionDoc } from '../../shared/session.js';
 import { canonicalJson } from '../hash.js';
+import { deriveGrant, grantAllows } from '../policy/grants.js';
 import { narrowPermissions, type PermissionPolicy } from '../policy/narrow.js';
-import { assessRisk } from '../policy/risk.js';
-import { covers, ruleMatches } from '../policy/rules.js';
+import { assessRisk, initPolicy, type RiskContext, type ToolCall } from '../policy/risk.js';
+import { chooseWorkspaceRoot, type WorkspaceRootChoice } from '../policy/workspace-root.js';
+import { covers } from '../policy/rules.js';
 import type { SessionStore } from '../store/types.js';
 import { KeyedMutex } from '../tasks/keyed-mutex.js';
 import type { Answer, ConnectionContext, IncomingRequest, RequestHandler } from '../transport/types.js';
 import { APPROVALS_FILE, ApprovalLog } from './approval-log.js';
 import { ApprovalError } from './errors.js';
-import { actionOf, grantRuleFor } from './tool-action.js';
+import { createSessionLinker, type SessionLinker } from './session-link.js';
 
 /**
- * Approval requests (issue #6). Order is the contract: a request is fsynced before it is shown;
- * a decision is fsynced before the agent hears it; a timeout or a disconnect is a recorded deny;
- * a click after that is refused; the same request id again gets the recorded decision.
+ * Approval requests (issue #6, #10). Order is the contract: a request is fsynced before it is
+ * shown; a decision is fsynced before the agent hears it; a timeout or a disconnect is a recorded
+ * deny; a click after that is refused.
+ *
+ * Replay (issue #10): a decision is answered again only to a caller that repeats the request's own
+ * id, and only until that request's expiresAt; a high-risk approval answers one call, never a
+ * repeat. Nothing keyed by content (the bridge's groupKey) ever answers a request.
  */
 export interface ApprovalServiceOptions {
   dataDir: string;
@@ -37,8 +47,10 @@ export interface ApprovalServiceOptions {
   timeoutMs?: number;
   /** Where a session's approvals.jsonl lives; default <dataDir>/sessions/<id>. Hosts pass store.sessionDir. */
   sessionDir?: (sessionId: string) => string;
-  /** Used to find the workspace root (gitRoot ?? cwd) of a known session. */
-  store?: Pick<SessionStore, 'getSession'>;
+  /** Where session directories live, to list every session's grants; default <dataDir>/sessions. */
+  sessionsRoot?: string;
+  /** Finds the Baton session of a request (its workspace root, its title, an imported agent session). */
+  store?: Pick<SessionStore, 'getSession' | 'list'>;
   home?: string;
 }
 
@@ -53,10 +65,15 @@ export interface ApprovalService {
   listPending(): ApprovalView[];
   /** Records a person's decision. Throws ApprovalError (ALREADY_DECIDED for a late click, CONFIRMATION_REQUIRED, NOT_FOUND). */
   decide(requestId: string, params: DecideParams): Promise<ApprovalView>;
-  /** Every request of a session with its decision, oldest first (read from disk). */
+  /** Every request of a session (and of the agent session it was imported from) with its decision, oldest first. */
   history(sessionId: string): Promise<ApprovalView[]>;
+  /** The same views with the Baton session each belongs to (title, id), for the UI. */
+  withLinks(views: readonly ApprovalView[]): Promise<ApprovalView[]>;
+  /** The same grants with the Baton session each belongs to, for the UI. */
+  linkGrants(grants: readonly Grant[]): Promise<Grant[]>;
   readonly grants: {
-    list(sessionId: string): Promise<Grant[]>;
+    /** Grants in force of one session (with its agent session's), or of every session on disk. */
+    list(sessionId?: string): Promise<Grant[]>;
     revoke(sessionId: string, grantId: string, reason?: string): Promise<void>;
     /** After a handoff: revokes every grant the target policy does not cover; returns the revoked ones. */
     narrowTo(sessionId: string, target: PermissionPolicy): Promise<Grant[]>;
@@ -76,6 +93,10 @@ interface Entry {
   waiters: Set<Waiter>;
   timer: NodeJS.Timeout | null;
   payload: string;
+  /** A high-risk approval answers exactly one call: set once it has. */
+  highRiskAnswered: boolean;
+  /** What "allow for this session" would grant, derived once while the request is pending. */
+  proposal: GrantProposal | null;
 }
 
 interface SessionState {
@@ -101,10 +122,46 @@ function answerOf(entry: Entry, replay: boolean): Answer {
   return { ok: true, requestId: d.requestId, decision: d.decision, by: d.by, reason: d.reason, risk: entry.request.risk, replay };
 }
 
+const isHighRiskApproval = (entry: Entry): boolean => entry.decision?.decision === 'approve' && entry.request.risk.level === 'high';
+
+function notReusable(entry: Entry): Answer {
+  return {
+    ok: false,
+    code: 'NOT_REUSABLE',
+    message: `request ${entry.request.requestId} was a high-risk approval, which answers one call only; ask again with a fresh id`,
+  };
+}
+
+function expired(entry: Entry): Answer {
+  return {
+    ok: false,
+    code: 'EXPIRED',
+    message: `request ${entry.request.requestId} expired at ${entry.request.expiresAt}; its decision is not given again. Ask again with a fresh id`,
+  };
+}
+
+function newEntry(request: ApprovalRequestRecord): Entry {
+  return { request, decision: null, waiters: new Set(), timer: null, payload: payloadOf(request), highRiskAnswered: false, proposal: null };
+}
+
+/**
+ * The workspace a request is judged against: the Baton session's git root or cwd, else the git
+ * repository around the agent's cwd, and only then the cwd itself (an agent reporting cwd=$HOME
+ * must not make all of $HOME "inside").
+ */
+function workspaceRootOf(doc: SessionDoc | null, cwd: string, home: string): WorkspaceRootChoice {
+  return chooseWorkspaceRoot({ sessionRoot: doc ? (doc.gitRoot ?? doc.cwd) : null, cwd, home });
+}
+
 export function createApprovalService(options: ApprovalServiceOptions): ApprovalService {
   const timeoutMs = Math.min(options.timeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS, MAX_APPROVAL_TIMEOUT_MS);
   const sessionDir = options.sessionDir ?? ((id: string) => join(options.dataDir, 'sessions', id));
+  const sessionsRoot = options.sessionsRoot ?? join(options.dataDir, 'sessions');
   const home = options.home ?? homedir();
+  const linker: SessionLinker | null = options.store ? createSessionLinker(options.store) : null;
+  // The bash grammar loads once; until it has, assessRisk rates every command high, so requests wait for it.
+  // A grammar that cannot load leaves that fail-safe in place rather than refusing every request.
+  const policyLoaded = initPolicy().catch(() => undefined);
   const emitter = new EventEmitter();
   const mutex = new KeyedMutex();
   const sessions = new Map<string, Promise<SessionState>>();
@@ -113,18 +170,28 @@ export function createApprovalService(options: ApprovalServiceOptions): Approval
   let closed = false;
 
   const emit = (event: ApprovalEvent): void => void emitter.emit('change', event);
-  const viewOf = (entry: Entry): ApprovalView => ({ request: entry.request, decision: entry.decision });
+  const contextOf = (request: ApprovalRequestRecord): RiskContext => ({ cwd: request.cwd, workspaceRoot: request.workspaceRoot, home });
+  const callOf = (request: ApprovalRequestRecord): ToolCall => ({ tool: request.tool, input: request.input });
+
+  function proposalOf(entry: Entry): GrantProposal {
+    entry.proposal ??= deriveGrant(callOf(entry.request), contextOf(entry.request));
+    return entry.proposal;
+  }
+
+  // The grant proposal is shown only while a person can still act on it.
+  const viewOf = (entry: Entry): ApprovalView => ({ request: entry.request, decision: entry.decision, ...(entry.decision ? {} : { grant: proposalOf(entry) }) });
 
   /** Loads a session's log once; requests left pending by a previous run are denied and recorded. */
   function session(sessionId: string): Promise<SessionState> {
     let loading = sessions.get(sessionId);
     if (!loading) {
       loading = (async () => {
+        await policyLoaded; // views derive grant proposals from the policy
         const log = new ApprovalLog(join(sessionDir(sessionId), APPROVALS_FILE));
         const state: SessionState = { log, entries: new Map(), grants: new Map() };
         const { records } = await log.read();
         for (const r of records) {
-          if (r.type === 'request') state.entries.set(r.requestId, { request: r, decision: null, waiters: new Set(), timer: null, payload: payloadOf(r) });
+          if (r.type === 'request') state.entries.set(r.requestId, newEntry(r));
           else if (r.type === 'decision') {
             const e = state.entries.get(r.requestId);
             if (e && !e.decision) e.decision = r;
@@ -173,27 +240,26 @@ export function createApprovalService(options: ApprovalServiceOptions): Approval
       entry.decision = record;
       if (entry.timer) clearTimeout(entry.timer);
       entry.timer = null;
-      for (const w of entry.waiters) w.resolve(record);
+      for (const w of entry.waiters) w.resolve(record); // in arrival order: the caller who asked first hears it first
       entry.waiters.clear();
       emit({ type: 'decision', sessionId: record.sessionId, view: viewOf(entry) });
       return true;
     });
   }
 
-  async function workspaceRootOf(sessionId: string, cwd: string): Promise<string> {
-    if (!options.store) return cwd;
-    try {
-      const doc = await options.store.getSession(sessionId);
-      return doc.gitRoot ?? doc.cwd;
-    } catch {
-      return cwd; // a session Baton does not hold (yet): the agent's cwd is the best boundary we have
+  /** The answer one caller hears; a high-risk approval is heard by the first caller only. */
+  function deliver(entry: Entry, replay: boolean): Answer {
+    if (isHighRiskApproval(entry)) {
+      if (entry.highRiskAnswered) return notReusable(entry);
+      entry.highRiskAnswered = true;
     }
+    return answerOf(entry, replay);
   }
 
   function wait(state: SessionState, entry: Entry, connection: ConnectionContext, replay: boolean): Promise<Answer> {
-    if (entry.decision) return Promise.resolve(answerOf(entry, replay));
+    if (entry.decision) return Promise.resolve(deliver(entry, replay));
     return new Promise<Answer>((resolve) => {
-      const waiter: Waiter = { resolve: () => resolve(answerOf(entry, replay)) };
+      const waiter: Waiter = { resolve: () => resolve(deliver(entry, replay)) };
       entry.waiters.add(waiter);
       const onAbort = (): void => {
         entry.waiters.delete(waiter);
@@ -219,14 +285,23 @@ export function createApprovalService(options: ApprovalServiceOptions): Approval
     }
     const state = await session(p.sessionId);
     const payload = payloadOf(p);
-    const step = await mutex.run(`request:${p.requestId}`, async () => {
+    const step = await mutex.run(`request:${p.requestId}`, async (): Promise<{ refused: Answer } | { entry: Entry; replay: boolean }> => {
       const existing = state.entries.get(p.requestId);
       if (existing) {
-        if (existing.payload !== payload) return { conflict: true as const };
+        if (existing.payload !== payload) return { refused: { ok: false, code: 'CONFLICT', message: `request id ${p.requestId} was already used with a different tool call; use a fresh id` } };
+        if (existing.decision) {
+          // The same id, repeated: the recorded answer, but only while the request lives, and never a high-risk yes.
+          if (Date.now() >= Date.parse(existing.request.expiresAt)) return { refused: expired(existing) };
+          if (isHighRiskApproval(existing)) return { refused: notReusable(existing) };
+        }
         return { entry: existing, replay: true };
       }
-      const workspaceRoot = await workspaceRootOf(p.sessionId, p.cwd);
-      const risk = assessRisk({ tool: p.tool, input: p.input }, { cwd: p.cwd, workspaceRoot, home });
+      const doc = linker ? (await linker.resolve(p.sessionId)).doc : null;
+      const workspace = workspaceRootOf(doc, p.cwd, home);
+      const workspaceRoot = workspace.root;
+      const call: ToolCall = { tool: p.tool, input: p.input };
+      const ctx: RiskContext = { cwd: p.cwd, workspaceRoot, home };
+      const risk = assessRisk(call, ctx);
       const now = Date.now();
       const wait = Math.min(p.timeoutMs ?? timeoutMs, timeoutMs);
       const record: ApprovalRequestRecord = {
@@ -238,16 +313,20 @@ export function createApprovalService(options: ApprovalServiceOptions): Approval
         input: p.input,
         cwd: p.cwd,
         workspaceRoot,
+        workspaceSource: workspace.source,
+        ...(workspace.warning ? { workspaceWarning: workspace.warning } : {}),
         ...(p.client ? { client: p.client } : {}),
+        ...(p.groupKey ? { groupKey: p.groupKey } : {}),
         risk,
         createdAt: new Date(now).toISOString(),
         expiresAt: new Date(now + wait).toISOString(),
       };
       await state.log.append(record); // persisted before shown
-      const entry: Entry = { request: record, decision: null, waiters: new Set(), timer: null, payload };
+      const entry = newEntry(record);
       state.entries.set(p.requestId, entry);
       requestSession.set(p.requestId, p.sessionId);
-      const grant = risk.level === 'high' ? undefined : [...state.grants.values()].find((g) => ruleMatches(g.rule, actionOf(p.tool, p.input)));
+      // A grant in force answers a new request only through the policy's own matcher, never for high risk.
+      const grant = risk.level === 'high' ? undefined : [...state.grants.values()].find((g) => grantAllows(g.rule, call, ctx));
       if (grant) {
         await settle(state, entry, 'approve', 'grant', `allowed for this session by grant ${grant.id} (${grant.rule})`);
         return { entry, replay: false };
@@ -257,9 +336,7 @@ export function createApprovalService(options: ApprovalServiceOptions): Approval
       emit({ type: 'request', sessionId: p.sessionId, view: viewOf(entry) });
       return { entry, replay: false };
     });
-    if ('conflict' in step) {
-      return { ok: false, code: 'CONFLICT', message: `request id ${p.requestId} was already used with a different tool call; use a fresh id` };
-    }
+    if ('refused' in step) return step.refused;
     return wait(state, step.entry, connection, step.replay);
   }
 
@@ -296,11 +373,13 @@ export function createApprovalService(options: ApprovalServiceOptions): Approval
     }
     let grant: Grant | undefined;
     if (params.decision === 'approve' && params.allowForSession) {
-      const rule = high ? null : grantRuleFor(entry.request.tool, entry.request.input, entry.request.workspaceRoot);
-      if (rule === null) {
-        throw new ApprovalError('BAD_REQUEST', high ? `request ${requestId} is high risk: it can be approved once, never for the whole session` : `request ${requestId} cannot be remembered as a rule that matches only this call; approve it once instead`, requestId);
+      // Derived again now, not taken from the view: the rule granted is the one the policy stands behind.
+      const derived = high ? { ok: false as const, reason: 'the call is high risk: approve it once, never for the session' } : deriveGrant(callOf(entry.request), contextOf(entry.request));
+      if (!derived.ok) throw new ApprovalError('GRANT_REFUSED', `request ${requestId} cannot be allowed for this session: ${derived.reason}. Approve it once or deny it.`, requestId);
+      if (params.expectedRule !== undefined && params.expectedRule !== derived.rule) {
+        throw new ApprovalError('GRANT_REFUSED', `request ${requestId}: the rule shown (${params.expectedRule}) is not the rule the policy derives now (${derived.rule}); nothing was granted, look again`, requestId);
       }
-      grant = { id: newId('grant-'), sessionId: entry.request.sessionId, rule, requestId, createdAt: new Date().toISOString() };
+      grant = { id: newId('grant-'), sessionId: entry.request.sessionId, rule: derived.rule, summary: derived.summary, requestId, createdAt: new Date().toISOString() };
     }
     const won = await settle(state, entry, params.decision, 'user', params.reason ?? null, { confirmedHighRisk: high && params.decision === 'approve', ...(grant ? { grant } : {}) });
     if (!won) throw lateClick(entry);
@@ -317,6 +396,35 @@ export function createApprovalService(options: ApprovalServiceOptions): Approval
       emit({ type: 'revoke', sessionId, grant });
     });
   }
+
+  /** Session ids that have an approvals log on disk (for the grants list across sessions). */
+  async function sessionsOnDisk(): Promise<string[]> {
+    try {
+      const names = await readdir(sessionsRoot);
+      return names.filter(isValidId);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw new ApprovalError('IO_ERROR', `could not list ${sessionsRoot}: ${(error as Error).message}`, sessionsRoot, { cause: error });
+    }
+  }
+
+  /** One lookup per session id for a batch of views or grants; a failed lookup just leaves the link out. */
+  function linksFor(): (sessionId: string) => Promise<SessionLink | undefined> {
+    const links = new Map<string, Promise<SessionLink | undefined>>();
+    return (id) => {
+      if (!linker) return Promise.resolve(undefined);
+      let link = links.get(id);
+      if (!link) {
+        link = linker.resolve(id).then((r) => r.link, () => undefined);
+        links.set(id, link);
+      }
+      return link;
+    };
+  }
+  const withLink = <T extends object>(item: T, link: SessionLink | undefined): T => (link ? { ...item, link } : item);
+
+  const aliasesOf = async (sessionId: string): Promise<string[]> => (linker ? linker.aliases(sessionId) : [sessionId]);
+  const byCreated = (a: ApprovalView, b: ApprovalView): number => a.request.createdAt.localeCompare(b.request.createdAt);
 
   return {
     methods: {
@@ -336,12 +444,22 @@ export function createApprovalService(options: ApprovalServiceOptions): Approval
     },
     decide,
     async history(sessionId) {
-      const state = await session(sessionId);
-      return [...state.entries.values()].map(viewOf).sort((a, b) => a.request.createdAt.localeCompare(b.request.createdAt));
+      const states = await Promise.all((await aliasesOf(sessionId)).map(session));
+      return states.flatMap((state) => [...state.entries.values()].map(viewOf)).sort(byCreated);
+    },
+    async withLinks(views) {
+      const linkOf = linksFor();
+      return Promise.all(views.map(async (view) => withLink(view, await linkOf(view.request.sessionId))));
+    },
+    async linkGrants(grants) {
+      const linkOf = linksFor();
+      return Promise.all(grants.map(async (grant) => withLink(grant, await linkOf(grant.sessionId))));
     },
     grants: {
       async list(sessionId) {
-        return [...(await session(sessionId)).grants.values()];
+        const ids = sessionId === undefined ? await sessionsOnDisk() : await aliasesOf(sessionId);
+        const states = await Promise.all(ids.map((id) => session(id).catch(() => null)));
+        return states.flatMap((state) => (state ? [...state.grants.values()] : [])).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
       },
       revoke,
       async narrowTo(sessionId, target) {

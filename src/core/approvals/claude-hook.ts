@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { isValidId } from '../../shared/ids.js';
 import { canonicalJson } from '../hash.js';
@@ -50,13 +50,25 @@ export interface BridgeRequest {
   input: Record<string, unknown>;
   cwd: string;
   client: string;
+  /** Content hash of the call, for grouping look-alike requests in the UI only. */
+  groupKey: string;
   timeoutMs?: number;
 }
 
-/** A retried hook call for the same tool use must reuse the id, so the recorded decision comes back. */
-export function bridgeRequestId(preferred: string | undefined, fields: unknown): string {
+/**
+ * The request id: the agent's own id for this tool use (`tool_use_id` / `requestId`), so a retried
+ * hook call gets the recorded decision back; otherwise a fresh id. Never a hash of the content: an
+ * id derived from {session, tool, input, cwd} would hand one approval to every identical call
+ * after it, across restarts and across clients.
+ */
+export function bridgeRequestId(preferred: string | undefined): string {
   if (preferred !== undefined && isValidId(preferred)) return preferred;
-  return `req-${createHash('sha256').update(canonicalJson(fields)).digest('hex').slice(0, 40)}`;
+  return `req-${randomUUID()}`;
+}
+
+/** A hash that groups identical calls for display (the UI may say "asked 3 times"); it answers nothing. */
+export function groupKeyOf(fields: unknown): string {
+  return `grp-${createHash('sha256').update(canonicalJson(fields)).digest('hex').slice(0, 40)}`;
 }
 
 /** A session id the store accepts: the given one, or a stable one derived from it. */
@@ -67,7 +79,8 @@ export function bridgeSessionId(raw: string): string {
 
 export function fromClaudeHook(hook: ClaudeHookInput, sessionOverride?: string): BridgeRequest {
   return {
-    requestId: bridgeRequestId(hook.tool_use_id, { s: hook.session_id, t: hook.tool_name, i: hook.tool_input, c: hook.cwd }),
+    requestId: bridgeRequestId(hook.tool_use_id),
+    groupKey: groupKeyOf({ s: hook.session_id, t: hook.tool_name, i: hook.tool_input, c: hook.cwd }),
     sessionId: bridgeSessionId(sessionOverride ?? hook.session_id),
     tool: hook.tool_name,
     input: hook.tool_input,
@@ -78,7 +91,8 @@ export function fromClaudeHook(hook: ClaudeHookInput, sessionOverride?: string):
 
 export function fromGeneric(input: GenericApproveInput): BridgeRequest {
   return {
-    requestId: bridgeRequestId(input.requestId, { s: input.sessionId, t: input.tool, i: input.input, c: input.cwd }),
+    requestId: bridgeRequestId(input.requestId),
+    groupKey: groupKeyOf({ s: input.sessionId, t: input.tool, i: input.input, c: input.cwd }),
     sessionId: bridgeSessionId(input.sessionId),
     tool: input.tool,
     input: input.input,

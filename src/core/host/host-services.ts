@@ -10,6 +10,7 @@ import { createUiDispatcher, type UiDispatcher } from './ui-handlers.js';
 import { BATON_VERSION } from '../version.js';
 import { computeHandoffStats } from '../handoff/stats.js';
 import { createApprovalService, type ApprovalService } from '../approvals/index.js';
+import { initPolicy } from '../policy/parser.js';
 import { createTaskService, type TaskService } from '../tasks/index.js';
 import { scanAgentSessions } from '../importers/index.js';
 import { importAgentSession, notYetImported } from '../handoff/import-agent-session.js';
@@ -62,6 +63,8 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
     emitUiEvent('session:changed', { id: event.sessionId, reason: event.kind });
     if (event.kind === 'select' || event.status === 'accepted') emitUiEvent('session:select', { id: event.sessionId });
   };
+  // The risk policy's bash grammar; if it cannot load, every shell command is rated high (never low).
+  await initPolicy().catch((error: unknown) => console.error(`baton: risk policy parser not loaded (${(error as Error).message}); shell commands will be rated high`));
   const approvals = createApprovalService({ dataDir: options.dataDir, sessionDir: (id) => store.sessionDir(id), store });
   const tasks = createTaskService({ dataDir: options.dataDir });
   const unsubscribers = [
@@ -102,10 +105,10 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
       return { session, messages, truncated: session.messageCount > messages.length };
     },
     'stats:get': async () => computeHandoffStats(await store.readEvents()),
-    'approvals:pending': async () => approvals.listPending(),
-    'approvals:history': async ({ sessionId }) => approvals.history(sessionId),
+    'approvals:pending': async () => approvals.withLinks(approvals.listPending()),
+    'approvals:history': async ({ sessionId }) => approvals.withLinks(await approvals.history(sessionId)),
     'approvals:decide': async ({ requestId, ...params }) => approvals.decide(requestId, params),
-    'grants:list': async ({ sessionId }) => approvals.grants.list(sessionId),
+    'grants:list': async ({ sessionId }) => approvals.linkGrants(await approvals.grants.list(sessionId)),
     'grants:revoke': async ({ sessionId, grantId }) => {
       await approvals.grants.revoke(sessionId, grantId, 'revoked in the UI');
       return { revoked: true as const };

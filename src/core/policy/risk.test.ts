@@ -1,5 +1,9 @@
-import { describe, expect, it } from 'vitest';
-import { assessRisk, type RiskContext } from './risk.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { assessRisk, initPolicy, type RiskContext } from './risk.js';
+
+beforeAll(async () => {
+  await initPolicy();
+});
 
 const ctx: RiskContext = { cwd: '/home/u/proj', workspaceRoot: '/home/u/proj', home: '/home/u' };
 const bash = (command: string) => assessRisk({ tool: 'Bash', input: { command } }, ctx);
@@ -136,5 +140,26 @@ describe('risk rules for file tools', () => {
     let cmd = 'ls';
     for (let i = 0; i < 10; i++) cmd = `bash -c ${JSON.stringify(cmd)}`;
     expect(bash(cmd).reasons.map((r) => r.rule)).toContain('too-complex');
+  });
+});
+
+describe('issue 10 fixes', () => {
+  it('a workspace root of / or home is a warning, and a recursive delete there is high', () => {
+    const home = { cwd: '/home/u', workspaceRoot: '/home/u', home: '/home/u' };
+    const risk = assessRisk({ tool: 'Bash', input: { command: 'rm -rf build' } }, home);
+    expect(risk.level).toBe('high');
+    expect(risk.reasons.map((r) => r.rule)).toEqual(expect.arrayContaining(['broad-workspace-root', 'recursive-delete']));
+    expect(assessRisk({ tool: 'Write', input: { file_path: '/home/u/.ssh/authorized_keys' } }, home).level).toBe('high');
+    expect(assessRisk({ tool: 'Bash', input: { command: 'ls' } }, { cwd: '/', workspaceRoot: '/', home: '/home/u' }).reasons[0]!.rule).toBe('broad-workspace-root');
+  });
+
+  it('cp ../x . and touch . are not writes outside the workspace', () => {
+    expect(bash('cp ../x .').level).toBe('low');
+    expect(bash('touch .').level).toBe('low');
+  });
+
+  it('Codex workdir and Gemini directory move the cwd the command runs in', () => {
+    expect(assessRisk({ tool: 'shell', input: { command: ['rm', '-rf', 'x'], workdir: '/home/u/other' } }, ctx).level).toBe('high');
+    expect(assessRisk({ tool: 'run_shell_command', input: { command: 'rm -rf ../../x', directory: 'src/lib' } }, ctx).level).toBe('medium');
   });
 });

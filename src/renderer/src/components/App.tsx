@@ -86,7 +86,7 @@ export function App({ api }: { api: BatonApi }) {
   const togglePanel = (next: Exclude<Panel, null>) => setPanel((current) => (current === next ? null : next));
 
   let main;
-  if (panel === 'approvals') main = <ApprovalsPanel approvals={approvals} openSessionId={sessionId} />;
+  if (panel === 'approvals') main = <ApprovalsPanel approvals={approvals} rows={merged.rows} onOpenSession={open} />;
   else if (panel === 'tasks') main = <TaskPanel tasks={tasks} openSessionId={sessionId} />;
   else if (panel === 'stats') main = <StatsPanel />;
   else if (candidate !== undefined) main = <CandidatePanel candidate={candidate} now={now} onOpened={open} />;

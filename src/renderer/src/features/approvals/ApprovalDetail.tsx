@@ -2,7 +2,9 @@ import type { ReactNode } from 'react';
 import { RelativeTime } from '../../components/RelativeTime';
 import { FileChangeView } from './FileChangeView';
 import { requestSubject } from './file-change';
-import { formatTimeLeft, msUntil } from './time-left';
+import { RiskReasons } from './RiskReasons';
+import type { RequestSession } from './session-link';
+import { msUntil, timeLeftLabel } from './time-left';
 import type { ApprovalView } from './use-approvals';
 
 export interface ApprovalDetailProps {
@@ -11,7 +13,11 @@ export interface ApprovalDetailProps {
   reason: string;
   onReason: (reason: string) => void;
   busy: boolean;
-  onApprove: (allowForSession: boolean) => void;
+  /** The session the request belongs to, by title. */
+  session: RequestSession;
+  onOpenSession: (rowId: string) => void;
+  /** Approve once, or for the session with the exact rule the person was shown. */
+  onApprove: (grant: { rule: string } | null) => void;
   onDeny: () => void;
 }
 
@@ -19,8 +25,8 @@ export interface ApprovalDetailProps {
 export const URGENT_MS = 60_000;
 
 /** One request in full: what, where, how risky and why, the change for file writes, time left, and the decision. */
-export function ApprovalDetail({ view, now, reason, onReason, busy, onApprove, onDeny }: ApprovalDetailProps) {
-  const { request } = view;
+export function ApprovalDetail({ view, now, reason, onReason, busy, session, onOpenSession, onApprove, onDeny }: ApprovalDetailProps) {
+  const { request, grant } = view;
   const left = msUntil(request.expiresAt, now);
   const subject = requestSubject(request.tool, request.input);
   const isCommand = typeof request.input.command === 'string';
@@ -35,7 +41,7 @@ export function ApprovalDetail({ view, now, reason, onReason, busy, onApprove, o
             {request.tool}
           </h2>
           <span className={`countdown ${left < URGENT_MS ? 'countdown-urgent' : ''}`} data-testid="approval-countdown" title={`Denied automatically at ${request.expiresAt}`}>
-            {left > 0 ? `${formatTimeLeft(left)} left` : 'expired'}
+            {timeLeftLabel(left)}
           </span>
         </div>
         <pre className={`approval-subject ${isCommand ? 'approval-command' : ''}`} data-testid="approval-subject">
@@ -47,44 +53,77 @@ export function ApprovalDetail({ view, now, reason, onReason, busy, onApprove, o
         <Fact label="Directory">
           <code>{request.cwd}</code>
         </Fact>
+        {request.workspaceRoot !== request.cwd && (
+          <Fact label="Workspace">
+            <code>{request.workspaceRoot}</code>
+          </Fact>
+        )}
         <Fact label="Session">
-          <code>{request.sessionId}</code>
+          {session.rowId !== null ? (
+            <button type="button" className="button-link approval-session" data-testid="approval-session" title={request.sessionId} onClick={() => onOpenSession(session.rowId!)}>
+              {session.title}
+            </button>
+          ) : (
+            <span className="approval-session" data-testid="approval-session" title={request.sessionId}>
+              {session.title}
+            </span>
+          )}
         </Fact>
         {request.client !== undefined && <Fact label="Asked by">{request.client}</Fact>}
         <Fact label="Asked">
           <RelativeTime iso={request.createdAt} now={now} />
         </Fact>
       </dl>
+      {request.workspaceWarning !== undefined && (
+        <p className="notice notice-warn" data-testid="workspace-warning">
+          {request.workspaceWarning}
+        </p>
+      )}
       {request.risk.reasons.length > 0 ? (
-        <ul className="risk-reasons" data-testid="risk-reasons">
-          {request.risk.reasons.map((item) => (
-            <li key={item.rule} className={`risk-reason risk-${item.level}`}>
-              <span className={`badge badge-risk-${item.level}`}>{item.level}</span> {item.message}
-            </li>
-          ))}
-        </ul>
+        <RiskReasons reasons={request.risk.reasons} testId="risk-reasons" />
       ) : (
         <p className="muted risk-none">No risk rule matched.</p>
       )}
       <FileChangeView input={request.input} />
       <div className="decision">
+        <GrantPreview grant={grant} />
         <label className="reason-field">
           <span className="muted">Reason (optional, sent back to the agent)</span>
           <input type="text" data-testid="approval-reason" value={reason} onChange={(event) => onReason(event.target.value)} maxLength={2_000} placeholder="e.g. use the test database" />
         </label>
         <div className="decision-buttons">
-          <button type="button" className="button button-approve" data-testid="approve" disabled={busy} onClick={() => onApprove(false)}>
-            Approve <kbd>a</kbd>
+          <button type="button" className="button button-approve" data-testid="approve" disabled={busy} onClick={() => onApprove(null)}>
+            Approve once <kbd>a</kbd>
           </button>
-          <button type="button" className="button button-secondary" data-testid="allow-session" disabled={busy} onClick={() => onApprove(true)}>
-            Allow for this session
-          </button>
+          {grant?.ok === true && (
+            <button type="button" className="button button-secondary" data-testid="allow-session" disabled={busy} onClick={() => onApprove({ rule: grant.rule })}>
+              Allow for this session
+            </button>
+          )}
           <button type="button" className="button button-deny" data-testid="deny" disabled={busy} onClick={onDeny}>
             Deny <kbd>d</kbd>
           </button>
         </div>
       </div>
     </article>
+  );
+}
+
+/** What "Allow for this session" would grant, shown before it is granted; or why it cannot be offered. */
+function GrantPreview({ grant }: { grant: ApprovalView['grant'] }) {
+  if (grant === undefined) return null;
+  if (grant.ok) {
+    return (
+      <p className="grant-preview" data-testid="grant-preview">
+        <span className="muted">Allow for this session grants exactly</span> <code className="grant-rule">{grant.rule}</code>
+        <span className="muted"> — {grant.summary}</span>
+      </p>
+    );
+  }
+  return (
+    <p className="grant-preview grant-refused" data-testid="grant-refused">
+      <span className="muted">Cannot be allowed for this session:</span> {grant.reason}. Approve it once or deny it.
+    </p>
   );
 }
 

@@ -1,10 +1,10 @@
 // @vitest-environment happy-dom
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createApiFromTransport, createBridgeTransport, type BatonApi } from '../../api';
-import { App } from '../../components/App';
-import { errResult, MemoryBridge, okResult } from '../../test-support/memory-bridge';
+import type { BatonApi } from '../../api';
+import { errResult, okResult } from '../../test-support/memory-bridge';
 import { approvalView } from './approval-fixture';
+import { decidesOf, openApprovals, renderApprovalsHost } from './test-support/approvals-host';
 import type { ApprovalView } from './use-approvals';
 
 const apis: BatonApi[] = [];
@@ -22,31 +22,9 @@ const HIGH: ApprovalView['request']['risk'] = {
   reasons: [{ rule: 'recursive-delete-outside-workspace', message: 'Deletes files recursively outside the workspace', level: 'high' }],
 };
 
-/** A host with a mutable pending queue: a decision removes the request, as the real service does. */
-function host(pending: ApprovalView[]) {
-  const bridge = new MemoryBridge()
-    .handle('sessions:list', () => okResult([]))
-    .handle('agents:list', () => okResult({ candidates: [], stats: { files: 0, ms: 0 } }))
-    .handle('tasks:list', () => okResult([]))
-    .handle('grants:list', () => okResult([]))
-    .handle('approvals:pending', () => okResult(pending))
-    .handle('approvals:decide', (payload) => {
-      const { requestId } = payload as { requestId: string };
-      const index = pending.findIndex((view) => view.request.requestId === requestId);
-      const [view] = pending.splice(index, 1);
-      return okResult({ ...view!, decision: null });
-    });
-  const api = createApiFromTransport(createBridgeTransport(bridge));
-  apis.push(api);
-  render(<App api={api} />);
-  return bridge;
-}
-
-async function openPanel() {
-  fireEvent.click(screen.getByTestId('open-approvals'));
-  return screen.findByTestId('approvals-panel');
-}
-const decides = (bridge: MemoryBridge) => bridge.calls.filter((c) => c.channel === 'approvals:decide').map((c) => c.payload);
+const host = (pending: ApprovalView[]) => renderApprovalsHost(pending, apis);
+const openPanel = openApprovals;
+const decides = decidesOf;
 
 describe('approvals', () => {
   it('the badge counts pending requests and follows approvals:changed', async () => {
@@ -98,7 +76,7 @@ describe('approvals', () => {
     await screen.findByTestId('approvals-empty');
     expect(decides(bridge)).toEqual([
       { requestId: 'r1', decision: 'approve', reason: 'tests only' },
-      { requestId: 'r2', decision: 'approve', allowForSession: true },
+      { requestId: 'r2', decision: 'approve', allowForSession: true, expectedRule: 'Bash(npm test)' },
       { requestId: 'r3', decision: 'deny' },
     ]);
   });
@@ -182,7 +160,7 @@ describe('approvals', () => {
     await openPanel();
     const list = await screen.findByTestId('grants');
     expect((await within(list).findByTestId('grant')).textContent).toContain('Bash(npm test)');
-    fireEvent.click(within(list).getByRole('button', { name: 'Revoke' }));
+    fireEvent.click(within(list).getByRole('button', { name: /^Revoke/ }));
     await waitFor(() => expect(within(list).queryByTestId('grant')).toBeNull());
     expect(bridge.calls.find((c) => c.channel === 'grants:revoke')?.payload).toEqual({ sessionId: 's1', grantId: 'g1' });
   });

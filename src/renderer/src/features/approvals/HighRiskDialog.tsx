@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import type { ApprovalView } from './use-approvals';
 import { requestSubject } from './file-change';
+import { RiskReasons } from './RiskReasons';
 
 export interface HighRiskDialogProps {
   view: ApprovalView;
@@ -41,13 +42,7 @@ export function HighRiskDialog({ view, allowForSession, onConfirm, onCancel }: H
             <strong>{view.request.tool}</strong> wants to run <code className="dialog-subject">{requestSubject(view.request.tool, view.request.input)}</code> in{' '}
             <code>{view.request.cwd}</code>.
           </p>
-          <ul className="risk-reasons">
-            {view.request.risk.reasons.map((reason) => (
-              <li key={reason.rule} className={`risk-reason risk-${reason.level}`}>
-                <span className={`badge badge-risk-${reason.level}`}>{reason.level}</span> {reason.message}
-              </li>
-            ))}
-          </ul>
+          <RiskReasons reasons={view.request.risk.reasons} />
           {allowForSession && <p className="muted">It will also be allowed for the rest of this session.</p>}
         </div>
         <div className="dialog-actions">

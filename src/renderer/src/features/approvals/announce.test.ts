@@ -5,7 +5,7 @@ import { announce } from './use-approvals';
 
 /** happy-dom has no Notification API: this is the thinnest stand-in that records what the page does with it. */
 function fakeNotification(permission: NotificationPermission) {
-  const shown: Array<{ title: string; body: string | undefined }> = [];
+  const shown: Array<{ title: string; body: string | undefined; requireInteraction?: boolean | undefined }> = [];
   let asked = 0;
   class FakeNotification {
     static permission = permission;
@@ -14,7 +14,7 @@ function fakeNotification(permission: NotificationPermission) {
       return Promise.resolve(permission);
     };
     constructor(title: string, options?: NotificationOptions) {
-      shown.push({ title, body: options?.body });
+      shown.push({ title, body: options?.body, requireInteraction: options?.requireInteraction });
     }
   }
   vi.stubGlobal('Notification', FakeNotification);
@@ -24,10 +24,17 @@ function fakeNotification(permission: NotificationPermission) {
 afterEach(() => vi.unstubAllGlobals());
 
 describe('announce', () => {
-  it('permission already granted: an OS notification with the tool and the command', () => {
+  it('permission already granted: an OS notification with the risk level, the tool and the command', () => {
     const fake = fakeNotification('granted');
     expect(announce(approvalView('r1'))).toBe('system');
-    expect(fake.shown).toEqual([{ title: 'Approval needed: Bash', body: 'npm test' }]);
+    expect(fake.shown).toEqual([{ title: 'Approval needed (low risk): Bash', body: 'npm test', requireInteraction: false }]);
+  });
+
+  it('notification: a high-risk request says so in the title and stays until dismissed', () => {
+    const fake = fakeNotification('granted');
+    const high = approvalView('r2', { input: { command: 'git push --force origin main' }, risk: { level: 'high', reasons: [{ rule: 'git-force-push', message: 'Rewrites the remote history', level: 'high' }] } });
+    expect(announce(high)).toBe('system');
+    expect(fake.shown).toEqual([{ title: 'Approval needed (high risk): Bash', body: 'git push --force origin main', requireInteraction: true }]);
   });
 
   for (const permission of ['default', 'denied'] as const) {

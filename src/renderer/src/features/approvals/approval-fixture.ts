@@ -1,8 +1,11 @@
 import type { ApprovalView } from './use-approvals';
 
-/** A pending approval view for tests: a low-risk `npm test` unless overridden. */
-export function approvalView(requestId: string, overrides: Partial<ApprovalView['request']> = {}): ApprovalView {
+/** A pending approval view for tests: a low-risk `npm test`, grantable as exactly that, unless overridden. */
+export function approvalView(requestId: string, overrides: Partial<ApprovalView['request']> = {}, view: Partial<Omit<ApprovalView, 'request'>> = {}): ApprovalView {
+  const command = typeof overrides.input?.command === 'string' ? overrides.input.command : 'npm test';
   return {
+    grant: { ok: true, rule: `Bash(${command})`, summary: `exactly this command: ${command}` },
+    ...view,
     request: {
       type: 'request',
       schemaVersion: 1,
@@ -19,5 +22,6 @@ export function approvalView(requestId: string, overrides: Partial<ApprovalView[
       ...overrides,
     },
     decision: null,
+    ...('decision' in view ? { decision: view.decision ?? null } : {}),
   };
 }

@@ -14,3 +14,9 @@ export function msUntil(iso: string, now: number): number {
   const at = Date.parse(iso);
   return Number.isFinite(at) ? at - now : Number.NEGATIVE_INFINITY;
 }
+
+/** What a countdown says: "9:36 left" (a bare "9:36" reads like a time of day), or "expired". */
+export function timeLeftLabel(ms: number): string {
+  const left = formatTimeLeft(ms);
+  return left === 'expired' ? left : `${left} left`;
+}
