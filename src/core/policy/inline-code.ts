@@ -22,7 +22,7 @@ const CAPS: Record<Language, Capabilities> = {
     delete: /\b(shutil\.rmtree|rmtree|os\.(remove|unlink|rmdir|removedirs)|send2trash)\b|\.(unlink|rmdir)\s*\(/,
     spawn: /\b(os\.(system|popen|exec\w*|spawn\w*|fork|posix_spawn\w*)|subprocess|pty\.spawn|commands\.getoutput|multiprocessing)\b/,
     network: /\b(socket|urllib\d?|requests|http\.client|httpx|aiohttp|ftplib|smtplib|paramiko|telnetlib|urlopen|xmlrpc)\b/,
-    write: /\bopen\s*\([^)]*,\s*['"]?[rwax]?[wax+]b?['"]|\.write_(text|bytes)\s*\(|shutil\.(copy\w*|move)|os\.(rename|replace|chmod|chown|symlink|makedirs|mkdir|truncate)/,
+    write: /\bopen\s*\([^)]{0,256},\s*['"]?[rwax]?[wax+]b?['"]|\.write_(text|bytes)\s*\(|shutil\.(copy\w*|move)|os\.(rename|replace|chmod|chown|symlink|makedirs|mkdir|truncate)/,
     obfuscated: /\b(exec|eval|compile)\s*\(|b64decode|a85decode|codecs\.decode|marshal\.loads|pickle\.loads|zlib\.decompress|bytes\.fromhex/,
   },
   node: {
@@ -34,7 +34,7 @@ const CAPS: Record<Language, Capabilities> = {
   },
   perl: {
     delete: /\bunlink\b|\brmtree\b|\bremove_tree\b|\brmdir\b/,
-    spawn: /\bsystem\b|\bexec\b|`|\bqx\b|\bfork\b|open\s*\(?[^;]*\|/,
+    spawn: /\bsystem\b|\bexec\b|`|\bqx\b|\bfork\b|open\s*\(?[^;]{0,256}\|/,
     network: /Socket|LWP|HTTP::|Net::|IO::Socket|\bsocket\s*\(/,
     write: /open\s*\(?\s*\w+\s*,\s*['"]?\+?>|\brename\b|\bsymlink\b|\bchmod\b|\bchown\b/,
     obfuscated: /\beval\b|\bpack\s*\(|MIME::Base64|decode_base64/,
@@ -43,14 +43,14 @@ const CAPS: Record<Language, Capabilities> = {
     delete: /FileUtils\.(rm\w*|remove\w*)|File\.(delete|unlink)|Dir\.(delete|rmdir|unlink)/,
     spawn: /\bsystem\b|\bexec\b|`|%x|IO\.popen|Open3|\bspawn\b|\bfork\b|Kernel\.open/,
     network: /Socket|Net::HTTP|open-uri|URI\.open|TCPSocket|HTTParty|Faraday/,
-    write: /File\.(write|open\s*\([^)]*['"][wa])|FileUtils\.(cp|mv|touch|mkdir\w*|ln\w*|chmod\w*)|IO\.write/,
+    write: /File\.(write|open\s*\([^)]{0,256}['"][wa])|FileUtils\.(cp|mv|touch|mkdir\w*|ln\w*|chmod\w*)|IO\.write/,
     obfuscated: /\beval\b|instance_eval|class_eval|Base64|\.unpack/,
   },
   php: {
     delete: /\bunlink\s*\(|\brmdir\s*\(/,
     spawn: /\b(system|exec|shell_exec|passthru|popen|proc_open|pcntl_exec)\s*\(|`/,
     network: /fsockopen|stream_socket_client|curl_|socket_create|file_get_contents\s*\(\s*['"]https?:/,
-    write: /file_put_contents|fopen\s*\([^)]*['"][wax]|\brename\s*\(|\bcopy\s*\(|\bchmod\s*\(/,
+    write: /file_put_contents|fopen\s*\([^)]{0,256}['"][wax]|\brename\s*\(|\bcopy\s*\(|\bchmod\s*\(/,
     obfuscated: /\beval\s*\(|base64_decode|gzinflate|str_rot13|assert\s*\(|create_function/,
   },
 };

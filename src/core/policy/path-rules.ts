@@ -19,6 +19,15 @@ export const DOWNLOADERS: ReadonlySet<string> = new Set(['curl', 'wget', 'fetch'
 const HARMLESS_SINKS = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/tty', '/dev/zero', '/dev/fd/1', '/dev/fd/2']);
 const SAFE_PLACES = new Set(['inside', 'root']);
 
+/** Operands placed per command (each is a realpath); a longer list is rated high unread. */
+export const MAX_TARGETS_PER_COMMAND = 256;
+
+/** checkWrite for each operand, up to MAX_TARGETS_PER_COMMAND. */
+export function checkWrites(words: readonly Word[], scope: ShellScope, what: string): void {
+  if (words.length > MAX_TARGETS_PER_COMMAND) scope.f.add('high', 'too-complex', `${what} names ${words.length} paths, more than Baton places (${MAX_TARGETS_PER_COMMAND})`);
+  for (const w of words.slice(0, MAX_TARGETS_PER_COMMAND)) checkWrite(w, scope, what);
+}
+
 export function checkWrite(word: Word, scope: ShellScope, what: string): void {
   if (HARMLESS_SINKS.has(word.value) || /^\d+$|^-$/.test(word.value)) return;
   for (const t of targetsOf(word, scope.pc)) {
@@ -34,8 +43,11 @@ export function checkWrite(word: Word, scope: ShellScope, what: string): void {
   }
 }
 
-export function checkDelete(cmd: string, operands: Word[], recursive: boolean, scope: ShellScope): void {
+
+export function checkDelete(cmd: string, all: Word[], recursive: boolean, scope: ShellScope): void {
   const { f } = scope;
+  if (all.length > MAX_TARGETS_PER_COMMAND) f.add('high', 'too-complex', `${cmd} names ${all.length} paths, more than Baton places (${MAX_TARGETS_PER_COMMAND})`);
+  const operands = all.slice(0, MAX_TARGETS_PER_COMMAND);
   for (const target of operands) {
     const shown = `${cmd} ${recursive ? '-r ' : ''}${target.value}`;
     for (const t of targetsOf(target, scope.pc, false)) {

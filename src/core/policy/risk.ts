@@ -3,6 +3,7 @@ import type { RiskAssessment } from '../../shared/approvals.js';
 import { DESTRUCTIVE_SQL } from './families.js';
 import { Findings, LEVEL_ORDER, maxLevel } from './findings.js';
 import { isAbsolutePath, isInside, normalizeAbsolute, resolvePath } from './paths.js';
+import { MAX_TARGETS_PER_COMMAND } from './path-rules.js';
 import { analyseShell, type ShellScope } from './shell-rules.js';
 import { isSecretPath, realpathLongest, targetsOf, type PathContext } from './targets.js';
 import { FETCH_TOOLS, looksReadOnly, patchOf, patchTargets, pathsOf, READ_TOOLS, SHELL_TOOLS, shellCommandOf, urlsOf, WRITE_TOOLS } from './tool-shapes.js';
@@ -116,7 +117,8 @@ export function assessRisk(call: ToolCall, ctx: RiskContext): RiskAssessment {
   if (patch !== null) {
     const targets = patchTargets(patch);
     if (targets.length === 0) f.add('medium', 'unreadable-patch', `the ${call.tool} patch names no file Baton can read`);
-    for (const t of targets) {
+    if (targets.length > MAX_TARGETS_PER_COMMAND) f.add('high', 'too-complex', `the ${call.tool} patch touches ${targets.length} files, more than Baton places (${MAX_TARGETS_PER_COMMAND})`);
+    for (const t of targets.slice(0, MAX_TARGETS_PER_COMMAND)) {
       checkPath(t.path, `${call.tool} (${t.op})`, true, pc, f);
       if (t.op === 'delete' && targetsOf({ value: t.path, dynamic: false }, pc).some((x) => x.place === 'root')) f.add('high', 'delete-workspace', `${call.tool} deletes the workspace root`);
     }
@@ -131,7 +133,8 @@ export function assessRisk(call: ToolCall, ctx: RiskContext): RiskAssessment {
   } else {
     const paths = pathsOf(call.input);
     const reads = READ_TOOLS.has(tool) || (!WRITE_TOOLS.has(tool) && looksReadOnly(call.tool));
-    if (paths.length > 0) for (const p of paths) checkPath(p, call.tool, !reads, pc, f);
+    if (paths.length > MAX_TARGETS_PER_COMMAND) f.add('high', 'too-complex', `the ${call.tool} call names ${paths.length} paths, more than Baton places (${MAX_TARGETS_PER_COMMAND})`);
+    if (paths.length > 0) for (const p of paths.slice(0, MAX_TARGETS_PER_COMMAND)) checkPath(p, call.tool, !reads, pc, f);
     else if (WRITE_TOOLS.has(tool)) f.add('medium', 'unreadable-path', `the ${call.tool} call names no file path to check`);
     else if (!READ_TOOLS.has(tool) && !tool.startsWith('mcp__')) f.add('medium', 'unknown-tool', `Baton has no risk rules for the ${call.tool} tool; check its input yourself`);
   }

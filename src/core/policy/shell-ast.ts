@@ -38,7 +38,12 @@ export interface ShellScript {
   commands: Command[];
   /** tree-sitter had to recover from a syntax error somewhere in the line. */
   hasError: boolean;
+  /** More than MAX_SHELL_COMMANDS commands: the rest were not read. */
+  truncated: boolean;
 }
+
+/** Commands read from one line; an agent's command has a handful, a longer line is not checked in full. */
+export const MAX_SHELL_COMMANDS = 256;
 
 const ANSI_C_ESCAPES: Record<string, string> = { a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\\': '\\', "'": "'", '"': '"', '?': '?' };
 
@@ -58,6 +63,7 @@ const STATEMENTS = new Set(['subshell', 'compound_statement', 'command', 'pipeli
 class Reader {
   readonly all: Command[] = [];
   hasError = false;
+  truncated = false;
 
   /** Commands of a substitution: listed globally, and returned for the enclosing command. */
   private substitution(node: Node): Command[] {
@@ -94,6 +100,7 @@ class Reader {
         const unescape = (s: string): string => s.replace(/\\([$`"\\\n])/g, '$1');
         for (const c of node.children) {
           if (!c) continue;
+          if (this.truncated) break;
           // tree-sitter leaves some characters (a newline between two runs of text) in no child.
           if (c.startIndex > pos) value += unescape(node.text.slice(pos - node.startIndex, c.startIndex - node.startIndex));
           pos = c.endIndex;
@@ -113,6 +120,7 @@ class Reader {
         let ansiC = false;
         for (const c of node.children) {
           if (!c) continue;
+          if (this.truncated) break;
           const w = c.isNamed ? this.word(c, inner) : { value: c.text, dynamic: false };
           value += w.value;
           dynamic ||= w.dynamic;
@@ -191,6 +199,10 @@ class Reader {
 
   /** Reads a statement; returns the commands it runs at its own level (not those in substitutions). */
   statement(node: Node): Command[] {
+    if (this.all.length >= MAX_SHELL_COMMANDS) {
+      this.truncated = true;
+      return [];
+    }
     if (node.type === 'ERROR' || node.hasError) this.hasError ||= node.type === 'ERROR' || node.hasError;
     switch (node.type) {
       case 'command': {
@@ -219,6 +231,7 @@ class Reader {
         let before: Command[] = [];
         for (const c of node.namedChildren) {
           if (!c) continue;
+          if (this.truncated) break;
           const part = this.statement(c);
           for (const p of part) p.pipedFrom.push(...before);
           before = [...before, ...part];
@@ -233,6 +246,7 @@ class Reader {
         const made: Command[] = [];
         for (const c of node.namedChildren) {
           if (!c) continue;
+          if (this.truncated) break;
           if (c.type === 'command_substitution' || c.type === 'process_substitution') made.push(...this.substitution(c));
           else if (c.type === 'variable_assignment' || c.type === 'word' || c.type === 'string' || c.type === 'concatenation' || c.type === 'expansion' || c.type === 'simple_expansion') this.scan(c, made);
           else made.push(...this.statement(c));
@@ -250,7 +264,7 @@ export function readShell(text: string): ShellScript | null {
   try {
     const reader = new Reader();
     reader.statement(tree.rootNode);
-    return { commands: reader.all, hasError: reader.hasError || tree.rootNode.hasError };
+    return { commands: reader.all, hasError: reader.hasError || tree.rootNode.hasError, truncated: reader.truncated };
   } finally {
     tree.delete();
   }

@@ -1,8 +1,8 @@
 import { checkFamilies, DB_CLIENTS, DESTRUCTIVE_SQL } from './families.js';
 import { checkGit } from './git-rules.js';
 import { CODE_FLAGS, inspectCode, languageOf } from './inline-code.js';
-import { readShell, type Command } from './shell-ast.js';
-import { checkCopy, checkDelete, checkDownloader, checkExtract, checkWrite, DOWNLOADERS, type ShellScope } from './path-rules.js';
+import { MAX_SHELL_COMMANDS, readShell, type Command } from './shell-ast.js';
+import { checkCopy, checkDelete, checkDownloader, checkExtract, checkWrite, checkWrites, DOWNLOADERS, type ShellScope } from './path-rules.js';
 import { isSecretPath, targetsOf } from './targets.js';
 import { commandName, flagsOf, quoteWords, unwrap, type Word } from './words.js';
 
@@ -189,9 +189,9 @@ function analyseCommand(cmd: Command, scope: ShellScope): void {
       f.add(inside && !args.some((w) => /777|a\+w|o\+w/.test(w.value)) ? 'medium' : 'high', 'recursive-permission-change', `${name} -R changes ownership or permissions of a whole tree`);
     }
     if (args.some((w) => /^[ugoa]*[+=][rwxXt]*s|^[2467]\d{3}$/.test(w.value))) f.add('high', 'setuid', `${name} sets the setuid/setgid bit`);
-    for (const t of operands.slice(1)) checkWrite(t, scope, name);
+    checkWrites(operands.slice(1), scope, name);
   }
-  if (WRITES_OPERANDS.has(name)) for (const t of flagsOf(args).operands) checkWrite(t, scope, name);
+  if (WRITES_OPERANDS.has(name)) checkWrites(flagsOf(args).operands, scope, name);
   if (WRITES_LAST.has(name)) checkCopy(name, args, scope);
   if (name === 'sed' && args.some((w) => /^-[a-zA-Z]*i/.test(w.value) || w.value.startsWith('--in-place'))) {
     const ops = flagsOf(args).operands;
@@ -254,7 +254,8 @@ function checkFind(args: Word[], scope: ShellScope): void {
 /** Whole-line rules: secrets that reach the network, downloads that are then run, SQL in heredocs. */
 function analyseLine(text: string, commands: Command[], scope: ShellScope): void {
   const names = commands.map(firstWordName);
-  if (/:\s*\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}/.test(text) || /(\w+)\s*\(\)\s*\{[^}]*\b\1\s*\|\s*\1\s*&/.test(text)) scope.f.add('high', 'system-destructive', 'defines a fork bomb, which exhausts the machine');
+  // Bounded and anchored: an unbounded back-reference is quadratic on one long word.
+  if (/:\s*\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}/.test(text) || /(?:^|[^\w])(\w{1,64})\s*\(\)\s*\{[^}]{0,200}\b\1\s*\|\s*\1\s*&/.test(text)) scope.f.add('high', 'system-destructive', 'defines a fork bomb, which exhausts the machine');
   if (/\/dev\/(tcp|udp)\//.test(text)) scope.f.add('high', 'reverse-shell', 'uses /dev/tcp or /dev/udp, a raw network socket as a file (the classic reverse shell)');
   const senders = commands.filter((c, i) => NETWORK_SENDERS.has(names[i]!) || c.redirects.some((r) => /^\/dev\/(tcp|udp)\//.test(r.target.value)));
   if (senders.length > 0) {
@@ -309,6 +310,7 @@ export function analyseShell(text: string, scope: ShellScope, via = ''): void {
     return;
   }
   // Unknown means ask loudly: text the bash grammar cannot read could hide anything.
+  if (script.truncated) f.add('high', 'too-complex', `the command holds more than ${MAX_SHELL_COMMANDS} commands; Baton cannot check them all`);
   if (script.hasError) f.add('high', 'unparsed-syntax', `part of the command${via ? ` (in ${via})` : ''} is not valid shell syntax; Baton cannot tell what bash would run`);
   // A copy: `cd` inside `bash -c` must not move the caller's cwd.
   const local: ShellScope = { ...scope, pc: { ...scope.pc } };
