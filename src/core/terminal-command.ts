@@ -19,8 +19,7 @@ export interface CommandTarget {
 
 /** What `Continue in terminal` runs for a Baton session: the source tool's own resume when it came from one. */
 export function commandTargetOf(session: SessionDoc): CommandTarget {
-  const workspace = (session as { workspace?: { git?: { remote?: string | null } | null } }).workspace;
-  const base = { cwd: session.cwd, gitRoot: session.gitRoot, remote: workspace?.git?.remote ?? null };
+  const base = { cwd: session.cwd, gitRoot: session.gitRoot, remote: session.workspace?.git?.remote ?? null };
   const tool = session.source.tool;
   if ((tool === 'claude' || tool === 'codex') && session.source.externalId) return { ...base, tool, id: session.source.externalId };
   return { ...base, tool: 'baton', id: session.id };

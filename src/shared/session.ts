@@ -1,4 +1,10 @@
 import { z } from 'zod';
+import { SessionContext } from './session-fields/context.js';
+import { SessionPermission } from './session-fields/permission.js';
+import { SessionRedactions } from './session-fields/redactions.js';
+import { SessionRehydrationLog } from './session-fields/rehydration-log.js';
+import { SessionTasks } from './session-fields/tasks.js';
+import { SessionWorkspace } from './session-fields/workspace.js';
 
 /** Major version of session.json and index.json; a newer major opens read-only. */
 export const SESSION_SCHEMA_VERSION = 1;
@@ -28,11 +34,7 @@ export const SessionSource = z.looseObject({
 });
 export type SessionSource = z.infer<typeof SessionSource>;
 
-export const PermissionState = z.looseObject({
-  mode: z.string(),
-  rules: z.array(z.string()).default([]),
-});
-export type PermissionState = z.infer<typeof PermissionState>;
+export { PermissionState } from './session-fields/permission.js';
 
 export const ModelConfig = z.looseObject({
   name: z.string(),
@@ -44,7 +46,12 @@ export const Damage = z.looseObject({
   /** Side file under the session directory that holds the quarantined bytes. */
   sideFile: z.string(),
   detectedAt: z.string(),
+  /** The damaged byte range of the log (start inclusive, end exclusive), when known. */
+  file: z.string().optional(),
+  start: z.number().int().nonnegative().optional(),
+  end: z.number().int().nonnegative().optional(),
 });
+export type Damage = z.infer<typeof Damage>;
 
 /** session.json */
 export const SessionDoc = z.looseObject({
@@ -59,13 +66,20 @@ export const SessionDoc = z.looseObject({
   title: z.string(),
   source: SessionSource,
   model: ModelConfig.nullable(),
-  permission: PermissionState.nullable(),
+  permission: SessionPermission,
   holder: Holder,
   /** Compare-and-swap counter for session.json updates. */
   revision: z.number().int().nonnegative(),
   messageCount: z.number().int().nonnegative(),
   archived: z.boolean(),
   damaged: z.array(Damage).optional(),
+  /** Notes about how the store repaired this session (restored from a revision, folded duplicates…). */
+  notes: z.array(z.string()).optional(),
+  workspace: SessionWorkspace,
+  redactions: SessionRedactions,
+  rehydrationLog: SessionRehydrationLog,
+  tasks: SessionTasks,
+  context: SessionContext,
 });
 export type SessionDoc = z.infer<typeof SessionDoc>;
 

@@ -13,9 +13,6 @@ import {
   verifyWorkspace,
 } from '../workspace/index.js';
 
-/** Compare-and-swap retries when appending to the session's rehydration log. */
-const LOG_CAS_ATTEMPTS = 5;
-
 /**
  * The UI's workspace channels over the workspace module: status (verify + plan), the file list,
  * one file's two sides, and confirmed rehydration steps, each logged in session.json.
@@ -28,18 +25,7 @@ export function createWorkspaceHandlers(store: SessionStore) {
   }
 
   async function log(sessionId: string, entries: RehydrationLogEntry[]): Promise<void> {
-    for (let attempt = 1; ; attempt++) {
-      const doc = await store.getSession(sessionId);
-      try {
-        await store.update(sessionId, doc.revision, (current) => {
-          const previous = Array.isArray(current.rehydrationLog) ? (current.rehydrationLog as unknown[]) : [];
-          return { ...current, rehydrationLog: [...previous, ...entries] };
-        });
-        return;
-      } catch (error) {
-        if ((error as { code?: string }).code !== ErrorCode.CONFLICT || attempt >= LOG_CAS_ATTEMPTS) throw error;
-      }
-    }
+    await store.mutate(sessionId, (current) => ({ ...current, rehydrationLog: [...(current.rehydrationLog ?? []), ...entries] }));
   }
 
   return {

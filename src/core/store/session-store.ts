@@ -25,8 +25,8 @@ export interface OpenStoreOptions {
   metadataFlushMs?: number;
 }
 
-/** CAS retries for the store's own read-modify-write updates (claim, archive, metadata). */
-export const INTERNAL_CAS_RETRIES = 50;
+/** CAS retries of mutate() before CONFLICT reaches the caller (many writers on one session). */
+export const MUTATE_CAS_RETRIES = 50;
 /** messageCount/updatedAt write-back delay: list() may lag appends by this much, fsyncs stay few. */
 export const METADATA_FLUSH_MS = 200;
 const ARTIFACT_REF = /^artifacts\/[0-9a-f]{64}(\.[A-Za-z0-9]{1,16})?$/;
@@ -204,18 +204,25 @@ export class FileSessionStore implements SessionStore {
     });
   }
 
-  /** Read-modify-write with CAS retries; `change` returns undefined when nothing needs writing. */
-  private async mutate(id: string, change: (doc: SessionDoc) => SessionDoc | undefined): Promise<SessionDoc> {
+  /**
+   * Read-modify-write with compare-and-swap retries: the one retry loop of the code base. `change`
+   * gets a fresh copy of the current document on every attempt (so it must not depend on an
+   * earlier attempt) and returns undefined when nothing needs writing.
+   */
+  async mutate(id: string, change: (doc: SessionDoc) => SessionDoc | undefined | Promise<SessionDoc | undefined>): Promise<SessionDoc> {
+    this.writable();
     for (let attempt = 0; ; attempt++) {
       const loc = await this.locate(id);
       const loaded = await this.load(loc);
       if (loaded.newer) throw this.newerDoc(loc.dir, loaded.fromVersion);
-      const next = change(structuredClone(loaded.doc));
-      if (!next) return loaded.doc;
+      const next = await change(structuredClone(loaded.doc));
+      if (!next) return structuredClone(loaded.doc);
+      const parsed = SessionDoc.safeParse({ ...next, id, schemaVersion: loaded.doc.schemaVersion });
+      if (!parsed.success) throw new StoreError('BAD_REQUEST', `The updated session ${id} is not valid: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}.`, loc.dir);
       try {
-        return await this.commit(loc, loaded.doc.revision, next);
+        return await this.commit(loc, loaded.doc.revision, parsed.data);
       } catch (error) {
-        if (!(error instanceof StoreError && error.code === 'CONFLICT') || attempt >= INTERNAL_CAS_RETRIES) throw error;
+        if (!(error instanceof StoreError && error.code === 'CONFLICT') || attempt >= MUTATE_CAS_RETRIES) throw error;
       }
     }
   }

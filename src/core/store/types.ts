@@ -53,6 +53,11 @@ export interface SessionStore {
   readMessages(id: string, options?: ReadMessagesOptions): Promise<MessageRecord[]>;
   /** Compare-and-swap on `revision`; CONFLICT when another writer got there first. */
   update(id: string, expectedRevision: number, mutate: (doc: SessionDoc) => SessionDoc): Promise<SessionDoc>;
+  /**
+   * Read-modify-write with compare-and-swap retries: `change` sees the current document (again on
+   * each retry) and returns the next one, or undefined to write nothing. Use this, not a loop over update().
+   */
+  mutate(id: string, change: (doc: SessionDoc) => SessionDoc | undefined | Promise<SessionDoc | undefined>): Promise<SessionDoc>;
   /** Takes the baton: holder = who, epoch + 1. */
   claim(id: string, who: string): Promise<SessionDoc>;
   /** A new session with parentId = id holding records 0..uptoSeq. */

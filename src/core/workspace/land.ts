@@ -1,5 +1,5 @@
 import type { SessionDoc } from '../../shared/session.js';
-import { WorkspaceSnapshot } from '../../shared/workspace.js';
+import type { WorkspaceSnapshot } from '../../shared/workspace.js';
 import type { SessionStore } from '../store/types.js';
 import { captureWorkspaceWithPatch, type CapturedWorkspace } from './capture.js';
 import { storeWorkspacePatch } from './session-workspace.js';
@@ -16,17 +16,16 @@ export const WORKSPACE_REUSE_MS = 5_000;
 export async function landWorkspace(store: SessionStore, session: SessionDoc, captured: CapturedWorkspace): Promise<SessionDoc> {
   const workspace = await storeWorkspacePatch(store, session.id, captured);
   // Already recorded as is (createSession's extra, and no patch ref to add): save a write.
-  if (JSON.stringify((session as Record<string, unknown>).workspace) === JSON.stringify(workspace)) return session;
+  if (JSON.stringify(session.workspace) === JSON.stringify(workspace)) return session;
   return store.update(session.id, session.revision, (doc) => ({ ...doc, workspace }));
 }
 
 /** The session's workspace for a new manifest: the just-landed one, or a fresh capture stored the same way. */
 export async function reuseOrCaptureWorkspace(store: SessionStore, session: SessionDoc, now = new Date()): Promise<WorkspaceSnapshot> {
-  const stored = WorkspaceSnapshot.safeParse((session as Record<string, unknown>).workspace);
-  if (stored.success && stored.data.capturedAt && now.getTime() - Date.parse(stored.data.capturedAt) <= WORKSPACE_REUSE_MS) {
-    return stored.data;
-  }
+  const stored = session.workspace;
+  if (stored?.capturedAt && now.getTime() - Date.parse(stored.capturedAt) <= WORKSPACE_REUSE_MS) return stored;
   const captured = await captureWorkspaceWithPatch(session.cwd);
   const landed = await landWorkspace(store, session, captured);
-  return WorkspaceSnapshot.parse((landed as Record<string, unknown>).workspace);
+  if (!landed.workspace) throw new Error(`Session ${session.id}: the workspace just landed is missing from session.json.`);
+  return landed.workspace;
 }

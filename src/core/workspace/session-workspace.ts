@@ -1,7 +1,6 @@
-import { WorkspaceErrorCode, WorkspaceSnapshot } from '../../shared/workspace.js';
+import type { WorkspaceSnapshot } from '../../shared/workspace.js';
 import type { SessionStore } from '../store/types.js';
 import type { CapturedWorkspace } from './capture.js';
-import { WorkspaceError } from './errors.js';
 
 /** The artifact extension of stored patches (artifacts/<sha256>.patch). */
 export const PATCH_ARTIFACT_EXTENSION = 'patch';
@@ -20,11 +19,8 @@ export async function storeWorkspacePatch(store: SessionStore, sessionId: string
 
 /** The handed-off workspace kept in session.json (`workspace`), or null when the session has none. */
 export async function readSessionWorkspace(store: SessionStore, sessionId: string): Promise<WorkspaceSnapshot | null> {
-  const doc = (await store.getSession(sessionId)) as Record<string, unknown>;
-  if (doc.workspace === undefined || doc.workspace === null) return null;
-  const parsed = WorkspaceSnapshot.safeParse(doc.workspace);
-  if (!parsed.success) throw new WorkspaceError(WorkspaceErrorCode.NOT_IN_HANDOFF, `Session ${sessionId} has an unreadable workspace record in session.json.`, sessionId);
-  return parsed.data;
+  // session.json's `workspace` is validated by SessionDoc when the session is read.
+  return (await store.getSession(sessionId)).workspace ?? null;
 }
 
 /** The stored patch bytes of a session's workspace, or null when it was too large to store. */

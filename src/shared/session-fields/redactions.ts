@@ -1,0 +1,8 @@
+import { z } from 'zod';
+
+/**
+ * session.json's `redactions`: what the redaction pass removed before the messages were written,
+ * as pattern name → count (never the removed text). Absent when nothing was removed.
+ */
+export const SessionRedactions = z.record(z.string(), z.number().int().nonnegative()).optional();
+export type SessionRedactions = NonNullable<z.infer<typeof SessionRedactions>>;
