@@ -13,6 +13,7 @@ import { BATON_VERSION } from '../version.js';
 import { buildManifest } from './build-manifest.js';
 import { digestMessages } from './context-digest.js';
 import { redactMessages } from './redact-messages.js';
+import { trimToolOutputs } from '../context/trim-tool-output.js';
 import { findTarget } from './find-target.js';
 import { HandoffCategory, type HandoffOutcome } from './outcome.js';
 
@@ -59,7 +60,9 @@ export async function landAndReadBack(store: SessionStore, request: NewSessionRe
     throw error;
   });
   const workspace = captured.snapshot;
-  const { messages, found: redactions } = redactMessages(request.messages);
+  const { messages: redacted, found: redactions } = redactMessages(request.messages);
+  // Large tool outputs are trimmed structurally; their full text lands with the session, by hash.
+  const { messages, artifacts } = trimToolOutputs(redacted);
   const created = await store.createSession(
     {
       ...(request.id ? { id: request.id } : {}),
@@ -74,6 +77,7 @@ export async function landAndReadBack(store: SessionStore, request: NewSessionRe
       extra: Object.keys(redactions).length > 0 ? { workspace, redactions } : { workspace },
     },
     messages,
+    artifacts,
   );
   // The patch goes under artifacts/ (by hash) and its ref into session.json's `workspace`.
   const session = await landWorkspace(store, created, captured);
