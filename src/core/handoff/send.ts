@@ -14,6 +14,7 @@ import { buildManifest } from './build-manifest.js';
 import { digestMessages } from './context-digest.js';
 import { redactMessages } from './redact-messages.js';
 import { trimToolOutputs } from '../context/trim-tool-output.js';
+import { prepareContext } from '../context/context-transfer.js';
 import { findTarget } from './find-target.js';
 import { HandoffCategory, type HandoffOutcome } from './outcome.js';
 
@@ -112,7 +113,9 @@ export async function offerSession(sessionId: string, options: OfferOptions, lan
     manifest = previous;
   } else {
     const workspace = await reuseOrCaptureWorkspace(store, session).catch(() => ({ cwd: session.cwd, git: null }));
-    manifest = buildManifest({ handoffId: newId('h'), session, records, workspace, client: { name: 'baton-cli', version: BATON_VERSION } });
+    // Summary (artifacts/summary-NN.md, extending the previous one), anchors and token estimate.
+    const context = await prepareContext(store, session, records);
+    manifest = buildManifest({ handoffId: newId('h'), session, records, workspace, context, client: { name: 'baton-cli', version: BATON_VERSION } });
     // Recorded before anything is offered (a re-offer reuses this handoff id), while the connection is made.
     recorded = store.recordHandoff(sessionId, manifest as Record<string, unknown>);
   }
