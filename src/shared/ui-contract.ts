@@ -43,6 +43,16 @@ export const HandoffStatsView = z.object({
 });
 export type HandoffStatsView = z.infer<typeof HandoffStatsView>;
 
+/** A handoff whose manifest disagreed with the disk at this host (events.jsonl `verify_mismatch`). */
+export const HandoffAlert = z.object({
+  at: z.string(),
+  sessionId: z.string(),
+  handoffId: z.string(),
+  fields: z.array(z.string()),
+  message: z.string(),
+});
+export type HandoffAlert = z.infer<typeof HandoffAlert>;
+
 export const ApprovalViewSchema = z.object({ request: ApprovalRequestRecord, decision: ApprovalDecisionRecord.nullable() });
 export const TaskViewSchema = z.object({
   record: TaskRecord,
@@ -60,6 +70,12 @@ export const uiChannels = {
   'sessions:list': { request: z.object({ includeArchived: z.boolean().optional() }), response: z.array(IndexRow) },
   'session:get': { request: z.object({ id: z.string() }), response: SessionDetail },
   'stats:get': { request: z.object({}), response: HandoffStatsView },
+  'alerts:list': { request: z.object({}), response: z.array(HandoffAlert) },
+  /** The full text of a trimmed tool output (artifacts/<sha256>.txt), checked against its hash. */
+  'artifact:text': {
+    request: z.object({ sessionId: z.string(), ref: z.string().regex(/^artifacts\/[0-9a-f]{64}\.txt$/, 'expected artifacts/<sha256>.txt') }),
+    response: z.object({ text: z.string(), bytes: z.number().int() }),
+  },
   /** Undecided approval requests, oldest first. */
   'approvals:pending': { request: z.object({}), response: z.array(ApprovalViewSchema) },
   'approvals:history': { request: z.object({ sessionId: z.string() }), response: z.array(ApprovalViewSchema) },
@@ -110,6 +126,8 @@ export const uiEvents = {
   'approvals:changed': z.object({ sessionId: z.string(), requestId: z.string().optional(), type: z.string() }),
   /** A task was registered or changed state. */
   'tasks:changed': z.object({ id: z.string(), state: z.string() }),
+  /** A handoff was refused because the disk disagreed with its manifest. */
+  'handoff:alert': HandoffAlert,
 } as const;
 export type UiEvent = keyof typeof uiEvents;
 export type UiEventPayload<E extends UiEvent> = z.infer<(typeof uiEvents)[E]>;

@@ -9,6 +9,7 @@ import type { UiEvent, UiEventPayload } from '../../shared/ui-contract.js';
 import { createUiDispatcher, type UiDispatcher } from './ui-handlers.js';
 import { BATON_VERSION } from '../version.js';
 import { computeHandoffStats } from '../handoff/stats.js';
+import { alertsFrom } from '../context/mismatch-alert.js';
 import { createApprovalService, type ApprovalService } from '../approvals/index.js';
 import { createTaskService, type TaskService } from '../tasks/index.js';
 import { scanAgentSessions } from '../importers/index.js';
@@ -55,6 +56,7 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
   const emitUiEvent = <E extends UiEvent>(event: E, payload: UiEventPayload<E>) => emitter.emit('ui', event, payload);
 
   const onReceiverEvent = (event: ReceiverEvent) => {
+    if (event.alert) emitUiEvent('handoff:alert', event.alert);
     emitUiEvent('session:changed', { id: event.sessionId, reason: event.kind });
     if (event.kind === 'select' || event.status === 'accepted') emitUiEvent('session:select', { id: event.sessionId });
   };
@@ -95,6 +97,11 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
       return { session, messages, truncated: session.messageCount > messages.length };
     },
     'stats:get': async () => computeHandoffStats(await store.readEvents()),
+    'alerts:list': async () => alertsFrom(await store.readEvents()),
+    'artifact:text': async ({ sessionId, ref }) => {
+      const bytes = await store.readArtifact(sessionId, ref);
+      return { text: Buffer.from(bytes).toString('utf8'), bytes: bytes.length };
+    },
     'approvals:pending': async () => approvals.listPending(),
     'approvals:history': async ({ sessionId }) => approvals.history(sessionId),
     'approvals:decide': async ({ requestId, ...params }) => approvals.decide(requestId, params),
