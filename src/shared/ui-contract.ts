@@ -40,6 +40,15 @@ export const HandoffStatsView = z.object({
   successRate: z.number().nullable(),
   byCategory: z.record(z.string(), z.number().int()),
   totalMs: z.object({ p50: z.number().nullable(), p95: z.number().nullable() }),
+  /** Durations of sessions after an accepted handoff, until the next handoff, a resume or the last activity. */
+  afterResumption: z.object({
+    count: z.number().int(),
+    p50: z.number().nullable(),
+    p95: z.number().nullable(),
+    max: z.number().nullable(),
+    byEnd: z.record(z.string(), z.number().int()),
+    buckets: z.array(z.object({ label: z.string(), count: z.number().int() })),
+  }),
 });
 export type HandoffStatsView = z.infer<typeof HandoffStatsView>;
 

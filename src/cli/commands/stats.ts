@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { computeHandoffStats } from '../../core/handoff/stats.js';
+import { computeHandoffStats, lastActivityOf } from '../../core/handoff/stats.js';
+import { formatResumedDurations } from '../../shared/format-duration.js';
 import { createOutput } from '../output.js';
 import { openCliStore } from '../context.js';
 
@@ -12,14 +13,14 @@ export function registerStats(program: Command): void {
       const out = createOutput(!!flags.json);
       const { store } = await openCliStore();
       try {
-        const stats = computeHandoffStats(await store.readEvents());
+        const stats = computeHandoffStats(await store.readEvents(), lastActivityOf(await store.list({ includeArchived: true })));
         out.result('stats', { stats }, () => {
           if (stats.total === 0) return 'No handoffs recorded yet.';
           const rate = `${((stats.successRate ?? 0) * 100).toFixed(1)}%`;
           const rows = Object.entries(stats.byCategory)
             .filter(([, n]) => n > 0)
             .map(([category, n]) => `  ${category.padEnd(20)} ${n}`);
-          return [`${stats.total} handoffs, ${stats.succeeded} succeeded (${rate}); p50 ${stats.totalMs.p50 ?? '–'} ms, p95 ${stats.totalMs.p95 ?? '–'} ms`, ...rows].join('\n');
+          return [`${stats.total} handoffs, ${stats.succeeded} succeeded (${rate}); p50 ${stats.totalMs.p50 ?? '–'} ms, p95 ${stats.totalMs.p95 ?? '–'} ms`, ...rows, ...formatResumedDurations(stats.afterResumption)].join('\n');
         });
       } finally {
         await store.close();

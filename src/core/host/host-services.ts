@@ -8,7 +8,7 @@ import { createReceiver, type ReceiverEvent } from '../handoff/receiver.js';
 import type { UiEvent, UiEventPayload } from '../../shared/ui-contract.js';
 import { createUiDispatcher, type UiDispatcher } from './ui-handlers.js';
 import { BATON_VERSION } from '../version.js';
-import { computeHandoffStats } from '../handoff/stats.js';
+import { computeHandoffStats, lastActivityOf } from '../handoff/stats.js';
 import { alertsFrom } from '../context/mismatch-alert.js';
 import { createApprovalService, type ApprovalService } from '../approvals/index.js';
 import { createTaskService, type TaskService } from '../tasks/index.js';
@@ -96,7 +96,7 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
       const messages = await store.readMessages(id, { tail: SESSION_VIEW_MESSAGE_LIMIT });
       return { session, messages, truncated: session.messageCount > messages.length };
     },
-    'stats:get': async () => computeHandoffStats(await store.readEvents()),
+    'stats:get': async () => computeHandoffStats(await store.readEvents(), lastActivityOf(await store.list({ includeArchived: true }))),
     'alerts:list': async () => alertsFrom(await store.readEvents()),
     'artifact:text': async ({ sessionId, ref }) => {
       const bytes = await store.readArtifact(sessionId, ref);
