@@ -4,8 +4,9 @@ import { Skeleton } from '../../components/Skeleton';
 import { useApi } from '../../hooks/api-context';
 import { useRemote } from '../../hooks/use-remote';
 import { formatMs, formatRate, sortedCategories } from './format-stats';
+import { ResumedDurations } from './ResumedDurations';
 
-/** The handoff figures `baton stats` prints: success rate, outcomes by category, p50/p95 time. */
+/** The handoff figures `baton stats` prints: success rate, outcomes by category, p50/p95 time, durations after resumption. */
 export function StatsPanel() {
   const api = useApi();
   const load = useCallback(() => api.invoke('stats:get', {}), [api]);
@@ -55,6 +56,7 @@ export function StatsPanel() {
             ))}
           </ul>
         )}
+        <ResumedDurations value={value.afterResumption} />
       </>
     );
   }
