@@ -111,7 +111,7 @@ function ConversationPanel({ detail, now }: { detail: SessionDetail; now: number
         ) : (
           <ol className="messages">
             {messages.map((message) => (
-              <MessageItem key={`${message.seq}:${message.id}`} message={message} now={now} />
+              <MessageItem key={`${message.seq}:${message.id}`} message={message} now={now} sessionId={session.id} />
             ))}
           </ol>
         )}

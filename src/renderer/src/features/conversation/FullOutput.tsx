@@ -1,0 +1,50 @@
+import { useState } from 'react';
+import type { FullOutput as FullOutputRef } from '../../../../shared/message';
+import { CollapsibleText } from '../../components/CollapsibleText';
+import { useApi } from '../../hooks/api-context';
+
+type State = { kind: 'closed' } | { kind: 'loading' } | { kind: 'open'; text: string } | { kind: 'error'; message: string };
+
+/**
+ * The trimmed output stays on screen; "Show full output" fetches the untrimmed text from the
+ * session's artifacts (checked against its hash by the host) and shows it in its place.
+ */
+export function FullOutput({ sessionId, output, trimmed }: { sessionId: string; output: FullOutputRef; trimmed: string }) {
+  const api = useApi();
+  const [state, setState] = useState<State>({ kind: 'closed' });
+  const load = () => {
+    setState({ kind: 'loading' });
+    api.invoke('artifact:text', { sessionId, ref: output.ref }).then(
+      (value) => setState({ kind: 'open', text: value.text }),
+      (error: Error) => setState({ kind: 'error', message: error.message }),
+    );
+  };
+  const size = `${output.lines.toLocaleString()} lines, ${formatBytes(output.bytes)}`;
+  return (
+    <div className="full-output" data-testid="full-output" data-ref={output.ref}>
+      {state.kind === 'open' ? <CollapsibleText text={state.text} mono /> : <CollapsibleText text={trimmed} mono />}
+      <div className="full-output-actions">
+        {state.kind === 'open' ? (
+          <button type="button" className="button-link" onClick={() => setState({ kind: 'closed' })}>
+            Show trimmed output
+          </button>
+        ) : (
+          <button type="button" className="button-link" data-testid="show-full-output" disabled={state.kind === 'loading'} onClick={load}>
+            {state.kind === 'loading' ? 'Loading full output…' : `Show full output (${size})`}
+          </button>
+        )}
+        {state.kind === 'error' && (
+          <span className="inline-error" role="alert" data-testid="full-output-error">
+            The full output could not be read: {state.message}
+          </span>
+        )}
+      </div>
+    </div>
+  );
+}
+
+function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+}
