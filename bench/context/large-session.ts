@@ -33,9 +33,9 @@ function rng(seed: number) {
   return () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
 }
 
-/** Tool output shaped like a test run or a build log: most small, one in five 16–40 KiB, some with errors. */
+/** Tool output shaped like a test run or a build log: most small, about one in six 16–40 KiB, some with errors. */
 function toolOutput(i: number, next: () => number): { text: string; exitCode: number } {
-  const large = next() < 0.2;
+  const large = next() < 0.17;
   const lines = large ? 250 + Math.floor(next() * 400) : 15 + Math.floor(next() * 50);
   const failing = next() < 0.15;
   const out: string[] = [`> baton@0.1.0 test run ${i}`, ''];
