@@ -12,6 +12,8 @@ import { startHostServices } from '../../src/core/host/host-services.js';
 import { digestMessages } from '../../src/core/handoff/context-digest.js';
 import { anchorMessageIds } from '../../src/core/context/anchors.js';
 import { prepareContext } from '../../src/core/context/context-transfer.js';
+import { trimToolOutputs } from '../../src/core/context/trim-tool-output.js';
+import { landAndReadBack } from '../../src/core/handoff/send.js';
 import { emptyState, extend } from '../../src/core/context/extract.js';
 import { parseSummaryState, renderSummary } from '../../src/core/context/summary.js';
 import { fullOutputsOf } from '../../src/core/context/verify-context.js';
@@ -36,7 +38,7 @@ function rng(seed: number) {
 /** Tool output shaped like a test run or a build log: most small, about one in six 16–40 KiB, some with errors. */
 function toolOutput(i: number, next: () => number): { text: string; exitCode: number } {
   const large = next() < 0.17;
-  const lines = large ? 250 + Math.floor(next() * 400) : 15 + Math.floor(next() * 50);
+  const lines = large ? 220 + Math.floor(next() * 360) : 15 + Math.floor(next() * 50);
   const failing = next() < 0.15;
   const out: string[] = [`> baton@0.1.0 test run ${i}`, ''];
   for (let l = 0; l < lines; l++) {
@@ -168,10 +170,19 @@ try {
     await prepareContext(host.store, await host.store.getSession(sessionId), [...records, ...more]);
     prepare.push(performance.now() - t);
   }
+  // Where the rest of the process goes: the landing (parse is the baseline; trim; write, fsync, read back) in this process.
+  let t = performance.now();
+  trimToolOutputs(input);
+  const trimMs = performance.now() - t;
+  t = performance.now();
+  await landAndReadBack(host.store, { cwd: work, title: 'in-process landing', messages: input });
+  const landMs = performance.now() - t;
   const base = summarize(baseline).p50;
   rows.push({ step: 'baseline: JSON.parse of every line (40 MB)', 'median ms': base, 'p95 ms': summarize(baseline).p95, '× baseline': 1 });
   rows.push({ step: 'summary + anchors (extract, anchor ids, render) over 20,000 records', 'median ms': summarize(produce).p50, 'p95 ms': summarize(produce).p95, '× baseline': summarize(produce).p50 / base });
   rows.push({ step: 'progressive: prepareContext for 1,000 more (summary-02, artifact + session.json)', 'median ms': summarize(prepare).p50, 'p95 ms': summarize(prepare).p95, '× baseline': summarize(prepare).p50 / base });
+  rows.push({ step: 'trimToolOutputs over the 20,000 input messages', 'median ms': trimMs, 'p95 ms': trimMs, '× baseline': trimMs / base });
+  rows.push({ step: 'landAndReadBack in-process (redact, trim, write + fsync, read back)', 'median ms': landMs, 'p95 ms': landMs, '× baseline': landMs / base });
   rows.push({ step: '`baton handoff` process, 40 MB, to a real receiver (wall)', 'median ms': handoff.ms, 'p95 ms': handoff.ms, '× baseline': handoff.ms / base });
   for (const [k, v] of Object.entries(answer.durationsMs)) rows.push({ step: `  of which ${k} (CLI's own figure)`, 'median ms': v, 'p95 ms': v, '× baseline': v / base });
 

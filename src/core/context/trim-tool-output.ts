@@ -30,9 +30,10 @@ export interface TrimmedText {
  * small enough to travel whole.
  */
 export function trimOutput(output: string, exitCode?: number | null): TrimmedText | null {
+  // Most outputs are small: decide without copying or splitting them.
+  if (Buffer.byteLength(output, 'utf8') <= TRIM_OVER_BYTES && lineCountAtMost(output, TRIM_OVER_LINES)) return null;
   const bytes = Buffer.from(output, 'utf8');
   const lines = output.split('\n');
-  if (bytes.length <= TRIM_OVER_BYTES && lines.length <= TRIM_OVER_LINES) return null;
   const sha256 = sha256Hex(bytes);
   const fullOutput: FullOutput = { ref: `artifacts/${sha256}.${FULL_OUTPUT_EXTENSION}`, sha256, bytes: bytes.length, lines: lines.length };
   const head = Math.min(TRIM_HEAD_LINES, lines.length);
@@ -54,6 +55,13 @@ export function trimOutput(output: string, exitCode?: number | null): TrimmedTex
   }
   out.push(...lines.slice(tailStart).map(cut));
   return { text: out.join('\n'), fullOutput, bytes };
+}
+
+/** True when the text has at most `max` lines, counting no further than needed. */
+function lineCountAtMost(text: string, max: number): boolean {
+  let lines = 1;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) if (++lines > max) return false;
+  return true;
 }
 
 function cut(line: string): string {
