@@ -34,6 +34,8 @@ describe('trimmed tool output with "show full output"', () => {
     const [call, tool] = screen.getAllByTestId('full-output');
     expect(call!.textContent).toContain('[trimmed by Baton: 900 lines');
     expect(call!.textContent).not.toContain('building module 450');
+    expect(call!.textContent).toContain('building module 899');
+    expect(within(call!).queryByText(/Show all/)).toBeNull();
     expect(screen.getByText(/trimmed from 900 lines/)).toBeTruthy();
     fireEvent.click(within(tool!).getByTestId('show-full-output'));
     expect(await within(tool!).findByText('Show trimmed output')).toBeTruthy();

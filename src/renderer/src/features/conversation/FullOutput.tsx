@@ -22,7 +22,8 @@ export function FullOutput({ sessionId, output, trimmed }: { sessionId: string; 
   const size = `${output.lines.toLocaleString()} lines, ${formatBytes(output.bytes)}`;
   return (
     <div className="full-output" data-testid="full-output" data-ref={output.ref}>
-      {state.kind === 'open' ? <CollapsibleText text={state.text} mono /> : <CollapsibleText text={trimmed} mono />}
+      {/* The trimmed form is bounded (about 90 lines) and its error lines are the point: shown whole. */}
+      {state.kind === 'open' ? <CollapsibleText text={state.text} mono /> : <div className="text text-mono">{trimmed}</div>}
       <div className="full-output-actions">
         {state.kind === 'open' ? (
           <button type="button" className="button-link" onClick={() => setState({ kind: 'closed' })}>
