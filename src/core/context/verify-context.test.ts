@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Manifest } from '../../shared/manifest.js';
 import { createReceiver, type ReceiverEvent } from '../handoff/receiver.js';
+import { DESKTOP_CAPABILITIES } from '../host/capabilities.js';
 import { landAndReadBack, offerSession } from '../handoff/send.js';
 import { createHandoffFixture, type HandoffFixture } from '../handoff/test-support/handoff-fixture.js';
 import type { Answer, RequestHandler } from '../transport/types.js';
@@ -20,7 +21,8 @@ let manifest: Manifest;
 beforeEach(async () => {
   fixture = await createHandoffFixture();
   events = [];
-  receiver = createReceiver({ store: fixture.store, capabilities: ['conversation', 'diff-viewer'], holder: 'desktop', onEvent: (e) => events.push(e) });
+  // Every capability: this test is about the context fields, not about what a host can show.
+  receiver = createReceiver({ store: fixture.store, capabilities: DESKTOP_CAPABILITIES, holder: 'desktop', onEvent: (e) => events.push(e) });
   const landed = await landAndReadBack(fixture.store, {
     cwd: fixture.workDir,
     title: 'Verify me',
