@@ -4,6 +4,7 @@ import { rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
 import { openStore } from './store/index.js';
+import type { Damage } from '../shared/session.js';
 import { connectEndpoint } from './transport/client.js';
 import { loadOrCreateToken, resolveEndpoint, ensureEndpointDir } from './transport/endpoint.js';
 import { writeFileAtomic } from './fs/index.js';
@@ -16,6 +17,15 @@ export interface DoctorCheck {
   detail: string;
   /** What to do when it is not ok. */
   fix?: string;
+  /** The sessions check: every session with damage set aside, and where the bytes are kept. */
+  sessions?: DamagedSession[];
+}
+
+export interface DamagedSession {
+  id: string;
+  title: string;
+  archived: boolean;
+  damage: Damage[];
 }
 
 /** How long the endpoint check waits for the handshake. */
@@ -27,7 +37,49 @@ const DOCTOR_CONNECT_TIMEOUT_MS = 2_000;
  * Windows; macOS offers no command-line query, so it is reported as not checked.
  */
 export async function runDoctor(dataDir: string, env: NodeJS.ProcessEnv = process.env, platform = process.platform): Promise<DoctorCheck[]> {
-  return [await checkStore(dataDir), await checkEndpoint(dataDir), checkDisplay(env, platform), await checkProtocol(env, platform), checkDesktopRuntime()];
+  return [await checkStore(dataDir), await checkSessions(dataDir), await checkEndpoint(dataDir), checkDisplay(env, platform), await checkProtocol(env, platform), checkDesktopRuntime()];
+}
+
+/**
+ * Reads every session's log once (a read records any damage it finds, see the store's
+ * readMessages) and lists the sessions with damage set aside. Nothing is cut or repaired here.
+ */
+async function checkSessions(dataDir: string): Promise<DoctorCheck> {
+  const name = 'sessions readable, no damaged logs';
+  let store;
+  try {
+    store = await openStore(dataDir);
+  } catch (error) {
+    return { name, ok: false, detail: `the store did not open: ${(error as Error).message}`, fix: 'See the store check above.' };
+  }
+  try {
+    const rows = await store.list({ includeArchived: true });
+    const damaged: DamagedSession[] = [];
+    const unreadable: string[] = [];
+    for (const row of rows) {
+      try {
+        await store.readMessages(row.id);
+        const doc = await store.getSession(row.id);
+        if ((doc.damaged?.length ?? 0) > 0) damaged.push({ id: doc.id, title: doc.title, archived: doc.archived, damage: doc.damaged! });
+      } catch (error) {
+        unreadable.push(`${row.id}: ${(error as Error).message}`);
+      }
+    }
+    if (damaged.length === 0 && unreadable.length === 0) return { name, ok: true, detail: `${rows.length} ${rows.length === 1 ? 'session' : 'sessions'}, none damaged`, sessions: [] };
+    const lines = [
+      ...damaged.map((d) => `${d.id} (${d.title}): ${d.damage.map((x) => `${x.file ?? 'messages.jsonl'}${x.start !== undefined ? ` bytes ${x.start}..${x.end}` : ''} kept in ${join(store.sessionDir(d.id), x.sideFile)}`).join('; ')}`),
+      ...unreadable,
+    ];
+    return {
+      name,
+      ok: false,
+      detail: `${damaged.length} damaged, ${unreadable.length} unreadable of ${rows.length}:\n    ${lines.join('\n    ')}`,
+      fix: 'Nothing was cut: the damaged bytes are kept in the side files named above, and every other message is intact. Inspect one with: baton show ID',
+      sessions: damaged,
+    };
+  } finally {
+    await store.close();
+  }
 }
 
 async function checkStore(dataDir: string): Promise<DoctorCheck> {

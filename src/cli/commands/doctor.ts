@@ -12,7 +12,8 @@ export function registerDoctor(program: Command): void {
       const out = createOutput(!!flags.json);
       const checks = await runDoctor(resolveDataDir());
       const healthy = checks.every((c) => c.ok);
-      out.result('doctor', { healthy, checks }, () =>
+      const damagedSessions = checks.flatMap((c) => c.sessions ?? []);
+      out.result('doctor', { healthy, checks, damagedSessions }, () =>
         checks.map((c) => `${c.ok ? '✓' : '✗'} ${c.name}: ${c.detail}${c.ok || !c.fix ? '' : `\n    fix: ${c.fix}`}`).join('\n'),
       );
       process.exitCode = healthy ? EXIT.ok : EXIT.failure;

@@ -1,6 +1,8 @@
+import { join } from 'node:path';
 import type { Command } from 'commander';
 import { createOutput, EXIT } from '../output.js';
 import { openCliStore } from '../context.js';
+import type { Damage } from '../../shared/session.js';
 
 /** Messages printed by `baton show` unless --all. */
 const SHOW_TAIL = 50;
@@ -15,12 +17,17 @@ export function registerShow(program: Command): void {
       const out = createOutput(!!flags.json);
       const { store } = await openCliStore();
       try {
-        const session = await store.getSession(id);
+        // Messages first: damage this read comes across is recorded in the session before it is shown.
         const messages = await store.readMessages(id, flags.all ? {} : { tail: SHOW_TAIL });
-        out.result('show', { session, messages }, () =>
+        const session = await store.getSession(id);
+        const damage = session.damaged ?? [];
+        const notes = session.notes ?? [];
+        out.result('show', { session, messages, damage, notes }, () =>
           [
             `${session.title}  (${session.id})`,
             `cwd ${session.cwd}${session.branch ? `  branch ${session.branch}` : ''}  holder ${session.holder.who}#${session.holder.epoch}`,
+            ...damageLines(damage, store.sessionDir(id)),
+            ...notes.map((n) => `note: ${n}`),
             '',
             ...messages.map((m) => `[${m.seq}] ${m.role}: ${m.content}`),
           ].join('\n'),
@@ -32,4 +39,13 @@ export function registerShow(program: Command): void {
         await store.close();
       }
     });
+}
+
+/** One warning per damaged range, naming the side file that holds the bytes (nothing was cut). */
+export function damageLines(damage: readonly Damage[], sessionDir: string): string[] {
+  if (damage.length === 0) return [];
+  return [
+    `DAMAGED: ${damage.length} damaged ${damage.length === 1 ? 'part' : 'parts'} of this session's log ${damage.length === 1 ? 'was' : 'were'} skipped; the messages shown are the ones Baton could verify.`,
+    ...damage.map((d) => `  ${d.file ?? 'messages.jsonl'}${d.start !== undefined ? ` bytes ${d.start}..${d.end}` : ''}: kept in ${join(sessionDir, d.sideFile)} (found ${d.detectedAt})`),
+  ];
 }

@@ -1,13 +1,13 @@
-import { mkdir, open, readFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import { ApprovalLogRecord } from '../../shared/approvals.js';
-import { fsyncDir } from '../fs/index.js';
+import { nodeDurableFs, type DurableFs } from '../fs/durable-fs.js';
+import { LineLog } from '../store/line-log.js';
 import { ApprovalError } from './errors.js';
 
 /**
- * A session's approvals.jsonl: append-only, one record a line, each append fsynced before it
- * resolves (the request is on disk before anyone sees it; the decision before the agent hears
- * it). A torn last line (power loss mid-append) is skipped on read, never "repaired" in place.
+ * A session's approvals.jsonl: append-only, one sealed record a line (the store's LineLog, with a
+ * checksum), each append fsynced before it resolves (the request is on disk before anyone sees it;
+ * the decision before the agent hears it). A torn last line left by a killed writer is skipped on
+ * read and cut before the next append, so the next record is never glued to it.
  */
 export const APPROVALS_FILE = 'approvals.jsonl';
 
@@ -18,51 +18,38 @@ export interface ReadResult {
 }
 
 export class ApprovalLog {
-  private created = false;
+  private readonly log: LineLog;
 
-  constructor(readonly file: string) {}
+  constructor(
+    readonly file: string,
+    fs: DurableFs = nodeDurableFs,
+  ) {
+    this.log = new LineLog(file, { fs, seal: true });
+  }
 
   async append(record: ApprovalLogRecord): Promise<void> {
-    const line = `${JSON.stringify(record)}\n`;
     try {
-      if (!this.created) await mkdir(dirname(this.file), { recursive: true, mode: 0o700 });
-      const handle = await open(this.file, 'a', 0o600);
-      try {
-        await handle.write(line);
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-      if (!this.created) {
-        // The first append may have created the file: make its directory entry durable too.
-        await fsyncDir(dirname(this.file));
-        this.created = true;
-      }
+      await this.log.append([record]);
     } catch (error) {
       throw new ApprovalError('IO_ERROR', `could not record the approval in ${this.file}: ${(error as Error).message}`, this.file, { cause: error });
     }
   }
 
   async read(): Promise<ReadResult> {
-    let text: string;
+    let read;
     try {
-      text = await readFile(this.file, 'utf8');
-      this.created = true;
+      read = await this.log.read();
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { records: [], skipped: 0 };
       throw new ApprovalError('IO_ERROR', `could not read ${this.file}: ${(error as Error).message}`, this.file, { cause: error });
     }
+    if (!read) return { records: [], skipped: 0 };
     const records: ApprovalLogRecord[] = [];
-    let skipped = 0;
-    for (const line of text.split('\n')) {
-      if (line.trim() === '') continue;
-      try {
-        const parsed = ApprovalLogRecord.safeParse(JSON.parse(line));
-        if (parsed.success) records.push(parsed.data);
-        else skipped++;
-      } catch {
-        skipped++;
-      }
+    // Damaged ranges may span several lines; a torn tail is one.
+    let skipped = read.damage.length + (read.tail ? 1 : 0);
+    for (const value of read.values) {
+      const parsed = ApprovalLogRecord.safeParse(value);
+      if (parsed.success) records.push(parsed.data);
+      else skipped++;
     }
     return { records, skipped };
   }

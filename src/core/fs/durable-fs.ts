@@ -1,10 +1,10 @@
-import { promises as fsp, constants as fsc } from 'node:fs';
+import { existsSync, promises as fsp, constants as fsc } from 'node:fs';
 import { readFully } from './read-fully.js';
 
 /**
  * The file-system operations the store needs, behind one interface so tests can inject faults
- * (power loss, ENOSPC/EIO at the Nth call, a SIGKILL after the Kth write). The store never calls
- * node:fs directly for anything that changes the disk.
+ * (power loss, ENOSPC/EIO at the Nth call, a SIGKILL after the Kth write). The store and its logs
+ * (approvals, tasks) never call node:fs directly.
  */
 export interface FileStat {
   size: number;
@@ -47,6 +47,13 @@ export interface DurableFs {
   chmod(path: string, mode: number): Promise<void>;
   /** fsync of a directory, so a create/rename/unlink inside it survives power loss. */
   fsyncDir(path: string): Promise<void>;
+  /** rm -rf of a directory tree (a half-built session directory left by a dead process). */
+  removeTree(path: string): Promise<void>;
+  /**
+   * Synchronous existence check, for the few synchronous callers (the store's `sessionDir`) and
+   * hot paths where a rejected stat would cost an Error per call.
+   */
+  existsSync(path: string): boolean;
 }
 
 function toStat(s: import('node:fs').Stats): FileStat {
@@ -116,6 +123,8 @@ export const nodeDurableFs: DurableFs = {
   stat: async (path) => toStat(await fsp.stat(path)),
   lstat: async (path) => toStat(await fsp.lstat(path)),
   chmod: (path, mode) => fsp.chmod(path, mode),
+  removeTree: (path) => fsp.rm(path, { recursive: true, force: true }),
+  existsSync: (path) => existsSync(path),
   async fsyncDir(path) {
     // Windows cannot open a directory for fsync; NTFS journals the metadata itself.
     if (process.platform === 'win32') return;

@@ -183,6 +183,17 @@ export class FaultFs implements DurableFs {
     return this.inner.lstat(path);
   }
 
+  async removeTree(path: string): Promise<void> {
+    this.gate('unlink', path);
+    await this.inner.removeTree(path);
+    this.done('unlink', path);
+  }
+
+  existsSync(path: string): boolean {
+    if (this.crashed) throw new SimulatedCrash();
+    return this.inner.existsSync(path);
+  }
+
   async chmod(path: string, mode: number): Promise<void> {
     this.gate('chmod', path);
     await this.inner.chmod(path, mode);

@@ -134,28 +134,16 @@ async function workspaceVerdict(store: SessionStore, sessionId: string) {
   }
 }
 
-/** Compare-and-swap retries when another writer updates session.json at the same moment. */
-const CLAIM_CAS_ATTEMPTS = 5;
-
 /**
  * Takes the baton (epoch + 1) for this handoff, exactly once: the holder records the handoff id,
  * so a receiver killed after the claim but before the receipt does not claim a second time when
  * the source retries.
  */
 async function takeBaton(store: SessionStore, sessionId: string, handoffId: string, who: string): Promise<number> {
-  for (let attempt = 1; ; attempt++) {
-    const doc = await store.getSession(sessionId);
-    if (doc.holder.handoffId === handoffId) return doc.holder.epoch;
-    try {
-      const updated = await store.update(sessionId, doc.revision, (current) => ({
-        ...current,
-        holder: { ...current.holder, who, epoch: current.holder.epoch + 1, handoffId },
-      }));
-      return updated.holder.epoch;
-    } catch (error) {
-      if ((error as { code?: string }).code !== ErrorCode.CONFLICT || attempt >= CLAIM_CAS_ATTEMPTS) throw error;
-    }
-  }
+  const updated = await store.mutate(sessionId, (current) =>
+    current.holder.handoffId === handoffId ? undefined : { ...current, holder: { ...current.holder, who, epoch: current.holder.epoch + 1, handoffId } },
+  );
+  return updated.holder.epoch;
 }
 
 function rejected(code: string, message: string): Answer {

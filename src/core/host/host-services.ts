@@ -92,8 +92,9 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
     'host:info': async () => ({ host: options.kind, version: BATON_VERSION, dataDir: options.dataDir, endpoint: endpoint.address }),
     'sessions:list': async ({ includeArchived }) => store.list({ includeArchived }),
     'session:get': async ({ id }) => {
-      const session = await store.getSession(id);
+      // Messages first: damage this read finds is recorded in the session it returns.
       const messages = await store.readMessages(id, { tail: SESSION_VIEW_MESSAGE_LIMIT });
+      const session = await store.getSession(id);
       return { session, messages, truncated: session.messageCount > messages.length };
     },
     'stats:get': async () => computeHandoffStats(await store.readEvents(), lastActivityOf(await store.list({ includeArchived: true }))),

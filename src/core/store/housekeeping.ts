@@ -1,4 +1,3 @@
-import { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
 import type { DurableFs } from '../fs/durable-fs.js';
 import { tempOwnerPid } from '../fs/write-file-atomic.js';
@@ -27,7 +26,7 @@ export async function cleanTemps(fs: DurableFs, dir: string): Promise<number> {
   for (const name of names) {
     const pid = tempOwnerPid(name) ?? creatingOwnerPid(name);
     if (pid === undefined || !ownerDead(pid)) continue;
-    if (name.endsWith('.creating')) await fsp.rm(join(dir, name), { recursive: true, force: true });
+    if (name.endsWith('.creating')) await fs.removeTree(join(dir, name)).catch(() => undefined);
     else await fs.unlink(join(dir, name)).catch(() => undefined);
     removed += 1;
   }

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { DurableFs } from '../fs/durable-fs.js';
 import { fromFsError } from './errors.js';
-import { acceptRecords, scanLog, type StoredRecord } from './record-codec.js';
+import { acceptRecords, scanLog, type ByteRange, type StoredRecord } from './record-codec.js';
 import { MESSAGES_FILE } from './message-log.js';
 import type { ReadMessagesOptions } from './types.js';
 
@@ -10,9 +10,15 @@ export const TAIL_WINDOW_BYTES = 64 * 1024;
 
 /**
  * Reads a session's records straight from disk (another process may be appending), never
- * modifying the file: damaged lines and a torn tail are skipped, duplicates by id dropped.
+ * modifying the file: damaged lines and a torn tail are skipped, duplicates by id dropped. The
+ * damaged ranges followed by valid records that the read came across are returned with them.
  */
-export async function readRecords(fs: DurableFs, dir: string, options: ReadMessagesOptions = {}): Promise<StoredRecord[]> {
+export interface ReadRecordsResult {
+  records: StoredRecord[];
+  midDamage: ByteRange[];
+}
+
+export async function readRecords(fs: DurableFs, dir: string, options: ReadMessagesOptions = {}): Promise<ReadRecordsResult> {
   const path = join(dir, MESSAGES_FILE);
   try {
     const file = await fs.open(path, 'r');
@@ -23,7 +29,7 @@ export async function readRecords(fs: DurableFs, dir: string, options: ReadMessa
       let records = acceptRecords(scan.records, new Set(), -1).accepted.map((s) => s.record);
       if (options.afterSeq !== undefined) records = records.filter((r) => r.seq > options.afterSeq!);
       if (options.limit !== undefined) records = records.slice(0, options.limit);
-      return records;
+      return { records, midDamage: scan.midDamage };
     } finally {
       await file.close();
     }
@@ -32,8 +38,8 @@ export async function readRecords(fs: DurableFs, dir: string, options: ReadMessa
   }
 }
 
-async function readTail(file: { read(length: number, position: number): Promise<Buffer> }, size: number, count: number): Promise<StoredRecord[]> {
-  if (count <= 0) return [];
+async function readTail(file: { read(length: number, position: number): Promise<Buffer> }, size: number, count: number): Promise<ReadRecordsResult> {
+  if (count <= 0) return { records: [], midDamage: [] };
   let window = TAIL_WINDOW_BYTES;
   for (;;) {
     const start = Math.max(0, size - window);
@@ -42,7 +48,9 @@ async function readTail(file: { read(length: number, position: number): Promise<
     const first = start === 0 ? 0 : buf.indexOf(0x0a) + 1;
     const scan = scanLog(buf.subarray(first), start + first);
     const records = acceptRecords(scan.records, new Set(), -1).accepted.map((s) => s.record);
-    if (records.length >= count || start === 0) return records.slice(-count);
+    // A range that starts the window may begin before it: left for a read that sees all of it.
+    const midDamage = start === 0 ? scan.midDamage : scan.midDamage.filter((r) => r.start > start + first);
+    if (records.length >= count || start === 0) return { records: records.slice(-count), midDamage };
     window *= 2;
   }
 }

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { MessageInput } from '../../shared/message.js';
 import type { DurableFile, DurableFs } from '../fs/durable-fs.js';
-import { createFileAtomic } from '../fs/write-file-atomic.js';
+import { copyToSideFile, type QuarantinedRange } from './damage.js';
 import { StoreError, fromFsError } from './errors.js';
 import { CHECKPOINT_INTERVAL_BYTES, CHECKPOINT_RECENT_IDS, readCheckpoint, writeCheckpoint, type Checkpoint } from './checkpoint.js';
 import { acceptRecords, encodeRecord, scanLog, sealRecord, type ByteRange, type StoredRecord } from './record-codec.js';
@@ -11,9 +11,7 @@ export const MESSAGES_FILE = 'messages.jsonl';
 /** In-memory ids remembered for de-duplicating retried appends (oldest forgotten first). */
 export const RECENT_IDS_MAX = 100_000;
 
-export interface QuarantinedRange extends ByteRange {
-  sideFile: string;
-}
+export type { QuarantinedRange } from './damage.js';
 
 export interface RecoveryReport {
   /** Offset the scan started from (the checkpoint), and how many bytes it read. */
@@ -157,13 +155,8 @@ export class MessageLog {
   }
 
   /** Copies damaged bytes to a side file; the log itself keeps them (never cut what is followed by data). */
-  private async quarantine(file: DurableFile, range: ByteRange): Promise<QuarantinedRange> {
-    const sideFile = `messages.damaged-${range.start}-${range.end}.bin`;
-    const bytes = await file.read(range.end - range.start, range.start);
-    await createFileAtomic(join(this.dir, sideFile), bytes, { fs: this.opts.fs }).catch((error: unknown) => {
-      throw fromFsError(error, join(this.dir, sideFile), 'quarantining damaged log bytes');
-    });
-    return { ...range, sideFile };
+  private quarantine(file: DurableFile, range: ByteRange): Promise<QuarantinedRange> {
+    return copyToSideFile(this.opts.fs, this.dir, range, (length, position) => file.read(length, position));
   }
 
   private async checkpoint(): Promise<void> {

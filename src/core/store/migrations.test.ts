@@ -36,6 +36,10 @@ describe('session.json versions', () => {
     await store.claim(doc.id, 'desktop');
     const written = JSON.parse(await readFile(join(dir, 'session.json'), 'utf8')) as Record<string, unknown>;
     expect(written).toMatchObject({ schemaVersion: 1, holder: { who: 'desktop', epoch: 2 }, pluginData: [{ name: 'x', nested: { deep: [1, 2, { deeper: 'yes' }] } }] });
+    // The pre-release free-form workspace does not fit the typed field: kept aside, with a note, never dropped.
+    expect(doc.workspace).toBeUndefined();
+    expect(written.unreadableFields).toEqual({ workspace: { dirty: ['src/a.ts'], note: { kept: true } } });
+    expect(doc.notes?.join('\n')).toMatch(/"workspace" did not match its schema .* kept unchanged under unreadableFields\.workspace/);
     await store.close();
   });
 

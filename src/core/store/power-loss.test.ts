@@ -26,7 +26,7 @@ async function trial(root: string, variant: number, k: number, mode: 'drop' | 'g
   // The power may go while the store is still opening: that is a trial too.
   const store = await openStore(root, { fs, metadataFlushMs: 600_000 }).catch(() => undefined);
   if (store) {
-    await runScenario(store, variant, (a) => acks.push(a)).catch(() => undefined);
+    await runScenario(store, variant, (a) => acks.push(a), fs).catch(() => undefined);
     await store.close().catch(() => undefined);
   }
   await fs.powerLoss(mode);
@@ -42,7 +42,7 @@ describe('power loss (injectable fs)', () => {
         const dryRoot = join(work, `${mode}-dry-${variant}`);
         const dry = new FaultFs({ trackPowerLoss: true });
         const store = await openStore(dryRoot, { fs: dry, metadataFlushMs: 600_000 });
-        await runScenario(store, variant, () => undefined);
+        await runScenario(store, variant, () => undefined, dry);
         const ops = dry.count;
         for (let k = 1; k <= ops; k++) {
           const root = join(work, `${mode}-${variant}-${k}`);

@@ -46,37 +46,42 @@ export function decodeLine(line: Buffer): StoredRecord | undefined {
   return r as StoredRecord;
 }
 
-export interface ScannedRecord {
-  record: StoredRecord;
+export interface ScannedLine<T> {
+  record: T;
   /** Byte offsets of the line in the file; `end` is just past its '\n'. */
   start: number;
   end: number;
 }
+export type ScannedRecord = ScannedLine<StoredRecord>;
 
 export interface ByteRange {
   start: number;
   end: number;
 }
 
-export interface ScanResult {
-  records: ScannedRecord[];
+export interface LineScan<T> {
+  records: ScannedLine<T>[];
   /** Damaged bytes followed by at least one valid record: never cut, quarantined to a side file. */
   midDamage: ByteRange[];
   /** Damaged or incomplete bytes with nothing valid after them: safe to truncate. */
   tail: ByteRange | undefined;
 }
+export type ScanResult = LineScan<StoredRecord>;
 
-/** Splits `buf` (the file's bytes from offset `base`) into valid records and damaged ranges. */
-export function scanLog(buf: Buffer, base: number): ScanResult {
-  const records: ScannedRecord[] = [];
+/**
+ * Splits `buf` (a log's bytes from offset `base`) into the lines `decode` accepts and the damaged
+ * ranges between them. Every JSON-lines log of the store (messages, approvals) is scanned here.
+ */
+export function scanLines<T>(buf: Buffer, base: number, decode: (line: Buffer) => T | undefined): LineScan<T> {
+  const records: ScannedLine<T>[] = [];
   const midDamage: ByteRange[] = [];
   let damageStart: number | undefined;
   let pos = 0;
   while (pos < buf.length) {
     const nl = buf.indexOf(NEWLINE, pos);
     if (nl === -1) break;
-    const record = decodeLine(buf.subarray(pos, nl));
-    if (record) {
+    const record = decode(buf.subarray(pos, nl));
+    if (record !== undefined) {
       if (damageStart !== undefined) {
         midDamage.push({ start: base + damageStart, end: base + pos });
         damageStart = undefined;
@@ -90,6 +95,35 @@ export function scanLog(buf: Buffer, base: number): ScanResult {
   if (pos < buf.length && damageStart === undefined) damageStart = pos;
   const tail = damageStart === undefined ? undefined : { start: base + damageStart, end: base + buf.length };
   return { records, midDamage, tail };
+}
+
+/** Splits `buf` (the file's bytes from offset `base`) into valid records and damaged ranges. */
+export function scanLog(buf: Buffer, base: number): ScanResult {
+  return scanLines(buf, base, decodeLine);
+}
+
+/**
+ * A line of a store log that is not a message: the value's JSON with a `crc` field over its
+ * canonical JSON, like message records. Lines written before checksums (no `crc`) are accepted.
+ */
+export function encodeSealedLine(value: Record<string, unknown>): Buffer {
+  const { crc: _ignored, ...rest } = value;
+  return Buffer.from(`${JSON.stringify({ ...rest, crc: checksumOf(rest) })}\n`, 'utf8');
+}
+
+/** The value of a sealed line without its `crc`, or undefined when the line is damaged. */
+export function decodeSealedLine(line: Buffer): Record<string, unknown> | undefined {
+  if (line.length === 0 || line[0] !== 0x7b /* { */) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(line.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const { crc, ...rest } = value as Record<string, unknown>;
+  if (crc !== undefined && (typeof crc !== 'string' || checksumOf(rest) !== crc)) return undefined;
+  return rest;
 }
 
 /**

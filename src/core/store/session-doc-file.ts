@@ -4,6 +4,8 @@ import type { DurableFs, FileStat } from '../fs/durable-fs.js';
 import { writeDurableTemp } from '../fs/write-file-atomic.js';
 import { StoreError, errnoOf, fromFsError } from './errors.js';
 import { migrateSessionDoc } from './migrations.js';
+import { newestReadableRevision } from './restore-doc.js';
+import { parseSessionDoc } from './typed-fields.js';
 
 /**
  * session.json with a lock-free compare-and-swap across processes. Publishing revision r + 1 first
@@ -26,7 +28,12 @@ export interface LoadedDoc {
   newer: boolean;
   /** Version the file had on disk, before migration. */
   fromVersion: number;
+  /** session.json itself was unreadable: this is the newest readable revision marker instead. */
+  restored?: { from: string; revision: number; reason: string };
 }
+
+/** session.json exists but its content is not a session document (as opposed to an I/O error). */
+class UnreadableContent extends StoreError {}
 
 async function readJson(fs: DurableFs, path: string): Promise<Record<string, unknown> | undefined> {
   let bytes: Buffer;
@@ -42,29 +49,53 @@ async function readJson(fs: DurableFs, path: string): Promise<Record<string, unk
   } catch {
     /* reported below */
   }
-  throw new StoreError('IO_ERROR', `${path} is not valid JSON; restore it from a backup or remove the session directory.`, path);
+  throw new UnreadableContent('IO_ERROR', `${path} is not valid JSON; restore it from a backup or remove the session directory.`, path);
 }
 
-/** Reads session.json (rolling forward to a published revision marker) and migrates it. */
+/**
+ * Reads session.json (rolling forward to a published revision marker) and migrates it. When its
+ * content is unreadable, the newest readable revision marker stands in (`restored` says which).
+ */
 export async function readSessionDoc(fs: DurableFs, dir: string): Promise<LoadedDoc | undefined> {
   const path = join(dir, SESSION_FILE);
-  const first = await readJson(fs, path);
-  if (!first) return undefined;
+  try {
+    const first = await readJson(fs, path);
+    if (!first) return undefined;
+    return await rollForwardAndParse(fs, dir, first, path);
+  } catch (error) {
+    if (!(error instanceof UnreadableContent)) throw error;
+    const found = await newestReadableRevision(fs, dir, isSessionDoc).catch(() => undefined);
+    if (!found) throw error;
+    const loaded = await rollForwardAndParse(fs, dir, found.raw, join(dir, found.name));
+    return { ...loaded, restored: { from: found.name, revision: found.revision, reason: error.message } };
+  }
+}
+
+/** True when `raw` reads as a session document (after migration). */
+export function isSessionDoc(raw: Record<string, unknown>): boolean {
+  try {
+    return parseSessionDoc(migrateSessionDoc(raw).doc).ok;
+  } catch {
+    return false;
+  }
+}
+
+async function rollForwardAndParse(fs: DurableFs, dir: string, first: Record<string, unknown>, path: string): Promise<LoadedDoc> {
   let raw: Record<string, unknown> = first;
   for (;;) {
-    const next: Record<string, unknown> | undefined = typeof raw.revision === 'number' ? await readJson(fs, revisionMarker(dir, raw.revision + 1)) : undefined;
+    const next: Record<string, unknown> | undefined = typeof raw.revision === 'number' ? await readJson(fs, revisionMarker(dir, raw.revision + 1)).catch(() => undefined) : undefined;
     if (!next) break;
     raw = next;
   }
   const { doc, from } = migrateSessionDoc(raw);
   const newer = from > SESSION_SCHEMA_VERSION;
-  const parsed = SessionDoc.safeParse(doc);
-  if (!parsed.success) {
-    if (newer) return { doc: doc as SessionDoc, newer, fromVersion: from };
-    const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
-    throw new StoreError('IO_ERROR', `${path} is not a valid session document (${issues}).`, path);
+  if (newer) {
+    const parsed = SessionDoc.safeParse(doc);
+    return { doc: parsed.success ? parsed.data : (doc as SessionDoc), newer, fromVersion: from };
   }
-  return { doc: parsed.data, newer, fromVersion: from };
+  const parsed = parseSessionDoc(doc);
+  if (!parsed.ok) throw new UnreadableContent('IO_ERROR', `${path} is not a valid session document (${parsed.issues}).`, path);
+  return { doc: parsed.doc, newer, fromVersion: from };
 }
 
 /** Cheap identity of session.json for cache checks: a rename always gives a new inode. */

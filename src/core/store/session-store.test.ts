@@ -115,11 +115,11 @@ describe('session store', () => {
 
   it('fork copies records up to a seq into a new session with parentId', async () => {
     const store = await openStore(root);
-    const s = await store.createSession({ ...base, extra: { workspace: { head: 'abc', nested: { keep: 1 } } } }, [0, 1, 2, 3].map((i) => ({ role: 'user' as const, content: `m${i}` })));
+    const s = await store.createSession({ ...base, extra: { pluginState: { head: 'abc', nested: { keep: 1 } } } }, [0, 1, 2, 3].map((i) => ({ role: 'user' as const, content: `m${i}` })));
     const f = await store.fork(s.id, 1, 'desktop');
     expect(f.parentId).toBe(s.id);
     expect(f.holder).toMatchObject({ who: 'desktop', epoch: 1 });
-    expect((f as Record<string, unknown>).workspace).toEqual({ head: 'abc', nested: { keep: 1 } });
+    expect((f as Record<string, unknown>).pluginState).toEqual({ head: 'abc', nested: { keep: 1 } });
     expect((await store.readMessages(f.id)).map((r) => r.content)).toEqual(['m0', 'm1']);
     expect((await store.readMessages(s.id)).length).toBe(4);
     await store.close();

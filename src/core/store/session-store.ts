@@ -1,5 +1,4 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { MessageInput, MessageRecord } from '../../shared/message.js';
 import { newId } from '../../shared/ids.js';
@@ -10,11 +9,15 @@ import { StoreError, errnoOf, fromFsError } from './errors.js';
 import { cleanTemps, creatingName } from './housekeeping.js';
 import { INDEX_FILE, INDEX_JOURNAL, IndexFile, rowOf, type Row } from './index-file.js';
 import { ARCHIVED_DIR, ARTIFACTS_DIR, DIR_MODE, EVENTS_FILE, FILE_MODE, HANDOFFS_FILE, HANDOFF_FILE, RECEIPTS_DIR, SESSIONS_DIR, archivedDir, checkId, liveDir } from './layout.js';
+import { copyToSideFile, unrecorded, withDamage, type QuarantinedRange } from './damage.js';
+import { foldDuplicateIds } from './fold-duplicates.js';
+import { restoreDocFiles } from './restore-doc.js';
+import { LineLog } from './line-log.js';
 import { readRecords } from './log-reader.js';
 import { MESSAGES_FILE, MessageLog, type RecoveryReport } from './message-log.js';
 import { checkOwnedPath, checkStoreTree } from './permissions.js';
-import { encodeRecord, sealRecord, type StoredRecord } from './record-codec.js';
-import { commitSessionDoc, docStamp, readSessionDoc, revisionMarker, SESSION_FILE, type LoadedDoc } from './session-doc-file.js';
+import { encodeRecord, sealRecord, type ByteRange, type StoredRecord } from './record-codec.js';
+import { commitSessionDoc, docStamp, isSessionDoc, readSessionDoc, revisionMarker, SESSION_FILE, type LoadedDoc } from './session-doc-file.js';
 import type { NewArtifact, NewSession, ReadMessagesOptions, Receipt, SessionStore } from './types.js';
 
 export interface OpenStoreOptions {
@@ -46,6 +49,8 @@ export class FileSessionStore implements SessionStore {
   private readonly docCache = new Map<string, { stamp: string; loaded: LoadedDoc }>();
   private readonly flushTimers = new Map<string, NodeJS.Timeout>();
   private readonly flushes = new Set<Promise<void>>();
+  /** events.jsonl and each session's handoffs.jsonl (kept so the directory is fsynced once). */
+  private readonly lineLogs = new Map<string, LineLog>();
   readOnly = false;
   readOnlyReason = '';
   private checkedDirs: { key: string; ids: Set<string> } | undefined;
@@ -67,7 +72,7 @@ export class FileSessionStore implements SessionStore {
     } catch (error) {
       throw fromFsError(error, this.root, 'creating the store directories');
     }
-    await checkStoreTree(this.fs, this.root, top, [INDEX_FILE, INDEX_JOURNAL, EVENTS_FILE].filter((f) => existsSync(join(this.root, f))));
+    await checkStoreTree(this.fs, this.root, top, [INDEX_FILE, INDEX_JOURNAL, EVENTS_FILE].filter((f) => this.fs.existsSync(join(this.root, f))));
     const state = await this.index.read();
     if (state.version > SESSION_SCHEMA_VERSION) {
       this.readOnly = true;
@@ -84,7 +89,7 @@ export class FileSessionStore implements SessionStore {
   sessionDir(id: string): string {
     const live = liveDir(this.root, id);
     const archived = archivedDir(this.root, id);
-    return !existsSync(live) && existsSync(archived) ? archived : live;
+    return !this.fs.existsSync(live) && this.fs.existsSync(archived) ? archived : live;
   }
 
   private async locate(id: string): Promise<Located> {
@@ -110,26 +115,53 @@ export class FileSessionStore implements SessionStore {
     const stamp = await docStamp(this.fs, loc.dir);
     const cached = this.docCache.get(loc.dir);
     // existsSync: a missing marker is the common case, and a rejected stat costs an Error per call.
-    if (stamp && cached?.stamp === stamp && !existsSync(revisionMarker(loc.dir, cached.loaded.doc.revision + 1))) return cached.loaded;
-    const loaded = await readSessionDoc(this.fs, loc.dir);
+    if (stamp && cached?.stamp === stamp && !this.fs.existsSync(revisionMarker(loc.dir, cached.loaded.doc.revision + 1))) return cached.loaded;
+    let loaded = await readSessionDoc(this.fs, loc.dir);
     if (!loaded) throw new StoreError('NOT_FOUND', `Session ${loc.dir} has no session.json.`, loc.dir);
+    if (loaded.restored) return this.restore(loc, loaded);
     loaded.doc.archived = loc.archived;
     if (stamp) this.docCache.set(loc.dir, { stamp, loaded });
     return loaded;
+  }
+
+  /**
+   * session.json was unreadable and `loaded` is its newest readable revision: the message count is
+   * taken from the log, a note says what happened, the unreadable bytes are kept beside it, and
+   * (when the store is writable) the restored document is published as the next revision.
+   */
+  private async restore(loc: Located, loaded: LoadedDoc): Promise<LoadedDoc> {
+    const { from, revision, reason } = loaded.restored!;
+    const now = this.now().toISOString();
+    const { records } = await readRecords(this.fs, loc.dir);
+    const keptAs = `session.unreadable-r${revision + 1}.json`;
+    const note = `${now}: session.json was unreadable (${reason}); restored from ${from} (revision ${revision}) and the message log (${records.length} messages). The unreadable file was kept as ${keptAs}; changes made after revision ${revision} other than messages may be missing.`;
+    const doc: SessionDoc = { ...loaded.doc, archived: loc.archived, messageCount: records.length, notes: [...(loaded.doc.notes ?? []), note] };
+    if (this.readOnly || loaded.newer) return { ...loaded, doc };
+    try {
+      await restoreDocFiles(this.fs, loc.dir, revision, keptAs, isSessionDoc);
+      const committed = await commitSessionDoc(this.fs, loc.dir, revision, { ...doc, updatedAt: now });
+      await this.index.append(rowOf(indexRowOf(committed), committed.revision));
+      return this.load(loc);
+    } catch {
+      // Another process restored it first, or the disk refuses: serve the restored document unsaved.
+      return { ...loaded, doc };
+    }
   }
 
   async getSession(id: string): Promise<SessionDoc> {
     return structuredClone((await this.load(await this.locate(id))).doc);
   }
 
-  async createSession(init: NewSession, messages: MessageInput[] = [], artifacts: readonly NewArtifact[] = []): Promise<SessionDoc> {
+  async createSession(init: NewSession, input: MessageInput[] = [], artifacts: readonly NewArtifact[] = []): Promise<SessionDoc> {
     this.writable();
     const id = checkId(init.id ?? newId('s-'));
+    // Before anything is written: a refused input leaves no session behind.
+    const { messages, notes } = foldDuplicateIds(input, id);
     if (init.parentId) checkId(init.parentId, 'parent session id');
     const target = liveDir(this.root, id);
     if ((await this.exists(target)) || (await this.exists(archivedDir(this.root, id)))) throw new StoreError('CONFLICT', `Session ${id} already exists.`, target);
     const now = this.now().toISOString();
-    const doc = SessionDoc.parse({
+    const parsed = SessionDoc.safeParse({
       ...init.extra,
       schemaVersion: SESSION_SCHEMA_VERSION,
       id,
@@ -147,7 +179,10 @@ export class FileSessionStore implements SessionStore {
       revision: 0,
       messageCount: messages.length,
       archived: false,
+      ...(notes.length > 0 ? { notes: [...((init.extra?.notes as string[] | undefined) ?? []), ...notes.map((n) => `${now}: ${n}`)] } : {}),
     });
+    if (!parsed.success) throw new StoreError('BAD_REQUEST', `The new session ${id} is not valid: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}.`);
+    const doc = parsed.data;
     // Built in a staging directory and renamed into place: a session exists completely or not at all.
     const staging = join(this.root, SESSIONS_DIR, creatingName(id, randomBytes(4).toString('hex')));
     try {
@@ -198,14 +233,38 @@ export class FileSessionStore implements SessionStore {
   private async afterRecovery(id: string, log: MessageLog, report: RecoveryReport): Promise<void> {
     const detectedAt = this.now().toISOString();
     await this.mutate(id, (doc) => {
-      const damaged = [...(doc.damaged ?? [])];
-      for (const q of report.quarantined) {
-        if (damaged.some((d) => d.sideFile === q.sideFile)) continue;
-        damaged.push({ reason: `bytes ${q.start}..${q.end} of messages.jsonl are damaged but followed by valid records; they were copied to ${q.sideFile} and skipped, nothing after them was cut`, sideFile: q.sideFile, detectedAt });
-      }
-      if (damaged.length === (doc.damaged?.length ?? 0) && doc.messageCount === log.count) return undefined;
-      return { ...doc, damaged, messageCount: log.count };
+      const damaged = withDamage(doc, report.quarantined, detectedAt);
+      if (!damaged && doc.messageCount === log.count) return undefined;
+      return { ...doc, damaged: damaged ?? doc.damaged, messageCount: log.count };
     });
+  }
+
+  /**
+   * Damage a read came across is quarantined and recorded at once, so later reads that never
+   * scan that part (a tail, a page) still report it. Best effort: a read never fails because the
+   * record could not be written (read-only store, full disk); the next read tries again.
+   */
+  private async recordReadDamage(id: string, loc: Located, ranges: ByteRange[]): Promise<void> {
+    if (this.readOnly) return;
+    try {
+      const fresh = unrecorded((await this.load(loc)).doc, ranges);
+      if (fresh.length === 0) return;
+      const path = join(loc.dir, MESSAGES_FILE);
+      const file = await this.fs.open(path, 'r');
+      const quarantined: QuarantinedRange[] = [];
+      try {
+        for (const range of fresh) quarantined.push(await copyToSideFile(this.fs, loc.dir, range, (length, position) => file.read(length, position)));
+      } finally {
+        await file.close();
+      }
+      const detectedAt = this.now().toISOString();
+      await this.mutate(id, (doc) => {
+        const damaged = withDamage(doc, quarantined, detectedAt);
+        return damaged ? { ...doc, damaged } : undefined;
+      });
+    } catch {
+      /* reported by the next read that can write it */
+    }
   }
 
   /**
@@ -277,7 +336,9 @@ export class FileSessionStore implements SessionStore {
 
   async readMessages(id: string, options?: ReadMessagesOptions): Promise<MessageRecord[]> {
     const loc = await this.locate(id);
-    return readRecords(this.fs, loc.dir, options);
+    const { records, midDamage } = await readRecords(this.fs, loc.dir, options);
+    if (midDamage.length > 0) await this.recordReadDamage(id, loc, midDamage);
+    return records;
   }
 
   /** Opens the session's log as a writer would: torn tail truncated, damage quarantined. */
@@ -498,36 +559,24 @@ export class FileSessionStore implements SessionStore {
 
   async readEvents(): Promise<Record<string, unknown>[]> {
     const path = join(this.root, EVENTS_FILE);
-    let text: string;
-    try {
-      text = (await this.fs.readFile(path)).toString('utf8');
-    } catch (error) {
-      if (errnoOf(error) === 'ENOENT') return [];
+    // Damaged lines and a torn last line of a killed writer are skipped.
+    const read = await this.lineLog(path).read().catch((error: unknown) => {
       throw fromFsError(error, path, 'reading events');
-    }
-    const events: Record<string, unknown>[] = [];
-    for (const line of text.split('\n')) {
-      try {
-        if (line) events.push(JSON.parse(line) as Record<string, unknown>);
-      } catch {
-        /* a torn last line of a killed writer */
-      }
-    }
-    return events;
+    });
+    return read?.values ?? [];
   }
 
-  private async appendLine(path: string, value: unknown, action: string): Promise<void> {
-    try {
-      const file = await this.fs.open(path, 'a', FILE_MODE);
-      try {
-        await file.write(Buffer.from(`${JSON.stringify(value)}\n`, 'utf8'));
-        await file.sync();
-      } finally {
-        await file.close();
-      }
-    } catch (error) {
+  private lineLog(path: string): LineLog {
+    let log = this.lineLogs.get(path);
+    if (!log) this.lineLogs.set(path, (log = new LineLog(path, { fs: this.fs })));
+    return log;
+  }
+
+  /** One plain JSON line (other tools read these files), torn-tail safe: see LineLog. */
+  private async appendLine(path: string, value: Record<string, unknown>, action: string): Promise<void> {
+    await this.lineLog(path).append([value]).catch((error: unknown) => {
       throw fromFsError(error, path, action);
-    }
+    });
   }
 
   async close(): Promise<void> {

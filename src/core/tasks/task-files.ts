@@ -1,19 +1,22 @@
-import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { TaskRecord } from '../../shared/tasks.js';
 import { isValidId } from '../../shared/ids.js';
-import { createFileAtomic, writeFileAtomic } from '../fs/index.js';
+import { createFileAtomic, nodeDurableFs, writeFileAtomic, type DurableFs } from '../fs/index.js';
 import { TaskError } from './errors.js';
 
 /**
  * `<dataDir>/tasks/<taskId>.json`, one file a task, always replaced whole (temp → fsync →
  * rename → fsync dir) so a reader sees a complete record or the previous one. Creation is
- * create-if-absent (link), which makes a retried registration land on the same file.
+ * create-if-absent (link), which makes a retried registration land on the same file. Every access
+ * goes through DurableFs, like the store's (tests inject faults there).
  */
 export class TaskFiles {
   readonly dir: string;
 
-  constructor(dataDir: string) {
+  constructor(
+    dataDir: string,
+    private readonly fs: DurableFs = nodeDurableFs,
+  ) {
     this.dir = join(dataDir, 'tasks');
   }
 
@@ -22,17 +25,17 @@ export class TaskFiles {
   }
 
   async ensureDir(): Promise<void> {
-    await mkdir(this.dir, { recursive: true, mode: 0o700 });
+    await this.fs.mkdir(this.dir, 0o700);
   }
 
   /** False when a task with this id exists already (nothing written). */
   async create(record: TaskRecord): Promise<boolean> {
     await this.ensureDir();
-    return createFileAtomic(this.pathOf(record.id), `${JSON.stringify(record, null, 2)}\n`, { mode: 0o600 });
+    return createFileAtomic(this.pathOf(record.id), `${JSON.stringify(record, null, 2)}\n`, { mode: 0o600, fs: this.fs });
   }
 
   async write(record: TaskRecord): Promise<void> {
-    await writeFileAtomic(this.pathOf(record.id), `${JSON.stringify(record, null, 2)}\n`, { mode: 0o600 });
+    await writeFileAtomic(this.pathOf(record.id), `${JSON.stringify(record, null, 2)}\n`, { mode: 0o600, fs: this.fs });
   }
 
   /** NOT_FOUND when the file is gone, DAMAGED when it does not parse: never an empty record. */
@@ -40,7 +43,7 @@ export class TaskFiles {
     const file = this.pathOf(id);
     let text: string;
     try {
-      text = await readFile(file, 'utf8');
+      text = (await this.fs.readFile(file)).toString('utf8');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
         throw new TaskError('NOT_FOUND', `no task ${id}: its state file ${file} does not exist (never registered, or deleted)`, id);
@@ -60,7 +63,7 @@ export class TaskFiles {
 
   async ids(): Promise<string[]> {
     try {
-      return (await readdir(this.dir)).filter((n) => n.endsWith('.json') && !n.startsWith('.')).map((n) => n.slice(0, -5)).filter(isValidId);
+      return (await this.fs.readdir(this.dir)).filter((n) => n.endsWith('.json') && !n.startsWith('.')).map((n) => n.slice(0, -5)).filter(isValidId);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
       throw error;

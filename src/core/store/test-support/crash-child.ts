@@ -21,5 +21,5 @@ const out = (value: unknown): void => {
   writeSync(1, `${JSON.stringify(value)}\n`);
 };
 const store = await openStore(root!, { fs, metadataFlushMs: 600_000 });
-await runScenario(store, Number(variantArg), (a) => out(a));
+await runScenario(store, Number(variantArg), (a) => out(a), fs);
 out({ kind: 'done', ops: fs.count });

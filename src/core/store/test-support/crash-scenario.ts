@@ -1,9 +1,16 @@
+import { join } from 'node:path';
+import type { ApprovalLogRecord } from '../../../shared/approvals.js';
 import type { MessageInput } from '../../../shared/message.js';
+import type { TaskRecord } from '../../../shared/tasks.js';
+import { ApprovalLog, APPROVALS_FILE } from '../../approvals/approval-log.js';
+import type { DurableFs } from '../../fs/durable-fs.js';
+import { TaskFiles } from '../../tasks/task-files.js';
 import type { SessionStore } from '../types.js';
 
 /**
  * The crash suite's workload: create, concurrent appends (group commit), a rewrite, a claim, more
- * appends, a fork and an archive. Deterministic for a given variant, so the op count K walks every
+ * appends, approvals and a task record beside them (through the same fs layer), a fork and an
+ * archive. Deterministic for a given variant, so the op count K walks every
  * write/fsync/rename of every operation. `ack` is called only after a promise resolved.
  */
 export type Ack =
@@ -11,7 +18,24 @@ export type Ack =
   | { kind: 'appended'; session: string; ids: string[] }
   | { kind: 'updated'; session: string; title: string }
   | { kind: 'claimed'; session: string; epoch: number }
-  | { kind: 'archived'; session: string };
+  | { kind: 'archived'; session: string }
+  | { kind: 'approval'; session: string; requestId: string }
+  | { kind: 'task'; id: string; revision: number };
+
+export const CRASH_TASK_ID = 'crash-task';
+
+export function approvalOf(session: string, requestId: string): ApprovalLogRecord {
+  return { type: 'decision', requestId, sessionId: session, decision: 'deny', by: 'user', reason: contentOf(requestId), confirmedHighRisk: false, grantId: null, decidedAt: '2026-11-30T10:00:00.000Z' };
+}
+
+function taskOf(session: string, revision: number): TaskRecord {
+  const at = '2026-11-30T10:00:00.000Z';
+  return {
+    schemaVersion: 1, id: CRASH_TASK_ID, sessionId: session, kind: 'build', command: `make ${revision}`, pid: null, pidStartTime: null, port: null, logPath: null,
+    recoverable: false, state: 'running', epoch: 1, leaseTtlMs: 30_000, lastHeartbeatAt: at, leaseExpiresAt: at, createdAt: at, updatedAt: at, revision,
+    registrationSha256: 'crash', outcome: null, delivery: null,
+  };
+}
 
 /** Content is derived from the id, so recovery can check every byte came back. */
 export function contentOf(id: string): string {
@@ -22,7 +46,7 @@ function msgs(prefix: string, from: number, n: number): MessageInput[] {
   return Array.from({ length: n }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', id: `${prefix}-${from + i}`, content: contentOf(`${prefix}-${from + i}`) }) as MessageInput);
 }
 
-export async function runScenario(store: SessionStore, variant: number, ack: (a: Ack) => void): Promise<void> {
+export async function runScenario(store: SessionStore, variant: number, ack: (a: Ack) => void, fs?: DurableFs): Promise<void> {
   const sid = `sess-${variant}`;
   const first = msgs('a', 0, 1 + (variant % 3));
   const s = await store.createSession({ id: sid, cwd: '/w', gitRoot: null, branch: null, title: 'start', source: { tool: 'claude' }, holder: 'terminal' }, first);
@@ -32,21 +56,26 @@ export async function runScenario(store: SessionStore, variant: number, ack: (a:
   n += 5;
   await Promise.all(batches.map((b) => store.append(sid, 1, b).then(() => ack({ kind: 'appended', session: sid, ids: b.map((m) => m.id!) }))));
   const title = `renamed-${variant}`;
-  // A client retries a CONFLICT (the store's own messageCount write-back may have bumped the revision).
-  for (;;) {
-    try {
-      await store.update(sid, (await store.getSession(sid)).revision, (d) => ({ ...d, title }));
-      break;
-    } catch (error) {
-      if ((error as { code?: string }).code !== 'CONFLICT') throw error;
-    }
-  }
+  // The store's messageCount write-back may bump the revision meanwhile: mutate retries the CAS.
+  await store.mutate(sid, (d) => ({ ...d, title }));
   ack({ kind: 'updated', session: sid, title });
   const claimed = await store.claim(s.id, 'desktop');
   ack({ kind: 'claimed', session: sid, epoch: claimed.holder.epoch });
   const more = msgs('b', 0, 1 + (variant % 4));
   await store.append(sid, claimed.holder.epoch, more);
   ack({ kind: 'appended', session: sid, ids: more.map((m) => m.id!) });
+  if (fs) {
+    const approvals = new ApprovalLog(join(store.sessionDir(sid), APPROVALS_FILE), fs);
+    for (let i = 0; i < 2 + (variant % 2); i++) {
+      await approvals.append(approvalOf(sid, `req-${i}`));
+      ack({ kind: 'approval', session: sid, requestId: `req-${i}` });
+    }
+    const tasks = new TaskFiles(store.root, fs);
+    await tasks.create(taskOf(sid, 0));
+    ack({ kind: 'task', id: CRASH_TASK_ID, revision: 0 });
+    await tasks.write(taskOf(sid, 1));
+    ack({ kind: 'task', id: CRASH_TASK_ID, revision: 1 });
+  }
   const fork = await store.fork(sid, 2, 'desktop');
   const forkIds = (await store.readMessages(fork.id)).map((r) => r.id);
   ack({ kind: 'created', session: fork.id, ids: forkIds });

@@ -2,7 +2,9 @@ import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { openStore } from '../index.js';
 import { scanLog } from '../record-codec.js';
-import { contentOf, type Ack } from './crash-scenario.js';
+import { ApprovalLog, APPROVALS_FILE } from '../../approvals/approval-log.js';
+import { TaskFiles } from '../../tasks/task-files.js';
+import { approvalOf, contentOf, type Ack } from './crash-scenario.js';
 
 export interface Verdict {
   sessions: number;
@@ -59,11 +61,41 @@ export async function verifyAfterCrash(root: string, acks: Ack[]): Promise<Verdi
     } else if (a.kind === 'claimed') {
       const doc = await store.getSession(a.session).catch(() => undefined);
       if (!doc || doc.holder.epoch < a.epoch) v.problems.push(`${a.session}: acknowledged claim lost`);
+    } else if (a.kind === 'task') {
+      const task = await new TaskFiles(root).read(a.id).catch((error: Error) => error);
+      if (task instanceof Error) v.problems.push(`task ${a.id}: acknowledged but unreadable: ${task.message}`);
+      else if (task.revision < a.revision) v.problems.push(`task ${a.id}: acknowledged revision ${a.revision} lost`);
+    } else if (a.kind === 'approval') {
+      continue; // checked per session below
     } else if (a.kind === 'archived') {
       const doc = await store.getSession(a.session).catch(() => undefined);
       if (!doc?.archived) v.problems.push(`${a.session}: acknowledged archive lost`);
     }
   }
+  await checkApprovals(store.sessionDir.bind(store), acks, v);
   await store.close();
   return v;
+}
+
+/**
+ * Every acknowledged approval is read back; then one more is appended and read back too, so a torn
+ * tail left by the kill can never swallow the next record.
+ */
+async function checkApprovals(sessionDir: (id: string) => string, acks: Ack[], v: Verdict): Promise<void> {
+  const bySession = new Map<string, string[]>();
+  for (const a of acks) if (a.kind === 'approval') bySession.set(a.session, [...(bySession.get(a.session) ?? []), a.requestId]);
+  for (const [session, ids] of bySession) {
+    const file = join(sessionDir(session), APPROVALS_FILE);
+    try {
+      await new ApprovalLog(file).append(approvalOf(session, 'after-crash'));
+      const { records } = await new ApprovalLog(file).read();
+      const present = new Set(records.map((r) => (r.type === 'decision' ? r.requestId : '')));
+      for (const id of [...ids, 'after-crash']) if (!present.has(id)) v.lost.push(`${session}/approvals/${id}`);
+      for (const r of records) if (r.type === 'decision' && r.reason !== approvalOf(session, r.requestId).reason) v.problems.push(`${session}: approval ${r.requestId} differs`);
+      const scan = (await readFile(file, 'utf8')).split('\n');
+      if (scan.at(-1) !== '') v.tornTailsLeft += 1;
+    } catch (error) {
+      v.corrupted.push(`${session}/approvals: ${(error as Error).message}`);
+    }
+  }
 }

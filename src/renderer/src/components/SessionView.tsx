@@ -2,6 +2,7 @@ import type { SessionDetail } from '../../../shared/ui-contract';
 import { ChangesTab } from '../features/workspace/ChangesTab';
 import { HistoryTab } from '../features/session-history/HistoryTab';
 import { ContinueInTerminal } from '../features/terminal/ContinueInTerminal';
+import { DamageBanner } from '../features/session/DamageBanner';
 import { useSessionTab } from '../hooks/use-session-tab';
 import { formatDateTime } from '../model/relative-time';
 import { MessageItem } from './MessageItem';
@@ -90,12 +91,7 @@ function ConversationPanel({ detail, now }: { detail: SessionDetail; now: number
             </div>
           )}
         </dl>
-        {(session.damaged?.length ?? 0) > 0 && (
-          <p className="notice notice-warn" role="note">
-            Part of this session's log was damaged and set aside ({session.damaged?.length} {session.damaged?.length === 1 ? 'place' : 'places'}). The
-            messages below are the ones Baton could verify.
-          </p>
-        )}
+        <DamageBanner damaged={session.damaged} />
       </section>
       <section className="conversation" aria-labelledby="conversation-heading">
         <h2 className="conversation-heading" id="conversation-heading">

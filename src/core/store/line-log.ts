@@ -1,0 +1,99 @@
+import { dirname } from 'node:path';
+import type { DurableFile, DurableFs } from '../fs/durable-fs.js';
+import { DIR_MODE, FILE_MODE } from './layout.js';
+import { decodeSealedLine, encodeSealedLine, scanLines, type ByteRange } from './record-codec.js';
+
+/** How far back from the end an append looks for the last newline when the file ends torn. */
+export const TORN_TAIL_WINDOW_BYTES = 64 * 1024;
+
+const NEWLINE = 0x0a;
+
+export interface LineLogOptions {
+  fs: DurableFs;
+  /** Seal each line with a `crc` (record-codec's sealed lines). Off for files other tools read as plain JSON lines. */
+  seal?: boolean;
+}
+
+export interface LineLogRead {
+  values: Record<string, unknown>[];
+  /** Damaged ranges followed by valid lines: skipped, never cut. */
+  damage: ByteRange[];
+  /** An incomplete or damaged end with nothing valid after it: skipped on read, cut before the next append. */
+  tail: ByteRange | undefined;
+}
+
+/**
+ * An append-only JSON-lines log of the store other than messages.jsonl (approvals.jsonl,
+ * events.jsonl, handoffs.jsonl): each append is one write and one fsync, and a damaged end (a torn
+ * last line left by a killed writer) is cut before the next line is written, so a new record is
+ * never glued to a fragment and lost. Only bytes that do not decode as a JSON object (or fail their
+ * checksum) are cut, and only when nothing valid follows them; damage in the middle is never cut.
+ */
+export class LineLog {
+  private dirSynced = false;
+
+  constructor(
+    readonly path: string,
+    private readonly options: LineLogOptions,
+  ) {}
+
+  /** Resolves once every line is fsynced (and, the first time, the directory entry of the file). */
+  async append(values: readonly Record<string, unknown>[]): Promise<void> {
+    const { fs } = this.options;
+    const bytes = Buffer.concat(values.map((v) => (this.options.seal ? encodeSealedLine(v) : Buffer.from(`${JSON.stringify(v)}\n`, 'utf8'))));
+    if (!this.dirSynced) await fs.mkdir(dirname(this.path), DIR_MODE);
+    const file = await fs.open(this.path, 'a+', FILE_MODE);
+    try {
+      await cutDamagedTail(file);
+      await file.write(bytes);
+      await file.sync();
+    } finally {
+      await file.close();
+    }
+    if (!this.dirSynced) {
+      // The first append may have created the file: make its directory entry durable too.
+      await fs.fsyncDir(dirname(this.path));
+      this.dirSynced = true;
+    }
+  }
+
+  /** Every decodable line, in order; undefined when the file does not exist. */
+  async read(): Promise<LineLogRead | undefined> {
+    let bytes: Buffer;
+    try {
+      bytes = await this.options.fs.readFile(this.path);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
+    this.dirSynced = true;
+    const scan = scanLines(bytes, 0, decodeSealedLine);
+    return { values: scan.records.map((r) => r.record), damage: scan.midDamage, tail: scan.tail };
+  }
+}
+
+/**
+ * Cuts a damaged end of the log (bytes after the last line that decodes, with nothing valid after
+ * them: a torn append, or garbage a power loss left in an extended file) and makes the cut durable.
+ * Reads back from the end in growing windows, so the cost does not grow with the log.
+ */
+async function cutDamagedTail(file: DurableFile): Promise<void> {
+  const size = (await file.stat()).size;
+  if (size === 0) return;
+  let window = TORN_TAIL_WINDOW_BYTES;
+  for (;;) {
+    const start = Math.max(0, size - window);
+    const buf = await file.read(size - start, start);
+    // Unless the window starts the file, its first line may be partial: start after its newline.
+    const first = start === 0 ? 0 : buf.indexOf(NEWLINE) + 1;
+    const scan = first === 0 && start > 0 ? undefined : scanLines(buf.subarray(first), start + first, decodeSealedLine);
+    if (scan && (scan.records.length > 0 || start === 0)) {
+      if (scan.tail) {
+        await file.truncate(scan.tail.start);
+        await file.sync();
+      }
+      return;
+    }
+    window *= 2;
+  }
+}
