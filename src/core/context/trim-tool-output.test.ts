@@ -99,3 +99,27 @@ describe('landing a session with large tool outputs', () => {
     expect(records[2]!.fullOutput).toEqual(call.fullOutput);
   });
 });
+
+describe('a fork of a session with trimmed outputs', () => {
+  let fixture: HandoffFixture;
+  beforeEach(async () => {
+    fixture = await createHandoffFixture();
+  });
+  afterEach(async () => fixture.dispose());
+
+  it('carries the full outputs with it: every reference of the fork resolves by hash', async () => {
+    const full = numbered(1_000);
+    const { session } = await landAndReadBack(fixture.store, {
+      cwd: fixture.workDir,
+      title: 'to fork',
+      messages: [
+        { role: 'user', content: 'go' },
+        { role: 'tool', content: full, toolCallId: 'x', exitCode: 0 },
+      ],
+    });
+    const fork = await fixture.store.fork(session.id, 1, 'terminal');
+    const records = await fixture.store.readMessages(fork.id);
+    const ref = records[1]!.fullOutput!.ref;
+    expect(Buffer.from(await fixture.store.readArtifact(fork.id, ref)).toString('utf8')).toBe(full);
+  });
+});

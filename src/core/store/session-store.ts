@@ -376,7 +376,26 @@ export class FileSessionStore implements SessionStore {
     return this.createSession(
       { parentId: id, cwd: source.cwd, gitRoot: source.gitRoot, branch: source.branch, title: source.title, source: source.source, model: source.model, permission: source.permission, holder: who, extra },
       inputs,
+      // The fork's messages refer to the same artifacts (full tool outputs, the patch) by hash.
+      await this.contentArtifacts(id),
     );
+  }
+
+  /** Every content-addressed artifact of a session, checked against its hash. */
+  private async contentArtifacts(id: string): Promise<NewArtifact[]> {
+    const dir = join((await this.locate(id)).dir, ARTIFACTS_DIR);
+    const names = await this.fs.readdir(dir).catch((error: unknown) => {
+      if (errnoOf(error) === 'ENOENT') return [] as string[];
+      throw fromFsError(error, dir, 'listing artifacts');
+    });
+    const artifacts: NewArtifact[] = [];
+    for (const name of names.sort()) {
+      const ref = `${ARTIFACTS_DIR}/${name}`;
+      if (!ARTIFACT_REF.test(ref)) continue;
+      const extension = name.slice(65) || undefined;
+      artifacts.push({ bytes: await this.readArtifact(id, ref), ...(extension ? { extension } : {}) });
+    }
+    return artifacts;
   }
 
   async archive(id: string): Promise<void> {
