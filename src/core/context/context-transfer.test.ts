@@ -9,6 +9,8 @@ import { anchorMessageIds, LAST_TURNS } from './anchors.js';
 import { contextWithoutSummary, prepareContext } from './context-transfer.js';
 import { emptyState, extend } from './extract.js';
 import { parseSummaryState } from './summary.js';
+import { importAgentSession } from '../handoff/import-agent-session.js';
+import { claude, CLAUDE_SESSION_ID, claudeLogPath, writeLog } from '../importers/test-fixtures/build-logs.js';
 
 const CONVERSATION: MessageInput[] = [
   { role: 'user', content: 'Refactor the auth module and fill in the tests.', id: 'goal' },
@@ -130,5 +132,25 @@ describe('progressive summary', () => {
     const preview = contextWithoutSummary(session, records);
     const real = await prepareContext(fixture.store, session, records);
     expect(preview).toEqual({ ...real, compacted_summary_ref: null, compacted_summary_sha256: null });
+  });
+});
+
+describe("Claude Code's compaction through the real importer", () => {
+  it('an imported session with a compact boundary and its isCompactSummary line hands that summary on', async () => {
+    const home = join(fixture.root, 'home');
+    const path = await writeLog(claudeLogPath(home, fixture.workDir, CLAUDE_SESSION_ID), [
+      claude.user({ uuid: 'u1', cwd: fixture.workDir }, 'Add OAuth login to the web app'),
+      claude.assistant({ uuid: 'a1', parentUuid: 'u1', cwd: fixture.workDir }, 'm1', claude.text('Starting with the callback route.')),
+      claude.compactBoundary({ uuid: 'cb', cwd: fixture.workDir }, 'a1'),
+      claude.user({ uuid: 'cs', parentUuid: 'cb', cwd: fixture.workDir, extra: { isCompactSummary: true } }, 'This session is being continued from a previous conversation. Summary: OAuth callback route done; tests in tests/auth pass; next is the logout flow.'),
+      claude.user({ uuid: 'u2', parentUuid: 'cs', cwd: fixture.workDir }, 'Go on with logout.'),
+    ]);
+    const { session } = await importAgentSession(fixture.store, 'claude', path, { HOME: home });
+    const context = await prepareContext(fixture.store, session, await fixture.store.readMessages(session.id));
+    const markdown = Buffer.from(await fixture.store.readArtifact(session.id, context.compacted_summary_ref!, context.compacted_summary_sha256!)).toString('utf8');
+    expect(markdown).toContain('## Earlier context (compaction summary, message `cs`)');
+    expect(markdown).toContain('next is the logout flow');
+    expect(markdown).toContain('Add OAuth login to the web app');
+    expect(context.anchor_message_ids).toContain('cs');
   });
 });
