@@ -8,12 +8,17 @@ import { FullOutput } from '../features/conversation/FullOutput';
 const ROLE_LABELS: Record<MessageRole, string> = { user: 'User', assistant: 'Assistant', tool: 'Tool result', system: 'System' };
 
 /** One message of the conversation, styled by role; tool results are compact and monospaced. */
-export function MessageItem({ message, now, sessionId }: { message: MessageRecord; now: number; sessionId: string }) {
+export function MessageItem({ message, now, sessionId, anchor = false }: { message: MessageRecord; now: number; sessionId: string; anchor?: boolean }) {
   const isTool = message.role === 'tool';
   return (
-    <li className={`message message-${message.role}`} data-testid="message" data-role={message.role} data-message-id={message.id}>
+    <li className={`message message-${message.role}`} data-testid="message" data-role={message.role} data-message-id={message.id} data-anchor={anchor || undefined}>
       <div className="message-header">
         <span className="message-role">{ROLE_LABELS[message.role]}</span>
+        {anchor && (
+          <span className="badge badge-anchor" title="An anchor of the last handoff: a goal, a decision or constraint, an open question or a last turn">
+            anchor
+          </span>
+        )}
         {isTool && message.toolCallId !== undefined && <code className="message-call-id">{message.toolCallId}</code>}
         {isTool && <ExitBadge code={message.exitCode} />}
         {message.model !== undefined && message.role === 'assistant' && <span className="muted">{message.model}</span>}
