@@ -1,5 +1,5 @@
 import { expect, test } from '../support/fixtures.js';
-import { writeFile } from 'node:fs/promises';
+import { chmod, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runBaton } from '../support/cli.js';
 import { SessionsPage } from '../pages/sessions-page.js';
@@ -42,5 +42,31 @@ test.describe('context transfer', () => {
     await page.getByTestId('open-stats').click();
     await expect(page.getByTestId('resumed-p50')).toContainText('over 1 accepted handoffs');
     await expect(page.getByTestId('resumed-ends')).toContainText('0 ended by a handoff, 1 by a resume');
+  });
+
+  test('a summary changed on disk after the manifest was built: the CLI is refused and the open window shows an alert', async ({ page, home, work, launchHost }) => {
+    const host = await launchHost();
+    await page.goto(host.url);
+    const file = join(work.path, 'small.jsonl');
+    await writeFile(file, [{ role: 'user', content: 'Rename the config loader' }, { role: 'assistant', content: 'Done. Should I update the docs too?' }].map((m) => JSON.stringify(m)).join('\n') + '\n');
+    // A dry run lands the session and records its manifest (and summary) without offering it.
+    const dry = await runBaton(['handoff', '--cwd', work.path, '--title', 'Tampered', '--messages', file, '--dry-run', '--json'], { home: home.path });
+    expect(dry.code, dry.stderr).toBe(0);
+    const { sessionId } = JSON.parse(dry.stdout) as { sessionId: string };
+    const summary = join(home.path, 'sessions', sessionId, 'artifacts', 'summary-01.md');
+    await chmod(summary, 0o600);
+    await writeFile(summary, '# edited by hand\n');
+
+    const offer = await runBaton(['handoff', '--session', sessionId, '--json'], { home: home.path });
+    expect(offer.code).toBe(5);
+    expect(JSON.parse(offer.stdout)).toMatchObject({ category: 'rejected', answer: { code: 'VERIFY_MISMATCH' } });
+    const alert = page.getByTestId('handoff-alert');
+    await expect(alert).toContainText('was refused');
+    await expect(alert).toContainText('context.compacted_summary_sha256');
+    await alert.getByText('Dismiss').click();
+    await expect(page.getByTestId('handoff-alert')).toHaveCount(0);
+    await page.reload();
+    await expect(page.getByTestId('session-total')).toBeVisible();
+    await expect(page.getByTestId('handoff-alert')).toHaveCount(0);
   });
 });
