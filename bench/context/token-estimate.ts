@@ -8,14 +8,14 @@
  * results, the next prompt): prompt = input_tokens + cache_creation_input_tokens +
  * cache_read_input_tokens. The sum of those deltas is compared with Baton's estimate of the same
  * texts. Compaction boundaries reset the chain. Codex: o200k_base (js-tiktoken) over this
- * repository's own prose, code, JSON and git log, against estimateTokens(…, 'openai'), with
+ * repository's own prose, code, JSON and git log, against tokensFromUnits(countUnits(…), 'openai'), with
  * characters / 4 as the baseline in the same run.
  */
 import { readFileSync } from 'node:fs';
 import { execSync } from 'node:child_process';
 import { join } from 'node:path';
 import { getEncoding } from 'js-tiktoken';
-import { countUnits, estimateTokens, FAMILY_FACTOR } from '../../src/core/context/token-estimate.js';
+import { countUnits, tokensFromUnits } from '../../src/core/context/token-estimate.js';
 import { printTable } from '../stats.js';
 
 const ROOT = join(import.meta.dirname, '../..');
@@ -81,7 +81,7 @@ function claudeDeltas(path: string) {
       chars += t.length;
     }
   }
-  return { messages, pairs, reference, estimate: Math.round(units * FAMILY_FACTOR.claude), chars4: Math.round(chars / 4) };
+  return { messages, pairs, reference, estimate: tokensFromUnits(units, 'claude'), chars4: Math.round(chars / 4) };
 }
 
 const err = (estimate: number, reference: number) => (reference === 0 ? 'n/a' : `${(((estimate - reference) / reference) * 100).toFixed(1)} %`);
@@ -108,7 +108,7 @@ const codexRows = [...kinds].map(([kind, texts]) => {
   const text = texts.join('\n');
   const reference = o200k.encode(text).length;
   const started = performance.now();
-  const estimate = estimateTokens(text, 'openai');
+  const estimate = tokensFromUnits(countUnits(text), 'openai');
   const ms = performance.now() - started;
   const t2 = performance.now();
   o200k.encode(text);

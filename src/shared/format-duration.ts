@@ -1,9 +1,11 @@
-/** The durations-after-resumption figures, as computed in src/core/handoff/session-durations.ts. */
+/** The durations-after-resumption figures (computed in src/core/handoff/session-durations.ts). */
 export interface ResumedDurationsView {
+  /** Accepted handoffs measured. */
   count: number;
   p50: number | null;
   p95: number | null;
   max: number | null;
+  /** What ended each span: the next handoff, a resume, or (still open) the last activity. */
   byEnd: Record<string, number>;
   buckets: { label: string; count: number }[];
 }

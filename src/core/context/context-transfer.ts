@@ -4,7 +4,7 @@ import type { SessionStore } from '../store/types.js';
 import { anchorMessageIds } from './anchors.js';
 import { emptyState, extend, type ExtractState } from './extract.js';
 import { parseSummaryState, renderSummary } from './summary.js';
-import { FAMILY_FACTOR, type TokenizerFamily } from './token-estimate.js';
+import { tokensFromUnits, type TokenizerFamily } from './token-estimate.js';
 
 /** Version of the token-estimate method named in the manifest (docs/context-transfer.md). */
 export const TOKEN_METHOD_VERSION = 'baton-runs-v1';
@@ -30,7 +30,7 @@ export function tokenizerFamilyOf(session: Pick<SessionDoc, 'source' | 'model'>)
 export function contextFromState(state: ExtractState, records: readonly MessageRecord[], family: TokenizerFamily): Omit<ContextTransfer, 'compacted_summary_ref' | 'compacted_summary_sha256'> {
   return {
     anchor_message_ids: anchorMessageIds(state, records),
-    token_estimate: Math.round(state.units * FAMILY_FACTOR[family]),
+    token_estimate: tokensFromUnits(state.units, family),
     token_estimate_method: `${TOKEN_METHOD_VERSION}/${family}`,
   };
 }

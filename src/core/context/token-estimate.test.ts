@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { MessageRecord } from '../../shared/message.js';
 import { contextFromState } from './context-transfer.js';
 import { emptyState, extend } from './extract.js';
-import { countUnits, estimateTokens } from './token-estimate.js';
+import { countUnits, tokensFromUnits } from './token-estimate.js';
 
 /** The reference tokenizer for Codex text (devDependency, used only here and in bench/). */
 const o200k = getEncoding('o200k_base');
@@ -63,13 +63,13 @@ describe('token estimate against o200k_base (js-tiktoken) on Codex-shaped text',
     const { prose, code, json } = corpus();
     for (const text of [prose.join('\n\n'), code.map((c) => c.text).join('\n'), json]) {
       const reference = o200k.encode(text).length;
-      expect(Math.abs(estimateTokens(text, 'openai') - reference) / reference).toBeLessThan(TOLERANCE);
+      expect(Math.abs(tokensFromUnits(countUnits(text), 'openai') - reference) / reference).toBeLessThan(TOLERANCE);
     }
   });
 
   it('is within 15 % per message for most messages, not only on the total', () => {
     const records = codexShapedRecords().filter((r) => r.content.length > 200);
-    const close = records.filter((r) => Math.abs(estimateTokens(r.content, 'openai') - o200k.encode(r.content).length) / o200k.encode(r.content).length < TOLERANCE);
+    const close = records.filter((r) => Math.abs(tokensFromUnits(countUnits(r.content), 'openai') - o200k.encode(r.content).length) / o200k.encode(r.content).length < TOLERANCE);
     expect(close.length / records.length).toBeGreaterThan(0.8);
   });
 });

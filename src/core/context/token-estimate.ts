@@ -25,11 +25,11 @@ const SPACES_PER_TOKEN = 16;
  * source, docs and git log (every file kind within ±4 %), and Claude's `usage` deltas over five
  * real Claude Code transcripts (1,000+ messages).
  */
-export const FAMILY_FACTOR: Record<TokenizerFamily, number> = { openai: 0.8, claude: 1.2 };
+const FAMILY_FACTOR: Record<TokenizerFamily, number> = { openai: 0.8, claude: 1.2 };
 
-/** Tokens of one text for a tokenizer family. */
-export function estimateTokens(text: string, family: TokenizerFamily): number {
-  return Math.round(countUnits(text) * FAMILY_FACTOR[family]);
+/** Tokens for a count of units (one text's, or a conversation's sum) in a tokenizer family. */
+export function tokensFromUnits(units: number, family: TokenizerFamily): number {
+  return Math.round(units * FAMILY_FACTOR[family]);
 }
 
 /** The unscaled count, so a caller summing many texts scales and rounds once. */

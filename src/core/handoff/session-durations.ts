@@ -1,4 +1,5 @@
 import { HandoffCategory } from './outcome.js';
+import type { ResumedDurationsView } from '../../shared/format-duration.js';
 
 /** events.jsonl `kind` written by `baton resume` (the terminal takes a session back). */
 export const RESUME_EVENT = 'resume';
@@ -14,16 +15,8 @@ export const DURATION_BUCKETS: readonly { label: string; maxMs: number }[] = [
 
 export type DurationEnd = 'handoff' | 'resume' | 'last-activity';
 
-export interface ResumedDurations {
-  /** Accepted handoffs measured. */
-  count: number;
-  p50: number | null;
-  p95: number | null;
-  max: number | null;
-  /** What ended each measured span. */
-  byEnd: Record<DurationEnd, number>;
-  buckets: { label: string; count: number }[];
-}
+/** The figures (src/shared/format-duration.ts), with what ended each span typed. */
+export type ResumedDurations = ResumedDurationsView & { byEnd: Record<DurationEnd, number> };
 
 /**
  * How long a session lived on after each accepted handoff: until the same session's next handoff
