@@ -19,6 +19,8 @@ import { countUnits, tokensFromUnits } from '../../src/core/context/token-estima
 import { printTable } from '../stats.js';
 
 const ROOT = join(import.meta.dirname, '../..');
+/** Fewer consecutive-call deltas than this say nothing about the estimate. */
+const MIN_DELTAS = 50;
 const SHARED_SAMPLE = join(ROOT, '../shared/fixtures/agent-logs/claude-code-session.sample.jsonl');
 
 interface Line {
@@ -94,6 +96,8 @@ const claudeRows = (transcripts.length > 0 ? transcripts : [SHARED_SAMPLE]).map(
 console.log('\nClaude Code transcripts: prompt-size deltas from `usage` vs the estimate of the same texts\n');
 printTable(claudeRows);
 const sum = (k: 'usage tokens' | 'estimate' | 'chars/4') => claudeRows.reduce((s, r) => s + (r[k] as number), 0);
+const deltas = claudeRows.reduce((s, r) => s + (r['usage deltas'] as number), 0);
+if (deltas < MIN_DELTAS) console.log(`\nOnly ${deltas} usage deltas: too few to measure (the sample's lines are not consecutive). Pass real transcripts, e.g. ~/.claude/projects/*/*.jsonl.`);
 console.log(`\nall: usage ${sum('usage tokens')}, estimate ${sum('estimate')} (${err(sum('estimate'), sum('usage tokens'))}), chars/4 ${sum('chars/4')} (${err(sum('chars/4'), sum('usage tokens'))})`);
 
 const o200k = getEncoding('o200k_base');
