@@ -20,7 +20,8 @@ export async function reportMismatch(store: SessionStore, manifest: Manifest, mi
     fields: mismatches.map((m) => m.field),
     message: `The handoff of "${manifest.title ?? manifest.session_id}" was refused: the files on disk differ from the manifest in ${mismatches.map((m) => m.field).join(', ')}.`,
   };
-  await store.appendEvent({ ...alert, side: 'target', kind: VERIFY_MISMATCH_EVENT, mismatches });
+  // Observability must never change the answer: a log that cannot be written still leaves the refusal and the alert.
+  await store.appendEvent({ ...alert, side: 'target', kind: VERIFY_MISMATCH_EVENT, mismatches }).catch(() => undefined);
   return alert;
 }
 
