@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
 import { openStore } from './store/index.js';
@@ -54,18 +54,30 @@ async function checkSessions(dataDir: string): Promise<DoctorCheck> {
   }
   try {
     const rows = await store.list({ includeArchived: true });
+    // Session directories the index could not take (no readable session.json nor revision) count too.
+    const ids = new Set(rows.map((r) => r.id));
+    for (const sub of ['sessions', 'archived']) {
+      for (const name of await readdir(join(dataDir, sub)).catch(() => [] as string[])) if (!name.startsWith('.')) ids.add(name);
+    }
     const damaged: DamagedSession[] = [];
     const unreadable: string[] = [];
-    for (const row of rows) {
+    let checked = 0;
+    for (const id of ids) {
+      checked += 1;
       try {
-        await store.readMessages(row.id);
-        const doc = await store.getSession(row.id);
+        await store.readMessages(id);
+        const doc = await store.getSession(id);
         if ((doc.damaged?.length ?? 0) > 0) damaged.push({ id: doc.id, title: doc.title, archived: doc.archived, damage: doc.damaged! });
       } catch (error) {
-        unreadable.push(`${row.id}: ${(error as Error).message}`);
+        // A directory without session.json is not a session (approvals of a session Baton does not hold).
+        if ((error as { code?: string }).code === 'NOT_FOUND' && !rows.some((r) => r.id === id)) {
+          checked -= 1;
+          continue;
+        }
+        unreadable.push(`${id}: ${(error as Error).message}`);
       }
     }
-    if (damaged.length === 0 && unreadable.length === 0) return { name, ok: true, detail: `${rows.length} ${rows.length === 1 ? 'session' : 'sessions'}, none damaged`, sessions: [] };
+    if (damaged.length === 0 && unreadable.length === 0) return { name, ok: true, detail: `${checked} ${checked === 1 ? 'session' : 'sessions'}, none damaged`, sessions: [] };
     const lines = [
       ...damaged.map((d) => `${d.id} (${d.title}): ${d.damage.map((x) => `${x.file ?? 'messages.jsonl'}${x.start !== undefined ? ` bytes ${x.start}..${x.end}` : ''} kept in ${join(store.sessionDir(d.id), x.sideFile)}`).join('; ')}`),
       ...unreadable,
@@ -73,7 +85,7 @@ async function checkSessions(dataDir: string): Promise<DoctorCheck> {
     return {
       name,
       ok: false,
-      detail: `${damaged.length} damaged, ${unreadable.length} unreadable of ${rows.length}:\n    ${lines.join('\n    ')}`,
+      detail: `${damaged.length} damaged, ${unreadable.length} unreadable of ${checked}:\n    ${lines.join('\n    ')}`,
       fix: 'Nothing was cut: the damaged bytes are kept in the side files named above, and every other message is intact. Inspect one with: baton show ID',
       sessions: damaged,
     };

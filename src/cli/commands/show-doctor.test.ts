@@ -90,6 +90,16 @@ describe('baton show and baton doctor report mid-log damage', () => {
     await writeFile(log, (await readFile(log, 'utf8')).replace('"content":"b"', '"content":"B"'));
     report = json(await baton(['doctor', '--json'])) as typeof report;
     expect(report.damagedSessions).toEqual([expect.objectContaining({ id })]);
+    // A session whose session.json and every revision are unreadable is listed as unreadable, by id;
+    // a directory that holds no session at all (approvals of a session Baton does not hold) is not.
+    const other = json(await handoff([{ role: 'user', content: 'other' }])).sessionId as string;
+    for (const name of ['session.json', 'session.rev-0.json']) await writeFile(join(home, 'sessions', other, name), 'garbage');
+    await mkdir(join(home, 'sessions', 'not-a-session'));
+    await writeFile(join(home, 'sessions', 'not-a-session', 'approvals.jsonl'), '');
+    report = json(await baton(['doctor', '--json'])) as typeof report;
+    const sessionsCheck = report.checks.find((c) => c.name.startsWith('sessions'))!;
+    expect(sessionsCheck.detail).toMatch(new RegExp(`1 damaged, 1 unreadable of 2:[\\s\\S]*${other}: .*session\\.json is not valid JSON`));
+    expect(sessionsCheck.detail).not.toContain('not-a-session');
   }, 60_000);
 });
 

@@ -12,6 +12,7 @@ import { ARCHIVED_DIR, ARTIFACTS_DIR, DIR_MODE, EVENTS_FILE, FILE_MODE, HANDOFFS
 import { copyToSideFile, unrecorded, withDamage, type QuarantinedRange } from './damage.js';
 import { foldDuplicateIds } from './fold-duplicates.js';
 import { restoreDocFiles } from './restore-doc.js';
+import { describeIssues } from './typed-fields.js';
 import { LineLog } from './line-log.js';
 import { readRecords } from './log-reader.js';
 import { MESSAGES_FILE, MessageLog, type RecoveryReport } from './message-log.js';
@@ -116,7 +117,7 @@ export class FileSessionStore implements SessionStore {
     const cached = this.docCache.get(loc.dir);
     // existsSync: a missing marker is the common case, and a rejected stat costs an Error per call.
     if (stamp && cached?.stamp === stamp && !this.fs.existsSync(revisionMarker(loc.dir, cached.loaded.doc.revision + 1))) return cached.loaded;
-    let loaded = await readSessionDoc(this.fs, loc.dir);
+    const loaded = await readSessionDoc(this.fs, loc.dir);
     if (!loaded) throw new StoreError('NOT_FOUND', `Session ${loc.dir} has no session.json.`, loc.dir);
     if (loaded.restored) return this.restore(loc, loaded);
     loaded.doc.archived = loc.archived;
@@ -141,7 +142,7 @@ export class FileSessionStore implements SessionStore {
       await restoreDocFiles(this.fs, loc.dir, revision, keptAs, isSessionDoc);
       const committed = await commitSessionDoc(this.fs, loc.dir, revision, { ...doc, updatedAt: now });
       await this.index.append(rowOf(indexRowOf(committed), committed.revision));
-      return this.load(loc);
+      return { doc: committed, newer: false, fromVersion: committed.schemaVersion };
     } catch {
       // Another process restored it first, or the disk refuses: serve the restored document unsaved.
       return { ...loaded, doc };
@@ -181,7 +182,7 @@ export class FileSessionStore implements SessionStore {
       archived: false,
       ...(notes.length > 0 ? { notes: [...((init.extra?.notes as string[] | undefined) ?? []), ...notes.map((n) => `${now}: ${n}`)] } : {}),
     });
-    if (!parsed.success) throw new StoreError('BAD_REQUEST', `The new session ${id} is not valid: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}.`);
+    if (!parsed.success) throw new StoreError('BAD_REQUEST', `The new session ${id} is not valid: ${describeIssues(parsed.error.issues)}.`);
     const doc = parsed.data;
     // Built in a staging directory and renamed into place: a session exists completely or not at all.
     const staging = join(this.root, SESSIONS_DIR, creatingName(id, randomBytes(4).toString('hex')));
@@ -281,7 +282,7 @@ export class FileSessionStore implements SessionStore {
       const next = await change(structuredClone(loaded.doc));
       if (!next) return structuredClone(loaded.doc);
       const parsed = SessionDoc.safeParse({ ...next, id, schemaVersion: loaded.doc.schemaVersion });
-      if (!parsed.success) throw new StoreError('BAD_REQUEST', `The updated session ${id} is not valid: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}.`, loc.dir);
+      if (!parsed.success) throw new StoreError('BAD_REQUEST', `The updated session ${id} is not valid: ${describeIssues(parsed.error.issues)}.`, loc.dir);
       try {
         return await this.commit(loc, loaded.doc.revision, parsed.data);
       } catch (error) {
@@ -355,7 +356,7 @@ export class FileSessionStore implements SessionStore {
     if (loaded.doc.revision !== expectedRevision) throw new StoreError('CONFLICT', `Session ${id} is at revision ${loaded.doc.revision}, not ${expectedRevision}; read it again and retry.`, loc.dir);
     const next = mutate(structuredClone(loaded.doc));
     const parsed = SessionDoc.safeParse({ ...next, id, schemaVersion: loaded.doc.schemaVersion });
-    if (!parsed.success) throw new StoreError('BAD_REQUEST', `The updated session ${id} is not valid: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}.`, loc.dir);
+    if (!parsed.success) throw new StoreError('BAD_REQUEST', `The updated session ${id} is not valid: ${describeIssues(parsed.error.issues)}.`, loc.dir);
     return this.commit(loc, expectedRevision, parsed.data);
   }
 

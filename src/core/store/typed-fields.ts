@@ -17,7 +17,8 @@ export const UNREADABLE_FIELDS = 'unreadableFields';
 
 export type DocParse = { ok: true; doc: SessionDoc } | { ok: false; issues: string };
 
-function describe(issues: readonly { path: readonly PropertyKey[]; message: string }[]): string {
+/** Zod issues as one sentence fragment: `path: message; …`. */
+export function describeIssues(issues: readonly { path: readonly PropertyKey[]; message: string }[]): string {
   return issues.map((i) => `${i.path.map(String).join('.') || '(root)'}: ${i.message}`).join('; ');
 }
 
@@ -26,18 +27,18 @@ export function parseSessionDoc(raw: Record<string, unknown>, now: () => Date = 
   const first = SessionDoc.safeParse(raw);
   if (first.success) return { ok: true, doc: first.data };
   const fields = new Set(first.error.issues.map((i) => String(i.path[0] ?? '')).filter((f) => f in SET_ASIDE_EMPTY));
-  if (fields.size === 0) return { ok: false, issues: describe(first.error.issues) };
+  if (fields.size === 0) return { ok: false, issues: describeIssues(first.error.issues) };
   const aside = { ...((raw[UNREADABLE_FIELDS] as Record<string, unknown> | undefined) ?? {}) };
   const notes = Array.isArray(raw.notes) ? [...(raw.notes as unknown[])] : [];
   const next: Record<string, unknown> = { ...raw };
   for (const field of fields) {
     aside[field] = raw[field];
     next[field] = SET_ASIDE_EMPTY[field];
-    const why = describe(first.error.issues.filter((i) => i.path[0] === field).slice(0, 3));
+    const why = describeIssues(first.error.issues.filter((i) => i.path[0] === field).slice(0, 3));
     notes.push(`${now().toISOString()}: session.json's "${field}" did not match its schema (${why}); it was kept unchanged under ${UNREADABLE_FIELDS}.${field}.`);
   }
   next[UNREADABLE_FIELDS] = aside;
   next.notes = notes;
   const second = SessionDoc.safeParse(next);
-  return second.success ? { ok: true, doc: second.data } : { ok: false, issues: describe(second.error.issues) };
+  return second.success ? { ok: true, doc: second.data } : { ok: false, issues: describeIssues(second.error.issues) };
 }
