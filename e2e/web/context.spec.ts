@@ -40,11 +40,12 @@ test.describe('context transfer', () => {
     const resume = await runBaton(['resume', sessionId, '--json'], { home: home.path });
     expect(resume.code, resume.stderr).toBe(0);
     await page.getByTestId('open-stats').click();
-    await expect(page.getByTestId('resumed-p50')).toContainText('over 1 accepted handoffs');
+    await expect(page.getByTestId('resumed-p50')).toContainText('over 1 accepted handoff');
     await expect(page.getByTestId('resumed-ends')).toContainText('0 ended by a handoff, 1 by a resume');
+    await page.screenshot({ path: testInfo.outputPath('stats.png'), fullPage: true });
   });
 
-  test('a summary changed on disk after the manifest was built: the CLI is refused and the open window shows an alert', async ({ page, home, work, launchHost }) => {
+  test('a summary changed on disk after the manifest was built: the CLI is refused and the open window shows an alert', async ({ page, home, work, launchHost }, testInfo) => {
     const host = await launchHost();
     await page.goto(host.url);
     const file = join(work.path, 'small.jsonl');
@@ -63,6 +64,7 @@ test.describe('context transfer', () => {
     const alert = page.getByTestId('handoff-alert');
     await expect(alert).toContainText('was refused');
     await expect(alert).toContainText('context.compacted_summary_sha256');
+    await page.screenshot({ path: testInfo.outputPath('alert.png') });
     await alert.getByText('Dismiss').click();
     await expect(page.getByTestId('handoff-alert')).toHaveCount(0);
     await page.reload();

@@ -22,7 +22,7 @@ export function formatDuration(ms: number | null): string {
 export function formatResumedDurations(d: ResumedDurationsView): string[] {
   if (d.count === 0) return ['Session durations after resumption: no accepted handoff yet.'];
   return [
-    `Session durations after resumption (${d.count} accepted handoffs): p50 ${formatDuration(d.p50)}, p95 ${formatDuration(d.p95)}, max ${formatDuration(d.max)}`,
+    `Session durations after resumption (${d.count} accepted ${d.count === 1 ? 'handoff' : 'handoffs'}): p50 ${formatDuration(d.p50)}, p95 ${formatDuration(d.p95)}, max ${formatDuration(d.max)}`,
     `  ended by: next handoff ${d.byEnd.handoff ?? 0}, resume ${d.byEnd.resume ?? 0}, last activity (still open) ${d.byEnd['last-activity'] ?? 0}`,
     ...d.buckets.map((b) => `  ${b.label.padEnd(20)} ${b.count}`),
   ];

@@ -57,7 +57,7 @@ describe('baton stats: session durations after resumption', () => {
     expect(durations.buckets[0]!.count).toBe(1);
 
     const text = await baton(['stats']);
-    expect(text.stdout).toContain('Session durations after resumption (1 accepted handoffs): p50');
+    expect(text.stdout).toContain('Session durations after resumption (1 accepted handoff): p50');
     expect(text.stdout).toContain('ended by: next handoff 0, resume 1, last activity (still open) 0');
 
     // The stats panel reads the same figures through the UI contract.

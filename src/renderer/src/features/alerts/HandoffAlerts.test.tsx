@@ -38,7 +38,7 @@ describe('handoff alerts', () => {
 
     alerts = [alert('h2', ['context.tool_calls_sha256']), ...alerts];
     act(() => bridge.emit('handoff:alert', alerts[0]));
-    expect(await screen.findByText(/context\.tool_calls_sha256/, { selector: 'code' })).toBeTruthy();
+    expect(await screen.findByText(/differ from the manifest in context\.tool_calls_sha256/)).toBeTruthy();
     expect(screen.getAllByTestId('handoff-alert')).toHaveLength(2);
 
     fireEvent.click(screen.getAllByText('Dismiss')[1]!);

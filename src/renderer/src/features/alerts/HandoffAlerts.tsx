@@ -43,7 +43,7 @@ export function HandoffAlerts({ api }: { api: BatonApi }) {
       {shown.map((alert) => (
         <div key={alert.handoffId} className="banner banner-error" role="alert" data-testid="handoff-alert" data-handoff-id={alert.handoffId}>
           <span>
-            {alert.message} Nothing was taken over; the session stays with its sender. Fields: <code>{alert.fields.join(', ')}</code>
+            {alert.message} Nothing was taken over; the session stays with its sender.
           </span>
           <button type="button" className="button-link" onClick={() => dismiss(alert.handoffId)}>
             Dismiss

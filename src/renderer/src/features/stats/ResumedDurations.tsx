@@ -20,7 +20,9 @@ export function ResumedDurations({ value }: { value: HandoffStatsView['afterResu
             <div className="stat-tile" data-testid="resumed-p50">
               <span className="stat-value">{formatDuration(value.p50)}</span>
               <span className="stat-label">median (p50)</span>
-              <span className="muted">over {value.count} accepted handoffs</span>
+              <span className="muted">
+                over {value.count} accepted {value.count === 1 ? 'handoff' : 'handoffs'}
+              </span>
             </div>
             <div className="stat-tile" data-testid="resumed-p95">
               <span className="stat-value">{formatDuration(value.p95)}</span>
