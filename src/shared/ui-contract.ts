@@ -52,6 +52,9 @@ export const HandoffStatsView = z.object({
 });
 export type HandoffStatsView = z.infer<typeof HandoffStatsView>;
 
+/** Largest part of a full tool output sent to a window at once; the artifact itself keeps it all. */
+export const FULL_OUTPUT_VIEW_MAX_BYTES = 8 * 1024 * 1024;
+
 /** A handoff whose manifest disagreed with the disk at this host (events.jsonl `verify_mismatch`). */
 export const HandoffAlert = z.object({
   at: z.string(),
@@ -83,7 +86,8 @@ export const uiChannels = {
   /** The full text of a trimmed tool output (artifacts/<sha256>.txt), checked against its hash. */
   'artifact:text': {
     request: z.object({ sessionId: z.string(), ref: z.string().regex(/^artifacts\/[0-9a-f]{64}\.txt$/, 'expected artifacts/<sha256>.txt') }),
-    response: z.object({ text: z.string(), bytes: z.number().int() }),
+    /** `bytes` is the whole artifact; `shownBytes` what `text` holds (at most FULL_OUTPUT_VIEW_MAX_BYTES). */
+    response: z.object({ text: z.string(), bytes: z.number().int(), shownBytes: z.number().int() }),
   },
   /** Undecided approval requests, oldest first. */
   'approvals:pending': { request: z.object({}), response: z.array(ApprovalViewSchema) },

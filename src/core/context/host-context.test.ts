@@ -2,6 +2,7 @@ import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Manifest } from '../../shared/manifest.js';
+import { FULL_OUTPUT_VIEW_MAX_BYTES } from '../../shared/ui-contract.js';
 import { BROWSER_HOST_CAPABILITIES } from '../host/capabilities.js';
 import { startHostServices, type HostServices } from '../host/host-services.js';
 import { landAndReadBack, offerSession } from '../handoff/send.js';
@@ -43,7 +44,7 @@ describe('host: context transfer through the real receiver and UI contract', () 
     const outcome = await offerSession(landed.session.id, options(false), landed);
     expect(outcome.category).toBe('accepted');
     const ref = landed.records[1]!.toolCalls![0]!.fullOutput!.ref;
-    expect(await host.dispatch('artifact:text', { sessionId: landed.session.id, ref })).toEqual({ ok: true, value: { text: full, bytes: Buffer.byteLength(full) } });
+    expect(await host.dispatch('artifact:text', { sessionId: landed.session.id, ref })).toEqual({ ok: true, value: { text: full, bytes: Buffer.byteLength(full), shownBytes: Buffer.byteLength(full) } });
     expect(await host.dispatch('artifact:text', { sessionId: landed.session.id, ref: '../session.json' })).toMatchObject({ ok: false, error: { code: 'BAD_REQUEST' } });
     const path = join(host.store.sessionDir(landed.session.id), ref);
     await chmod(path, 0o600);
@@ -68,5 +69,15 @@ describe('host: context transfer through the real receiver and UI contract', () 
     expect(listed).toMatchObject({ ok: true, value: [{ handoffId: manifest.handoff_id, sessionId: landed.session.id, fields: ['context.compacted_summary_sha256'] }] });
     const logged = (await host.store.readEvents()).filter((e) => e.kind === 'verify_mismatch');
     expect(logged).toHaveLength(1);
+  });
+
+  it('artifact:text sends at most FULL_OUTPUT_VIEW_MAX_BYTES of a huge output and says how big it is', async () => {
+    const huge = 'line of a very long log\n'.repeat(Math.ceil((FULL_OUTPUT_VIEW_MAX_BYTES + 1_000_000) / 24));
+    const landed = await landAndReadBack(host.store, { cwd: join(root, 'work'), title: 'huge', messages: [{ role: 'tool', content: huge, toolCallId: 'x' }] });
+    const ref = landed.records[0]!.fullOutput!.ref;
+    const answer = (await host.dispatch('artifact:text', { sessionId: landed.session.id, ref })) as { ok: true; value: { text: string; bytes: number; shownBytes: number } };
+    expect(answer.value.bytes).toBe(Buffer.byteLength(huge));
+    expect(answer.value.shownBytes).toBe(FULL_OUTPUT_VIEW_MAX_BYTES);
+    expect(answer.value.text).toBe(huge.slice(0, FULL_OUTPUT_VIEW_MAX_BYTES));
   });
 });

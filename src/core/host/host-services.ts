@@ -5,7 +5,7 @@ import { ensureEndpointDir, loadOrCreateToken, resolveEndpoint } from '../transp
 import { startEndpointServer } from '../transport/server.js';
 import type { EndpointInfo, EndpointServer } from '../transport/types.js';
 import { createReceiver, type ReceiverEvent } from '../handoff/receiver.js';
-import type { UiEvent, UiEventPayload } from '../../shared/ui-contract.js';
+import { FULL_OUTPUT_VIEW_MAX_BYTES, type UiEvent, type UiEventPayload } from '../../shared/ui-contract.js';
 import { createUiDispatcher, type UiDispatcher } from './ui-handlers.js';
 import { BATON_VERSION } from '../version.js';
 import { computeHandoffStats, lastActivityOf } from '../handoff/stats.js';
@@ -100,8 +100,9 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
     'stats:get': async () => computeHandoffStats(await store.readEvents(), lastActivityOf(await store.list({ includeArchived: true }))),
     'alerts:list': async () => alertsFrom(await store.readEvents()),
     'artifact:text': async ({ sessionId, ref }) => {
-      const bytes = await store.readArtifact(sessionId, ref);
-      return { text: Buffer.from(bytes).toString('utf8'), bytes: bytes.length };
+      const bytes = Buffer.from(await store.readArtifact(sessionId, ref));
+      const shown = bytes.subarray(0, FULL_OUTPUT_VIEW_MAX_BYTES);
+      return { text: shown.toString('utf8'), bytes: bytes.length, shownBytes: shown.length };
     },
     'approvals:pending': async () => approvals.listPending(),
     'approvals:history': async ({ sessionId }) => approvals.history(sessionId),

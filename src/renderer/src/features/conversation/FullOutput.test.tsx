@@ -28,7 +28,7 @@ describe('trimmed tool output with "show full output"', () => {
     const asked: unknown[] = [];
     const bridge = new MemoryBridge().handle('artifact:text', (payload) => {
       asked.push(payload);
-      return okResult({ text: full, bytes: full.length });
+      return okResult({ text: full, bytes: full.length, shownBytes: full.length });
     });
     view(bridge);
     const [call, tool] = screen.getAllByTestId('full-output');
@@ -41,6 +41,7 @@ describe('trimmed tool output with "show full output"', () => {
     expect(await within(tool!).findByText('Show trimmed output')).toBeTruthy();
     expect(asked).toEqual([{ sessionId: 's-big', ref: REF }]);
     expect(tool!.textContent).not.toContain('[trimmed by Baton');
+    expect(within(tool!).queryByTestId('full-output-cut')).toBeNull();
     expect(within(tool!).getByText(/Show all \(900 lines/)).toBeTruthy();
     fireEvent.click(within(tool!).getByText('Show trimmed output'));
     expect(tool!.textContent).toContain('[trimmed by Baton');
@@ -52,5 +53,12 @@ describe('trimmed tool output with "show full output"', () => {
     fireEvent.click(within(call!).getByTestId('show-full-output'));
     expect((await within(call!).findByTestId('full-output-error')).textContent).toContain('does not match its hash');
     expect(call!.textContent).toContain('[trimmed by Baton');
+  });
+
+  it('an output too large for one window says where the rest is', async () => {
+    view(new MemoryBridge().handle('artifact:text', () => okResult({ text: full.slice(0, 100), bytes: full.length, shownBytes: 100 })));
+    const [call] = screen.getAllByTestId('full-output');
+    fireEvent.click(within(call!).getByTestId('show-full-output'));
+    expect((await within(call!).findByTestId('full-output-cut')).textContent).toContain(REF);
   });
 });

@@ -3,7 +3,7 @@ import type { FullOutput as FullOutputRef } from '../../../../shared/message';
 import { CollapsibleText } from '../../components/CollapsibleText';
 import { useApi } from '../../hooks/api-context';
 
-type State = { kind: 'closed' } | { kind: 'loading' } | { kind: 'open'; text: string } | { kind: 'error'; message: string };
+type State = { kind: 'closed' } | { kind: 'loading' } | { kind: 'open'; text: string; cut: boolean } | { kind: 'error'; message: string };
 
 /**
  * The trimmed output stays on screen; "Show full output" fetches the untrimmed text from the
@@ -15,7 +15,7 @@ export function FullOutput({ sessionId, output, trimmed }: { sessionId: string; 
   const load = () => {
     setState({ kind: 'loading' });
     api.invoke('artifact:text', { sessionId, ref: output.ref }).then(
-      (value) => setState({ kind: 'open', text: value.text }),
+      (value) => setState({ kind: 'open', text: value.text, cut: value.shownBytes < value.bytes }),
       (error: Error) => setState({ kind: 'error', message: error.message }),
     );
   };
@@ -33,6 +33,11 @@ export function FullOutput({ sessionId, output, trimmed }: { sessionId: string; 
           <button type="button" className="button-link" data-testid="show-full-output" disabled={state.kind === 'loading'} onClick={load}>
             {state.kind === 'loading' ? 'Loading full output…' : `Show full output (${size})`}
           </button>
+        )}
+        {state.kind === 'open' && state.cut && (
+          <span className="muted" data-testid="full-output-cut">
+            Showing the first part of {formatBytes(output.bytes)}; all of it is in <code>{output.ref}</code> in the session folder.
+          </span>
         )}
         {state.kind === 'error' && (
           <span className="inline-error" role="alert" data-testid="full-output-error">
