@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { getEncoding } from 'js-tiktoken';
 import { describe, expect, it } from 'vitest';
 import type { MessageRecord } from '../../shared/message.js';
-import { contextFromState } from './context-transfer.js';
+import { contextFromState, tokenizerFamilyOf } from './context-transfer.js';
 import { emptyState, extend } from './extract.js';
 import { countUnits, tokensFromUnits } from './token-estimate.js';
 
@@ -96,5 +96,19 @@ describe('countUnits', () => {
       expect(now).toBeGreaterThanOrEqual(last);
       last = now;
     }
+  });
+});
+
+describe('tokenizerFamilyOf', () => {
+  it('o200k for Codex and OpenAI models, Claude otherwise', () => {
+    const cases: [Parameters<typeof tokenizerFamilyOf>[0], string][] = [
+      [{ source: { tool: 'codex' }, model: null }, 'openai'],
+      [{ source: { tool: 'codex' }, model: { name: 'gpt-5.3-codex' } }, 'openai'],
+      [{ source: { tool: 'baton' }, model: { name: 'gpt-4.1' } }, 'openai'],
+      [{ source: { tool: 'other' }, model: { name: 'o3' } }, 'openai'],
+      [{ source: { tool: 'claude' }, model: { name: 'claude-opus-4-6' } }, 'claude'],
+      [{ source: { tool: 'baton' }, model: null }, 'claude'],
+    ];
+    for (const [session, family] of cases) expect(tokenizerFamilyOf(session)).toBe(family);
   });
 });
