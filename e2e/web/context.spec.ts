@@ -65,6 +65,8 @@ test.describe('context transfer', () => {
     await expect(alert).toContainText('was refused');
     await expect(alert).toContainText('context.compacted_summary_sha256');
     await page.screenshot({ path: testInfo.outputPath('alert.png') });
+    const stats = await runBaton(['stats'], { home: home.path });
+    expect(stats.stdout).toContain('1 offer refused at this host: the files on disk differed from the manifest');
     await alert.getByText('Dismiss').click();
     await expect(page.getByTestId('handoff-alert')).toHaveCount(0);
     await page.reload();

@@ -49,6 +49,8 @@ export const HandoffStatsView = z.object({
     byEnd: z.record(z.string(), z.number().int()),
     buckets: z.array(z.object({ label: z.string(), count: z.number().int() })),
   }),
+  /** Offers this host refused because the disk disagreed with the manifest. */
+  verifyMismatches: z.number().int(),
 });
 export type HandoffStatsView = z.infer<typeof HandoffStatsView>;
 

@@ -20,10 +20,15 @@ export function registerStats(program: Command): void {
           const rows = Object.entries(stats.byCategory)
             .filter(([, n]) => n > 0)
             .map(([category, n]) => `  ${category.padEnd(20)} ${n}`);
-          return [`${stats.total} handoffs, ${stats.succeeded} succeeded (${rate}); p50 ${stats.totalMs.p50 ?? '–'} ms, p95 ${stats.totalMs.p95 ?? '–'} ms`, ...rows, ...formatResumedDurations(stats.afterResumption)].join('\n');
+          return [`${stats.total} handoffs, ${stats.succeeded} succeeded (${rate}); p50 ${stats.totalMs.p50 ?? '–'} ms, p95 ${stats.totalMs.p95 ?? '–'} ms`, ...rows, ...mismatchLine(stats.verifyMismatches), ...formatResumedDurations(stats.afterResumption)].join('\n');
         });
       } finally {
         await store.close();
       }
     });
+}
+
+/** Offers refused here because the disk disagreed with the manifest (the UI shows them as alerts). */
+function mismatchLine(count: number): string[] {
+  return count === 0 ? [] : [`${count} offer${count === 1 ? '' : 's'} refused at this host: the files on disk differed from the manifest (events.jsonl verify_mismatch)`];
 }

@@ -1,5 +1,6 @@
 import { HandoffCategory } from './outcome.js';
 import { computeResumedDurations, type ResumedDurations } from './session-durations.js';
+import { VERIFY_MISMATCH_EVENT } from '../context/mismatch-alert.js';
 
 export interface HandoffStats {
   total: number;
@@ -11,6 +12,8 @@ export interface HandoffStats {
   totalMs: { p50: number | null; p95: number | null };
   /** How long sessions lived on after an accepted handoff (session-durations.ts). */
   afterResumption: ResumedDurations;
+  /** Offers this host refused because the disk disagreed with the manifest (events.jsonl `verify_mismatch`). */
+  verifyMismatches: number;
 }
 
 const SUCCESS: readonly string[] = [HandoffCategory.accepted, HandoffCategory.duplicate];
@@ -39,6 +42,7 @@ export function computeHandoffStats(events: readonly Record<string, unknown>[], 
     byCategory,
     totalMs: { p50: percentile(durations, 0.5), p95: percentile(durations, 0.95) },
     afterResumption: computeResumedDurations(events, lastActivity),
+    verifyMismatches: events.filter((e) => e.kind === VERIFY_MISMATCH_EVENT).length,
   };
 }
 

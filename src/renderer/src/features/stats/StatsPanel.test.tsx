@@ -42,7 +42,7 @@ function host(stats: () => ReturnType<typeof okResult>) {
 
 describe('stats panel', () => {
   it('shows success rate, p50/p95 and counts by category, reached from the sidebar footer', async () => {
-    host(() => okResult({ total: 40, succeeded: 39, successRate: 39 / 40, byCategory: { accepted: 37, duplicate: 2, 'no-target': 1 }, totalMs: { p50: 84, p95: 1_930 }, afterResumption: RESUMED }));
+    host(() => okResult({ total: 40, succeeded: 39, successRate: 39 / 40, byCategory: { accepted: 37, duplicate: 2, 'no-target': 1 }, totalMs: { p50: 84, p95: 1_930 }, afterResumption: RESUMED, verifyMismatches: 2 }));
     fireEvent.click(screen.getByTestId('open-stats'));
     const panel = await screen.findByTestId('stats-panel');
     await within(panel).findByTestId('stat-success');
@@ -56,6 +56,7 @@ describe('stats panel', () => {
       ['duplicate', '2'],
       ['no-target', '1'],
     ]);
+    expect(within(panel).getByTestId('stat-mismatches').textContent).toContain('2 offers were refused here');
     // Durations after resumption: median, p95, what ended the spans, the histogram.
     expect(within(panel).getByTestId('resumed-p50').textContent).toContain('42.0 min');
     expect(within(panel).getByTestId('resumed-p50').textContent).toContain('over 12 accepted handoffs');
@@ -69,11 +70,12 @@ describe('stats panel', () => {
   });
 
   it('no handoffs yet: dashes, and what to run', async () => {
-    host(() => okResult({ total: 0, succeeded: 0, successRate: null, byCategory: {}, totalMs: { p50: null, p95: null }, afterResumption: { count: 0, p50: null, p95: null, max: null, byEnd: {}, buckets: [] } }));
+    host(() => okResult({ total: 0, succeeded: 0, successRate: null, byCategory: {}, totalMs: { p50: null, p95: null }, afterResumption: { count: 0, p50: null, p95: null, max: null, byEnd: {}, buckets: [] }, verifyMismatches: 0 }));
     fireEvent.click(screen.getByTestId('open-stats'));
     expect((await screen.findByTestId('stat-none')).textContent).toContain('baton handoff');
     expect(screen.getByTestId('stat-success').textContent).toContain('—');
     expect(screen.getByTestId('resumed-none').textContent).toContain('No accepted handoff yet.');
+    expect(screen.queryByTestId('stat-mismatches')).toBeNull();
   });
 
   it('an error offers Retry', async () => {

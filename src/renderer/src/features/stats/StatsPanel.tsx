@@ -56,6 +56,11 @@ export function StatsPanel() {
             ))}
           </ul>
         )}
+        {value.verifyMismatches > 0 && (
+          <p className="notice" role="note" data-testid="stat-mismatches">
+            {value.verifyMismatches} {value.verifyMismatches === 1 ? 'offer was' : 'offers were'} refused here because the files on disk differed from the manifest.
+          </p>
+        )}
         <ResumedDurations value={value.afterResumption} />
       </>
     );
