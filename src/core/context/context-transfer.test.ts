@@ -53,7 +53,7 @@ describe('anchors', () => {
   it('keep the earliest and the latest decisions when there are very many', () => {
     const records = Array.from({ length: 500 }, (_, i) => ({ role: 'user', content: `We must keep rule ${i}.`, id: `r${i}`, seq: i, crc: '', createdAt: '' })) as MessageRecord[];
     const state = extend(emptyState(), records);
-    expect(state.decisions[0]!.id).toBe('r1');
+    expect(state.decisions[0]!.id).toBe('r0');
     expect(state.decisions.at(-1)!.id).toBe('r499');
     expect(state.decisions.length).toBe(40);
   });
@@ -152,5 +152,14 @@ describe("Claude Code's compaction through the real importer", () => {
     expect(markdown).toContain('next is the logout flow');
     expect(markdown).toContain('Add OAuth login to the web app');
     expect(context.anchor_message_ids).toContain('cs');
+  });
+});
+
+describe('the goal message', () => {
+  it('is read for constraints too: a rule stated with the goal is listed among the constraints', async () => {
+    const { records } = await land([{ role: 'user', content: 'Fix the failing adder test; we must not change the public API.', id: 'g' }, { role: 'assistant', content: 'ok', id: 'a' }]);
+    const state = extend(emptyState(), records);
+    expect(state.goal?.id).toBe('g');
+    expect(state.decisions).toEqual([{ id: 'g', seq: 0, role: 'user', text: 'Fix the failing adder test; we must not change the public API.', kind: 'constraint' }]);
   });
 });

@@ -83,10 +83,8 @@ export function extend(previous: ExtractState, records: readonly MessageRecord[]
     if (record.role !== 'user' && record.role !== 'assistant') continue;
     const text = record.content.slice(0, EXTRACT_SCAN_CHARS);
     if (text.trim().length === 0) continue;
-    if (record.role === 'user' && state.goal === null) {
-      state.goal = { id: record.id, seq: record.seq, role: 'user', text: quote(record.content, GOAL_MAX_CHARS) };
-      continue;
-    }
+    // The goal is often where the ground rules are stated too: it is read for constraints like any message.
+    if (record.role === 'user' && state.goal === null) state.goal = { id: record.id, seq: record.seq, role: 'user', text: quote(record.content, GOAL_MAX_CHARS) };
     // A reply from the other side closes the questions it could answer.
     state.questions = state.questions.filter((q) => q.role === record.role);
     let decided = false;

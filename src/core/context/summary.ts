@@ -38,7 +38,7 @@ export interface SummaryHeader {
 export function renderSummary(header: SummaryHeader, state: ExtractState): string {
   const out: string[] = [`# Session summary ${String(header.number).padStart(2, '0')}`, ''];
   out.push(
-    `Session \`${header.sessionId}\`: ${state.messages} messages (seq 0–${state.throughSeq}), ${state.toolCalls} tool calls, ${state.failedToolCalls} failed. Extractive: every line below quotes a message, named by its id; the full log stays in messages.jsonl.`,
+    `Session \`${header.sessionId}\`: ${plural(state.messages, 'message')} (seq 0–${state.throughSeq}), ${plural(state.toolCalls, 'tool call')}, ${state.failedToolCalls} failed. Extractive: every line below quotes a message, named by its id; the full log stays in messages.jsonl.`,
   );
   if (header.previous) out.push('', `Extends \`${header.previous.ref}\` (sha256 ${header.previous.sha256}).`);
   if (header.rebuilt) out.push('', `Rebuilt from the whole log: ${header.rebuilt}.`);
@@ -51,6 +51,10 @@ export function renderSummary(header: SummaryHeader, state: ExtractState): strin
   }
   out.push('', `${STATE_OPEN}${encodeState(state)}${STATE_CLOSE}`, '');
   return out.join('\n');
+}
+
+function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 
 function section(out: string[], title: string, lines: string[]): void {
