@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { removeDir, tempDataDir } from '../../core/tasks/test-support/endpoint.js';
@@ -93,7 +93,8 @@ describe('baton show and baton doctor report mid-log damage', () => {
     // A session whose session.json and every revision are unreadable is listed as unreadable, by id;
     // a directory that holds no session at all (approvals of a session Baton does not hold) is not.
     const other = json(await handoff([{ role: 'user', content: 'other' }])).sessionId as string;
-    for (const name of ['session.json', 'session.rev-0.json']) await writeFile(join(home, 'sessions', other, name), 'garbage');
+    const otherDir = join(home, 'sessions', other);
+    for (const name of (await readdir(otherDir)).filter((n) => /^session(\.rev-\d+)?\.json$/.test(n))) await writeFile(join(otherDir, name), 'garbage');
     await mkdir(join(home, 'sessions', 'not-a-session'));
     await writeFile(join(home, 'sessions', 'not-a-session', 'approvals.jsonl'), '');
     report = json(await baton(['doctor', '--json'])) as typeof report;

@@ -76,8 +76,8 @@ function breakingReplacements(original: Json): Json[] {
 }
 /** Fields whose strings have a format: a well-typed but malformed string must be refused too. */
 const FORMATTED = new Set(['protocol_version', 'handoff_id', 'session_id', 'messages_sha256', 'tool_calls_sha256', 'diff_sha256', 'rules_sha256']);
-/** The only optional key of the schema; every other key is required. */
-const OPTIONAL_KEYS = new Set(['title']);
+/** The optional keys of the schema (src/shared/manifest.ts); every other key is required. */
+const OPTIONAL_KEYS = new Set(['title', 'token_estimate_method', 'compacted_summary_sha256']);
 
 /** A schema-valid manifest that also fills the nullable branches (git, a background task, a model). */
 function richManifest(): Json {
