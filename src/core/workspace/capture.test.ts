@@ -279,3 +279,19 @@ describe('captureWorkspace', () => {
     expect(g.files[0]).toMatchObject({ path: 'new-name.txt', oldPath: 'old-name.txt', status: 'renamed', staged: false, unstaged: true });
   });
 });
+
+describe('captureWorkspace and racy git', () => {
+  it('a same-size edit in the same second as the commit is captured (the temporary index keeps the index mtime)', async () => {
+    // Racy git: the private index is a copy; stamped "now", it would make git trust the stat data
+    // of a file edited in the same second at the same size, and the edit would drop out.
+    for (let round = 0; round < 6; round++) {
+      const repo = makeRepo();
+      repo.write('app.js', 'console.log(1);\n');
+      repo.commitAll('base');
+      repo.write('app.js', 'console.log(2);\n');
+      const { snapshot, patchBytes } = await captureWorkspaceWithPatch(repo.root);
+      expect(snapshot.git!.files.map((f) => f.path), `round ${round}`).toEqual(['app.js']);
+      expect(patchBytes?.toString('utf8'), `round ${round}`).toContain('+console.log(2);');
+    }
+  });
+});

@@ -1,4 +1,4 @@
-import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { copyFile, mkdtemp, rm, stat, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { WorkspaceWarning } from '../../shared/workspace.js';
@@ -25,9 +25,7 @@ export async function withWorkingTreeIndex<T>(
   const dir = await mkdtemp(join(tmpdir(), 'baton-index-'));
   const env = { GIT_INDEX_FILE: join(dir, 'index') };
   try {
-    await copyFile(realIndex, env.GIT_INDEX_FILE).catch((error: NodeJS.ErrnoException) => {
-      if (error.code !== 'ENOENT') throw error; // a fresh repository has no index yet
-    });
+    await copyIndexKeepingMtime(realIndex, env.GIT_INDEX_FILE);
     let added = await runGit(root, ['add', '--all', '--ignore-errors'], undefined, { env });
     if (added.code !== 0 && !UNREADABLE_FILE.test(added.stderr)) {
       // A copied index can refer to files beside the original (split index): start from HEAD.
@@ -46,5 +44,21 @@ export async function withWorkingTreeIndex<T>(
     return await work(env);
   } finally {
     await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Copies the index with the original's modification time. Git trusts an entry's stat data only
+ * when the file is older than the index ("racy git"): a copy stamped now would make a file edited
+ * in the same second as the last `git add`/commit, at the same size, look clean and drop out of
+ * the patch. The time is rounded down to milliseconds, which only makes git re-check more files.
+ */
+async function copyIndexKeepingMtime(from: string, to: string): Promise<void> {
+  try {
+    const original = await stat(from);
+    await copyFile(from, to);
+    await utimes(to, original.atime, original.mtime);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error; // a fresh repository has no index yet
   }
 }
