@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { createOutput, EXIT } from '../output.js';
+import { terminalBlock, terminalField } from '../terminal-text.js';
 import { openCliStore } from '../context.js';
 
 /** Messages printed by `baton show` unless --all. */
@@ -19,10 +20,10 @@ export function registerShow(program: Command): void {
         const messages = await store.readMessages(id, flags.all ? {} : { tail: SHOW_TAIL });
         out.result('show', { session, messages }, () =>
           [
-            `${session.title}  (${session.id})`,
-            `cwd ${session.cwd}${session.branch ? `  branch ${session.branch}` : ''}  holder ${session.holder.who}#${session.holder.epoch}`,
+            `${terminalField(session.title)}  (${terminalField(session.id)})`,
+            `cwd ${terminalField(session.cwd)}${session.branch ? `  branch ${terminalField(session.branch)}` : ''}  holder ${terminalField(session.holder.who)}#${session.holder.epoch}`,
             '',
-            ...messages.map((m) => `[${m.seq}] ${m.role}: ${m.content}`),
+            ...messages.map((m) => `[${m.seq}] ${terminalField(m.role)}: ${terminalBlock(m.content)}`),
           ].join('\n'),
         );
       } catch (error) {

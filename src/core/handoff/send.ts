@@ -12,7 +12,7 @@ import { landWorkspace, reuseOrCaptureWorkspace } from '../workspace/land.js';
 import { BATON_VERSION } from '../version.js';
 import { buildManifest } from './build-manifest.js';
 import { digestMessages } from './context-digest.js';
-import { redactMessages } from './redact-messages.js';
+import { redactSessionContent } from './redact-messages.js';
 import { findTarget } from './find-target.js';
 import { HandoffCategory, type HandoffOutcome } from './outcome.js';
 
@@ -59,17 +59,23 @@ export async function landAndReadBack(store: SessionStore, request: NewSessionRe
     throw error;
   });
   const workspace = captured.snapshot;
-  const { messages, found: redactions } = redactMessages(request.messages);
+  const { content, found: redactions } = await redactSessionContent({
+    title: request.title,
+    messages: request.messages,
+    model: request.model ?? null,
+    permission: request.permission ?? null,
+  });
+  const { messages } = content;
   const created = await store.createSession(
     {
       ...(request.id ? { id: request.id } : {}),
       cwd: workspace.cwd,
       gitRoot: workspace.git?.root ?? null,
       branch: workspace.git?.branch ?? null,
-      title: request.title,
+      title: content.title,
       source: request.source ?? { tool: 'baton' },
-      model: request.model ?? null,
-      permission: request.permission ?? null,
+      model: content.model,
+      permission: content.permission,
       holder: 'terminal',
       extra: Object.keys(redactions).length > 0 ? { workspace, redactions } : { workspace },
     },

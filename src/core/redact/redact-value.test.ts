@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { redactText, redactValue } from './redact-value.js';
+
+const TOKEN = 'gh' + 'p_' + 'aB3dE5fG7hJ9kL2mN4pQ6rS8tV0wX1yZaB3d';
+
+describe('redactValue', () => {
+  it('redacts every string at any depth: values, array items, unknown fields and keys', async () => {
+    const input = {
+      role: 'user',
+      content: `push with ${TOKEN}`,
+      extraField: { note: [`again ${TOKEN}`, 42, null, true] },
+      [`key ${TOKEN}`]: 'v',
+    };
+    const { value, found } = await redactValue(input);
+    expect(JSON.stringify(value)).not.toContain(TOKEN);
+    expect(value.content).toBe('push with [REDACTED:github]');
+    expect(value.extraField.note).toEqual(['again [REDACTED:github]', 42, null, true]);
+    expect(Object.keys(value)).toContain('key [REDACTED:github]');
+    expect(found.github).toBeGreaterThanOrEqual(2);
+    expect(input.content).toContain(TOKEN); // the input is not mutated
+  });
+
+  it('walks 5,000 levels of nesting without a stack overflow, down to the innermost string', async () => {
+    let deep: unknown = { secret: `PASSWORD=${'hunter2'.repeat(3)}` };
+    for (let i = 0; i < 5_000; i++) deep = i % 2 ? { next: deep } : [deep];
+    const { value } = await redactValue(deep);
+    let node = value as unknown;
+    for (let i = 0; i < 5_000; i++) node = Array.isArray(node) ? node[0] : (node as { next: unknown }).next;
+    expect(node).toEqual({ secret: 'PASSWORD=[REDACTED:env-secret]' });
+  });
+
+  it('keeps a "__proto__" key as a key, never as the prototype', async () => {
+    const input = JSON.parse(`{"__proto__": {"polluted": "yes"}, "t": "use ${TOKEN}"}`) as Record<string, unknown>;
+    const { value } = await redactValue(input);
+    expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
+    expect(Object.keys(value)).toEqual(['__proto__', 't']);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('returns the same object, uncopied, when there is nothing to redact', async () => {
+    const input = { a: ['plain text of some length', { b: 'more ordinary words here' }] };
+    const result = await redactValue(input);
+    expect(result.value).toBe(input);
+    expect(result.found).toEqual({});
+  });
+
+  it('keeps text around a secret and names the detector', async () => {
+    expect(await redactText(`title: deploy with ${TOKEN} today`)).toEqual({ value: 'title: deploy with [REDACTED:github] today', found: { github: 1 } });
+  });
+
+  it('ignores secretlint-disable comments: anyone can type one into a conversation', async () => {
+    const { value } = await redactText(`// secretlint-disable\n${TOKEN}\n// secretlint-enable`);
+    expect(value).not.toContain(TOKEN);
+  });
+});
