@@ -1,6 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { BATON_VERSION } from '../core/version.js';
-import { EXIT } from './output.js';
+import { createOutput, EXIT } from './output.js';
 import { terminalLines } from './terminal-text.js';
 
 type Register = (program: Command) => void;
@@ -46,7 +46,12 @@ export async function main(argv: string[]): Promise<void> {
       process.exitCode = error.exitCode === 0 ? EXIT.ok : EXIT.usage;
       return;
     }
-    process.stderr.write(`baton: ${terminalLines((error as Error).message)}\n`);
+    // A refusal before any command could answer (an unsafe data directory, a store written by a
+    // newer Baton): still one JSON object when --json was asked for, so callers parse one stream.
+    const code = (error as { code?: unknown }).code;
+    if (argv.includes('--json')) {
+      createOutput(true).problem(argv[2] ?? 'baton', typeof code === 'string' ? code : 'ERROR', (error as Error).message);
+    } else process.stderr.write(`baton: ${terminalLines((error as Error).message)}\n`);
     process.exitCode = EXIT.failure;
   }
 }

@@ -13,6 +13,7 @@ import { BATON_VERSION } from '../version.js';
 import { buildManifest } from './build-manifest.js';
 import { digestMessages } from './context-digest.js';
 import { redactSessionContent } from './redact-messages.js';
+import { MESSAGE_MAX_DEPTH, nestedDeeperThan } from './read-message-input.js';
 import { findTarget } from './find-target.js';
 import { HandoffCategory, type HandoffOutcome } from './outcome.js';
 
@@ -59,6 +60,11 @@ export async function landAndReadBack(store: SessionStore, request: NewSessionRe
     throw error;
   });
   const workspace = captured.snapshot;
+  const tooDeep = request.messages.findIndex((m) => nestedDeeperThan(m, MESSAGE_MAX_DEPTH));
+  if (tooDeep >= 0) {
+    // Imports arrive here without the CLI's line check: the same limit, named before any write.
+    throw Object.assign(new Error(`message ${tooDeep + 1} is nested deeper than ${MESSAGE_MAX_DEPTH} levels; Baton stores messages up to that depth`), { code: 'BAD_REQUEST' });
+  }
   const { content, found: redactions } = await redactSessionContent({
     title: request.title,
     messages: request.messages,

@@ -128,7 +128,7 @@ export async function startEndpointServer(options: StartEndpointServerOptions): 
   if (token.length !== 32) throw new TransportError('BAD_TOKEN', `the token must be 32 bytes, got ${token.length}`, endpoint.tokenPath);
   const isPipe = process.platform === 'win32';
   if (!isPipe && Buffer.byteLength(endpoint.address) > MAX_SOCKET_PATH_BYTES) {
-    throw new TransportError('IO_ERROR', `the socket path ${endpoint.address} is longer than ${MAX_SOCKET_PATH_BYTES} bytes; set XDG_RUNTIME_DIR or a shorter BATON_HOME`, endpoint.address);
+    throw new TransportError('IO_ERROR', `the socket path ${endpoint.address} is longer than ${MAX_SOCKET_PATH_BYTES} bytes; ${process.env.XDG_RUNTIME_DIR ? 'set a shorter XDG_RUNTIME_DIR (it decides where the socket lives)' : 'set XDG_RUNTIME_DIR or a shorter BATON_HOME'}`, endpoint.address);
   }
   await ensureEndpointDir(endpoint.dir);
 
