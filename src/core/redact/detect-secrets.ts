@@ -1,4 +1,5 @@
 import { lintSource } from '@secretlint/core';
+import { secretLintProfiler } from '@secretlint/profiler';
 import { rules as presetRules } from '@secretlint/secretlint-rule-preset-recommend';
 import type { SecretLintCoreConfig } from '@secretlint/types';
 import { batonExtraRule } from './extra-rules.js';
@@ -29,6 +30,16 @@ const CONFIG: SecretLintCoreConfig = {
     { id: 'baton/extra-secrets', rule: batonExtraRule },
   ],
 };
+
+/**
+ * secretlint's profiler marks every rule of every scan in the global performance timeline, and
+ * an observer keeps each entry in arrays it never empties (searching them linearly on every new
+ * mark). In a long-lived host (the desktop, `baton serve`) that is memory and time growing
+ * without bound, about 40 entries per scan. Baton reads no profile: marking is switched off on the
+ * shared profiler instance @secretlint/core imports. (Clearing the marks after a scan instead
+ * makes the profiler's deferred `measure` calls reject.)
+ */
+secretLintProfiler.mark = () => undefined;
 
 /** `@secretlint/secretlint-rule-aws` → `aws`: the marker names the detector. */
 function kindOf(ruleId: string, messageId: string): string {

@@ -53,3 +53,15 @@ describe('redactValue', () => {
     expect(value).not.toContain(TOKEN);
   });
 });
+
+describe('a long-lived host', () => {
+  it('keeps no secretlint profile between scans (it would grow without bound in the desktop and baton serve)', async () => {
+    const { performance } = await import('node:perf_hooks');
+    const { secretLintProfiler } = await import('@secretlint/profiler');
+    for (let i = 0; i < 50; i++) await redactText(`scan ${i} of ordinary text`);
+    await new Promise((resolve) => setImmediate(resolve)); // the profiler's observer runs late
+    await redactText('one more scan of ordinary text');
+    expect(performance.getEntriesByType('mark').length).toBeLessThan(100);
+    expect((secretLintProfiler as unknown as { entries: unknown[] }).entries.length).toBeLessThan(100);
+  });
+});
