@@ -1,9 +1,9 @@
-import type { SecretLintRuleCreator, SecretLintRuleLocalizeMessages } from '@secretlint/types';
-
 /**
  * Shapes secretlint's recommended preset (11.7) does not report, measured against the corpus in
  * ./test-support/secret-corpus.ts. Each one is listed, with why, in docs/redaction.md. A pattern
  * reports only the `secret` group when it has one, so the key name around it stays readable.
+ * They run beside secretlint rather than as a secretlint rule: secretlint's duplicate filter is
+ * quadratic in findings (detect-secrets.ts), and these patterns need no windows.
  *
  * Patterns are anchored on a provider prefix or on a key name; none guesses from entropy alone,
  * because hashes, UUIDs and base64 images fill ordinary sessions.
@@ -83,29 +83,3 @@ export const EXTRA_PATTERNS: readonly ExtraPattern[] = [
   },
   { kind: 'azure-storage-key', pattern: /\b(?:AccountKey|SharedAccessKey)=(?<secret>[A-Za-z0-9+/]{20,}={0,2})/dg },
 ];
-
-const messages: SecretLintRuleLocalizeMessages = Object.fromEntries(
-  [...new Set(EXTRA_PATTERNS.map((p) => p.kind))].map((kind) => [kind, { en: () => `found ${kind}` }]),
-);
-
-/** The patterns above as one secretlint rule, so they run in the same pass as the preset. */
-export const batonExtraRule: SecretLintRuleCreator = {
-  messages,
-  meta: { id: 'baton/extra-secrets', type: 'scanner', recommended: true, supportedContentTypes: ['text'] },
-  create(context) {
-    const t = context.createTranslator(messages);
-    return {
-      file(source) {
-        for (const { kind, pattern, accept } of EXTRA_PATTERNS) {
-          for (const match of source.content.matchAll(pattern)) {
-            const span = match.indices?.groups?.secret ?? match.indices?.[0];
-            if (!span) continue;
-            const secret = source.content.slice(span[0], span[1]);
-            if (accept && !accept(secret)) continue;
-            context.report({ message: t(kind), range: [span[0], span[1]] });
-          }
-        }
-      },
-    };
-  },
-};

@@ -65,3 +65,33 @@ describe('a long-lived host', () => {
     expect((secretLintProfiler as unknown as { entries: unknown[] }).entries.length).toBeLessThan(100);
   });
 });
+
+describe('scan windows', () => {
+  it('finds tokens and a key block that straddle a window boundary, at every offset around it', async () => {
+    const { SCAN_CHUNK_CHARS } = await import('./detect-secrets.js');
+    const aws = 'AKIA' + 'QWERTYUIOPASDFGH';
+    const pem = `-----BEGIN RSA PRIVATE KEY-----\n${'MIIEowIBAAKCAQEA'.padEnd(64, 'x')}\n${'y'.repeat(64)}\n-----END RSA PRIVATE KEY-----`;
+    for (const secret of [TOKEN, aws, pem]) {
+      for (let shift = -secret.length; shift <= 2; shift += Math.max(1, Math.floor(secret.length / 7))) {
+        const text = `${'z '.repeat((SCAN_CHUNK_CHARS + shift) >> 1)}${secret} tail`;
+        const { value } = await redactText(text);
+        expect(value.includes(secret.slice(4, 20)), `${secret.slice(0, 8)} at ${shift}`).toBe(false);
+      }
+    }
+  });
+
+  it('keeps ranges exact when a string starts with a byte-order mark (secretlint strips one)', async () => {
+    expect((await redactText(`\uFEFF${TOKEN} end`)).value).toBe('\uFEFF[REDACTED:github] end');
+  });
+
+  it('redacts a megabyte of AWS key ids (a CloudTrail dump) completely and in bounded time', async () => {
+    const line = 'AKIA' + 'QWERTYUIOPASDFGH\n';
+    const text = line.repeat((1 << 20) / line.length);
+    const started = performance.now();
+    const { value, found } = await redactText(text);
+    // One secretlint call over the whole text took minutes (quadratic in findings); windows keep it linear.
+    expect(performance.now() - started).toBeLessThan(30_000);
+    expect(value).not.toContain('QWERTYUIOPASDFGH');
+    expect(Object.values(found).reduce((a, b) => a + b, 0)).toBe(text.length / line.length);
+  }, 60_000);
+});
