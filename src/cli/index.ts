@@ -19,6 +19,8 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   approve: async () => (await import('./commands/approve.js')).registerApprove,
   task: async () => (await import('./commands/task.js')).registerTask,
   policy: async () => (await import('./commands/policy.js')).registerPolicy,
+  install: async () => (await import('./commands/install.js')).registerInstall,
+  uninstall: async () => (await import('./commands/install.js')).registerUninstall,
 };
 
 /** The program with the named command, or with all of them (for --help and unknown commands). */
