@@ -21,6 +21,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   policy: async () => (await import('./commands/policy.js')).registerPolicy,
   install: async () => (await import('./commands/install.js')).registerInstall,
   uninstall: async () => (await import('./commands/install.js')).registerUninstall,
+  completion: async () => (await import('./commands/completion.js')).registerCompletion,
 };
 
 /** The program with the named command, or with all of them (for --help and unknown commands). */
