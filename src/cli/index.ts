@@ -22,6 +22,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   install: async () => (await import('./commands/install.js')).registerInstall,
   uninstall: async () => (await import('./commands/install.js')).registerUninstall,
   completion: async () => (await import('./commands/completion.js')).registerCompletion,
+  help: async () => (await import('./commands/help.js')).registerHelp,
 };
 
 /** The program with the named command, or with all of them (for --help and unknown commands). */
