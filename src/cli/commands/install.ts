@@ -10,6 +10,7 @@ import {
   resolveInstallTarget,
   type InstallAgent,
 } from '../../core/install/index.js';
+import { onPath } from '../../core/install/on-path.js';
 import { createOutput, EXIT } from '../output.js';
 
 interface InstallFlags {
@@ -57,6 +58,9 @@ async function run(command: 'install' | 'uninstall', agent: string, flags: Insta
     const target = resolveInstallTarget(agent as InstallAgent, flags.project ? 'project' : 'user', process.cwd());
     const plan = command === 'install' ? await planInstall(target) : await planUninstall(target, dataDir);
     const diff = planDiff(plan);
+    if (command === 'install' && !onPath('baton')) {
+      plan.notes.push('baton is not on your PATH, and /handoff and the hook run it by name: run npm link in the Baton checkout, or npm install -g ./baton-*.tgz (README).');
+    }
     const changes = plan.changes.map((c) => ({ path: c.path, role: c.role, action: c.after === null ? 'delete' : c.before === null ? 'create' : 'update' }));
     if (flags.dryRun || plan.changes.length === 0) {
       out.result(command, { dryRun: !!flags.dryRun, changes, diff, notes: plan.notes, backup: null }, () =>

@@ -221,3 +221,16 @@ describe('baton install claude', () => {
     expect(() => resolveInstallTarget('codex', 'project', project, { HOME: home })).toThrow(/only from/);
   });
 });
+
+describe('onPath', () => {
+  it('finds an executable in a PATH directory and nothing in an empty PATH', async () => {
+    const { onPath } = await import('./on-path.js');
+    const bin = join(home, 'bin');
+    await mkdir(bin);
+    await writeFile(join(bin, 'baton'), '#!/bin/sh\n');
+    expect(onPath('baton', { PATH: bin })).toBe(false); // not executable yet
+    await chmod(join(bin, 'baton'), 0o755);
+    expect(onPath('baton', { PATH: `/nonexistent:${bin}` })).toBe(true);
+    expect(onPath('baton', { PATH: '' })).toBe(false);
+  });
+});
