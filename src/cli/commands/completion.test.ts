@@ -83,7 +83,8 @@ describe('zsh and fish scripts', () => {
   it('are generated from the same definitions', async () => {
     const spec = completionSpec(await buildProgram());
     const zsh = zshScript(spec);
-    expect(zsh).toMatch(/^#compdef baton\n/);
+    expect(zsh).toMatch(/^# zsh completion for baton/);
+    expect(zsh).toContain('complete -F _baton baton');
     expect(zsh).toContain('bashcompinit');
     const fish = fishScript(spec);
     expect(fish).toContain("complete -c baton -n __fish_use_subcommand -a handoff -d 'save a session and offer it to the Baton desktop app'");

@@ -54,7 +54,7 @@ export const EXAMPLES: Record<string, Example[]> = {
   ],
   completion: [
     { command: 'source <(baton completion bash)', what: 'completion in this bash' },
-    { command: 'baton completion zsh > "${fpath[1]}/_baton"', what: 'install it for zsh' },
+    { command: 'source <(baton completion zsh)', what: 'for zsh: put this line in ~/.zshrc, after compinit' },
     { command: 'baton completion fish > ~/.config/fish/completions/baton.fish', what: 'install it for fish' },
   ],
   help: [
