@@ -18,6 +18,11 @@ if (build.status !== 0) {
   process.exit(build.status ?? 1);
 }
 
+// The CLI is built now; say once how to have it in any shell (README "Handing a session off").
+if (!onPath('baton')) {
+  console.log(`To use \`baton\` from any shell: npm link   (or: npm pack && npm install -g ./baton-*.tgz)`);
+}
+
 const runtime = findElectronRuntime();
 if (runtime.ok) {
   const child = spawn(runtime.path, [root, ...process.argv.slice(2)], { cwd: root, stdio: 'inherit' });
@@ -49,4 +54,9 @@ function findElectronRuntime() {
   } catch (error) {
     return { ok: false, reason: String(error.message).split('\n')[0] };
   }
+}
+
+function onPath(command) {
+  const dirs = (process.env.PATH ?? '').split(process.platform === 'win32' ? ';' : ':').filter(Boolean);
+  return dirs.some((dir) => existsSync(join(dir, command)) || existsSync(join(dir, `${command}.cmd`)));
 }

@@ -20,6 +20,10 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   approve: async () => (await import('./commands/approve.js')).registerApprove,
   task: async () => (await import('./commands/task.js')).registerTask,
   policy: async () => (await import('./commands/policy.js')).registerPolicy,
+  install: async () => (await import('./commands/install.js')).registerInstall,
+  uninstall: async () => (await import('./commands/install.js')).registerUninstall,
+  completion: async () => (await import('./commands/completion.js')).registerCompletion,
+  help: async () => (await import('./commands/help.js')).registerHelp,
 };
 
 /** The program with the named command, or with all of them (for --help and unknown commands). */
