@@ -6,7 +6,7 @@ import { startHostServices, type HostServices } from '../core/host/host-services
 import { DESKTOP_CAPABILITIES } from '../core/host/capabilities.js';
 import { IPC_EVENT, IPC_INVOKE } from '../shared/ipc-channels.js';
 import { RENDERER_CSP } from '../shared/csp.js';
-import { app, BrowserWindow, callsOf, fakeEvent, fakeState, ipcMain, protocol, resetFakeElectron, session, type FakeBrowserWindow } from './test-support/fake-electron.js';
+import { app, BrowserWindow, callsOf, fakeEvent, fakeState, ipcMain, protocol, resetFakeElectron, session, webContents, type FakeBrowserWindow } from './test-support/fake-electron.js';
 
 vi.mock('electron', () => import('./test-support/fake-electron.js'));
 
@@ -176,6 +176,18 @@ describe('the window', () => {
       expect(await session.defaultSession.requestPermission(window.webContents, permission)).toBe(false);
       expect(session.defaultSession.permissionCheckHandler!(window.webContents, permission)).toBe(false);
     }
+  });
+});
+
+describe('app-wide guard', () => {
+  it('the host installs it before ready: a webContents Electron makes on its own is denied too', async () => {
+    host();
+    const stray = webContents.createForTest();
+    expect(stray.tryNavigate('https://evil.example/')).toBe(true);
+    expect(stray.windowOpenHandler!({ url: 'https://evil.example/' })).toEqual({ action: 'deny' });
+    const attach = fakeEvent();
+    stray.emit('will-attach-webview', attach, {}, {});
+    expect(attach.defaultPrevented).toBe(true);
   });
 });
 
