@@ -1,4 +1,6 @@
-import type { FuseOptionsV1 } from 'electron-builder';
+import type { Configuration } from 'electron-builder';
+
+type FuseOptionsV1 = NonNullable<Configuration['electronFuses']>;
 
 /**
  * The fuses every packed Baton must carry (the Electron security checklist, as VS Code ships):
