@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startHostServices, type HostServices } from '../core/host/host-services.js';
@@ -41,6 +41,7 @@ function host(overrides: { argv?: string[]; startServices?: (dataDir: string) =>
     defaultApp: overrides.defaultApp ?? false,
     mainDir: join(root, 'out', 'main'),
     dataDir: () => join(root, 'data'),
+    preferencesDir: () => join(root, 'user-data'),
     startServices:
       overrides.startServices ??
       (async (dataDir) => {
@@ -298,6 +299,39 @@ describe('shutdown', () => {
     app.emit('window-all-closed');
     await vi.waitFor(() => expect(quit).toBe(true));
     expect(started).toHaveLength(1);
+  });
+});
+
+describe('client-local preferences', () => {
+  const ours = (window: FakeBrowserWindow) => ({ sender: window.webContents, senderFrame: { url: 'app://baton/index.html', parent: null } });
+
+  it('prefs:get and prefs:set are answered by the desktop shell from electron-store, outside the data directory', async () => {
+    const { window } = await readyHost();
+    expect(await ipcMain.invokeAs(ours(window), IPC_INVOKE, 'prefs:get', {})).toMatchObject({ ok: true, value: { theme: 'system', approvalSound: false } });
+    expect(await ipcMain.invokeAs(ours(window), IPC_INVOKE, 'prefs:set', { theme: 'dark', notifications: { minimumRisk: 'high' } })).toMatchObject({
+      ok: true,
+      value: { theme: 'dark', notifications: { approvals: true, minimumRisk: 'high' } },
+    });
+    expect(await ipcMain.invokeAs(ours(window), IPC_INVOKE, 'prefs:set', { sidebarWidth: 5 })).toMatchObject({ ok: false, error: { code: 'BAD_REQUEST' } });
+    const stored = JSON.parse(await readFile(join(root, 'user-data', 'preferences.json'), 'utf8'));
+    expect(stored.theme).toBe('dark');
+    const dataFiles = await readdir(join(root, 'data'), { recursive: true });
+    expect(dataFiles.filter((f) => String(f).includes('preferences'))).toEqual([]);
+    // The sender check comes first for preferences too.
+    expect(await ipcMain.invokeAs({ sender: window.webContents, senderFrame: { url: 'https://evil.example/', parent: null } }, IPC_INVOKE, 'prefs:get', {})).toMatchObject({ ok: false, error: { code: 'UNAUTHENTICATED' } });
+  });
+
+  it('window bounds saved on close are restored (maximized too) on the next start', async () => {
+    const first = await readyHost();
+    first.window.bounds = { x: 40, y: 50, width: 1000, height: 700 };
+    first.window.maximized = true;
+    first.window.close();
+    await started[0]!.close();
+    resetFakeElectron();
+    started = [];
+    const second = await readyHost();
+    expect(second.window.options).toMatchObject({ x: 40, y: 50, width: 1000, height: 700 });
+    expect(callsOf('BrowserWindow.maximize')).toHaveLength(1);
   });
 });
 

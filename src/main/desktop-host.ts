@@ -5,6 +5,8 @@ import { createSecureWindow, lockDownSession, rendererPaths } from './secure-win
 import { bindUiContract } from './ipc-bridge.js';
 import { APP_INDEX_URL, APP_ORIGIN, registerAppScheme, serveRenderer } from './app-protocol.js';
 import { guardAllWebContents } from './web-contents-guard.js';
+import { openPreferences, type PreferencesStore } from './preferences-store.js';
+import { rememberWindowBounds } from './window-bounds.js';
 
 /** What the host needs from the outside world; index.ts passes the real ones, tests their own. */
 export interface DesktopHostDeps {
@@ -15,6 +17,8 @@ export interface DesktopHostDeps {
   /** The folder of the built main bundle (out/main): the preload and renderer are found beside it. */
   mainDir: string;
   dataDir: () => string;
+  /** Where client-local preferences live (Electron's userData): never inside the data directory. */
+  preferencesDir: () => string;
   startServices: (dataDir: string) => Promise<HostServices>;
   /** Hands this instance's links to the host that already owns the endpoint. */
   forward: (dataDir: string, links: DeepLinkQueue) => Promise<void>;
@@ -84,8 +88,15 @@ async function start(deps: DesktopHostDeps, links: DeepLinkQueue): Promise<void>
   // 4. One secure window; the UI contract over IPC; links acted on once the window has loaded.
   const paths = rendererPaths(deps.mainDir);
   serveRenderer(paths.rendererDir);
-  const window = createSecureWindow({ preloadPath: paths.preloadPath, url: APP_INDEX_URL });
-  const unbind = bindUiContract(services, () => BrowserWindow.getAllWindows(), APP_ORIGIN);
+  const prefs: PreferencesStore = openPreferences(deps.preferencesDir());
+  const saved = prefs.get().windowBounds;
+  const window = createSecureWindow({ preloadPath: paths.preloadPath, url: APP_INDEX_URL, bounds: saved });
+  if (saved?.maximized) window.maximize();
+  rememberWindowBounds(window, prefs);
+  const unbind = bindUiContract(services, () => BrowserWindow.getAllWindows(), APP_ORIGIN, {
+    'prefs:get': () => ({ ok: true, value: prefs.get() }),
+    'prefs:set': (payload) => prefs.set(payload),
+  });
   window.webContents.once('did-finish-load', () =>
     links.onReady((link) => {
       if (link.kind !== 'unknown') services.emitUiEvent('session:select', { id: link.sessionId });

@@ -1,5 +1,6 @@
 // Baton's Electron host: a table of contents. The host itself is src/main/desktop-host.ts
 // (tested through a fake electron module); everything else testable lives in src/core.
+import { app } from 'electron';
 import { resolveDataDir } from '../core/paths.js';
 import { startHostServices } from '../core/host/host-services.js';
 import { DESKTOP_CAPABILITIES } from '../core/host/capabilities.js';
@@ -12,6 +13,7 @@ runDesktopHost({
   defaultApp: process.defaultApp === true,
   mainDir: import.meta.dirname,
   dataDir: () => resolveDataDir(),
+  preferencesDir: () => app.getPath('userData'),
   startServices: (dataDir) => startHostServices({ dataDir, kind: 'electron', capabilities: DESKTOP_CAPABILITIES }),
   forward: forwardToRunningHost,
 });

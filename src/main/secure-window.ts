@@ -1,15 +1,16 @@
 import { BrowserWindow, dialog, session, shell } from 'electron';
 import { join } from 'node:path';
+import { WINDOW_LIMITS } from '../shared/preferences.js';
 
 /**
  * The one window factory (VS Code's rule): every window is sandboxed and isolated, cannot navigate
  * away from the bundled renderer, cannot open new windows, and is granted no permissions.
  */
-export function createSecureWindow(options: { preloadPath: string; url: string; bounds?: Electron.Rectangle }): BrowserWindow {
+export function createSecureWindow(options: { preloadPath: string; url: string; bounds?: Electron.Rectangle | null }): BrowserWindow {
   const window = new BrowserWindow({
     ...(options.bounds ?? { width: 1280, height: 820 }),
-    minWidth: 720,
-    minHeight: 480,
+    minWidth: WINDOW_LIMITS.minWidth,
+    minHeight: WINDOW_LIMITS.minHeight,
     title: 'Baton',
     show: false,
     backgroundColor: '#111318',

@@ -164,8 +164,13 @@ export class FakeBrowserWindow extends EventEmitter {
   getNormalBounds() {
     return { ...this.bounds };
   }
+  maximized = false;
   isMaximized(): boolean {
-    return false;
+    return this.maximized;
+  }
+  maximize(): void {
+    record('BrowserWindow.maximize', []);
+    this.maximized = true;
   }
   close(): void {
     this.emit('close', fakeEvent());
