@@ -12,6 +12,7 @@ vi.mock('electron', () => import('./test-support/fake-electron.js'));
 
 const { runDesktopHost } = await import('./desktop-host.js');
 const { URL_MARKER_FLAG } = await import('./deep-links.js');
+const { forwardToRunningHost } = await import('./forward.js');
 
 let root: string;
 let started: HostServices[] = [];
@@ -33,7 +34,7 @@ afterEach(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-function host(overrides: { argv?: string[]; startServices?: (dataDir: string) => Promise<HostServices>; defaultApp?: boolean } = {}) {
+function host(overrides: { argv?: string[]; startServices?: (dataDir: string) => Promise<HostServices>; defaultApp?: boolean; realForward?: boolean } = {}) {
   const forwarded: string[][] = [];
   const h = runDesktopHost({
     argv: overrides.argv ?? ['/opt/Baton/baton'],
@@ -49,11 +50,15 @@ function host(overrides: { argv?: string[]; startServices?: (dataDir: string) =>
         started.push(services);
         return services;
       }),
-    forward: async (_dataDir, links) => {
+    forward: async (dataDir, links) => {
+      if (overrides.realForward) return forwardToRunningHost(dataDir, links);
       const got: string[] = [];
       links.onReady((link) => got.push(link.kind === 'unknown' ? 'unknown' : link.sessionId));
       forwarded.push(got);
+      return { reached: true, address: 'test', opened: got, failed: [] };
     },
+    platform: 'linux',
+    packaged: true,
   });
   return { ...h, forwarded };
 }
@@ -332,6 +337,65 @@ describe('client-local preferences', () => {
     const second = await readyHost();
     expect(second.window.options).toMatchObject({ x: 40, y: 50, width: 1000, height: 700 });
     expect(callsOf('BrowserWindow.maximize')).toHaveLength(1);
+  });
+});
+
+describe('another Baton host owns the endpoint', () => {
+  async function otherHost(): Promise<HostServices> {
+    // What `baton serve` runs: the same services on the same data directory.
+    const other = await startHostServices({ dataDir: join(root, 'data'), kind: 'browser', capabilities: DESKTOP_CAPABILITIES });
+    started.push(other);
+    return other;
+  }
+
+  it('forwards the link to it for real, says so with the way forward, and quits when the person keeps it', async () => {
+    await otherHost();
+    const h = host({ realForward: true, argv: ['/opt/Baton/baton', URL_MARKER_FLAG, 'baton://session/s-absent'] });
+    app.becomeReady();
+    await h.started;
+    const [[options]] = callsOf('dialog.showMessageBox') as [[{ message: string; detail: string; buttons: string[] }]];
+    expect(options.message).toBe('Another Baton is already receiving handoffs');
+    expect(options.detail).toContain('baton serve');
+    expect(options.detail).toContain('could not open s-absent'); // the other host answered NOT_FOUND for it
+    expect(options.detail).toContain(join(root, 'data'));
+    expect(options.buttons).toEqual(['Quit', 'Try again']);
+    expect(callsOf('app.quit')).toHaveLength(1);
+    expect(BrowserWindow.getAllWindows()).toHaveLength(0);
+  });
+
+  it('Try again after the other host stopped: this app takes the endpoint and opens its window', async () => {
+    const other = await otherHost();
+    fakeState.dialogResponses = [1];
+    fakeState.onMessageBox = () => other.close(); // the person pressed Ctrl+C in `baton serve`
+    const h = host({ realForward: true });
+    app.becomeReady();
+    await h.started;
+    expect(callsOf('dialog.showMessageBox')).toHaveLength(1);
+    expect(callsOf('app.quit')).toHaveLength(0);
+    expect(BrowserWindow.getAllWindows()).toHaveLength(1);
+    expect(started).toHaveLength(2);
+  });
+});
+
+describe('native integration', () => {
+  it('installs the application menu with standard roles, without devtools in a packaged build', async () => {
+    await readyHost();
+    const [[menu]] = callsOf('Menu.setApplicationMenu') as [[{ template: { role?: string; submenu?: { role?: string }[] }[] }]];
+    const roles = menu.template.map((item) => item.role ?? 'custom');
+    expect(roles).toEqual(['fileMenu', 'editMenu', 'custom', 'windowMenu', 'help']);
+    const view = menu.template[2]!.submenu!.map((item) => item.role);
+    expect(view).not.toContain('toggleDevTools');
+    expect(view).toContain('togglefullscreen');
+  });
+
+  it('sets the badge to the pending approvals at start and clears it on quit', async () => {
+    await readyHost();
+    expect(callsOf('app.setBadgeCount')).toEqual([[0]]);
+    let quit = false;
+    app.on('quit', () => (quit = true));
+    app.quit();
+    await vi.waitFor(() => expect(quit).toBe(true));
+    expect(callsOf('app.setBadgeCount').at(-1)).toEqual([0]);
   });
 });
 

@@ -7,6 +7,10 @@ import { APP_INDEX_URL, APP_ORIGIN, registerAppScheme, serveRenderer } from './a
 import { guardAllWebContents } from './web-contents-guard.js';
 import { openPreferences, type PreferencesStore } from './preferences-store.js';
 import { rememberWindowBounds } from './window-bounds.js';
+import { bindApprovalNotifications } from './approval-notifications.js';
+import { installApplicationMenu } from './app-menu.js';
+import type { ForwardResult } from './forward.js';
+import { showOtherHostNotice } from './other-host-notice.js';
 
 /** What the host needs from the outside world; index.ts passes the real ones, tests their own. */
 export interface DesktopHostDeps {
@@ -21,7 +25,10 @@ export interface DesktopHostDeps {
   preferencesDir: () => string;
   startServices: (dataDir: string) => Promise<HostServices>;
   /** Hands this instance's links to the host that already owns the endpoint. */
-  forward: (dataDir: string, links: DeepLinkQueue) => Promise<void>;
+  forward: (dataDir: string, links: DeepLinkQueue) => Promise<ForwardResult>;
+  platform: NodeJS.Platform;
+  /** app.isPackaged: packaged builds get no reload / devtools menu items. */
+  packaged: boolean;
 }
 
 export interface DesktopHost {
@@ -70,19 +77,25 @@ export function runDesktopHost(deps: DesktopHostDeps): DesktopHost {
 async function start(deps: DesktopHostDeps, links: DeepLinkQueue): Promise<void> {
   lockDownSession();
   const dataDir = deps.dataDir();
+  installApplicationMenu(deps.platform, deps.packaged, dataDir);
   let services: HostServices;
-  try {
-    services = await deps.startServices(dataDir);
-  } catch (error) {
-    if ((error as { code?: string }).code === 'ALREADY_RUNNING') {
-      // `baton serve` (or another build) already receives handoffs: pass our links to it and leave.
-      await deps.forward(dataDir, links);
-      app.quit();
+  for (;;) {
+    try {
+      services = await deps.startServices(dataDir);
+      break;
+    } catch (error) {
+      if ((error as { code?: string }).code === 'ALREADY_RUNNING') {
+        // `baton serve` (or another build) already receives handoffs: pass our links to it, say so,
+        // and let the person either leave it there or stop it and take over.
+        const forwarded = await deps.forward(dataDir, links);
+        if ((await showOtherHostNotice(dataDir, forwarded)) === 'retry') continue;
+        app.quit();
+        return;
+      }
+      dialog.showErrorBox('Baton could not start', `${(error as Error).message}\nData directory: ${dataDir}`);
+      app.exit(1);
       return;
     }
-    dialog.showErrorBox('Baton could not start', `${(error as Error).message}\nData directory: ${dataDir}`);
-    app.exit(1);
-    return;
   }
 
   // 4. One secure window; the UI contract over IPC; links acted on once the window has loaded.
@@ -103,8 +116,22 @@ async function start(deps: DesktopHostDeps, links: DeepLinkQueue): Promise<void>
     }),
   );
 
+  const unbindNotifications = bindApprovalNotifications({
+    approvals: services.approvals,
+    preferences: () => prefs.get(),
+    focusRequest: (request) => {
+      const [target] = BrowserWindow.getAllWindows();
+      if (!target) return;
+      if (target.isMinimized()) target.restore();
+      target.show();
+      target.focus();
+      services.emitUiEvent('session:select', { id: request.sessionId });
+    },
+  });
+
   app.on('window-all-closed', () => app.quit());
   holdQuitUntilClosed(async () => {
+    unbindNotifications();
     unbind();
     await services.close();
   });

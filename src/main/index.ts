@@ -16,4 +16,6 @@ runDesktopHost({
   preferencesDir: () => app.getPath('userData'),
   startServices: (dataDir) => startHostServices({ dataDir, kind: 'electron', capabilities: DESKTOP_CAPABILITIES }),
   forward: forwardToRunningHost,
+  platform: process.platform,
+  packaged: app.isPackaged,
 });

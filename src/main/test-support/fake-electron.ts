@@ -16,9 +16,11 @@ export interface FakeState {
   dialogResponses: number[];
   defaultDialogResponse: number;
   userData: string;
+  /** Runs when a message box opens, before it answers (e.g. the person stops another host first). */
+  onMessageBox: (() => Promise<void> | void) | null;
 }
 
-export const fakeState: FakeState = { lockGranted: true, calls: [], dialogResponses: [], defaultDialogResponse: 0, userData: '/nonexistent' };
+export const fakeState: FakeState = { lockGranted: true, calls: [], dialogResponses: [], defaultDialogResponse: 0, userData: '/nonexistent', onMessageBox: null };
 
 function record(method: string, args: unknown[]): void {
   fakeState.calls.push({ method, args });
@@ -190,6 +192,7 @@ let readyPromise: Promise<void> = new Promise((r) => (readyResolve = r));
 
 class FakeApp extends EventEmitter {
   ready = false;
+  isPackaged = false;
   badgeCount = 0;
   requestSingleInstanceLock(): boolean {
     record('app.requestSingleInstanceLock', []);
@@ -291,10 +294,11 @@ export const dialog = {
   showErrorBox(title: string, content: string): void {
     record('dialog.showErrorBox', [title, content]);
   },
-  showMessageBox(...args: unknown[]): Promise<{ response: number; checkboxChecked: boolean }> {
+  async showMessageBox(...args: unknown[]): Promise<{ response: number; checkboxChecked: boolean }> {
     record('dialog.showMessageBox', args);
     const response = fakeState.dialogResponses.shift() ?? fakeState.defaultDialogResponse;
-    return Promise.resolve({ response, checkboxChecked: false });
+    await fakeState.onMessageBox?.();
+    return { response, checkboxChecked: false };
   },
 };
 
@@ -359,6 +363,7 @@ export function resetFakeElectron(): void {
   fakeState.dialogResponses = [];
   fakeState.defaultDialogResponse = 0;
   fakeState.userData = '/nonexistent';
+  fakeState.onMessageBox = null;
   windows = [];
   allContents.length = 0;
   app.removeAllListeners();
