@@ -6,7 +6,8 @@ import { RiskLevel } from './approvals.js';
  * behaves on this machine. Kept by each host shell — electron-store in the desktop app,
  * localStorage in the browser host — and never part of a handoff, an export or the store.
  */
-export const SIDEBAR_WIDTH = { min: 200, max: 640, default: 320 } as const;
+/** `default` matches --sidebar-width in styles/tokens.css. */
+export const SIDEBAR_WIDTH = { min: 200, max: 640, default: 360 } as const;
 /** A window smaller than the app's minimum size, or absurdly large, is not restored. */
 export const WINDOW_LIMITS = { minWidth: 720, minHeight: 480, max: 16_384 } as const;
 
