@@ -363,6 +363,21 @@ describe('another Baton host owns the endpoint', () => {
     expect(BrowserWindow.getAllWindows()).toHaveLength(0);
   });
 
+  it('a link for a session the other host holds is opened there (session.open over the real endpoint)', async () => {
+    const other = await otherHost();
+    const session = await other.store.createSession({ cwd: root, gitRoot: null, branch: null, title: 'held elsewhere', source: { tool: 'baton' }, holder: 'terminal' });
+    const selectedThere: string[] = [];
+    other.onUiEvent((event, payload) => {
+      if (event === 'session:select') selectedThere.push((payload as { id: string }).id);
+    });
+    const h = host({ realForward: true, argv: ['/opt/Baton/baton', URL_MARKER_FLAG, `baton://session/${session.id}`] });
+    app.becomeReady();
+    await h.started;
+    expect(selectedThere).toEqual([session.id]);
+    const [[options]] = callsOf('dialog.showMessageBox') as [[{ detail: string }]];
+    expect(options.detail).toContain(`opened there (${session.id})`);
+  });
+
   it('Try again after the other host stopped: this app takes the endpoint and opens its window', async () => {
     const other = await otherHost();
     fakeState.dialogResponses = [1];
