@@ -51,5 +51,7 @@ export async function startElectronHost(executablePath: string, home: string, us
   });
   const window = await app.firstWindow();
   await window.waitForLoadState('domcontentloaded');
-  return { app, window, stop: () => app.close() };
+  // Idempotent: a test may stop the host itself (a restart) before the fixture's teardown.
+  let stopped: Promise<void> | null = null;
+  return { app, window, stop: () => (stopped ??= app.close()) };
 }
