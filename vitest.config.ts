@@ -8,5 +8,7 @@ export default defineConfig({
     hookTimeout: 30_000,
     // Crash and socket suites spawn real child processes; two cores here.
     pool: 'forks',
+    // electron-store imports `electron` at load: inlined, it sees the test's fake electron (src/main/test-support).
+    server: { deps: { inline: ['electron-store'] } },
   },
 });

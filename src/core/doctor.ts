@@ -152,7 +152,7 @@ async function checkProtocol(env: NodeJS.ProcessEnv, platform: NodeJS.Platform):
   const output = await new Promise<string>((resolve) => execFile(query.command, query.args, { timeout: 5_000 }, (error, stdout) => resolve(error ? '' : String(stdout).trim())));
   return output
     ? { name, ok: true, detail: output.split('\n')[0]! }
-    : { name, ok: false, detail: 'no handler registered for baton://', fix: 'Start the Baton desktop app once (it registers baton://), or install the packaged app.' };
+    : { name, ok: false, detail: 'no handler registered for baton://', fix: 'Run baton doctor --fix (Linux: registers this build), start the Baton desktop app once (it registers baton://), or install the packaged app.' };
 }
 
 function checkDesktopRuntime(): DoctorCheck {

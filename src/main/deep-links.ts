@@ -1,7 +1,7 @@
-import { findBatonUrlInArgv, parseBatonUrl, type BatonLink } from '../shared/baton-url.js';
+import { BATON_URL_MARKER, findBatonUrlInArgv, parseBatonUrl, type BatonLink } from '../shared/baton-url.js';
 
 /** The flag the OS launchers put before a baton:// URL (electron-builder.yml `executableArgs`; `setAsDefaultProtocolClient` in index.ts). */
-export const URL_MARKER_FLAG = '--baton-url';
+export const URL_MARKER_FLAG = BATON_URL_MARKER;
 
 /**
  * Deep links can arrive before any window exists (macOS open-url fires before ready, Windows and

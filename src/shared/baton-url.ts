@@ -16,6 +16,8 @@ import { isValidId } from './ids.js';
  */
 export const MAX_URL_LENGTH = 2048;
 export const BATON_SCHEME = 'baton';
+/** The flag launchers put before a link (electron-builder.yml `executableArgs`, the .desktop Exec line). */
+export const BATON_URL_MARKER = '--baton-url';
 
 export type BatonLink =
   | { kind: 'handoff'; handoffId: string; sessionId: string }
@@ -109,7 +111,7 @@ function looksLikeBatonUrl(arg: string): boolean {
  * anywhere looks like one (GitHub Desktop's Windows rule: a URL that smuggles extra arguments,
  * or a baton:// string typed elsewhere on the command line, is not a protocol launch).
  */
-export function findBatonUrlInArgv(argv: string[], marker = '--baton-url'): string | null {
+export function findBatonUrlInArgv(argv: string[], marker = BATON_URL_MARKER): string | null {
   const at = argv.indexOf(marker);
   if (at === -1 || argv.indexOf(marker, at + 1) !== -1) return null;
   const after = argv.slice(at + 1);

@@ -5,6 +5,7 @@ import { ApprovalViewSchema, DecideParams, Grant } from './approvals.js';
 import { TaskRecord, TaskState } from './tasks.js';
 import { AgentScan, TerminalCommand } from './agents.js';
 import { CarriedTaskView } from './carried-tasks.js';
+import { preferenceChannels } from './preferences.js';
 import { DiffFileList, FileDiff, RehydrateRequest, RehydrateResult, RehydrationPlan, WorkspaceVerification } from './workspace.js';
 
 /**
@@ -137,6 +138,8 @@ export const uiChannels = {
     ]),
     response: TerminalCommand,
   },
+  /** Client-local preferences: answered by the host shell (electron-store / localStorage), never by the core. */
+  ...preferenceChannels,
 } as const;
 export type UiChannel = keyof typeof uiChannels;
 export type UiRequest<C extends UiChannel> = z.infer<(typeof uiChannels)[C]['request']>;

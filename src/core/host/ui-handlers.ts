@@ -2,10 +2,12 @@ import { uiChannels, type UiChannel, type UiRequest, type UiResponse } from '../
 import { describeZodError } from '../../shared/manifest.js';
 import { ErrorCode } from '../../shared/error-codes.js';
 import type { HandlerError } from '../../shared/ui-contract.js';
+import { isClientLocalChannel, type ClientLocalChannel } from '../../shared/preferences.js';
 
 export type HandlerOutcome = { ok: true; value: unknown } | { ok: false; error: HandlerError };
 
-export type UiHandlerTable = { [C in UiChannel]: (payload: UiRequest<C>) => Promise<UiResponse<C>> };
+/** Every channel the core answers; preferences are the host shell's (src/shared/preferences.ts). */
+export type UiHandlerTable = { [C in Exclude<UiChannel, ClientLocalChannel>]: (payload: UiRequest<C>) => Promise<UiResponse<C>> };
 
 /**
  * Wraps the typed handler table into the one function both hosts call: validate the payload
@@ -16,13 +18,16 @@ export function createUiDispatcher(table: UiHandlerTable) {
     if (!Object.hasOwn(uiChannels, channel)) {
       return { ok: false, error: { code: ErrorCode.UNKNOWN_METHOD, message: `Unknown channel "${channel}"` } };
     }
+    if (isClientLocalChannel(channel)) {
+      return { ok: false, error: { code: ErrorCode.UNKNOWN_METHOD, message: `"${channel}" is client-local: the window's host shell answers it, never the Baton core` } };
+    }
     const spec = uiChannels[channel as UiChannel];
     const parsed = spec.request.safeParse(payload ?? {});
     if (!parsed.success) {
       return { ok: false, error: { code: ErrorCode.BAD_REQUEST, message: `${channel}: ${describeZodError(parsed.error)}` } };
     }
     try {
-      const handler = table[channel as UiChannel] as (p: unknown) => Promise<unknown>;
+      const handler = table[channel as Exclude<UiChannel, ClientLocalChannel>] as (p: unknown) => Promise<unknown>;
       return { ok: true, value: await handler(parsed.data) };
     } catch (error) {
       // Anything can be thrown (a string, null): the answer must still match HandlerError.

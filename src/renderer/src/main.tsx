@@ -2,6 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createApi } from './api';
 import { App } from './components/App';
+import { loadPreferences } from './features/preferences/apply-preferences';
 import './styles/index.css';
 
 const container = document.getElementById('root');
@@ -12,6 +13,9 @@ const api = createApi();
 window.addEventListener('pagehide', (event) => {
   if (!event.persisted) api.close();
 });
+
+// Client-local preferences (sidebar width, theme): electron-store on the desktop, localStorage in a browser.
+void loadPreferences(api, document.documentElement);
 
 createRoot(container).render(
   <StrictMode>

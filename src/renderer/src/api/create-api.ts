@@ -4,6 +4,7 @@ import { ApiError, ClientErrorCode } from './api-error';
 import type { BatonBridge } from './baton-bridge';
 import { createBridgeTransport } from './bridge-transport';
 import { createNoTokenTransport } from './no-token-transport';
+import { withLocalPreferences } from './local-preferences';
 import { takeToken, wsUrlFor } from './token';
 import type { BatonApi, Transport } from './types';
 import { createWsTransport, type WsTransportOptions } from './ws-transport';
@@ -84,14 +85,24 @@ export function createApi(options: CreateApiOptions = {}): BatonApi {
   if (bridge !== undefined) return createApiFromTransport(createBridgeTransport(bridge));
 
   const token = takeToken({ location: win.location, history: win.history, sessionStorage: safeSessionStorage(win) });
-  if (token === null) return createApiFromTransport(createNoTokenTransport());
-  return createApiFromTransport(createWsTransport({ ...options.ws, url: wsUrlFor(win.location, token) }));
+  // The browser host keeps client-local preferences in this page's localStorage (the desktop shell: electron-store).
+  const storage = safeLocalStorage(win);
+  if (token === null) return createApiFromTransport(withLocalPreferences(createNoTokenTransport(), storage));
+  return createApiFromTransport(withLocalPreferences(createWsTransport({ ...options.ws, url: wsUrlFor(win.location, token) }), storage));
 }
 
 // Reading window.sessionStorage itself throws when storage is disabled.
 function safeSessionStorage(win: Window): Storage | undefined {
   try {
     return win.sessionStorage;
+  } catch {
+    return undefined;
+  }
+}
+
+function safeLocalStorage(win: Window): Storage | undefined {
+  try {
+    return win.localStorage;
   } catch {
     return undefined;
   }
