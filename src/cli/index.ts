@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { BATON_VERSION } from '../core/version.js';
-import { EXIT } from './output.js';
+import { createOutput, EXIT } from './output.js';
+import { terminalLines } from './terminal-text.js';
 
 type Register = (program: Command) => void;
 
@@ -28,6 +29,8 @@ export async function buildProgram(commandName?: string): Promise<Command> {
     .description('Hand an AI coding session from the terminal to the Baton desktop app, and back.')
     .version(BATON_VERSION, '-v, --version')
     .showHelpAfterError('(run baton --help for usage)')
+    // Commander echoes unknown options and arguments back: they go through the same sanitiser.
+    .configureOutput({ writeOut: (text) => process.stdout.write(terminalLines(text)), writeErr: (text) => process.stderr.write(terminalLines(text)) })
     .exitOverride();
   const names = commandName && Object.hasOwn(COMMANDS, commandName) ? [commandName] : Object.keys(COMMANDS);
   const registers = await Promise.all(names.map((name) => COMMANDS[name]!()));
@@ -44,7 +47,12 @@ export async function main(argv: string[]): Promise<void> {
       process.exitCode = error.exitCode === 0 ? EXIT.ok : EXIT.usage;
       return;
     }
-    process.stderr.write(`baton: ${(error as Error).message}\n`);
+    // A refusal before any command could answer (an unsafe data directory, a store written by a
+    // newer Baton): still one JSON object when --json was asked for, so callers parse one stream.
+    const code = (error as { code?: unknown }).code;
+    if (argv.includes('--json')) {
+      createOutput(true).problem(argv[2] ?? 'baton', typeof code === 'string' ? code : 'ERROR', (error as Error).message);
+    } else process.stderr.write(`baton: ${terminalLines((error as Error).message)}\n`);
     process.exitCode = EXIT.failure;
   }
 }

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { WebSocketServer, type WebSocket } from 'ws';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { WsClientMessage, type WsServerMessage } from '../shared/ui-contract.js';
 import type { HostServices } from '../core/host/host-services.js';
 import { readStaticFile } from '../core/static-files.js';
@@ -12,6 +12,12 @@ import { RENDERER_CSP } from '../shared/csp.js';
 
 /** Largest WebSocket message the browser host accepts from a page (requests are small). */
 export const WS_MAX_PAYLOAD_BYTES = 1024 * 1024;
+
+/**
+ * Open WebSockets at once. One page holds one; a few tabs and the e2e suite need a handful. A
+ * page that reconnects in a loop must not exhaust the host's sockets and memory.
+ */
+export const MAX_BROWSER_CONNECTIONS = 32;
 
 /** Same policy as the renderer's meta tag, sent as a header so it also covers non-HTML responses. */
 export const BROWSER_HOST_CSP = RENDERER_CSP;
@@ -28,7 +34,10 @@ export interface BrowserHost {
   close(): Promise<void>;
 }
 
-/** The built renderer, relative to this module both as TypeScript source (src/server) and compiled (dist/server). */
+/**
+ * The built renderer, relative to this module both as TypeScript source (src/server) and bundled
+ * into the CLI (dist/cli/baton.cjs): both sit two levels below the repository root.
+ */
 export function defaultRendererDir(): string {
   return resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'out', 'renderer');
 }
@@ -73,11 +82,18 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: WS_MAX_PAYLOAD_BYTES });
   http.on('upgrade', (request, socket, head) => {
+    // A peer that resets mid-handshake must not become an unhandled 'error' that ends the host.
+    socket.on('error', () => socket.destroy());
     const url = new URL(request.url ?? '/', 'http://placeholder');
     const origin = request.headers.origin;
     const originOk = origin === `http://127.0.0.1:${port}` || origin === `http://localhost:${port}`;
     if (url.pathname !== '/ws' || !allowedHosts().has(request.headers.host ?? '') || !originOk || !tokenMatches(url.searchParams.get('token'), token)) {
       socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
+      return;
+    }
+    if (wss.clients.size >= MAX_BROWSER_CONNECTIONS) {
+      const body = `Baton already serves ${MAX_BROWSER_CONNECTIONS} pages; close a tab and reload.\n`;
+      socket.end(`HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
       return;
     }
     wss.handleUpgrade(request, socket, head, (ws) => bindSocket(ws));
@@ -86,20 +102,27 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   function bindSocket(ws: WebSocket) {
     const unsubscribe = services.onUiEvent((event, payload) => sendWs(ws, { kind: 'event', event, payload }));
     ws.on('close', unsubscribe);
-    ws.on('message', async (data) => {
-      let parsed;
-      try {
-        parsed = WsClientMessage.safeParse(JSON.parse(data.toString()));
-      } catch {
-        parsed = null;
-      }
-      if (!parsed?.success) {
-        ws.close(1008, 'bad message');
-        return;
-      }
-      const result = await services.dispatch(parsed.data.channel, parsed.data.payload);
-      sendWs(ws, { kind: 'response', id: parsed.data.id, result });
+    // A frame ws refuses (over maxPayload, invalid UTF-8, RSV bits, unmasked) arrives here; ws has
+    // already sent the close code. Without this listener it is an unhandled 'error' and the host dies.
+    ws.on('error', () => ws.terminate());
+    ws.on('message', (data) => {
+      void answer(ws, data).catch(() => ws.terminate());
     });
+  }
+
+  async function answer(ws: WebSocket, data: RawData) {
+    let parsed;
+    try {
+      parsed = WsClientMessage.safeParse(JSON.parse(data.toString()));
+    } catch {
+      parsed = null;
+    }
+    if (!parsed?.success) {
+      ws.close(1008, 'bad message');
+      return;
+    }
+    const result = await services.dispatch(parsed.data.channel, parsed.data.payload);
+    sendWs(ws, { kind: 'response', id: parsed.data.id, result });
   }
 
   await new Promise<void>((resolveListen, reject) => {

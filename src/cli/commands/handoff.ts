@@ -4,7 +4,7 @@ import { parseMessageInput, MESSAGE_INPUT_MAX_BYTES } from '../../core/handoff/r
 import { DEFAULT_HANDOFF_TIMEOUT_MS, landAndReadBack, offerSession, type LandedSession } from '../../core/handoff/send.js';
 import { HANDOFF_EXIT_CODE, HandoffCategory, type HandoffOutcome } from '../../core/handoff/outcome.js';
 import { isValidId } from '../../shared/ids.js';
-import { createOutput, EXIT } from '../output.js';
+import { createOutput, EXIT, writeHuman } from '../output.js';
 import { endpointFor, openCliStore, resumeCommand } from '../context.js';
 import { readStdin } from '../stdin.js';
 import { realpath } from 'node:fs/promises';
@@ -131,12 +131,12 @@ function report(out: ReturnType<typeof createOutput>, outcome: HandoffOutcome): 
     return code;
   }
   if (code === 0) {
-    process.stdout.write(`${outcome.message}\nSession ${outcome.sessionId} (handoff ${outcome.handoffId}) is saved at ${outcome.sessionDir}\n`);
+    writeHuman('stdout', `${outcome.message}\nSession ${outcome.sessionId} (handoff ${outcome.handoffId}) is saved at ${outcome.sessionDir}`);
   } else {
     const lines = [`Baton could not hand the session off (${outcome.category}): ${outcome.message}`];
     if (outcome.sessionDir) lines.push(`The session is saved at ${outcome.sessionDir}`);
     if (resume) lines.push(`When Baton is running (npm start, or baton serve), resume it with:\n  ${resume}`);
-    process.stderr.write(`${lines.join('\n')}\n`);
+    writeHuman('stderr', lines.join('\n'));
   }
   return code;
 }

@@ -5,6 +5,7 @@ import { scanAgentSessions } from '../../core/importers/index.js';
 import { importersCacheFile } from '../../core/paths.js';
 import { notYetImported } from '../../core/handoff/import-agent-session.js';
 import { createOutput } from '../output.js';
+import { terminalField } from '../terminal-text.js';
 import { openCliStore } from '../context.js';
 
 export function registerList(program: Command): void {
@@ -26,9 +27,12 @@ export function registerList(program: Command): void {
         out.result('list', { groups, notes, agentScan: scan ? { files: scan.stats.files, ms: scan.stats.ms } : null }, () => {
           if (groups.length === 0) return 'No sessions yet. Hand one off with: baton handoff --cwd . --title "…" --messages session.jsonl';
           const lines = groups.map((group) =>
-            [`${group.cwd}  (${group.sessions.length})`, ...group.sessions.map((s) => `  ${s.id}  ${s.updatedAt}  ${s.messageCount} msgs  [${s.source}]  ${s.title}`)].join('\n'),
+            [
+              `${terminalField(group.cwd)}  (${group.sessions.length})`,
+              ...group.sessions.map((s) => `  ${terminalField(s.id)}  ${terminalField(s.updatedAt)}  ${s.messageCount} msgs  [${terminalField(s.source)}]  ${terminalField(s.title)}`),
+            ].join('\n'),
           );
-          return [...lines, ...notes.map((n) => `note: ${n}`)].join('\n\n');
+          return [...lines, ...notes.map((n) => `note: ${terminalField(n)}`)].join('\n\n');
         });
       } finally {
         await store.close();

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { createOutput, EXIT } from '../output.js';
+import { terminalBlock, terminalField } from '../terminal-text.js';
 import { openCliStore } from '../context.js';
 import type { Damage } from '../../shared/session.js';
 
@@ -24,12 +25,12 @@ export function registerShow(program: Command): void {
         const notes = session.notes ?? [];
         out.result('show', { session, messages, damage, notes }, () =>
           [
-            `${session.title}  (${session.id})`,
-            `cwd ${session.cwd}${session.branch ? `  branch ${session.branch}` : ''}  holder ${session.holder.who}#${session.holder.epoch}`,
+            `${terminalField(session.title)}  (${terminalField(session.id)})`,
+            `cwd ${terminalField(session.cwd)}${session.branch ? `  branch ${terminalField(session.branch)}` : ''}  holder ${terminalField(session.holder.who)}#${session.holder.epoch}`,
             ...damageLines(damage, store.sessionDir(id)),
-            ...notes.map((n) => `note: ${n}`),
+            ...notes.map((n) => `note: ${terminalField(n)}`),
             '',
-            ...messages.map((m) => `[${m.seq}] ${m.role}: ${m.content}`),
+            ...messages.map((m) => `[${m.seq}] ${terminalField(m.role)}: ${terminalBlock(m.content)}`),
           ].join('\n'),
         );
       } catch (error) {

@@ -4,6 +4,25 @@ import { describeZodError } from '../../shared/manifest.js';
 /** Largest messages file `baton handoff` reads (the store itself has no such cap). */
 export const MESSAGE_INPUT_MAX_BYTES = 512 * 1024 * 1024;
 
+/**
+ * Deepest nesting a message may have (tool input included). Real tool input is a few levels
+ * deep; thousands of levels overflow JSON.stringify when the store writes the record, and that
+ * is an input problem to name here, not a disk failure to report later.
+ */
+export const MESSAGE_MAX_DEPTH = 256;
+
+/** True when `value` nests objects/arrays deeper than `max` levels. Iterative: any depth is safe to measure. */
+export function nestedDeeperThan(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (node === null || typeof node !== 'object') continue;
+    if (depth >= max) return true;
+    for (const child of Array.isArray(node) ? node : Object.values(node)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
 export type MessageInputResult = { ok: true; messages: MessageInput[] } | { ok: false; message: string };
 
 /**
@@ -19,8 +38,12 @@ export function parseMessageInput(text: string, source: string): MessageInputRes
     let value: unknown;
     try {
       value = JSON.parse(line);
-    } catch (error) {
-      return { ok: false, message: `${source}:${i + 1}: not JSON (${(error as Error).message})` };
+    } catch {
+      // JSON.parse's message quotes the start of the line: the file may be /etc/shadow. Never echo content.
+      return { ok: false, message: `${source}:${i + 1}: not valid JSON (each line must be one {"role","content"} object; the line's content is not shown)` };
+    }
+    if (nestedDeeperThan(value, MESSAGE_MAX_DEPTH)) {
+      return { ok: false, message: `${source}:${i + 1}: nested deeper than ${MESSAGE_MAX_DEPTH} levels; Baton stores messages up to that depth` };
     }
     const parsed = MessageInput.safeParse(value);
     if (!parsed.success) return { ok: false, message: `${source}:${i + 1}: ${describeZodError(parsed.error)}` };

@@ -1,27 +1,21 @@
 import type { MessageInput } from '../../shared/message.js';
-import { redactSecrets } from '../../shared/redact.js';
+import { redactValue, type RedactionCounts } from '../redact/redact-value.js';
 
-/** Deepest nesting of tool input that is walked for secrets (deeper values are kept as they are). */
-const REDACT_MAX_DEPTH = 16;
+/** What a new session carries from the conversation: all of it is redacted before the first write. */
+export interface SessionContent {
+  title: string;
+  messages: MessageInput[];
+  model?: { name: string } | null;
+  permission?: { mode: string; rules: string[] } | null;
+}
 
-/** Removes known secret shapes from every string a message carries, before it is written. */
-export function redactMessages(messages: readonly MessageInput[]): { messages: MessageInput[]; found: Record<string, number> } {
-  const found: Record<string, number> = {};
-  const text = (value: string) => {
-    const result = redactSecrets(value);
-    for (const [kind, n] of Object.entries(result.found)) found[kind] = (found[kind] ?? 0) + n;
-    return result.text;
-  };
-  const deep = (value: unknown, depth: number): unknown => {
-    if (typeof value === 'string') return text(value);
-    if (depth >= REDACT_MAX_DEPTH || value === null || typeof value !== 'object') return value;
-    if (Array.isArray(value)) return value.map((v) => deep(v, depth + 1));
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, deep(v, depth + 1)]));
-  };
-  const redacted = messages.map((message) => ({
-    ...message,
-    content: text(message.content),
-    ...(message.toolCalls ? { toolCalls: message.toolCalls.map((call) => deep(call, 0) as typeof call) } : {}),
-  }));
-  return { messages: redacted, found };
+/**
+ * Removes secrets from the title, every message (content, tool calls, unknown fields, at any
+ * depth) and the model/permission snapshot, in one detector pass. session.json, its revisions,
+ * the index, handoff.json and handoffs.jsonl are all built from this result, so none of them
+ * ever holds the original.
+ */
+export async function redactSessionContent<T extends SessionContent>(content: T): Promise<{ content: T; found: RedactionCounts }> {
+  const { value, found } = await redactValue(content);
+  return { content: value, found };
 }

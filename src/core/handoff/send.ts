@@ -15,7 +15,8 @@ import { buildManifest } from './build-manifest.js';
 import { factsMatch, gatherHandoffFacts } from './handoff-facts.js';
 import { describeMissing } from './manifest-capabilities.js';
 import { digestMessages } from './context-digest.js';
-import { redactMessages } from './redact-messages.js';
+import { redactSessionContent } from './redact-messages.js';
+import { MESSAGE_MAX_DEPTH, nestedDeeperThan } from './read-message-input.js';
 import { findTarget } from './find-target.js';
 import { HandoffCategory, type HandoffOutcome } from './outcome.js';
 
@@ -64,17 +65,28 @@ export async function landAndReadBack(store: SessionStore, request: NewSessionRe
     throw error;
   });
   const workspace = captured.snapshot;
-  const { messages, found: redactions } = redactMessages(request.messages);
+  const tooDeep = request.messages.findIndex((m) => nestedDeeperThan(m, MESSAGE_MAX_DEPTH));
+  if (tooDeep >= 0) {
+    // Imports arrive here without the CLI's line check: the same limit, named before any write.
+    throw Object.assign(new Error(`message ${tooDeep + 1} is nested deeper than ${MESSAGE_MAX_DEPTH} levels; Baton stores messages up to that depth`), { code: 'BAD_REQUEST' });
+  }
+  const { content, found: redactions } = await redactSessionContent({
+    title: request.title,
+    messages: request.messages,
+    model: request.model ?? null,
+    permission: request.permission ?? null,
+  });
+  const { messages } = content;
   const created = await store.createSession(
     {
       ...(request.id ? { id: request.id } : {}),
       cwd: workspace.cwd,
       gitRoot: workspace.git?.root ?? null,
       branch: workspace.git?.branch ?? null,
-      title: request.title,
+      title: content.title,
       source: request.source ?? { tool: 'baton' },
-      model: request.model ?? null,
-      permission: request.permission ?? null,
+      model: content.model,
+      permission: content.permission,
       holder: 'terminal',
       extra: { workspace, ...(Object.keys(redactions).length > 0 ? { redactions } : {}), ...(request.tasks?.length ? { tasks: request.tasks } : {}) },
     },

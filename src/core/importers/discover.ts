@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { errnoOf } from './errors.js';
-import { claudeProjectsDir, codexSessionsDir } from './locate.js';
+import { claudeProjectsDir, codexSessionsDir, isInside, realToolRoot } from './locate.js';
 import type { ImportReader } from './reader.js';
 import type { AgentDirs, AgentSource } from './types.js';
 
@@ -25,23 +25,58 @@ function bump(skipped: Record<string, number>, reason: string): void {
   skipped[reason] = (skipped[reason] ?? 0) + 1;
 }
 
-async function listDir(reader: ImportReader, dir: string, skipped: Record<string, number>) {
+/** The tool's folder with links resolved, or null: then no link is followed at all. */
+type Boundary = string | null;
+
+/**
+ * The entries of `dir`, without links that lead out of the tool's folder: a link in
+ * ~/.claude/projects to /etc or to another user's files must not become a "session" whose
+ * content is shown as a title. Links that stay inside (a moved project folder) are kept.
+ */
+async function listDir(reader: ImportReader, dir: string, boundary: Boundary, skipped: Record<string, number>) {
+  let entries;
   try {
-    return await reader.readdir(dir);
+    entries = await reader.readdir(dir);
   } catch (error) {
     const code = errnoOf(error);
     if (code !== 'ENOENT' && code !== 'ENOTDIR') bump(skipped, `unreadable folder (${code ?? 'error'})`);
     return [];
   }
+  const kept = [];
+  for (const entry of entries) {
+    if (entry.isSymbolicLink && !(await linkStaysInside(reader, join(dir, entry.name), boundary))) {
+      bump(skipped, 'symbolic link out of the tool folder');
+      continue;
+    }
+    kept.push(entry);
+  }
+  return kept;
+}
+
+async function linkStaysInside(reader: ImportReader, path: string, boundary: Boundary): Promise<boolean> {
+  if (boundary === null || !reader.realpath) return false;
+  const target = await reader.realpath(path).catch(() => null);
+  return target !== null && isInside(target, boundary);
+}
+
+/** A tool's sessions folder, if it stays inside the tool's folder (it may itself be a link). */
+async function startFolder(reader: ImportReader, folder: string, boundary: Boundary, skipped: Record<string, number>): Promise<boolean> {
+  if (!reader.realpath || boundary === null) return true; // nothing to resolve with, or nothing there
+  const real = await reader.realpath(folder).catch(() => null);
+  if (real === null || isInside(real, boundary)) return true;
+  bump(skipped, 'symbolic link out of the tool folder');
+  return false;
 }
 
 /** Claude Code: projects/<encoded-cwd>/<session-id>.jsonl. agent-*.jsonl are sub-agent logs. */
 async function discoverClaude(reader: ImportReader, dirs: AgentDirs, out: DiscoverResult): Promise<void> {
   const root = claudeProjectsDir(dirs);
-  for (const project of await listDir(reader, root, out.skipped)) {
+  const boundary = await realToolRoot(reader, dirs.claude);
+  if (!(await startFolder(reader, root, boundary, out.skipped))) return;
+  for (const project of await listDir(reader, root, boundary, out.skipped)) {
     if (!project.isDirectory) continue;
     const dir = join(root, project.name);
-    for (const entry of await listDir(reader, dir, out.skipped)) {
+    for (const entry of await listDir(reader, dir, boundary, out.skipped)) {
       if (!entry.isFile || !entry.name.endsWith('.jsonl')) continue;
       if (entry.name.startsWith('agent-')) bump(out.skipped, 'claude sub-agent log');
       else out.files.push({ source: 'claude', path: join(dir, entry.name), compressed: false });
@@ -49,11 +84,11 @@ async function discoverClaude(reader: ImportReader, dirs: AgentDirs, out: Discov
   }
 }
 
-async function discoverCodex(reader: ImportReader, dir: string, depth: number, out: DiscoverResult): Promise<void> {
-  for (const entry of await listDir(reader, dir, out.skipped)) {
+async function discoverCodex(reader: ImportReader, dir: string, boundary: Boundary, depth: number, out: DiscoverResult): Promise<void> {
+  for (const entry of await listDir(reader, dir, boundary, out.skipped)) {
     const path = join(dir, entry.name);
     if (entry.isFile && CODEX_ROLLOUT.test(entry.name)) out.files.push({ source: 'codex', path, compressed: entry.name.endsWith('.zst') });
-    else if (entry.isDirectory && depth < CODEX_MAX_DEPTH) await discoverCodex(reader, path, depth + 1, out);
+    else if (entry.isDirectory && depth < CODEX_MAX_DEPTH) await discoverCodex(reader, path, boundary, depth + 1, out);
   }
 }
 
@@ -61,6 +96,9 @@ async function discoverCodex(reader: ImportReader, dir: string, depth: number, o
 export async function discoverSessionFiles(reader: ImportReader, dirs: AgentDirs, only?: AgentSource): Promise<DiscoverResult> {
   const out: DiscoverResult = { files: [], skipped: {} };
   if (only !== 'codex') await discoverClaude(reader, dirs, out);
-  if (only !== 'claude') await discoverCodex(reader, codexSessionsDir(dirs), 1, out);
+  if (only !== 'claude') {
+    const boundary = await realToolRoot(reader, dirs.codex);
+    if (await startFolder(reader, codexSessionsDir(dirs), boundary, out.skipped)) await discoverCodex(reader, codexSessionsDir(dirs), boundary, 1, out);
+  }
   return out;
 }

@@ -33,5 +33,10 @@ export function fromReadError(error: unknown, path: string): ImporterError {
   if (code === 'ENOENT' || code === 'ENOTDIR') return new ImporterError(ErrorCode.NOT_FOUND, `Session file not found: ${path}.`, path, { cause: error });
   if (code === 'EACCES' || code === 'EPERM')
     return new ImporterError(ErrorCode.ACCESS_DENIED, `Permission denied reading ${path}. Check that this user can read the file.`, path, { cause: error });
-  return new ImporterError(ErrorCode.IO_ERROR, `Could not read ${path}${code ? ` (${code})` : ''}.`, path, { cause: error });
+  if (!code) {
+    // Not a system error: the log's content or Baton itself failed, not the disk.
+    const what = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    return new ImporterError(ErrorCode.BAD_REQUEST, `Could not import ${path}: ${what}.`, path, { cause: error });
+  }
+  return new ImporterError(ErrorCode.IO_ERROR, `Could not read ${path} (${code}).`, path, { cause: error });
 }

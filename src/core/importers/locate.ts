@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
-import { isAbsolute, join, resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import type { ImportReader } from './reader.js';
 import type { AgentDirs } from './types.js';
 
 /** `~` and `~/x` in an env value mean the user's home, as a shell would expand them. */
@@ -26,4 +27,20 @@ export function claudeProjectsDir(dirs: AgentDirs): string {
 
 export function codexSessionsDir(dirs: AgentDirs): string {
   return join(dirs.codex, 'sessions');
+}
+
+/** True when `path` is `root` or below it (both already resolved, links included). */
+export function isInside(path: string, root: string): boolean {
+  const rel = relative(root, path);
+  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
+}
+
+/**
+ * The tool's folder with links resolved: the boundary the importers never leave. The folder
+ * itself may be a link (dotfiles managers do that); what is inside it may not point out.
+ * Null when it does not exist or the reader cannot resolve links.
+ */
+export async function realToolRoot(reader: ImportReader, root: string): Promise<string | null> {
+  if (!reader.realpath) return null;
+  return reader.realpath(root).catch(() => null);
 }

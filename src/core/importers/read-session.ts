@@ -13,7 +13,10 @@ import { fromReadError, ImporterError } from './errors.js';
 import { sourceFingerprint } from './fingerprint.js';
 import { FULL_READ_MAX_BYTES } from './limits.js';
 import { forEachLine } from './lines.js';
-import { claudeProjectsDir, codexSessionsDir, locateAgentDirs } from './locate.js';
+import { claudeProjectsDir, codexSessionsDir, isInside, locateAgentDirs, realToolRoot } from './locate.js';
+import { CLAUDE_IGNORED_TYPES } from './claude-format.js';
+import { CODEX_TOP_TYPES } from './codex-format.js';
+import { isRecord } from './text.js';
 import { nodeImportReader, type ImportReader } from './reader.js';
 import { summarizeFile } from './summarize-file.js';
 import { emptyReadStats, resumeCommandFor, type AgentSource, type ImportedCandidate, type ImportedSession } from './types.js';
@@ -63,6 +66,8 @@ export async function readAgentSession(source: AgentSource, pathOrId: string, en
   if (size > FULL_READ_MAX_BYTES)
     throw new ImporterError(ErrorCode.BAD_REQUEST, `${path} is ${size} bytes, over the import limit of ${FULL_READ_MAX_BYTES}; Baton does not load it whole.`, path);
 
+  const inside = await insideToolFolder(reader, source, path, env);
+
   const stats = emptyReadStats();
   const digest = newDigest(source);
   const known = new Set<string>();
@@ -70,6 +75,7 @@ export async function readAgentSession(source: AgentSource, pathOrId: string, en
   const tasks = source === 'claude' ? new ClaudeTaskScanner() : new CodexTaskScanner();
   const codexPermission = new CodexPermissionScanner();
   let lineNo = 0;
+  let firstIsRecord = false;
   let handle;
   try {
     handle = await reader.open(path);
@@ -80,6 +86,7 @@ export async function readAgentSession(source: AgentSource, pathOrId: string, en
     await forEachLine(handle, 0, size, (line) => {
       lineNo += 1;
       stats.lines += 1;
+      if (lineNo === 1) firstIsRecord = !line.broken && isRecordOf(source, line.value);
       feedDigest(digest, line, known);
       converter.feed(line, lineNo);
       tasks.feed(line);
@@ -91,6 +98,18 @@ export async function readAgentSession(source: AgentSource, pathOrId: string, en
     await handle.close();
   }
   settleDigest(digest);
+  // Never quote the file: it may be /etc/shadow. Name the path and what was expected only.
+  const tool = TOOL_NAMES[source];
+  if (!inside && !firstIsRecord) {
+    throw new ImporterError(
+      ErrorCode.BAD_REQUEST,
+      `${path} is outside ${source === 'claude' ? claudeProjectsDir(locateAgentDirs(env)) : codexSessionsDir(locateAgentDirs(env))} and does not start like a ${tool} session log; Baton imports only ${tool} session logs. Nothing was imported.`,
+      path,
+    );
+  }
+  if (digest.externalId === null) {
+    throw new ImporterError(ErrorCode.BAD_REQUEST, `${path} is not a ${tool} session log: none of its ${lineNo} lines is a ${tool} record with a session id. Nothing was imported.`, path);
+  }
   stats.tornLines = digest.brokenLines + (digest.tornTail ? 1 : 0);
   stats.unknownTypes = digest.unknownTypes;
   stats.danglingParents = digest.danglingParents;
@@ -112,6 +131,24 @@ export async function readAgentSession(source: AgentSource, pathOrId: string, en
     resumeCommand: resumeCommandFor(source, externalId),
     stats,
   };
+}
+
+const TOOL_NAMES: Record<AgentSource, string> = { claude: 'Claude Code', codex: 'Codex' };
+
+/** A parsed line that is one of the tool's own record types (not merely some JSON). */
+function isRecordOf(source: AgentSource, value: unknown): boolean {
+  if (!isRecord(value) || typeof value.type !== 'string') return false;
+  if (source === 'codex') return CODEX_TOP_TYPES.has(value.type);
+  return value.type === 'user' || value.type === 'assistant' || value.type === 'system' || CLAUDE_IGNORED_TYPES.has(value.type);
+}
+
+/** Whether the file, links resolved, lies in the tool's folder (~/.claude, ~/.codex). */
+async function insideToolFolder(reader: ImportReader, source: AgentSource, path: string, env: NodeJS.ProcessEnv): Promise<boolean> {
+  const dirs = locateAgentDirs(env);
+  const boundary = await realToolRoot(reader, source === 'claude' ? dirs.claude : dirs.codex);
+  if (boundary === null || !reader.realpath) return false;
+  const real = await reader.realpath(path).catch(() => null);
+  return real !== null && isInside(real, boundary);
 }
 
 export interface LatestOptions extends ReadOptions {

@@ -11,6 +11,8 @@ export interface ImportEntry {
   name: string;
   isFile: boolean;
   isDirectory: boolean;
+  /** A symbolic link: followed only when its target stays inside the tool's folder (discover.ts). */
+  isSymbolicLink?: boolean;
 }
 
 export interface ImportStat {
@@ -31,6 +33,8 @@ export interface ImportReader {
   /** Many stats at once (optional): an ImportStat or the error, per path, in order. */
   statMany?(paths: string[]): Promise<Array<ImportStat | Error>>;
   open(path: string): Promise<ImportHandle>;
+  /** The path with every link resolved; without it links are never followed. */
+  realpath?(path: string): Promise<string>;
 }
 
 class NodeHandle implements ImportHandle {
@@ -51,9 +55,10 @@ export const nodeImportReader: ImportReader = {
     return entries.map((e) => {
       // A symlink is followed by stat later; list it as a possible file.
       const link = e.isSymbolicLink();
-      return { name: e.name, isFile: e.isFile() || link, isDirectory: e.isDirectory() || link };
+      return { name: e.name, isFile: e.isFile() || link, isDirectory: e.isDirectory() || link, isSymbolicLink: link };
     });
   },
+  realpath: (path) => fsp.realpath(path),
   async stat(path) {
     const s = await fsp.stat(path);
     return { size: s.size, mtimeMs: s.mtimeMs, isFile: s.isFile() };
@@ -103,6 +108,7 @@ export function countingReader(base: ImportReader = nodeImportReader): CountingR
     readdir: (dir) => base.readdir(dir),
     stat: (path) => base.stat(path),
     ...(base.statMany ? { statMany: base.statMany.bind(base) } : {}),
+    ...(base.realpath ? { realpath: base.realpath.bind(base) } : {}),
     async open(path) {
       const handle = await base.open(path);
       counts.opens += 1;

@@ -7,6 +7,7 @@ import { locateAgentDirs } from './locate.js';
 import { nodeImportReader, statAll, type ImportReader, type ImportStat } from './reader.js';
 import { emptyCache, loadScanCache, saveScanCache, type ScanCache } from './scan-cache.js';
 import { summarizeFile, type FileState } from './summarize-file.js';
+import { redactValue } from '../redact/redact-value.js';
 import type { AgentSource, ImportedCandidate, ScanResult, ScanStats } from './types.js';
 
 export interface ScanOptions {
@@ -36,6 +37,7 @@ function byteCountingReader(base: ImportReader): { reader: ImportReader; bytes: 
       readdir: (d) => base.readdir(d),
       stat: (p) => base.stat(p),
       ...(base.statMany ? { statMany: base.statMany.bind(base) } : {}),
+      ...(base.realpath ? { realpath: base.realpath.bind(base) } : {}),
       async open(path) {
         const h = await base.open(path);
         return {
@@ -88,6 +90,23 @@ function addTotals(stats: ScanStats, state: FileState): void {
 }
 
 /**
+ * What a scan read for the first time is redacted before it is cached or shown: a title is the
+ * first prompt, and a prompt may hold a key. One detector pass for the whole scan; a warm
+ * rescan reads nothing new and pays nothing.
+ */
+async function redactFreshStates(outcomes: Outcome[], files: readonly FoundFile[], paths: readonly string[]): Promise<void> {
+  const fresh = outcomes.flatMap((o, i) => (o.read && o.state ? [i] : []));
+  if (fresh.length === 0) return;
+  const { value } = await redactValue(fresh.map((i) => outcomes[i]!.state!));
+  fresh.forEach((i, k) => {
+    const o = outcomes[i]!;
+    const state = value[k]!;
+    if (state === o.state) return;
+    outcomes[i] = o.kind === 'candidate' ? { ...o, state, candidate: candidateFromState(files[i]!.source, paths[i]!, state) } : { ...o, state };
+  });
+}
+
+/**
  * Lists every Claude Code and Codex CLI session as a resume candidate, newest first. With a
  * cacheFile, files whose (path, size, mtime) did not change are not opened at all, and a file that
  * only grew is continued from where the last scan stopped. Never throws for a bad log.
@@ -116,6 +135,8 @@ export async function scanAgentSessions(options: ScanOptions = {}): Promise<Scan
     }
   };
   await Promise.all(Array.from({ length: Math.min(SCAN_CONCURRENCY, found.files.length) }, worker));
+
+  await redactFreshStates(outcomes, found.files, paths);
 
   const candidates: ImportedCandidate[] = [];
   let changed = false;

@@ -9,7 +9,8 @@ export type StoreErrorCode =
   | typeof ErrorCode.IO_ERROR
   | typeof ErrorCode.READ_ONLY
   | typeof ErrorCode.UNSAFE_STORE
-  | typeof ErrorCode.BAD_REQUEST;
+  | typeof ErrorCode.BAD_REQUEST
+  | typeof ErrorCode.INTERNAL;
 
 /** Every failure the store reports: a stable code, a sentence a person can act on, and the path or id. */
 export class StoreError extends Error {
@@ -35,6 +36,9 @@ export function isStoreError(error: unknown, code?: StoreErrorCode): error is St
 export function fromFsError(error: unknown, path: string, action: string): StoreError {
   if (error instanceof StoreError) return error;
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  // Only a system error (an errno: ENOSPC, EIO …) says anything about the disk. Anything else
+  // came from the data or from Baton itself, and is reported as that, by its cause.
+  if (typeof code !== 'string' || !/^E[A-Z0-9]+$/.test(code)) return fromNonSystemError(error, path, action);
   switch (code) {
     case 'ENOSPC':
     case 'EDQUOT':
@@ -49,6 +53,17 @@ export function fromFsError(error: unknown, path: string, action: string): Store
     default:
       return new StoreError(ErrorCode.IO_ERROR, `I/O error${code ? ` (${code})` : ''} while ${action} (${path}). The disk may be failing; the last saved state is kept.`, path, { cause: error });
   }
+}
+
+function fromNonSystemError(error: unknown, path: string, action: string): StoreError {
+  if (error instanceof RangeError && /call stack/i.test(error.message)) {
+    return new StoreError(ErrorCode.BAD_REQUEST, `The data is nested too deeply to save while ${action} (${path}); nothing was written. Flatten it and retry.`, path, { cause: error });
+  }
+  if (error instanceof TypeError && /circular|BigInt/i.test(error.message)) {
+    return new StoreError(ErrorCode.BAD_REQUEST, `The data cannot be written as JSON while ${action} (${path}): ${error.message}. Nothing was written.`, path, { cause: error });
+  }
+  const what = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return new StoreError(ErrorCode.INTERNAL, `Baton failed while ${action} (${path}): ${what}. This is a bug in Baton, not a disk problem; the last saved state is kept.`, path, { cause: error });
 }
 
 export { errnoOf } from '../fs/errno.js';

@@ -84,6 +84,9 @@ export function connectEndpoint(options: ConnectEndpointOptions): Promise<Endpoi
 
     function onHandshakeFrame(frame: ServerFrame): void {
       if (state === 'hello') {
+        if (frame.type === 'answer' && frame.ok === false && frame.code === 'BUSY') {
+          return fail(new TransportError('BUSY', `${address} is busy: ${String(frame.message)}`, address));
+        }
         if (frame.type !== 'hello') return fail(new TransportError('BAD_FRAME', `${address} did not start with a hello frame`, address));
         if (pickVersion(frame.versions) === null) {
           return fail(new TransportError('UPGRADE_REQUIRED', upgradeRequiredMessage(frame.versions.join(', ')), address));

@@ -31,6 +31,18 @@ function runDir(dataDir: string, env: NodeJS.ProcessEnv, platform: NodeJS.Platfo
   return path.join(dataDir, 'run');
 }
 
+/**
+ * What decides `dir`, for the hint in a refusal: setting BATON_HOME does nothing while
+ * XDG_RUNTIME_DIR holds the socket, so the hint must name the variable that does.
+ */
+export function endpointDirHint(dir: string, env: NodeJS.ProcessEnv = process.env): string {
+  const runtime = env.XDG_RUNTIME_DIR;
+  if (process.platform !== 'win32' && runtime && path.isAbsolute(runtime) && path.dirname(dir) === path.resolve(runtime)) {
+    return `unset XDG_RUNTIME_DIR or point it at your own runtime directory (it decides where the socket lives: ${runtime}; BATON_HOME does not move it)`;
+  }
+  return 'set BATON_HOME to a private directory';
+}
+
 /** Reads a previously published pipe name; a missing or malformed file means "make a new one". */
 function readPublishedPipe(file: string): string | null {
   try {
@@ -71,7 +83,7 @@ function unsafe(target: string, message: string): TransportError {
  * owned by us, with no group/other bits. Refusing beats repairing: a directory we did not make
  * private may already hold someone else's socket.
  */
-export async function ensureEndpointDir(dir: string): Promise<void> {
+export async function ensureEndpointDir(dir: string, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   // mode 0700 is masked by the umask, so the result is 0700 or stricter whatever the umask; we
   // do not call process.umask() (process-wide, and refused in worker threads).
   try {
@@ -90,7 +102,7 @@ export async function ensureEndpointDir(dir: string): Promise<void> {
   }
   if (process.platform === 'win32') return; // NTFS ACLs, not mode bits: the per-user data dir is private.
   if (typeof process.getuid === 'function' && stat.uid !== process.getuid()) {
-    throw unsafe(dir, `the endpoint directory ${dir} belongs to uid ${stat.uid}, not to you (uid ${process.getuid()}); remove it or set BATON_HOME`);
+    throw unsafe(dir, `the endpoint directory ${dir} belongs to uid ${stat.uid}, not to you (uid ${process.getuid()}); remove it, or ${endpointDirHint(dir, env)}`);
   }
   if ((stat.mode & 0o077) !== 0) {
     const mode = (stat.mode & 0o777).toString(8);

@@ -22,6 +22,8 @@ export const TransportErrorCode = {
   /** The connection closed (or was closed) while an answer was awaited. */
   CLOSED: 'CLOSED',
   IO_ERROR: 'IO_ERROR',
+  /** The host already serves its maximum number of connections: retry later. */
+  BUSY: 'BUSY',
 } as const;
 export type TransportErrorCode = (typeof TransportErrorCode)[keyof typeof TransportErrorCode];
 

@@ -5,11 +5,18 @@ import {
   IDLE_TIMEOUT_MS,
   MAX_FRAME_BYTES,
   MAX_HANDSHAKE_FRAME_BYTES,
+  encodeFrame,
 } from '../../shared/wire.js';
 import { ensureEndpointDir, MAX_SOCKET_PATH_BYTES, publishPipeName } from './endpoint.js';
-import { TransportError, errnoOf } from './errors.js';
-import { ServerConnection } from './server-connection.js';
+import { TransportError, TransportErrorCode, errnoOf } from './errors.js';
+import { CLOSE_GRACE_MS, ServerConnection } from './server-connection.js';
 import type { EndpointInfo, EndpointServer, Limits, RequestHandler } from './types.js';
+
+/**
+ * Open connections one endpoint serves at once. A handoff, a hook or a task uses one for a few
+ * seconds; thousands at once is a runaway script, and each costs a socket and a timer.
+ */
+export const MAX_ENDPOINT_CONNECTIONS = 128;
 
 /**
  * The receiving end of the local endpoint (desktop main process or `baton serve`).
@@ -25,6 +32,7 @@ export const DEFAULT_LIMITS: Limits = {
   idleTimeoutMs: IDLE_TIMEOUT_MS,
   handshakeTimeoutMs: HANDSHAKE_TIMEOUT_MS,
   maxInflight: 16,
+  maxConnections: MAX_ENDPOINT_CONNECTIONS,
 };
 /** Probing a possibly stale socket: a live owner accepts at once; a dead one refuses at once. */
 const PROBE_TIMEOUT_MS = 2_000;
@@ -106,13 +114,21 @@ async function listenWithStaleCheck(address: string, onConnection: (socket: net.
   }
 }
 
+/** Said instead of the hello, so the client reports why rather than "closed before saying hello". */
+function refuseBusy(socket: net.Socket, max: number): void {
+  socket.on('error', () => socket.destroy());
+  const message = `Baton already serves ${max} connections; retry when some have finished`;
+  socket.end(encodeFrame({ type: 'answer', id: null, ok: false, code: TransportErrorCode.BUSY, message }));
+  socket.setTimeout(CLOSE_GRACE_MS, () => socket.destroy());
+}
+
 export async function startEndpointServer(options: StartEndpointServerOptions): Promise<EndpointServer> {
   const { endpoint, token, handle } = options;
   const limits: Limits = { ...DEFAULT_LIMITS, ...options.limits };
   if (token.length !== 32) throw new TransportError('BAD_TOKEN', `the token must be 32 bytes, got ${token.length}`, endpoint.tokenPath);
   const isPipe = process.platform === 'win32';
   if (!isPipe && Buffer.byteLength(endpoint.address) > MAX_SOCKET_PATH_BYTES) {
-    throw new TransportError('IO_ERROR', `the socket path ${endpoint.address} is longer than ${MAX_SOCKET_PATH_BYTES} bytes; set XDG_RUNTIME_DIR or a shorter BATON_HOME`, endpoint.address);
+    throw new TransportError('IO_ERROR', `the socket path ${endpoint.address} is longer than ${MAX_SOCKET_PATH_BYTES} bytes; ${process.env.XDG_RUNTIME_DIR ? 'set a shorter XDG_RUNTIME_DIR (it decides where the socket lives)' : 'set XDG_RUNTIME_DIR or a shorter BATON_HOME'}`, endpoint.address);
   }
   await ensureEndpointDir(endpoint.dir);
 
@@ -133,6 +149,10 @@ export async function startEndpointServer(options: StartEndpointServerOptions): 
   const server = await listenWithStaleCheck(endpoint.address, (socket) => {
     if (closing) {
       socket.destroy();
+      return;
+    }
+    if (connections.size >= limits.maxConnections) {
+      refuseBusy(socket, limits.maxConnections);
       return;
     }
     connections.add(new ServerConnection(socket, hooks));

@@ -51,4 +51,6 @@ export interface Limits {
   handshakeTimeoutMs: number;
   /** Requests handled at once per connection; beyond it the socket stops reading (backpressure). */
   maxInflight: number;
+  /** Open connections at once; one more is answered BUSY and closed before any hello. */
+  maxConnections: number;
 }

@@ -1,0 +1,167 @@
+import { detectSecrets, type SecretSpan } from './detect-secrets.js';
+
+/**
+ * Secrets never reach the disk (ARCHITECTURE.md §8): everything Baton writes from a conversation
+ * (messages, titles, tool input, unknown fields, what the importers cache) goes through
+ * `redactValue` first. Every string at any depth is checked, object keys included.
+ */
+
+/** Between two strings in one secretlint pass: a NUL stops every pattern, the newlines end a line for `^`/`$` rules. */
+const SEPARATOR = '\n\u0000\n';
+/** Shorter strings cannot hold any shape the detectors know (the shortest, `TOKEN=abcd`, is 10). */
+const MIN_CANDIDATE_CHARS = 8;
+
+export type RedactionCounts = Record<string, number>;
+
+export interface Redacted<T> {
+  value: T;
+  /** How many secrets of each kind were replaced. */
+  found: RedactionCounts;
+}
+
+export function redactionMarker(kind: string): string {
+  return `[REDACTED:${kind}]`;
+}
+
+/**
+ * Redacts many strings in one detector pass (secretlint's per-call overhead dominates short
+ * strings): they are joined, scanned once, and each span is cut back to the strings it covers.
+ */
+export async function redactStrings(texts: readonly string[]): Promise<{ texts: string[]; found: RedactionCounts }> {
+  const found: RedactionCounts = {};
+  if (texts.length === 0) return { texts: [], found };
+  const starts: number[] = [];
+  let offset = 0;
+  for (const text of texts) {
+    starts.push(offset);
+    offset += text.length + SEPARATOR.length;
+  }
+  const spans = await detectSecrets(texts.join(SEPARATOR));
+  const perText = new Map<number, SecretSpan[]>();
+  for (const span of spans) {
+    for (let i = pieceAt(starts, span.start); i < texts.length && starts[i]! < span.end; i++) {
+      const start = Math.max(span.start - starts[i]!, 0);
+      const end = Math.min(span.end - starts[i]!, texts[i]!.length);
+      if (end <= start) continue;
+      let list = perText.get(i);
+      if (!list) perText.set(i, (list = []));
+      list.push({ start, end, kind: span.kind });
+    }
+  }
+  const out = [...texts];
+  for (const [i, list] of perText) out[i] = replaceSpans(texts[i]!, list, found);
+  return { texts: out, found };
+}
+
+/** The index of the string that contains position `at` of the joined text (or precedes it). */
+function pieceAt(starts: readonly number[], at: number): number {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid]! <= at) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/** Overlapping spans (two rules on one key) merge into one marker, named by the one that starts first. */
+function replaceSpans(text: string, spans: SecretSpan[], found: RedactionCounts): string {
+  spans.sort((a, b) => a.start - b.start || b.end - a.end);
+  let out = '';
+  let at = 0;
+  let current: SecretSpan | null = null;
+  const flush = () => {
+    if (!current) return;
+    out += text.slice(at, current.start) + redactionMarker(current.kind);
+    found[current.kind] = (found[current.kind] ?? 0) + 1;
+    at = current.end;
+    current = null;
+  };
+  for (const span of spans) {
+    if (current && span.start < current.end) current.end = Math.max(current.end, span.end);
+    else {
+      flush();
+      current = { ...span, start: Math.max(span.start, at) };
+    }
+  }
+  flush();
+  return out + text.slice(at);
+}
+
+/** One string: for titles and single fields. */
+export async function redactText(text: string): Promise<Redacted<string>> {
+  const { texts, found } = await redactStrings([text]);
+  return { value: texts[0]!, found };
+}
+
+/**
+ * A copy of `value` (JSON data) with every secret in every string replaced by a marker, at any
+ * depth: the walk is iterative, so 5,000 levels of nesting cost no stack. When nothing is found
+ * the same value is returned, uncopied.
+ */
+export async function redactValue<T>(value: T): Promise<Redacted<T>> {
+  const candidates = collectStrings(value);
+  const unique = [...candidates];
+  const { texts, found } = await redactStrings(unique);
+  const replaced = new Map<string, string>();
+  unique.forEach((text, i) => {
+    if (texts[i] !== text) replaced.set(text, texts[i]!);
+  });
+  if (replaced.size === 0) return { value, found };
+  return { value: copyReplacing(value, replaced), found };
+}
+
+function collectStrings(root: unknown): Set<string> {
+  const strings = new Set<string>();
+  const seen = new WeakSet<object>();
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (typeof value === 'string') {
+      if (value.length >= MIN_CANDIDATE_CHARS) strings.add(value);
+    } else if (value !== null && typeof value === 'object') {
+      if (seen.has(value)) continue;
+      seen.add(value);
+      if (Array.isArray(value)) {
+        for (const item of value) stack.push(item);
+      } else {
+        for (const [key, item] of Object.entries(value)) {
+          if (key.length >= MIN_CANDIDATE_CHARS) strings.add(key);
+          stack.push(item);
+        }
+      }
+    }
+  }
+  return strings;
+}
+
+function copyReplacing<T>(root: T, replaced: ReadonlyMap<string, string>): T {
+  const copies = new Map<object, unknown>();
+  const work: [object, Record<string, unknown> | unknown[]][] = [];
+  const swap = (text: string) => replaced.get(text) ?? text;
+  const copyOf = (value: unknown): unknown => {
+    if (typeof value === 'string') return swap(value);
+    if (value === null || typeof value !== 'object') return value;
+    const known = copies.get(value);
+    if (known !== undefined) return known;
+    const copy: Record<string, unknown> | unknown[] = Array.isArray(value) ? new Array<unknown>(value.length) : {};
+    copies.set(value, copy);
+    work.push([value, copy]);
+    return copy;
+  };
+  const result = copyOf(root) as T;
+  while (work.length > 0) {
+    const [source, copy] = work.pop()!;
+    if (Array.isArray(source)) {
+      const target = copy as unknown[];
+      for (let i = 0; i < source.length; i++) target[i] = copyOf(source[i]);
+    } else {
+      for (const [key, item] of Object.entries(source)) {
+        // defineProperty: a "__proto__" key from JSON.parse stays a key instead of setting the prototype.
+        Object.defineProperty(copy, swap(key), { value: copyOf(item), enumerable: true, writable: true, configurable: true });
+      }
+    }
+  }
+  return result;
+}
