@@ -7,7 +7,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { mkdir, utimes, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 export const SESSION_BYTES = 20 * 1024;
 const BASE_MS = Date.parse('2026-11-01T00:00:00Z');
@@ -74,7 +75,7 @@ export async function writeCandidateCorpus(home: string, claudeFiles: number, co
   return out;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
   const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=') as [string, string]));
   const home = args.get('home') ?? '/tmp/baton-c15/home';
   const t0 = performance.now();
