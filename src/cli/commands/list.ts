@@ -3,6 +3,7 @@ import { scanCandidateIndex } from '../../core/importers/scan.js';
 import { countItems, cwdFilterOf, groupItems, itemOfEntry, itemOfRow, limitGroups, type ListGroup, type ListItem } from '../../core/importers/candidate-list.js';
 import { writeListJson } from '../../core/importers/list-json.js';
 import type { IndexEntry } from '../../core/importers/candidate-index.js';
+import type { IndexRow } from '../../shared/session.js';
 import { importersCacheFile } from '../../core/paths.js';
 import { importedSessionId } from '../../core/handoff/import-agent-session.js';
 import { CLI_JSON_VERSION, createOutput, EXIT } from '../output.js';
@@ -52,6 +53,13 @@ function humanText(groups: readonly ListGroup[], shown: number, total: number, n
   return [...lines, ...more, ...notes.map((n) => `note: ${terminalField(n)}`)].join('\n\n');
 }
 
+/** The host's `baton list --json` document, back as groups for people's output (a screenful, so small). */
+function groupsOfDocument(text: string): { groups: ListGroup[]; total: number; notes: string[] } {
+  const doc = JSON.parse(text) as { groups: Array<{ cwd: string; newestAt: number; sessions: IndexRow[] }>; total: number; notes: string[] };
+  const groups = doc.groups.map((g) => ({ cwd: g.cwd, newestAt: g.newestAt, items: g.sessions.map(itemOfRow) }));
+  return { groups, total: doc.total, notes: doc.notes };
+}
+
 export function registerList(program: Command): void {
   program
     .command('list')
@@ -75,13 +83,17 @@ export function registerList(program: Command): void {
 
       // A running host holds the candidates warm: ask it first (one socket round trip per page).
       const hosted = flags.host && !flags.archived ? await listFromHost({ agents: flags.agents, filter, limit: Number.isFinite(limit) ? limit : undefined }) : null;
+      if (hosted !== null && flags.json) {
+        process.stdout.write(hosted); // the host rendered exactly this document
+        return;
+      }
       let groups: ListGroup[];
       let total: number;
       let notes: string[];
       let agentScan: { files: number; ms: number; host?: boolean } | null;
-      if (hosted) {
-        ({ groups, total, notes } = hosted);
-        agentScan = hosted.agentScan;
+      if (hosted !== null) {
+        ({ groups, total, notes } = groupsOfDocument(hosted));
+        agentScan = null;
       } else {
         const { dataDir, store } = await openCliStore();
         try {

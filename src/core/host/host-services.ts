@@ -12,10 +12,11 @@ import { computeHandoffStats } from '../handoff/stats.js';
 import { createApprovalService, type ApprovalService } from '../approvals/index.js';
 import { initPolicy } from '../policy/parser.js';
 import { createTaskService, type TaskService } from '../tasks/index.js';
-import { scanAgentSessions } from '../importers/index.js';
 import { importAgentSession, notYetImported } from '../handoff/import-agent-session.js';
+import { createAgentCandidates, type AgentCandidates } from './agent-candidates.js';
+import { createCandidateMethods } from './candidate-listing.js';
+import { LIST_JSON_VERSION } from '../importers/list-json.js';
 import { commandTargetOf, terminalCommandFor } from '../terminal-command.js';
-import { importersCacheFile } from '../paths.js';
 import { createWorkspaceHandlers } from './workspace-handlers.js';
 import { createSessionWatches } from '../watch/session-watches.js';
 import { watchTargetOf } from './watch-target.js';
@@ -41,6 +42,8 @@ export interface HostServices {
   readonly dispatch: UiDispatcher;
   readonly approvals: ApprovalService;
   readonly tasks: TaskService;
+  /** Claude Code / Codex resume candidates, kept current by watching their folders. */
+  readonly candidates: AgentCandidates;
   onUiEvent(listener: <E extends UiEvent>(event: E, payload: UiEventPayload<E>) => void): () => void;
   emitUiEvent<E extends UiEvent>(event: E, payload: UiEventPayload<E>): void;
   close(): Promise<void>;
@@ -73,6 +76,13 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
     ),
     tasks.onChange((event) => emitUiEvent('tasks:changed', { id: event.view.record.id, state: event.view.state })),
   ];
+  // Started, not awaited: a cold scan of a big ~/.claude must not delay the host; requests wait for it.
+  const candidates = createAgentCandidates({
+    dataDir: options.dataDir,
+    onChange: (change) => emitUiEvent('agents:changed', change),
+    onProgress: (progress) => emitUiEvent('agents:progress', progress),
+  });
+  const candidateMethods = createCandidateMethods({ candidates, listRows: () => store.list(), cliVersion: LIST_JSON_VERSION });
   let endpointServer: EndpointServer;
   try {
     endpointServer = await startEndpointServer({
@@ -84,11 +94,11 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
         holder: options.kind === 'electron' ? 'desktop' : 'browser',
         onEvent: onReceiverEvent,
         beforeAccept: (manifest) => applyCarriedPermissions({ store, dataDir: options.dataDir, grants: approvals.grants }, manifest),
-        methods: { ...approvals.methods, ...tasks.methods },
+        methods: { ...approvals.methods, ...tasks.methods, ...candidateMethods },
       }),
     });
   } catch (error) {
-    await Promise.all([approvals.close(), tasks.close()]);
+    await Promise.all([approvals.close(), tasks.close(), candidates.close()]);
     await store.close();
     throw error;
   }
@@ -131,8 +141,13 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
       return { stopped: true as const };
     },
     'agents:list': async () => {
-      const [scan, rows] = await Promise.all([scanAgentSessions({ env: process.env, cacheFile: importersCacheFile(options.dataDir) }), store.list()]);
-      return { ...scan, candidates: notYetImported(scan.candidates, new Set(rows.map((r) => r.id))) };
+      // The resident set: no rescan per request (issue 15); watches keep it current.
+      await candidates.ready;
+      const rows = await store.list();
+      const list = candidates.entries().map((e) => e.candidate());
+      list.sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0));
+      const stats = candidates.stats();
+      return { candidates: notYetImported(list, new Set(rows.map((r) => r.id))), stats: { files: stats?.files ?? 0, ms: stats?.ms ?? 0 } };
     },
     'agents:import': async ({ source, path }) => {
       const { session, created } = await importAgentSession(store, source, path);
@@ -154,6 +169,7 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
     dispatch,
     approvals,
     tasks,
+    candidates,
     emitUiEvent,
     onUiEvent(listener) {
       emitter.on('ui', listener);
@@ -163,7 +179,7 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
       emitter.removeAllListeners();
       for (const unsubscribe of unsubscribers) unsubscribe();
       await endpointServer.close();
-      await Promise.all([approvals.close(), tasks.close(), watches.close()]);
+      await Promise.all([approvals.close(), tasks.close(), watches.close(), candidates.close()]);
       await store.close();
     },
   };

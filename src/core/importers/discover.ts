@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { basename, isAbsolute, join, relative, sep } from 'node:path';
 import { errnoOf } from './errors.js';
 import { claudeProjectsDir, codexSessionsDir, isInside, realToolRoot } from './locate.js';
 import type { ImportReader } from './reader.js';
@@ -101,4 +101,21 @@ export async function discoverSessionFiles(reader: ImportReader, dirs: AgentDirs
     if (await startFolder(reader, codexSessionsDir(dirs), boundary, out.skipped)) await discoverCodex(reader, codexSessionsDir(dirs), boundary, 1, out);
   }
   return out;
+}
+
+/**
+ * Whether a path a watcher reported is a session log discovery would list (same rules, no
+ * reads): Claude projects/<dir>/<id>.jsonl (not agent-*), Codex sessions/…/rollout-*.jsonl(.zst).
+ */
+export function sessionFileOf(dirs: AgentDirs, path: string): FoundFile | null {
+  const name = basename(path);
+  const claudeRel = relative(claudeProjectsDir(dirs), path);
+  if (!claudeRel.startsWith('..') && !isAbsolute(claudeRel) && claudeRel.split(sep).length === 2) {
+    return name.endsWith('.jsonl') && !name.startsWith('agent-') ? { source: 'claude', path, compressed: false } : null;
+  }
+  const codexRel = relative(codexSessionsDir(dirs), path);
+  if (!codexRel.startsWith('..') && !isAbsolute(codexRel) && codexRel.split(sep).length <= CODEX_MAX_DEPTH) {
+    return CODEX_ROLLOUT.test(name) ? { source: 'codex', path, compressed: name.endsWith('.zst') } : null;
+  }
+  return null;
 }

@@ -1,5 +1,8 @@
 import type { ListGroup } from './candidate-list.js';
 
+/** The CLI's JSON envelope version (src/cli/output.ts CLI_JSON_VERSION; a test keeps them equal): the host renders `baton list --json` too. */
+export const LIST_JSON_VERSION = 1;
+
 /** Bytes gathered before one write: big enough to amortize writes, small enough to start printing at once. */
 export const LIST_JSON_CHUNK_BYTES = 64 * 1024;
 

@@ -1,6 +1,7 @@
 import { candidateFromState, candidateWithNote, ZST_NOTE } from './candidate.js';
 import { messagesOf } from './digest.js';
 import { discoverSessionFiles, type FoundFile } from './discover.js';
+export type { FoundFile } from './discover.js';
 import { errnoOf } from './errors.js';
 import { SCAN_CONCURRENCY } from './limits.js';
 import { locateAgentDirs } from './locate.js';
@@ -8,6 +9,7 @@ import { nodeImportReader, statAll, type ImportReader, type ImportStat } from '.
 import { emptyCache, loadScanCache, saveScanCache, type ScanCache } from './scan-cache.js';
 import { candidateIndexFileFor, entryOf, loadCandidateIndex, saveCandidateIndex, type EntryTotals, type IndexEntry } from './candidate-index.js';
 import { summarizeFile, type FileState } from './summarize-file.js';
+import { basename, dirname, join } from 'node:path';
 import { redactValue } from '../redact/redact-value.js';
 import type { AgentSource, ImportedCandidate, ScanResult, ScanStats } from './types.js';
 
@@ -24,6 +26,9 @@ export interface ScanOptions {
 type Outcome =
   | { kind: 'candidate'; candidate: ImportedCandidate; state?: FileState; read: boolean }
   | { kind: 'skip'; reason: string; state?: FileState; read: boolean };
+
+/** A cold scan reports its progress at most this often. */
+export const PROGRESS_INTERVAL_MS = 100;
 
 function emptyStats(): ScanStats {
   return { files: 0, parsed: 0, cached: 0, skipped: 0, skippedReasons: {}, tornLines: 0, unknownTypes: 0, danglingParents: 0, compactions: 0, bytesRead: 0, ms: 0 };
@@ -100,6 +105,63 @@ async function redactFreshStates(outcomes: Outcome[], files: readonly FoundFile[
   });
 }
 
+/**
+ * Writes both caches: the index as given, and the digest cache with every indexed file's state
+ * (fresh ones, the rest as the digest cache held them).
+ */
+export async function persistScan(cacheFile: string, indexed: readonly IndexEntry[], freshStates: ReadonlyMap<string, FileState>, loaded?: ScanCache): Promise<void> {
+  const full = loaded ?? (await loadScanCache(cacheFile));
+  const kept = emptyCache();
+  for (const e of indexed) {
+    const state = freshStates.get(e.path) ?? full.entries[e.path];
+    if (state) kept.entries[e.path] = state;
+  }
+  await saveScanCache(cacheFile, kept);
+  await saveCandidateIndex(candidateIndexFileFor(cacheFile), indexed);
+}
+
+export interface FileUpdate {
+  path: string;
+  /** The file's entry now; null when it is gone or lists nothing (empty, unreadable folder …). */
+  entry: IndexEntry | null;
+  /** Its digest when it was read (kept by the caller to continue the next append, and persisted). */
+  state?: FileState;
+}
+
+/**
+ * Re-reads only the given session files (a watcher saw them change), each continued from the
+ * state the caller kept or from the digest cache. Null when a file is a symbolic link: links are
+ * checked against the tool's folder by a full scan (discover.ts), not here.
+ */
+export async function rescanFiles(files: readonly FoundFile[], options: ScanOptions & { states?: ReadonlyMap<string, FileState> }): Promise<FileUpdate[] | null> {
+  const reader = options.reader ?? nodeImportReader;
+  const paths = files.map((f) => f.path);
+  if (reader.realpath) {
+    for (const path of paths) {
+      const [file, dir] = await Promise.all([reader.realpath(path).catch(() => null), reader.realpath(dirname(path)).catch(() => null)]);
+      if (file !== null && dir !== null && file !== join(dir, basename(path))) return null;
+    }
+  }
+  const stats = await statAll(reader, paths);
+  const cache = await loadScanCache(options.cacheFile);
+  const outcomes = await Promise.all(files.map((f, i) => scanOne(reader, f, stats[i]!, options.states?.get(f.path) ?? cache.entries[f.path])));
+  await redactFreshStates(outcomes, files, paths);
+  return outcomes.map((o, i) => {
+    const stat = stats[i]!;
+    const size = stat instanceof Error ? 0 : stat.size;
+    const mtimeMs = stat instanceof Error ? 0 : stat.mtimeMs;
+    const entry = o.kind === 'candidate' || o.state ? entryOf(paths[i]!, files[i]!.source, size, mtimeMs, o.kind === 'candidate' ? o.candidate : null, o.kind === 'skip' ? o.reason : null, totalsOf(o.state)) : null;
+    return { path: paths[i]!, entry, ...(o.state ? { state: o.state } : {}) };
+  });
+}
+
+/** How far a scan is: files read so far out of the files it has to read, per tool. */
+export interface ScanProgress {
+  source: AgentSource;
+  done: number;
+  total: number;
+}
+
 export interface IndexedScan {
   /** Candidates only (files left out are counted in stats), in discovery order. */
   entries: IndexEntry[];
@@ -130,6 +192,11 @@ function unchanged(entry: IndexEntry | undefined, file: FoundFile, stat: ImportS
  * known file changed (to continue it from where the last scan stopped) or when files vanished.
  */
 export async function scanCandidateIndex(options: ScanOptions = {}): Promise<IndexedScan> {
+  return (await scanCandidateIndexFull(options)).scan;
+}
+
+/** scanCandidateIndex, plus what a resident holder (the host) keeps: skip entries and fresh digests. */
+export async function scanCandidateIndexFull(options: ScanOptions & { onProgress?: (p: ScanProgress) => void } = {}): Promise<{ scan: IndexedScan; indexed: IndexEntry[]; states: Map<string, FileState> }> {
   const started = performance.now();
   const counted = byteCountingReader(options.reader ?? nodeImportReader);
   const reader = counted.reader;
@@ -159,12 +226,24 @@ export async function scanCandidateIndex(options: ScanOptions = {}): Promise<Ind
   const cache: ScanCache = needCache ? await loadScanCache(options.cacheFile) : emptyCache();
 
   const outcomes: Outcome[] = new Array(toRead.length);
+  // Claude first, then Codex, so progress reads "Reading Claude Code sessions… n / N" then Codex.
+  toRead.sort((a, b) => (found.files[a]!.source === found.files[b]!.source ? a - b : found.files[a]!.source === 'claude' ? -1 : 1));
+  const totals = { claude: 0, codex: 0 };
+  for (const i of toRead) totals[found.files[i]!.source] += 1;
+  const done = { claude: 0, codex: 0 };
+  let lastReport = 0;
   let cursor = 0;
   const worker = async (): Promise<void> => {
     while (cursor < toRead.length) {
       const k = cursor++;
       const i = toRead[k]!;
+      const source = found.files[i]!.source;
       outcomes[k] = await scanOne(reader, { ...found.files[i]!, path: paths[i]! }, fileStats[i]!, cache.entries[paths[i]!]);
+      done[source] += 1;
+      if (options.onProgress && (done[source] === totals[source] || performance.now() - lastReport >= PROGRESS_INTERVAL_MS)) {
+        lastReport = performance.now();
+        options.onProgress({ source, done: done[source], total: totals[source] });
+      }
     }
   };
   await Promise.all(Array.from({ length: Math.min(SCAN_CONCURRENCY, toRead.length) }, worker));
@@ -207,20 +286,10 @@ export async function scanCandidateIndex(options: ScanOptions = {}): Promise<Ind
     }
     addEntryTotals(stats, e.totals);
   }
-  if (options.cacheFile && indexFile && changed) {
-    // The digest cache keeps every indexed file's state: fresh ones, and the rest as they were.
-    const full = needCache ? cache : await loadScanCache(options.cacheFile);
-    const kept = emptyCache();
-    for (const e of indexed) {
-      const state = freshStates.get(e.path) ?? full.entries[e.path];
-      if (state) kept.entries[e.path] = state;
-    }
-    await saveScanCache(options.cacheFile, kept);
-    await saveCandidateIndex(indexFile, indexed);
-  }
+  if (options.cacheFile && changed) await persistScan(options.cacheFile, indexed, freshStates, needCache ? cache : undefined);
   stats.bytesRead = counted.bytes();
   stats.ms = Math.round(performance.now() - started);
-  return { entries: next.filter((e) => e.skip === null), stats };
+  return { scan: { entries: next.filter((e) => e.skip === null), stats }, indexed, states: freshStates };
 }
 
 /**
