@@ -44,6 +44,10 @@ export interface AgentCandidatesOptions {
   onChange?: (change: CandidateChange) => void;
   onProgress?: (progress: ScanProgress) => void;
   debounceMs?: number;
+  /** Changes per debounce window before a watch counts as overflowed (tree-watcher.ts MAX_PENDING_CHANGES). */
+  maxPending?: number;
+  /** Defaults to WATCH_RESTART_DELAY_MS. */
+  restartDelayMs?: number;
 }
 
 /**
@@ -75,6 +79,8 @@ export function createAgentCandidates(options: AgentCandidatesOptions) {
   const serial = (task: () => Promise<void>): Promise<void> => (queue = queue.then(task, task).catch((error: unknown) => console.error(`baton: candidate update failed: ${(error as Error).message}`)));
 
   async function fullScan(): Promise<void> {
+    if (closed) return;
+    const first = version === 0;
     const before = entries;
     const result = await scanCandidateIndexFull({ env, cacheFile, onProgress: options.onProgress });
     const indexedPaths = new Set(result.indexed.map((e) => e.path));
@@ -87,7 +93,8 @@ export function createAgentCandidates(options: AgentCandidatesOptions) {
     health.candidates = result.scan.entries.length;
     let added = 0;
     for (const path of entries.keys()) if (!before.has(path)) added += 1;
-    options.onChange?.({ added, updated: 0, removed: [...before.keys()].filter((p) => !entries.has(p)).length, rescan: true });
+    // The first scan changes nothing anyone saw: agents:list waits for it.
+    if (!first) options.onChange?.({ added, updated: 0, removed: [...before.keys()].filter((p) => !entries.has(p)).length, rescan: true });
   }
 
   function schedulePersist(): void {
@@ -137,13 +144,15 @@ export function createAgentCandidates(options: AgentCandidatesOptions) {
   }
 
   async function startWatches(): Promise<void> {
+    // Counted before the watches start: a folder made after this is picked up by checkRoots.
+    missingRoots = await countMissingRoots();
     const trees = [
       { root: claudeProjectsDir(dirs), depth: 1 },
       // sessions/YYYY/MM/DD: the rollouts sit three folders down.
       { root: codexSessionsDir(dirs), depth: 3 },
     ];
     watches = trees.map(({ root, depth }) =>
-      watchTrees([root], (paths) => void serial(() => applyChanged(paths)), { depth, debounceMs: options.debounceMs, onTrouble: (reason) => fallBack(reason) }),
+      watchTrees([root], (paths) => void serial(() => applyChanged(paths)), { depth, debounceMs: options.debounceMs, maxPending: options.maxPending, onTrouble: (reason) => fallBack(reason) }),
     );
     await Promise.all(watches.map((w) => w.ready));
     health.watchedDirs = watches.reduce((n, w) => n + w.dirs(), 0);
@@ -171,33 +180,47 @@ export function createAgentCandidates(options: AgentCandidatesOptions) {
       void startWatches().then(() => serial(fullScan)).then(() => {
         if (!closed && watches.length > 0) health.mode = 'watching';
       });
-    }, WATCH_RESTART_DELAY_MS);
+    }, options.restartDelayMs ?? WATCH_RESTART_DELAY_MS);
     restartTimer.unref();
+  }
+
+  /** A tool folder absent at start (the tool installed, or first run, later): watch and scan it once it exists. */
+  let missingRoots = 0;
+  const countMissingRoots = async () => (await Promise.all([claudeProjectsDir(dirs), codexSessionsDir(dirs)].map((d) => fsp.stat(d).then(() => 0, () => 1)))).reduce((a, b) => a + b, 0);
+  async function checkRoots(): Promise<void> {
+    if (missingRoots === 0 || closed) return;
+    const now = await countMissingRoots();
+    if (now >= missingRoots) return;
+    missingRoots = now;
+    await stopWatches();
+    await startWatches();
+    if (closed) return;
+    await serial(fullScan);
   }
 
   const ready = (async () => {
     // Watch first, then scan: a file written during the scan is seen by one or the other.
     await startWatches();
+    if (closed) return;
     await serial(fullScan);
+    if (closed) return;
     // Baton's own index: an import or handoff by another process changes which candidates are listed.
     indexWatch = watchFiles([join(options.dataDir, 'index.json')], () => options.onChange?.({ added: 0, updated: 0, removed: 0, rescan: false }));
-    // A tool installed after the host started: its folder appears later; watch it then.
-    const missing = async () => (await Promise.all([claudeProjectsDir(dirs), codexSessionsDir(dirs)].map((d) => fsp.stat(d).then(() => 0, () => 1)))).reduce((a, b) => a + b, 0);
-    let missingNow = await missing();
-    rootTimer = setInterval(() => {
-      void missing().then((n) => {
-        if (n < missingNow && !closed) {
-          missingNow = n;
-          void stopWatches().then(startWatches).then(() => serial(fullScan));
-        }
-      });
-    }, MISSING_ROOT_CHECK_MS);
+    rootTimer = setInterval(() => void checkRoots(), MISSING_ROOT_CHECK_MS);
     rootTimer.unref();
   })();
+
+
 
   return {
     /** Resolves once the first scan is done and the watches are up. */
     ready,
+    /** Waits for the first scan, and picks up a tool folder that appeared since (two stats when one was missing). */
+    async current(): Promise<void> {
+      await ready;
+      await checkRoots();
+      await queue;
+    },
     /** Changes with every update; a listing rendered for one version can be reused until it moves. */
     version: () => version,
     /** Candidates (not skipped files), in no particular order. */
@@ -219,6 +242,8 @@ export function createAgentCandidates(options: AgentCandidatesOptions) {
       }
       if (restartTimer) clearTimeout(restartTimer);
       if (rootTimer) clearInterval(rootTimer);
+      // A scan in flight finishes (and writes its caches) before the host's folders go away.
+      await ready.catch(() => undefined);
       await stopWatches();
       await indexWatch?.close();
       await queue;

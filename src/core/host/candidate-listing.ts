@@ -93,7 +93,7 @@ export function createCandidateMethods(deps: { candidates: AgentCandidates; list
       }
       const listingRequest = filterOf(params);
       if (!listingRequest) return { ok: false, code: 'BAD_REQUEST', message: 'candidates.list takes { agents?: boolean, cwd?: string, source?: "claude"|"codex"|"baton", limit?: integer }' };
-      await deps.candidates.ready;
+      await deps.candidates.current();
       const stats = deps.candidates.stats();
       const text = await renderListing(await deps.listRows(), deps.candidates.entries(), listingRequest, stats ? { files: stats.files, ms: stats.ms } : null, deps.cliVersion);
       const parts = splitForFrames(text);

@@ -142,7 +142,7 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
     },
     'agents:list': async () => {
       // The resident set: no rescan per request (issue 15); watches keep it current.
-      await candidates.ready;
+      await candidates.current();
       const rows = await store.list();
       const list = candidates.entries().map((e) => e.candidate());
       list.sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0));

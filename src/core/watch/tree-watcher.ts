@@ -11,6 +11,8 @@ export interface TreeWatchOptions {
   /** Folder levels below each root that are watched (Claude: 1, Codex: YYYY/MM/DD = 3). */
   depth: number;
   debounceMs?: number;
+  /** Defaults to MAX_PENDING_CHANGES (tests lower it to make an overflow). */
+  maxPending?: number;
   /** The watch broke (watch limit reached, a root vanished …) or overflowed: the caller must rescan. */
   onTrouble: (reason: string) => void;
 }
@@ -32,6 +34,7 @@ export interface TreeWatch {
  */
 export function watchTrees(roots: readonly string[], onChange: (paths: string[]) => void, options: TreeWatchOptions): TreeWatch {
   const debounceMs = options.debounceMs ?? WATCH_DEBOUNCE_MS;
+  const maxPending = options.maxPending ?? MAX_PENDING_CHANGES;
   const watchers = new Map<string, FSWatcher>();
   let pending = new Set<string>();
   let timer: NodeJS.Timeout | null = null;
@@ -53,9 +56,9 @@ export function watchTrees(roots: readonly string[], onChange: (paths: string[])
   const note = (path: string) => {
     if (closed) return;
     pending.add(path);
-    if (pending.size > MAX_PENDING_CHANGES) {
+    if (pending.size > maxPending) {
       pending = new Set();
-      trouble(`more than ${MAX_PENDING_CHANGES} changes at once`);
+      trouble(`more than ${maxPending} changes at once`);
       return;
     }
     timer ??= setTimeout(flush, debounceMs);
