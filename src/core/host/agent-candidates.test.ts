@@ -10,6 +10,7 @@ import { listFromHost } from '../../cli/commands/list-host.js';
 import { createAgentCandidates, type AgentCandidates, type CandidateChange } from './agent-candidates.js';
 import { createCandidateMethods, renderListing, splitForFrames } from './candidate-listing.js';
 import { BROWSER_HOST_CAPABILITIES } from './capabilities.js';
+import { describeCandidateHealth, readCandidateHealth } from './candidate-doctor.js';
 import { startHostServices, type HostServices } from './host-services.js';
 import { LIST_JSON_VERSION } from '../importers/list-json.js';
 import { CLI_JSON_VERSION } from '../../cli/output.js';
@@ -141,6 +142,17 @@ describe('candidates.list over the socket', () => {
     expect(limited).toMatchObject({ total: 8, shown: 2 });
     expect(limited.groups.map((g) => g.cwd)).toEqual(['/home/dev/p3']);
     expect(LIST_JSON_VERSION).toBe(CLI_JSON_VERSION);
+  });
+
+  it('baton doctor reads the watch health from the running host, and says when it fell back to a rescan', async () => {
+    await host.candidates.ready;
+    const health = await readCandidateHealth(dataDir);
+    expect(health).toMatchObject({ mode: 'watching', candidates: 40, rescans: 0 });
+    expect(describeCandidateHealth(health)).toMatchObject({ ok: true, detail: expect.stringMatching(/^watching \d+ folders, 40 candidates/) });
+    const failed = describeCandidateHealth({ ...health!, mode: 'rescan', lastTrouble: 'cannot watch /x (ENOSPC)', troubleAt: '2026-11-30T12:00:00.000Z', rescans: 1 });
+    expect(failed).toMatchObject({ ok: false, detail: expect.stringContaining('fell back to rescanning: cannot watch /x (ENOSPC)') });
+    expect(failed.fix).toMatch(/max_user_watches/);
+    expect(describeCandidateHealth(null)).toMatchObject({ ok: true, detail: expect.stringContaining('no host running') });
   });
 
   it('splits a listing into parts that each fit a frame and join back exactly, even with escapes and surrogate pairs', () => {
