@@ -45,6 +45,10 @@ export interface IndexEntry {
   candidate(): ImportedCandidate;
   /** JSON of candidateRow(candidate): what `baton list --json` prints. */
   rowText(): string;
+  /** rowText(), as a listing item (candidate-list.ts ListItem). */
+  text(): string;
+  /** The list row, parsed (for people's output). */
+  row(): IndexRow;
 }
 
 /** A fresh entry from a scanned candidate (or a skipped file). */
@@ -67,6 +71,11 @@ export function entryOf(path: string, source: AgentSource, size: number, mtimeMs
       return candidate;
     },
     rowText: () => (rowText ??= JSON.stringify(row)),
+    text: () => (rowText ??= JSON.stringify(row)),
+    row: () => {
+      if (!row) throw new Error(`${path} is not a candidate (${skip})`);
+      return row;
+    },
   };
 }
 
@@ -133,12 +142,64 @@ export function encodeCandidateIndex(entries: readonly IndexEntry[]): Buffer {
   return Buffer.concat([prefix, head, Buffer.alloc(pad), offsets(candidateTexts), offsets(rowTexts), ...candidateTexts, ...rowTexts]);
 }
 
-const RAW = Symbol('raw');
-type RawEntry = IndexEntry & { [RAW]?: { candidate: () => Buffer; row: () => Buffer } };
 
-function bytesOf(e: RawEntry, which: 'candidate' | 'row'): Buffer {
-  const raw = e[RAW];
-  if (raw) return which === 'candidate' ? raw.candidate() : raw.row();
+/**
+ * An entry of a decoded index: plain fields plus offsets into the file's buffer, methods on the
+ * prototype. 20,000 of these are made per warm listing; closures per entry made the garbage
+ * collector the largest cost of a warm `baton list`.
+ */
+class DecodedEntry implements IndexEntry {
+  #parsed: ImportedCandidate | null = null;
+  constructor(
+    private readonly file: DecodedFile,
+    private readonly i: number,
+    readonly path: string,
+    readonly source: AgentSource,
+    readonly size: number,
+    readonly mtimeMs: number,
+    readonly skip: string | null,
+    readonly at: number,
+    readonly cwd: string,
+    readonly id: string,
+    readonly note: string | null,
+  ) {}
+  get totals(): EntryTotals {
+    const t = this.file.columns.totals;
+    const k = 4 * this.i;
+    return [t[k]!, t[k + 1]!, t[k + 2]!, t[k + 3]!];
+  }
+  extras(): Buffer {
+    return this.file.buf.subarray(this.file.textsAt + this.file.candOff[this.i]!, this.file.textsAt + this.file.candOff[this.i + 1]!);
+  }
+  row(): IndexRow {
+    return JSON.parse(this.rowText()) as IndexRow;
+  }
+  rowBytes(): Buffer {
+    return this.file.buf.subarray(this.file.rowsAt + this.file.rowOff[this.i]!, this.file.rowsAt + this.file.rowOff[this.i + 1]!);
+  }
+  rowText(): string {
+    return this.rowBytes().toString('utf8');
+  }
+  text(): string {
+    return this.rowText();
+  }
+  candidate(): ImportedCandidate {
+    return (this.#parsed ??= candidateOf(this.source, this.path, this.note, this.rowBytes(), this.extras()));
+  }
+}
+
+interface DecodedFile {
+  buf: Buffer;
+  columns: Columns;
+  candOff: Uint32Array;
+  rowOff: Uint32Array;
+  textsAt: number;
+  rowsAt: number;
+}
+
+/** An entry read from an index file keeps its bytes: they are copied as they are when the index is rewritten. */
+function bytesOf(e: IndexEntry, which: 'candidate' | 'row'): Buffer {
+  if (e instanceof DecodedEntry) return which === 'candidate' ? e.extras() : e.rowBytes();
   return Buffer.from(which === 'candidate' ? JSON.stringify(extrasOf(e.candidate())) : e.rowText());
 }
 
@@ -197,27 +258,22 @@ export function decodeCandidateIndex(buf: Buffer): IndexEntry[] | null {
   const rowOff = new Uint32Array(buf.buffer.slice(buf.byteOffset + offsetsAt + 4 * (count + 1), buf.byteOffset + textsAt));
   const rowsAt = textsAt + candOff[count]!;
   if (rowsAt + rowOff[count]! !== buf.length) return null;
+  const file: DecodedFile = { buf, columns, candOff, rowOff, textsAt, rowsAt };
   const entries: IndexEntry[] = new Array(count);
   for (let i = 0; i < count; i++) {
-    const candidateBytes = () => buf.subarray(textsAt + candOff[i]!, textsAt + candOff[i + 1]!);
-    const rowBytes = () => buf.subarray(rowsAt + rowOff[i]!, rowsAt + rowOff[i + 1]!);
-    let parsed: ImportedCandidate | null = null;
-    const entry: RawEntry = {
-      path: (columns.dirs[columns.dirOf[i]!] ?? '') + columns.names[i]!,
-      source: columns.sources[i]!,
-      size: columns.sizes[i]!,
-      mtimeMs: columns.mtimes[i]!,
-      skip: columns.skips[i] ?? null,
-      at: columns.ats[i]!,
-      cwd: columns.cwds[i]!,
-      id: columns.ids[i]!,
-      note: columns.notes[i] ?? null,
-      totals: [columns.totals[4 * i]!, columns.totals[4 * i + 1]!, columns.totals[4 * i + 2]!, columns.totals[4 * i + 3]!],
-      candidate: () => (parsed ??= candidateOf(columns.sources[i]!, (columns.dirs[columns.dirOf[i]!] ?? '') + columns.names[i]!, columns.notes[i] ?? null, rowBytes(), candidateBytes())),
-      rowText: () => rowBytes().toString('utf8'),
-      [RAW]: { candidate: candidateBytes, row: rowBytes },
-    };
-    entries[i] = entry;
+    entries[i] = new DecodedEntry(
+      file,
+      i,
+      (columns.dirs[columns.dirOf[i]!] ?? '') + columns.names[i]!,
+      columns.sources[i]!,
+      columns.sizes[i]!,
+      columns.mtimes[i]!,
+      columns.skips[i] ?? null,
+      columns.ats[i]!,
+      columns.cwds[i]!,
+      columns.ids[i]!,
+      columns.notes[i] ?? null,
+    );
   }
   return entries;
 }

@@ -36,8 +36,9 @@ export function itemOfRow(row: IndexRow): ListItem {
   return { cwd: normalizeCwd(row.cwd), at: timeOf(row.updatedAt), id: row.id, source: 'baton', text: () => JSON.stringify(row), row: () => row };
 }
 
+/** An index entry is a listing item as it is (no wrapper object per candidate). */
 export function itemOfEntry(entry: IndexEntry): ListItem {
-  return { cwd: entry.cwd, at: entry.at, id: entry.id, source: entry.source, text: () => entry.rowText(), row: () => JSON.parse(entry.rowText()) as IndexRow };
+  return entry;
 }
 
 function compareText(a: string, b: string): number {
