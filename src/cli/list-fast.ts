@@ -5,8 +5,10 @@
  * round trip. Anything it does not handle (other flags, no host) returns false and the full CLI
  * runs as usual, so behaviour never depends on which path answered.
  */
+import { existsSync } from 'node:fs';
 import { cwdFilterOf } from '../core/importers/candidate-list.js';
-import { listFromHost } from './commands/list-host.js';
+import { resolveDataDir } from '../core/paths.js';
+import { resolveEndpoint } from '../core/transport/endpoint.js';
 
 const SOURCES = new Set(['claude', 'codex', 'baton']);
 
@@ -39,6 +41,9 @@ export async function tryFastList(argv: readonly string[]): Promise<boolean> {
     } else return false;
   }
   if (!json) return false;
+  // No socket, no host: decline before loading the client (its wire schemas cost more than this check).
+  if (process.platform !== 'win32' && !existsSync(resolveEndpoint(resolveDataDir()).address)) return false;
+  const { listFromHost } = await import('./commands/list-host.js');
   const text = await listFromHost({ agents, filter: { cwd, source }, limit });
   if (text === null) return false;
   await new Promise<void>((done) => process.stdout.write(text, () => done()));
