@@ -42,10 +42,10 @@ function sessionLines(id: string, prompt: string, cwd = '/home/dev/a'): unknown[
 }
 const idOf = (i: number) => `cccccccc-0000-4000-8000-${String(i).padStart(12, '0')}`;
 
-async function until<T>(what: () => T | undefined | false, ms: number): Promise<T> {
+async function until<T>(what: () => T | undefined | false | Promise<T | undefined | false>, ms: number): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
-    const v = what();
+    const v = await what();
     if (v) return v;
     if (Date.now() > end) throw new Error(`not within ${ms} ms`);
     await new Promise((r) => setTimeout(r, 20));
@@ -142,6 +142,15 @@ describe('candidates.list over the socket', () => {
     expect(limited).toMatchObject({ total: 8, shown: 2 });
     expect(limited.groups.map((g) => g.cwd)).toEqual(['/home/dev/p3']);
     expect(LIST_JSON_VERSION).toBe(CLI_JSON_VERSION);
+
+    // A repeated listing is served from the host's render cache, and a change invalidates it.
+    expect(await listFromHost({ agents: true, filter: {} }, dataDir)).toBe(viaHost);
+    await writeLog(claudeLogPath(home, '/home/dev/p0', idOf(77)), sessionLines(idOf(77), 'late arrival', '/home/dev/p0'));
+    const after = await until(async () => {
+      const text = (await listFromHost({ agents: true, filter: {} }, dataDir))!;
+      return text.includes(idOf(77)) ? text : undefined;
+    }, 2_000);
+    expect((JSON.parse(after) as { total: number }).total).toBe(41);
   });
 
   it('baton doctor reads the watch health from the running host, and says when it fell back to a rescan', async () => {

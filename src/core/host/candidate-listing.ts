@@ -14,6 +14,8 @@ export const LISTING_PART_CHARS = 160 * 1024;
 export const LISTING_TTL_MS = 30_000;
 /** Listings kept at once (one per CLI call in flight). */
 export const MAX_OPEN_LISTINGS = 16;
+/** Rendered listings kept for reuse while nothing changed (one per distinct filter/limit asked). */
+export const RENDER_CACHE_SIZE = 4;
 
 export interface ListingRequest {
   agents: boolean;
@@ -67,6 +69,12 @@ function filterOf(params: Record<string, unknown>): ListingRequest | null {
  */
 export function createCandidateMethods(deps: { candidates: AgentCandidates; listRows: () => Promise<IndexRow[]>; cliVersion: number }): Record<string, RequestHandler> {
   const listings = new Map<string, { parts: string[]; timer: NodeJS.Timeout }>();
+  /**
+   * The last renders, by what they depend on: the candidates' version, Baton's rows and the
+   * request. A second `baton list` with nothing changed copies parts instead of grouping 20,000
+   * candidates again.
+   */
+  const rendered = new Map<string, string[]>();
   const keep = (parts: string[]): string => {
     if (listings.size >= MAX_OPEN_LISTINGS) {
       const [oldest] = listings.keys();
@@ -94,9 +102,15 @@ export function createCandidateMethods(deps: { candidates: AgentCandidates; list
       const listingRequest = filterOf(params);
       if (!listingRequest) return { ok: false, code: 'BAD_REQUEST', message: 'candidates.list takes { agents?: boolean, cwd?: string, source?: "claude"|"codex"|"baton", limit?: integer }' };
       await deps.candidates.current();
-      const stats = deps.candidates.stats();
-      const text = await renderListing(await deps.listRows(), deps.candidates.entries(), listingRequest, stats ? { files: stats.files, ms: stats.ms } : null, deps.cliVersion);
-      const parts = splitForFrames(text);
+      const rows = await deps.listRows();
+      const key = `${deps.candidates.version()}|${JSON.stringify(listingRequest)}|${rows.map((r) => `${r.id}@${r.updatedAt}@${r.holder.who}#${r.holder.epoch}@${r.messageCount}@${r.title}@${r.archived}`).join(',')}`;
+      let parts = rendered.get(key);
+      if (!parts) {
+        const stats = deps.candidates.stats();
+        parts = splitForFrames(await renderListing(rows, deps.candidates.entries(), listingRequest, stats ? { files: stats.files, ms: stats.ms } : null, deps.cliVersion));
+        if (rendered.size >= RENDER_CACHE_SIZE) rendered.delete(rendered.keys().next().value!);
+        rendered.set(key, parts);
+      }
       return { ok: true, parts: parts.length, text: parts[0], ...(parts.length > 1 ? { listing: keep(parts) } : {}) };
     },
     'candidates.health': async () => ({ ok: true, health: deps.candidates.health() }),
