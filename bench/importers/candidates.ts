@@ -99,7 +99,7 @@ async function main(): Promise<void> {
 
   const rows = [];
   rows.push(await series('baseline: node -e ""', runs, [process.execPath, '-e', '']));
-  rows.push(await series('baton list --json, cold (no cache)', coldRuns, list, clearCaches));
+  if (coldRuns > 0) rows.push(await series('baton list --json, cold (no cache)', coldRuns, list, clearCaches));
   rows.push(await series('baton list --json, warm, no host', runs, list));
   rows.push(await series('baton list --json --limit 50, warm, no host', runs, [...list, '--limit', '50']));
   rows.push(await series('baseline again: node -e ""', runs, [process.execPath, '-e', '']));

@@ -3,8 +3,9 @@ import { join } from 'node:path';
 import type { IndexEntry } from '../importers/candidate-index.js';
 import { sessionFileOf, type FoundFile } from '../importers/discover.js';
 import { claudeProjectsDir, codexSessionsDir, locateAgentDirs } from '../importers/locate.js';
-import { persistScan, rescanFiles, scanCandidateIndexFull, type ScanProgress } from '../importers/scan.js';
+import { persistIndex, rescanFiles, scanCandidateIndexFull, type ScanProgress } from '../importers/scan.js';
 import type { FileState } from '../importers/summarize-file.js';
+import { forgetScanCacheMemo } from '../importers/scan-cache.js';
 import type { ScanStats } from '../importers/types.js';
 import { importersCacheFile } from '../paths.js';
 import { watchFiles, type FileWatch } from '../watch/file-watcher.js';
@@ -83,6 +84,8 @@ export function createAgentCandidates(options: AgentCandidatesOptions) {
     const first = version === 0;
     const before = entries;
     const result = await scanCandidateIndexFull({ env, cacheFile, onProgress: options.onProgress });
+    // The resident entries replace the parsed digest cache a cold scan leaves memoized (80 MB at 100,000 sessions).
+    forgetScanCacheMemo();
     const indexedPaths = new Set(result.indexed.map((e) => e.path));
     entries = new Map(result.indexed.map((e) => [e.path, e]));
     for (const e of result.scan.entries) entries.set(e.path, e);
@@ -102,8 +105,8 @@ export function createAgentCandidates(options: AgentCandidatesOptions) {
     persistTimer = setTimeout(() => {
       persistTimer = null;
       void serial(async () => {
-        const indexed = [...entries.values()].filter((e) => !unindexed.has(e.path));
-        await persistScan(cacheFile, indexed, states);
+        // The index only: rewriting the digest cache would mean parsing it whole (80 MB at 100,000 sessions).
+        await persistIndex(cacheFile, [...entries.values()].filter((e) => !unindexed.has(e.path)));
       });
     }, CANDIDATE_PERSIST_DELAY_MS);
     persistTimer.unref();
@@ -238,7 +241,7 @@ export function createAgentCandidates(options: AgentCandidatesOptions) {
         clearTimeout(persistTimer);
         persistTimer = null;
         const indexed = [...entries.values()].filter((e) => !unindexed.has(e.path));
-        void serial(() => persistScan(cacheFile, indexed, states));
+        void serial(() => persistIndex(cacheFile, indexed));
       }
       if (restartTimer) clearTimeout(restartTimer);
       if (rootTimer) clearInterval(rootTimer);

@@ -120,6 +120,11 @@ export async function persistScan(cacheFile: string, indexed: readonly IndexEntr
   await saveCandidateIndex(candidateIndexFileFor(cacheFile), indexed);
 }
 
+/** Writes only the compact index (a resident holder's watched changes; the digest cache catches up at the next full scan). */
+export async function persistIndex(cacheFile: string, indexed: readonly IndexEntry[]): Promise<void> {
+  await saveCandidateIndex(candidateIndexFileFor(cacheFile), indexed);
+}
+
 export interface FileUpdate {
   path: string;
   /** The file's entry now; null when it is gone or lists nothing (empty, unreadable folder …). */
@@ -130,7 +135,7 @@ export interface FileUpdate {
 
 /**
  * Re-reads only the given session files (a watcher saw them change), each continued from the
- * state the caller kept or from the digest cache. Null when a file is a symbolic link: links are
+ * state the caller kept, else summarized afresh (head and tail, as a cold scan would). Null when a file is a symbolic link: links are
  * checked against the tool's folder by a full scan (discover.ts), not here.
  */
 export async function rescanFiles(files: readonly FoundFile[], options: ScanOptions & { states?: ReadonlyMap<string, FileState> }): Promise<FileUpdate[] | null> {
@@ -143,8 +148,9 @@ export async function rescanFiles(files: readonly FoundFile[], options: ScanOpti
     }
   }
   const stats = await statAll(reader, paths);
-  const cache = await loadScanCache(options.cacheFile);
-  const outcomes = await Promise.all(files.map((f, i) => scanOne(reader, f, stats[i]!, options.states?.get(f.path) ?? cache.entries[f.path])));
+  // Only the caller's own digests: parsing the whole digest cache (80 MB at 100,000 sessions) to
+  // continue one file would cost more than reading that file's head and tail afresh.
+  const outcomes = await Promise.all(files.map((f, i) => scanOne(reader, f, stats[i]!, options.states?.get(f.path))));
   await redactFreshStates(outcomes, files, paths);
   return outcomes.map((o, i) => {
     const stat = stats[i]!;
