@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { claude, claudeLogPath, writeLog } from '../core/importers/test-fixtures/build-logs.js';
 
 /**
  * Hostile titles, paths and messages through the real CLI (a child process per command): human
@@ -59,6 +60,19 @@ describe('human output is sanitised, --json is exact', () => {
     const row = parsed.groups.flatMap((g) => g.sessions).find((s) => s.id === sessionId);
     expect(row?.title).toBe(HOSTILE_TITLE);
     expect(parsed.groups.some((g) => g.cwd.endsWith(`dir${ESC}]0;owned\u0007\nnext`))).toBe(true);
+  }, 30_000);
+
+  it('baton list: an imported Claude Code title cannot retitle the window or clear the screen', async () => {
+    const id = 'eeeeeeee-0000-4000-8000-000000000005';
+    const cwd = '/w/imported';
+    await writeLog(claudeLogPath(root, cwd, id), [
+      claude.user({ uuid: 'u1', cwd, sessionId: id }, `${ESC}]0;retitled${ESC}\\${ESC}[2J${ESC}[3Jimported \u202Etitle`),
+      claude.assistant({ uuid: 'a1', parentUuid: 'u1', cwd, sessionId: id }, 'm1', claude.text('ok')),
+    ]);
+    const human = await baton(['list']);
+    expect(human.code).toBe(0);
+    expect(human.stdout).not.toMatch(TERMINAL_CONTROL);
+    expect(human.stdout).toContain('\\x1b]0;retitled\\x1b\\\\x1b[2J\\x1b[3Jimported \\u202etitle');
   }, 30_000);
 
   it('baton show: title, cwd and message content cannot drive the terminal or forge a line', async () => {

@@ -60,6 +60,9 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
   await ensureEndpointDir(endpoint.dir);
   const token = await loadOrCreateToken(endpoint.tokenPath);
   const emitter = new EventEmitter();
+  // One listener per open page: the browser host allows 32 (MAX_BROWSER_CONNECTIONS), so the
+  // default warning at 11 would fire on ordinary use. Past 64 a leak is still reported.
+  emitter.setMaxListeners(64);
   const emitUiEvent = <E extends UiEvent>(event: E, payload: UiEventPayload<E>) => emitter.emit('ui', event, payload);
 
   const onReceiverEvent = (event: ReceiverEvent) => {

@@ -95,3 +95,22 @@ describe('scan windows', () => {
     expect(Object.values(found).reduce((a, b) => a + b, 0)).toBe(text.length / line.length);
   }, 60_000);
 });
+
+describe('structured key/value secrets', () => {
+  it('redacts a literal under a secret-named key, which no text pattern can see across two strings', async () => {
+    const input = {
+      env: { DB_PASSWORD: 'hunter2hunter2', apiKey: 'k-123456', id_token: 'abcd.efgh', max_tokens: '4096', secretName: 'prod-db', PASSWORD_REF: '${DB_PASSWORD}', token: 'true' },
+    };
+    const { value, found } = await redactValue(input);
+    expect(value.env).toEqual({
+      DB_PASSWORD: '[REDACTED:keyed-secret]',
+      apiKey: '[REDACTED:keyed-secret]',
+      id_token: '[REDACTED:keyed-secret]',
+      max_tokens: '4096',
+      secretName: 'prod-db',
+      PASSWORD_REF: '${DB_PASSWORD}',
+      token: 'true',
+    });
+    expect(found['keyed-secret']).toBe(3);
+  });
+});

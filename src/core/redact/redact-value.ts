@@ -101,19 +101,38 @@ export async function redactText(text: string): Promise<Redacted<string>> {
  * the same value is returned, uncopied.
  */
 export async function redactValue<T>(value: T): Promise<Redacted<T>> {
-  const candidates = collectStrings(value);
-  const unique = [...candidates];
+  const { strings, keyed } = collectStrings(value);
+  const unique = [...strings];
   const { texts, found } = await redactStrings(unique);
   const replaced = new Map<string, string>();
   unique.forEach((text, i) => {
     if (texts[i] !== text) replaced.set(text, texts[i]!);
   });
+  // In structured input a key and its value are two strings, so no text pattern sees
+  // `"apiKey": "…"`: a literal under a secret-named key goes whole.
+  for (const text of keyed) {
+    if (replaced.has(text)) continue;
+    replaced.set(text, redactionMarker(KEYED_KIND));
+    found[KEYED_KIND] = (found[KEYED_KIND] ?? 0) + 1;
+  }
   if (replaced.size === 0) return { value, found };
   return { value: copyReplacing(value, replaced), found };
 }
 
-function collectStrings(root: unknown): Set<string> {
+/**
+ * Object keys whose string value is a secret: the name ends in one of these words (`apiKey`,
+ * `DB_PASSWORD`, `id_token`, `client_secret`), so `max_tokens` or `secretName` do not count.
+ */
+const SECRET_KEY_NAME = /(?:password|passwd|passphrase|secret|token|api_?key|apikey|private_?key|access_?key|credentials?)$/i;
+/** Values under such a key that are settings or references, not secrets. */
+const NOT_A_SECRET = /^(?:true|false|null|none|undefined|string|required|optional|\*+|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|<[^>]*>)$/i;
+const KEYED_KIND = 'keyed-secret';
+/** Shorter values under a secret-named key are flags or placeholders ("", "x", "yes"). */
+const MIN_KEYED_CHARS = 4;
+
+function collectStrings(root: unknown): { strings: Set<string>; keyed: Set<string> } {
   const strings = new Set<string>();
+  const keyed = new Set<string>();
   const seen = new WeakSet<object>();
   const stack: unknown[] = [root];
   while (stack.length > 0) {
@@ -128,12 +147,13 @@ function collectStrings(root: unknown): Set<string> {
       } else {
         for (const [key, item] of Object.entries(value)) {
           if (key.length >= MIN_CANDIDATE_CHARS) strings.add(key);
+          if (typeof item === 'string' && item.length >= MIN_KEYED_CHARS && SECRET_KEY_NAME.test(key) && !NOT_A_SECRET.test(item)) keyed.add(item);
           stack.push(item);
         }
       }
     }
   }
-  return strings;
+  return { strings, keyed };
 }
 
 function copyReplacing<T>(root: T, replaced: ReadonlyMap<string, string>): T {
