@@ -5,7 +5,7 @@ import { ensureEndpointDir, loadOrCreateToken, resolveEndpoint } from '../transp
 import { startEndpointServer } from '../transport/server.js';
 import type { EndpointInfo, EndpointServer } from '../transport/types.js';
 import { createReceiver, type ReceiverEvent } from '../handoff/receiver.js';
-import type { UiEvent, UiEventPayload } from '../../shared/ui-contract.js';
+import type { UiEvent, UiEventPayload, UiResponse } from '../../shared/ui-contract.js';
 import { createUiDispatcher, type UiDispatcher } from './ui-handlers.js';
 import { BATON_VERSION } from '../version.js';
 import { computeHandoffStats } from '../handoff/stats.js';
@@ -107,6 +107,7 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
   }
 
   const workspace = createWorkspaceHandlers(store);
+  let agentListMemo: { key: string; value: UiResponse<'agents:list'> } | null = null;
   const watches = createSessionWatches({ resolve: (id) => watchTargetOf(store, id), onDrift: (sessionId, paths) => emitUiEvent('workspace:drift', { sessionId, paths }) });
   const dispatch = createUiDispatcher({
     'host:info': async () => ({ host: options.kind, version: BATON_VERSION, dataDir: options.dataDir, endpoint: endpoint.address }),
@@ -144,13 +145,18 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
       return { stopped: true as const };
     },
     'agents:list': async () => {
-      // The resident set: no rescan per request (issue 15); watches keep it current.
+      // The resident set: no rescan per request (issue 15); watches keep it current. A page
+      // reload with nothing changed gets the answer built for the last one.
       await candidates.current();
       const rows = await store.list();
+      const key = `${candidates.version()}|${rows.map((r) => r.id).join(',')}`;
+      if (agentListMemo?.key === key) return agentListMemo.value;
       const list = candidates.entries().map((e) => e.candidate());
       list.sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0));
       const stats = candidates.stats();
-      return { candidates: notYetImported(list, new Set(rows.map((r) => r.id))), stats: { files: stats?.files ?? 0, ms: stats?.ms ?? 0 } };
+      const value = { candidates: notYetImported(list, new Set(rows.map((r) => r.id))), stats: { files: stats?.files ?? 0, ms: stats?.ms ?? 0 } };
+      agentListMemo = { key, value };
+      return value;
     },
     'agents:import': async ({ source, path }) => {
       const { session, created } = await importAgentSession(store, source, path);
