@@ -20,6 +20,16 @@ export function compileCli() {
   return { script, cli: module.exports };
 }
 
+export const FAST_LIST_BUNDLE = join(ROOT, 'dist', 'cli', 'baton-list.cjs');
+
+export function fastListIsBuilt() {
+  return existsSync(FAST_LIST_BUNDLE);
+}
+
+export function loadFastList() {
+  return createRequire(import.meta.url)(FAST_LIST_BUNDLE);
+}
+
 export function cliIsBuilt() {
   return existsSync(CLI_BUNDLE);
 }

@@ -30,6 +30,18 @@ await build({
   alias: { 'web-tree-sitter': './node_modules/web-tree-sitter/tree-sitter.cjs' },
 });
 
+// `baton list --json` with a host running: a small bundle bin/baton.js tries before the whole CLI.
+await build({
+  entryPoints: ['src/cli/list-fast.ts'],
+  outfile: join(dirname(CLI_BUNDLE), 'baton-list.cjs'),
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  minify: true,
+  logLevel: 'warning',
+});
+
 // The bash grammar of the risk policy: src/core/policy/parser.ts looks for these next to the bundle.
 for (const wasm of ['web-tree-sitter/tree-sitter.wasm', 'tree-sitter-bash/tree-sitter-bash.wasm']) {
   await copyFile(join('node_modules', wasm), join(dirname(CLI_BUNDLE), basename(wasm)));

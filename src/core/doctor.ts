@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { checkCandidateWatch } from './host/candidate-doctor.js';
 import { existsSync } from 'node:fs';
 import { readdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -37,7 +38,7 @@ const DOCTOR_CONNECT_TIMEOUT_MS = 2_000;
  * Windows; macOS offers no command-line query, so it is reported as not checked.
  */
 export async function runDoctor(dataDir: string, env: NodeJS.ProcessEnv = process.env, platform = process.platform): Promise<DoctorCheck[]> {
-  return [await checkStore(dataDir), await checkSessions(dataDir), await checkEndpoint(dataDir), checkDisplay(env, platform), await checkProtocol(env, platform), checkDesktopRuntime()];
+  return [await checkStore(dataDir), await checkSessions(dataDir), await checkEndpoint(dataDir), await checkCandidateWatch(dataDir), checkDisplay(env, platform), await checkProtocol(env, platform), checkDesktopRuntime()];
 }
 
 /**

@@ -158,6 +158,10 @@ export const uiEvents = {
   'workspace:drift': z.object({ sessionId: z.string(), paths: z.array(z.string()) }),
   /** A handoff was refused because the disk disagreed with its manifest. */
   'handoff:alert': HandoffAlert,
+  /** The resident Claude Code / Codex candidates changed (a watched file, a rescan, Baton's index): re-fetch agents:list. */
+  'agents:changed': z.object({ added: z.number(), updated: z.number(), removed: z.number(), rescan: z.boolean() }),
+  /** A scan is reading session files: "Reading Claude Code sessions… done / total". */
+  'agents:progress': z.object({ source: z.enum(['claude', 'codex']), done: z.number(), total: z.number() }),
 } as const;
 export type UiEvent = keyof typeof uiEvents;
 export type UiEventPayload<E extends UiEvent> = z.infer<(typeof uiEvents)[E]>;

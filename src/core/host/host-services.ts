@@ -5,7 +5,7 @@ import { ensureEndpointDir, loadOrCreateToken, resolveEndpoint } from '../transp
 import { startEndpointServer } from '../transport/server.js';
 import type { EndpointInfo, EndpointServer } from '../transport/types.js';
 import { createReceiver, type ReceiverEvent } from '../handoff/receiver.js';
-import { FULL_OUTPUT_VIEW_MAX_BYTES, type UiEvent, type UiEventPayload } from '../../shared/ui-contract.js';
+import { FULL_OUTPUT_VIEW_MAX_BYTES, type UiEvent, type UiEventPayload, type UiResponse } from '../../shared/ui-contract.js';
 import { createUiDispatcher, type UiDispatcher } from './ui-handlers.js';
 import { BATON_VERSION } from '../version.js';
 import { computeHandoffStats, lastActivityOf } from '../handoff/stats.js';
@@ -13,10 +13,11 @@ import { alertsFrom } from '../context/mismatch-alert.js';
 import { createApprovalService, type ApprovalService } from '../approvals/index.js';
 import { initPolicy } from '../policy/parser.js';
 import { createTaskService, type TaskService } from '../tasks/index.js';
-import { scanAgentSessions } from '../importers/index.js';
 import { importAgentSession, notYetImported } from '../handoff/import-agent-session.js';
+import { createAgentCandidates, type AgentCandidates } from './agent-candidates.js';
+import { createCandidateMethods } from './candidate-listing.js';
+import { LIST_JSON_VERSION } from '../importers/list-json.js';
 import { commandTargetOf, terminalCommandFor } from '../terminal-command.js';
-import { importersCacheFile } from '../paths.js';
 import { createWorkspaceHandlers } from './workspace-handlers.js';
 import { createSessionWatches } from '../watch/session-watches.js';
 import { watchTargetOf } from './watch-target.js';
@@ -42,6 +43,8 @@ export interface HostServices {
   readonly dispatch: UiDispatcher;
   readonly approvals: ApprovalService;
   readonly tasks: TaskService;
+  /** Claude Code / Codex resume candidates, kept current by watching their folders. */
+  readonly candidates: AgentCandidates;
   onUiEvent(listener: <E extends UiEvent>(event: E, payload: UiEventPayload<E>) => void): () => void;
   emitUiEvent<E extends UiEvent>(event: E, payload: UiEventPayload<E>): void;
   close(): Promise<void>;
@@ -78,6 +81,13 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
     ),
     tasks.onChange((event) => emitUiEvent('tasks:changed', { id: event.view.record.id, state: event.view.state })),
   ];
+  // Started, not awaited: a cold scan of a big ~/.claude must not delay the host; requests wait for it.
+  const candidates = createAgentCandidates({
+    dataDir: options.dataDir,
+    onChange: (change) => emitUiEvent('agents:changed', change),
+    onProgress: (progress) => emitUiEvent('agents:progress', progress),
+  });
+  const candidateMethods = createCandidateMethods({ candidates, listRows: () => store.list(), cliVersion: LIST_JSON_VERSION });
   let endpointServer: EndpointServer;
   try {
     endpointServer = await startEndpointServer({
@@ -89,16 +99,17 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
         holder: options.kind === 'electron' ? 'desktop' : 'browser',
         onEvent: onReceiverEvent,
         beforeAccept: (manifest) => applyCarriedPermissions({ store, dataDir: options.dataDir, grants: approvals.grants }, manifest),
-        methods: { ...approvals.methods, ...tasks.methods },
+        methods: { ...approvals.methods, ...tasks.methods, ...candidateMethods },
       }),
     });
   } catch (error) {
-    await Promise.all([approvals.close(), tasks.close()]);
+    await Promise.all([approvals.close(), tasks.close(), candidates.close()]);
     await store.close();
     throw error;
   }
 
   const workspace = createWorkspaceHandlers(store);
+  let agentListMemo: { key: string; value: UiResponse<'agents:list'> } | null = null;
   const watches = createSessionWatches({ resolve: (id) => watchTargetOf(store, id), onDrift: (sessionId, paths) => emitUiEvent('workspace:drift', { sessionId, paths }) });
   const dispatch = createUiDispatcher({
     'host:info': async () => ({ host: options.kind, version: BATON_VERSION, dataDir: options.dataDir, endpoint: endpoint.address }),
@@ -142,8 +153,18 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
       return { stopped: true as const };
     },
     'agents:list': async () => {
-      const [scan, rows] = await Promise.all([scanAgentSessions({ env: process.env, cacheFile: importersCacheFile(options.dataDir) }), store.list()]);
-      return { ...scan, candidates: notYetImported(scan.candidates, new Set(rows.map((r) => r.id))) };
+      // The resident set: no rescan per request (issue 15); watches keep it current. A page
+      // reload with nothing changed gets the answer built for the last one.
+      await candidates.current();
+      const rows = await store.list();
+      const key = `${candidates.version()}|${rows.map((r) => r.id).join(',')}`;
+      if (agentListMemo?.key === key) return agentListMemo.value;
+      const list = candidates.entries().map((e) => e.candidate());
+      list.sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0));
+      const stats = candidates.stats();
+      const value = { candidates: notYetImported(list, new Set(rows.map((r) => r.id))), stats: { files: stats?.files ?? 0, ms: stats?.ms ?? 0 } };
+      agentListMemo = { key, value };
+      return value;
     },
     'agents:import': async ({ source, path }) => {
       const { session, created } = await importAgentSession(store, source, path);
@@ -165,6 +186,7 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
     dispatch,
     approvals,
     tasks,
+    candidates,
     emitUiEvent,
     onUiEvent(listener) {
       emitter.on('ui', listener);
@@ -174,7 +196,7 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
       emitter.removeAllListeners();
       for (const unsubscribe of unsubscribers) unsubscribe();
       await endpointServer.close();
-      await Promise.all([approvals.close(), tasks.close(), watches.close()]);
+      await Promise.all([approvals.close(), tasks.close(), watches.close(), candidates.close()]);
       await store.close();
     },
   };

@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { basename, isAbsolute, join, relative, sep } from 'node:path';
 import { errnoOf } from './errors.js';
 import { claudeProjectsDir, codexSessionsDir, isInside, realToolRoot } from './locate.js';
 import type { ImportReader } from './reader.js';
@@ -23,6 +23,14 @@ const CODEX_MAX_DEPTH = 4;
 
 function bump(skipped: Record<string, number>, reason: string): void {
   skipped[reason] = (skipped[reason] ?? 0) + 1;
+}
+
+/**
+ * `dir` + name: dir is already absolute and normalized (locateAgentDirs resolves it) and a
+ * readdir name holds no separator, so path.join's normalization is pure cost at 20,000 files.
+ */
+function childOf(dir: string, name: string): string {
+  return dir.endsWith(sep) ? dir + name : dir + sep + name;
 }
 
 /** The tool's folder with links resolved, or null: then no link is followed at all. */
@@ -75,18 +83,18 @@ async function discoverClaude(reader: ImportReader, dirs: AgentDirs, out: Discov
   if (!(await startFolder(reader, root, boundary, out.skipped))) return;
   for (const project of await listDir(reader, root, boundary, out.skipped)) {
     if (!project.isDirectory) continue;
-    const dir = join(root, project.name);
+    const dir = childOf(root, project.name);
     for (const entry of await listDir(reader, dir, boundary, out.skipped)) {
       if (!entry.isFile || !entry.name.endsWith('.jsonl')) continue;
       if (entry.name.startsWith('agent-')) bump(out.skipped, 'claude sub-agent log');
-      else out.files.push({ source: 'claude', path: join(dir, entry.name), compressed: false });
+      else out.files.push({ source: 'claude', path: childOf(dir, entry.name), compressed: false });
     }
   }
 }
 
 async function discoverCodex(reader: ImportReader, dir: string, boundary: Boundary, depth: number, out: DiscoverResult): Promise<void> {
   for (const entry of await listDir(reader, dir, boundary, out.skipped)) {
-    const path = join(dir, entry.name);
+    const path = childOf(dir, entry.name);
     if (entry.isFile && CODEX_ROLLOUT.test(entry.name)) out.files.push({ source: 'codex', path, compressed: entry.name.endsWith('.zst') });
     else if (entry.isDirectory && depth < CODEX_MAX_DEPTH) await discoverCodex(reader, path, boundary, depth + 1, out);
   }
@@ -101,4 +109,21 @@ export async function discoverSessionFiles(reader: ImportReader, dirs: AgentDirs
     if (await startFolder(reader, codexSessionsDir(dirs), boundary, out.skipped)) await discoverCodex(reader, codexSessionsDir(dirs), boundary, 1, out);
   }
   return out;
+}
+
+/**
+ * Whether a path a watcher reported is a session log discovery would list (same rules, no
+ * reads): Claude projects/<dir>/<id>.jsonl (not agent-*), Codex sessions/…/rollout-*.jsonl(.zst).
+ */
+export function sessionFileOf(dirs: AgentDirs, path: string): FoundFile | null {
+  const name = basename(path);
+  const claudeRel = relative(claudeProjectsDir(dirs), path);
+  if (!claudeRel.startsWith('..') && !isAbsolute(claudeRel) && claudeRel.split(sep).length === 2) {
+    return name.endsWith('.jsonl') && !name.startsWith('agent-') ? { source: 'claude', path, compressed: false } : null;
+  }
+  const codexRel = relative(codexSessionsDir(dirs), path);
+  if (!codexRel.startsWith('..') && !isAbsolute(codexRel) && codexRel.split(sep).length <= CODEX_MAX_DEPTH) {
+    return CODEX_ROLLOUT.test(name) ? { source: 'codex', path, compressed: name.endsWith('.zst') } : null;
+  }
+  return null;
 }

@@ -6,6 +6,7 @@ import { isImporterError } from './errors.js';
 import { SCAN_CACHE_VERSION } from './limits.js';
 import { countingReader, nodeImportReader, type ImportReader } from './reader.js';
 import { findLatestSession, readAgentSession } from './read-session.js';
+import { candidateIndexFileFor, encodeCandidateIndex } from './candidate-index.js';
 import { scanAgentSessions } from './scan.js';
 import { claude, claudeLogPath, codex, codexLogPath, jsonl, writeLog } from './test-fixtures/build-logs.js';
 import { needsUser } from '../test-support/needs-user.js';
@@ -111,6 +112,7 @@ describe('scanAgentSessions', () => {
     await scanAgentSessions({ env, cacheFile });
     expect((await scanAgentSessions({ env, cacheFile })).stats.parsed).toBe(0);
     await writeFile(cacheFile, JSON.stringify({ version: SCAN_CACHE_VERSION, entries: {} }));
+    await writeFile(candidateIndexFileFor(cacheFile), encodeCandidateIndex([]));
     expect((await scanAgentSessions({ env, cacheFile })).stats).toMatchObject({ parsed: 3, cached: 0 });
   });
 

@@ -1,12 +1,15 @@
 import { candidateFromState, candidateWithNote, ZST_NOTE } from './candidate.js';
 import { messagesOf } from './digest.js';
 import { discoverSessionFiles, type FoundFile } from './discover.js';
+export type { FoundFile } from './discover.js';
 import { errnoOf } from './errors.js';
 import { SCAN_CONCURRENCY } from './limits.js';
 import { locateAgentDirs } from './locate.js';
 import { nodeImportReader, statAll, type ImportReader, type ImportStat } from './reader.js';
 import { emptyCache, loadScanCache, saveScanCache, type ScanCache } from './scan-cache.js';
+import { candidateIndexFileFor, entryOf, loadCandidateIndex, saveCandidateIndex, type EntryTotals, type IndexEntry } from './candidate-index.js';
 import { summarizeFile, type FileState } from './summarize-file.js';
+import { basename, dirname, join } from 'node:path';
 import { redactValue } from '../redact/redact-value.js';
 import type { AgentSource, ImportedCandidate, ScanResult, ScanStats } from './types.js';
 
@@ -23,6 +26,9 @@ export interface ScanOptions {
 type Outcome =
   | { kind: 'candidate'; candidate: ImportedCandidate; state?: FileState; read: boolean }
   | { kind: 'skip'; reason: string; state?: FileState; read: boolean };
+
+/** A cold scan reports its progress at most this often. */
+export const PROGRESS_INTERVAL_MS = 100;
 
 function emptyStats(): ScanStats {
   return { files: 0, parsed: 0, cached: 0, skipped: 0, skippedReasons: {}, tornLines: 0, unknownTypes: 0, danglingParents: 0, compactions: 0, bytesRead: 0, ms: 0 };
@@ -81,13 +87,6 @@ async function scanOne(reader: ImportReader, file: FoundFile, stat: ImportStat |
   return { kind: 'candidate', candidate: candidateFromState(file.source, file.path, state), state, read };
 }
 
-function addTotals(stats: ScanStats, state: FileState): void {
-  const d = state.digest;
-  stats.tornLines += d.brokenLines + (d.tornTail ? 1 : 0);
-  stats.unknownTypes += d.unknownTypes;
-  stats.danglingParents += d.danglingParents;
-  stats.compactions += d.compactions;
-}
 
 /**
  * What a scan read for the first time is redacted before it is cached or shown: a title is the
@@ -107,18 +106,112 @@ async function redactFreshStates(outcomes: Outcome[], files: readonly FoundFile[
 }
 
 /**
- * Lists every Claude Code and Codex CLI session as a resume candidate, newest first. With a
- * cacheFile, files whose (path, size, mtime) did not change are not opened at all, and a file that
- * only grew is continued from where the last scan stopped. Never throws for a bad log.
+ * Writes both caches: the index as given, and the digest cache with every indexed file's state
+ * (fresh ones, the rest as the digest cache held them).
  */
-export async function scanAgentSessions(options: ScanOptions = {}): Promise<ScanResult> {
+export async function persistScan(cacheFile: string, indexed: readonly IndexEntry[], freshStates: ReadonlyMap<string, FileState>, loaded?: ScanCache): Promise<void> {
+  const full = loaded ?? (await loadScanCache(cacheFile));
+  const kept = emptyCache();
+  for (const e of indexed) {
+    const state = freshStates.get(e.path) ?? full.entries[e.path];
+    if (state) kept.entries[e.path] = state;
+  }
+  await saveScanCache(cacheFile, kept);
+  await saveCandidateIndex(candidateIndexFileFor(cacheFile), indexed);
+}
+
+/** Writes only the compact index (a resident holder's watched changes; the digest cache catches up at the next full scan). */
+export async function persistIndex(cacheFile: string, indexed: readonly IndexEntry[]): Promise<void> {
+  await saveCandidateIndex(candidateIndexFileFor(cacheFile), indexed);
+}
+
+export interface FileUpdate {
+  path: string;
+  /** The file's entry now; null when it is gone or lists nothing (empty, unreadable folder …). */
+  entry: IndexEntry | null;
+  /** Its digest when it was read (kept by the caller to continue the next append, and persisted). */
+  state?: FileState;
+}
+
+/**
+ * Re-reads only the given session files (a watcher saw them change), each continued from the
+ * state the caller kept, else summarized afresh (head and tail, as a cold scan would). Null when a file is a symbolic link: links are
+ * checked against the tool's folder by a full scan (discover.ts), not here.
+ */
+export async function rescanFiles(files: readonly FoundFile[], options: ScanOptions & { states?: ReadonlyMap<string, FileState> }): Promise<FileUpdate[] | null> {
+  const reader = options.reader ?? nodeImportReader;
+  const paths = files.map((f) => f.path);
+  if (reader.realpath) {
+    for (const path of paths) {
+      const [file, dir] = await Promise.all([reader.realpath(path).catch(() => null), reader.realpath(dirname(path)).catch(() => null)]);
+      if (file !== null && dir !== null && file !== join(dir, basename(path))) return null;
+    }
+  }
+  const stats = await statAll(reader, paths);
+  // Only the caller's own digests: parsing the whole digest cache (80 MB at 100,000 sessions) to
+  // continue one file would cost more than reading that file's head and tail afresh.
+  const outcomes = await Promise.all(files.map((f, i) => scanOne(reader, f, stats[i]!, options.states?.get(f.path))));
+  await redactFreshStates(outcomes, files, paths);
+  return outcomes.map((o, i) => {
+    const stat = stats[i]!;
+    const size = stat instanceof Error ? 0 : stat.size;
+    const mtimeMs = stat instanceof Error ? 0 : stat.mtimeMs;
+    const entry = o.kind === 'candidate' || o.state ? entryOf(paths[i]!, files[i]!.source, size, mtimeMs, o.kind === 'candidate' ? o.candidate : null, o.kind === 'skip' ? o.reason : null, totalsOf(o.state)) : null;
+    return { path: paths[i]!, entry, ...(o.state ? { state: o.state } : {}) };
+  });
+}
+
+/** How far a scan is: files read so far out of the files it has to read, per tool. */
+export interface ScanProgress {
+  source: AgentSource;
+  done: number;
+  total: number;
+}
+
+export interface IndexedScan {
+  /** Candidates only (files left out are counted in stats), in discovery order. */
+  entries: IndexEntry[];
+  stats: ScanStats;
+}
+
+function addEntryTotals(stats: ScanStats, totals: EntryTotals): void {
+  stats.tornLines += totals[0];
+  stats.unknownTypes += totals[1];
+  stats.danglingParents += totals[2];
+  stats.compactions += totals[3];
+}
+
+function totalsOf(state: FileState | undefined): EntryTotals {
+  if (!state) return [0, 0, 0, 0];
+  const d = state.digest;
+  return [d.brokenLines + (d.tornTail ? 1 : 0), d.unknownTypes, d.danglingParents, d.compactions];
+}
+
+/** The index entry still describes this file: same size, mtime and tool. */
+function unchanged(entry: IndexEntry | undefined, file: FoundFile, stat: ImportStat | Error): entry is IndexEntry {
+  return entry !== undefined && !(stat instanceof Error) && stat.isFile && !file.compressed && entry.size === stat.size && entry.mtimeMs === stat.mtimeMs && entry.source === file.source;
+}
+
+/**
+ * The scan behind every listing. Warm, it answers from the compact candidate index
+ * (candidate-index.ts) and never parses the full digest cache; that cache is read only when a
+ * known file changed (to continue it from where the last scan stopped) or when files vanished.
+ */
+export async function scanCandidateIndex(options: ScanOptions = {}): Promise<IndexedScan> {
+  return (await scanCandidateIndexFull(options)).scan;
+}
+
+/** scanCandidateIndex, plus what a resident holder (the host) keeps: skip entries and fresh digests. */
+export async function scanCandidateIndexFull(options: ScanOptions & { onProgress?: (p: ScanProgress) => void } = {}): Promise<{ scan: IndexedScan; indexed: IndexEntry[]; states: Map<string, FileState> }> {
   const started = performance.now();
   const counted = byteCountingReader(options.reader ?? nodeImportReader);
   const reader = counted.reader;
   const dirs = locateAgentDirs(options.env ?? process.env);
   const stats = emptyStats();
-  const cache: ScanCache = await loadScanCache(options.cacheFile);
-  const next = emptyCache();
+  const indexFile = options.cacheFile ? candidateIndexFileFor(options.cacheFile) : undefined;
+  const previous = await loadCandidateIndex(indexFile);
+  const known = new Map<string, IndexEntry>();
+  for (const e of previous ?? []) known.set(e.path, e);
   const found = await discoverSessionFiles(reader, dirs, options.source);
   for (const [reason, n] of Object.entries(found.skipped)) stats.skippedReasons[reason] = n;
   stats.files = found.files.length;
@@ -126,39 +219,93 @@ export async function scanAgentSessions(options: ScanOptions = {}): Promise<Scan
   // locateAgentDirs gives absolute folders, so discovered paths are absolute already.
   const paths = found.files.map((f) => f.path);
   const fileStats = await statAll(reader, paths);
-  const outcomes: Outcome[] = new Array(found.files.length);
+  const next: IndexEntry[] = [];
+  const toRead: number[] = [];
+  for (let i = 0; i < found.files.length; i++) {
+    const entry = known.get(paths[i]!);
+    if (unchanged(entry, found.files[i]!, fileStats[i]!)) next.push(entry);
+    else toRead.push(i);
+  }
+  const vanished = previous !== null && next.length + toRead.length < known.size;
+  // The full cache holds digests to continue grown files from; a file the index never saw has none.
+  const needCache = previous === null || vanished || toRead.some((i) => known.has(paths[i]!));
+  const cache: ScanCache = needCache ? await loadScanCache(options.cacheFile) : emptyCache();
+
+  const outcomes: Outcome[] = new Array(toRead.length);
+  // Claude first, then Codex, so progress reads "Reading Claude Code sessions… n / N" then Codex.
+  toRead.sort((a, b) => (found.files[a]!.source === found.files[b]!.source ? a - b : found.files[a]!.source === 'claude' ? -1 : 1));
+  const totals = { claude: 0, codex: 0 };
+  for (const i of toRead) totals[found.files[i]!.source] += 1;
+  const done = { claude: 0, codex: 0 };
+  let lastReport = 0;
   let cursor = 0;
   const worker = async (): Promise<void> => {
-    while (cursor < found.files.length) {
-      const i = cursor++;
-      outcomes[i] = await scanOne(reader, { ...found.files[i]!, path: paths[i]! }, fileStats[i]!, cache.entries[paths[i]!]);
+    while (cursor < toRead.length) {
+      const k = cursor++;
+      const i = toRead[k]!;
+      const source = found.files[i]!.source;
+      outcomes[k] = await scanOne(reader, { ...found.files[i]!, path: paths[i]! }, fileStats[i]!, cache.entries[paths[i]!]);
+      done[source] += 1;
+      if (options.onProgress && (done[source] === totals[source] || performance.now() - lastReport >= PROGRESS_INTERVAL_MS)) {
+        lastReport = performance.now();
+        options.onProgress({ source, done: done[source], total: totals[source] });
+      }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(SCAN_CONCURRENCY, found.files.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(SCAN_CONCURRENCY, toRead.length) }, worker));
+  const readFiles = toRead.map((i) => found.files[i]!);
+  const readPaths = toRead.map((i) => paths[i]!);
+  await redactFreshStates(outcomes, readFiles, readPaths);
 
-  await redactFreshStates(outcomes, found.files, paths);
-
-  const candidates: ImportedCandidate[] = [];
-  let changed = false;
-  for (let i = 0; i < outcomes.length; i++) {
-    const o = outcomes[i]!;
+  let changed = vanished || previous === null;
+  const freshStates = new Map<string, FileState>();
+  for (let k = 0; k < outcomes.length; k++) {
+    const o = outcomes[k]!;
+    const i = toRead[k]!;
+    const stat = fileStats[i]!;
     const path = paths[i]!;
     if (o.read) stats.parsed += 1;
     else if (o.state) stats.cached += 1;
     if (o.state) {
-      next.entries[path] = o.state;
-      addTotals(stats, o.state);
+      freshStates.set(path, o.state);
       if (o.read) changed = true;
     }
     if (o.kind === 'skip') {
       stats.skipped += 1;
       stats.skippedReasons[o.reason] = (stats.skippedReasons[o.reason] ?? 0) + 1;
-    } else candidates.push(o.candidate);
+    }
+    // Only files with a digest are indexed: the others (unreadable, compressed, empty) cost a stat.
+    if (o.state && !(stat instanceof Error)) {
+      next.push(entryOf(path, found.files[i]!.source, stat.size, stat.mtimeMs, o.kind === 'candidate' ? o.candidate : null, o.kind === 'skip' ? o.reason : null, totalsOf(o.state)));
+    } else if (o.kind === 'candidate') {
+      next.push(entryOf(path, found.files[i]!.source, stat instanceof Error ? 0 : stat.size, stat instanceof Error ? 0 : stat.mtimeMs, o.candidate, null, [0, 0, 0, 0]));
+    }
   }
-  if (Object.keys(cache.entries).some((p) => !(p in next.entries))) changed = true;
-  if (options.cacheFile && changed) await saveScanCache(options.cacheFile, next);
-  candidates.sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0));
+  const indexed = next.filter((e) => freshStates.has(e.path) || known.get(e.path) === e);
+  for (const e of next) {
+    if (known.get(e.path) === e) {
+      stats.cached += 1;
+      if (e.skip !== null) {
+        stats.skipped += 1;
+        stats.skippedReasons[e.skip] = (stats.skippedReasons[e.skip] ?? 0) + 1;
+      }
+    }
+    addEntryTotals(stats, e.totals);
+  }
+  if (options.cacheFile && changed) await persistScan(options.cacheFile, indexed, freshStates, needCache ? cache : undefined);
   stats.bytesRead = counted.bytes();
   stats.ms = Math.round(performance.now() - started);
+  return { scan: { entries: next.filter((e) => e.skip === null), stats }, indexed, states: freshStates };
+}
+
+/**
+ * Lists every Claude Code and Codex CLI session as a resume candidate, newest first. With a
+ * cacheFile, files whose (path, size, mtime) did not change are not opened at all, and a file that
+ * only grew is continued from where the last scan stopped. Never throws for a bad log.
+ */
+export async function scanAgentSessions(options: ScanOptions = {}): Promise<ScanResult> {
+  const { entries, stats } = await scanCandidateIndex(options);
+  const candidates = entries.map((e) => e.candidate());
+  candidates.sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0));
   return { candidates, stats };
 }

@@ -1,12 +1,22 @@
 import type { AgentScanState } from './use-agent-scan';
 
+const TOOL_NAMES = { claude: 'Claude Code', codex: 'Codex' } as const;
+const count = new Intl.NumberFormat('en-US');
+
+/** "Reading Claude Code sessions… 4,210 / 10,000" while a cold scan reads files, else the plain line. */
+export function scanningText(scan: Pick<AgentScanState, 'progress'>): string {
+  const p = scan.progress;
+  if (!p) return 'Scanning Claude Code and Codex sessions…';
+  return `Reading ${TOOL_NAMES[p.source]} sessions… ${count.format(p.done)} / ${count.format(p.total)}`;
+}
+
 /** A quiet line under the search: scanning, how many were found, or why the scan failed (with Retry). */
 export function ScanStatus({ scan }: { scan: AgentScanState }) {
   if (scan.scanning) {
     return (
       <div className="scan-status muted" role="status" data-testid="scan-status" data-state="scanning">
         <span className="spinner spinner-small" aria-hidden="true" />
-        Scanning Claude Code and Codex sessions…
+        {scanningText(scan)}
       </div>
     );
   }

@@ -1,0 +1,95 @@
+/**
+ * Issue 15, the UI rows of the table: a real `baton serve` on the candidates corpus
+ * (bench/importers/candidates-corpus.ts) and real Chromium through Playwright. Measured from
+ * navigation until the list's total reads every candidate and the first row is painted:
+ *   - new host, warm cache: host started, then the page opened (from the spawn)
+ *   - page reload, host warm: the same page reloaded
+ * `node -e ""` is timed in the same run as the baseline. Needs `npm run build` (out/renderer).
+ *
+ *   npx tsx bench/renderer/candidates-ui.ts --dir=/tmp/baton-c15/full [--runs=5]
+ */
+import { chromium, type Page } from '@playwright/test';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdir, readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+
+const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=') as [string, string]));
+const dir = resolve(args.get('dir') ?? '/tmp/baton-c15/full');
+const runs = Number(args.get('runs') ?? 5);
+const BATON = resolve(import.meta.dirname, '..', '..', 'bin', 'baton.js');
+const CHROMIUM = process.env.BATON_CHROMIUM ?? '/usr/bin/chromium';
+const env = { ...process.env, HOME: join(dir, 'home'), BATON_HOME: join(dir, 'data'), XDG_RUNTIME_DIR: join(dir, 'run') };
+
+function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+}
+
+async function startHost(): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [BATON, 'serve', '--json'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const line = await new Promise<string>((done, fail) => {
+    child.stdout!.once('data', (d: Buffer) => done(d.toString()));
+    child.once('exit', (code) => fail(new Error(`baton serve exited (${code})`)));
+  });
+  return { child, url: (JSON.parse(line) as { url: string }).url };
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  child.kill('SIGTERM');
+  await new Promise((r) => child.once('exit', r));
+}
+
+/** Until the total counts `expected` sessions and a row is painted; ms since `t0`. */
+async function untilListed(page: Page, expected: number, t0: number): Promise<number> {
+  await page.waitForFunction(
+    (n) => {
+      const total = document.querySelector('[data-testid="session-total"]')?.textContent ?? '';
+      const count = Number(total.replace(/[^0-9]/g, ''));
+      return count >= n && document.querySelector('[data-testid="session-item"]') !== null;
+    },
+    expected,
+    { timeout: 120_000, polling: 'raf' },
+  );
+  return performance.now() - t0;
+}
+
+async function main(): Promise<void> {
+  await mkdir(env.XDG_RUNTIME_DIR, { recursive: true, mode: 0o700 });
+  const expected = Number(args.get('expect') ?? 20_000);
+  const baseline: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    execFileSync(process.execPath, ['-e', '']);
+    baseline.push(performance.now() - t0);
+  }
+  const browser = await chromium.launch({ executablePath: CHROMIUM });
+  const fresh: number[] = [];
+  const reloads: number[] = [];
+  try {
+    for (let i = 0; i < runs; i++) {
+      const t0 = performance.now();
+      const { child, url } = await startHost();
+      const page = await browser.newPage();
+      try {
+        await page.goto(url);
+        fresh.push(await untilListed(page, expected, t0));
+        const t1 = performance.now();
+        await page.reload();
+        reloads.push(await untilListed(page, expected, t1));
+      } finally {
+        await page.close();
+        await stop(child);
+      }
+    }
+  } finally {
+    await browser.close();
+  }
+  console.table([
+    { measure: 'baseline: node -e ""', runs, 'median ms': Math.round(median(baseline)), 'min ms': Math.round(Math.min(...baseline)) },
+    { measure: `new host, warm cache: ${expected} counted, first row painted`, runs, 'median ms': Math.round(median(fresh)), 'min ms': Math.round(Math.min(...fresh)) },
+    { measure: 'page reload, host warm', runs, 'median ms': Math.round(median(reloads)), 'min ms': Math.round(Math.min(...reloads)) },
+  ]);
+  console.log(`load average: ${(await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).join(' ')}`);
+}
+
+await main();

@@ -1,0 +1,184 @@
+import { appendFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { claude, claudeLogPath, writeLog } from '../importers/test-fixtures/build-logs.js';
+import { openStore } from '../store/index.js';
+import { scanCandidateIndex } from '../importers/scan.js';
+import { importersCacheFile } from '../paths.js';
+import { listFromHost } from '../../cli/commands/list-host.js';
+import { createAgentCandidates, type AgentCandidates, type CandidateChange } from './agent-candidates.js';
+import { createCandidateMethods, renderListing, splitForFrames } from './candidate-listing.js';
+import { BROWSER_HOST_CAPABILITIES } from './capabilities.js';
+import { describeCandidateHealth, readCandidateHealth } from './candidate-doctor.js';
+import { startHostServices, type HostServices } from './host-services.js';
+import { LIST_JSON_VERSION } from '../importers/list-json.js';
+import { CLI_JSON_VERSION } from '../../cli/output.js';
+
+/** Real folders, real watches: a session file written while the host runs must be listed within 1 s, with no rescan. */
+let root: string;
+let home: string;
+let dataDir: string;
+let service: AgentCandidates | null = null;
+const changes: CandidateChange[] = [];
+
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), 'baton-ac-'));
+  home = join(root, 'home');
+  dataDir = join(root, 'data');
+  changes.length = 0;
+});
+afterEach(async () => {
+  await service?.close();
+  service = null;
+  await rm(root, { recursive: true, force: true });
+});
+
+function sessionLines(id: string, prompt: string, cwd = '/home/dev/a'): unknown[] {
+  return [
+    claude.user({ uuid: `${id}-u`, cwd, sessionId: id }, prompt),
+    claude.assistant({ uuid: `${id}-a`, parentUuid: `${id}-u`, cwd, sessionId: id }, `${id}-m`, claude.text('ok')),
+  ];
+}
+const idOf = (i: number) => `cccccccc-0000-4000-8000-${String(i).padStart(12, '0')}`;
+
+async function until<T>(what: () => T | undefined | false | Promise<T | undefined | false>, ms: number): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await what();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`not within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe('resident candidates', () => {
+  it('lists a new session file and a grown one within 1 s, re-reading only those files', async () => {
+    for (let i = 0; i < 3; i++) await writeLog(claudeLogPath(home, '/home/dev/a', idOf(i)), sessionLines(idOf(i), `prompt ${i}`));
+    service = createAgentCandidates({ dataDir, env: { HOME: home }, onChange: (c) => changes.push(c) });
+    await service.ready;
+    expect(service.entries()).toHaveLength(3);
+    expect(service.health()).toMatchObject({ mode: 'watching', rescans: 0 });
+
+    const started = Date.now();
+    const fresh = await writeLog(claudeLogPath(home, '/home/dev/b', idOf(9)), sessionLines(idOf(9), 'written while the host runs', '/home/dev/b'));
+    const found = await until(() => service!.entries().find((e) => e.path === fresh), 1_000);
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(found.candidate().title).toBe('written while the host runs');
+    expect(changes.at(-1)).toMatchObject({ added: 1, rescan: false });
+
+    const grown = service.entries().find((e) => e.candidate().title === 'prompt 1')!.path;
+    await appendFile(grown, JSON.stringify(claude.user({ uuid: 'late', cwd: '/home/dev/a', sessionId: idOf(1) }, 'one more')) + '\n');
+    await until(() => service!.entries().find((e) => e.path === grown)?.candidate().messageCount === 3, 1_000);
+    expect(service.health()).toMatchObject({ mode: 'watching', rescans: 0 });
+    expect(service.health().watchedUpdates).toBeGreaterThanOrEqual(2);
+
+    await rm(fresh);
+    await until(() => !service!.entries().some((e) => e.path === fresh), 1_000);
+  });
+
+  it('a Codex day folder created while the host runs is watched, and its rollout listed', async () => {
+    await mkdir(join(home, '.codex', 'sessions'), { recursive: true });
+    service = createAgentCandidates({ dataDir, env: { HOME: home } });
+    await service.ready;
+    const id = '019b0000-0000-7000-8000-00000000abcd';
+    const path = join(home, '.codex', 'sessions', '2026', '11', '30', `rollout-2026-11-30T10-00-00-${id}.jsonl`);
+    await mkdir(join(home, '.codex', 'sessions', '2026', '11', '30'), { recursive: true });
+    await writeLog(path, [
+      { timestamp: '2026-11-30T10:00:00Z', type: 'session_meta', payload: { id, timestamp: '2026-11-30T10:00:00Z', cwd: '/home/dev/c', cli_version: '0.77.0' } },
+      { timestamp: '2026-11-30T10:00:01Z', type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'codex prompt' }] } },
+    ]);
+    const found = await until(() => service!.entries().find((e) => e.path === path), 1_500);
+    expect(found.candidate().title).toBe('codex prompt');
+  });
+
+  it('an overflowing watch falls back to a rescan, says so in its health, and loses nothing', async () => {
+    await mkdir(join(home, '.claude', 'projects'), { recursive: true });
+    service = createAgentCandidates({ dataDir, env: { HOME: home }, maxPending: 3, restartDelayMs: 300, onChange: (c) => changes.push(c) });
+    await service.ready;
+    for (let i = 0; i < 6; i++) await writeLog(claudeLogPath(home, '/home/dev/a', idOf(i)), sessionLines(idOf(i), `burst ${i}`));
+    await until(() => service!.entries().length === 6 && service!.health().rescans > 0, 3_000);
+    const health = service.health();
+    expect(health.lastTrouble).toMatch(/more than 3 changes/);
+    expect(health.troubleAt).not.toBeNull();
+    expect(changes.some((c) => c.rescan)).toBe(true);
+    // The watch is back after the restart delay: a later file arrives by watch again.
+    await until(() => service!.health().mode === 'watching', 3_000);
+    const late = await writeLog(claudeLogPath(home, '/home/dev/a', idOf(42)), sessionLines(idOf(42), 'after the restart'));
+    await until(() => service!.entries().some((e) => e.path === late), 1_000);
+  });
+});
+
+describe('candidates.list over the socket', () => {
+  let host: HostServices;
+  const saved = { home: process.env.HOME, runtime: process.env.XDG_RUNTIME_DIR };
+  beforeEach(async () => {
+    process.env.HOME = home;
+    delete process.env.XDG_RUNTIME_DIR;
+    for (let i = 0; i < 40; i++) await writeLog(claudeLogPath(home, `/home/dev/p${i % 5}`, idOf(i)), sessionLines(idOf(i), `prompt ${i} "quoted" ✓`, `/home/dev/p${i % 5}`));
+    host = await startHostServices({ dataDir, kind: 'browser', capabilities: BROWSER_HOST_CAPABILITIES });
+  });
+  afterEach(async () => {
+    await host.close();
+    process.env.HOME = saved.home;
+    if (saved.runtime !== undefined) process.env.XDG_RUNTIME_DIR = saved.runtime;
+  });
+
+  it('prints what the CLI\'s own scan prints, in parts when it is bigger than a frame, with filters and limit', async () => {
+    const viaHost = await listFromHost({ agents: true, filter: {} }, dataDir);
+    expect(viaHost).not.toBeNull();
+    const store = await openStore(dataDir);
+    const local = await scanCandidateIndex({ env: { HOME: home }, cacheFile: importersCacheFile(dataDir) });
+    const expected = await renderListing(await store.list(), local.entries, { agents: true, filter: {} }, null, LIST_JSON_VERSION);
+    await store.close();
+    const strip = (text: string) => {
+      const { agentScan: _a, ...rest } = JSON.parse(text) as Record<string, unknown>;
+      return rest;
+    };
+    expect(strip(viaHost!)).toEqual(strip(expected));
+    expect((JSON.parse(viaHost!) as { total: number }).total).toBe(40);
+
+    const limited = JSON.parse((await listFromHost({ agents: true, filter: { cwd: '/home/dev/p3' }, limit: 2 }, dataDir))!) as { groups: Array<{ cwd: string; sessions: unknown[] }>; total: number; shown: number };
+    expect(limited).toMatchObject({ total: 8, shown: 2 });
+    expect(limited.groups.map((g) => g.cwd)).toEqual(['/home/dev/p3']);
+    expect(LIST_JSON_VERSION).toBe(CLI_JSON_VERSION);
+
+    // A repeated listing is served from the host's render cache, and a change invalidates it.
+    expect(await listFromHost({ agents: true, filter: {} }, dataDir)).toBe(viaHost);
+    await writeLog(claudeLogPath(home, '/home/dev/p0', idOf(77)), sessionLines(idOf(77), 'late arrival', '/home/dev/p0'));
+    const after = await until(async () => {
+      const text = (await listFromHost({ agents: true, filter: {} }, dataDir))!;
+      return text.includes(idOf(77)) ? text : undefined;
+    }, 2_000);
+    expect((JSON.parse(after) as { total: number }).total).toBe(41);
+  });
+
+  it('baton doctor reads the watch health from the running host, and says when it fell back to a rescan', async () => {
+    await host.candidates.ready;
+    const health = await readCandidateHealth(dataDir);
+    expect(health).toMatchObject({ mode: 'watching', candidates: 40, rescans: 0 });
+    expect(describeCandidateHealth(health)).toMatchObject({ ok: true, detail: expect.stringMatching(/^watching \d+ folders, 40 candidates/) });
+    const failed = describeCandidateHealth({ ...health!, mode: 'rescan', lastTrouble: 'cannot watch /x (ENOSPC)', troubleAt: '2026-11-30T12:00:00.000Z', rescans: 1 });
+    expect(failed).toMatchObject({ ok: false, detail: expect.stringContaining('fell back to rescanning: cannot watch /x (ENOSPC)') });
+    expect(failed.fix).toMatch(/max_user_watches/);
+    expect(describeCandidateHealth(null)).toMatchObject({ ok: true, detail: expect.stringContaining('no host running') });
+  });
+
+  it('splits a listing into parts that each fit a frame and join back exactly, even with escapes and surrogate pairs', () => {
+    const text = `{"a":"${'\u0001😀"\\x'.repeat(40_000)}"}`;
+    const parts = splitForFrames(text, 50_000);
+    expect(parts.length).toBeGreaterThan(3);
+    expect(parts.join('')).toBe(text);
+    for (const p of parts) expect(Buffer.byteLength(JSON.stringify(p))).toBeLessThan(256 * 1024);
+  });
+
+  it('refuses bad parameters and unknown listings with a code', async () => {
+    await host.candidates.ready;
+    const methods = createCandidateMethods({ candidates: host.candidates, listRows: () => host.store.list(), cliVersion: LIST_JSON_VERSION });
+    const call = (params: unknown) => methods['candidates.list']!({ id: 'r1', method: 'candidates.list', params } as never, {} as never);
+    expect(await call({ limit: -1 })).toMatchObject({ ok: false, code: 'BAD_REQUEST' });
+    expect(await call({ source: 'vim' })).toMatchObject({ ok: false, code: 'BAD_REQUEST' });
+    expect(await call({ listing: 'nope', part: 1 })).toMatchObject({ ok: false, code: 'NOT_FOUND' });
+    expect(await methods['candidates.health']!({ id: 'r2', method: 'candidates.health', params: {} } as never, {} as never)).toMatchObject({ ok: true, health: { mode: 'watching' } });
+  });
+});

@@ -1,0 +1,256 @@
+import { promises as fsp } from 'node:fs';
+import { join } from 'node:path';
+import type { IndexEntry } from '../importers/candidate-index.js';
+import { sessionFileOf, type FoundFile } from '../importers/discover.js';
+import { claudeProjectsDir, codexSessionsDir, locateAgentDirs } from '../importers/locate.js';
+import { persistIndex, rescanFiles, scanCandidateIndexFull, type ScanProgress } from '../importers/scan.js';
+import type { FileState } from '../importers/summarize-file.js';
+import { forgetScanCacheMemo } from '../importers/scan-cache.js';
+import type { ScanStats } from '../importers/types.js';
+import { importersCacheFile } from '../paths.js';
+import { watchFiles, type FileWatch } from '../watch/file-watcher.js';
+import { watchTrees, type TreeWatch } from '../watch/tree-watcher.js';
+
+/** Watched changes are written to the caches this long after the last one (a busy session appends every second). */
+export const CANDIDATE_PERSIST_DELAY_MS = 2_000;
+/** After a watch broke, the next watch starts this long after the rescan (no tight loop on a broken folder). */
+export const WATCH_RESTART_DELAY_MS = 5_000;
+/** A tool folder that did not exist is looked for again this often. */
+export const MISSING_ROOT_CHECK_MS = 30_000;
+
+export interface CandidateHealth {
+  /** 'watching': changes arrive by watch; 'rescan': the watch broke and the set is rebuilt by scanning. */
+  mode: 'starting' | 'watching' | 'rescan';
+  watchedDirs: number;
+  /** Why the last fallback to a rescan happened, and when. */
+  lastTrouble: string | null;
+  troubleAt: string | null;
+  rescans: number;
+  /** Files re-read one by one because a watch saw them change. */
+  watchedUpdates: number;
+  candidates: number;
+}
+
+export interface CandidateChange {
+  added: number;
+  updated: number;
+  removed: number;
+  /** True when the change came from a full rescan. */
+  rescan: boolean;
+}
+
+export interface AgentCandidatesOptions {
+  dataDir: string;
+  env?: NodeJS.ProcessEnv;
+  onChange?: (change: CandidateChange) => void;
+  onProgress?: (progress: ScanProgress) => void;
+  debounceMs?: number;
+  /** Changes per debounce window before a watch counts as overflowed (tree-watcher.ts MAX_PENDING_CHANGES). */
+  maxPending?: number;
+  /** Defaults to WATCH_RESTART_DELAY_MS. */
+  restartDelayMs?: number;
+}
+
+/**
+ * The host's resident resume candidates: one scan at start, then kept current by watching the
+ * Claude Code and Codex session folders (a new or grown file is re-read alone, from where it
+ * was left) and Baton's own index. A watch that fails or overflows falls back to a rescan and is
+ * restarted; `health()` says which (shown by `baton doctor`).
+ */
+export function createAgentCandidates(options: AgentCandidatesOptions) {
+  const env = options.env ?? process.env;
+  const cacheFile = importersCacheFile(options.dataDir);
+  const dirs = locateAgentDirs(env);
+  let entries = new Map<string, IndexEntry>();
+  /** Paths whose entry has no digest (compressed, unreadable): listed, never written to the index. */
+  let unindexed = new Set<string>();
+  const states = new Map<string, FileState>();
+  let stats: ScanStats | null = null;
+  let version = 0;
+  let closed = false;
+  let watches: TreeWatch[] = [];
+  let indexWatch: FileWatch | null = null;
+  let persistTimer: NodeJS.Timeout | null = null;
+  let restartTimer: NodeJS.Timeout | null = null;
+  let rootTimer: NodeJS.Timeout | null = null;
+  let queue: Promise<void> = Promise.resolve();
+  const health: CandidateHealth = { mode: 'starting', watchedDirs: 0, lastTrouble: null, troubleAt: null, rescans: 0, watchedUpdates: 0, candidates: 0 };
+
+  /** Scans and updates run one at a time, in order. */
+  const serial = (task: () => Promise<void>): Promise<void> => (queue = queue.then(task, task).catch((error: unknown) => console.error(`baton: candidate update failed: ${(error as Error).message}`)));
+
+  async function fullScan(): Promise<void> {
+    if (closed) return;
+    const first = version === 0;
+    const before = entries;
+    const result = await scanCandidateIndexFull({ env, cacheFile, onProgress: options.onProgress });
+    // The resident entries replace the parsed digest cache a cold scan leaves memoized (80 MB at 100,000 sessions).
+    forgetScanCacheMemo();
+    const indexedPaths = new Set(result.indexed.map((e) => e.path));
+    entries = new Map(result.indexed.map((e) => [e.path, e]));
+    for (const e of result.scan.entries) entries.set(e.path, e);
+    unindexed = new Set(result.scan.entries.filter((e) => !indexedPaths.has(e.path)).map((e) => e.path));
+    states.clear();
+    stats = result.scan.stats;
+    version += 1;
+    health.candidates = result.scan.entries.length;
+    let added = 0;
+    for (const path of entries.keys()) if (!before.has(path)) added += 1;
+    // The first scan changes nothing anyone saw: agents:list waits for it.
+    if (!first) options.onChange?.({ added, updated: 0, removed: [...before.keys()].filter((p) => !entries.has(p)).length, rescan: true });
+  }
+
+  function schedulePersist(): void {
+    if (persistTimer || closed) return;
+    persistTimer = setTimeout(() => {
+      persistTimer = null;
+      void serial(async () => {
+        // The index only: rewriting the digest cache would mean parsing it whole (80 MB at 100,000 sessions).
+        await persistIndex(cacheFile, [...entries.values()].filter((e) => !unindexed.has(e.path)));
+      });
+    }, CANDIDATE_PERSIST_DELAY_MS);
+    persistTimer.unref();
+  }
+
+  async function applyChanged(paths: string[]): Promise<void> {
+    const files: FoundFile[] = [];
+    for (const path of paths) {
+      const file = sessionFileOf(dirs, path);
+      if (file) files.push(file);
+    }
+    if (files.length === 0) return;
+    const updates = await rescanFiles(files, { env, cacheFile, states });
+    if (updates === null) return fallBack('a session file is a symbolic link');
+    const change: CandidateChange = { added: 0, updated: 0, removed: 0, rescan: false };
+    for (const u of updates) {
+      const had = entries.has(u.path);
+      if (u.entry === null) {
+        if (had) change.removed += 1;
+        entries.delete(u.path);
+        states.delete(u.path);
+        unindexed.delete(u.path);
+        continue;
+      }
+      if (had) change.updated += 1;
+      else change.added += 1;
+      entries.set(u.path, u.entry);
+      if (u.state) {
+        states.set(u.path, u.state);
+        unindexed.delete(u.path);
+      } else unindexed.add(u.path);
+    }
+    health.watchedUpdates += updates.length;
+    health.candidates = [...entries.values()].filter((e) => e.skip === null).length;
+    version += 1;
+    options.onChange?.(change);
+    schedulePersist();
+  }
+
+  async function startWatches(): Promise<void> {
+    // Counted before the watches start: a folder made after this is picked up by checkRoots.
+    missingRoots = await countMissingRoots();
+    const trees = [
+      { root: claudeProjectsDir(dirs), depth: 1 },
+      // sessions/YYYY/MM/DD: the rollouts sit three folders down.
+      { root: codexSessionsDir(dirs), depth: 3 },
+    ];
+    watches = trees.map(({ root, depth }) =>
+      watchTrees([root], (paths) => void serial(() => applyChanged(paths)), { depth, debounceMs: options.debounceMs, maxPending: options.maxPending, onTrouble: (reason) => fallBack(reason) }),
+    );
+    await Promise.all(watches.map((w) => w.ready));
+    health.watchedDirs = watches.reduce((n, w) => n + w.dirs(), 0);
+    if (health.mode !== 'rescan') health.mode = 'watching';
+  }
+
+  async function stopWatches(): Promise<void> {
+    const old = watches;
+    watches = [];
+    await Promise.all(old.map((w) => w.close()));
+  }
+
+  function fallBack(reason: string): void {
+    if (closed) return;
+    health.mode = 'rescan';
+    health.lastTrouble = reason;
+    health.troubleAt = new Date().toISOString();
+    health.rescans += 1;
+    void stopWatches();
+    void serial(fullScan);
+    if (restartTimer) return;
+    restartTimer = setTimeout(() => {
+      restartTimer = null;
+      if (closed) return;
+      void startWatches().then(() => serial(fullScan)).then(() => {
+        if (!closed && watches.length > 0) health.mode = 'watching';
+      });
+    }, options.restartDelayMs ?? WATCH_RESTART_DELAY_MS);
+    restartTimer.unref();
+  }
+
+  /** A tool folder absent at start (the tool installed, or first run, later): watch and scan it once it exists. */
+  let missingRoots = 0;
+  const countMissingRoots = async () => (await Promise.all([claudeProjectsDir(dirs), codexSessionsDir(dirs)].map((d) => fsp.stat(d).then(() => 0, () => 1)))).reduce((a, b) => a + b, 0);
+  async function checkRoots(): Promise<void> {
+    if (missingRoots === 0 || closed) return;
+    const now = await countMissingRoots();
+    if (now >= missingRoots) return;
+    missingRoots = now;
+    await stopWatches();
+    await startWatches();
+    if (closed) return;
+    await serial(fullScan);
+  }
+
+  const ready = (async () => {
+    // Watch first, then scan: a file written during the scan is seen by one or the other.
+    await startWatches();
+    if (closed) return;
+    await serial(fullScan);
+    if (closed) return;
+    // Baton's own index: an import or handoff by another process changes which candidates are listed.
+    indexWatch = watchFiles([join(options.dataDir, 'index.json')], () => options.onChange?.({ added: 0, updated: 0, removed: 0, rescan: false }));
+    rootTimer = setInterval(() => void checkRoots(), MISSING_ROOT_CHECK_MS);
+    rootTimer.unref();
+  })();
+
+
+
+  return {
+    /** Resolves once the first scan is done and the watches are up. */
+    ready,
+    /** Waits for the first scan, and picks up a tool folder that appeared since (two stats when one was missing). */
+    async current(): Promise<void> {
+      await ready;
+      await checkRoots();
+      await queue;
+    },
+    /** Changes with every update; a listing rendered for one version can be reused until it moves. */
+    version: () => version,
+    /** Candidates (not skipped files), in no particular order. */
+    entries(): IndexEntry[] {
+      return [...entries.values()].filter((e) => e.skip === null);
+    },
+    stats: () => stats,
+    health: (): CandidateHealth => ({ ...health, watchedDirs: watches.reduce((n, w) => n + w.dirs(), 0) }),
+    /** Rescans now (the UI's "Rescan" button): the watch keeps running. */
+    rescan: () => serial(fullScan),
+    async close(): Promise<void> {
+      closed = true;
+      // Watched changes not yet written: write them now, or the next start re-reads those files.
+      if (persistTimer) {
+        clearTimeout(persistTimer);
+        persistTimer = null;
+        const indexed = [...entries.values()].filter((e) => !unindexed.has(e.path));
+        void serial(() => persistIndex(cacheFile, indexed));
+      }
+      if (restartTimer) clearTimeout(restartTimer);
+      if (rootTimer) clearInterval(rootTimer);
+      // A scan in flight finishes (and writes its caches) before the host's folders go away.
+      await ready.catch(() => undefined);
+      await stopWatches();
+      await indexWatch?.close();
+      await queue;
+    },
+  };
+}
+export type AgentCandidates = ReturnType<typeof createAgentCandidates>;

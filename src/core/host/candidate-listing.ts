@@ -1,0 +1,118 @@
+import { randomUUID } from 'node:crypto';
+import { MAX_FRAME_BYTES } from '../../shared/wire.js';
+import type { IndexRow } from '../../shared/session.js';
+import { countItems, groupItems, itemOfEntry, itemOfRow, limitGroups, type ListFilter, type ListItem } from '../importers/candidate-list.js';
+import { writeListJson } from '../importers/list-json.js';
+import type { IndexEntry } from '../importers/candidate-index.js';
+import type { RequestHandler } from '../transport/types.js';
+import { importedSessionId } from '../handoff/import-agent-session.js';
+import type { AgentCandidates } from './agent-candidates.js';
+
+/** Characters of the listing per answer: with JSON escaping the frame stays under MAX_FRAME_BYTES. */
+export const LISTING_PART_CHARS = 160 * 1024;
+/** A rendered listing is kept this long for its remaining parts to be fetched. */
+export const LISTING_TTL_MS = 30_000;
+/** Listings kept at once (one per CLI call in flight). */
+export const MAX_OPEN_LISTINGS = 16;
+/** Rendered listings kept for reuse while nothing changed (one per distinct filter/limit asked). */
+export const RENDER_CACHE_SIZE = 4;
+
+export interface ListingRequest {
+  agents: boolean;
+  filter: ListFilter;
+  limit?: number;
+}
+
+/** `baton list --json`'s document for this state, exactly as the CLI's own scan would print it. */
+export async function renderListing(rows: readonly IndexRow[], entries: readonly IndexEntry[], request: ListingRequest, scan: { files: number; ms: number } | null, cliVersion: number): Promise<string> {
+  const ids = new Set(rows.map((r) => r.id));
+  const imported = [...ids].some((id) => id.startsWith('imp-'));
+  const items: ListItem[] = rows.map(itemOfRow);
+  if (request.agents) for (const e of entries) if (!imported || !ids.has(importedSessionId(e.candidate().fingerprint))) items.push(itemOfEntry(e));
+  const all = groupItems(items, request.filter);
+  const total = countItems(all);
+  const groups = request.limit !== undefined ? limitGroups(all, request.limit) : all;
+  const notes = request.agents ? entries.filter((e) => e.note).map((e) => `${e.path}: ${e.note}`) : [];
+  const chunks: string[] = [];
+  const sink = { write: (c: string) => chunks.push(c) > 0, once: () => undefined };
+  await writeListJson(sink, { version: cliVersion, command: 'list', ok: true }, groups, { total, shown: countItems(groups), notes, agentScan: request.agents ? { ...scan, host: true } : null });
+  return chunks.join('');
+}
+
+/** Cuts a text into parts whose JSON-encoded form fits a frame (control characters escape to 6 bytes). */
+export function splitForFrames(text: string, partChars = LISTING_PART_CHARS): string[] {
+  const parts: string[] = [];
+  for (let at = 0; at < text.length; ) {
+    let end = Math.min(text.length, at + partChars);
+    while (end - at > 1 && Buffer.byteLength(JSON.stringify(text.slice(at, end))) > MAX_FRAME_BYTES - 4096) end = at + Math.floor((end - at) / 2);
+    // Never split a surrogate pair.
+    if (end < text.length && /[\uD800-\uDBFF]/.test(text.charAt(end - 1))) end -= 1;
+    parts.push(text.slice(at, end));
+    at = end;
+  }
+  return parts.length > 0 ? parts : [''];
+}
+
+function filterOf(params: Record<string, unknown>): ListingRequest | null {
+  const { agents, cwd, source, limit } = params;
+  if (agents !== undefined && typeof agents !== 'boolean') return null;
+  if (cwd !== undefined && typeof cwd !== 'string') return null;
+  if (source !== undefined && source !== 'claude' && source !== 'codex' && source !== 'baton') return null;
+  if (limit !== undefined && (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 0)) return null;
+  return { agents: agents !== false, filter: { cwd: cwd as string | undefined, source: source as string | undefined }, ...(limit !== undefined ? { limit: limit as number } : {}) };
+}
+
+/**
+ * Socket methods for the CLI: `candidates.list` renders the listing from the resident candidates
+ * and answers its first part (a listing of 20,000 sessions is ~6 MB, frames are 256 KB); the CLI
+ * asks for the other parts by number, all at once. `candidates.health` is what `baton doctor` shows.
+ */
+export function createCandidateMethods(deps: { candidates: AgentCandidates; listRows: () => Promise<IndexRow[]>; cliVersion: number }): Record<string, RequestHandler> {
+  const listings = new Map<string, { parts: string[]; timer: NodeJS.Timeout }>();
+  /**
+   * The last renders, by what they depend on: the candidates' version, Baton's rows and the
+   * request. A second `baton list` with nothing changed copies parts instead of grouping 20,000
+   * candidates again.
+   */
+  const rendered = new Map<string, string[]>();
+  const keep = (parts: string[]): string => {
+    if (listings.size >= MAX_OPEN_LISTINGS) {
+      const [oldest] = listings.keys();
+      if (oldest !== undefined) {
+        clearTimeout(listings.get(oldest)!.timer);
+        listings.delete(oldest);
+      }
+    }
+    const id = randomUUID();
+    const timer = setTimeout(() => listings.delete(id), LISTING_TTL_MS);
+    timer.unref();
+    listings.set(id, { parts, timer });
+    return id;
+  };
+  return {
+    'candidates.list': async (request) => {
+      const params = (request.params ?? {}) as Record<string, unknown>;
+      if (typeof params.listing === 'string') {
+        const listing = listings.get(params.listing);
+        const part = params.part;
+        if (!listing) return { ok: false, code: 'NOT_FOUND', message: 'That listing expired; ask again.' };
+        if (typeof part !== 'number' || !Number.isInteger(part) || part < 0 || part >= listing.parts.length) return { ok: false, code: 'BAD_REQUEST', message: `part must be 0..${listing.parts.length - 1}` };
+        return { ok: true, text: listing.parts[part] };
+      }
+      const listingRequest = filterOf(params);
+      if (!listingRequest) return { ok: false, code: 'BAD_REQUEST', message: 'candidates.list takes { agents?: boolean, cwd?: string, source?: "claude"|"codex"|"baton", limit?: integer }' };
+      await deps.candidates.current();
+      const rows = await deps.listRows();
+      const key = `${deps.candidates.version()}|${JSON.stringify(listingRequest)}|${rows.map((r) => `${r.id}@${r.updatedAt}@${r.holder.who}#${r.holder.epoch}@${r.messageCount}@${r.title}@${r.archived}`).join(',')}`;
+      let parts = rendered.get(key);
+      if (!parts) {
+        const stats = deps.candidates.stats();
+        parts = splitForFrames(await renderListing(rows, deps.candidates.entries(), listingRequest, stats ? { files: stats.files, ms: stats.ms } : null, deps.cliVersion));
+        if (rendered.size >= RENDER_CACHE_SIZE) rendered.delete(rendered.keys().next().value!);
+        rendered.set(key, parts);
+      }
+      return { ok: true, parts: parts.length, text: parts[0], ...(parts.length > 1 ? { listing: keep(parts) } : {}) };
+    },
+    'candidates.health': async () => ({ ok: true, health: deps.candidates.health() }),
+  };
+}

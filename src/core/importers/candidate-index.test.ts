@@ -1,0 +1,126 @@
+import { appendFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { candidateRow } from '../../shared/agents.js';
+import { candidateIndexFileFor, decodeCandidateIndex, encodeCandidateIndex, entryOf, loadCandidateIndex } from './candidate-index.js';
+import { forgetScanCacheMemo } from './scan-cache.js';
+import { scanAgentSessions, scanCandidateIndex } from './scan.js';
+import { claude, claudeLogPath, writeLog } from './test-fixtures/build-logs.js';
+import type { ImportedCandidate } from './types.js';
+
+let home: string;
+let env: NodeJS.ProcessEnv;
+let cacheFile: string;
+beforeEach(async () => {
+  home = await mkdtemp(join(tmpdir(), 'baton-cidx-'));
+  env = { HOME: home };
+  cacheFile = join(home, 'baton-data', 'importers-cache.json');
+});
+afterEach(async () => {
+  forgetScanCacheMemo();
+  await rm(home, { recursive: true, force: true });
+});
+
+function candidate(i: number, extra: Partial<ImportedCandidate> = {}): ImportedCandidate {
+  const externalId = `aaaaaaaa-0000-4000-8000-${String(i).padStart(12, '0')}`;
+  return {
+    source: 'claude',
+    externalId,
+    path: `/h/.claude/projects/p/${externalId}.jsonl`,
+    title: `títle ${i} ✓ "quoted"\n`,
+    cwd: `/home/dev/p${i % 3}/`,
+    branch: 'main',
+    updatedAt: new Date(Date.UTC(2026, 10, 1) + i * 1000).toISOString(),
+    messageCount: i,
+    messageCountExact: true,
+    model: null,
+    cliVersion: '2.1.39',
+    fingerprint: `fp-${i}`,
+    resumeCommand: `claude --resume ${externalId}`,
+    ...extra,
+  };
+}
+
+async function writeSessions(n: number): Promise<string[]> {
+  const paths: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const id = `bbbbbbbb-0000-4000-8000-${String(i).padStart(12, '0')}`;
+    paths.push(
+      await writeLog(claudeLogPath(home, `/home/dev/p${i % 4}`, id), [
+        claude.user({ uuid: `${id}-u`, cwd: `/home/dev/p${i % 4}`, sessionId: id }, `prompt ${i}`),
+        claude.assistant({ uuid: `${id}-a`, parentUuid: `${id}-u`, cwd: `/home/dev/p${i % 4}`, sessionId: id }, `${id}-m`, claude.text('ok')),
+      ]),
+    );
+  }
+  return paths;
+}
+
+describe('candidate index encoding', () => {
+  it('round-trips 300 entries, candidates and skips, with non-ASCII text, byte for byte', () => {
+    const entries = Array.from({ length: 300 }, (_, i) =>
+      i % 7 === 0
+        ? entryOf(`/x/skip-${i}.jsonl`, 'codex', i, i * 2, null, 'no messages', [1, 2, 3, 4])
+        : entryOf(candidate(i).path, 'claude', i * 10, i * 3.5, candidate(i, i % 5 === 0 ? { note: 'torn' } : i % 11 === 0 ? { title: '', cwd: null, model: 'm' } : {}), null, [i, 0, 0, 1]),
+    );
+    const buf = encodeCandidateIndex(entries);
+    const back = decodeCandidateIndex(buf)!;
+    expect(back).toHaveLength(300);
+    for (let i = 0; i < 300; i++) {
+      const a = entries[i]!;
+      const b = back[i]!;
+      const fields = (e: typeof a) => ({ path: e.path, source: e.source, size: e.size, mtimeMs: e.mtimeMs, skip: e.skip, at: e.at, cwd: e.cwd, id: e.id, note: e.note, totals: e.totals });
+      expect(fields(b)).toEqual(fields(a));
+      if (a.skip === null) {
+        expect(b.candidate()).toEqual(a.candidate());
+        expect(JSON.parse(b.rowText())).toEqual(candidateRow(a.candidate()));
+      }
+    }
+    // Re-encoding decoded entries copies their bytes: the same file.
+    expect(encodeCandidateIndex(back).equals(buf)).toBe(true);
+  });
+
+  it('refuses damaged or foreign files instead of serving them: every truncation and a flipped magic', () => {
+    const buf = encodeCandidateIndex(Array.from({ length: 20 }, (_, i) => entryOf(candidate(i).path, 'claude', 1, 1, candidate(i), null, [0, 0, 0, 0])));
+    for (let cut = 0; cut < buf.length; cut += 37) expect(decodeCandidateIndex(buf.subarray(0, cut))).toBeNull();
+    const foreign = Buffer.from(buf);
+    foreign.write('XXXX', 0, 'latin1');
+    expect(decodeCandidateIndex(foreign)).toBeNull();
+    expect(decodeCandidateIndex(Buffer.from('{"version":2,"entries":{}}'))).toBeNull();
+  });
+});
+
+describe('warm scans answer from the index', () => {
+  it('does not parse the digest cache when nothing changed, and continues a grown file from it', async () => {
+    const paths = await writeSessions(12);
+    const cold = await scanCandidateIndex({ env, cacheFile });
+    expect(cold.stats).toMatchObject({ files: 12, parsed: 12 });
+    expect((await loadCandidateIndex(candidateIndexFileFor(cacheFile)))!.length).toBe(12);
+
+    // A damaged digest cache proves a warm scan never reads it: the answer is still complete.
+    const digest = await readFile(cacheFile, 'utf8');
+    await writeFile(cacheFile, '{ damaged');
+    forgetScanCacheMemo();
+    const warm = await scanAgentSessions({ env, cacheFile });
+    expect(warm.stats).toMatchObject({ files: 12, parsed: 0, cached: 12 });
+    expect(warm.candidates.map((c) => c.title).sort()).toEqual(Array.from({ length: 12 }, (_, i) => `prompt ${i}`).sort());
+
+    await writeFile(cacheFile, digest);
+    forgetScanCacheMemo();
+    await appendFile(paths[3]!, JSON.stringify(claude.user({ uuid: 'late', cwd: '/home/dev/p3', sessionId: 'x' }, 'later prompt')) + '\n');
+    const grown = await scanAgentSessions({ env, cacheFile });
+    expect(grown.stats.parsed).toBe(1);
+    expect(grown.stats.bytesRead).toBeLessThan(1024); // continued, not re-read
+    expect(grown.candidates.find((c) => c.path === paths[3])!.messageCount).toBe(3);
+  });
+
+  it('forgets vanished files in both caches', async () => {
+    const paths = await writeSessions(5);
+    await scanCandidateIndex({ env, cacheFile });
+    await rm(paths[0]!);
+    const after = await scanCandidateIndex({ env, cacheFile });
+    expect(after.entries).toHaveLength(4);
+    expect((await loadCandidateIndex(candidateIndexFileFor(cacheFile)))!.map((e) => e.path)).not.toContain(paths[0]);
+    expect(Object.keys(JSON.parse(await readFile(cacheFile, 'utf8')).entries)).not.toContain(paths[0]);
+  });
+});

@@ -1,0 +1,67 @@
+// @vitest-environment happy-dom
+import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createApiFromTransport, createBridgeTransport, type BatonApi } from '../../api';
+import { App } from '../../components/App';
+import { row } from '../../test-support/fixtures';
+import { MemoryBridge, okResult } from '../../test-support/memory-bridge';
+import { agentCandidate } from './candidate-fixture';
+import { scanningText } from './ScanStatus';
+
+const apis: BatonApi[] = [];
+beforeEach(() => {
+  window.history.replaceState(null, '', '/');
+  window.localStorage.clear();
+});
+afterEach(() => {
+  cleanup();
+  for (const api of apis.splice(0)) api.close();
+});
+
+function apiFor(bridge: MemoryBridge): BatonApi {
+  const api = createApiFromTransport(createBridgeTransport(bridge));
+  apis.push(api);
+  return api;
+}
+
+describe('candidates kept live by the host (issue 15)', () => {
+  it('shows the cold scan\'s progress per tool, with thousands separators', async () => {
+    let finishScan: (value: ReturnType<typeof okResult>) => void = () => undefined;
+    const bridge = new MemoryBridge()
+      .handle('sessions:list', () => okResult([row({ id: 'b1', title: 'Baton one' })]))
+      .handle('agents:list', () => new Promise((resolve) => (finishScan = resolve)));
+    render(<App api={apiFor(bridge)} />);
+    await screen.findByRole('button', { name: /Baton one/ });
+    act(() => bridge.emit('agents:progress', { source: 'claude', done: 4210, total: 10000 }));
+    await waitFor(() => expect(screen.getByTestId('scan-status').textContent).toContain('Reading Claude Code sessions… 4,210 / 10,000'));
+    act(() => bridge.emit('agents:progress', { source: 'codex', done: 12, total: 10000 }));
+    await waitFor(() => expect(screen.getByTestId('scan-status').textContent).toContain('Reading Codex sessions… 12 / 10,000'));
+    await act(async () => finishScan(okResult({ candidates: [], stats: { files: 0, ms: 1 } })));
+    await waitFor(() => expect(screen.queryByTestId('scan-status')).toBeNull());
+    // A late progress event after the answer does not bring the spinner back.
+    act(() => bridge.emit('agents:progress', { source: 'codex', done: 13, total: 10000 }));
+    expect(screen.queryByTestId('scan-status')).toBeNull();
+  });
+
+  it('agents:changed re-fetches the list without a spinner, and a new session appears in its group', async () => {
+    let candidates = [agentCandidate({ externalId: 'c-1', title: 'Old one', cwd: '/home/dev/api', updatedAt: '2026-11-29T10:00:00Z' })];
+    const bridge = new MemoryBridge()
+      .handle('sessions:list', () => okResult([]))
+      .handle('agents:list', () => okResult({ candidates, stats: { files: candidates.length, ms: 1 } }));
+    render(<App api={apiFor(bridge)} />);
+    await screen.findByRole('button', { name: /Old one/ });
+    candidates = [agentCandidate({ externalId: 'c-2', title: 'Brand new', cwd: '/home/dev/api', updatedAt: '2026-11-29T11:00:00Z' }), ...candidates];
+    act(() => bridge.emit('agents:changed', { added: 1, updated: 0, removed: 0, rescan: false }));
+    expect(screen.queryByTestId('scan-status')).toBeNull();
+    await screen.findByRole('button', { name: /Brand new/ });
+    const group = screen.getAllByTestId('session-group')[0]!;
+    expect(within(group).getAllByTestId('session-item').map((el) => el.getAttribute('data-session-id'))).toEqual(['claude:c-2', 'claude:c-1']);
+    expect(screen.getByTestId('session-total').textContent).toBe('2 sessions');
+    expect(bridge.callsTo('agents:list')).toBe(2);
+  });
+
+  it('the plain line is used until the host reports progress', () => {
+    expect(scanningText({})).toBe('Scanning Claude Code and Codex sessions…');
+    expect(scanningText({ progress: { source: 'codex', done: 1234567, total: 2000000 } })).toBe('Reading Codex sessions… 1,234,567 / 2,000,000');
+  });
+});
