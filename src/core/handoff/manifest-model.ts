@@ -44,6 +44,9 @@ export async function storeCarriedModel(store: SessionStore, session: SessionDoc
   const { value: settings } = await redactValue(session.model.settings ?? { model: session.model.name });
   const carried: CarriedModel = { kind: MODEL_ARTIFACT_KIND, version: 1, sessionId: session.id, name: session.model.name, settings };
   const { sha256, ref } = await store.putArtifact(session.id, new TextEncoder().encode(canonicalJson(carried)), MODEL_ARTIFACT_EXTENSION);
+  if (session.model.settingsSha256 !== sha256) {
+    await store.mutate(session.id, (doc) => (doc.model ? { ...doc, model: { ...doc.model, settingsRef: ref, settingsSha256: sha256 } } : undefined));
+  }
   return { name: session.model.name, settings_ref: ref, settings_sha256: sha256 };
 }
 
