@@ -204,15 +204,15 @@ describe('baton handoff: the model configuration travels by hash (real CLI, real
     await writeFile(file, text.replace('Explanatory', 'Learning'));
     const services = await startHost();
     const refused = await baton(['handoff', '--session', sessionId, '--no-launch', '--json'], env);
-    expect(refused.code).not.toBe(0);
-    expect(JSON.stringify(refused.json)).toContain('model.settings_sha256');
+    expect(refused).toMatchObject({ code: 5, json: { ok: false, category: 'rejected', answer: { code: 'VERIFY_MISMATCH' } } });
+    expect(String(refused.json.message)).toContain('model.settings_sha256');
     expect((await services.store.getSession(sessionId)).holder).toMatchObject({ who: 'terminal' });
 
     // Put back, the same manifest is accepted and the target holds the same model.
     await writeFile(file, text);
     const accepted = await baton(['handoff', '--session', sessionId, '--no-launch', '--json'], env);
     expect(accepted).toMatchObject({ code: 0, json: { category: 'accepted' } });
-    expect((await services.store.getSession(sessionId)).model?.name).toBe('claude-opus-4-6');
+    expect((await services.store.getSession(sessionId)).model).toMatchObject({ name: 'claude-opus-4-6', settingsRef: ref, settingsSha256: manifest.model?.settings_sha256 });
   });
 
   it('a Baton messages file: the model of the last assistant message is carried', async () => {
