@@ -81,7 +81,7 @@ test.describe('the dimensions a handoff carries', () => {
     }
   });
 
-  test('an imported Claude Code session shows its carried permission mode and rules, and its background shell as not verifiable', async ({ page, home, work, launchHost }) => {
+  test('an imported Claude Code session shows its carried permission mode and rules, its model and output style, and its background shell as not verifiable', async ({ page, home, work, launchHost }) => {
     const fakeHome = join(work.path, 'user');
     const configDir = join(work.path, 'claude-config'); // CLAUDE_CONFIG_DIR, not ~/.claude
     const project = join(work.path, 'api');
@@ -89,7 +89,7 @@ test.describe('the dimensions a handoff carries', () => {
     await mkdir(join(project, '.claude'), { recursive: true });
     await mkdir(configDir, { recursive: true });
     await writeFile(join(configDir, 'settings.json'), JSON.stringify({ permissions: { allow: ['Bash(npm test:*)'], deny: ['Read(./.env)'] } }));
-    await writeFile(join(project, '.claude', 'settings.json'), JSON.stringify({ permissions: { deny: ['Bash(git push:*)'] } }));
+    await writeFile(join(project, '.claude', 'settings.json'), JSON.stringify({ outputStyle: 'Explanatory', permissions: { deny: ['Bash(git push:*)'] } }));
     const log = await writeClaudeSession(fakeHome, { id: '7d1c2a30-5b7e-4a53-9d0e-2f1e4c6b8a90', cwd: project, branch: 'main', prompt: 'Serve the docs', answer: 'Serving them in the background.', startedAt: '2026-11-30T09:00:00.000Z' });
     const base = { isSidechain: false, userType: 'external', cwd: project, sessionId: '7d1c2a30-5b7e-4a53-9d0e-2f1e4c6b8a90', version: '2.1.39', gitBranch: 'main' };
     await appendFile(
@@ -116,6 +116,11 @@ test.describe('the dimensions a handoff carries', () => {
     await expect(permissions.getByTestId('carried-rules')).toContainText('Read(./.env)');
     await expect(permissions.getByTestId('carried-rules')).toContainText('Bash(git push:*)');
     await expect(permissions).toContainText(join(configDir, 'settings.json'));
+    // The model & config dimension, beside the permissions: the transcript's model and the project's output style.
+    const model = page.getByTestId('carried-model');
+    await expect(model.getByTestId('carried-model-name')).toHaveText('claude-opus-4-6');
+    await expect(model).toContainText('Explanatory');
+    await expect(model).toContainText('Settings artifact');
     const shell = page.locator('[data-testid="carried-task"][data-task-id="claude-shell-bash_1"]');
     await expect(shell).toHaveAttribute('data-state', 'unverified');
     await expect(shell.getByTestId('carried-task-recommendation')).toContainText('Claude Code transcript');

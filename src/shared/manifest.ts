@@ -69,7 +69,14 @@ export const Manifest = z.looseObject({
   capabilities_required: z.array(z.string()),
   background_tasks: z.array(ManifestTask),
   permission_state: z.looseObject({ mode: z.string(), rules_sha256: Sha256.nullable() }),
-  model: z.looseObject({ name: z.string(), settings_ref: z.string().nullable() }).nullable(),
+  model: z
+    .looseObject({
+      name: z.string(),
+      settings_ref: z.string().nullable(),
+      /** sha256 of the model settings artifact, checked at the target (manifest-model.ts). */
+      settings_sha256: Sha256.nullable().optional(),
+    })
+    .nullable(),
 });
 export type Manifest = z.infer<typeof Manifest>;
 

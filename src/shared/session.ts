@@ -38,7 +38,11 @@ export { PermissionState } from './session-fields/permission.js';
 
 export const ModelConfig = z.looseObject({
   name: z.string(),
+  /** The listed keys only (src/core/importers/model-settings.ts), redacted; instructions by path and hash. */
   settings: z.record(z.string(), z.unknown()).optional(),
+  /** The artifact the last handoff carried the settings in, and its sha256 (manifest `model.settings_ref`). */
+  settingsRef: z.string().optional(),
+  settingsSha256: z.string().optional(),
 });
 
 export const Damage = z.looseObject({

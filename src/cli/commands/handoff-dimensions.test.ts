@@ -1,5 +1,5 @@
 import { execFile, execFileSync, spawn } from 'node:child_process';
-import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -12,6 +12,7 @@ import { ensureEndpointDir, loadOrCreateToken, resolveEndpoint } from '../../cor
 import { startEndpointServer } from '../../core/transport/server.js';
 import type { EndpointServer } from '../../core/transport/types.js';
 import { createReceiver } from '../../core/handoff/receiver.js';
+import { claude, writeLog } from '../../core/importers/test-fixtures/build-logs.js';
 
 /**
  * The handoff's dimensions through the real CLI in a child process, against a real receiver on a
@@ -31,9 +32,9 @@ interface Run {
   stderr: string;
 }
 
-function baton(args: string[]): Promise<Run> {
+function baton(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', CLI, ...args], { env: { ...process.env, BATON_HOME: dataDir, XDG_RUNTIME_DIR: '' } }, (error, stdout, stderr) => {
+    execFile(process.execPath, ['--import', 'tsx', CLI, ...args], { env: { ...process.env, BATON_HOME: dataDir, XDG_RUNTIME_DIR: '', ...env } }, (error, stdout, stderr) => {
       let json: Record<string, unknown> = {};
       try {
         json = JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as Record<string, unknown>;
@@ -147,5 +148,80 @@ describe('baton handoff: tasks and permissions in the manifest (real CLI, real h
     const { createHash } = await import('node:crypto');
     expect(createHash('sha256').update(bytes).digest('hex')).toBe(manifest.permission_state.rules_sha256);
     expect(session.permission?.inForce).toMatchObject({ mode: 'default', handoffId: manifest.handoff_id });
+  });
+});
+
+describe('baton handoff: the model configuration travels by hash (real CLI, real host)', () => {
+  it('--from claude: model.settings_ref names the redacted settings artifact with its hash; a tampered artifact is refused naming the field', async () => {
+    const configDir = join(root, 'claude-config');
+    await mkdir(configDir);
+    const secret = 'ghp_' + 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8';
+    await writeFile(join(configDir, 'settings.json'), JSON.stringify({ model: 'opus', env: { GITHUB_TOKEN: secret }, permissions: { allow: ['Bash(npm test:*)'] } }));
+    await mkdir(join(repo, '.claude'));
+    await writeFile(join(repo, '.claude', 'settings.json'), JSON.stringify({ outputStyle: 'Explanatory' }));
+    const claudeMd = '# Rules\nRun the tests before committing.\n';
+    await writeFile(join(repo, 'CLAUDE.md'), claudeMd);
+    const transcript = await writeLog(join(root, 'transcript.jsonl'), [
+      claude.user({ uuid: 'u1', cwd: repo }, 'fix the app'),
+      claude.assistant({ uuid: 'a1', parentUuid: 'u1', cwd: repo }, 'msg_A', claude.text('Looking.'), 'claude-sonnet-4-5'),
+      claude.assistant({ uuid: 'a2', parentUuid: 'a1', cwd: repo }, 'msg_B', claude.text('Changed app.js.'), 'claude-opus-4-6'),
+    ]);
+    const env = { CLAUDE_CONFIG_DIR: configDir };
+
+    // Nobody listens yet: the session is saved and its manifest recorded, not offered.
+    const first = await baton(['handoff', '--from', 'claude', '--session', transcript, '--no-launch', '--json'], env);
+    expect(first.code).toBe(3);
+    const sessionId = String(first.json.sessionId);
+    const store = await openStore(dataDir);
+    const manifest = Manifest.parse(JSON.parse(await readFile(join(store.sessionDir(sessionId), 'handoff.json'), 'utf8')));
+    expect(manifest.model).toMatchObject({ name: 'claude-opus-4-6', settings_ref: expect.stringMatching(/^artifacts\/[0-9a-f]{64}\.json$/) });
+    const ref = String(manifest.model?.settings_ref);
+    const bytes = await store.readArtifact(sessionId, ref);
+    const { createHash } = await import('node:crypto');
+    expect(createHash('sha256').update(bytes).digest('hex')).toBe(manifest.model?.settings_sha256);
+    const carried = JSON.parse(new TextDecoder().decode(bytes)) as { name: string; settings: Record<string, unknown> };
+    expect(carried).toMatchObject({
+      kind: 'baton.model-settings',
+      name: 'claude-opus-4-6',
+      settings: {
+        sourceTool: 'claude',
+        model: 'claude-opus-4-6',
+        clientVersion: '2.1.39',
+        settingsModel: 'opus',
+        outputStyle: 'Explanatory',
+        instructions: [{ ref: join(repo, 'CLAUDE.md'), sha256: createHash('sha256').update(claudeMd).digest('hex'), bytes: claudeMd.length }],
+      },
+    });
+    const text = new TextDecoder().decode(bytes);
+    expect(text).not.toContain(secret);
+    expect(text).not.toContain('Run the tests');
+    expect(JSON.stringify((await store.getSession(sessionId)).model)).not.toContain(secret);
+
+    // The artifact is changed on disk before the offer: the target refuses, naming the field.
+    const file = join(store.sessionDir(sessionId), ref);
+    await store.close();
+    await chmod(file, 0o600);
+    await writeFile(file, text.replace('Explanatory', 'Learning'));
+    const services = await startHost();
+    const refused = await baton(['handoff', '--session', sessionId, '--no-launch', '--json'], env);
+    expect(refused).toMatchObject({ code: 5, json: { ok: false, category: 'rejected', answer: { code: 'VERIFY_MISMATCH' } } });
+    expect(String(refused.json.message)).toContain('model.settings_sha256');
+    expect((await services.store.getSession(sessionId)).holder).toMatchObject({ who: 'terminal' });
+
+    // Put back, the same manifest is accepted and the target holds the same model.
+    await writeFile(file, text);
+    const accepted = await baton(['handoff', '--session', sessionId, '--no-launch', '--json'], env);
+    expect(accepted).toMatchObject({ code: 0, json: { category: 'accepted' } });
+    expect((await services.store.getSession(sessionId)).model).toMatchObject({ name: 'claude-opus-4-6', settingsRef: ref, settingsSha256: manifest.model?.settings_sha256 });
+  });
+
+  it('a Baton messages file: the model of the last assistant message is carried', async () => {
+    await writeFile(messagesFile, `${JSON.stringify({ role: 'user', content: 'fix' })}\n${JSON.stringify({ role: 'assistant', content: 'done', model: 'gpt-5.3-codex' })}\n`);
+    const services = await startHost();
+    const run = await baton(['handoff', '--cwd', repo, '--messages', messagesFile, '--no-launch', '--json']);
+    expect(run).toMatchObject({ code: 0, json: { category: 'accepted' } });
+    const sessionId = String(run.json.sessionId);
+    const manifest = Manifest.parse(JSON.parse(await readFile(join(services.store.sessionDir(sessionId), 'handoff.json'), 'utf8')));
+    expect(manifest.model).toMatchObject({ name: 'gpt-5.3-codex', settings_ref: expect.any(String), settings_sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
   });
 });

@@ -58,6 +58,6 @@ export function buildManifest(input: ManifestInput): Manifest {
       mode: session.permission?.mode ?? 'default',
       rules_sha256: session.permission ? sha256Hex(canonicalJson(session.permission.rules)) : null,
     },
-    model: session.model ? { name: session.model.name, settings_ref: null } : null,
+    model: input.facts?.model ?? (session.model ? { name: session.model.name, settings_ref: null } : null),
   };
 }

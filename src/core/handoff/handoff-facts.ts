@@ -7,6 +7,7 @@ import { createTaskService } from '../tasks/task-service.js';
 import { manifestTasksOf, toSessionTasks, type ManifestTaskEntry } from '../tasks/manifest-tasks.js';
 import type { WorkspaceSnapshot } from '../workspace/capture.js';
 import { deriveCapabilities } from './manifest-capabilities.js';
+import { storeCarriedModel } from './manifest-model.js';
 import { carriedPermission, storeCarriedPermission } from './manifest-permissions.js';
 import { readApprovalFacts } from './session-approvals.js';
 
@@ -25,6 +26,8 @@ export interface HandoffFacts {
   capabilities: Capability[];
   tasks: ManifestTaskEntry[];
   permission: { mode: string; rules_sha256: string; rules_ref: string };
+  /** The model configuration, stored as an artifact by hash; null when the session names no model. */
+  model?: { name: string; settings_ref: string; settings_sha256: string } | null;
 }
 
 /**
@@ -52,7 +55,8 @@ export async function gatherHandoffFacts(store: SessionStore, session: SessionDo
     sourceMode: current.permission?.sourceMode ?? null,
     tasks: summaries.length,
   });
-  return { capabilities, tasks, permission };
+  const model = await storeCarriedModel(store, current);
+  return { capabilities, tasks, permission, model };
 }
 
 /** Lease times move with every heartbeat; they do not make a task another task. */
@@ -69,6 +73,7 @@ export function factsMatch(previous: Manifest, facts: HandoffFacts): boolean {
     canonicalJson(previous.capabilities_required) === canonicalJson(facts.capabilities) &&
     canonicalJson(stableTasks(previous.background_tasks)) === canonicalJson(stableTasks(facts.tasks)) &&
     previous.permission_state.rules_sha256 === facts.permission.rules_sha256 &&
-    previous.permission_state.mode === facts.permission.mode
+    previous.permission_state.mode === facts.permission.mode &&
+    (previous.model?.settings_sha256 ?? null) === (facts.model?.settings_sha256 ?? null)
   );
 }

@@ -2,6 +2,7 @@ import { ErrorCode } from '../../shared/error-codes.js';
 import type { SessionDoc } from '../../shared/session.js';
 import { sha256Hex } from '../hash.js';
 import { readAgentSession, type AgentSource } from '../importers/index.js';
+import { importedModel } from '../importers/imported-model.js';
 import { importedPermission } from '../importers/imported-permission.js';
 import type { SessionStore } from '../store/types.js';
 import { landNewSession } from './send.js';
@@ -39,7 +40,7 @@ export async function importAgentSession(store: SessionStore, source: AgentSourc
     title: imported.title || `${source} session ${imported.externalId}`,
     messages: imported.messages,
     source: { tool: source, externalId: imported.externalId, path: imported.path, fingerprint: imported.fingerprint, clientVersion: imported.cliVersion ?? undefined },
-    model: imported.model ? { name: imported.model } : null,
+    model: await importedModel(imported, env),
     permission: await importedPermission(imported, env),
     tasks: imported.tasks,
   });

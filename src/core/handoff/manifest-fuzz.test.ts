@@ -77,7 +77,7 @@ function breakingReplacements(original: Json): Json[] {
 /** Fields whose strings have a format: a well-typed but malformed string must be refused too. */
 const FORMATTED = new Set(['protocol_version', 'handoff_id', 'session_id', 'messages_sha256', 'tool_calls_sha256', 'diff_sha256', 'rules_sha256']);
 /** The optional keys of the schema (src/shared/manifest.ts); every other key is required. */
-const OPTIONAL_KEYS = new Set(['title', 'token_estimate_method', 'compacted_summary_sha256']);
+const OPTIONAL_KEYS = new Set(['title', 'token_estimate_method', 'compacted_summary_sha256', 'settings_sha256']);
 
 /** A schema-valid manifest that also fills the nullable branches (git, a background task, a model). */
 function richManifest(): Json {
@@ -88,7 +88,7 @@ function richManifest(): Json {
     requires_rehydration: true,
   };
   rich.background_tasks = [{ id: 't1', kind: 'dev-server', command: 'npm run dev', port: 5173, pid: 42, log_ref: 'tasks/t1.log', lease_expires_at: '2026-11-30T12:00:00Z', recoverable: true }];
-  rich.model = { name: 'm', settings_ref: null };
+  rich.model = { name: 'm', settings_ref: null, settings_sha256: 'd'.repeat(64) };
   rich.parent_session_id = 's-parent';
   rich.permission_state = { mode: 'default', rules_sha256: 'c'.repeat(64) };
   return rich as Json;

@@ -5,7 +5,7 @@ import { redactValue, type RedactionCounts } from '../redact/redact-value.js';
 export interface SessionContent {
   title: string;
   messages: MessageInput[];
-  model?: { name: string } | null;
+  model?: { name: string; settings?: Record<string, unknown> } | null;
   permission?: { mode: string; rules: string[] } | null;
   /** Background tasks found in an imported log: their commands can carry secrets too. */
   tasks?: unknown[];

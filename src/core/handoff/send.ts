@@ -20,6 +20,7 @@ import { MESSAGE_MAX_DEPTH, nestedDeeperThan } from './read-message-input.js';
 import { trimToolOutputs } from '../context/trim-tool-output.js';
 import { prepareContext } from '../context/context-transfer.js';
 import { findTarget } from './find-target.js';
+import { batonModelOf } from './manifest-model.js';
 import { HandoffCategory, type HandoffOutcome } from './outcome.js';
 
 export const DEFAULT_HANDOFF_TIMEOUT_MS = 10_000;
@@ -31,7 +32,7 @@ export interface NewSessionRequest {
   title: string;
   messages: MessageInput[];
   source?: SessionSource;
-  model?: { name: string } | null;
+  model?: { name: string; settings?: Record<string, unknown> } | null;
   permission?: PermissionState | null;
   /** Background tasks found in an imported log (session.json `tasks`). */
   tasks?: SessionTaskSummary[];
@@ -75,7 +76,8 @@ export async function landAndReadBack(store: SessionStore, request: NewSessionRe
   const { content, found: redactions } = await redactSessionContent({
     title: request.title,
     messages: request.messages,
-    model: request.model ?? null,
+    // A Baton session's model is what its messages say (README: message format); imports pass theirs.
+    model: request.model ?? (request.source && request.source.tool !== 'baton' ? null : batonModelOf(request.messages)),
     permission: request.permission ?? null,
     tasks: request.tasks ?? [],
   });

@@ -1,12 +1,11 @@
-import { open } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { PermissionSource, PermissionState } from '../../shared/session-fields/permission.js';
 import { locateAgentDirs } from './locate.js';
+import { readSettingsJson } from './settings-file.js';
 import { isRecord } from './text.js';
 
-/** A settings.json larger than this is not read (Claude Code's own files are a few KiB). */
-export const SETTINGS_MAX_BYTES = 1024 * 1024;
+export { SETTINGS_MAX_BYTES } from './settings-file.js';
 export const MAX_RULES_PER_FILE = 10_000;
 export const RULE_MAX_CHARS = 4_096;
 
@@ -25,28 +24,10 @@ function strings(value: unknown): string[] {
 
 /** Reads one settings file (read-only, size-limited); a missing file is null, a bad one is a source with its error. */
 export async function readClaudeSettings(path: string, kind: PermissionSource['kind']): Promise<SettingsRead | null> {
-  let text: string;
-  try {
-    const handle = await open(path, 'r');
-    try {
-      const stat = await handle.stat();
-      if (!stat.isFile()) return { source: { kind, path, rules: 0, error: 'not a regular file' }, allow: [], deny: [], dirs: [], defaultMode: null };
-      if (stat.size > SETTINGS_MAX_BYTES) return { source: { kind, path, rules: 0, error: `over ${SETTINGS_MAX_BYTES} bytes, not read` }, allow: [], deny: [], dirs: [], defaultMode: null };
-      text = await handle.readFile('utf8');
-    } finally {
-      await handle.close();
-    }
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return null;
-    return { source: { kind, path, rules: 0, error: `cannot read: ${(error as Error).message}` }, allow: [], deny: [], dirs: [], defaultMode: null };
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    return { source: { kind, path, rules: 0, error: `not JSON: ${(error as Error).message}` }, allow: [], deny: [], dirs: [], defaultMode: null };
-  }
+  const read = await readSettingsJson(path);
+  if (read === null) return null;
+  if ('error' in read) return { source: { kind, path, rules: 0, error: read.error }, allow: [], deny: [], dirs: [], defaultMode: null };
+  const json = read.json;
   const permissions = isRecord(json) && isRecord(json.permissions) ? json.permissions : {};
   const allow = strings(permissions.allow);
   const deny = strings(permissions.deny);

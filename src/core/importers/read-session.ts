@@ -7,6 +7,7 @@ import { CodexConverter } from './codex-convert.js';
 import { ClaudeTaskScanner } from './claude-tasks.js';
 import { CodexTaskScanner } from './codex-tasks.js';
 import { CodexPermissionScanner } from './codex-permissions.js';
+import { CodexModelScanner } from './codex-model.js';
 import { feedDigest, messagesOf, newDigest, settleDigest } from './digest.js';
 import { discoverSessionFiles } from './discover.js';
 import { fromReadError, ImporterError } from './errors.js';
@@ -74,6 +75,7 @@ export async function readAgentSession(source: AgentSource, pathOrId: string, en
   const converter = source === 'claude' ? new ClaudeConverter(stats) : new CodexConverter(stats);
   const tasks = source === 'claude' ? new ClaudeTaskScanner() : new CodexTaskScanner();
   const codexPermission = new CodexPermissionScanner();
+  const codexModel = new CodexModelScanner(path);
   let lineNo = 0;
   let firstIsRecord = false;
   let handle;
@@ -90,7 +92,10 @@ export async function readAgentSession(source: AgentSource, pathOrId: string, en
       feedDigest(digest, line, known);
       converter.feed(line, lineNo);
       tasks.feed(line);
-      if (source === 'codex') codexPermission.feed(line, lineNo);
+      if (source === 'codex') {
+        codexPermission.feed(line, lineNo);
+        codexModel.feed(line, lineNo);
+      }
     });
   } catch (error) {
     throw fromReadError(error, path);
@@ -127,6 +132,7 @@ export async function readAgentSession(source: AgentSource, pathOrId: string, en
     messages: converter.messages,
     tasks: tasks.result(),
     codexPermission: source === 'codex' ? codexPermission.result(path) : null,
+    codexModel: source === 'codex' ? codexModel.result() : null,
     fingerprint: sourceFingerprint(source, path, digest.endOffset, digest.lastKey),
     resumeCommand: resumeCommandFor(source, externalId),
     stats,

@@ -1,5 +1,6 @@
 import type { SessionTaskSummary } from '../../shared/session-fields/tasks.js';
 import type { PermissionState } from '../../shared/session-fields/permission.js';
+import type { ModelSettings } from './model-settings.js';
 import type { MessageInput } from '../../shared/message.js';
 
 /** The terminal assistants Baton imports from. */
@@ -105,6 +106,8 @@ export interface ImportedSession {
   tasks: SessionTaskSummary[];
   /** Codex: the permission state of the last turn_context (Claude's is read with its settings files). */
   codexPermission: PermissionState | null;
+  /** Codex: the model configuration of session_meta and the last turn_context (Claude's is read with its settings files). */
+  codexModel: ModelSettings | null;
   fingerprint: string;
   resumeCommand: string;
   stats: ReadStats;

@@ -2,6 +2,7 @@ import type { SessionDetail } from '../../../shared/ui-contract';
 import { ChangesTab } from '../features/workspace/ChangesTab';
 import { HistoryTab } from '../features/session-history/HistoryTab';
 import { ContinueInTerminal } from '../features/terminal/ContinueInTerminal';
+import { CarriedModel } from '../features/carried/CarriedModel';
 import { CarriedPermissions } from '../features/carried/CarriedPermissions';
 import { CarriedTasks } from '../features/carried/CarriedTasks';
 import { DamageBanner } from '../features/session/DamageBanner';
@@ -98,6 +99,7 @@ function ConversationPanel({ detail, now }: { detail: SessionDetail; now: number
         </dl>
         <DamageBanner damaged={session.damaged} />
         <CarriedPermissions permission={session.permission} />
+        <CarriedModel model={session.model} />
         <CarriedTasks sessionId={session.id} />
       </section>
       <section className="conversation" aria-labelledby="conversation-heading">

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { CarriedTaskView } from '../../../../shared/carried-tasks';
 import { MemoryBridge, okResult } from '../../test-support/memory-bridge';
 import { renderWithApi } from '../workspace/test-kit';
+import { CarriedModel } from './CarriedModel';
 import { CarriedPermissions, groupRules } from './CarriedPermissions';
 import { CarriedTasks } from './CarriedTasks';
 
@@ -39,6 +40,32 @@ describe('CarriedPermissions', () => {
     const { container } = renderWithApi(<CarriedPermissions permission={null} />, new MemoryBridge());
     expect(container.textContent).toBe('');
     expect(groupRules(['Bash', 'deny:Edit', 'weird:x'])).toEqual({ allow: ['Bash', 'weird:x'], deny: ['Edit'], root: [], grant: [] });
+  });
+});
+
+describe('CarriedModel', () => {
+  it('shows the carried model, its listed settings, the instruction files by path and hash, and the artifact hash', () => {
+    renderWithApi(
+      <CarriedModel
+        model={{
+          name: 'claude-opus-4-6',
+          settings: { sourceTool: 'claude', model: 'claude-opus-4-6', clientVersion: '2.1.39', outputStyle: 'Explanatory', instructions: [{ ref: '/w/CLAUDE.md', sha256: 'a'.repeat(64), bytes: 10 }, { bad: true }], sources: [] },
+          settingsSha256: 'b'.repeat(64),
+        }}
+      />,
+      new MemoryBridge(),
+    );
+    expect(screen.getByTestId('carried-model-name').textContent).toBe('claude-opus-4-6');
+    const section = screen.getByTestId('carried-model').textContent ?? '';
+    expect(section).toContain('Explanatory');
+    expect(section).toContain('2.1.39');
+    expect(section).toContain('bbbbbbbbbbbb');
+    expect(within(screen.getByTestId('carried-instructions')).getAllByRole('listitem').map((li) => li.textContent)).toEqual([`Instructions /w/CLAUDE.md ${'a'.repeat(12)}`]);
+  });
+
+  it('renders nothing without a model', () => {
+    const { container } = renderWithApi(<CarriedModel model={null} />, new MemoryBridge());
+    expect(container.textContent).toBe('');
   });
 });
 

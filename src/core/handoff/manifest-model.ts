@@ -1,0 +1,77 @@
+import type { Manifest } from '../../shared/manifest.js';
+import type { MessageInput } from '../../shared/message.js';
+import type { SessionDoc } from '../../shared/session.js';
+import { canonicalJson, sha256Hex } from '../hash.js';
+import type { ModelSettings } from '../importers/model-settings.js';
+import { redactValue } from '../redact/redact-value.js';
+import type { SessionStore } from '../store/types.js';
+import type { FieldMismatch } from './verify-offer.js';
+
+/** The artifact that carries a session's model configuration (artifacts/<sha256>.json). */
+export const MODEL_ARTIFACT_EXTENSION = 'json';
+export const MODEL_ARTIFACT_KIND = 'baton.model-settings';
+
+export interface CarriedModel {
+  kind: typeof MODEL_ARTIFACT_KIND;
+  version: 1;
+  sessionId: string;
+  name: string;
+  /** The listed keys only (model-settings.ts), redacted; instructions by path and hash. */
+  settings: Record<string, unknown>;
+}
+
+/**
+ * The model of a Baton session handed off with a messages file: the `model` of its last
+ * assistant message (README: message format). The CLI takes no other model setting.
+ */
+export function batonModelOf(messages: readonly MessageInput[]): { name: string; settings: ModelSettings & Record<string, unknown> } | null {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i]!;
+    if (m.role === 'assistant' && typeof m.model === 'string' && m.model.length > 0) {
+      return { name: m.model, settings: { sourceTool: 'baton', model: m.model, instructions: [], sources: [] } };
+    }
+  }
+  return null;
+}
+
+/**
+ * Stores the session's model configuration as an artifact by hash (run through the redactor once
+ * more: a session.json written by an older Baton may hold what this one would not keep), so the
+ * manifest's `model.settings_ref` names bytes the target can read and check. Null without a model.
+ */
+export async function storeCarriedModel(store: SessionStore, session: SessionDoc): Promise<{ name: string; settings_ref: string; settings_sha256: string } | null> {
+  if (!session.model) return null;
+  const { value: settings } = await redactValue(session.model.settings ?? { model: session.model.name });
+  const carried: CarriedModel = { kind: MODEL_ARTIFACT_KIND, version: 1, sessionId: session.id, name: session.model.name, settings };
+  const { sha256, ref } = await store.putArtifact(session.id, new TextEncoder().encode(canonicalJson(carried)), MODEL_ARTIFACT_EXTENSION);
+  if (session.model.settingsSha256 !== sha256) {
+    await store.mutate(session.id, (doc) => (doc.model ? { ...doc, model: { ...doc.model, settingsRef: ref, settingsSha256: sha256 } } : undefined));
+  }
+  return { name: session.model.name, settings_ref: ref, settings_sha256: sha256 };
+}
+
+/** Reads and checks the model artifact a manifest names; throws with the ref when the bytes do not match. */
+export async function readCarriedModel(store: SessionStore, sessionId: string, ref: string, sha256: string): Promise<CarriedModel> {
+  const bytes = await store.readArtifact(sessionId, ref);
+  const actual = sha256Hex(bytes);
+  if (actual !== sha256) throw Object.assign(new Error(`The model settings ${ref} of session ${sessionId} hash to ${actual}, not ${sha256}.`), { code: 'VERIFY_MISMATCH' });
+  const parsed = JSON.parse(new TextDecoder().decode(bytes)) as CarriedModel;
+  if (parsed.kind !== MODEL_ARTIFACT_KIND || typeof parsed.name !== 'string' || typeof parsed.settings !== 'object' || parsed.settings === null) {
+    throw Object.assign(new Error(`${ref} of session ${sessionId} is not a model settings artifact.`), { code: 'INVALID_MANIFEST' });
+  }
+  return parsed;
+}
+
+/** The target's check of `model`: the artifact named by settings_ref reads back with settings_sha256 and names the same model. */
+export async function verifyModel(store: SessionStore, manifest: Manifest): Promise<FieldMismatch[]> {
+  const model = manifest.model;
+  if (!model || model.settings_ref === null) return [];
+  const expected = model.settings_sha256 ?? null;
+  if (expected === null) return [{ field: 'model.settings_sha256', expected: 'a sha256 for the model settings', actual: null }];
+  try {
+    const carried = await readCarriedModel(store, manifest.session_id, model.settings_ref, expected);
+    return carried.name === model.name ? [] : [{ field: 'model.name', expected: model.name, actual: carried.name }];
+  } catch (error) {
+    return [{ field: 'model.settings_sha256', expected, actual: (error as Error).message }];
+  }
+}
