@@ -75,6 +75,10 @@ export interface OpenInput {
   signingKeyOf: (deviceId: string) => string | undefined;
 }
 
+function isCanonicalBase64Url(value: string): boolean {
+  return Buffer.from(value, 'base64url').toString('base64url') === value;
+}
+
 /** Parses bytes (JSON) into an envelope, or a MALFORMED refusal. */
 export function parseEnvelope(bytes: Uint8Array | string): SealedEnvelope | OpenResult {
   let value: unknown;
@@ -94,6 +98,8 @@ export function parseEnvelope(bytes: Uint8Array | string): SealedEnvelope | Open
 /** Verifies, then decrypts. Every refusal is typed; nothing is decrypted before the signature checks out. */
 export function open(envelope: SealedEnvelope, input: OpenInput): OpenResult {
   if (!envelope.sig) return { ok: false, code: 'UNSIGNED', message: `An unsigned ${envelope.kind} from ${envelope.from} was refused.` };
+  // Non-canonical base64 (spare low bits set) decodes to the same bytes: refuse it, so one envelope has one spelling.
+  if (![envelope.epk, envelope.iv, envelope.ct, envelope.sig].every(isCanonicalBase64Url)) return { ok: false, code: 'MALFORMED', message: `The ${envelope.kind} from ${envelope.from} is not canonically encoded.` };
   if (envelope.kind !== input.kind) return { ok: false, code: 'MALFORMED', message: `Expected a sealed ${input.kind}, got a ${envelope.kind}.` };
   if (envelope.to !== input.recipient.deviceId) return { ok: false, code: 'NOT_FOR_US', message: `The ${envelope.kind} is addressed to ${envelope.to}, not to this device.` };
   const signingKey = input.signingKeyOf(envelope.from);
