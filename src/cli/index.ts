@@ -18,6 +18,8 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   stats: async () => (await import('./commands/stats.js')).registerStats,
   approve: async () => (await import('./commands/approve.js')).registerApprove,
   task: async () => (await import('./commands/task.js')).registerTask,
+  relay: async () => (await import('./commands/relay.js')).registerRelay,
+  device: async () => (await import('./commands/device.js')).registerDevice,
 };
 
 /** The program with the named command, or with all of them (for --help and unknown commands). */

@@ -10,7 +10,7 @@ export async function forwardToRunningHost(dataDir: string, links: DeepLinkQueue
   if (!client) return;
   const sessions: string[] = [];
   links.onReady((link) => {
-    if (link.kind !== 'unknown') sessions.push(link.sessionId);
+    if (link.kind === 'session' || link.kind === 'handoff') sessions.push(link.sessionId);
   });
   for (const sessionId of sessions) await client.request('session.open', { sessionId }).catch(() => undefined);
   client.close();

@@ -62,7 +62,7 @@ async function start(): Promise<void> {
   const unbind = bindUiContract(services, () => BrowserWindow.getAllWindows(), APP_ORIGIN);
   window.webContents.once('did-finish-load', () =>
     links.onReady((link) => {
-      if (link.kind !== 'unknown') services.emitUiEvent('session:select', { id: link.sessionId });
+      if (link.kind === 'session' || link.kind === 'handoff') services.emitUiEvent('session:select', { id: link.sessionId });
     }),
   );
 

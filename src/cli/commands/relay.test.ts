@@ -1,0 +1,53 @@
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { relayConfigPath } from '../../core/relay/config.js';
+import { freePort, startNatsServer, type NatsServerHandle } from '../../core/relay/test-support/nats-server.js';
+import { batonCli } from '../../core/relay/test-support/baton-cli.js';
+
+let server: NatsServerHandle;
+let home: string;
+
+beforeAll(async () => {
+  server = await startNatsServer();
+  home = await mkdtemp(join(tmpdir(), 'baton-relay-cli-'));
+});
+afterAll(async () => {
+  await server?.stop();
+  await rm(home, { recursive: true, force: true });
+});
+
+describe('baton relay (real nats-server)', () => {
+  it('connects, creates the buckets, keeps the configuration 0600, reports status, and disconnects', async () => {
+    const connected = await batonCli(home, ['relay', 'connect', server.url, '--json']);
+    expect(connected.code, connected.stderr).toBe(0);
+    expect(connected.json).toMatchObject({ command: 'relay connect', ok: true, url: server.url });
+    expect(connected.json.created).toEqual(expect.arrayContaining(['BATON_HANDOFFS', 'baton_heads', 'baton_blobs']));
+    expect((await stat(relayConfigPath(home))).mode & 0o777).toBe(0o600);
+
+    const status = await batonCli(home, ['relay', 'status', '--json']);
+    expect(status.code, status.stdout).toBe(0);
+    expect(status.json).toMatchObject({ ok: true, configured: true, reachable: true, jetstream: true, missing: [] });
+    expect(Math.abs(status.json.clockSkewMs as number)).toBeLessThan(2_000);
+
+    const gone = await batonCli(home, ['relay', 'disconnect', '--json']);
+    expect(gone.json).toMatchObject({ ok: true, removed: true });
+    const after = await batonCli(home, ['relay', 'status', '--json']);
+    expect(after.json).toMatchObject({ ok: true, configured: false });
+  });
+
+  it('refuses a URL that is not nats:// with a usage error', async () => {
+    const bad = await batonCli(home, ['relay', 'connect', 'http://127.0.0.1:4222', '--json']);
+    expect(bad.code).toBe(2);
+    expect(bad.json).toMatchObject({ ok: false, code: 'BAD_ARGUMENT' });
+  });
+
+  it('reports an unreachable relay as a failure and keeps no configuration', async () => {
+    const port = await freePort();
+    const down = await batonCli(home, ['relay', 'connect', `nats://127.0.0.1:${port}`, '--json']);
+    expect(down.code).toBe(1);
+    expect(down.json).toMatchObject({ ok: false, code: 'RELAY_UNREACHABLE' });
+    await expect(stat(relayConfigPath(home))).rejects.toThrow();
+  });
+});
