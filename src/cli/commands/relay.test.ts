@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { relayConfigPath } from '../../core/relay/config.js';
 import { freePort, startNatsServer, type NatsServerHandle } from '../../core/relay/test-support/nats-server.js';
-import { batonCli } from '../../core/relay/test-support/baton-cli.js';
+import { batonCli, spawnBatonCli } from '../../core/relay/test-support/baton-cli.js';
 
 let server: NatsServerHandle;
 let home: string;
@@ -49,5 +49,36 @@ describe('baton relay (real nats-server)', () => {
     expect(down.code).toBe(1);
     expect(down.json).toMatchObject({ ok: false, code: 'RELAY_UNREACHABLE' });
     await expect(stat(relayConfigPath(home))).rejects.toThrow();
+  });
+});
+
+describe('baton device (real nats-server, two data directories)', () => {
+  it('pairs with a printed code, lists both sides with fingerprints, and removes', async () => {
+    const a = await mkdtemp(join(tmpdir(), 'baton-dev-a-'));
+    const b = await mkdtemp(join(tmpdir(), 'baton-dev-b-'));
+    try {
+      for (const home of [a, b]) expect((await batonCli(home, ['relay', 'connect', server.url, '--json'])).code).toBe(0);
+      const pair = spawnBatonCli(a, ['device', 'pair', '--json', '--timeout', '30'], { BATON_DEVICE_NAME: 'laptop' });
+      const waiting = JSON.parse(await pair.nextLine()) as { code: string; link: string; self: { fingerprint: string } };
+      expect(waiting.link).toMatch(/^baton:\/\/pair\?code=[A-Z2-7]{32}$/);
+      const joined = await batonCli(b, ['device', 'join', waiting.code, '--json'], { env: { BATON_DEVICE_NAME: 'devbox' } });
+      expect(joined.code, joined.stdout + joined.stderr).toBe(0);
+      expect(joined.json).toMatchObject({ device: { name: 'laptop', fingerprint: waiting.self.fingerprint } });
+      const paired = JSON.parse(await pair.nextLine()) as { phase: string; device: { name: string; fingerprint: string } };
+      expect(paired).toMatchObject({ phase: 'paired', device: { name: 'devbox', fingerprint: (joined.json.self as { fingerprint: string }).fingerprint } });
+      expect(await pair.exit).toBe(0);
+
+      const listed = await batonCli(a, ['device', 'list', '--json']);
+      expect((listed.json.devices as { name: string }[]).map((d) => d.name)).toEqual(['devbox']);
+      const again = await batonCli(b, ['device', 'join', waiting.code, '--json']);
+      expect(again.code).toBe(1);
+      const removed = await batonCli(a, ['device', 'remove', 'devbox', '--json']);
+      expect(removed.json).toMatchObject({ ok: true, removed: { name: 'devbox' } });
+      expect((await batonCli(a, ['device', 'list', '--json'])).json.devices).toEqual([]);
+      expect((await batonCli(a, ['device', 'remove', 'devbox', '--json'])).code).toBe(1);
+    } finally {
+      await rm(a, { recursive: true, force: true });
+      await rm(b, { recursive: true, force: true });
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { join } from 'node:path';
 
 /** The real CLI from source, in a child process, with its own data directory (one "device"). */
@@ -31,4 +31,35 @@ export function batonCli(dataDir: string, args: string[], options: { env?: Recor
     if (options.input !== undefined) child.stdin?.end(options.input);
     else child.stdin?.end();
   });
+}
+
+/** A long-running CLI command (device pair, baton serve) whose stdout lines the test reads as they come. */
+export function spawnBatonCli(dataDir: string, args: string[], env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { env: { ...process.env, BATON_HOME: dataDir, XDG_RUNTIME_DIR: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const lines: string[] = [];
+  let partial = '';
+  let stderr = '';
+  let notify: (() => void) | undefined;
+  child.stdout.on('data', (d: Buffer) => {
+    partial += d.toString();
+    const parts = partial.split('\n');
+    partial = parts.pop() ?? '';
+    lines.push(...parts.filter(Boolean));
+    notify?.();
+  });
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const exit = new Promise<number>((resolve) => child.once('exit', (code) => { notify?.(); resolve(code ?? 1); }));
+  return {
+    child,
+    exit,
+    stderr: () => stderr,
+    async nextLine(timeoutMs = 30_000): Promise<string> {
+      const deadline = Date.now() + timeoutMs;
+      while (lines.length === 0) {
+        if (child.exitCode !== null || Date.now() > deadline) throw new Error(`no output line from baton ${args.join(' ')}: ${stderr}`);
+        await new Promise<void>((r) => { notify = r; setTimeout(r, 200); });
+      }
+      return lines.shift()!;
+    },
+  };
 }
