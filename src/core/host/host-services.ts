@@ -20,6 +20,7 @@ import { createSessionWatches } from '../watch/session-watches.js';
 import { watchTargetOf } from './watch-target.js';
 import { applyCarriedPermissions } from '../handoff/apply-permissions.js';
 import { carriedTasksOf } from '../tasks/carried-tasks.js';
+import { startRelayHost, type RelayHost } from '../relay/relay-host.js';
 
 /** Newest messages the session view receives at once; older ones stay on disk. */
 export const SESSION_VIEW_MESSAGE_LIMIT = 2_000;
@@ -40,6 +41,8 @@ export interface HostServices {
   readonly dispatch: UiDispatcher;
   readonly approvals: ApprovalService;
   readonly tasks: TaskService;
+  /** The relay inbox when a relay is configured (issue 13), else undefined. */
+  readonly relay: RelayHost | undefined;
   onUiEvent(listener: <E extends UiEvent>(event: E, payload: UiEventPayload<E>) => void): () => void;
   emitUiEvent<E extends UiEvent>(event: E, payload: UiEventPayload<E>): void;
   close(): Promise<void>;
@@ -71,24 +74,24 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
     tasks.onChange((event) => emitUiEvent('tasks:changed', { id: event.view.record.id, state: event.view.state })),
   ];
   let endpointServer: EndpointServer;
+  const receive = createReceiver({
+    store,
+    capabilities: options.capabilities,
+    holder: options.kind === 'electron' ? 'desktop' : 'browser',
+    onEvent: onReceiverEvent,
+    beforeAccept: (manifest) => applyCarriedPermissions({ store, dataDir: options.dataDir, grants: approvals.grants }, manifest),
+    methods: { ...approvals.methods, ...tasks.methods },
+  });
   try {
-    endpointServer = await startEndpointServer({
-      endpoint,
-      token,
-      handle: createReceiver({
-        store,
-        capabilities: options.capabilities,
-        holder: options.kind === 'electron' ? 'desktop' : 'browser',
-        onEvent: onReceiverEvent,
-        beforeAccept: (manifest) => applyCarriedPermissions({ store, dataDir: options.dataDir, grants: approvals.grants }, manifest),
-        methods: { ...approvals.methods, ...tasks.methods },
-      }),
-    });
+    endpointServer = await startEndpointServer({ endpoint, token, handle: receive });
   } catch (error) {
     await Promise.all([approvals.close(), tasks.close()]);
     await store.close();
     throw error;
   }
+
+  // With a relay configured, handoffs from paired devices land through the same receiver (issue 13).
+  const relay = await startRelayHost({ dataDir: options.dataDir, store, receive });
 
   const workspace = createWorkspaceHandlers(store);
   const watches = createSessionWatches({ resolve: (id) => watchTargetOf(store, id), onDrift: (sessionId, paths) => emitUiEvent('workspace:drift', { sessionId, paths }) });
@@ -151,6 +154,7 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
     dispatch,
     approvals,
     tasks,
+    relay,
     emitUiEvent,
     onUiEvent(listener) {
       emitter.on('ui', listener);
@@ -159,6 +163,7 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
     async close() {
       emitter.removeAllListeners();
       for (const unsubscribe of unsubscribers) unsubscribe();
+      await relay?.close();
       await endpointServer.close();
       await Promise.all([approvals.close(), tasks.close(), watches.close()]);
       await store.close();
