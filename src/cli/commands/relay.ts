@@ -42,6 +42,14 @@ export function registerRelay(program: Command): void {
       process.exitCode = EXIT.ok;
     });
   relay
+    .command('claim <session-id>')
+    .description('take the baton of a relayed session on the relay (compare-and-set; CONFLICT names the holder)')
+    .option('--json', 'print one versioned JSON object')
+    .action(async (sessionId: string, flags: { json?: boolean }) => {
+      const { runClaim } = await import('./relay-claim.js');
+      process.exitCode = await runClaim(createOutput(!!flags.json), sessionId);
+    });
+  relay
     .command('purge')
     .description('delete everything of this device from the relay, and report what was removed')
     .option('--json', 'print one versioned JSON object')
