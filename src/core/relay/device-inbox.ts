@@ -13,6 +13,7 @@ import { recordHandoffHead } from './heads.js';
 /** Redelivered after this if the host dies mid-landing (the receipt and the store's receipt make it idempotent). */
 export const INBOX_ACK_WAIT_MS = 30_000;
 const TRANSIENT_RETRY_MS = 1_000;
+const INBOX_RESTART_MS = 300;
 
 export interface InboxStats {
   accepted: number;
@@ -52,16 +53,16 @@ class Drop extends Error {
 export async function startDeviceInbox(options: DeviceInboxOptions): Promise<DeviceInbox> {
   const { relay, identity, store } = options;
   const durable = durableName(identity.deviceId);
-  await relay.jsm.consumers.add(HANDOFF_STREAM, {
-    durable_name: durable,
-    filter_subject: inboxFilter(identity.deviceId),
-    ack_policy: AckPolicy.Explicit,
-    deliver_policy: DeliverPolicy.All,
-    ack_wait: nanos(INBOX_ACK_WAIT_MS),
-  });
-  const consumer = await relay.js.consumers.get(HANDOFF_STREAM, durable);
+  const ensureConsumer = () =>
+    relay.jsm.consumers.add(HANDOFF_STREAM, {
+      durable_name: durable,
+      filter_subject: inboxFilter(identity.deviceId),
+      ack_policy: AckPolicy.Explicit,
+      deliver_policy: DeliverPolicy.All,
+      ack_wait: nanos(INBOX_ACK_WAIT_MS),
+    });
+  await ensureConsumer();
   const stats: InboxStats = { accepted: 0, duplicate: 0, rejected: 0, dropped: {} };
-  const messages = await consumer.consume({ max_messages: 8 });
 
   const handle = async (m: JsMsg) => {
     try {
@@ -111,7 +112,8 @@ export async function startDeviceInbox(options: DeviceInboxOptions): Promise<Dev
 
     await landSessionBundle(store, bundle.bundle, { deviceId: sender.deviceId, name: sender.name });
     const answer = await options.receive({ id: `relay-${handoffId}`, method: 'handoff.offer', params: { manifest: payload.manifest } }, { signal: new AbortController().signal });
-    if (answer.status === 'accepted') await recordHandoffHead(relay, payload.sessionId, identity);
+    // Also on a duplicate: a redelivery after the relay failed between the local claim and the head write.
+    if (answer.status === 'accepted' || answer.status === 'duplicate') await recordHandoffHead(relay, payload.sessionId, identity);
     const receipts = await relay.kv(RECEIPTS_BUCKET);
     await receipts.put(receiptKey(sender.deviceId, identity.deviceId, handoffId), sealFor(identity, sender, SEAL_KIND.receipt, handoffId, answer));
     await store
@@ -121,15 +123,34 @@ export async function startDeviceInbox(options: DeviceInboxOptions): Promise<Dev
     return answer;
   }
 
-  // One message at a time, in order: a handoff lands completely before the next is looked at.
+  // One message at a time, in order: a handoff lands completely before the next is looked at. When
+  // the server restarts the consume iterator can end (consumer briefly unknown, heartbeats missed):
+  // start it again, for as long as the host runs.
+  let stopped = false;
+  let current: { close(): Promise<void | Error> } | undefined;
+  let wake: (() => void) | undefined;
   const loop = (async () => {
-    for await (const m of messages) await handle(m);
+    while (!stopped) {
+      try {
+        await ensureConsumer();
+        const consumer = await relay.js.consumers.get(HANDOFF_STREAM, durable);
+        const messages = await consumer.consume({ max_messages: 8 });
+        current = messages;
+        if (stopped) await messages.close();
+        for await (const m of messages) await handle(m);
+      } catch {
+        // the relay is down or restarting; try again below
+      }
+      if (!stopped) await new Promise<void>((r) => { wake = r; setTimeout(r, INBOX_RESTART_MS); });
+    }
   })();
 
   return {
     stats,
     stop: async () => {
-      await messages.close().catch(() => undefined);
+      stopped = true;
+      wake?.();
+      await current?.close().catch(() => undefined);
       await loop.catch(() => undefined);
     },
   };

@@ -40,7 +40,10 @@ async function everythingOnTheRelay(): Promise<string[]> {
     for (const subject of Object.keys(info.state.subjects ?? {})) {
       seen.push(subject);
       const meta = /^\$O\.[^.]+\.M\.(.+)$/.exec(subject);
-      if (meta) seen.push(Base64UrlPaddedCodec.decode(meta[1]!));
+      if (meta) {
+        const decoded = Base64UrlPaddedCodec.decode(meta[1]!);
+        seen.push(typeof decoded === 'string' ? decoded : Buffer.from(decoded).toString('utf8'));
+      }
       const msg = await relay.jsm.streams.getMessage(name, { last_by_subj: subject }).catch(() => null);
       if (msg && name !== `OBJ_${BLOBS_STORE}`) seen.push(msg.string());
     }
