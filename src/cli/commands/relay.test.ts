@@ -82,3 +82,24 @@ describe('baton device (real nats-server, two data directories)', () => {
     }
   });
 });
+
+describe('baton doctor with a relay', () => {
+  it('checks the relay (reachable, JetStream, buckets, clock skew) and says where the device keys are', async () => {
+    const d = await mkdtemp(join(tmpdir(), 'baton-doctor-relay-'));
+    try {
+      expect((await batonCli(d, ['relay', 'connect', server.url, '--json'])).code).toBe(0);
+      await batonCli(d, ['device', 'list', '--json']); // makes the identity
+      const report = (await batonCli(d, ['doctor', '--json'])).json as { checks: Array<{ name: string; ok: boolean; detail: string }> };
+      expect(report.checks.find((c) => c.name === 'relay')).toMatchObject({ ok: true, detail: expect.stringContaining('clock skew') });
+      expect(report.checks.find((c) => c.name === 'device keys')).toMatchObject({ ok: true, detail: expect.stringMatching(/mode 600, not in the OS keychain/) });
+      await batonCli(d, ['relay', 'connect', 'nats://127.0.0.1:1', '--json']); // refused: the good configuration stays
+      const port = await freePort();
+      const { writeRelayConfig } = await import('../../core/relay/config.js');
+      await writeRelayConfig(d, { version: 1, url: `nats://127.0.0.1:${port}`, connectedAt: '' });
+      const down = (await batonCli(d, ['doctor', '--json'])).json as { checks: Array<{ name: string; ok: boolean; fix?: string }> };
+      expect(down.checks.find((c) => c.name === 'relay')).toMatchObject({ ok: false, fix: expect.stringContaining('nats-server') });
+    } finally {
+      await rm(d, { recursive: true, force: true });
+    }
+  });
+});
