@@ -20,6 +20,8 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   task: async () => (await import('./commands/task.js')).registerTask,
   relay: async () => (await import('./commands/relay.js')).registerRelay,
   device: async () => (await import('./commands/device.js')).registerDevice,
+  archive: async () => (await import('./commands/archive.js')).registerArchive,
+  unarchive: async () => (await import('./commands/archive.js')).registerUnarchive,
 };
 
 /** The program with the named command, or with all of them (for --help and unknown commands). */
