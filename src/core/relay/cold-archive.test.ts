@@ -57,7 +57,7 @@ describe('baton archive / unarchive', () => {
     expect(archived.code, archived.stdout + archived.stderr).toBe(0);
     expect(archived.json.event).toMatchObject({ event: 'archived', sessionId, deviceId: a.identity.deviceId });
     const stored = await relay.jsm.streams.getMessage(EVENTS_STREAM, { last_by_subj: archivedSubject(a.identity.deviceId) });
-    expect(stored.json<{ sessionId: string }>().sessionId).toBe(sessionId);
+    expect(stored?.json<{ sessionId: string }>().sessionId).toBe(sessionId);
     expect(await listIds()).not.toContain(sessionId);
     expect(() => execFileSync('grep', ['-rl', '--binary-files=text', 'marmalade-octopus', server.storeDir])).toThrow(); // grep exits 1: no plaintext
 
