@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fingerprint, identityPath, loadOrCreateIdentity, readIdentity, type DeviceIdentity } from './identity.js';
-import { open, openWithKey, parseEnvelope, seal, sealWithKey, type SealedEnvelope } from './seal.js';
+import { open, openBinary, openWithKey, parseEnvelope, seal, sealBinary, sealWithKey, type SealedEnvelope } from './seal.js';
 
 let root: string;
 let alice: DeviceIdentity;
@@ -104,5 +104,32 @@ describe('symmetric sealing under a pairing key', () => {
     expect(openWithKey(Buffer.alloc(32, 8), 'pair:abc', sealed)).toBeUndefined();
     expect(openWithKey(key, 'pair:abd', sealed)).toBeUndefined();
     expect(openWithKey(key, 'pair:abc', 'AAAA')).toBeUndefined();
+  });
+});
+
+describe('binary sealing (large parts)', () => {
+  const big = Buffer.alloc(300_000, 'secret bytes ');
+  const sealed = () => sealBinary({ sender: alice, recipient: bob, kind: 'handoff-blob', context: 'h-9', plaintext: big });
+  const opts = () => ({ recipient: bob, kind: 'handoff-blob', context: 'h-9', signingKeyOf: paired(alice) });
+  it('round-trips without plaintext in the sealed bytes', () => {
+    const bytes = sealed();
+    expect(bytes.includes('secret bytes')).toBe(false);
+    const opened = openBinary(bytes, opts());
+    expect(opened.ok && opened.plaintext.equals(big)).toBe(true);
+  });
+  it('refuses a flipped byte anywhere (header, ciphertext, tag), another context, key or sender', () => {
+    const bytes = sealed();
+    let refused = 0;
+    const positions = [0, 5, 9, 20, 60, 120, 200, bytes.length - 1, bytes.length - 10, bytes.length - 20, ...Array.from({ length: 90 }, (_, i) => 300 + i * 3000)];
+    for (const at of positions) {
+      const copy = Buffer.from(bytes);
+      copy[at] = copy[at]! ^ 0x01;
+      if (!openBinary(copy, opts()).ok) refused++;
+    }
+    expect(refused).toBe(positions.length);
+    expect(openBinary(bytes, { ...opts(), context: 'h-10' })).toMatchObject({ ok: false, code: 'BAD_SIGNATURE' });
+    expect(openBinary(bytes, { ...opts(), recipient: { ...mallory, deviceId: bob.deviceId } })).toMatchObject({ ok: false, code: 'WRONG_KEY' });
+    expect(openBinary(bytes, { ...opts(), signingKeyOf: paired(mallory) })).toMatchObject({ ok: false, code: 'UNKNOWN_SENDER' });
+    expect(openBinary(bytes.subarray(0, 10), opts())).toMatchObject({ ok: false, code: 'MALFORMED' });
   });
 });

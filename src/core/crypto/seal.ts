@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, diffieHellman, generateKeyPairSync, hkdfSync, randomBytes, sign, verify } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, diffieHellman, generateKeyPairSync, hkdfSync, randomBytes, sign, verify } from 'node:crypto';
 import { publicKeyFromRaw, rawPublicKey, type DeviceIdentity } from './identity.js';
 
 /**
@@ -148,3 +148,79 @@ export function openWithKey(key: Buffer, aad: string, sealed: string): Buffer | 
   }
 }
 
+
+/**
+ * The same sealing for large parts (session bundles, archives) without base64 or JSON around the
+ * ciphertext: "BSL1", a 4-byte header length, the header (the envelope without `ct`, JSON), then
+ * the raw ciphertext and tag. The signature covers the associated data, the iv and the
+ * ciphertext's sha256.
+ */
+const BINARY_MAGIC = Buffer.from('BSL1');
+const BINARY_HEADER_MAX = 4096;
+
+function binarySigned(aad: Buffer, iv: string, ct: Uint8Array): Buffer {
+  return Buffer.concat([aad, Buffer.from(`\n${iv}\n`), createHash('sha256').update(ct).digest()]);
+}
+
+export function sealBinary(input: SealInput): Buffer {
+  const ephemeral = generateKeyPairSync('x25519');
+  const epk = rawPublicKey(ephemeral.publicKey);
+  const shared = diffieHellman({ privateKey: ephemeral.privateKey, publicKey: publicKeyFromRaw(input.recipient.encryptionKey, 'X25519') });
+  const key = deriveKey(shared, epk, input.recipient.encryptionKey);
+  const head = { v: SEAL_VERSION, kind: input.kind, from: input.sender.deviceId, to: input.recipient.deviceId, epk } as const;
+  const aad = associatedData(head, input.context);
+  const ivBytes = randomBytes(IV_BYTES);
+  const cipher = createCipheriv('aes-256-gcm', key, ivBytes);
+  cipher.setAAD(aad);
+  const ct = Buffer.concat([cipher.update(input.plaintext), cipher.final(), cipher.getAuthTag()]);
+  const iv = ivBytes.toString('base64url');
+  const sig = sign(null, binarySigned(aad, iv, ct), input.sender.signingPrivate).toString('base64url');
+  const header = Buffer.from(JSON.stringify({ ...head, iv, sig }));
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(header.length);
+  return Buffer.concat([BINARY_MAGIC, length, header, ct]);
+}
+
+export function openBinary(bytes: Uint8Array, input: OpenInput): OpenResult {
+  const data = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (data.length < 8 || !data.subarray(0, 4).equals(BINARY_MAGIC)) return { ok: false, code: 'MALFORMED', message: 'Not a sealed binary part.' };
+  const headerLength = data.readUInt32BE(4);
+  if (headerLength > BINARY_HEADER_MAX || 8 + headerLength > data.length) return { ok: false, code: 'MALFORMED', message: 'The sealed part\'s header is damaged.' };
+  let header: Record<string, unknown>;
+  try {
+    header = JSON.parse(data.subarray(8, 8 + headerLength).toString('utf8')) as Record<string, unknown>;
+  } catch {
+    return { ok: false, code: 'MALFORMED', message: 'The sealed part\'s header is not JSON.' };
+  }
+  // The header is an envelope whose ciphertext follows it raw: check it with the same parser.
+  const parsed = parseEnvelope(JSON.stringify({ ...header, ct: '' }));
+  if ('ok' in parsed) return parsed as OpenResult;
+  const envelope = parsed;
+  const ct = data.subarray(8 + headerLength);
+  if (!envelope.sig) return { ok: false, code: 'UNSIGNED', message: `An unsigned ${envelope.kind} from ${envelope.from} was refused.` };
+  if (![envelope.epk, envelope.iv, envelope.sig].every(isCanonicalBase64Url)) return { ok: false, code: 'MALFORMED', message: `The ${envelope.kind} from ${envelope.from} is not canonically encoded.` };
+  if (envelope.kind !== input.kind) return { ok: false, code: 'MALFORMED', message: `Expected a sealed ${input.kind}, got a ${envelope.kind}.` };
+  if (envelope.to !== input.recipient.deviceId) return { ok: false, code: 'NOT_FOR_US', message: `The ${envelope.kind} is addressed to ${envelope.to}, not to this device.` };
+  const signingKey = input.signingKeyOf(envelope.from);
+  if (!signingKey) return { ok: false, code: 'UNKNOWN_SENDER', message: `The ${envelope.kind} comes from ${envelope.from}, which is not a paired device.` };
+  const aad = associatedData(envelope, input.context);
+  let signatureOk = false;
+  try {
+    signatureOk = verify(null, binarySigned(aad, envelope.iv, ct), publicKeyFromRaw(signingKey, 'Ed25519'), Buffer.from(envelope.sig, 'base64url'));
+  } catch {
+    signatureOk = false;
+  }
+  if (!signatureOk) return { ok: false, code: 'BAD_SIGNATURE', message: `The signature on the ${envelope.kind} from ${envelope.from} does not verify.` };
+  try {
+    const shared = diffieHellman({ privateKey: input.recipient.encryptionPrivate, publicKey: publicKeyFromRaw(envelope.epk, 'X25519') });
+    const key = deriveKey(shared, envelope.epk, input.recipient.encryptionKey);
+    if (ct.length < TAG_BYTES) throw new Error('short');
+    const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(envelope.iv, 'base64url'));
+    decipher.setAAD(aad);
+    decipher.setAuthTag(ct.subarray(ct.length - TAG_BYTES));
+    const plaintext = Buffer.concat([decipher.update(ct.subarray(0, ct.length - TAG_BYTES)), decipher.final()]);
+    return { ok: true, plaintext, from: envelope.from };
+  } catch {
+    return { ok: false, code: 'WRONG_KEY', message: `The ${envelope.kind} from ${envelope.from} could not be decrypted with this device's key.` };
+  }
+}

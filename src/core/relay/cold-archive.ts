@@ -4,9 +4,10 @@ import { ARCHIVED_DIR, SESSIONS_DIR, archivedDir, liveDir } from '../store/layou
 import { join } from 'node:path';
 import type { SessionStore } from '../store/types.js';
 import type { Relay } from './connection.js';
-import { openFrom, sealFor, sha256 } from './handoff-envelope.js';
+import { sha256 } from './handoff-envelope.js';
+import { openBinary, sealBinary } from '../crypto/seal.js';
 import { archiveBlobName, archivedSubject } from './resources.js';
-import { checkBundle, landSessionBundle, readSessionBundle } from './session-bundle.js';
+import { decodeBundle, encodeBundle, landSessionBundle, readSessionBundle } from './session-bundle.js';
 
 /** The sealed kind of an archive: sealed by this device for itself, so only its own key opens it. */
 export const ARCHIVE_KIND = 'archive';
@@ -46,7 +47,7 @@ export async function unarchiveLocally(store: SessionStore, sessionId: string): 
  */
 export async function archiveToRelay(relay: Relay, identity: DeviceIdentity, store: SessionStore, sessionId: string): Promise<ArchivedEvent> {
   const bundle = await readSessionBundle(store, sessionId);
-  const sealed = sealFor(identity, identity, ARCHIVE_KIND, sessionId, bundle);
+  const sealed = sealBinary({ sender: identity, recipient: identity, kind: ARCHIVE_KIND, context: sessionId, plaintext: encodeBundle(bundle) });
   const name = archiveBlobName(identity.deviceId, sessionId);
   const blobs = await relay.blobs();
   await blobs.putBlob({ name }, sealed);
@@ -61,9 +62,9 @@ export async function unarchiveFromRelay(relay: Relay, identity: DeviceIdentity,
   const blobs = await relay.blobs();
   const bytes = await blobs.getBlob(archiveBlobName(identity.deviceId, sessionId));
   if (!bytes) throw Object.assign(new Error(`No cold archive of session ${sessionId} from this device on the relay.`), { code: 'NOT_FOUND' });
-  const opened = openFrom(identity, [{ ...identity, fingerprint: '', pairedAt: '' }], bytes, ARCHIVE_KIND, sessionId);
+  const opened = openBinary(bytes, { recipient: identity, kind: ARCHIVE_KIND, context: sessionId, signingKeyOf: (id) => (id === identity.deviceId ? identity.signingKey : undefined) });
   if (!opened.ok) throw Object.assign(new Error(`The archive on the relay was refused (${opened.code}): ${opened.message}`), { code: opened.code });
-  const bundle = checkBundle(opened.value);
+  const bundle = decodeBundle(opened.plaintext);
   if (!bundle.ok) throw Object.assign(new Error(`The archive on the relay is not a session: ${bundle.message}`), { code: 'BAD_BUNDLE' });
   const present = nodeDurableFs.existsSync(liveDir(store.root, sessionId)) || nodeDurableFs.existsSync(archivedDir(store.root, sessionId));
   if (!present) await landSessionBundle(store, bundle.bundle, { deviceId: identity.deviceId, name: identity.name });

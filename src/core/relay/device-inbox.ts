@@ -7,7 +7,8 @@ import type { Answer, RequestHandler } from '../transport/types.js';
 import type { Relay } from './connection.js';
 import { openFrom, sealFor, SEAL_KIND, sha256, type HandoffPayload } from './handoff-envelope.js';
 import { durableName, HANDOFF_STREAM, inboxFilter, RECEIPTS_BUCKET, receiptKey } from './resources.js';
-import { checkBundle, landSessionBundle } from './session-bundle.js';
+import { decodeBundle, landSessionBundle } from './session-bundle.js';
+import { openBinary } from '../crypto/seal.js';
 import { recordHandoffHead } from './heads.js';
 
 /** Redelivered after this if the host dies mid-landing (the receipt and the store's receipt make it idempotent). */
@@ -96,17 +97,19 @@ export async function startDeviceInbox(options: DeviceInboxOptions): Promise<Dev
     if (payload.handoffId !== handoffId || payload.manifest?.handoff_id !== handoffId || payload.manifest?.session_id !== payload.sessionId) {
       throw new Drop('MISMATCH', `Handoff ${handoffId}: the ids inside do not match the message.`);
     }
-    let bundleValue = payload.bundle;
+    let bundleBytes: Uint8Array | undefined = typeof payload.bundle === 'string' ? Buffer.from(payload.bundle, 'base64') : undefined;
     if (payload.blob) {
       const blobs = await relay.blobs();
       const bytes = await blobs.getBlob(payload.blob.name);
       if (!bytes) throw new Drop('BLOB_MISSING', `Handoff ${handoffId}: the blob ${payload.blob.name} is not on the relay.`);
       if (sha256(bytes) !== payload.blob.sha256) throw new Drop('BLOB_TAMPERED', `Handoff ${handoffId}: the blob's hash differs from the signed one.`);
-      const blob = openFrom(identity, peers, bytes, SEAL_KIND.blob, handoffId);
+      const blob = openBinary(bytes, { recipient: identity, kind: SEAL_KIND.blob, context: handoffId, signingKeyOf: (id) => peers.find((p) => p.deviceId === id)?.signingKey });
       if (!blob.ok) throw new Drop(blob.code, blob.message);
-      bundleValue = blob.value;
+      if (blob.from !== sender.deviceId) throw new Drop('MISMATCH', `Handoff ${handoffId}: the blob was sealed by another device.`);
+      bundleBytes = blob.plaintext;
     }
-    const bundle = checkBundle(bundleValue);
+    if (!bundleBytes) throw new Drop('BAD_BUNDLE', `Handoff ${handoffId} carries no session.`);
+    const bundle = decodeBundle(bundleBytes);
     if (!bundle.ok) throw new Drop('BAD_BUNDLE', `Handoff ${handoffId}: ${bundle.message}`);
     if (bundle.bundle.sessionId !== payload.sessionId) throw new Drop('MISMATCH', `Handoff ${handoffId}: the bundle holds another session.`);
 

@@ -4,7 +4,8 @@ import type { SessionStore } from '../store/types.js';
 import type { Relay } from './connection.js';
 import { openFrom, sealFor, SEAL_KIND, sha256, type HandoffPayload } from './handoff-envelope.js';
 import { blobName, handoffSubject, RECEIPTS_BUCKET, receiptKey } from './resources.js';
-import { readSessionBundle } from './session-bundle.js';
+import { encodeBundle, readSessionBundle } from './session-bundle.js';
+import { sealBinary } from '../crypto/seal.js';
 
 /** Bundles above this go to the Object Store (NATS messages are limited to 1 MB by default). */
 export const INLINE_BUNDLE_MAX_BYTES = 256 * 1024;
@@ -68,8 +69,9 @@ export async function sendToDevice(options: SendToDeviceOptions): Promise<RelayH
 
   const bundle = await readSessionBundle(store, sessionId);
   const payload: HandoffPayload = { handoffId, sessionId, manifest, senderName: identity.name };
-  const sealedBundle = sealFor(identity, peer, SEAL_KIND.blob, handoffId, bundle);
-  if (sealedBundle.length > INLINE_BUNDLE_MAX_BYTES) {
+  const encoded = encodeBundle(bundle);
+  if (encoded.length > INLINE_BUNDLE_MAX_BYTES) {
+    const sealedBundle = sealBinary({ sender: identity, recipient: peer, kind: SEAL_KIND.blob, context: handoffId, plaintext: encoded });
     const name = blobName(identity.deviceId, peer.deviceId, handoffId);
     const uploadStarted = Date.now();
     const blobs = await relay.blobs();
@@ -77,7 +79,7 @@ export async function sendToDevice(options: SendToDeviceOptions): Promise<RelayH
     payload.blob = { name, sha256: sha256(sealedBundle), bytes: sealedBundle.length };
     durationsMs.upload = Date.now() - uploadStarted;
   } else {
-    payload.bundle = bundle;
+    payload.bundle = encoded.toString('base64');
   }
   const ack = await relay.js.publish(handoffSubject(peer.deviceId, identity.deviceId), sealFor(identity, peer, SEAL_KIND.handoff, handoffId, payload), { msgID: handoffId });
   durationsMs.publish = Date.now() - started;

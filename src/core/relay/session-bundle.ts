@@ -19,8 +19,7 @@ const ARTIFACT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
 export interface BundleFile {
   path: string;
-  /** base64 */
-  data: string;
+  data: Buffer;
 }
 
 export interface SessionBundle {
@@ -33,16 +32,49 @@ export async function readSessionBundle(store: SessionStore, sessionId: string):
   const dir = store.sessionDir(sessionId);
   const fs = nodeDurableFs;
   const files: BundleFile[] = [];
-  for (const name of [SESSION_FILE, MESSAGES_FILE]) files.push({ path: name, data: (await fs.readFile(join(dir, name))).toString('base64') });
+  for (const name of [SESSION_FILE, MESSAGES_FILE]) files.push({ path: name, data: await fs.readFile(join(dir, name)) });
   const artifacts = await fs.readdir(join(dir, ARTIFACTS_DIR)).catch(() => [] as string[]);
   for (const name of artifacts.sort()) {
     if (!ARTIFACT_NAME.test(name) || name.endsWith('.tmp')) continue;
-    files.push({ path: `${ARTIFACTS_DIR}/${name}`, data: (await fs.readFile(join(dir, ARTIFACTS_DIR, name))).toString('base64') });
+    files.push({ path: `${ARTIFACTS_DIR}/${name}`, data: await fs.readFile(join(dir, ARTIFACTS_DIR, name)) });
   }
   return { v: BUNDLE_VERSION, sessionId, files };
 }
 
 export type BundleCheck = { ok: true; bundle: SessionBundle } | { ok: false; message: string };
+
+const HEADER_MAX_BYTES = 1024 * 1024;
+
+/** Binary form: a 4-byte header length, the header (ids, paths and sizes as JSON), then the files' bytes. */
+export function encodeBundle(bundle: SessionBundle): Buffer {
+  const header = Buffer.from(JSON.stringify({ v: bundle.v, sessionId: bundle.sessionId, files: bundle.files.map((f) => ({ path: f.path, size: f.data.length })) }));
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(header.length);
+  return Buffer.concat([length, header, ...bundle.files.map((f) => f.data)]);
+}
+
+export function decodeBundle(bytes: Uint8Array): BundleCheck {
+  const data = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (data.length < 4) return { ok: false, message: 'the bundle is truncated' };
+  const headerLength = data.readUInt32BE(0);
+  if (headerLength > HEADER_MAX_BYTES || 4 + headerLength > data.length) return { ok: false, message: 'the bundle header is damaged' };
+  let header: { v?: unknown; sessionId?: unknown; files?: Array<{ path?: unknown; size?: unknown }> };
+  try {
+    header = JSON.parse(data.subarray(4, 4 + headerLength).toString('utf8')) as typeof header;
+  } catch {
+    return { ok: false, message: 'the bundle header is not JSON' };
+  }
+  if (!Array.isArray(header.files)) return { ok: false, message: 'not a version-1 session bundle' };
+  let at = 4 + headerLength;
+  const files: BundleFile[] = [];
+  for (const f of header.files) {
+    if (typeof f.size !== 'number' || !Number.isInteger(f.size) || f.size < 0 || at + f.size > data.length) return { ok: false, message: 'a bundle file runs past the end' };
+    files.push({ path: f.path as string, data: data.subarray(at, at + f.size) });
+    at += f.size;
+  }
+  if (at !== data.length) return { ok: false, message: 'bytes after the last bundle file' };
+  return checkBundle({ v: header.v, sessionId: header.sessionId, files });
+}
 
 /** Only the three kinds of path a session holds; nothing that could climb out of the session directory. */
 export function checkBundle(value: unknown): BundleCheck {
@@ -56,14 +88,14 @@ export function checkBundle(value: unknown): BundleCheck {
   const seen = new Set<string>();
   let bytes = 0;
   for (const f of b.files as Partial<BundleFile>[]) {
-    if (typeof f?.path !== 'string' || typeof f.data !== 'string') return { ok: false, message: 'a bundle file without path or data' };
+    if (typeof f?.path !== 'string' || !Buffer.isBuffer(f.data)) return { ok: false, message: 'a bundle file without path or data' };
     const okPath = f.path === SESSION_FILE || f.path === MESSAGES_FILE || (f.path.startsWith(`${ARTIFACTS_DIR}/`) && ARTIFACT_NAME.test(f.path.slice(ARTIFACTS_DIR.length + 1)));
     if (!okPath || seen.has(f.path)) return { ok: false, message: `unexpected bundle path "${f.path.slice(0, 80)}"` };
     seen.add(f.path);
     bytes += f.data.length;
   }
   if (!seen.has(SESSION_FILE) || !seen.has(MESSAGES_FILE)) return { ok: false, message: 'the bundle lacks session.json or messages.jsonl' };
-  if (bytes > (BUNDLE_MAX_BYTES * 4) / 3) return { ok: false, message: `the bundle is larger than ${BUNDLE_MAX_BYTES} bytes` };
+  if (bytes > BUNDLE_MAX_BYTES) return { ok: false, message: `the bundle is larger than ${BUNDLE_MAX_BYTES} bytes` };
   return { ok: true, bundle: b as SessionBundle };
 }
 
@@ -81,7 +113,7 @@ export async function landSessionBundle(store: SessionStore, bundle: SessionBund
   try {
     await fs.mkdir(join(staging, ARTIFACTS_DIR), DIR_MODE);
     for (const file of bundle.files) {
-      let data = Buffer.from(file.data, 'base64');
+      let data = file.data;
       if (file.path === SESSION_FILE) {
         const doc = JSON.parse(data.toString('utf8')) as Record<string, unknown>;
         data = Buffer.from(JSON.stringify({ ...doc, relayedFrom: { ...relayedFrom, receivedAt: new Date().toISOString() } }, null, 2));
