@@ -53,11 +53,14 @@ async function baseline(count: number, chars: number): Promise<number> {
   return performance.now() - started;
 }
 
+const relayOnly: number[] = [];
 async function toDevice(count: number, chars: number): Promise<number> {
   const started = performance.now();
   const landed = await landAndReadBack(store, { cwd, title: `bench ${serial}`, messages: conversation(count, chars) });
+  const sendStarted = performance.now();
   const outcome = await handoffToDevice({ dataDir: a.dataDir, store, sessionId: landed.session.id, landed, to: 'bench-b', offer: { endpoint, token, timeoutMs: 10_000 }, receiptWaitMs: 10_000 });
   if (outcome.category !== 'accepted') throw new Error(`handoff ${outcome.category}: ${outcome.message}`);
+  relayOnly.push(performance.now() - sendStarted);
   return performance.now() - started;
 }
 
@@ -75,9 +78,12 @@ const cases = [
 ];
 for (const c of cases) {
   const base = summarize(await sample(() => baseline(c.count, c.chars), c.runs, WARMUP));
+  relayOnly.length = 0;
   const relay = summarize(await sample(() => toDevice(c.count, c.chars), c.runs, WARMUP));
+  const sendOnly = summarize(relayOnly.slice(WARMUP));
   rows.push({ case: c.name, path: 'baseline: land + manifest', n: base.n, 'p50 ms': base.p50, 'p95 ms': base.p95, '× baseline': 1 });
-  rows.push({ case: c.name, path: '--to device (until receipt)', n: relay.n, 'p50 ms': relay.p50, 'p95 ms': relay.p95, '× baseline': relay.p50 / base.p50 });
+  rows.push({ case: c.name, path: 'land + --to device (until receipt)', n: relay.n, 'p50 ms': relay.p50, 'p95 ms': relay.p95, '× baseline': relay.p50 / base.p50 });
+  rows.push({ case: c.name, path: '--to device only (after landing)', n: sendOnly.n, 'p50 ms': sendOnly.p50, 'p95 ms': sendOnly.p95, '× baseline': sendOnly.p50 / base.p50 });
 }
 printTable(rows);
 
