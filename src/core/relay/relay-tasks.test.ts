@@ -5,6 +5,7 @@ import { readPeers } from '../crypto/peers.js';
 import type { Relay } from './connection.js';
 import { relayTasks, type RelayTasks } from './relay-tasks.js';
 import { TASKS_BUCKET } from './resources.js';
+import { batonCli } from './test-support/baton-cli.js';
 import { connectTo, makeDevice, pairDevices, type TestDevice } from './test-support/devices.js';
 import { startNatsServer, type NatsServerHandle } from './test-support/nats-server.js';
 
@@ -87,5 +88,31 @@ describe('tasks across devices', () => {
     await expect(onB.complete(taskId, epoch, { status: 'completed', exitCode: 0 })).rejects.toMatchObject({ stop: true });
     await expect(onA.result(taskId)).rejects.toMatchObject({ code: 'ORPHANED' });
     expect((await onA.view(taskId)).epoch).toBe(epoch + 1); // fenced
+  });
+});
+
+describe('baton task --relay (real CLI processes, two data directories)', () => {
+  it('register on A, complete on B, result on A once; a deleted state fails; an orphaned task tells the agent to stop', async () => {
+    const reg = await batonCli(a.dataDir, ['task', 'register', '--relay', '--id', 'task-cli-1', '--command', 'make test', '--json']);
+    expect(reg.code, reg.stdout + reg.stderr).toBe(0);
+    expect(reg.json).toMatchObject({ taskId: 'task-cli-1', epoch: 1 });
+    const done = await batonCli(b.dataDir, ['task', 'complete', 'task-cli-1', '--epoch', '1', '--relay', '--result', '{"passed":42}', '--json']);
+    expect(done.code, done.stdout + done.stderr).toBe(0);
+    const result = await batonCli(a.dataDir, ['task', 'result', 'task-cli-1', '--relay', '--json']);
+    expect(result.code).toBe(0);
+    expect(result.json).toMatchObject({ state: 'completed', firstDelivery: true, outcome: { result: { passed: 42 } } });
+    const again = await batonCli(a.dataDir, ['task', 'result', 'task-cli-1', '--relay', '--json']);
+    expect(again.json).toMatchObject({ firstDelivery: false, receipt: result.json.receipt });
+
+    await (await relayA.kv(TASKS_BUCKET)).purge('task-cli-1');
+    const gone = await batonCli(a.dataDir, ['task', 'result', 'task-cli-1', '--relay', '--json']);
+    expect(gone.code).toBe(1);
+    expect(gone.json).toMatchObject({ ok: false, code: 'NOT_FOUND' });
+
+    await batonCli(a.dataDir, ['task', 'register', '--relay', '--id', 'task-cli-2', '--command', 'serve', '--ttl', '300', '--json']);
+    await new Promise((r) => setTimeout(r, 500));
+    const beat = await batonCli(b.dataDir, ['task', 'heartbeat', 'task-cli-2', '--epoch', '1', '--relay', '--json']);
+    expect(beat.code).toBe(3);
+    expect(beat.json).toMatchObject({ ok: false, code: 'ORPHANED' });
   });
 });
