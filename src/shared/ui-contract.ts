@@ -44,6 +44,21 @@ export const HandoffStatsView = z.object({
 });
 export type HandoffStatsView = z.infer<typeof HandoffStatsView>;
 
+/** The relay as this host sees it (issue 13): off unless configured. */
+export const RelayStatusView = z.object({
+  configured: z.boolean(),
+  state: z.enum(['off', 'connecting', 'online', 'error']),
+  url: z.string().nullable(),
+  error: z.string().nullable(),
+  device: z.object({ deviceId: z.string(), name: z.string(), fingerprint: z.string() }).nullable(),
+  received: z.object({ accepted: z.number().int(), duplicate: z.number().int(), rejected: z.number().int(), dropped: z.record(z.string(), z.number().int()) }).nullable(),
+});
+export type RelayStatusView = z.infer<typeof RelayStatusView>;
+
+/** A paired device; `online` from the relay's presence bucket (null when the relay is not reachable). */
+export const DeviceView = z.object({ deviceId: z.string(), name: z.string(), fingerprint: z.string(), pairedAt: z.string(), online: z.boolean().nullable() });
+export type DeviceView = z.infer<typeof DeviceView>;
+
 export const ApprovalViewSchema = z.object({ request: ApprovalRequestRecord, decision: ApprovalDecisionRecord.nullable() });
 export const TaskViewSchema = z.object({
   record: TaskRecord,
@@ -61,6 +76,13 @@ export const uiChannels = {
   'sessions:list': { request: z.object({ includeArchived: z.boolean().optional() }), response: z.array(IndexRow) },
   'session:get': { request: z.object({ id: z.string() }), response: SessionDetail },
   'stats:get': { request: z.object({}), response: HandoffStatsView },
+  'relay:status': { request: z.object({}), response: RelayStatusView },
+  'devices:list': { request: z.object({}), response: z.array(DeviceView) },
+  /** "Send to device": the same handoff as `baton handoff --session ID --to DEVICE`. */
+  'devices:send': {
+    request: z.object({ sessionId: z.string(), to: z.string() }),
+    response: z.object({ category: z.string(), message: z.string(), handoffId: z.string().nullable() }),
+  },
   /** Undecided approval requests, oldest first. */
   'approvals:pending': { request: z.object({}), response: z.array(ApprovalViewSchema) },
   'approvals:history': { request: z.object({ sessionId: z.string() }), response: z.array(ApprovalViewSchema) },

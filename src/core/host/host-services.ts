@@ -21,6 +21,7 @@ import { watchTargetOf } from './watch-target.js';
 import { applyCarriedPermissions } from '../handoff/apply-permissions.js';
 import { carriedTasksOf } from '../tasks/carried-tasks.js';
 import { startRelayHost, type RelayHost } from '../relay/relay-host.js';
+import { createRelayUiHandlers } from '../relay/ui-handlers.js';
 
 /** Newest messages the session view receives at once; older ones stay on disk. */
 export const SESSION_VIEW_MESSAGE_LIMIT = 2_000;
@@ -105,6 +106,7 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
       return { session, messages, truncated: session.messageCount > messages.length };
     },
     'stats:get': async () => computeHandoffStats(await store.readEvents()),
+    ...createRelayUiHandlers({ dataDir: options.dataDir, store, relay, endpoint, token }),
     'approvals:pending': async () => approvals.listPending(),
     'approvals:history': async ({ sessionId }) => approvals.history(sessionId),
     'approvals:decide': async ({ requestId, ...params }) => approvals.decide(requestId, params),

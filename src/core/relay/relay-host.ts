@@ -16,6 +16,8 @@ export interface RelayHost {
   readonly stats: InboxStats | null;
   /** Resolves once the inbox consumes (tests and the first status). */
   readonly ready: Promise<void>;
+  /** Device ids with a live presence entry (the bucket's max_age expires the others). */
+  presence(): Promise<Set<string>>;
   close(): Promise<void>;
 }
 
@@ -64,6 +66,13 @@ export async function startRelayHost(options: { dataDir: string; store: SessionS
       return inbox?.stats ?? null;
     },
     ready,
+    presence: async () => {
+      if (!relay || state !== 'online') throw new Error('the relay is not connected');
+      const kv = await relay.kv(PRESENCE_BUCKET);
+      const ids = new Set<string>();
+      for await (const key of await kv.keys()) ids.add(key);
+      return ids;
+    },
     close: async () => {
       closed = true;
       if (presence) clearInterval(presence);
