@@ -85,6 +85,11 @@ describe('handoff --to a paired device', () => {
     expect((await services.store.readMessages(sessionId)).map((r) => r.crc)).toEqual(localRecords.map((r) => r.crc));
     expect(await services.store.getReceipt(run.json.handoffId as string)).toMatchObject({ answer: { status: 'accepted' } });
     expect(services.relay!.stats).toMatchObject({ accepted: 1 });
+    // What the UI shows: relay online, the received count, and the paired device (A runs no host: offline).
+    const status = await services.dispatch('relay:status', {});
+    expect(status).toMatchObject({ ok: true, value: { configured: true, state: 'online', device: { name: 'devbox' }, received: { accepted: 1 } } });
+    const devices = await services.dispatch('devices:list', {});
+    expect(devices).toMatchObject({ ok: true, value: [{ name: 'laptop', online: false }] });
   });
 
   it('answers duplicate when the same handoff is sent again, and lands nothing new', async () => {
