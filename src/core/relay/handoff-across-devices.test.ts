@@ -10,6 +10,7 @@ import { seal } from '../crypto/seal.js';
 import type { Relay } from './connection.js';
 import { sealFor, SEAL_KIND } from './handoff-envelope.js';
 import { handoffSubject } from './resources.js';
+import { claimHead } from './heads.js';
 import { batonCli } from './test-support/baton-cli.js';
 import { connectTo, makeDevice, pairDevices, type TestDevice } from './test-support/devices.js';
 import { startNatsServer, type NatsServerHandle } from './test-support/nats-server.js';
@@ -119,6 +120,17 @@ describe('handoff --to a paired device', () => {
     expect(big.code, big.stdout).toBe(0);
     expect(big.json.durationsMs).toHaveProperty('upload');
     expect((await host!.store.getSession(big.json.sessionId as string)).messageCount).toBe(40);
+  });
+
+  it('refuses to send a session another device holds (stale holder): CONFLICT naming the holder', async () => {
+    const saved = await batonCli(a.dataDir, ['handoff', '--dry-run', '--cwd', cwd, '--json', '--title', 'held elsewhere', '--messages', '-'], { input: messages(2) });
+    const heldId = saved.json.sessionId as string;
+    await claimHead(relay, heldId, c.identity);
+    const run = await handoff(['--session', heldId]);
+    expect(run.code).toBe(5);
+    expect(run.json).toMatchObject({ category: 'conflict' });
+    expect(run.json.message).toContain(`${c.identity.deviceId} holds session`);
+    expect((await host!.store.list()).some((r) => r.id === heldId)).toBe(false);
   });
 
   it('refuses an unknown device without sending anything', async () => {

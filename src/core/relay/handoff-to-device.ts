@@ -25,6 +25,7 @@ const CATEGORY: Record<RelayHandoffStatus, HandoffCategory> = {
   queued: HandoffCategory.queued,
   rejected: HandoffCategory.rejected,
   relay_failure: HandoffCategory.relayFailure,
+  conflict: HandoffCategory.conflict,
 };
 
 /**
@@ -53,7 +54,7 @@ export async function handoffToDevice(options: HandoffToDeviceOptions): Promise<
   }
   try {
     const result = await sendToDevice({ relay, identity, peer: found.peer, store, sessionId, manifest, receiptWaitMs: options.receiptWaitMs });
-    const message = result.status === 'relay_failure' || result.status === 'rejected' ? `${result.message}; ${retry}` : result.message;
+    const message = result.status === 'relay_failure' ? `${result.message}; ${retry}` : result.message;
     return { ...base, category: CATEGORY[result.status], answer: { ...(result.answer ?? {}), target: result.target }, message, durationsMs: { ...local.durationsMs, ...result.durationsMs } };
   } catch (error) {
     return { ...base, category: HandoffCategory.relayFailure, message: `The relay failed during the handoff (${(error as Error).message}); the session is saved, ${retry}`, durationsMs: local.durationsMs };

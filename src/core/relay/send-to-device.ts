@@ -5,6 +5,7 @@ import type { Relay } from './connection.js';
 import { openFrom, sealFor, SEAL_KIND, sha256, type HandoffPayload } from './handoff-envelope.js';
 import { blobName, handoffSubject, RECEIPTS_BUCKET, receiptKey } from './resources.js';
 import { encodeBundle, readSessionBundle } from './session-bundle.js';
+import { readHead } from './heads.js';
 import { sealBinary } from '../crypto/seal.js';
 
 /** Bundles above this go to the Object Store (NATS messages are limited to 1 MB by default). */
@@ -13,7 +14,7 @@ export const INLINE_BUNDLE_MAX_BYTES = 256 * 1024;
 export const DEFAULT_RECEIPT_WAIT_MS = 10_000;
 const RECEIPT_POLL_MS = 25;
 
-export type RelayHandoffStatus = 'accepted' | 'duplicate' | 'queued' | 'rejected' | 'relay_failure';
+export type RelayHandoffStatus = 'accepted' | 'duplicate' | 'queued' | 'rejected' | 'relay_failure' | 'conflict';
 
 export interface RelayHandoffResult {
   status: RelayHandoffStatus;
@@ -66,6 +67,14 @@ export async function sendToDevice(options: SendToDeviceOptions): Promise<RelayH
   // Already delivered (a retry after a lost receipt wait): report it, send nothing.
   const earlier = await readReceipt();
   if (earlier) return { ...earlier, status: earlier.status === 'accepted' ? 'duplicate' : earlier.status, message: earlier.status === 'accepted' ? `${peer.name} has the session already (this handoff was delivered before).` : earlier.message };
+
+  // The baton across devices: a device that no longer holds a relayed session cannot send it on.
+  // (The target itself holding it is a retry whose receipt was lost: the receipt answers that.)
+  const head = await readHead(relay, sessionId);
+  if (head && head.head.holder !== identity.deviceId && head.head.holder !== peer.deviceId) {
+    const holder = head.head.holder;
+    return { ...base, status: 'conflict', message: `CONFLICT: ${holder} holds session ${sessionId} (epoch ${head.head.epoch}); this device's copy is stale. Take it back first (baton relay claim ${sessionId}).` };
+  }
 
   const bundle = await readSessionBundle(store, sessionId);
   const payload: HandoffPayload = { handoffId, sessionId, manifest, senderName: identity.name };
