@@ -23,6 +23,8 @@ import {
 
 /** A CLI command gives up on an unreachable relay after this; a host keeps reconnecting. */
 export const RELAY_CONNECT_TIMEOUT_MS = 5_000;
+/** Longest a close waits for pending messages to flush. */
+export const RELAY_CLOSE_TIMEOUT_MS = 2_000;
 
 export interface Relay {
   nc: NatsConnection;
@@ -95,7 +97,12 @@ export async function connectRelay(config: RelayConfig, options: RelayConnectOpt
     },
     blobs: () => (blobs ??= new Objm(js).open(BLOBS_STORE)),
     close: async () => {
-      await nc.drain().catch(() => nc.close());
+      // A drain can wait forever on a connection the server dropped mid-way: bounded, then closed.
+      let timer: NodeJS.Timeout | undefined;
+      const bounded = new Promise<void>((resolve) => (timer = setTimeout(resolve, RELAY_CLOSE_TIMEOUT_MS)));
+      await Promise.race([nc.drain().catch(() => undefined), bounded]);
+      clearTimeout(timer);
+      await nc.close().catch(() => undefined);
     },
   };
 }

@@ -19,6 +19,9 @@ export interface HandoffToDeviceOptions {
   receiptWaitMs: number;
 }
 
+/** Upload and publish get this much on top of the receipt wait before the handoff is reported failed. */
+export const SEND_GRACE_MS = 30_000;
+
 const CATEGORY: Record<RelayHandoffStatus, HandoffCategory> = {
   accepted: HandoffCategory.accepted,
   duplicate: HandoffCategory.duplicate,
@@ -53,7 +56,12 @@ export async function handoffToDevice(options: HandoffToDeviceOptions): Promise<
     return { ...base, category: HandoffCategory.relayFailure, message: `${(error as Error).message}; the session is saved, ${retry}`, durationsMs: local.durationsMs };
   }
   try {
-    const result = await sendToDevice({ relay, identity, peer: found.peer, store, sessionId, manifest, receiptWaitMs: options.receiptWaitMs });
+    // A relay that stops answering mid-way must end in a reported failure, never in a hang.
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no progress within ${Math.round((options.receiptWaitMs + SEND_GRACE_MS) / 1000)} s`)), options.receiptWaitMs + SEND_GRACE_MS);
+    });
+    const result = await Promise.race([sendToDevice({ relay, identity, peer: found.peer, store, sessionId, manifest, receiptWaitMs: options.receiptWaitMs }), deadline]).finally(() => clearTimeout(timer));
     const message = result.status === 'relay_failure' ? `${result.message}; ${retry}` : result.message;
     return { ...base, category: CATEGORY[result.status], answer: { ...(result.answer ?? {}), target: result.target }, message, durationsMs: { ...local.durationsMs, ...result.durationsMs } };
   } catch (error) {

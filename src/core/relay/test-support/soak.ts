@@ -57,9 +57,20 @@ export async function runRelaySoak(options: { count: number; budgetMs: number; l
   })();
 
   const send = (sessionId: string, waitMs: number) =>
-    handoffToDevice({ dataDir: a.dataDir, store: storeA, sessionId, to: 'soak-b', offer: { endpoint, token, timeoutMs: waitMs }, receiptWaitMs: waitMs }).catch(
+    timed(sessionId, handoffToDevice({ dataDir: a.dataDir, store: storeA, sessionId, to: 'soak-b', offer: { endpoint, token, timeoutMs: waitMs }, receiptWaitMs: waitMs }).catch(
       (error: Error) => ({ category: 'relay_failure', message: error.message }) as { category: string; message: string },
-    );
+    ));
+  // A send that takes long is logged with its session id (a hang shows up here, not as a silent stall).
+  const timed = async <T>(sessionId: string, work: Promise<T>): Promise<T> => {
+    const t = Date.now();
+    const slow = setTimeout(() => options.log?.(`soak: send of ${sessionId} still running after 20 s`), 20_000);
+    try {
+      return await work;
+    } finally {
+      clearTimeout(slow);
+      if (Date.now() - t > 20_000) options.log?.(`soak: send of ${sessionId} took ${Date.now() - t} ms`);
+    }
+  };
   const ids: string[] = [];
   const pending: string[] = [];
   let firstTry = 0;
