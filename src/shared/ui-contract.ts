@@ -78,6 +78,10 @@ export const uiChannels = {
   'stats:get': { request: z.object({}), response: HandoffStatsView },
   'relay:status': { request: z.object({}), response: RelayStatusView },
   'devices:list': { request: z.object({}), response: z.array(DeviceView) },
+  /** Starts pairing (like `baton device pair`): the one-time code and link; `devices:changed` when a device joined. */
+  'devices:pair': { request: z.object({}), response: z.object({ code: z.string(), link: z.string(), expiresAt: z.string() }) },
+  /** Joins the device that showed this code (like `baton device join`). */
+  'devices:join': { request: z.object({ code: z.string() }), response: DeviceView },
   /** "Send to device": the same handoff as `baton handoff --session ID --to DEVICE`. */
   'devices:send': {
     request: z.object({ sessionId: z.string(), to: z.string() }),
@@ -142,6 +146,8 @@ export const uiEvents = {
   'approvals:changed': z.object({ sessionId: z.string(), requestId: z.string().optional(), type: z.string() }),
   /** A task was registered or changed state. */
   'tasks:changed': z.object({ id: z.string(), state: z.string() }),
+  /** A device was paired (or pairing ended); re-fetch devices:list. */
+  'devices:changed': z.object({ reason: z.string() }),
   /** Watched handed-off files changed on disk (paths relative to the repository root). */
   'workspace:drift': z.object({ sessionId: z.string(), paths: z.array(z.string()) }),
 } as const;

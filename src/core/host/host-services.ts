@@ -106,7 +106,7 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
       return { session, messages, truncated: session.messageCount > messages.length };
     },
     'stats:get': async () => computeHandoffStats(await store.readEvents()),
-    ...createRelayUiHandlers({ dataDir: options.dataDir, store, relay, endpoint, token }),
+    ...createRelayUiHandlers({ dataDir: options.dataDir, store, relay, endpoint, token, onDevicesChanged: (reason) => emitUiEvent('devices:changed', { reason }) }),
     'approvals:pending': async () => approvals.listPending(),
     'approvals:history': async ({ sessionId }) => approvals.history(sessionId),
     'approvals:decide': async ({ requestId, ...params }) => approvals.decide(requestId, params),

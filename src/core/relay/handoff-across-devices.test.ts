@@ -180,6 +180,26 @@ describe('handoff --to a paired device', () => {
     expect((await host!.store.list()).some((r) => r.id === run.json.sessionId)).toBe(false);
   });
 
+  it('pairs from the app: devices:pair on the host, then the CLI joins; devices:join refuses a used code', async () => {
+    const d = await makeDevice(server, 'phone');
+    try {
+      const events: string[] = [];
+      const off = host!.onUiEvent((event) => events.push(event));
+      const started = await host!.dispatch('devices:pair', {});
+      expect(started.ok).toBe(true);
+      const { code } = (started as { value: { code: string } }).value;
+      const joined = await batonCli(d.dataDir, ['device', 'join', code, '--json']);
+      expect(joined.json).toMatchObject({ ok: true, device: { name: 'devbox' } });
+      await waitFor(async () => (events.includes('devices:changed') ? true : undefined));
+      off();
+      const listed = (await host!.dispatch('devices:list', {})) as { value: Array<{ name: string }> };
+      expect(listed.value.map((x) => x.name)).toContain('phone');
+      expect(await host!.dispatch('devices:join', { code })).toMatchObject({ ok: false, error: { code: 'CODE_UNKNOWN' } });
+    } finally {
+      await rm(d.dataDir, { recursive: true, force: true });
+    }
+  });
+
   it('leaves no title, message text, path or file content in plaintext in the server store', () => {
     // Control: the grep does see the store (subjects carry device ids in the clear).
     expect(execFileSync('grep', ['-rl', '--binary-files=text', b.identity.deviceId, server.storeDir], { encoding: 'utf8' })).not.toBe('');

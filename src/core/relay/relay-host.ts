@@ -16,6 +16,8 @@ export interface RelayHost {
   readonly stats: InboxStats | null;
   /** Resolves once the inbox consumes (tests and the first status). */
   readonly ready: Promise<void>;
+  /** The live connection, for pairing from the UI; undefined until online. */
+  connection(): Relay | undefined;
   /** Device ids with a live presence entry (the bucket's max_age expires the others). */
   presence(): Promise<Set<string>>;
   close(): Promise<void>;
@@ -66,6 +68,7 @@ export async function startRelayHost(options: { dataDir: string; store: SessionS
       return inbox?.stats ?? null;
     },
     ready,
+    connection: () => (state === 'online' ? relay : undefined),
     presence: async () => {
       if (!relay || state !== 'online') throw new Error('the relay is not connected');
       const kv = await relay.kv(PRESENCE_BUCKET);

@@ -84,3 +84,25 @@ describe('devices (issue 13)', () => {
     expect(screen.queryByTestId('relayed-from')).toBeNull();
   });
 });
+
+describe('pairing from the Devices panel', () => {
+  it('shows a one-time code, and joins with a typed code showing the other fingerprint', async () => {
+    const joined: unknown[] = [];
+    const b = bridge()
+      .handle('devices:pair', () => okResult({ code: 'ABCD-EFGH-IJKL-MNOP-QRST-UVWX-YZ23-4567', link: 'baton://pair?code=ABCDEFGHIJKLMNOPQRSTUVWXYZ234567', expiresAt: '2026-11-30T12:10:00.000Z' }))
+      .handle('devices:join', (params: unknown) => {
+        joined.push(params);
+        return okResult({ ...DEVICES[0]!, online: null });
+      });
+    const api = createApiFromTransport(createBridgeTransport(b));
+    apis.push(api);
+    render(<App api={api} />);
+    fireEvent.click(await screen.findByTestId('open-devices'));
+    fireEvent.click(await screen.findByTestId('pair-start'));
+    expect((await screen.findByTestId('pair-code')).textContent).toContain('baton device join ABCD-EFGH-IJKL-MNOP-QRST-UVWX-YZ23-4567');
+    fireEvent.change(screen.getByTestId('pair-code-input'), { target: { value: 'abcd efgh' } });
+    fireEvent.click(screen.getByTestId('pair-join'));
+    expect((await screen.findByTestId('pair-joined')).textContent).toContain(DEVICES[0]!.fingerprint);
+    expect(joined).toEqual([{ code: 'abcd efgh' }]);
+  });
+});

@@ -1,4 +1,5 @@
-import { useCallback } from 'react';
+import { useCallback, useEffect, useState } from 'react';
+import { toApiError } from '../../api';
 import { ErrorState } from '../../components/ErrorState';
 import { Skeleton } from '../../components/Skeleton';
 import { useApi } from '../../hooks/api-context';
@@ -12,6 +13,8 @@ export function DevicesPanel() {
   const loadDevices = useCallback(() => api.invoke('devices:list', {}), [api]);
   const status = useRemote('relay:status', loadStatus);
   const devices = useRemote('devices:list', loadDevices);
+  const reloadDevices = devices.reload;
+  useEffect(() => api.on('devices:changed', () => reloadDevices()), [api, reloadDevices]);
 
   if (status.value === undefined || devices.value === undefined) {
     const error = status.error ?? devices.error;
@@ -42,6 +45,7 @@ export function DevicesPanel() {
           This device: <strong>{relay.device.name}</strong> <code>{relay.device.fingerprint}</code>
         </p>
       )}
+      {relay.state === 'online' && <Pairing />}
       <h2 className="section-title">Paired devices</h2>
       {devices.value.length === 0 ? (
         <p className="muted" data-testid="no-devices">
@@ -64,5 +68,46 @@ export function DevicesPanel() {
         </p>
       )}
     </section>
+  );
+}
+
+type PairState = { kind: 'idle' } | { kind: 'busy' } | { kind: 'code'; code: string; link: string; expiresAt: string } | { kind: 'joined'; name: string; fingerprint: string } | { kind: 'failed'; message: string };
+
+/** Pairing from the app: show a one-time code here, or type the other device's code. */
+function Pairing() {
+  const api = useApi();
+  const [state, setState] = useState<PairState>({ kind: 'idle' });
+  const [code, setCode] = useState('');
+  const fail = (channel: string) => (error: unknown) => setState({ kind: 'failed', message: toApiError(error, channel).message });
+  return (
+    <div className="pairing" data-testid="pairing">
+      <button type="button" className="button" data-testid="pair-start" disabled={state.kind === 'busy'} onClick={() => {
+        setState({ kind: 'busy' });
+        api.invoke('devices:pair', {}).then((p) => setState({ kind: 'code', ...p }), fail('devices:pair'));
+      }}>
+        Pair a device
+      </button>
+      <form onSubmit={(event) => {
+        event.preventDefault();
+        setState({ kind: 'busy' });
+        api.invoke('devices:join', { code }).then((d) => setState({ kind: 'joined', name: d.name, fingerprint: d.fingerprint }), fail('devices:join'));
+      }}>
+        <label>
+          or join with a code <input value={code} onChange={(e) => setCode(e.target.value)} data-testid="pair-code-input" autoComplete="off" spellCheck={false} />
+        </label>
+        <button type="submit" className="button" disabled={code.trim() === '' || state.kind === 'busy'} data-testid="pair-join">Join</button>
+      </form>
+      {state.kind === 'code' && (
+        <p data-testid="pair-code">
+          On the other device run <code>baton device join {state.code}</code> (or open <code>{state.link}</code>). The code works once, until {new Date(state.expiresAt).toLocaleTimeString()}.
+        </p>
+      )}
+      {state.kind === 'joined' && (
+        <p data-testid="pair-joined">
+          Paired with <strong>{state.name}</strong>: check that it shows <code>{state.fingerprint}</code>.
+        </p>
+      )}
+      {state.kind === 'failed' && <p className="error" role="alert" data-testid="pair-failed">{state.message}</p>}
+    </div>
   );
 }
