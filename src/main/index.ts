@@ -63,6 +63,7 @@ async function start(): Promise<void> {
   window.webContents.once('did-finish-load', () =>
     links.onReady((link) => {
       if (link.kind === 'session' || link.kind === 'handoff') services.emitUiEvent('session:select', { id: link.sessionId });
+      else if (link.kind === 'pair') services.emitUiEvent('devices:pair-link', { code: link.code });
     }),
   );
 

@@ -146,6 +146,8 @@ export const uiEvents = {
   'approvals:changed': z.object({ sessionId: z.string(), requestId: z.string().optional(), type: z.string() }),
   /** A task was registered or changed state. */
   'tasks:changed': z.object({ id: z.string(), state: z.string() }),
+  /** A baton://pair link was opened: show the Devices panel with the code ready to join. */
+  'devices:pair-link': z.object({ code: z.string() }),
   /** A device was paired (or pairing ended); re-fetch devices:list. */
   'devices:changed': z.object({ reason: z.string() }),
   /** Watched handed-off files changed on disk (paths relative to the repository root). */

@@ -62,6 +62,16 @@ export function App({ api }: { api: BatonApi }) {
 
   // A handoff or a baton:// link asks for a session: open it even before the list shows it.
   useEffect(() => api.on('session:select', ({ id }) => open(id)), [api, open]);
+  // baton://pair?code=…: the Devices panel with the code ready to join (the person confirms).
+  const [pairCode, setPairCode] = useState<string | null>(null);
+  useEffect(
+    () =>
+      api.on('devices:pair-link', ({ code }) => {
+        setPairCode(code);
+        setPanel('devices');
+      }),
+    [api],
+  );
   useStickToBottom(detailRef, sessionId, detail.value);
 
   // Esc outside a field closes a panel and returns to the open session.
@@ -91,7 +101,7 @@ export function App({ api }: { api: BatonApi }) {
   if (panel === 'approvals') main = <ApprovalsPanel approvals={approvals} openSessionId={sessionId} />;
   else if (panel === 'tasks') main = <TaskPanel tasks={tasks} openSessionId={sessionId} />;
   else if (panel === 'stats') main = <StatsPanel />;
-  else if (panel === 'devices') main = <DevicesPanel />;
+  else if (panel === 'devices') main = <DevicesPanel initialCode={pairCode} />;
   else if (candidate !== undefined) main = <CandidatePanel candidate={candidate} now={now} onOpened={open} />;
   else if (selectedId !== null && candidateSelected) main = <CandidateMissing id={selectedId} scanning={!scan.settled || scan.scanning} />;
   else main = <DetailPane id={sessionId} detail={detail} storeEmpty={sessions.value?.length === 0 && merged.rows.length === 0} now={now} />;

@@ -106,3 +106,17 @@ describe('pairing from the Devices panel', () => {
     expect(joined).toEqual([{ code: 'abcd efgh' }]);
   });
 });
+
+describe('baton://pair links', () => {
+  it('open the Devices panel with the code filled in, ready to join', async () => {
+    const b = bridge();
+    const api = createApiFromTransport(createBridgeTransport(b));
+    apis.push(api);
+    render(<App api={api} />);
+    await screen.findByTestId('open-devices');
+    b.emit('devices:pair-link', { code: 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567' });
+    const input = (await screen.findByTestId('pair-code-input')) as HTMLInputElement;
+    expect(input.value).toBe('ABCDEFGHIJKLMNOPQRSTUVWXYZ234567');
+    expect(screen.getByTestId('devices-panel')).toBeTruthy();
+  });
+});

@@ -7,7 +7,7 @@ import { useRemote } from '../../hooks/use-remote';
 import { relayLabel } from './relay-label';
 
 /** Paired devices with their presence, this device's fingerprint, and how to pair (issue 13). */
-export function DevicesPanel() {
+export function DevicesPanel({ initialCode = null }: { initialCode?: string | null }) {
   const api = useApi();
   const loadStatus = useCallback(() => api.invoke('relay:status', {}), [api]);
   const loadDevices = useCallback(() => api.invoke('devices:list', {}), [api]);
@@ -45,7 +45,7 @@ export function DevicesPanel() {
           This device: <strong>{relay.device.name}</strong> <code>{relay.device.fingerprint}</code>
         </p>
       )}
-      {relay.state === 'online' && <Pairing />}
+      {relay.state === 'online' && <Pairing key={initialCode ?? ''} initialCode={initialCode} />}
       <h2 className="section-title">Paired devices</h2>
       {devices.value.length === 0 ? (
         <p className="muted" data-testid="no-devices">
@@ -74,10 +74,10 @@ export function DevicesPanel() {
 type PairState = { kind: 'idle' } | { kind: 'busy' } | { kind: 'code'; code: string; link: string; expiresAt: string } | { kind: 'joined'; name: string; fingerprint: string } | { kind: 'failed'; message: string };
 
 /** Pairing from the app: show a one-time code here, or type the other device's code. */
-function Pairing() {
+function Pairing({ initialCode }: { initialCode: string | null }) {
   const api = useApi();
   const [state, setState] = useState<PairState>({ kind: 'idle' });
-  const [code, setCode] = useState('');
+  const [code, setCode] = useState(initialCode ?? '');
   const fail = (channel: string) => (error: unknown) => setState({ kind: 'failed', message: toApiError(error, channel).message });
   return (
     <div className="pairing" data-testid="pairing">
