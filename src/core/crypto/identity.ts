@@ -2,7 +2,7 @@ import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, ran
 import { mkdir, readFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../fs/index.js';
+import { createFileAtomic } from '../fs/index.js';
 
 /** Where this installation's identity lives, until encryption at rest (issue 17) moves it into the OS keychain. */
 export const DEVICE_DIR = 'device';
@@ -108,8 +108,11 @@ export async function loadOrCreateIdentity(dataDir: string, name: string = defau
     signingPrivatePem: sig.privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
   };
   await mkdir(join(dataDir, DEVICE_DIR), { recursive: true, mode: DIR_MODE });
-  await writeFileAtomic(identityPath(dataDir), JSON.stringify(file), { mode: FILE_MODE });
-  return fromFile(file);
+  // Create-if-absent: a host and a CLI starting at once must end up with the same identity.
+  if (await createFileAtomic(identityPath(dataDir), JSON.stringify(file), { mode: FILE_MODE })) return fromFile(file);
+  const winner = await readIdentity(dataDir);
+  if (!winner) throw new Error(`The device identity at ${identityPath(dataDir)} vanished while it was made`);
+  return winner;
 }
 
 /** Device names are shown to people and used in commands: printable, short. */

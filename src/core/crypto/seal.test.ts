@@ -34,6 +34,12 @@ describe('device identity', () => {
     expect(await readIdentity(join(root, 'nobody'))).toBeUndefined();
     expect(alice.deviceId).toMatch(/^d[0-9a-f]{20}$/);
   });
+  it('is the same for processes that make it at once', async () => {
+    const dir = join(root, 'race');
+    const made = await Promise.all(Array.from({ length: 8 }, () => loadOrCreateIdentity(dir, 'racer')));
+    expect(new Set(made.map((m) => m.signingKey)).size).toBe(1);
+    expect((await readIdentity(dir))!.deviceId).toBe(made[0]!.deviceId);
+  });
   it('has a fingerprint that differs between devices', () => {
     expect(fingerprint(alice)).toMatch(/^([0-9a-f]{4} ){7}[0-9a-f]{4}$/);
     expect(fingerprint(alice)).not.toBe(fingerprint(bob));
