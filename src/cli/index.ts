@@ -24,6 +24,10 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   uninstall: async () => (await import('./commands/install.js')).registerUninstall,
   completion: async () => (await import('./commands/completion.js')).registerCompletion,
   help: async () => (await import('./commands/help.js')).registerHelp,
+  relay: async () => (await import('./commands/relay.js')).registerRelay,
+  device: async () => (await import('./commands/device.js')).registerDevice,
+  archive: async () => (await import('./commands/archive.js')).registerArchive,
+  unarchive: async () => (await import('./commands/archive.js')).registerUnarchive,
 };
 
 /** The program with the named command, or with all of them (for --help and unknown commands). */

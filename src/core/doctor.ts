@@ -38,7 +38,17 @@ const DOCTOR_CONNECT_TIMEOUT_MS = 2_000;
  * Windows; macOS offers no command-line query, so it is reported as not checked.
  */
 export async function runDoctor(dataDir: string, env: NodeJS.ProcessEnv = process.env, platform = process.platform): Promise<DoctorCheck[]> {
-  return [await checkStore(dataDir), await checkSessions(dataDir), await checkEndpoint(dataDir), await checkCandidateWatch(dataDir), checkDisplay(env, platform), await checkProtocol(env, platform), checkDesktopRuntime()];
+  const { relayDoctorChecks } = await import('./relay/doctor-checks.js');
+  return [
+    await checkStore(dataDir),
+    await checkSessions(dataDir),
+    await checkEndpoint(dataDir),
+    await checkCandidateWatch(dataDir),
+    checkDisplay(env, platform),
+    await checkProtocol(env, platform),
+    checkDesktopRuntime(),
+    ...(await relayDoctorChecks(dataDir)),
+  ];
 }
 
 /**

@@ -53,7 +53,7 @@ function host(overrides: { argv?: string[]; startServices?: (dataDir: string) =>
     forward: async (dataDir, links) => {
       if (overrides.realForward) return forwardToRunningHost(dataDir, links);
       const got: string[] = [];
-      links.onReady((link) => got.push(link.kind === 'unknown' ? 'unknown' : link.sessionId));
+      links.onReady((link) => got.push(link.kind === 'session' || link.kind === 'handoff' ? link.sessionId : link.kind));
       forwarded.push(got);
       return { reached: true, address: 'test', opened: got, failed: [] };
     },

@@ -112,7 +112,8 @@ async function start(deps: DesktopHostDeps, links: DeepLinkQueue): Promise<void>
   });
   window.webContents.once('did-finish-load', () =>
     links.onReady((link) => {
-      if (link.kind !== 'unknown') services.emitUiEvent('session:select', { id: link.sessionId });
+      if (link.kind === 'session' || link.kind === 'handoff') services.emitUiEvent('session:select', { id: link.sessionId });
+      else if (link.kind === 'pair') services.emitUiEvent('devices:pair-link', { code: link.code });
     }),
   );
 

@@ -20,7 +20,7 @@ export async function forwardToRunningHost(dataDir: string, links: DeepLinkQueue
   result.reached = true;
   const sessions: string[] = [];
   links.onReady((link) => {
-    if (link.kind !== 'unknown') sessions.push(link.sessionId);
+    if (link.kind === 'session' || link.kind === 'handoff') sessions.push(link.sessionId);
   });
   for (const sessionId of sessions) {
     const answer = await client.request('session.open', { sessionId }).catch(() => ({ ok: false }));

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isValidId } from './ids.js';
+import { formatPairingCode, normalizePairingCode } from './pairing-code.js';
 import { findBatonUrlInArgv, formatBatonUrl, MAX_URL_LENGTH, parseBatonUrl, type BatonLink, type KnownBatonLink } from './baton-url.js';
 
 const H = 'h-20261129-abc';
@@ -159,6 +160,10 @@ describe('parseBatonUrl: properties (fast-check)', () => {
       expect(typeof link.reason).toBe('string');
       return;
     }
+    if (link.kind === 'pair') {
+      expect(normalizePairingCode(link.code)).toBe(link.code);
+      return;
+    }
     // Whatever is accepted carries only valid ids.
     expect(isValidId(link.sessionId)).toBe(true);
     if (link.kind === 'handoff') expect(isValidId(link.handoffId)).toBe(true);
@@ -198,6 +203,57 @@ describe('parseBatonUrl: properties (fast-check)', () => {
         if (parsed.kind !== 'unknown') expect(parseBatonUrl(formatBatonUrl(parsed))).toEqual(parsed);
       }),
       { numRuns: 20_000 },
+    );
+  });
+});
+
+describe('baton://pair (issue 13)', () => {
+  const bytes = Uint8Array.from({ length: 20 }, (_, i) => (i * 37 + 11) & 255);
+  const code = formatPairingCode(bytes);
+  const compact = code.replace(/-/g, '');
+  const accepted: Array<[string, string]> = [
+    [`baton://pair?code=${code}`, compact],
+    [`baton://pair?code=${compact}`, compact],
+    [`baton://pair?code=${code.toLowerCase()}`, compact],
+    [`BATON://PAIR?code=${code}`, compact],
+    [`baton://pair/?code=${code}`, compact],
+  ];
+  it.each(accepted)('accepts %s', (input, expected) => {
+    expect(parseBatonUrl(input)).toEqual({ kind: 'pair', code: expected });
+  });
+  const refused: string[] = [
+    'baton://pair',
+    'baton://pair?',
+    `baton://pair?code=${compact.slice(1)}`,
+    `baton://pair?code=${compact}A`,
+    `baton://pair?code=${compact.replace('A', '1')}`.replace(/[01]/, '1'),
+    `baton://pair?code=${compact.slice(0, 31)}8`,
+    `baton://pair?code=${compact}&code=${compact}`,
+    `baton://pair?code=${compact}&session=x`,
+    `baton://pair?token=${compact}`,
+    `baton://pair/x?code=${compact}`,
+    `baton://pair?code=${compact.slice(0, 16)}%20${compact.slice(16)}`,
+    `baton://pair?code=${compact} `,
+    `baton://pair?code=${compact}#x`,
+    `baton://pairs?code=${compact}`,
+    `baton://user@pair?code=${compact}`,
+    `baton://pair:80?code=${compact}`,
+    `baton://pair?code=${'A'.repeat(2000)}`,
+    'baton://pair?code=',
+    'baton://pair?=x',
+  ];
+  it.each(refused)('refuses %s', (input) => {
+    expect(parseBatonUrl(input).kind).toBe('unknown');
+  });
+  it('formats the canonical link and round-trips 160-bit codes', () => {
+    expect(formatBatonUrl({ kind: 'pair', code })).toBe(`baton://pair?code=${compact}`);
+    expect(() => formatBatonUrl({ kind: 'pair', code: 'nope' })).toThrow(RangeError);
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 20, maxLength: 20 }), (raw) => {
+        const link = parseBatonUrl(formatBatonUrl({ kind: 'pair', code: formatPairingCode(raw) }));
+        expect(link.kind).toBe('pair');
+      }),
+      { numRuns: 2_000 },
     );
   });
 });

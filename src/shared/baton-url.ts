@@ -1,4 +1,5 @@
 import { isValidId } from './ids.js';
+import { normalizePairingCode } from './pairing-code.js';
 
 /**
  * The baton:// deep link, parsed by hand against an allow-list (GitHub Desktop's parse-app-url
@@ -8,6 +9,7 @@ import { isValidId } from './ids.js';
  *
  *   baton://handoff/<handoffId>?session=<sessionId>
  *   baton://session/<sessionId>
+ *   baton://pair?code=<pairing code>      (issue 13: join another device; the code is single-use)
  *
  * Decisions: the scheme and the kind (handoff/session) are case-insensitive, ids are not; one
  * trailing '/' after the id is accepted (some launchers append it) and dropped; '%' anywhere,
@@ -22,6 +24,7 @@ export const BATON_URL_MARKER = '--baton-url';
 export type BatonLink =
   | { kind: 'handoff'; handoffId: string; sessionId: string }
   | { kind: 'session'; sessionId: string }
+  | { kind: 'pair'; code: string }
   | { kind: 'unknown'; reason: string };
 export type KnownBatonLink = Exclude<BatonLink, { kind: 'unknown' }>;
 
@@ -64,6 +67,8 @@ export function parseBatonUrl(input: unknown): BatonLink {
   if (beforeQuery.includes('@')) return unknown('userinfo is not allowed');
   if (beforeQuery.includes(':')) return unknown('ports are not allowed');
 
+  if (beforeQuery.toLowerCase() === 'pair' || beforeQuery.toLowerCase() === 'pair/') return parsePairLink(query);
+
   const segments = beforeQuery.split('/');
   // "kind/id" or "kind/id/" (the one trailing slash some launchers append).
   if (segments.length === 3 && segments[2] === '') segments.pop();
@@ -90,8 +95,25 @@ export function parseBatonUrl(input: unknown): BatonLink {
   return unknown(`unknown link kind "${rawKind.slice(0, 40)}"`);
 }
 
+/** baton://pair?code=<code>: exactly one query key, a well-formed code (normalised to 32 characters). */
+function parsePairLink(query: string | null): BatonLink {
+  if (query === null) return unknown('baton://pair needs ?code=<pairing code>');
+  const pairs = parseQuery(query);
+  if (typeof pairs === 'string') return unknown(pairs);
+  const raw = pairs.get('code');
+  if (pairs.size !== 1 || raw === undefined) return unknown('baton://pair takes exactly one query key: code');
+  const code = normalizePairingCode(raw);
+  if (!code) return unknown(`"${raw.slice(0, 40)}" is not a pairing code`);
+  return { kind: 'pair', code };
+}
+
 /** The canonical URL for a link (lowercase scheme and kind, no trailing slash). Throws on a bad id. */
 export function formatBatonUrl(link: KnownBatonLink): string {
+  if (link.kind === 'pair') {
+    const code = normalizePairingCode(link.code);
+    if (!code) throw new RangeError('cannot put that code in a baton:// URL: not a pairing code');
+    return `${PREFIX}pair?code=${code}`;
+  }
   if (link.kind === 'session') {
     if (!isValidId(link.sessionId)) throw new RangeError(`cannot put "${link.sessionId}" in a baton:// URL: not a valid session id`);
     return `${PREFIX}session/${link.sessionId}`;

@@ -69,6 +69,20 @@ export const HandoffAlert = z.object({
   message: z.string(),
 });
 export type HandoffAlert = z.infer<typeof HandoffAlert>;
+/** The relay as this host sees it (issue 13): off unless configured. */
+export const RelayStatusView = z.object({
+  configured: z.boolean(),
+  state: z.enum(['off', 'connecting', 'online', 'error']),
+  url: z.string().nullable(),
+  error: z.string().nullable(),
+  device: z.object({ deviceId: z.string(), name: z.string(), fingerprint: z.string() }).nullable(),
+  received: z.object({ accepted: z.number().int(), duplicate: z.number().int(), rejected: z.number().int(), dropped: z.record(z.string(), z.number().int()) }).nullable(),
+});
+export type RelayStatusView = z.infer<typeof RelayStatusView>;
+
+/** A paired device; `online` from the relay's presence bucket (null when the relay is not reachable). */
+export const DeviceView = z.object({ deviceId: z.string(), name: z.string(), fingerprint: z.string(), pairedAt: z.string(), online: z.boolean().nullable() });
+export type DeviceView = z.infer<typeof DeviceView>;
 export const TaskViewSchema = z.object({
   record: TaskRecord,
   state: TaskState,
@@ -91,6 +105,17 @@ export const uiChannels = {
     request: z.object({ sessionId: z.string(), ref: z.string().regex(/^artifacts\/[0-9a-f]{64}\.txt$/, 'expected artifacts/<sha256>.txt') }),
     /** `bytes` is the whole artifact; `shownBytes` what `text` holds (at most FULL_OUTPUT_VIEW_MAX_BYTES). */
     response: z.object({ text: z.string(), bytes: z.number().int(), shownBytes: z.number().int() }),
+  },
+  'relay:status': { request: z.object({}), response: RelayStatusView },
+  'devices:list': { request: z.object({}), response: z.array(DeviceView) },
+  /** Starts pairing (like `baton device pair`): the one-time code and link; `devices:changed` when a device joined. */
+  'devices:pair': { request: z.object({}), response: z.object({ code: z.string(), link: z.string(), expiresAt: z.string() }) },
+  /** Joins the device that showed this code (like `baton device join`). */
+  'devices:join': { request: z.object({ code: z.string() }), response: DeviceView },
+  /** "Send to device": the same handoff as `baton handoff --session ID --to DEVICE`. */
+  'devices:send': {
+    request: z.object({ sessionId: z.string(), to: z.string() }),
+    response: z.object({ category: z.string(), message: z.string(), handoffId: z.string().nullable() }),
   },
   /** Undecided approval requests, oldest first. */
   'approvals:pending': { request: z.object({}), response: z.array(ApprovalViewSchema) },
@@ -154,6 +179,10 @@ export const uiEvents = {
   'approvals:changed': z.object({ sessionId: z.string(), requestId: z.string().optional(), type: z.string() }),
   /** A task was registered or changed state. */
   'tasks:changed': z.object({ id: z.string(), state: z.string() }),
+  /** A baton://pair link was opened: show the Devices panel with the code ready to join. */
+  'devices:pair-link': z.object({ code: z.string() }),
+  /** A device was paired (or pairing ended); re-fetch devices:list. */
+  'devices:changed': z.object({ reason: z.string() }),
   /** Watched handed-off files changed on disk (paths relative to the repository root). */
   'workspace:drift': z.object({ sessionId: z.string(), paths: z.array(z.string()) }),
   /** A handoff was refused because the disk disagreed with its manifest. */

@@ -25,6 +25,7 @@ interface HandoffFlags {
   json?: boolean;
   timeout?: string;
   launch: boolean;
+  to?: string;
 }
 
 export function registerHandoff(program: Command): void {
@@ -40,6 +41,7 @@ export function registerHandoff(program: Command): void {
     .option('--dry-run', 'save the session and build the manifest, but offer nothing')
     .option('--timeout <seconds>', 'how long to wait for a launched app', String(DEFAULT_HANDOFF_TIMEOUT_MS / 1000))
     .option('--no-launch', 'do not start the desktop app through baton:// when none is running')
+    .option('--to <device>', 'hand off to a paired device through the relay (baton device list); waits --timeout for its receipt')
     .option('--json', 'print one versioned JSON object')
     .action(async (flags: HandoffFlags) => {
       process.exitCode = await runHandoff(flags);
@@ -95,6 +97,14 @@ async function runHandoff(flags: HandoffFlags): Promise<number> {
       }
     }
     const { endpoint, token } = await endpointFor(dataDir);
+    if (flags.to !== undefined) {
+      const { handoffToDevice } = await import('../../core/relay/handoff-to-device.js');
+      const outcome = await handoffToDevice({ dataDir, store, sessionId: sessionId!, landed, to: flags.to, offer: { endpoint, token, timeoutMs: timeoutSeconds * 1000 }, receiptWaitMs: timeoutSeconds * 1000 });
+      await store
+        .appendEvent({ at: new Date().toISOString(), side: 'source', category: outcome.category, sessionId: outcome.sessionId, handoffId: outcome.handoffId, to: flags.to, durationsMs: outcome.durationsMs })
+        .catch(() => undefined);
+      return report(out, outcome);
+    }
     const outcome = await offerSession(sessionId, {
       store,
       endpoint,
@@ -128,6 +138,10 @@ function report(out: ReturnType<typeof createOutput>, outcome: HandoffOutcome): 
   };
   if (out.json) {
     process.stdout.write(`${JSON.stringify({ version: 1, command: 'handoff', ok: code === 0, ...value })}\n`);
+    return code;
+  }
+  if (outcome.category === HandoffCategory.queued) {
+    process.stdout.write(`${outcome.message}\nSession ${outcome.sessionId} (handoff ${outcome.handoffId}) is saved at ${outcome.sessionDir}\n`);
     return code;
   }
   if (code === 0) {

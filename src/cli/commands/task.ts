@@ -22,10 +22,17 @@ const STOP_CODES = new Set(['STALE_EPOCH', 'FINISHED']);
 
 interface Common {
   json?: boolean;
+  /** --relay: the task lives in the relay's KV bucket (tasks across devices). */
+  relay?: boolean;
 }
 
-async function call(method: string, params: unknown): Promise<Answer> {
+async function call(method: string, params: unknown, viaRelay = false): Promise<Answer> {
   const dataDir = resolveDataDir();
+  if (viaRelay) {
+    // Across devices (issue 13): the task lives in the relay's KV bucket, not with the local host.
+    const { callRelayTask } = await import('../../core/relay/relay-task-methods.js');
+    return callRelayTask(dataDir, method, params as Record<string, unknown>);
+  }
   const endpoint = resolveEndpoint(dataDir);
   let token: Buffer;
   try {
@@ -101,6 +108,7 @@ export function registerTask(program: Command): void {
     .option('--session <id>', 'the Baton session it belongs to')
     .option('--recoverable', 'it can survive a handoff (its agent keeps renewing the lease)', false)
     .option('--ttl <ms>', 'lease length in milliseconds (heartbeat every third of it)')
+    .option('--relay', 'the task lives on the configured relay, shared with paired devices')
     .option('--json', 'print one versioned JSON object')
     .action(async (flags: Common & { command: string; id?: string; kind: string; pid?: string; port?: string; log?: string; session?: string; recoverable: boolean; ttl?: string }) => {
       const out = createOutput(!!flags.json);
@@ -118,7 +126,7 @@ export function registerTask(program: Command): void {
         sessionId: flags.session ?? null,
         recoverable: flags.recoverable,
         ...(ttl !== undefined ? { leaseTtlMs: ttl } : {}),
-      });
+      }, flags.relay);
       process.exitCode = finish(out, 'task register', answer, (a) => `${String(a.taskId)} epoch ${String(a.epoch)}: heartbeat every ${String(a.heartbeatEveryMs)} ms${a.duplicate ? ' (already registered)' : ''}`);
     });
 
@@ -127,12 +135,13 @@ export function registerTask(program: Command): void {
     .description('renew the lease; exit 3 means stop working on the task')
     .requiredOption('--epoch <n>', 'the epoch register printed')
     .option('--revision <n>', 'only if the task is still at this revision (compare-and-swap)')
+    .option('--relay', 'the task lives on the configured relay, shared with paired devices')
     .option('--json', 'print one versioned JSON object')
     .action(async (id: string, flags: Common & { epoch: string; revision?: string }) => {
       const out = createOutput(!!flags.json);
       const [epoch, revision] = [intOption(flags.epoch), intOption(flags.revision)];
       if (!epoch || revision === null) return void (process.exitCode = usage(out, 'task heartbeat', '--epoch (and --revision) must be whole numbers'));
-      const answer = await call('task.heartbeat', { id, epoch, ...(revision !== undefined ? { expectedRevision: revision } : {}) });
+      const answer = await call('task.heartbeat', { id, epoch, ...(revision !== undefined ? { expectedRevision: revision } : {}) }, flags.relay);
       process.exitCode = finish(out, 'task heartbeat', answer, (a) => `lease renewed until ${String(a.leaseExpiresAt)}`);
     });
 
@@ -146,6 +155,7 @@ export function registerTask(program: Command): void {
     .option('--result <json>', 'a small JSON result')
     .option('--reason <text>', 'why it failed')
     .option('--revision <n>', 'only if the task is still at this revision (compare-and-swap)')
+    .option('--relay', 'the task lives on the configured relay, shared with paired devices')
     .option('--json', 'print one versioned JSON object')
     .action(async (id: string, flags: Common & { epoch: string; status: 'completed' | 'failed'; exitCode?: string; logTail?: string; result?: string; reason?: string; revision?: string }) => {
       const out = createOutput(!!flags.json);
@@ -176,7 +186,7 @@ export function registerTask(program: Command): void {
         ...(result !== undefined ? { result } : {}),
         reason: flags.reason ?? null,
         ...(revision !== undefined ? { expectedRevision: revision } : {}),
-      });
+      }, flags.relay);
       process.exitCode = finish(out, 'task complete', answer, (a) => `${id} ${String(a.state)}${a.duplicate ? ' (already recorded)' : ''}`);
     });
 
@@ -184,12 +194,13 @@ export function registerTask(program: Command): void {
     .command('result <id>')
     .description('read the outcome; delivered once, with a receipt (a retry returns the same receipt)')
     .option('--client <id>', 'who reads it (default: this terminal, or $BATON_CLIENT_ID)')
+    .option('--relay', 'the task lives on the configured relay, shared with paired devices')
     .option('--json', 'print one versioned JSON object')
     .action(async (id: string, flags: Common & { client?: string }) => {
       const out = createOutput(!!flags.json);
       const clientId = flags.client ?? defaultClientId();
       if (!isValidId(clientId)) return void (process.exitCode = usage(out, 'task result', `--client "${clientId}" is not a valid id`));
-      const answer = await call('task.result', { id, clientId });
+      const answer = await call('task.result', { id, clientId }, flags.relay);
       process.exitCode = finish(out, 'task result', answer, (a) => {
         const o = (a.outcome ?? {}) as { exitCode?: number | null; lastLogLines?: string[]; result?: unknown };
         const lines = [`${id} ${String(a.state)} exit ${String(o.exitCode ?? '-')} receipt ${String(a.receipt)}${a.firstDelivery ? '' : ` (already delivered to ${String(a.deliveredTo)})`}`];

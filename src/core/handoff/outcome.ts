@@ -8,6 +8,12 @@ export const HandoffCategory = {
   writeFailure: 'write_failure',
   launchFailure: 'launch_failure',
   conflict: 'conflict',
+  /** --to a device: the relay holds the handoff until the device is online (issue 13). */
+  queued: 'queued',
+  /** --to a device: the relay could not be reached or failed mid-way; the session is saved. */
+  relayFailure: 'relay_failure',
+  /** --to a device that is not paired (or was removed). */
+  notPaired: 'not_paired',
 } as const;
 export type HandoffCategory = (typeof HandoffCategory)[keyof typeof HandoffCategory];
 
@@ -21,6 +27,9 @@ export const HANDOFF_EXIT_CODE: Record<HandoffCategory, number> = {
   conflict: 5,
   write_failure: 6,
   launch_failure: 7,
+  queued: 8,
+  relay_failure: 9,
+  not_paired: 10,
 };
 
 export interface HandoffOutcome {

@@ -23,6 +23,8 @@ import { createSessionWatches } from '../watch/session-watches.js';
 import { watchTargetOf } from './watch-target.js';
 import { applyCarriedPermissions } from '../handoff/apply-permissions.js';
 import { carriedTasksOf } from '../tasks/carried-tasks.js';
+import { startRelayHost, type RelayHost } from '../relay/relay-host.js';
+import { createRelayUiHandlers } from '../relay/ui-handlers.js';
 
 /** Newest messages the session view receives at once; older ones stay on disk. */
 export const SESSION_VIEW_MESSAGE_LIMIT = 2_000;
@@ -45,6 +47,8 @@ export interface HostServices {
   readonly tasks: TaskService;
   /** Claude Code / Codex resume candidates, kept current by watching their folders. */
   readonly candidates: AgentCandidates;
+  /** The relay inbox when a relay is configured (issue 13), else undefined. */
+  readonly relay: RelayHost | undefined;
   onUiEvent(listener: <E extends UiEvent>(event: E, payload: UiEventPayload<E>) => void): () => void;
   emitUiEvent<E extends UiEvent>(event: E, payload: UiEventPayload<E>): void;
   close(): Promise<void>;
@@ -89,24 +93,24 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
   });
   const candidateMethods = createCandidateMethods({ candidates, listRows: () => store.list(), cliVersion: LIST_JSON_VERSION });
   let endpointServer: EndpointServer;
+  const receive = createReceiver({
+    store,
+    capabilities: options.capabilities,
+    holder: options.kind === 'electron' ? 'desktop' : 'browser',
+    onEvent: onReceiverEvent,
+    beforeAccept: (manifest) => applyCarriedPermissions({ store, dataDir: options.dataDir, grants: approvals.grants }, manifest),
+    methods: { ...approvals.methods, ...tasks.methods, ...candidateMethods },
+  });
   try {
-    endpointServer = await startEndpointServer({
-      endpoint,
-      token,
-      handle: createReceiver({
-        store,
-        capabilities: options.capabilities,
-        holder: options.kind === 'electron' ? 'desktop' : 'browser',
-        onEvent: onReceiverEvent,
-        beforeAccept: (manifest) => applyCarriedPermissions({ store, dataDir: options.dataDir, grants: approvals.grants }, manifest),
-        methods: { ...approvals.methods, ...tasks.methods, ...candidateMethods },
-      }),
-    });
+    endpointServer = await startEndpointServer({ endpoint, token, handle: receive });
   } catch (error) {
     await Promise.all([approvals.close(), tasks.close(), candidates.close()]);
     await store.close();
     throw error;
   }
+
+  // With a relay configured, handoffs from paired devices land through the same receiver (issue 13).
+  const relay = await startRelayHost({ dataDir: options.dataDir, store, receive });
 
   const workspace = createWorkspaceHandlers(store);
   let agentListMemo: { key: string; value: UiResponse<'agents:list'> } | null = null;
@@ -127,6 +131,7 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
       const shown = bytes.subarray(0, FULL_OUTPUT_VIEW_MAX_BYTES);
       return { text: shown.toString('utf8'), bytes: bytes.length, shownBytes: shown.length };
     },
+    ...createRelayUiHandlers({ dataDir: options.dataDir, store, relay, endpoint, token, onDevicesChanged: (reason) => emitUiEvent('devices:changed', { reason }) }),
     'approvals:pending': async () => approvals.withLinks(approvals.listPending()),
     'approvals:history': async ({ sessionId }) => approvals.withLinks(await approvals.history(sessionId)),
     'approvals:decide': async ({ requestId, ...params }) => approvals.decide(requestId, params),
@@ -187,6 +192,7 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
     approvals,
     tasks,
     candidates,
+    relay,
     emitUiEvent,
     onUiEvent(listener) {
       emitter.on('ui', listener);
@@ -195,6 +201,7 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
     async close() {
       emitter.removeAllListeners();
       for (const unsubscribe of unsubscribers) unsubscribe();
+      await relay?.close();
       await endpointServer.close();
       await Promise.all([approvals.close(), tasks.close(), watches.close(), candidates.close()]);
       await store.close();

@@ -1,3 +1,5 @@
+import { DevicesPanel } from '../features/devices/DevicesPanel';
+import { RelayFooter } from '../features/devices/RelayFooter';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { BatonApi } from '../api';
 import { ApprovalsPanel } from '../features/approvals/ApprovalsPanel';
@@ -26,7 +28,7 @@ import { DetailPane } from './DetailPane';
 import { SessionsPane } from './SessionsPane';
 
 /** What the main area shows instead of the open session. */
-export type Panel = 'approvals' | 'tasks' | 'stats' | null;
+export type Panel = 'approvals' | 'tasks' | 'stats' | 'devices' | null;
 
 /**
  * The whole window: connection banner; on the left the resume candidates (Baton's index at once,
@@ -61,6 +63,16 @@ export function App({ api }: { api: BatonApi }) {
 
   // A handoff or a baton:// link asks for a session: open it even before the list shows it.
   useEffect(() => api.on('session:select', ({ id }) => open(id)), [api, open]);
+  // baton://pair?code=…: the Devices panel with the code ready to join (the person confirms).
+  const [pairCode, setPairCode] = useState<string | null>(null);
+  useEffect(
+    () =>
+      api.on('devices:pair-link', ({ code }) => {
+        setPairCode(code);
+        setPanel('devices');
+      }),
+    [api],
+  );
   useStickToBottom(detailRef, sessionId, detail.value);
 
   // Esc outside a field closes a panel and returns to the open session.
@@ -90,6 +102,7 @@ export function App({ api }: { api: BatonApi }) {
   if (panel === 'approvals') main = <ApprovalsPanel approvals={approvals} rows={merged.rows} onOpenSession={open} />;
   else if (panel === 'tasks') main = <TaskPanel tasks={tasks} openSessionId={sessionId} />;
   else if (panel === 'stats') main = <StatsPanel />;
+  else if (panel === 'devices') main = <DevicesPanel initialCode={pairCode} />;
   else if (candidate !== undefined) main = <CandidatePanel candidate={candidate} now={now} onOpened={open} />;
   else if (selectedId !== null && candidateSelected) main = <CandidateMissing id={selectedId} scanning={!scan.settled || scan.scanning} />;
   else main = <DetailPane id={sessionId} detail={detail} storeEmpty={sessions.value?.length === 0 && merged.rows.length === 0} now={now} />;
@@ -144,6 +157,7 @@ export function App({ api }: { api: BatonApi }) {
               <button type="button" className="button-link footer-link" aria-pressed={panel === 'stats'} data-testid="open-stats" onClick={() => togglePanel('stats')}>
                 Handoff stats
               </button>
+              <RelayFooter pressed={panel === 'devices'} onOpen={() => togglePanel('devices')} />
             </footer>
           </aside>
           <main className="detail" aria-label={panel === null ? 'Session' : panel} ref={detailRef}>

@@ -3,6 +3,7 @@ import { ChangesTab } from '../features/workspace/ChangesTab';
 import { HistoryTab } from '../features/session-history/HistoryTab';
 import { ContinueInTerminal } from '../features/terminal/ContinueInTerminal';
 import { CarriedModel } from '../features/carried/CarriedModel';
+import { SendToDevice } from '../features/devices/SendToDevice';
 import { CarriedPermissions } from '../features/carried/CarriedPermissions';
 import { CarriedTasks } from '../features/carried/CarriedTasks';
 import { DamageBanner } from '../features/session/DamageBanner';
@@ -34,7 +35,13 @@ export function SessionView({ detail, now, onSessionChanged }: SessionViewProps)
             {session.title.length > 0 ? session.title : 'Untitled session'}
           </h1>
           <SourceBadge source={session.source.tool} />
+          {relayedFrom(session) !== null && (
+            <span className="badge" data-testid="relayed-from" title={`Received through the relay from device ${relayedFrom(session)!.deviceId}`}>
+              from {relayedFrom(session)!.name}
+            </span>
+          )}
           <div className="session-header-actions">
+            <SendToDevice sessionId={session.id} />
             <ContinueInTerminal sessionId={session.id} />
           </div>
         </div>
@@ -56,6 +63,12 @@ export function SessionView({ detail, now, onSessionChanged }: SessionViewProps)
       </div>
     </article>
   );
+}
+
+/** The sending device of a session that came through the relay (session.json `relayedFrom`, issue 13). */
+function relayedFrom(session: SessionDetail['session']): { deviceId: string; name: string } | null {
+  const value = (session as { relayedFrom?: { deviceId?: unknown; name?: unknown } }).relayedFrom;
+  return value && typeof value.name === 'string' && typeof value.deviceId === 'string' ? { deviceId: value.deviceId, name: value.name } : null;
 }
 
 function ConversationPanel({ detail, now }: { detail: SessionDetail; now: number }) {
