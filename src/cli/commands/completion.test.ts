@@ -68,9 +68,10 @@ describe('baton completion bash', () => {
     expect(await complete('baton handoff --from ')).toEqual(['claude', 'codex']);
   });
 
-  it('a subcommand and its options: `baton task re` and `baton task register --re`', async () => {
+  it('a subcommand and its options: `baton task re` and `baton task register --re`, `--rec`', async () => {
     expect(await complete('baton task re')).toEqual(['register', 'result']);
-    expect(await complete('baton task register --re')).toEqual(['--recoverable']);
+    expect(await complete('baton task register --rec')).toEqual(['--recoverable']);
+    expect(await complete('baton task register --re')).toEqual(['--recoverable', '--relay']);
     expect(await complete('baton install ')).toEqual(['claude', 'codex']);
   });
 
