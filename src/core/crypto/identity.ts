@@ -1,5 +1,6 @@
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto';
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
+import { readTextIfExists } from '../fs/read-small-file.js';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { createFileAtomic } from '../fs/index.js';
@@ -78,13 +79,8 @@ function fromFile(file: IdentityFile): DeviceIdentity {
 /** Reads the identity, or undefined when this installation has none yet. Throws on a damaged file, naming it. */
 export async function readIdentity(dataDir: string): Promise<DeviceIdentity | undefined> {
   const path = identityPath(dataDir);
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
+  const text = await readTextIfExists(path);
+  if (text === undefined) return undefined;
   try {
     const file = JSON.parse(text) as IdentityFile;
     if (file.version !== 1 || !DEVICE_ID_PATTERN.test(file.deviceId) || typeof file.name !== 'string') throw new Error('unexpected fields');

@@ -51,7 +51,11 @@ function deriveKey(shared: Buffer, epk: string, recipientKey: string): Buffer {
   return Buffer.from(hkdfSync('sha256', shared, Buffer.from(`${epk}.${recipientKey}`, 'utf8'), HKDF_INFO, 32));
 }
 
-export function seal(input: SealInput): SealedEnvelope {
+/**
+ * The encryption both envelope formats share: an ephemeral X25519 key agreed with the
+ * recipient's, HKDF to an AES-256-GCM key, the header bound in as associated data.
+ */
+function encryptFor(input: SealInput) {
   const ephemeral = generateKeyPairSync('x25519');
   const epk = rawPublicKey(ephemeral.publicKey);
   const shared = diffieHellman({ privateKey: ephemeral.privateKey, publicKey: publicKeyFromRaw(input.recipient.encryptionKey, 'X25519') });
@@ -61,8 +65,13 @@ export function seal(input: SealInput): SealedEnvelope {
   const ivBytes = randomBytes(IV_BYTES);
   const cipher = createCipheriv('aes-256-gcm', key, ivBytes);
   cipher.setAAD(aad);
-  const ct = Buffer.concat([cipher.update(input.plaintext), cipher.final(), cipher.getAuthTag()]).toString('base64url');
-  const iv = ivBytes.toString('base64url');
+  const ct = Buffer.concat([cipher.update(input.plaintext), cipher.final(), cipher.getAuthTag()]);
+  return { head, aad, iv: ivBytes.toString('base64url'), ct };
+}
+
+export function seal(input: SealInput): SealedEnvelope {
+  const { head, aad, iv, ct: bytes } = encryptFor(input);
+  const ct = bytes.toString('base64url');
   const sig = sign(null, signedBytes(aad, iv, ct), input.sender.signingPrivate).toString('base64url');
   return { ...head, iv, ct, sig };
 }
@@ -163,17 +172,7 @@ function binarySigned(aad: Buffer, iv: string, ct: Uint8Array): Buffer {
 }
 
 export function sealBinary(input: SealInput): Buffer {
-  const ephemeral = generateKeyPairSync('x25519');
-  const epk = rawPublicKey(ephemeral.publicKey);
-  const shared = diffieHellman({ privateKey: ephemeral.privateKey, publicKey: publicKeyFromRaw(input.recipient.encryptionKey, 'X25519') });
-  const key = deriveKey(shared, epk, input.recipient.encryptionKey);
-  const head = { v: SEAL_VERSION, kind: input.kind, from: input.sender.deviceId, to: input.recipient.deviceId, epk } as const;
-  const aad = associatedData(head, input.context);
-  const ivBytes = randomBytes(IV_BYTES);
-  const cipher = createCipheriv('aes-256-gcm', key, ivBytes);
-  cipher.setAAD(aad);
-  const ct = Buffer.concat([cipher.update(input.plaintext), cipher.final(), cipher.getAuthTag()]);
-  const iv = ivBytes.toString('base64url');
+  const { head, aad, iv, ct } = encryptFor(input);
   const sig = sign(null, binarySigned(aad, iv, ct), input.sender.signingPrivate).toString('base64url');
   const header = Buffer.from(JSON.stringify({ ...head, iv, sig }));
   const length = Buffer.alloc(4);

@@ -1,4 +1,4 @@
-import { open } from 'node:fs/promises';
+import { readSmallFile } from '../fs/read-small-file.js';
 import { sha256Hex } from '../hash.js';
 
 /**
@@ -45,20 +45,7 @@ export function settingString(value: unknown): string | undefined {
 
 /** The path and sha256 of an instructions file; null when it does not exist, an error when it cannot be hashed. */
 export async function hashInstructionsFile(path: string): Promise<InstructionRef | { error: string } | null> {
-  try {
-    const handle = await open(path, 'r');
-    try {
-      const stat = await handle.stat();
-      if (!stat.isFile()) return { error: 'not a regular file' };
-      if (stat.size > INSTRUCTIONS_MAX_BYTES) return { error: `over ${INSTRUCTIONS_MAX_BYTES} bytes, not hashed` };
-      const bytes = await handle.readFile();
-      return { ref: path, sha256: sha256Hex(bytes), bytes: bytes.length };
-    } finally {
-      await handle.close();
-    }
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return null;
-    return { error: `cannot read: ${(error as Error).message}` };
-  }
+  const file = await readSmallFile(path, INSTRUCTIONS_MAX_BYTES, 'not hashed');
+  if (file === null || 'error' in file) return file;
+  return { ref: path, sha256: sha256Hex(file.bytes), bytes: file.bytes.length };
 }

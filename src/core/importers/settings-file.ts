@@ -1,4 +1,4 @@
-import { open } from 'node:fs/promises';
+import { readSmallFile } from '../fs/read-small-file.js';
 
 /** A settings.json larger than this is not read (Claude Code's own files are a few KiB). */
 export const SETTINGS_MAX_BYTES = 1024 * 1024;
@@ -11,22 +11,9 @@ export type SettingsJson = { json: unknown } | { error: string };
  * importers, so each settings file is read the same way and a broken one is named, not fatal.
  */
 export async function readSettingsJson(path: string): Promise<SettingsJson | null> {
-  let text: string;
-  try {
-    const handle = await open(path, 'r');
-    try {
-      const stat = await handle.stat();
-      if (!stat.isFile()) return { error: 'not a regular file' };
-      if (stat.size > SETTINGS_MAX_BYTES) return { error: `over ${SETTINGS_MAX_BYTES} bytes, not read` };
-      text = await handle.readFile('utf8');
-    } finally {
-      await handle.close();
-    }
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return null;
-    return { error: `cannot read: ${(error as Error).message}` };
-  }
+  const file = await readSmallFile(path, SETTINGS_MAX_BYTES, 'not read');
+  if (file === null || 'error' in file) return file;
+  const text = file.bytes.toString('utf8');
   try {
     return { json: JSON.parse(text) };
   } catch (error) {

@@ -1,4 +1,5 @@
-import { readFile, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
+import { readTextIfExists } from '../fs/read-small-file.js';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../fs/index.js';
 
@@ -44,13 +45,8 @@ export function checkRelayUrl(url: string): RelayUrlCheck {
 
 export async function readRelayConfig(dataDir: string): Promise<RelayConfig | undefined> {
   const path = relayConfigPath(dataDir);
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
+  const text = await readTextIfExists(path);
+  if (text === undefined) return undefined;
   let value: Partial<RelayConfig>;
   try {
     value = JSON.parse(text) as Partial<RelayConfig>;
