@@ -1,5 +1,6 @@
 import { dirname, resolve } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
+import { createPathBatch } from './path-batch.js';
 
 /** Changes closer together than this are reported once (editors write a file in several steps). */
 export const WATCH_DEBOUNCE_MS = 150;
@@ -32,22 +33,12 @@ export function watchFiles(files: readonly string[], onChange: (changed: string[
   const wanted = new Set(files.map((f) => resolve(f)));
   const dirs = [...new Set([...wanted].map((f) => dirname(f)))];
   const debounceMs = options.debounceMs ?? WATCH_DEBOUNCE_MS;
-  let pending = new Set<string>();
-  let timer: NodeJS.Timeout | null = null;
   let closed = false;
-
-  const flush = () => {
-    timer = null;
-    if (closed || pending.size === 0) return;
-    const batch = [...pending].sort();
-    pending = new Set();
-    onChange(batch);
-  };
+  const batch = createPathBatch(debounceMs, onChange);
   const note = (path: string) => {
     const full = resolve(path);
     if (!wanted.has(full) || closed) return;
-    pending.add(full);
-    timer ??= setTimeout(flush, debounceMs);
+    batch.add(full);
   };
 
   const watcher: FSWatcher = watch(dirs, { depth: 0, ignoreInitial: true, persistent: true });
@@ -60,8 +51,7 @@ export function watchFiles(files: readonly string[], onChange: (changed: string[
     ready,
     async close() {
       closed = true;
-      if (timer) clearTimeout(timer);
-      timer = null;
+      batch.close();
       await watcher.close();
     },
   };

@@ -1,6 +1,7 @@
 import { watch as fsWatch, promises as fsp, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
 import { WATCH_DEBOUNCE_MS } from './file-watcher.js';
+import { createPathBatch } from './path-batch.js';
 
 /** Folders watched per tree watch (one inotify watch each); more is reported as an overflow. */
 export const MAX_WATCHED_DIRS = 4_096;
@@ -36,8 +37,6 @@ export function watchTrees(roots: readonly string[], onChange: (paths: string[])
   const debounceMs = options.debounceMs ?? WATCH_DEBOUNCE_MS;
   const maxPending = options.maxPending ?? MAX_PENDING_CHANGES;
   const watchers = new Map<string, FSWatcher>();
-  let pending = new Set<string>();
-  let timer: NodeJS.Timeout | null = null;
   let closed = false;
   let troubled = false;
 
@@ -46,22 +45,14 @@ export function watchTrees(roots: readonly string[], onChange: (paths: string[])
     troubled = true; // one report per watch; the caller rescans and starts a new one
     options.onTrouble(reason);
   };
-  const flush = () => {
-    timer = null;
-    if (closed || pending.size === 0) return;
-    const batch = [...pending].sort();
-    pending = new Set();
-    onChange(batch);
-  };
+  const batch = createPathBatch(debounceMs, onChange);
   const note = (path: string) => {
     if (closed) return;
-    pending.add(path);
-    if (pending.size > maxPending) {
-      pending = new Set();
+    batch.add(path);
+    if (batch.size > maxPending) {
+      batch.drop();
       trouble(`more than ${maxPending} changes at once`);
-      return;
     }
-    timer ??= setTimeout(flush, debounceMs);
   };
 
   async function watchDir(dir: string, depthLeft: number, announce: boolean): Promise<void> {
@@ -102,7 +93,7 @@ export function watchTrees(roots: readonly string[], onChange: (paths: string[])
     dirs: () => watchers.size,
     async close() {
       closed = true;
-      if (timer) clearTimeout(timer);
+      batch.close();
       for (const w of watchers.values()) w.close();
       watchers.clear();
     },
