@@ -33,7 +33,11 @@ export const ManifestContext = z.looseObject({
   tool_calls_sha256: Sha256,
   anchor_message_ids: z.array(z.string()),
   compacted_summary_ref: z.string().nullable(),
+  /** sha256 of the summary artifact, checked at the target (docs/context-transfer.md). */
+  compacted_summary_sha256: Sha256.nullable().optional(),
   token_estimate: z.number().int().nonnegative(),
+  /** How token_estimate was computed, e.g. "baton-runs-v1/claude". */
+  token_estimate_method: z.string().optional(),
 });
 
 export const ManifestTask = z.looseObject({

@@ -6,6 +6,18 @@ export const MESSAGE_CONTENT_MAX_CHARS = 4 * 1024 * 1024;
 export const MessageRole = z.enum(['user', 'assistant', 'tool', 'system']);
 export type MessageRole = z.infer<typeof MessageRole>;
 
+/**
+ * Where the untrimmed output of a tool lives when the message carries a trimmed form
+ * (docs/context-transfer.md): a content-addressed artifact of the session.
+ */
+export const FullOutput = z.looseObject({
+  ref: z.string().regex(/^artifacts\/[0-9a-f]{64}\.txt$/, 'expected artifacts/<sha256>.txt'),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  bytes: z.number().int().nonnegative(),
+  lines: z.number().int().nonnegative(),
+});
+export type FullOutput = z.infer<typeof FullOutput>;
+
 export const ToolCall = z.looseObject({
   id: z.string().min(1),
   name: z.string().min(1),
@@ -13,6 +25,7 @@ export const ToolCall = z.looseObject({
   exitCode: z.number().int().nullable().optional(),
   /** Trimmed output; the full output, when kept, is an artifact referenced by hash. */
   output: z.string().optional(),
+  fullOutput: FullOutput.optional(),
 });
 export type ToolCall = z.infer<typeof ToolCall>;
 
@@ -30,6 +43,8 @@ export const MessageInput = z.looseObject({
   /** For role "tool": the tool call this message answers. */
   toolCallId: z.string().optional(),
   exitCode: z.number().int().nullable().optional(),
+  /** For role "tool" whose content was trimmed: the full output. */
+  fullOutput: FullOutput.optional(),
 });
 export type MessageInput = z.infer<typeof MessageInput>;
 

@@ -41,10 +41,34 @@ export const HandoffStatsView = z.object({
   successRate: z.number().nullable(),
   byCategory: z.record(z.string(), z.number().int()),
   totalMs: z.object({ p50: z.number().nullable(), p95: z.number().nullable() }),
+  /** Durations of sessions after an accepted handoff, until the next handoff, a resume or the last activity. */
+  afterResumption: z.object({
+    count: z.number().int(),
+    p50: z.number().nullable(),
+    p95: z.number().nullable(),
+    max: z.number().nullable(),
+    byEnd: z.record(z.string(), z.number().int()),
+    buckets: z.array(z.object({ label: z.string(), count: z.number().int() })),
+  }),
+  /** Offers this host refused because the disk disagreed with the manifest. */
+  verifyMismatches: z.number().int(),
 });
 export type HandoffStatsView = z.infer<typeof HandoffStatsView>;
 
 export { ApprovalViewSchema };
+
+/** Largest part of a full tool output sent to a window at once; the artifact itself keeps it all. */
+export const FULL_OUTPUT_VIEW_MAX_BYTES = 8 * 1024 * 1024;
+
+/** A handoff whose manifest disagreed with the disk at this host (events.jsonl `verify_mismatch`). */
+export const HandoffAlert = z.object({
+  at: z.string(),
+  sessionId: z.string(),
+  handoffId: z.string(),
+  fields: z.array(z.string()),
+  message: z.string(),
+});
+export type HandoffAlert = z.infer<typeof HandoffAlert>;
 export const TaskViewSchema = z.object({
   record: TaskRecord,
   state: TaskState,
@@ -61,6 +85,13 @@ export const uiChannels = {
   'sessions:list': { request: z.object({ includeArchived: z.boolean().optional() }), response: z.array(IndexRow) },
   'session:get': { request: z.object({ id: z.string() }), response: SessionDetail },
   'stats:get': { request: z.object({}), response: HandoffStatsView },
+  'alerts:list': { request: z.object({}), response: z.array(HandoffAlert) },
+  /** The full text of a trimmed tool output (artifacts/<sha256>.txt), checked against its hash. */
+  'artifact:text': {
+    request: z.object({ sessionId: z.string(), ref: z.string().regex(/^artifacts\/[0-9a-f]{64}\.txt$/, 'expected artifacts/<sha256>.txt') }),
+    /** `bytes` is the whole artifact; `shownBytes` what `text` holds (at most FULL_OUTPUT_VIEW_MAX_BYTES). */
+    response: z.object({ text: z.string(), bytes: z.number().int(), shownBytes: z.number().int() }),
+  },
   /** Undecided approval requests, oldest first. */
   'approvals:pending': { request: z.object({}), response: z.array(ApprovalViewSchema) },
   'approvals:history': { request: z.object({ sessionId: z.string() }), response: z.array(ApprovalViewSchema) },
@@ -123,6 +154,8 @@ export const uiEvents = {
   'tasks:changed': z.object({ id: z.string(), state: z.string() }),
   /** Watched handed-off files changed on disk (paths relative to the repository root). */
   'workspace:drift': z.object({ sessionId: z.string(), paths: z.array(z.string()) }),
+  /** A handoff was refused because the disk disagreed with its manifest. */
+  'handoff:alert': HandoffAlert,
 } as const;
 export type UiEvent = keyof typeof uiEvents;
 export type UiEventPayload<E extends UiEvent> = z.infer<(typeof uiEvents)[E]>;

@@ -104,7 +104,7 @@ async function runHandoff(flags: HandoffFlags): Promise<number> {
       dryRun: !!flags.dryRun,
     }, landed);
     await store
-      .appendEvent({ at: new Date().toISOString(), side: 'source', category: outcome.category, sessionId: outcome.sessionId, handoffId: outcome.handoffId, durationsMs: outcome.durationsMs })
+      .appendEvent({ at: new Date().toISOString(), side: 'source', category: outcome.category, sessionId: outcome.sessionId, handoffId: outcome.handoffId, durationsMs: outcome.durationsMs, ...(flags.dryRun ? { dryRun: true } : {}) })
       .catch(() => undefined); // observability must never turn a delivered handoff into a failure
     return report(out, outcome);
   } finally {

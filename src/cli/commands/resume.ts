@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { createOutput, EXIT } from '../output.js';
 import { openCliStore } from '../context.js';
+import { RESUME_EVENT } from '../../core/handoff/session-durations.js';
 
 export function registerResume(program: Command): void {
   program
@@ -13,6 +14,8 @@ export function registerResume(program: Command): void {
       try {
         const before = await store.getSession(id);
         const session = await store.claim(id, 'terminal');
+        // Ends the span `baton stats` measures after the last accepted handoff of this session.
+        await store.appendEvent({ at: new Date().toISOString(), kind: RESUME_EVENT, side: 'terminal', sessionId: id, epoch: session.holder.epoch });
         const last = await store.readMessages(id, { tail: 3 });
         out.result('resume', { session, previousHolder: before.holder, recentMessages: last }, () =>
           [

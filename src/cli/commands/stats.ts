@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { computeHandoffStats } from '../../core/handoff/stats.js';
+import { computeHandoffStats, lastActivityOf } from '../../core/handoff/stats.js';
+import { formatResumedDurations } from '../../shared/format-duration.js';
 import { createOutput } from '../output.js';
 import { openCliStore } from '../context.js';
 
@@ -12,17 +13,22 @@ export function registerStats(program: Command): void {
       const out = createOutput(!!flags.json);
       const { store } = await openCliStore();
       try {
-        const stats = computeHandoffStats(await store.readEvents());
+        const stats = computeHandoffStats(await store.readEvents(), lastActivityOf(await store.list({ includeArchived: true })));
         out.result('stats', { stats }, () => {
           if (stats.total === 0) return 'No handoffs recorded yet.';
           const rate = `${((stats.successRate ?? 0) * 100).toFixed(1)}%`;
           const rows = Object.entries(stats.byCategory)
             .filter(([, n]) => n > 0)
             .map(([category, n]) => `  ${category.padEnd(20)} ${n}`);
-          return [`${stats.total} handoffs, ${stats.succeeded} succeeded (${rate}); p50 ${stats.totalMs.p50 ?? '–'} ms, p95 ${stats.totalMs.p95 ?? '–'} ms`, ...rows].join('\n');
+          return [`${stats.total} handoffs, ${stats.succeeded} succeeded (${rate}); p50 ${stats.totalMs.p50 ?? '–'} ms, p95 ${stats.totalMs.p95 ?? '–'} ms`, ...rows, ...mismatchLine(stats.verifyMismatches), ...formatResumedDurations(stats.afterResumption)].join('\n');
         });
       } finally {
         await store.close();
       }
     });
+}
+
+/** Offers refused here because the disk disagreed with the manifest (the UI shows them as alerts). */
+function mismatchLine(count: number): string[] {
+  return count === 0 ? [] : [`${count} offer${count === 1 ? '' : 's'} refused at this host: the files on disk differed from the manifest (events.jsonl verify_mismatch)`];
 }

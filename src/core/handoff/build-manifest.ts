@@ -4,6 +4,7 @@ import type { SessionDoc } from '../../shared/session.js';
 import type { MessageRecord } from '../../shared/message.js';
 import { canonicalJson, sha256Hex } from '../hash.js';
 import { digestMessages } from './context-digest.js';
+import { contextWithoutSummary, type ContextTransfer } from '../context/context-transfer.js';
 import type { WorkspaceSnapshot } from '../workspace/capture.js';
 import type { HandoffFacts } from './handoff-facts.js';
 
@@ -16,6 +17,8 @@ export interface ManifestInput {
   capabilities?: string[];
   /** Capabilities, tasks and permission state read from the session (see handoff-facts.ts). */
   facts?: HandoffFacts;
+  /** Summary, anchors and token estimate (src/core/context); computed without a summary when absent. */
+  context?: ContextTransfer;
   now?: Date;
 }
 
@@ -48,7 +51,7 @@ export function buildManifest(input: ManifestInput): Manifest {
       // Changes beyond HEAD must be verified (and, with consent, rehydrated) at the target.
       requires_rehydration: (git?.files?.length ?? 0) > 0,
     },
-    context: { ...digestMessages(input.records), compacted_summary_ref: null },
+    context: { ...digestMessages(input.records), ...(input.context ?? contextWithoutSummary(session, input.records)) },
     capabilities_required: input.capabilities ?? input.facts?.capabilities ?? ['conversation'],
     background_tasks: input.facts?.tasks ?? [],
     permission_state: input.facts?.permission ?? {

@@ -6,15 +6,11 @@ export interface ContextDigest {
   messages_sha256: string;
   tool_calls_count: number;
   tool_calls_sha256: string;
-  anchor_message_ids: string[];
-  token_estimate: number;
 }
 
-/** A rough, model-independent estimate: about four characters a token. */
-const CHARS_PER_TOKEN = 4;
-
 /**
- * What the manifest says about the conversation, computed the same way on both sides so the
+ * The counts and hashes the manifest says about the conversation (anchors, summary and token
+ * estimate come from src/core/context), computed the same way on both sides so the
  * target can check the files on disk against the source's claim. The message hash chains each
  * record's seq, id and checksum, so any change, loss or reordering changes it.
  */
@@ -22,24 +18,19 @@ export function digestMessages(records: readonly MessageRecord[]): ContextDigest
   const messages = sha256Stream();
   const tools = sha256Stream();
   let toolCalls = 0;
-  let chars = 0;
   for (const record of records) {
     messages.add(`${record.seq}:${record.id}:${record.crc}\n`);
-    chars += record.content.length;
     for (const call of record.toolCalls ?? []) {
       toolCalls++;
-      tools.add(`${canonicalJson({ id: call.id, name: call.name, exitCode: call.exitCode ?? null })}\n`);
+      // The full output's hash, when it was trimmed into an artifact, is part of the record.
+      tools.add(`${canonicalJson({ id: call.id, name: call.name, exitCode: call.exitCode ?? null, ...(call.fullOutput ? { output: call.fullOutput.sha256 } : {}) })}\n`);
     }
   }
-  const first = records[0];
-  const last = records[records.length - 1];
   return {
     message_count: records.length,
     messages_sha256: messages.digest(),
     tool_calls_count: toolCalls,
     tool_calls_sha256: tools.digest(),
-    anchor_message_ids: [first?.id, last?.id].filter((id, i, all): id is string => !!id && all.indexOf(id) === i),
-    token_estimate: Math.ceil(chars / CHARS_PER_TOKEN),
   };
 }
 

@@ -4,6 +4,8 @@ import type { Answer, IncomingRequest, RequestHandler } from '../transport/types
 import type { SessionStore } from '../store/types.js';
 import { canonicalJson, sha256Hex } from '../hash.js';
 import { verifyAgainstDisk } from './verify-offer.js';
+import { reportMismatch } from '../context/mismatch-alert.js';
+import type { HandoffAlert } from '../../shared/ui-contract.js';
 import { isValidId } from '../../shared/ids.js';
 import { readSessionWorkspace, verifyWorkspace } from '../workspace/index.js';
 
@@ -12,9 +14,11 @@ export const RECEIVER_PROTOCOL_MAJOR = 1;
 export type OfferStatus = 'accepted' | 'duplicate' | 'needs-capabilities' | 'rejected';
 
 export interface ReceiverEvent {
-  kind: 'handoff' | 'select';
+  kind: 'handoff' | 'select' | 'mismatch';
   sessionId: string;
   status?: OfferStatus;
+  /** For 'mismatch': what the UI shows. */
+  alert?: HandoffAlert;
 }
 
 export interface ReceiverOptions {
@@ -59,6 +63,7 @@ export function createReceiver(options: ReceiverOptions): RequestHandler {
       return rejected(code, `Session ${manifest.session_id} could not be read from the store: ${(error as Error).message}`);
     }
     if (mismatches.length > 0) {
+      options.onEvent?.({ kind: 'mismatch', sessionId: manifest.session_id, alert: await reportMismatch(store, manifest, mismatches) });
       const fields = mismatches.map((m) => m.field);
       return { ...rejected(ErrorCode.VERIFY_MISMATCH, `The files on disk differ from the manifest in: ${fields.join(', ')}`), mismatches };
     }

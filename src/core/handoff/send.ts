@@ -16,6 +16,8 @@ import { factsMatch, gatherHandoffFacts } from './handoff-facts.js';
 import { describeMissing } from './manifest-capabilities.js';
 import { digestMessages } from './context-digest.js';
 import { redactMessages } from './redact-messages.js';
+import { trimToolOutputs } from '../context/trim-tool-output.js';
+import { prepareContext } from '../context/context-transfer.js';
 import { findTarget } from './find-target.js';
 import { HandoffCategory, type HandoffOutcome } from './outcome.js';
 
@@ -64,7 +66,9 @@ export async function landAndReadBack(store: SessionStore, request: NewSessionRe
     throw error;
   });
   const workspace = captured.snapshot;
-  const { messages, found: redactions } = redactMessages(request.messages);
+  const { messages: redacted, found: redactions } = redactMessages(request.messages);
+  // Large tool outputs are trimmed structurally; their full text lands with the session, by hash.
+  const { messages, artifacts } = trimToolOutputs(redacted);
   const created = await store.createSession(
     {
       ...(request.id ? { id: request.id } : {}),
@@ -79,6 +83,7 @@ export async function landAndReadBack(store: SessionStore, request: NewSessionRe
       extra: { workspace, ...(Object.keys(redactions).length > 0 ? { redactions } : {}), ...(request.tasks?.length ? { tasks: request.tasks } : {}) },
     },
     messages,
+    artifacts,
   );
   // The patch goes under artifacts/ (by hash) and its ref into session.json's `workspace`.
   const session = await landWorkspace(store, created, captured);
@@ -115,7 +120,9 @@ export async function offerSession(sessionId: string, options: OfferOptions, lan
   if (previous && previous.context.messages_sha256 === digest.messages_sha256 && previous.session_id === sessionId && factsMatch(previous, facts)) {
     manifest = previous;
   } else {
-    manifest = buildManifest({ handoffId: newId('h'), session, records, workspace, facts, client: { name: 'baton-cli', version: BATON_VERSION } });
+    // Summary (artifacts/summary-NN.md, extending the previous one), anchors and token estimate.
+    const context = await prepareContext(store, session, records);
+    manifest = buildManifest({ handoffId: newId('h'), session, records, workspace, facts, context, client: { name: 'baton-cli', version: BATON_VERSION } });
     // Recorded before anything is offered (a re-offer reuses this handoff id), while the connection is made.
     recorded = store.recordHandoff(sessionId, manifest as Record<string, unknown>);
   }

@@ -1,6 +1,7 @@
 import type { Manifest } from '../../shared/manifest.js';
 import type { SessionStore } from '../store/types.js';
 import { digestMessages } from './context-digest.js';
+import { verifyContext } from '../context/verify-context.js';
 
 export interface FieldMismatch {
   field: string;
@@ -26,5 +27,6 @@ export async function verifyAgainstDisk(store: SessionStore, manifest: Manifest)
   compare('context.tool_calls_count', claimed.tool_calls_count, actual.tool_calls_count);
   compare('context.tool_calls_sha256', claimed.tool_calls_sha256, actual.tool_calls_sha256);
   compare('workspace.root', manifest.workspace.root, session.gitRoot ?? session.cwd);
+  mismatches.push(...(await verifyContext(store, manifest, records)));
   return mismatches;
 }

@@ -5,10 +5,11 @@ import { ensureEndpointDir, loadOrCreateToken, resolveEndpoint } from '../transp
 import { startEndpointServer } from '../transport/server.js';
 import type { EndpointInfo, EndpointServer } from '../transport/types.js';
 import { createReceiver, type ReceiverEvent } from '../handoff/receiver.js';
-import type { UiEvent, UiEventPayload } from '../../shared/ui-contract.js';
+import { FULL_OUTPUT_VIEW_MAX_BYTES, type UiEvent, type UiEventPayload } from '../../shared/ui-contract.js';
 import { createUiDispatcher, type UiDispatcher } from './ui-handlers.js';
 import { BATON_VERSION } from '../version.js';
-import { computeHandoffStats } from '../handoff/stats.js';
+import { computeHandoffStats, lastActivityOf } from '../handoff/stats.js';
+import { alertsFrom } from '../context/mismatch-alert.js';
 import { createApprovalService, type ApprovalService } from '../approvals/index.js';
 import { initPolicy } from '../policy/parser.js';
 import { createTaskService, type TaskService } from '../tasks/index.js';
@@ -60,6 +61,7 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
   const emitUiEvent = <E extends UiEvent>(event: E, payload: UiEventPayload<E>) => emitter.emit('ui', event, payload);
 
   const onReceiverEvent = (event: ReceiverEvent) => {
+    if (event.alert) emitUiEvent('handoff:alert', event.alert);
     emitUiEvent('session:changed', { id: event.sessionId, reason: event.kind });
     if (event.kind === 'select' || event.status === 'accepted') emitUiEvent('session:select', { id: event.sessionId });
   };
@@ -104,7 +106,13 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
       const session = await store.getSession(id);
       return { session, messages, truncated: session.messageCount > messages.length };
     },
-    'stats:get': async () => computeHandoffStats(await store.readEvents()),
+    'stats:get': async () => computeHandoffStats(await store.readEvents(), lastActivityOf(await store.list({ includeArchived: true }))),
+    'alerts:list': async () => alertsFrom(await store.readEvents()),
+    'artifact:text': async ({ sessionId, ref }) => {
+      const bytes = Buffer.from(await store.readArtifact(sessionId, ref));
+      const shown = bytes.subarray(0, FULL_OUTPUT_VIEW_MAX_BYTES);
+      return { text: shown.toString('utf8'), bytes: bytes.length, shownBytes: shown.length };
+    },
     'approvals:pending': async () => approvals.withLinks(approvals.listPending()),
     'approvals:history': async ({ sessionId }) => approvals.withLinks(await approvals.history(sessionId)),
     'approvals:decide': async ({ requestId, ...params }) => approvals.decide(requestId, params),

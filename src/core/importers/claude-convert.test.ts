@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MessageInput } from '../../shared/message.js';
 import { readAgentSession } from './read-session.js';
 import { scanAgentSessions } from './scan.js';
+import { TOOL_OUTPUT_MAX_CHARS } from './limits.js';
 import { claude, CLAUDE_SESSION_ID, claudeLogPath, writeLog } from './test-fixtures/build-logs.js';
 import { CLAUDE_TITLE, claudeSessionLines } from './test-fixtures/claude-session.js';
 
@@ -86,15 +87,20 @@ describe('readAgentSession(claude)', () => {
     expect(s.stats).toMatchObject({ danglingToolResults: 1, sidechainLines: 1, danglingParents: 1 });
   });
 
-  it('trims long tool output to the limit with a marker', async () => {
+  it('keeps long tool output whole up to the limit (the landing trims it with the full text in an artifact), cut with a marker past it', async () => {
     const long = 'x'.repeat(20_000);
+    const huge = 'y'.repeat(TOOL_OUTPUT_MAX_CHARS + 5_000);
     const path = await writeLog(claudeLogPath(home, '/p', CLAUDE_SESSION_ID), [
       claude.user({ uuid: 'u1' }, 'go'),
       claude.assistant({ uuid: 'a1', parentUuid: 'u1' }, 'm1', claude.toolUse('t1', 'Bash', { command: 'yes' })),
       claude.toolResult({ uuid: 'r1', parentUuid: 'a1' }, 't1', long, false, { stdout: long }),
+      claude.assistant({ uuid: 'a2', parentUuid: 'r1' }, 'm2', claude.toolUse('t2', 'Bash', { command: 'yes y' })),
+      claude.toolResult({ uuid: 'r2', parentUuid: 'a2' }, 't2', huge, false, { stdout: huge }),
     ]);
-    const call = (await readAgentSession('claude', path, { HOME: home })).messages[1]!.toolCalls![0]!;
-    expect(call.output!.length).toBeLessThan(8 * 1024 + 100);
-    expect(call.output).toMatch(/more characters not imported/);
+    const messages = (await readAgentSession('claude', path, { HOME: home })).messages;
+    expect(messages[1]!.toolCalls![0]!.output).toBe(long);
+    const cut = messages[2]!.toolCalls![0]!.output!;
+    expect(cut.length).toBeLessThan(TOOL_OUTPUT_MAX_CHARS + 100);
+    expect(cut).toMatch(/more characters not imported/);
   });
 });

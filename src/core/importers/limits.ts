@@ -29,10 +29,14 @@ export const RECENT_RESPONSE_IDS_KEPT = 2;
 
 /** Titles are the first real prompt, cut to this many characters. */
 export const TITLE_MAX_CHARS = 120;
-/** Tool output kept on an imported tool call; the rest is cut with a marker. */
-export const TOOL_OUTPUT_MAX_CHARS = 8 * 1024;
 /** Message content cap for imported messages (below MESSAGE_CONTENT_MAX_CHARS of the schema). */
 export const IMPORTED_CONTENT_MAX_CHARS = 1024 * 1024;
+/**
+ * Tool output kept on an imported tool call; the rest is cut with a marker. As large as any
+ * message: the landing trims outputs structurally and keeps the full text as an artifact
+ * (src/core/context/trim-tool-output.ts), so a smaller cap here would lose output silently.
+ */
+export const TOOL_OUTPUT_MAX_CHARS = IMPORTED_CONTENT_MAX_CHARS;
 /** readAgentSession refuses files larger than this instead of exhausting memory. */
 export const FULL_READ_MAX_BYTES = 1024 * 1024 * 1024;
 /** Chunk size of streamed full reads and appended-range reads. */

@@ -19,7 +19,7 @@ import { MESSAGES_FILE, MessageLog, type RecoveryReport } from './message-log.js
 import { checkOwnedPath, checkStoreTree } from './permissions.js';
 import { encodeRecord, sealRecord, type ByteRange, type StoredRecord } from './record-codec.js';
 import { commitSessionDoc, docStamp, isSessionDoc, readSessionDoc, revisionMarker, SESSION_FILE, type LoadedDoc } from './session-doc-file.js';
-import type { NewSession, ReadMessagesOptions, Receipt, SessionStore } from './types.js';
+import type { NewArtifact, NewSession, ReadMessagesOptions, Receipt, SessionStore } from './types.js';
 
 export interface OpenStoreOptions {
   /** The file-system layer every write goes through (tests inject faults here). */
@@ -34,6 +34,8 @@ export const MUTATE_CAS_RETRIES = 50;
 /** messageCount/updatedAt write-back delay: list() may lag appends by this much, fsyncs stay few. */
 export const METADATA_FLUSH_MS = 200;
 const ARTIFACT_REF = /^artifacts\/[0-9a-f]{64}(\.[A-Za-z0-9]{1,16})?$/;
+/** A named artifact: a series written once per number (summary-03.md), checked against a hash the caller holds. */
+const NAMED_ARTIFACT = /^[a-z][a-z0-9]{0,31}-\d{2,6}\.[a-z0-9]{1,8}$/;
 
 interface Located {
   dir: string;
@@ -151,7 +153,7 @@ export class FileSessionStore implements SessionStore {
     return structuredClone((await this.load(await this.locate(id))).doc);
   }
 
-  async createSession(init: NewSession, input: MessageInput[] = []): Promise<SessionDoc> {
+  async createSession(init: NewSession, input: MessageInput[] = [], artifacts: readonly NewArtifact[] = []): Promise<SessionDoc> {
     this.writable();
     const id = checkId(init.id ?? newId('s-'));
     // Before anything is written: a refused input leaves no session behind.
@@ -186,6 +188,8 @@ export class FileSessionStore implements SessionStore {
     const staging = join(this.root, SESSIONS_DIR, creatingName(id, randomBytes(4).toString('hex')));
     try {
       await this.fs.mkdir(join(staging, ARTIFACTS_DIR), DIR_MODE);
+      // Artifacts the messages refer to land in the same staging directory: never a ref without its file.
+      await this.writeStagedArtifacts(join(staging, ARTIFACTS_DIR), artifacts);
       const log = await this.fs.open(join(staging, MESSAGES_FILE), 'wx', FILE_MODE);
       try {
         const records = messages.map((m, seq) => sealRecord({ ...m, id: m.id ?? newId('m-'), seq, createdAt: m.createdAt ?? now, epoch: 1 } as Omit<StoredRecord, 'crc'>));
@@ -373,7 +377,26 @@ export class FileSessionStore implements SessionStore {
     return this.createSession(
       { parentId: id, cwd: source.cwd, gitRoot: source.gitRoot, branch: source.branch, title: source.title, source: source.source, model: source.model, permission: source.permission, holder: who, extra },
       inputs,
+      // The fork's messages refer to the same artifacts (full tool outputs, the patch) by hash.
+      await this.contentArtifacts(id),
     );
+  }
+
+  /** Every content-addressed artifact of a session, checked against its hash. */
+  private async contentArtifacts(id: string): Promise<NewArtifact[]> {
+    const dir = join((await this.locate(id)).dir, ARTIFACTS_DIR);
+    const names = await this.fs.readdir(dir).catch((error: unknown) => {
+      if (errnoOf(error) === 'ENOENT') return [] as string[];
+      throw fromFsError(error, dir, 'listing artifacts');
+    });
+    const artifacts: NewArtifact[] = [];
+    for (const name of names.sort()) {
+      const ref = `${ARTIFACTS_DIR}/${name}`;
+      if (!ARTIFACT_REF.test(ref)) continue;
+      const extension = name.slice(65) || undefined;
+      artifacts.push({ bytes: await this.readArtifact(id, ref), ...(extension ? { extension } : {}) });
+    }
+    return artifacts;
   }
 
   async archive(id: string): Promise<void> {
@@ -459,7 +482,7 @@ export class FileSessionStore implements SessionStore {
     if (extension !== undefined && !/^[A-Za-z0-9]{1,16}$/.test(extension)) throw new StoreError('BAD_REQUEST', `Invalid artifact extension ${JSON.stringify(extension)}.`);
     const loc = await this.locate(id);
     const sha256 = createHash('sha256').update(bytes).digest('hex');
-    const ref = `${ARTIFACTS_DIR}/${sha256}${extension ? `.${extension}` : ''}`;
+    const ref = `${ARTIFACTS_DIR}/${artifactName(sha256, extension)}`;
     const path = join(loc.dir, ref);
     await this.fs.mkdir(join(loc.dir, ARTIFACTS_DIR), DIR_MODE);
     if (!(await this.exists(path))) await createFileAtomic(path, bytes, { fs: this.fs }).catch((error: unknown) => {
@@ -468,14 +491,54 @@ export class FileSessionStore implements SessionStore {
     return { sha256, ref };
   }
 
-  async readArtifact(id: string, ref: string): Promise<Uint8Array> {
-    if (!ARTIFACT_REF.test(ref)) throw new StoreError('BAD_REQUEST', `Invalid artifact reference ${JSON.stringify(ref)}.`);
+  private async writeStagedArtifacts(dir: string, artifacts: readonly NewArtifact[]): Promise<void> {
+    const written = new Set<string>();
+    for (const artifact of artifacts) {
+      const name = artifactName(createHash('sha256').update(artifact.bytes).digest('hex'), artifact.extension);
+      if (written.has(name)) continue;
+      written.add(name);
+      const file = await this.fs.open(join(dir, name), 'wx', FILE_MODE);
+      try {
+        await file.write(artifact.bytes, 0);
+        await file.sync();
+      } finally {
+        await file.close();
+      }
+    }
+    if (written.size > 0) await this.fs.fsyncDir(dir);
+  }
+
+  async putNamedArtifact(id: string, name: string, bytes: Uint8Array): Promise<{ sha256: string; ref: string }> {
+    this.writable();
+    if (!NAMED_ARTIFACT.test(name)) throw new StoreError('BAD_REQUEST', `Invalid artifact name ${JSON.stringify(name)}.`);
+    const loc = await this.locate(id);
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    const ref = `${ARTIFACTS_DIR}/${name}`;
+    const path = join(loc.dir, ref);
+    await this.fs.mkdir(join(loc.dir, ARTIFACTS_DIR), DIR_MODE);
+    const created = await createFileAtomic(path, bytes, { fs: this.fs }).catch((error: unknown) => {
+      throw fromFsError(error, path, 'saving an artifact');
+    });
+    if (!created) {
+      // Written before (a retried handoff): the same bytes are the same artifact; other bytes never replace it.
+      const existing = await this.fs.readFile(path).catch((error: unknown) => {
+        throw fromFsError(error, path, 'reading an artifact');
+      });
+      if (createHash('sha256').update(existing).digest('hex') !== sha256) throw new StoreError('CONFLICT', `Artifact ${ref} already exists with other content.`, path);
+    }
+    return { sha256, ref };
+  }
+
+  async readArtifact(id: string, ref: string, expectedSha256?: string): Promise<Uint8Array> {
+    const named = ref.startsWith(`${ARTIFACTS_DIR}/`) && NAMED_ARTIFACT.test(ref.slice(ARTIFACTS_DIR.length + 1));
+    if (!ARTIFACT_REF.test(ref) && !named) throw new StoreError('BAD_REQUEST', `Invalid artifact reference ${JSON.stringify(ref)}.`);
     const path = join((await this.locate(id)).dir, ref);
     const bytes = await this.fs.readFile(path).catch((error: unknown) => {
       throw fromFsError(error, path, 'reading an artifact');
     });
     const sha = createHash('sha256').update(bytes).digest('hex');
-    if (!ref.startsWith(`${ARTIFACTS_DIR}/${sha}`)) throw new StoreError('IO_ERROR', `Artifact ${path} does not match its hash; it was changed on disk.`, path);
+    const expected = expectedSha256 ?? (named ? undefined : ref.slice(ARTIFACTS_DIR.length + 1, ARTIFACTS_DIR.length + 65));
+    if (expected !== undefined && sha !== expected) throw new StoreError('IO_ERROR', `Artifact ${path} does not match its hash; it was changed on disk.`, path);
     return bytes;
   }
 
@@ -549,4 +612,10 @@ export class FileSessionStore implements SessionStore {
     }
     this.logs.clear();
   }
+}
+
+/** `<sha256>.<ext>`: the name of a content-addressed artifact. */
+function artifactName(sha256: string, extension?: string): string {
+  if (extension !== undefined && !/^[A-Za-z0-9]{1,16}$/.test(extension)) throw new StoreError('BAD_REQUEST', `Invalid artifact extension ${JSON.stringify(extension)}.`);
+  return `${sha256}${extension ? `.${extension}` : ''}`;
 }

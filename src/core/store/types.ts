@@ -22,6 +22,12 @@ export interface NewSession {
   extra?: Record<string, unknown>;
 }
 
+/** An artifact written with a new session, stored as artifacts/<sha256>.<extension>. */
+export interface NewArtifact {
+  bytes: Uint8Array;
+  extension?: string;
+}
+
 export interface Receipt {
   handoffId: string;
   sessionId: string;
@@ -45,7 +51,8 @@ export interface SessionStore {
   readonly root: string;
   /** True when the store was written by a newer major version: every write throws READ_ONLY. */
   readonly readOnly: boolean;
-  createSession(init: NewSession, messages?: MessageInput[]): Promise<SessionDoc>;
+  /** `artifacts` (content-addressed, e.g. full tool outputs the messages refer to) land atomically with the session. */
+  createSession(init: NewSession, messages?: MessageInput[], artifacts?: readonly NewArtifact[]): Promise<SessionDoc>;
   /** Throws StoreError NOT_FOUND. Archived sessions are found too. */
   getSession(id: string): Promise<SessionDoc>;
   /** Appends as holder `epoch`; resolves after the records are fsynced. STALE_HOLDER if epoch is old. */
@@ -69,7 +76,10 @@ export interface SessionStore {
   sessionDir(id: string): string;
   /** Stores bytes under artifacts/ by sha256; idempotent. */
   putArtifact(id: string, bytes: Uint8Array, extension?: string): Promise<{ sha256: string; ref: string }>;
-  readArtifact(id: string, ref: string): Promise<Uint8Array>;
+  /** Checks the bytes against the hash in a content-addressed ref, or against `expectedSha256` (needed for named refs). */
+  readArtifact(id: string, ref: string, expectedSha256?: string): Promise<Uint8Array>;
+  /** Writes artifacts/<name> once (e.g. summary-03.md); the same bytes again are a no-op, other bytes CONFLICT. */
+  putNamedArtifact(id: string, name: string, bytes: Uint8Array): Promise<{ sha256: string; ref: string }>;
   /** handoff.json (latest) and a line in handoffs.jsonl (history). */
   recordHandoff(id: string, manifest: Record<string, unknown>): Promise<void>;
   getReceipt(handoffId: string): Promise<Receipt | undefined>;

@@ -7,6 +7,7 @@ import { CandidateMissing } from '../features/agents/CandidateMissing';
 import { CandidatePanel } from '../features/agents/CandidatePanel';
 import { useAgentScan } from '../features/agents/use-agent-scan';
 import { StatsPanel } from '../features/stats/StatsPanel';
+import { HandoffAlerts } from '../features/alerts/HandoffAlerts';
 import { TaskPanel } from '../features/tasks/TaskPanel';
 import { displayTask, isLive } from '../features/tasks/task-display';
 import { useTasks } from '../features/tasks/use-tasks';
@@ -97,6 +98,7 @@ export function App({ api }: { api: BatonApi }) {
     <ApiContext.Provider value={api}>
       <div className="app">
         <ConnectionBanner state={connection} />
+        <HandoffAlerts api={api} />
         <div className="layout">
           <aside className="sidebar" aria-label="Resume candidates">
             <header className="sidebar-header">

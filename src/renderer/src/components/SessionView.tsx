@@ -8,6 +8,7 @@ import { DamageBanner } from '../features/session/DamageBanner';
 import { useSessionTab } from '../hooks/use-session-tab';
 import { formatDateTime } from '../model/relative-time';
 import { MessageItem } from './MessageItem';
+import { ContextFact } from '../features/conversation/ContextFact';
 import { RelativeTime } from './RelativeTime';
 import { panelId, SessionTabs, tabId } from './SessionTabs';
 import { SourceBadge } from './SourceBadge';
@@ -58,6 +59,7 @@ export function SessionView({ detail, now, onSessionChanged }: SessionViewProps)
 
 function ConversationPanel({ detail, now }: { detail: SessionDetail; now: number }) {
   const { session, messages, truncated } = detail;
+  const anchors = new Set(session.context?.anchorMessageIds ?? []);
   return (
     <>
       <section className="session-details" aria-label="Details">
@@ -92,6 +94,7 @@ function ConversationPanel({ detail, now }: { detail: SessionDetail; now: number
               <dd>{session.model.name}</dd>
             </div>
           )}
+          <ContextFact context={session.context} />
         </dl>
         <DamageBanner damaged={session.damaged} />
         <CarriedPermissions permission={session.permission} />
@@ -111,7 +114,7 @@ function ConversationPanel({ detail, now }: { detail: SessionDetail; now: number
         ) : (
           <ol className="messages">
             {messages.map((message) => (
-              <MessageItem key={`${message.seq}:${message.id}`} message={message} now={now} />
+              <MessageItem key={`${message.seq}:${message.id}`} message={message} now={now} sessionId={session.id} anchor={anchors.has(message.id)} />
             ))}
           </ol>
         )}

@@ -3,9 +3,10 @@ import type { ToolCall } from '../../../shared/message';
 import { countLines, summarizeInput } from '../model/collapse';
 import { CollapsibleText } from './CollapsibleText';
 import { ExitBadge } from './ExitBadge';
+import { FullOutput } from '../features/conversation/FullOutput';
 
 /** One tool call on one line (name, input, exit code); its output folded underneath. */
-export function ToolCallRow({ call }: { call: ToolCall }) {
+export function ToolCallRow({ call, sessionId }: { call: ToolCall; sessionId: string }) {
   const input = useMemo(() => summarizeInput(call.input), [call.input]);
   const output = call.output ?? '';
   const outputLines = useMemo(() => countLines(output), [output]);
@@ -26,9 +27,9 @@ export function ToolCallRow({ call }: { call: ToolCall }) {
       {output.length > 0 && (
         <details className="tool-output">
           <summary>
-            output · {outputLines} {outputLines === 1 ? 'line' : 'lines'}
+            output · {call.fullOutput ? `trimmed from ${call.fullOutput.lines.toLocaleString()} lines` : `${outputLines} ${outputLines === 1 ? 'line' : 'lines'}`}
           </summary>
-          <CollapsibleText text={output} mono />
+          {call.fullOutput ? <FullOutput sessionId={sessionId} output={call.fullOutput} trimmed={output} /> : <CollapsibleText text={output} mono />}
         </details>
       )}
     </div>

@@ -4,8 +4,9 @@ import { Skeleton } from '../../components/Skeleton';
 import { useApi } from '../../hooks/api-context';
 import { useRemote } from '../../hooks/use-remote';
 import { formatMs, formatRate, sortedCategories } from './format-stats';
+import { ResumedDurations } from './ResumedDurations';
 
-/** The handoff figures `baton stats` prints: success rate, outcomes by category, p50/p95 time. */
+/** The handoff figures `baton stats` prints: success rate, outcomes by category, p50/p95 time, durations after resumption. */
 export function StatsPanel() {
   const api = useApi();
   const load = useCallback(() => api.invoke('stats:get', {}), [api]);
@@ -55,6 +56,12 @@ export function StatsPanel() {
             ))}
           </ul>
         )}
+        {value.verifyMismatches > 0 && (
+          <p className="notice" role="note" data-testid="stat-mismatches">
+            {value.verifyMismatches} {value.verifyMismatches === 1 ? 'offer was' : 'offers were'} refused here because the files on disk differed from the manifest.
+          </p>
+        )}
+        <ResumedDurations value={value.afterResumption} />
       </>
     );
   }
