@@ -1,3 +1,4 @@
+import { useMemo } from 'react';
 import type { SessionDetail } from '../../../shared/ui-contract';
 import { ChangesTab } from '../features/workspace/ChangesTab';
 import { HistoryTab } from '../features/session-history/HistoryTab';
@@ -8,6 +9,7 @@ import { DamageBanner } from '../features/session/DamageBanner';
 import { useSessionTab } from '../hooks/use-session-tab';
 import { formatDateTime } from '../model/relative-time';
 import { MessageItem } from './MessageItem';
+import { pairToolResults } from '../model/pair-tool-results';
 import { ContextFact } from '../features/conversation/ContextFact';
 import { RelativeTime } from './RelativeTime';
 import { panelId, SessionTabs, tabId } from './SessionTabs';
@@ -60,6 +62,7 @@ export function SessionView({ detail, now, onSessionChanged }: SessionViewProps)
 function ConversationPanel({ detail, now }: { detail: SessionDetail; now: number }) {
   const { session, messages, truncated } = detail;
   const anchors = new Set(session.context?.anchorMessageIds ?? []);
+  const paired = useMemo(() => pairToolResults(messages), [messages]);
   return (
     <>
       <section className="session-details" aria-label="Details">
@@ -113,8 +116,10 @@ function ConversationPanel({ detail, now }: { detail: SessionDetail; now: number
           <p className="muted conversation-empty">This session has no messages yet.</p>
         ) : (
           <ol className="messages">
-            {messages.map((message) => (
-              <MessageItem key={`${message.seq}:${message.id}`} message={message} now={now} sessionId={session.id} anchor={anchors.has(message.id)} />
+            {paired.shown.map((message) => (
+              <li key={`${message.seq}:${message.id}`}>
+                <MessageItem message={message} now={now} sessionId={session.id} anchor={anchors.has(message.id)} results={paired.results} />
+              </li>
             ))}
           </ol>
         )}
