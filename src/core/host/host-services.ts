@@ -5,7 +5,7 @@ import { ensureEndpointDir, loadOrCreateToken, resolveEndpoint } from '../transp
 import { startEndpointServer } from '../transport/server.js';
 import type { EndpointInfo, EndpointServer } from '../transport/types.js';
 import { createReceiver, type ReceiverEvent } from '../handoff/receiver.js';
-import { FULL_OUTPUT_VIEW_MAX_BYTES, type UiEvent, type UiEventPayload } from '../../shared/ui-contract.js';
+import { FULL_OUTPUT_VIEW_MAX_BYTES, MESSAGE_PAGE_SIZE, type UiEvent, type UiEventPayload } from '../../shared/ui-contract.js';
 import { createUiDispatcher, type UiDispatcher } from './ui-handlers.js';
 import { BATON_VERSION } from '../version.js';
 import { computeHandoffStats, lastActivityOf } from '../handoff/stats.js';
@@ -23,8 +23,8 @@ import { watchTargetOf } from './watch-target.js';
 import { applyCarriedPermissions } from '../handoff/apply-permissions.js';
 import { carriedTasksOf } from '../tasks/carried-tasks.js';
 
-/** Newest messages the session view receives at once; older ones stay on disk. */
-export const SESSION_VIEW_MESSAGE_LIMIT = 2_000;
+/** Newest messages the session view receives at once; older pages come through session:messages. */
+export const SESSION_VIEW_MESSAGE_LIMIT = MESSAGE_PAGE_SIZE;
 
 export type HostKind = 'electron' | 'browser';
 
@@ -106,6 +106,10 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
       const session = await store.getSession(id);
       return { session, messages, truncated: session.messageCount > messages.length };
     },
+    'session:messages': async ({ id, beforeSeq, afterSeq, limit }) => ({
+      messages:
+        beforeSeq !== undefined ? await store.readMessages(id, { beforeSeq, tail: limit }) : await store.readMessages(id, { afterSeq: afterSeq ?? -1, limit }),
+    }),
     'stats:get': async () => computeHandoffStats(await store.readEvents(), lastActivityOf(await store.list({ includeArchived: true }))),
     'alerts:list': async () => alertsFrom(await store.readEvents()),
     'artifact:text': async ({ sessionId, ref }) => {

@@ -146,7 +146,7 @@ export function App({ api }: { api: BatonApi }) {
               </button>
             </footer>
           </aside>
-          <main className="detail" aria-label={panel === null ? 'Session' : panel} ref={detailRef}>
+          <main className="detail" aria-label={panel === null ? 'Session' : panel} ref={detailRef} data-scroll-root>
             {main}
           </main>
         </div>

@@ -18,16 +18,18 @@ export interface MessageItemProps {
   anchor?: boolean;
   /** Results of this message's tool calls that came as separate `tool` messages. */
   results?: ReadonlyMap<string, ToolResult>;
+  /** The current search hit: outlined. */
+  highlighted?: boolean;
 }
 
 /**
  * One message of the conversation, styled by role: text as Markdown, each tool call as a card
  * holding its result. A `tool` message shows on its own only when its call is not loaded.
  */
-export const MessageItem = memo(function MessageItem({ message, now, sessionId, anchor = false, results }: MessageItemProps) {
+export const MessageItem = memo(function MessageItem({ message, now, sessionId, anchor = false, results, highlighted = false }: MessageItemProps) {
   const isTool = message.role === 'tool';
   return (
-    <div className={`message message-${message.role}`} data-testid="message" data-role={message.role} data-message-id={message.id} data-seq={message.seq} data-anchor={anchor || undefined}>
+    <div className={`message message-${message.role}`} data-testid="message" data-role={message.role} data-message-id={message.id} data-seq={message.seq} data-anchor={anchor || undefined} data-hit={highlighted || undefined}>
       <div className="message-header">
         <span className="message-role">{ROLE_LABELS[message.role]}</span>
         {anchor && (

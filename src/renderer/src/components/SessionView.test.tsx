@@ -73,11 +73,12 @@ describe('SessionView and its messages', () => {
     expect(within(item).getByRole('button', { name: 'Show less' }).getAttribute('aria-expanded')).toBe('true');
   });
 
-  it('says when only the newest messages were sent, and when there are none', () => {
+  it('offers a jump to the first message when only the newest were sent, and says when there are none', () => {
     const truncated = { ...detail('s1', [message(9)]), truncated: true };
-    truncated.session.messageCount = 500;
+    truncated.session.messageCount = 5000;
     const view = render(<SessionView detail={truncated} now={NOW} />);
-    expect(screen.getByText('Showing the newest 1 of 500 messages.')).toBeTruthy();
+    expect(screen.getByTestId('message-count').textContent).toBe('· 5,000 messages');
+    expect(screen.getByTestId('jump-first')).toBeTruthy();
     view.unmount();
     render(<SessionView detail={detail('s2', [])} now={NOW} />);
     expect(screen.getByText('This session has no messages yet.')).toBeTruthy();

@@ -1,4 +1,3 @@
-import { useMemo } from 'react';
 import type { SessionDetail } from '../../../shared/ui-contract';
 import { ChangesTab } from '../features/workspace/ChangesTab';
 import { HistoryTab } from '../features/session-history/HistoryTab';
@@ -8,8 +7,7 @@ import { CarriedTasks } from '../features/carried/CarriedTasks';
 import { DamageBanner } from '../features/session/DamageBanner';
 import { useSessionTab } from '../hooks/use-session-tab';
 import { formatDateTime } from '../model/relative-time';
-import { MessageItem } from './MessageItem';
-import { pairToolResults } from '../model/pair-tool-results';
+import { Conversation } from '../features/conversation/Conversation';
 import { ContextFact } from '../features/conversation/ContextFact';
 import { RelativeTime } from './RelativeTime';
 import { panelId, SessionTabs, tabId } from './SessionTabs';
@@ -60,9 +58,7 @@ export function SessionView({ detail, now, onSessionChanged }: SessionViewProps)
 }
 
 function ConversationPanel({ detail, now }: { detail: SessionDetail; now: number }) {
-  const { session, messages, truncated } = detail;
-  const anchors = new Set(session.context?.anchorMessageIds ?? []);
-  const paired = useMemo(() => pairToolResults(messages), [messages]);
+  const { session } = detail;
   return (
     <>
       <section className="session-details" aria-label="Details">
@@ -103,27 +99,7 @@ function ConversationPanel({ detail, now }: { detail: SessionDetail; now: number
         <CarriedPermissions permission={session.permission} />
         <CarriedTasks sessionId={session.id} />
       </section>
-      <section className="conversation" aria-labelledby="conversation-heading">
-        <h2 className="conversation-heading" id="conversation-heading">
-          Conversation <span className="muted">· {session.messageCount} {session.messageCount === 1 ? 'message' : 'messages'}</span>
-        </h2>
-        {truncated && (
-          <p className="notice" role="note">
-            Showing the newest {messages.length} of {session.messageCount} messages.
-          </p>
-        )}
-        {messages.length === 0 ? (
-          <p className="muted conversation-empty">This session has no messages yet.</p>
-        ) : (
-          <ol className="messages">
-            {paired.shown.map((message) => (
-              <li key={`${message.seq}:${message.id}`}>
-                <MessageItem message={message} now={now} sessionId={session.id} anchor={anchors.has(message.id)} results={paired.results} />
-              </li>
-            ))}
-          </ol>
-        )}
-      </section>
+      <Conversation key={session.id} detail={detail} now={now} />
     </>
   );
 }

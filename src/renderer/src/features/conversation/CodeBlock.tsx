@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { CopyButton } from '../../components/CopyButton';
 import { highlight, langOf, type HighlightToken } from './highlight';
+import { whenQuiet } from './highlight-queue';
 
 /**
  * A fenced code block: monospace, with a Copy button, plain at once and highlighted when the
@@ -13,12 +14,17 @@ export function CodeBlock({ code, fence }: { code: string; fence: string | undef
     setLines(null);
     if (lang === null) return;
     let live = true;
-    highlight(code, lang).then(
-      (tokens) => live && setLines(tokens),
-      () => undefined, // a highlighter failure leaves the block plain, which is still correct
+    const cancel = whenQuiet(() =>
+      highlight(code, lang).then(
+        (tokens) => {
+          if (live) setLines(tokens);
+        },
+        () => undefined, // a highlighter failure leaves the block plain, which is still correct
+      ),
     );
     return () => {
       live = false;
+      cancel();
     };
   }, [code, lang]);
   return (
