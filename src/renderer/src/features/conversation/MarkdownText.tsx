@@ -1,4 +1,4 @@
-import { memo, useMemo, useState } from 'react';
+import { memo, useMemo, useState, type ReactElement } from 'react';
 import Markdown, { type Components } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
 import { collapse } from '../../model/collapse';
@@ -22,6 +22,20 @@ const components: Components = {
   ),
 };
 
+/** Parsed messages kept, so a row scrolled out of the virtual list and back is not parsed again. */
+export const MARKDOWN_CACHE_ENTRIES = 1_000;
+const parsed = new Map<string, ReactElement>();
+
+/** react-markdown's synchronous Markdown (no hooks) called as a function, so its element tree can be cached. */
+function renderMarkdown(text: string): ReactElement {
+  const hit = parsed.get(text);
+  if (hit !== undefined) return hit;
+  const element = Markdown({ children: text, remarkPlugins: [remarkGfm], skipHtml: true, components }) as ReactElement;
+  parsed.set(text, element);
+  if (parsed.size > MARKDOWN_CACHE_ENTRIES) parsed.delete(parsed.keys().next().value!);
+  return element;
+}
+
 /**
  * A message as Markdown (GFM: tables, task lists, strikethrough). Raw HTML in the text is
  * dropped (skipHtml), never rendered; react-markdown builds React elements, no innerHTML.
@@ -31,11 +45,10 @@ export const MarkdownText = memo(function MarkdownText({ text }: { text: string 
   const [expanded, setExpanded] = useState(false);
   const { long, preview, lineCount } = useMemo(() => collapse(text), [text]);
   const shown = long && !expanded ? preview : text;
+  const rendered = useMemo(() => renderMarkdown(shown), [shown]);
   return (
     <div className="markdown" data-testid="markdown">
-      <Markdown remarkPlugins={[remarkGfm]} skipHtml components={components}>
-        {shown}
-      </Markdown>
+      {rendered}
       {long && (
         <button type="button" className="button-link" aria-expanded={expanded} data-testid="show-more" onClick={() => setExpanded(!expanded)}>
           {expanded ? 'Show less' : `Show more (${lineCount.toLocaleString()} lines)`}
