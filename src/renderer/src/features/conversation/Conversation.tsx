@@ -53,14 +53,23 @@ export function Conversation({ detail, now, jumpRef, highlightSeq }: { detail: S
     scrollMargin,
   });
 
-  // Where the list starts inside the scrolling pane (the header and details are above it).
+  // Where the list starts inside the scrolling pane (the header and details are above it). Measured
+  // when what is above it changes size, never on a scroll frame (that would force a layout each frame).
   useLayoutEffect(() => {
     const list = listRef.current;
     const root = scrollElement();
     if (list === null || root === null) return;
-    const margin = list.getBoundingClientRect().top - root.getBoundingClientRect().top + root.scrollTop;
-    if (Math.abs(margin - scrollMargin) > 1) setScrollMargin(margin);
-  });
+    const measure = (): void => {
+      const margin = list.getBoundingClientRect().top - root.getBoundingClientRect().top + root.scrollTop;
+      setScrollMargin((current) => (Math.abs(margin - current) > 1 ? margin : current));
+    };
+    measure();
+    const observer = new ResizeObserver(measure);
+    const section = list.closest('section');
+    for (let node = section?.previousElementSibling; node; node = node.previousElementSibling) observer.observe(node);
+    for (const child of section?.children ?? []) if (child !== list) observer.observe(child);
+    return () => observer.disconnect();
+  }, [scrollElement, virtual, shown.length === 0]);
 
   // Opens at the newest message.
   const opened = useRef(false);
