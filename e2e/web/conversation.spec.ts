@@ -94,7 +94,7 @@ test.describe('the conversation', () => {
     // Scrolling up loads an older page from the host.
     await page.mouse.move(800, 500);
     for (let i = 0; i < 60; i++) await page.mouse.wheel(0, -600);
-    await expect.poll(() => page.evaluate(() => Math.min(...[...document.querySelectorAll('[data-testid="message"]')].map((m) => Number(m.getAttribute('data-seq')))))).toBeLessThan(99_800);
+    await expect.poll(() => page.evaluate(() => Math.min(...Array.from(document.querySelectorAll('[data-testid="message"]'), (m) => Number(m.getAttribute('data-seq')))))).toBeLessThan(99_800);
 
     await page.getByTestId('jump-first').click();
     const first = page.locator('[data-testid="message"][data-seq="0"]');
