@@ -46,6 +46,11 @@ export const MessagePageRequest = z
   .refine((r) => (r.beforeSeq === undefined) !== (r.afterSeq === undefined), { message: 'give exactly one of beforeSeq and afterSeq' });
 export type MessagePageRequest = z.infer<typeof MessagePageRequest>;
 
+/** Longest search query accepted. */
+export const SEARCH_QUERY_MAX_CHARS = 200;
+export const SearchHit = z.object({ sessionId: z.string(), title: z.string(), cwd: z.string(), seq: z.number().int(), snippet: z.string() });
+export type SearchHit = z.infer<typeof SearchHit>;
+
 export const HostInfo = z.object({
   host: z.enum(['electron', 'browser']),
   version: z.string(),
@@ -105,6 +110,16 @@ export const uiChannels = {
   'sessions:list': { request: z.object({ includeArchived: z.boolean().optional() }), response: z.array(IndexRow) },
   'session:get': { request: z.object({ id: z.string() }), response: SessionDetail },
   'session:messages': { request: MessagePageRequest, response: z.object({ messages: z.array(MessageRecord) }) },
+  /** What was said, across Baton's sessions: the host's full-text index (src/core/search). */
+  'search:messages': {
+    request: z.object({ query: z.string().min(1).max(SEARCH_QUERY_MAX_CHARS) }),
+    response: z.object({ hits: z.array(SearchHit), tookMs: z.number() }),
+  },
+  /** Seqs of the messages of one session holding every term of the query, oldest first. */
+  'session:search': {
+    request: z.object({ id: z.string(), query: z.string().min(1).max(SEARCH_QUERY_MAX_CHARS) }),
+    response: z.object({ seqs: z.array(z.number().int()) }),
+  },
   'stats:get': { request: z.object({}), response: HandoffStatsView },
   'alerts:list': { request: z.object({}), response: z.array(HandoffAlert) },
   /** The full text of a trimmed tool output (artifacts/<sha256>.txt), checked against its hash. */

@@ -22,6 +22,7 @@ import { createSessionWatches } from '../watch/session-watches.js';
 import { watchTargetOf } from './watch-target.js';
 import { applyCarriedPermissions } from '../handoff/apply-permissions.js';
 import { carriedTasksOf } from '../tasks/carried-tasks.js';
+import { createSearchService } from '../search/search-service.js';
 
 /** Newest messages the session view receives at once; older pages come through session:messages. */
 export const SESSION_VIEW_MESSAGE_LIMIT = MESSAGE_PAGE_SIZE;
@@ -59,6 +60,13 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
   const token = await loadOrCreateToken(endpoint.tokenPath);
   const emitter = new EventEmitter();
   const emitUiEvent = <E extends UiEvent>(event: E, payload: UiEventPayload<E>) => emitter.emit('ui', event, payload);
+  // The full-text index follows every session change the UI hears of; at start it indexes only
+  // what landed since the last run (in the background: the host does not wait for it).
+  const search = await createSearchService({ store, dataDir: options.dataDir });
+  emitter.on('ui', (event: UiEvent, payload: { id?: string }) => {
+    if (event === 'session:changed' && payload.id !== undefined) search.sessionChanged(payload.id);
+  });
+  void search.syncAll();
 
   const onReceiverEvent = (event: ReceiverEvent) => {
     if (event.alert) emitUiEvent('handoff:alert', event.alert);
@@ -90,7 +98,7 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
       }),
     });
   } catch (error) {
-    await Promise.all([approvals.close(), tasks.close()]);
+    await Promise.all([approvals.close(), tasks.close(), search.close()]);
     await store.close();
     throw error;
   }
@@ -110,6 +118,8 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
       messages:
         beforeSeq !== undefined ? await store.readMessages(id, { beforeSeq, tail: limit }) : await store.readMessages(id, { afterSeq: afterSeq ?? -1, limit }),
     }),
+    'search:messages': async ({ query }) => search.searchSessions(query),
+    'session:search': async ({ id, query }) => ({ seqs: await search.searchSession(id, query) }),
     'stats:get': async () => computeHandoffStats(await store.readEvents(), lastActivityOf(await store.list({ includeArchived: true }))),
     'alerts:list': async () => alertsFrom(await store.readEvents()),
     'artifact:text': async ({ sessionId, ref }) => {
@@ -175,7 +185,7 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
       emitter.removeAllListeners();
       for (const unsubscribe of unsubscribers) unsubscribe();
       await endpointServer.close();
-      await Promise.all([approvals.close(), tasks.close(), watches.close()]);
+      await Promise.all([approvals.close(), tasks.close(), watches.close(), search.close()]);
       await store.close();
     },
   };
