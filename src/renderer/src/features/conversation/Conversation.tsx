@@ -6,6 +6,8 @@ import { useApi } from '../../hooks/api-context';
 import { formatCount } from '../../model/format-number';
 import { appendNewer, indexOfSeq, jumpWindow, mergeLive, prependOlder, windowFromDetail, type MessageWindow } from '../../model/message-window';
 import { pairToolResults } from '../../model/pair-tool-results';
+import { paintTerms } from './highlight-terms';
+import { SessionSearch } from './SessionSearch';
 
 /** Below this many shown messages, with nothing more to load, every message is rendered. */
 export const VIRTUALIZE_FROM = 60;
@@ -17,8 +19,10 @@ const OVERSCAN_ROWS = 4;
 /** Load the next page when the first (or last) rendered row is this close to the end of what is held. */
 const LOAD_AHEAD_ROWS = 3;
 
-export interface ConversationHandle {
-  jumpTo: (seq: number) => void;
+/** A search to open the conversation with (a cross-session hit): its query and the hit's seq. */
+export interface InitialSearch {
+  query: string;
+  seq: number;
 }
 
 /**
@@ -27,7 +31,7 @@ export interface ConversationHandle {
  * (session:messages, read by seq offset on the host), and jumps to the first message or to any
  * seq (a search hit), growing both ways from there.
  */
-export function Conversation({ detail, now, jumpRef, highlightSeq }: { detail: SessionDetail; now: number; jumpRef?: React.MutableRefObject<ConversationHandle | null>; highlightSeq?: number | null }) {
+export function Conversation({ detail, now, initialSearch }: { detail: SessionDetail; now: number; initialSearch?: InitialSearch }) {
   const api = useApi();
   const { session } = detail;
   const [window_, setWindow] = useState<MessageWindow>(() => windowFromDetail(detail));
@@ -127,9 +131,18 @@ export function Conversation({ detail, now, jumpRef, highlightSeq }: { detail: S
     },
     [window_, virtual, virtualizer, shown, load],
   );
-  useEffect(() => {
-    if (jumpRef !== undefined) jumpRef.current = { jumpTo };
-  }, [jumpRef, jumpTo]);
+  const [hit, setHit] = useState<{ seq: number | null; terms: string[] }>({ seq: null, terms: [] });
+  const highlightSeq = hit.seq;
+  const onHit = useCallback(
+    (seq: number | null, terms: string[]) => {
+      setHit({ seq, terms });
+      if (seq !== null) jumpTo(seq);
+    },
+    [jumpTo],
+  );
+  // Hit terms painted in the rows on screen (CSS highlights: the DOM is not changed).
+  useEffect(() => paintTerms(listRef.current, hit.terms));
+  useEffect(() => () => paintTerms(null, []), []);
 
   const items = virtualizer.getVirtualItems();
   const firstIndex = items[0]?.index;
@@ -163,7 +176,7 @@ export function Conversation({ detail, now, jumpRef, highlightSeq }: { detail: S
         sessionId={session.id}
         anchor={anchors.has(message.id)}
         results={results}
-        highlighted={highlightSeq !== undefined && highlightSeq !== null && indexOfSeq(shown, highlightSeq) === index}
+        highlighted={highlightSeq !== null && indexOfSeq(shown, highlightSeq) === index}
       />
     );
   };
@@ -177,6 +190,7 @@ export function Conversation({ detail, now, jumpRef, highlightSeq }: { detail: S
             · {formatCount(session.messageCount)} {session.messageCount === 1 ? 'message' : 'messages'}
           </span>
         </h2>
+        <SessionSearch sessionId={session.id} initialQuery={initialSearch?.query} initialSeq={initialSearch?.seq} onHit={onHit} />
         {(window_.hasOlder || window_.hasNewer) && (
           <div className="conversation-jumps">
             <button type="button" className="button-link" data-testid="jump-first" onClick={() => jumpTo(0)}>
