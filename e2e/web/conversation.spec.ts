@@ -1,12 +1,11 @@
 import { expect, test } from '../support/fixtures.js';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { runBaton, REPO_ROOT } from '../support/cli.js';
+import { runBaton } from '../support/cli.js';
+import { SCREENS } from '../support/screens.js';
 import { FIRST_MESSAGE_PHRASE, seedLargeSession } from '../support/large-session.js';
 import { SessionsPage } from '../pages/sessions-page.js';
 
-/** Where the screenshots go (looked at by a person, kept out of git by test-results/). */
-export const SCREENS = join(REPO_ROOT, 'test-results', 'screens');
 
 const ROOT_CAUSE = [
   '## Root cause',

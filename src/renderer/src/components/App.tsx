@@ -7,6 +7,8 @@ import { CandidateMissing } from '../features/agents/CandidateMissing';
 import { CandidatePanel } from '../features/agents/CandidatePanel';
 import { useAgentScan } from '../features/agents/use-agent-scan';
 import { StatsPanel } from '../features/stats/StatsPanel';
+import { SearchPanel } from '../features/search/SearchPanel';
+import type { SearchHit } from '../../../shared/ui-contract';
 import { HandoffAlerts } from '../features/alerts/HandoffAlerts';
 import { TaskPanel } from '../features/tasks/TaskPanel';
 import { displayTask, isLive } from '../features/tasks/task-display';
@@ -26,7 +28,7 @@ import { DetailPane } from './DetailPane';
 import { SessionsPane } from './SessionsPane';
 
 /** What the main area shows instead of the open session. */
-export type Panel = 'approvals' | 'tasks' | 'stats' | null;
+export type Panel = 'approvals' | 'tasks' | 'stats' | 'search' | null;
 
 /**
  * The whole window: connection banner; on the left the resume candidates (Baton's index at once,
@@ -51,12 +53,22 @@ export function App({ api }: { api: BatonApi }) {
   const loadInfo = useCallback(() => api.invoke('host:info', {}), [api]);
   const info = useRemote('host:info', loadInfo);
 
+  // A cross-session search hit opens its session with the same query searched inside it.
+  const [initialSearch, setInitialSearch] = useState<{ sessionId: string; query: string; seq: number } | null>(null);
   const open = useCallback(
     (id: string | null) => {
       setSelectedId(id);
       setPanel(null);
+      setInitialSearch(null);
     },
     [setSelectedId],
+  );
+  const openHit = useCallback(
+    (hit: SearchHit, query: string) => {
+      open(hit.sessionId);
+      setInitialSearch({ sessionId: hit.sessionId, query, seq: hit.seq });
+    },
+    [open],
   );
 
   // A handoff or a baton:// link asks for a session: open it even before the list shows it.
@@ -90,9 +102,18 @@ export function App({ api }: { api: BatonApi }) {
   if (panel === 'approvals') main = <ApprovalsPanel approvals={approvals} rows={merged.rows} onOpenSession={open} />;
   else if (panel === 'tasks') main = <TaskPanel tasks={tasks} openSessionId={sessionId} />;
   else if (panel === 'stats') main = <StatsPanel />;
+  else if (panel === 'search') main = <SearchPanel onOpenHit={openHit} />;
   else if (candidate !== undefined) main = <CandidatePanel candidate={candidate} now={now} onOpened={open} />;
   else if (selectedId !== null && candidateSelected) main = <CandidateMissing id={selectedId} scanning={!scan.settled || scan.scanning} />;
-  else main = <DetailPane id={sessionId} detail={detail} storeEmpty={sessions.value?.length === 0 && merged.rows.length === 0} now={now} />;
+  else main = (
+      <DetailPane
+        id={sessionId}
+        detail={detail}
+        storeEmpty={sessions.value?.length === 0 && merged.rows.length === 0}
+        now={now}
+        initialSearch={initialSearch !== null && initialSearch.sessionId === sessionId ? initialSearch : undefined}
+      />
+    );
 
   return (
     <ApiContext.Provider value={api}>
@@ -124,6 +145,9 @@ export function App({ api }: { api: BatonApi }) {
                 <span className={`count ${waiting > 0 ? 'count-alert' : ''}`} data-testid="approvals-badge" aria-label={`${waiting} waiting`}>
                   {waiting}
                 </span>
+              </button>
+              <button type="button" className="nav-button" aria-pressed={panel === 'search'} data-testid="open-search" onClick={() => togglePanel('search')}>
+                Search
               </button>
               <button type="button" className="nav-button" aria-pressed={panel === 'tasks'} data-testid="open-tasks" onClick={() => togglePanel('tasks')}>
                 Tasks

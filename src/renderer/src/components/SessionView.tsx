@@ -7,7 +7,7 @@ import { CarriedTasks } from '../features/carried/CarriedTasks';
 import { DamageBanner } from '../features/session/DamageBanner';
 import { useSessionTab } from '../hooks/use-session-tab';
 import { formatDateTime } from '../model/relative-time';
-import { Conversation } from '../features/conversation/Conversation';
+import { Conversation, type InitialSearch } from '../features/conversation/Conversation';
 import { ContextFact } from '../features/conversation/ContextFact';
 import { RelativeTime } from './RelativeTime';
 import { panelId, SessionTabs, tabId } from './SessionTabs';
@@ -18,10 +18,12 @@ export interface SessionViewProps {
   now: number;
   /** Fetch the session again (a rehydration step changed session.json without an event). */
   onSessionChanged?: () => void;
+  /** A cross-session search hit that opened this session: searched inside it, at that message. */
+  initialSearch?: InitialSearch;
 }
 
 /** The open session: what it is and where it lives, then its conversation, its workspace changes and its history, as tabs. */
-export function SessionView({ detail, now, onSessionChanged }: SessionViewProps) {
+export function SessionView({ detail, now, onSessionChanged, initialSearch }: SessionViewProps) {
   const { session } = detail;
   const [tab, setTab] = useSessionTab(session.id);
   return (
@@ -49,7 +51,7 @@ export function SessionView({ detail, now, onSessionChanged }: SessionViewProps)
         <SessionTabs tab={tab} onSelect={setTab} />
       </header>
       <div className="tab-panel" role="tabpanel" id={panelId(tab)} aria-labelledby={tabId(tab)} data-testid={`panel-${tab}`}>
-        {tab === 'conversation' && <ConversationPanel detail={detail} now={now} />}
+        {tab === 'conversation' && <ConversationPanel detail={detail} now={now} initialSearch={initialSearch} />}
         {tab === 'changes' && <ChangesTab key={session.id} sessionId={session.id} onSessionChanged={onSessionChanged} />}
         {tab === 'history' && <HistoryTab sessionId={session.id} rehydrationLog={session.rehydrationLog} />}
       </div>
@@ -57,7 +59,7 @@ export function SessionView({ detail, now, onSessionChanged }: SessionViewProps)
   );
 }
 
-function ConversationPanel({ detail, now }: { detail: SessionDetail; now: number }) {
+function ConversationPanel({ detail, now, initialSearch }: { detail: SessionDetail; now: number; initialSearch?: InitialSearch }) {
   const { session } = detail;
   return (
     <>
@@ -99,7 +101,7 @@ function ConversationPanel({ detail, now }: { detail: SessionDetail; now: number
         <CarriedPermissions permission={session.permission} />
         <CarriedTasks sessionId={session.id} />
       </section>
-      <Conversation key={session.id} detail={detail} now={now} />
+      <Conversation key={`${session.id}:${initialSearch?.query ?? ''}:${initialSearch?.seq ?? ''}`} detail={detail} now={now} initialSearch={initialSearch} />
     </>
   );
 }

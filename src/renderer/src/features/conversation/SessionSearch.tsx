@@ -37,6 +37,8 @@ export function SessionSearch({ sessionId, initialQuery = '', initialSeq, onHit 
       onHitRef.current(null, []);
       return;
     }
+    // The old hits no longer answer this query: next/previous wait for the new ones.
+    setSeqs(null);
     let live = true;
     const timer = setTimeout(() => {
       api.invoke('session:search', { id: sessionId, query: trimmed }).then(
@@ -84,7 +86,7 @@ export function SessionSearch({ sessionId, initialQuery = '', initialSeq, onHit 
         }}
       />
       <span className="session-search-count muted" aria-live="polite" data-testid="session-search-count">
-        {error !== null ? 'Search failed' : seqs === null ? '' : seqs.length === 0 ? 'No match' : `${formatCount(current + 1)} of ${formatCount(seqs.length)}`}
+        {error !== null ? 'Search failed' : seqs === null ? (query.trim().length > 0 ? 'Searching…' : '') : seqs.length === 0 ? 'No match' : `${formatCount(current + 1)} of ${formatCount(seqs.length)}`}
       </span>
       <button type="button" className="button-copy" aria-label="Previous match" disabled={!seqs?.length} onClick={() => go(-1)} data-testid="session-search-prev">
         ↑
