@@ -93,6 +93,14 @@ describe('progressive summary', () => {
     expect(second.anchor_message_ids).toContain('late-rule');
   });
 
+  it('a summary number already taken by other content (a crash between the artifact and session.json) moves to the next number', async () => {
+    const { session, records } = await land(CONVERSATION);
+    await fixture.store.putNamedArtifact(session.id, 'summary-01.md', Buffer.from('# left by a crashed handoff\n'));
+    const context = await prepareContext(fixture.store, session, records);
+    expect(context.compacted_summary_ref).toBe('artifacts/summary-02.md');
+    expect((await fixture.store.getSession(session.id)).context?.summaryNumber).toBe(2);
+  });
+
   it('with no new message the same summary is handed again, and nothing is written', async () => {
     const { session, records } = await land(CONVERSATION);
     const first = await prepareContext(fixture.store, session, records);

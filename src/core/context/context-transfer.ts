@@ -59,7 +59,7 @@ export async function prepareContext(store: SessionStore, session: SessionDoc, r
   const state = extend(base, records);
   let number = (session.context?.summaryNumber ?? 0) + 1;
   let written: { sha256: string; ref: string } | null = null;
-  for (let attempt = 0; attempt < SUMMARY_NUMBER_ATTEMPTS && !written; attempt++, number++) {
+  for (let attempt = 0; attempt < SUMMARY_NUMBER_ATTEMPTS; attempt++, number++) {
     const markdown = renderSummary(
       { number, sessionId: session.id, previous: previous.kind === 'current' && base === previous.state ? { ref: previous.ref, sha256: previous.sha256 } : null, ...(rebuilt ? { rebuilt } : {}) },
       state,
