@@ -12,7 +12,7 @@ export const INDEX_READ_PAGE = 1_000;
 /** The index is written this long after the last change, not on every message. */
 export const PERSIST_DELAY_MS = 2_000;
 /** Sessions a cross-session query answers with. */
-export const SEARCH_SESSIONS_MAX = 50;
+export const SEARCH_SESSIONS_MAX = 20;
 /** Hits a search inside one session answers with. */
 export const SESSION_HITS_MAX = 2_000;
 const SNIPPET_CHARS = 80;
@@ -119,16 +119,18 @@ export async function createSearchService({ store, dataDir }: { store: SessionSt
       const best = new Map<string, number>();
       for (const hit of index.query(query)) if (!best.has(hit.sessionId)) best.set(hit.sessionId, hit.firstSeq);
       const all = await rows();
-      const hits: SessionSearchHit[] = [];
-      for (const [sessionId, firstSeq] of best) {
-        if (hits.length >= limit) break;
-        const row = all.get(sessionId);
-        if (row === undefined) continue;
-        const chunk = await store.readMessages(sessionId, { afterSeq: firstSeq - 1, limit: CHUNK_MESSAGES });
-        const found = chunk.find((m) => messageMatches(m, terms));
-        if (found === undefined) continue; // the terms are in the chunk, but not in one message
-        hits.push({ sessionId, title: row.title, cwd: row.cwd, seq: found.seq, snippet: snippetOf(found.content, terms[0]!) });
-      }
+      // The best chunk of each of the first `limit` sessions is read (in parallel) for the exact
+      // message and its snippet; a chunk holding the terms only across messages is dropped.
+      const candidates = [...best].filter(([sessionId]) => all.has(sessionId)).slice(0, limit);
+      const found = await Promise.all(
+        candidates.map(async ([sessionId, firstSeq]): Promise<SessionSearchHit | undefined> => {
+          const row = all.get(sessionId)!;
+          const chunk = await store.readMessages(sessionId, { afterSeq: firstSeq - 1, limit: CHUNK_MESSAGES });
+          const message = chunk.find((m) => messageMatches(m, terms));
+          return message === undefined ? undefined : { sessionId, title: row.title, cwd: row.cwd, seq: message.seq, snippet: snippetOf(message.content, terms[0]!) };
+        }),
+      );
+      const hits = found.filter((hit): hit is SessionSearchHit => hit !== undefined);
       return { hits, tookMs: performance.now() - started };
     },
     async searchSession(id, query) {
