@@ -1,4 +1,4 @@
-import AxeBuilder from '@axe-core/playwright';
+import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, test } from '../support/fixtures.js';
 import { writeFile } from 'node:fs/promises';
@@ -42,7 +42,7 @@ for (const scheme of ['light', 'dark'] as const) {
     report.list = await seriousViolations(page);
 
     await page.goto(`${host.url}#session=${sessionId}`);
-    await expect(page.locator('pre > code[data-highlighted]')).toBeVisible();
+    await expect(page.locator('pre > code[data-highlighted]').last()).toBeVisible();
     await page.getByTestId('tool-call').locator('summary').click();
     report.session = await seriousViolations(page);
     await page.screenshot({ path: join(SCREENS, `a11y-session-${scheme}.png`), fullPage: true });
