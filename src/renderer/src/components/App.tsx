@@ -24,8 +24,10 @@ import { useStickToBottom } from '../hooks/use-stick-to-bottom';
 import { isTypingTarget } from '../model/keyboard';
 import { isCandidateId, mergeRows } from '../model/merge-candidates';
 import { ConnectionBanner } from './ConnectionBanner';
+import { SidebarResizer, useSidebarWidth } from './SidebarResizer';
 import { DetailPane } from './DetailPane';
 import { SessionsPane } from './SessionsPane';
+import { formatCount } from '../model/format-number';
 
 /** What the main area shows instead of the open session. */
 export type Panel = 'approvals' | 'tasks' | 'stats' | 'search' | null;
@@ -50,6 +52,7 @@ export function App({ api }: { api: BatonApi }) {
   const approvals = useApprovals(api);
   const tasks = useTasks(api);
   const now = useNow();
+  const [sidebarWidth, setSidebarWidth] = useSidebarWidth();
   const loadInfo = useCallback(() => api.invoke('host:info', {}), [api]);
   const info = useRemote('host:info', loadInfo);
 
@@ -120,7 +123,7 @@ export function App({ api }: { api: BatonApi }) {
       <div className="app">
         <ConnectionBanner state={connection} />
         <HandoffAlerts api={api} />
-        <div className="layout">
+        <div className="layout" style={{ '--sidebar-width': `${sidebarWidth}px` } as React.CSSProperties}>
           <aside className="sidebar" aria-label="Resume candidates">
             <header className="sidebar-header">
               <span className="brand">
@@ -129,7 +132,7 @@ export function App({ api }: { api: BatonApi }) {
               </span>
               {count !== undefined && (
                 <span className="muted" data-testid="session-total">
-                  {count === 1 ? '1 session' : `${count.toLocaleString()} sessions`}
+                  {count === 1 ? '1 session' : `${formatCount(count)} sessions`}
                 </span>
               )}
             </header>
@@ -170,6 +173,7 @@ export function App({ api }: { api: BatonApi }) {
               </button>
             </footer>
           </aside>
+          <SidebarResizer width={sidebarWidth} onResize={setSidebarWidth} />
           <main className="detail" aria-label={panel === null ? 'Session' : panel} ref={detailRef} data-scroll-root>
             {main}
           </main>

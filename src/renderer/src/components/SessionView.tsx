@@ -7,6 +7,7 @@ import { CarriedTasks } from '../features/carried/CarriedTasks';
 import { DamageBanner } from '../features/session/DamageBanner';
 import { useSessionTab } from '../hooks/use-session-tab';
 import { formatDateTime } from '../model/relative-time';
+import { formatCount } from '../model/format-number';
 import { Conversation, type InitialSearch } from '../features/conversation/Conversation';
 import { ContextFact } from '../features/conversation/ContextFact';
 import { RelativeTime } from './RelativeTime';
@@ -66,9 +67,13 @@ function ConversationPanel({ detail, now, initialSearch }: { detail: SessionDeta
       <section className="session-details" aria-label="Details">
         <dl className="facts session-meta">
           <div>
-            <dt>Holder</dt>
-            <dd title={`Epoch ${session.holder.epoch}: bumped on every handoff`}>
-              {session.holder.who} <span className="muted">· epoch {session.holder.epoch}</span>
+            <dt>Held by</dt>
+            {/* Plain words for holder and epoch: who may write now, and how often the session changed hands. */}
+            <dd title={`Only the ${session.holder.who} may add to this session now; it changed hands ${formatCount(session.holder.epoch)} ${session.holder.epoch === 1 ? 'time' : 'times'}.`} data-testid="held-by">
+              {session.holder.who}{' '}
+              <span className="muted">
+                · {session.holder.epoch === 0 ? 'never handed over' : `handed over ${formatCount(session.holder.epoch)} ${session.holder.epoch === 1 ? 'time' : 'times'}`}
+              </span>
             </dd>
           </div>
           <div>

@@ -3,6 +3,7 @@ import Markdown, { type Components } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
 import { collapse } from '../../model/collapse';
 import { CodeBlock } from './CodeBlock';
+import { formatCount } from '../../model/format-number';
 
 const components: Components = {
   // Fenced blocks get CodeBlock; the <pre> react-markdown wraps them in is dropped.
@@ -51,7 +52,7 @@ export const MarkdownText = memo(function MarkdownText({ text }: { text: string 
       {rendered}
       {long && (
         <button type="button" className="button-link" aria-expanded={expanded} data-testid="show-more" onClick={() => setExpanded(!expanded)}>
-          {expanded ? 'Show less' : `Show more (${lineCount.toLocaleString()} lines)`}
+          {expanded ? 'Show less' : `Show more (${formatCount(lineCount)} lines)`}
         </button>
       )}
     </div>
