@@ -44,7 +44,9 @@ export function App({ api }: { api: BatonApi }) {
   const connection = useConnection(api);
   const sessions = useSessions(api);
   const scan = useAgentScan(api);
-  const merged = useMemo(() => mergeRows(sessions.value ?? [], scan.candidates), [sessions.value, scan.candidates]);
+  // Candidates opened in Baton in this window: left out of the list at once (no duplicate row until a rescan).
+  const [imported, setImported] = useState<ReadonlySet<string>>(() => new Set());
+  const merged = useMemo(() => mergeRows(sessions.value ?? [], scan.candidates, imported), [sessions.value, scan.candidates, imported]);
   const candidateSelected = isCandidateId(selectedId);
   const sessionId = candidateSelected ? null : selectedId;
   const candidate = selectedId !== null && candidateSelected ? merged.candidates.get(selectedId) : undefined;
@@ -106,7 +108,16 @@ export function App({ api }: { api: BatonApi }) {
   else if (panel === 'tasks') main = <TaskPanel tasks={tasks} openSessionId={sessionId} />;
   else if (panel === 'stats') main = <StatsPanel />;
   else if (panel === 'search') main = <SearchPanel onOpenHit={openHit} />;
-  else if (candidate !== undefined) main = <CandidatePanel candidate={candidate} now={now} onOpened={open} />;
+  else if (candidate !== undefined) main = (
+      <CandidatePanel
+        candidate={candidate}
+        now={now}
+        onOpened={(id) => {
+          if (selectedId !== null) setImported((current) => new Set(current).add(selectedId));
+          open(id);
+        }}
+      />
+    );
   else if (selectedId !== null && candidateSelected) main = <CandidateMissing id={selectedId} scanning={!scan.settled || scan.scanning} />;
   else main = (
       <DetailPane
