@@ -7,7 +7,7 @@ import { CopyButton } from './CopyButton';
 import { ExitBadge } from './ExitBadge';
 import { ToolCard } from './ToolCard';
 import { FullOutput } from '../features/conversation/FullOutput';
-import { MarkdownText } from '../features/conversation/MarkdownText';
+import { LazyMarkdownText } from '../features/conversation/LazyMarkdownText';
 
 const ROLE_LABELS: Record<MessageRole, string> = { user: 'User', assistant: 'Assistant', tool: 'Tool result', system: 'System' };
 
@@ -50,7 +50,7 @@ export const MessageItem = memo(function MessageItem({ message, now, sessionId, 
       ) : isTool ? (
         message.content.length > 0 && <CollapsibleText text={message.content} mono />
       ) : (
-        message.content.length > 0 && <MarkdownText text={message.content} />
+        message.content.length > 0 && <LazyMarkdownText text={message.content} />
       )}
       {message.toolCalls !== undefined && message.toolCalls.length > 0 && (
         <div className="tool-calls">

@@ -61,12 +61,13 @@ describe('SessionView and its messages', () => {
     expect((window as unknown as { __pwned?: number }).__pwned).toBeUndefined();
   });
 
-  it('folds a long message behind "Show more"', () => {
+  it('folds a long message behind "Show more"', async () => {
     const long = Array.from({ length: COLLAPSE_MAX_LINES + 10 }, (_, i) => `  line ${i}`).join('\n');
     render(<SessionView detail={detail('s1', [message(0, { role: 'assistant', content: long })])} now={NOW} />);
     const item = screen.getByTestId('message');
+    // The Markdown pipeline loads lazily (the list's first screen does without it); then the fold.
+    const toggle = await within(item).findByRole('button', { name: /Show more \(30 lines/ });
     expect(item.textContent).not.toContain(`line ${COLLAPSE_MAX_LINES + 9}`);
-    const toggle = within(item).getByRole('button', { name: /Show more \(30 lines/ });
     expect(toggle.getAttribute('aria-expanded')).toBe('false');
     fireEvent.click(toggle);
     expect(item.textContent).toContain(`line ${COLLAPSE_MAX_LINES + 9}`);
