@@ -7,9 +7,9 @@ import type { MessageRecord } from '../../shared/message.js';
  * chunk is one posting, which keeps 1 M messages under the memory target (bench/search). A hit
  * names a session and a seq range; the exact messages are found by reading that range.
  */
-export const CHUNK_MESSAGES = 50;
+export const CHUNK_MESSAGES = 200;
 /** Index format: bump when the fields or the chunking change (an old file is then rebuilt). */
-export const INDEX_VERSION = 1;
+export const INDEX_VERSION = 2;
 
 export interface ChunkDoc {
   id: string;

@@ -76,7 +76,7 @@ describe('search service', () => {
 
   it('a damaged index file is rebuilt from the logs', async () => {
     await store.createSession(base, [{ role: 'user', content: 'pangolin migration' }]);
-    await writeFile(join(tmp.dir, SEARCH_INDEX_FILE), '{"version":1,"index": tru');
+    await writeFile(join(tmp.dir, SEARCH_INDEX_FILE), '{"version":2,"index": tru');
     const search = await createSearchService({ store, dataDir: tmp.dir });
     await search.syncAll();
     expect((await search.searchSessions('pangolin')).hits).toHaveLength(1);
