@@ -27,6 +27,31 @@ export const SessionDetail = z.object({
 });
 export type SessionDetail = z.infer<typeof SessionDetail>;
 
+/** Messages per page of the conversation (session:get sends the newest page, session:messages the others). */
+export const MESSAGE_PAGE_SIZE = 200;
+/** Largest page session:messages answers. */
+export const MESSAGE_PAGE_MAX = 1_000;
+
+/**
+ * A page of a session's messages, read by seq offset (never the whole log): `beforeSeq` gives the
+ * `limit` messages before it (an older page), `afterSeq` the `limit` after it (a newer page or a
+ * jump to a search hit). Exactly one of the two.
+ */
+export const MessagePageRequest = z
+  .object({
+    id: z.string(),
+    beforeSeq: z.number().int().nonnegative().optional(),
+    afterSeq: z.number().int().min(-1).optional(),
+    limit: z.number().int().positive().max(MESSAGE_PAGE_MAX),
+  })
+  .refine((r) => (r.beforeSeq === undefined) !== (r.afterSeq === undefined), { message: 'give exactly one of beforeSeq and afterSeq' });
+export type MessagePageRequest = z.infer<typeof MessagePageRequest>;
+
+/** Longest search query accepted. */
+export const SEARCH_QUERY_MAX_CHARS = 200;
+export const SearchHit = z.object({ sessionId: z.string(), title: z.string(), cwd: z.string(), seq: z.number().int(), snippet: z.string() });
+export type SearchHit = z.infer<typeof SearchHit>;
+
 export const HostInfo = z.object({
   host: z.enum(['electron', 'browser']),
   version: z.string(),
@@ -98,6 +123,17 @@ export const uiChannels = {
   'host:info': { request: z.object({}), response: HostInfo },
   'sessions:list': { request: z.object({ includeArchived: z.boolean().optional() }), response: z.array(IndexRow) },
   'session:get': { request: z.object({ id: z.string() }), response: SessionDetail },
+  'session:messages': { request: MessagePageRequest, response: z.object({ messages: z.array(MessageRecord) }) },
+  /** What was said, across Baton's sessions: the host's full-text index (src/core/search). */
+  'search:messages': {
+    request: z.object({ query: z.string().min(1).max(SEARCH_QUERY_MAX_CHARS) }),
+    response: z.object({ hits: z.array(SearchHit), tookMs: z.number() }),
+  },
+  /** Seqs of the messages of one session holding every term of the query, oldest first. */
+  'session:search': {
+    request: z.object({ id: z.string(), query: z.string().min(1).max(SEARCH_QUERY_MAX_CHARS) }),
+    response: z.object({ seqs: z.array(z.number().int()) }),
+  },
   'stats:get': { request: z.object({}), response: HandoffStatsView },
   'alerts:list': { request: z.object({}), response: z.array(HandoffAlert) },
   /** The full text of a trimmed tool output (artifacts/<sha256>.txt), checked against its hash. */

@@ -86,6 +86,12 @@ describe('host services', () => {
     expect(value!.messages).toHaveLength(SESSION_VIEW_MESSAGE_LIMIT);
     expect(value!.messages.at(-1)!.content).toBe(`m${count - 1}`);
     expect(value!.messages[0]!.content).toBe('m3');
+    // The older pages, through session:messages: before the first sent, and after a seq (a jump).
+    const older = await services.dispatch('session:messages', { id: session.id, beforeSeq: 3, limit: 10 });
+    expect(older.ok && (older.value as { messages: { content: string }[] }).messages.map((m) => m.content)).toEqual(['m0', 'm1', 'm2']);
+    const jump = await services.dispatch('session:messages', { id: session.id, afterSeq: 99, limit: 2 });
+    expect(jump.ok && (jump.value as { messages: { seq: number }[] }).messages.map((m) => m.seq)).toEqual([100, 101]);
+    expect(await services.dispatch('session:messages', { id: session.id, limit: 2 })).toMatchObject({ ok: false, error: { code: 'BAD_REQUEST' } });
   });
 
   it('session:get of an unknown id answers NOT_FOUND', async () => {

@@ -5,7 +5,7 @@ import { ensureEndpointDir, loadOrCreateToken, resolveEndpoint } from '../transp
 import { startEndpointServer } from '../transport/server.js';
 import type { EndpointInfo, EndpointServer } from '../transport/types.js';
 import { createReceiver, type ReceiverEvent } from '../handoff/receiver.js';
-import { FULL_OUTPUT_VIEW_MAX_BYTES, type UiEvent, type UiEventPayload, type UiResponse } from '../../shared/ui-contract.js';
+import { FULL_OUTPUT_VIEW_MAX_BYTES, MESSAGE_PAGE_SIZE, type UiEvent, type UiEventPayload, type UiResponse } from '../../shared/ui-contract.js';
 import { createUiDispatcher, type UiDispatcher } from './ui-handlers.js';
 import { BATON_VERSION } from '../version.js';
 import { computeHandoffStats, lastActivityOf } from '../handoff/stats.js';
@@ -25,9 +25,10 @@ import { applyCarriedPermissions } from '../handoff/apply-permissions.js';
 import { carriedTasksOf } from '../tasks/carried-tasks.js';
 import { startRelayHost, type RelayHost } from '../relay/relay-host.js';
 import { createRelayUiHandlers } from '../relay/ui-handlers.js';
+import { createSearchService } from '../search/search-service.js';
 
-/** Newest messages the session view receives at once; older ones stay on disk. */
-export const SESSION_VIEW_MESSAGE_LIMIT = 2_000;
+/** Newest messages the session view receives at once; older pages come through session:messages. */
+export const SESSION_VIEW_MESSAGE_LIMIT = MESSAGE_PAGE_SIZE;
 
 export type HostKind = 'electron' | 'browser';
 
@@ -69,6 +70,13 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
   // default warning at 11 would fire on ordinary use. Past 64 a leak is still reported.
   emitter.setMaxListeners(64);
   const emitUiEvent = <E extends UiEvent>(event: E, payload: UiEventPayload<E>) => emitter.emit('ui', event, payload);
+  // The full-text index follows every session change the UI hears of; at start it indexes only
+  // what landed since the last run (in the background: the host does not wait for it).
+  const search = await createSearchService({ store, dataDir: options.dataDir });
+  emitter.on('ui', (event: UiEvent, payload: { id?: string }) => {
+    if (event === 'session:changed' && payload.id !== undefined) search.sessionChanged(payload.id);
+  });
+  void search.syncAll();
 
   const onReceiverEvent = (event: ReceiverEvent) => {
     if (event.alert) emitUiEvent('handoff:alert', event.alert);
@@ -104,7 +112,7 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
   try {
     endpointServer = await startEndpointServer({ endpoint, token, handle: receive });
   } catch (error) {
-    await Promise.all([approvals.close(), tasks.close(), candidates.close()]);
+    await Promise.all([approvals.close(), tasks.close(), candidates.close(), search.close()]);
     await store.close();
     throw error;
   }
@@ -124,6 +132,12 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
       const session = await store.getSession(id);
       return { session, messages, truncated: session.messageCount > messages.length };
     },
+    'session:messages': async ({ id, beforeSeq, afterSeq, limit }) => ({
+      messages:
+        beforeSeq !== undefined ? await store.readMessages(id, { beforeSeq, tail: limit }) : await store.readMessages(id, { afterSeq: afterSeq ?? -1, limit }),
+    }),
+    'search:messages': async ({ query }) => search.searchSessions(query),
+    'session:search': async ({ id, query }) => ({ seqs: await search.searchSession(id, query) }),
     'stats:get': async () => computeHandoffStats(await store.readEvents(), lastActivityOf(await store.list({ includeArchived: true }))),
     'alerts:list': async () => alertsFrom(await store.readEvents()),
     'artifact:text': async ({ sessionId, ref }) => {
@@ -203,7 +217,7 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
       for (const unsubscribe of unsubscribers) unsubscribe();
       await relay?.close();
       await endpointServer.close();
-      await Promise.all([approvals.close(), tasks.close(), watches.close(), candidates.close()]);
+      await Promise.all([approvals.close(), tasks.close(), watches.close(), candidates.close(), search.close()]);
       await store.close();
     },
   };

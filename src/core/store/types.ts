@@ -45,6 +45,8 @@ export interface ReadMessagesOptions {
   limit?: number;
   /** Only the last N records; reads from the end of the file, not the whole log. */
   tail?: number;
+  /** With `tail`: the last N records with seq < beforeSeq (an older page), found by offset, not by reading the log. */
+  beforeSeq?: number;
 }
 
 export interface SessionStore {

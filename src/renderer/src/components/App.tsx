@@ -9,6 +9,8 @@ import { CandidateMissing } from '../features/agents/CandidateMissing';
 import { CandidatePanel } from '../features/agents/CandidatePanel';
 import { useAgentScan } from '../features/agents/use-agent-scan';
 import { StatsPanel } from '../features/stats/StatsPanel';
+import { SearchPanel } from '../features/search/SearchPanel';
+import type { SearchHit } from '../../../shared/ui-contract';
 import { HandoffAlerts } from '../features/alerts/HandoffAlerts';
 import { TaskPanel } from '../features/tasks/TaskPanel';
 import { displayTask, isLive } from '../features/tasks/task-display';
@@ -24,11 +26,13 @@ import { useStickToBottom } from '../hooks/use-stick-to-bottom';
 import { isTypingTarget } from '../model/keyboard';
 import { isCandidateId, mergeRows } from '../model/merge-candidates';
 import { ConnectionBanner } from './ConnectionBanner';
+import { SidebarResizer, useSidebarWidth } from './SidebarResizer';
 import { DetailPane } from './DetailPane';
 import { SessionsPane } from './SessionsPane';
+import { formatCount } from '../model/format-number';
 
 /** What the main area shows instead of the open session. */
-export type Panel = 'approvals' | 'tasks' | 'stats' | 'devices' | null;
+export type Panel = 'approvals' | 'tasks' | 'stats' | 'devices' | 'search' | null;
 
 /**
  * The whole window: connection banner; on the left the resume candidates (Baton's index at once,
@@ -42,7 +46,9 @@ export function App({ api }: { api: BatonApi }) {
   const connection = useConnection(api);
   const sessions = useSessions(api);
   const scan = useAgentScan(api);
-  const merged = useMemo(() => mergeRows(sessions.value ?? [], scan.candidates), [sessions.value, scan.candidates]);
+  // Candidates opened in Baton in this window: left out of the list at once (no duplicate row until a rescan).
+  const [imported, setImported] = useState<ReadonlySet<string>>(() => new Set());
+  const merged = useMemo(() => mergeRows(sessions.value ?? [], scan.candidates, imported), [sessions.value, scan.candidates, imported]);
   const candidateSelected = isCandidateId(selectedId);
   const sessionId = candidateSelected ? null : selectedId;
   const candidate = selectedId !== null && candidateSelected ? merged.candidates.get(selectedId) : undefined;
@@ -50,15 +56,26 @@ export function App({ api }: { api: BatonApi }) {
   const approvals = useApprovals(api);
   const tasks = useTasks(api);
   const now = useNow();
+  const [sidebarWidth, setSidebarWidth] = useSidebarWidth();
   const loadInfo = useCallback(() => api.invoke('host:info', {}), [api]);
   const info = useRemote('host:info', loadInfo);
 
+  // A cross-session search hit opens its session with the same query searched inside it.
+  const [initialSearch, setInitialSearch] = useState<{ sessionId: string; query: string; seq: number } | null>(null);
   const open = useCallback(
     (id: string | null) => {
       setSelectedId(id);
       setPanel(null);
+      setInitialSearch(null);
     },
     [setSelectedId],
+  );
+  const openHit = useCallback(
+    (hit: SearchHit, query: string) => {
+      open(hit.sessionId);
+      setInitialSearch({ sessionId: hit.sessionId, query, seq: hit.seq });
+    },
+    [open],
   );
 
   // A handoff or a baton:// link asks for a session: open it even before the list shows it.
@@ -103,16 +120,34 @@ export function App({ api }: { api: BatonApi }) {
   else if (panel === 'tasks') main = <TaskPanel tasks={tasks} openSessionId={sessionId} />;
   else if (panel === 'stats') main = <StatsPanel />;
   else if (panel === 'devices') main = <DevicesPanel initialCode={pairCode} />;
-  else if (candidate !== undefined) main = <CandidatePanel candidate={candidate} now={now} onOpened={open} />;
+  else if (panel === 'search') main = <SearchPanel onOpenHit={openHit} />;
+  else if (candidate !== undefined) main = (
+      <CandidatePanel
+        candidate={candidate}
+        now={now}
+        onOpened={(id) => {
+          if (selectedId !== null) setImported((current) => new Set(current).add(selectedId));
+          open(id);
+        }}
+      />
+    );
   else if (selectedId !== null && candidateSelected) main = <CandidateMissing id={selectedId} scanning={!scan.settled || scan.scanning} />;
-  else main = <DetailPane id={sessionId} detail={detail} storeEmpty={sessions.value?.length === 0 && merged.rows.length === 0} now={now} />;
+  else main = (
+      <DetailPane
+        id={sessionId}
+        detail={detail}
+        storeEmpty={sessions.value?.length === 0 && merged.rows.length === 0}
+        now={now}
+        initialSearch={initialSearch !== null && initialSearch.sessionId === sessionId ? initialSearch : undefined}
+      />
+    );
 
   return (
     <ApiContext.Provider value={api}>
       <div className="app">
         <ConnectionBanner state={connection} />
         <HandoffAlerts api={api} />
-        <div className="layout">
+        <div className="layout" style={{ '--sidebar-width': `${sidebarWidth}px` } as React.CSSProperties}>
           <aside className="sidebar" aria-label="Resume candidates">
             <header className="sidebar-header">
               <span className="brand">
@@ -121,7 +156,7 @@ export function App({ api }: { api: BatonApi }) {
               </span>
               {count !== undefined && (
                 <span className="muted" data-testid="session-total">
-                  {count === 1 ? '1 session' : `${count.toLocaleString()} sessions`}
+                  {count === 1 ? '1 session' : `${formatCount(count)} sessions`}
                 </span>
               )}
             </header>
@@ -137,6 +172,9 @@ export function App({ api }: { api: BatonApi }) {
                 <span className={`count ${waiting > 0 ? 'count-alert' : ''}`} data-testid="approvals-badge" aria-label={`${waiting} waiting`}>
                   {waiting}
                 </span>
+              </button>
+              <button type="button" className="nav-button" aria-pressed={panel === 'search'} data-testid="open-search" onClick={() => togglePanel('search')}>
+                Search
               </button>
               <button type="button" className="nav-button" aria-pressed={panel === 'tasks'} data-testid="open-tasks" onClick={() => togglePanel('tasks')}>
                 Tasks
@@ -160,7 +198,8 @@ export function App({ api }: { api: BatonApi }) {
               <RelayFooter pressed={panel === 'devices'} onOpen={() => togglePanel('devices')} />
             </footer>
           </aside>
-          <main className="detail" aria-label={panel === null ? 'Session' : panel} ref={detailRef}>
+          <SidebarResizer width={sidebarWidth} onResize={setSidebarWidth} />
+          <main className="detail" aria-label={panel === null ? 'Session' : panel} ref={detailRef} data-scroll-root>
             {main}
           </main>
         </div>

@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
 import { collapse } from '../model/collapse';
+import { formatCount } from '../model/format-number';
 
 /**
  * Text shown as text (React escapes it; never injected as HTML), with white space kept. Long
@@ -15,7 +16,7 @@ export function CollapsibleText({ text, mono = false }: { text: string; mono?: b
     <div className="collapsible">
       <div className={className}>{expanded ? text : preview}</div>
       <button type="button" className="button-link" aria-expanded={expanded} onClick={() => setExpanded(!expanded)}>
-        {expanded ? 'Show less' : `Show all (${lineCount} ${lineCount === 1 ? 'line' : 'lines'}, ${text.length.toLocaleString()} characters)`}
+        {expanded ? 'Show less' : `Show all (${formatCount(lineCount)} ${lineCount === 1 ? 'line' : 'lines'}, ${formatCount(text.length)} characters)`}
       </button>
     </div>
   );

@@ -4,6 +4,7 @@ import { EmptyState } from './EmptyState';
 import { ErrorState } from './ErrorState';
 import { SessionView } from './SessionView';
 import { Skeleton } from './Skeleton';
+import type { InitialSearch } from '../features/conversation/Conversation';
 
 export interface DetailPaneProps {
   id: string | null;
@@ -11,10 +12,12 @@ export interface DetailPaneProps {
   /** True when the store answered with no sessions at all: the pane explains how to hand one off. */
   storeEmpty: boolean;
   now: number;
+  /** A cross-session search hit that opened this session. */
+  initialSearch?: InitialSearch;
 }
 
 /** The right pane's states: no sessions yet, nothing chosen, loading, not found, failed, or the session itself. */
-export function DetailPane({ id, detail, storeEmpty, now }: DetailPaneProps) {
+export function DetailPane({ id, detail, storeEmpty, now, initialSearch }: DetailPaneProps) {
   if (id === null && storeEmpty) return <EmptyState />;
   if (id === null) {
     return (
@@ -50,7 +53,7 @@ export function DetailPane({ id, detail, storeEmpty, now }: DetailPaneProps) {
           </button>
         </div>
       )}
-      <SessionView detail={detail.value} now={now} onSessionChanged={detail.reload} />
+      <SessionView detail={detail.value} now={now} onSessionChanged={detail.reload} initialSearch={initialSearch} />
     </>
   );
 }

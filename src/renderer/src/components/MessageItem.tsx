@@ -1,17 +1,35 @@
+import { memo } from 'react';
 import type { MessageRecord, MessageRole } from '../../../shared/message';
+import type { ToolResult } from '../model/pair-tool-results';
 import { formatDateTime, formatMessageTime } from '../model/relative-time';
 import { CollapsibleText } from './CollapsibleText';
+import { CopyButton } from './CopyButton';
 import { ExitBadge } from './ExitBadge';
-import { ToolCallRow } from './ToolCallRow';
+import { ToolCard } from './ToolCard';
 import { FullOutput } from '../features/conversation/FullOutput';
+import { LazyMarkdownText } from '../features/conversation/LazyMarkdownText';
 
 const ROLE_LABELS: Record<MessageRole, string> = { user: 'User', assistant: 'Assistant', tool: 'Tool result', system: 'System' };
 
-/** One message of the conversation, styled by role; tool results are compact and monospaced. */
-export function MessageItem({ message, now, sessionId, anchor = false }: { message: MessageRecord; now: number; sessionId: string; anchor?: boolean }) {
+export interface MessageItemProps {
+  message: MessageRecord;
+  now: number;
+  sessionId: string;
+  anchor?: boolean;
+  /** Results of this message's tool calls that came as separate `tool` messages. */
+  results?: ReadonlyMap<string, ToolResult>;
+  /** The current search hit: outlined. */
+  highlighted?: boolean;
+}
+
+/**
+ * One message of the conversation, styled by role: text as Markdown, each tool call as a card
+ * holding its result. A `tool` message shows on its own only when its call is not loaded.
+ */
+export const MessageItem = memo(function MessageItem({ message, now, sessionId, anchor = false, results, highlighted = false }: MessageItemProps) {
   const isTool = message.role === 'tool';
   return (
-    <li className={`message message-${message.role}`} data-testid="message" data-role={message.role} data-message-id={message.id} data-anchor={anchor || undefined}>
+    <div className={`message message-${message.role}`} data-testid="message" data-role={message.role} data-message-id={message.id} data-seq={message.seq} data-anchor={anchor || undefined} data-hit={highlighted || undefined}>
       <div className="message-header">
         <span className="message-role">{ROLE_LABELS[message.role]}</span>
         {anchor && (
@@ -25,19 +43,22 @@ export function MessageItem({ message, now, sessionId, anchor = false }: { messa
         <time className="message-time" dateTime={message.createdAt} title={formatDateTime(message.createdAt)}>
           {formatMessageTime(message.createdAt, now)}
         </time>
+        {message.content.length > 0 && <CopyButton text={message.content} label={`Copy ${ROLE_LABELS[message.role].toLowerCase()} message`} />}
       </div>
       {message.fullOutput ? (
         <FullOutput sessionId={sessionId} output={message.fullOutput} trimmed={message.content} />
+      ) : isTool ? (
+        message.content.length > 0 && <CollapsibleText text={message.content} mono />
       ) : (
-        message.content.length > 0 && <CollapsibleText text={message.content} mono={isTool} />
+        message.content.length > 0 && <LazyMarkdownText text={message.content} />
       )}
       {message.toolCalls !== undefined && message.toolCalls.length > 0 && (
         <div className="tool-calls">
           {message.toolCalls.map((call) => (
-            <ToolCallRow key={call.id} call={call} sessionId={sessionId} />
+            <ToolCard key={call.id} call={call} result={results?.get(call.id)} sessionId={sessionId} />
           ))}
         </div>
       )}
-    </li>
+    </div>
   );
-}
+});

@@ -1,6 +1,7 @@
 import type { IndexRow } from '../../../shared/session';
 import { RelativeTime } from './RelativeTime';
 import { SourceBadge } from './SourceBadge';
+import { formatCount } from '../model/format-number';
 
 export interface SessionItemProps {
   session: IndexRow;
@@ -13,7 +14,7 @@ export interface SessionItemProps {
 
 /** One resume candidate: title, source, branch, when it last changed and how long it is (one fixed-height row). */
 export function SessionItem({ session, selected, focusable, now, onOpen, onFocus }: SessionItemProps) {
-  const messages = `${session.messageCount} ${session.messageCount === 1 ? 'message' : 'messages'}`;
+  const messages = `${formatCount(session.messageCount)} ${session.messageCount === 1 ? 'message' : 'messages'}`;
   return (
     <button
       type="button"

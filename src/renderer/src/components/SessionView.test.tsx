@@ -17,7 +17,7 @@ const render = (ui: ReactElement) => renderWithApi(ui, new MemoryBridge());
 const NOW = Date.parse('2026-11-29T12:00:00.000Z');
 
 describe('SessionView and its messages', () => {
-  it('renders the session header and every message with its role', () => {
+  it('renders the session header and every message with its role; a tool result is folded into its call card', () => {
     const messages = [
       message(0, { role: 'system', content: 'You are a careful engineer.' }),
       message(1, { role: 'user', content: 'Fix the failing test' }),
@@ -34,16 +34,16 @@ describe('SessionView and its messages', () => {
     expect(screen.getByText('/home/dev/api')).toBeTruthy();
     expect(screen.getByText('desktop')).toBeTruthy();
     const items = screen.getAllByTestId('message');
-    expect(items.map((m) => m.getAttribute('data-role'))).toEqual(['system', 'user', 'assistant', 'tool']);
+    expect(items.map((m) => m.getAttribute('data-role'))).toEqual(['system', 'user', 'assistant']);
     const call = within(items[2]!).getByTestId('tool-call');
     expect(call.textContent).toContain('bash');
     expect(call.textContent).toContain('command: npm test');
     expect(within(call).getByText('exit 1').className).toContain('badge-fail');
-    expect(within(items[3]!).getByText('exit 1')).toBeTruthy();
-    expect(within(items[3]!).getByText('call-1')).toBeTruthy();
+    expect(within(call).getByTestId('tool-output').textContent).toContain('FAIL src/a.test.ts');
+    expect(screen.getAllByText(/FAIL src\/a.test.ts/)).toHaveLength(1);
   });
 
-  it('shows HTML in content as text, never as markup', () => {
+  it('never renders HTML in content as markup (Markdown drops raw HTML; tool output is text)', () => {
     const hostile = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script><b>bold</b>';
     const view = render(
       <SessionView
@@ -55,28 +55,31 @@ describe('SessionView and its messages', () => {
       />,
     );
     const first = screen.getAllByTestId('message')[0]!;
-    expect(first.textContent).toContain(hostile);
+    expect(first.textContent).toContain('bold');
+    expect(screen.getByText('<iframe src="https://example.com">')).toBeTruthy();
     expect(view.container.querySelector('img, script, b, i, iframe')).toBeNull();
     expect((window as unknown as { __pwned?: number }).__pwned).toBeUndefined();
   });
 
-  it('keeps white space and collapses long content behind a button', () => {
+  it('folds a long message behind "Show more"', async () => {
     const long = Array.from({ length: COLLAPSE_MAX_LINES + 10 }, (_, i) => `  line ${i}`).join('\n');
     render(<SessionView detail={detail('s1', [message(0, { role: 'assistant', content: long })])} now={NOW} />);
     const item = screen.getByTestId('message');
+    // The Markdown pipeline loads lazily (the list's first screen does without it); then the fold.
+    const toggle = await within(item).findByRole('button', { name: /Show more \(30 lines/ });
     expect(item.textContent).not.toContain(`line ${COLLAPSE_MAX_LINES + 9}`);
-    const toggle = within(item).getByRole('button', { name: /Show all \(30 lines/ });
     expect(toggle.getAttribute('aria-expanded')).toBe('false');
     fireEvent.click(toggle);
-    expect(item.textContent).toContain(`  line ${COLLAPSE_MAX_LINES + 9}`);
+    expect(item.textContent).toContain(`line ${COLLAPSE_MAX_LINES + 9}`);
     expect(within(item).getByRole('button', { name: 'Show less' }).getAttribute('aria-expanded')).toBe('true');
   });
 
-  it('says when only the newest messages were sent, and when there are none', () => {
+  it('offers a jump to the first message when only the newest were sent, and says when there are none', () => {
     const truncated = { ...detail('s1', [message(9)]), truncated: true };
-    truncated.session.messageCount = 500;
+    truncated.session.messageCount = 5000;
     const view = render(<SessionView detail={truncated} now={NOW} />);
-    expect(screen.getByText('Showing the newest 1 of 500 messages.')).toBeTruthy();
+    expect(screen.getByTestId('message-count').textContent).toBe('· 5,000 messages');
+    expect(screen.getByTestId('jump-first')).toBeTruthy();
     view.unmount();
     render(<SessionView detail={detail('s2', [])} now={NOW} />);
     expect(screen.getByText('This session has no messages yet.')).toBeTruthy();

@@ -9,7 +9,8 @@ import { CarriedTasks } from '../features/carried/CarriedTasks';
 import { DamageBanner } from '../features/session/DamageBanner';
 import { useSessionTab } from '../hooks/use-session-tab';
 import { formatDateTime } from '../model/relative-time';
-import { MessageItem } from './MessageItem';
+import { formatCount } from '../model/format-number';
+import { Conversation, type InitialSearch } from '../features/conversation/Conversation';
 import { ContextFact } from '../features/conversation/ContextFact';
 import { RelativeTime } from './RelativeTime';
 import { panelId, SessionTabs, tabId } from './SessionTabs';
@@ -20,10 +21,12 @@ export interface SessionViewProps {
   now: number;
   /** Fetch the session again (a rehydration step changed session.json without an event). */
   onSessionChanged?: () => void;
+  /** A cross-session search hit that opened this session: searched inside it, at that message. */
+  initialSearch?: InitialSearch;
 }
 
 /** The open session: what it is and where it lives, then its conversation, its workspace changes and its history, as tabs. */
-export function SessionView({ detail, now, onSessionChanged }: SessionViewProps) {
+export function SessionView({ detail, now, onSessionChanged, initialSearch }: SessionViewProps) {
   const { session } = detail;
   const [tab, setTab] = useSessionTab(session.id);
   return (
@@ -57,7 +60,7 @@ export function SessionView({ detail, now, onSessionChanged }: SessionViewProps)
         <SessionTabs tab={tab} onSelect={setTab} />
       </header>
       <div className="tab-panel" role="tabpanel" id={panelId(tab)} aria-labelledby={tabId(tab)} data-testid={`panel-${tab}`}>
-        {tab === 'conversation' && <ConversationPanel detail={detail} now={now} />}
+        {tab === 'conversation' && <ConversationPanel detail={detail} now={now} initialSearch={initialSearch} />}
         {tab === 'changes' && <ChangesTab key={session.id} sessionId={session.id} onSessionChanged={onSessionChanged} />}
         {tab === 'history' && <HistoryTab sessionId={session.id} rehydrationLog={session.rehydrationLog} />}
       </div>
@@ -71,17 +74,20 @@ function relayedFrom(session: SessionDetail['session']): { deviceId: string; nam
   return value && typeof value.name === 'string' && typeof value.deviceId === 'string' ? { deviceId: value.deviceId, name: value.name } : null;
 }
 
-function ConversationPanel({ detail, now }: { detail: SessionDetail; now: number }) {
-  const { session, messages, truncated } = detail;
-  const anchors = new Set(session.context?.anchorMessageIds ?? []);
+function ConversationPanel({ detail, now, initialSearch }: { detail: SessionDetail; now: number; initialSearch?: InitialSearch }) {
+  const { session } = detail;
   return (
     <>
       <section className="session-details" aria-label="Details">
         <dl className="facts session-meta">
           <div>
-            <dt>Holder</dt>
-            <dd title={`Epoch ${session.holder.epoch}: bumped on every handoff`}>
-              {session.holder.who} <span className="muted">· epoch {session.holder.epoch}</span>
+            <dt>Held by</dt>
+            {/* Plain words for holder and epoch: who may write now, and how often the session changed hands. */}
+            <dd title={`Only the ${session.holder.who} may add to this session now; it changed hands ${formatCount(session.holder.epoch)} ${session.holder.epoch === 1 ? 'time' : 'times'}.`} data-testid="held-by">
+              {session.holder.who}{' '}
+              <span className="muted">
+                · {session.holder.epoch === 0 ? 'never handed over' : `handed over ${formatCount(session.holder.epoch)} ${session.holder.epoch === 1 ? 'time' : 'times'}`}
+              </span>
             </dd>
           </div>
           <div>
@@ -115,25 +121,7 @@ function ConversationPanel({ detail, now }: { detail: SessionDetail; now: number
         <CarriedModel model={session.model} />
         <CarriedTasks sessionId={session.id} />
       </section>
-      <section className="conversation" aria-labelledby="conversation-heading">
-        <h2 className="conversation-heading" id="conversation-heading">
-          Conversation <span className="muted">· {session.messageCount} {session.messageCount === 1 ? 'message' : 'messages'}</span>
-        </h2>
-        {truncated && (
-          <p className="notice" role="note">
-            Showing the newest {messages.length} of {session.messageCount} messages.
-          </p>
-        )}
-        {messages.length === 0 ? (
-          <p className="muted conversation-empty">This session has no messages yet.</p>
-        ) : (
-          <ol className="messages">
-            {messages.map((message) => (
-              <MessageItem key={`${message.seq}:${message.id}`} message={message} now={now} sessionId={session.id} anchor={anchors.has(message.id)} />
-            ))}
-          </ol>
-        )}
-      </section>
+      <Conversation key={`${session.id}:${initialSearch?.query ?? ''}:${initialSearch?.seq ?? ''}`} detail={detail} now={now} initialSearch={initialSearch} />
     </>
   );
 }

@@ -26,6 +26,13 @@ describe('mergeRows', () => {
     expect(mergeRows([], [one, { ...one, title: 'again' }]).rows).toHaveLength(1);
   });
 
+  it('a candidate opened in Baton is left out at once: the imported session is its only row', () => {
+    const claude = agentCandidate({ source: 'claude', externalId: 'c-1' });
+    const merged = mergeRows([row({ id: 'imp-1' })], [claude, agentCandidate({ source: 'codex', externalId: 'x-1' })], new Set(['claude:c-1']));
+    expect(merged.rows.map((r) => r.id)).toEqual(['imp-1', 'codex:x-1']);
+    expect(merged.candidates.has('claude:c-1')).toBe(false);
+  });
+
   it('isCandidateId', () => {
     expect(isCandidateId('claude:abc')).toBe(true);
     expect(isCandidateId('codex:abc')).toBe(true);

@@ -6,6 +6,7 @@ import { RelativeTime } from '../../components/RelativeTime';
 import { SourceBadge } from '../../components/SourceBadge';
 import { useApi } from '../../hooks/api-context';
 import { formatDateTime } from '../../model/relative-time';
+import { formatCount } from '../../model/format-number';
 
 const TOOL_NAMES = { claude: 'Claude Code', codex: 'Codex' } as const;
 
@@ -54,7 +55,7 @@ export function CandidatePanel({ candidate, now, onOpened }: CandidatePanelProps
     );
   }
 
-  const count = `${candidate.messageCountExact ? '' : '≈'}${candidate.messageCount}`;
+  const count = `${candidate.messageCountExact ? '' : '≈'}${formatCount(candidate.messageCount)}`;
   return (
     <article className="candidate-panel" data-testid="candidate-panel" data-source={candidate.source} aria-labelledby="candidate-title">
       <header className="candidate-header">

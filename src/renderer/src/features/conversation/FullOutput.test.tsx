@@ -31,7 +31,11 @@ describe('trimmed tool output with "show full output"', () => {
       return okResult({ text: full, bytes: full.length, shownBytes: full.length });
     });
     view(bridge);
-    const [call, tool] = screen.getAllByTestId('full-output');
+    // The tool message answering c1 is folded into the call's card: the output shows once.
+    expect(screen.getAllByTestId('full-output')).toHaveLength(1);
+    expect(screen.queryAllByTestId('message').filter((m) => m.getAttribute('data-role') === 'tool')).toHaveLength(0);
+    const [call] = screen.getAllByTestId('full-output');
+    const tool = call;
     expect(call!.textContent).toContain('[trimmed by Baton: 900 lines');
     expect(call!.textContent).not.toContain('building module 450');
     expect(call!.textContent).toContain('building module 899');

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { FullOutput as FullOutputRef } from '../../../../shared/message';
 import { CollapsibleText } from '../../components/CollapsibleText';
 import { useApi } from '../../hooks/api-context';
+import { formatCount } from '../../model/format-number';
 
 type State = { kind: 'closed' } | { kind: 'loading' } | { kind: 'open'; text: string; cut: boolean } | { kind: 'error'; message: string };
 
@@ -19,7 +20,7 @@ export function FullOutput({ sessionId, output, trimmed }: { sessionId: string; 
       (error: Error) => setState({ kind: 'error', message: error.message }),
     );
   };
-  const size = `${output.lines.toLocaleString()} lines, ${formatBytes(output.bytes)}`;
+  const size = `${formatCount(output.lines)} lines, ${formatBytes(output.bytes)}`;
   return (
     <div className="full-output" data-testid="full-output" data-ref={output.ref}>
       {/* The trimmed form is bounded (about 90 lines) and its error lines are the point: shown whole. */}

@@ -1,0 +1,85 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { openStore } from '../store/index.js';
+import type { SessionStore, NewSession } from '../store/types.js';
+import { makeTempDir } from '../store/test-support/temp-dir.js';
+import { createSearchService, SEARCH_INDEX_FILE } from './search-service.js';
+import { CHUNK_MESSAGES } from './message-index.js';
+
+const base: NewSession = { cwd: '/w/api', gitRoot: null, branch: null, title: 'session', source: { tool: 'claude' }, holder: 'terminal' };
+let tmp: { dir: string; cleanup: () => Promise<void> };
+let store: SessionStore;
+
+beforeEach(async () => {
+  tmp = await makeTempDir();
+  store = await openStore(tmp.dir);
+});
+afterEach(async () => {
+  await store.close();
+  await tmp.cleanup();
+});
+
+const filler = (n: number, from = 0) => Array.from({ length: n }, (_, i) => ({ role: (i % 2 ? 'assistant' : 'user') as 'user' | 'assistant', content: `routine message ${from + i} about the worker` }));
+
+/** Counts reads of message logs, to prove a restart does not reread them. */
+function counting(inner: SessionStore): { store: SessionStore; reads: () => number } {
+  let reads = 0;
+  const store = new Proxy(inner, {
+    get(target, key, receiver) {
+      if (key === 'readMessages') return (...args: Parameters<SessionStore['readMessages']>) => (reads++, target.readMessages(...args));
+      const value = Reflect.get(target, key, receiver) as unknown;
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  return { store, reads: () => reads };
+}
+
+describe('search service', () => {
+  it('finds a phrase said in one session only, with the session, the seq and a snippet', async () => {
+    const a = await store.createSession({ ...base, title: 'Payments retries' }, [...filler(130), { role: 'assistant', content: 'The quokka-calibrated retry budget caps it at 30 s.' }, ...filler(20, 131)]);
+    await store.createSession({ ...base, title: 'Other' }, filler(70));
+    const search = await createSearchService({ store, dataDir: tmp.dir });
+    await search.syncAll();
+    const { hits, tookMs } = await search.searchSessions('quokka calibrated');
+    expect(hits).toEqual([{ sessionId: a.id, title: 'Payments retries', cwd: '/w/api', seq: 130, snippet: expect.stringContaining('quokka-calibrated retry budget') }]);
+    expect(tookMs).toBeGreaterThanOrEqual(0);
+    expect((await search.searchSessions('worker')).hits).toHaveLength(2);
+    expect((await search.searchSessions('nothing-like-this')).hits).toEqual([]);
+    // In one session: every message with all the terms, in order; the last term as a prefix.
+    expect(await search.searchSession(a.id, 'quokka retr')).toEqual([130]);
+    expect((await search.searchSession(a.id, 'routine message worker')).length).toBe(150);
+    await search.close();
+  });
+
+  it('persists the index and updates it incrementally: a restart rereads no log, new messages are found', async () => {
+    const s = await store.createSession(base, filler(CHUNK_MESSAGES * 3 + 7));
+    const first = await createSearchService({ store, dataDir: tmp.dir });
+    await first.syncAll();
+    await first.close();
+    expect(JSON.parse(await readFile(join(tmp.dir, SEARCH_INDEX_FILE), 'utf8')).indexedUpTo[s.id]).toBe(CHUNK_MESSAGES * 3 + 6);
+
+    const watched = counting(store);
+    const second = await createSearchService({ store: watched.store, dataDir: tmp.dir });
+    await second.syncAll();
+    expect(watched.reads()).toBe(0);
+    expect((await second.searchSessions('routine')).hits.map((h) => h.sessionId)).toEqual([s.id]);
+
+    // Messages land in the last, partial chunk: only that chunk is read again.
+    await store.append(s.id, 1, [{ role: 'user', content: 'and now the armadillo cache' }]);
+    second.sessionChanged(s.id);
+    expect((await second.searchSessions('armadillo')).hits.map((h) => h.seq)).toEqual([CHUNK_MESSAGES * 3 + 7]);
+    expect((await second.searchSessions('routine')).hits).toHaveLength(1);
+    expect(await second.searchSession(s.id, 'routine message 3')).toContain(3);
+    await second.close();
+  });
+
+  it('a damaged index file is rebuilt from the logs', async () => {
+    await store.createSession(base, [{ role: 'user', content: 'pangolin migration' }]);
+    await writeFile(join(tmp.dir, SEARCH_INDEX_FILE), '{"version":2,"index": tru');
+    const search = await createSearchService({ store, dataDir: tmp.dir });
+    await search.syncAll();
+    expect((await search.searchSessions('pangolin')).hits).toHaveLength(1);
+    await search.close();
+  });
+});

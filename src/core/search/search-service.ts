@@ -1,0 +1,159 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { MessageRecord } from '../../shared/message.js';
+import type { SessionStore } from '../store/types.js';
+import { writeFileAtomic } from '../fs/write-file-atomic.js';
+import { chunkOf, CHUNK_MESSAGES, MessageIndex, searchableText } from './message-index.js';
+
+/** The index file in the data directory (rebuilt from the logs when missing or damaged). */
+export const SEARCH_INDEX_FILE = 'search-index.json';
+/** Messages read per page while indexing a session (paged by seq: the log is never read whole). */
+export const INDEX_READ_PAGE = 1_000;
+/** The index is written this long after the last change, not on every message. */
+export const PERSIST_DELAY_MS = 2_000;
+/** Sessions a cross-session query answers with. */
+export const SEARCH_SESSIONS_MAX = 20;
+/** Hits a search inside one session answers with. */
+export const SESSION_HITS_MAX = 2_000;
+const SNIPPET_CHARS = 80;
+
+export interface SessionSearchHit {
+  sessionId: string;
+  title: string;
+  cwd: string;
+  seq: number;
+  snippet: string;
+}
+
+export interface SearchService {
+  /** Brings every session of the store up to date (at start: only what landed since the last run). */
+  syncAll(): Promise<void>;
+  /** A session gained messages (or was created): indexed soon, incrementally. */
+  sessionChanged(id: string): void;
+  searchSessions(query: string, limit?: number): Promise<{ hits: SessionSearchHit[]; tookMs: number }>;
+  /** Every message of one session holding all the query's terms, by seq. */
+  searchSession(id: string, query: string): Promise<number[]>;
+  close(): Promise<void>;
+}
+
+/** True when `message` holds every term (the index's tokenizer; the last term may be a prefix). */
+export function messageMatches(message: Pick<MessageRecord, 'content' | 'toolCalls'>, terms: readonly string[]): boolean {
+  if (terms.length === 0) return false;
+  const hay = searchableText(message).toLowerCase();
+  return terms.every((term) => hay.includes(term));
+}
+
+function snippetOf(text: string, term: string): string {
+  const at = Math.max(0, text.toLowerCase().indexOf(term));
+  const start = Math.max(0, at - SNIPPET_CHARS / 2);
+  const cut = text.slice(start, start + SNIPPET_CHARS).replace(/\s+/g, ' ').trim();
+  return `${start > 0 ? '…' : ''}${cut}${start + SNIPPET_CHARS < text.length ? '…' : ''}`;
+}
+
+export async function createSearchService({ store, dataDir }: { store: SessionStore; dataDir: string }): Promise<SearchService> {
+  const file = join(dataDir, SEARCH_INDEX_FILE);
+  const saved = await readFile(file, 'utf8').catch(() => undefined);
+  const index = (saved === undefined ? undefined : MessageIndex.fromJSON(saved)) ?? MessageIndex.empty();
+  let queue: Promise<void> = Promise.resolve();
+  let persistTimer: ReturnType<typeof setTimeout> | null = null;
+  let dirty = false;
+  let closed = false;
+
+  const persist = async (): Promise<void> => {
+    if (!dirty) return;
+    dirty = false;
+    await writeFileAtomic(file, index.toJSON(), { mode: 0o600 }).catch((error: unknown) => console.error(`baton: the search index was not saved (${(error as Error).message}); it is rebuilt at the next start`));
+  };
+  const schedulePersist = (): void => {
+    dirty = true;
+    if (persistTimer !== null || closed) return;
+    persistTimer = setTimeout(() => {
+      persistTimer = null;
+      queue = queue.then(persist);
+    }, PERSIST_DELAY_MS);
+  };
+
+  /** Reads a session from the first chunk not fully indexed, page by page, and indexes whole chunks. */
+  const indexSession = async (id: string): Promise<void> => {
+    const upTo = index.indexedUpTo.get(id) ?? -1;
+    let after = chunkOf(upTo + 1) - 1;
+    let pending: MessageRecord[] = [];
+    for (;;) {
+      const page = await store.readMessages(id, { afterSeq: after, limit: INDEX_READ_PAGE });
+      if (page.length === 0) break;
+      pending.push(...page);
+      after = page.at(-1)!.seq;
+      // Whole chunks go in now; the last (maybe partial) chunk waits for the next page.
+      const lastChunk = chunkOf(after);
+      const ready = pending.filter((m) => chunkOf(m.seq) < lastChunk);
+      if (ready.length > 0) index.addMessages(id, ready);
+      pending = pending.filter((m) => chunkOf(m.seq) >= lastChunk);
+      if (page.length < INDEX_READ_PAGE) break;
+    }
+    if (pending.length > 0) index.addMessages(id, pending);
+    schedulePersist();
+  };
+  const enqueue = (work: () => Promise<void>): Promise<void> => {
+    const next = queue.then(work).catch((error: unknown) => console.error(`baton: search indexing failed (${(error as Error).message})`));
+    queue = next;
+    return next;
+  };
+  const rows = async () => new Map((await store.list({ includeArchived: true })).map((row) => [row.id, row]));
+
+  return {
+    syncAll: () =>
+      enqueue(async () => {
+        const all = await rows();
+        for (const id of index.indexedUpTo.keys()) if (!all.has(id)) index.removeSession(id);
+        for (const row of all.values()) {
+          if (closed) return;
+          if ((index.indexedUpTo.get(row.id) ?? -1) < row.messageCount - 1) await indexSession(row.id);
+        }
+        schedulePersist();
+      }),
+    sessionChanged: (id) => void enqueue(() => indexSession(id)),
+    async searchSessions(query, limit = SEARCH_SESSIONS_MAX) {
+      const started = performance.now();
+      await queue;
+      const terms = MessageIndex.terms(query);
+      const best = new Map<string, number>();
+      for (const hit of index.query(query)) if (!best.has(hit.sessionId)) best.set(hit.sessionId, hit.firstSeq);
+      const all = await rows();
+      // The best chunk of each of the first `limit` sessions is read (in parallel) for the exact
+      // message and its snippet; a chunk holding the terms only across messages is dropped.
+      const candidates = [...best].filter(([sessionId]) => all.has(sessionId)).slice(0, limit);
+      const found = await Promise.all(
+        candidates.map(async ([sessionId, firstSeq]): Promise<SessionSearchHit | undefined> => {
+          const row = all.get(sessionId)!;
+          const chunk = await store.readMessages(sessionId, { afterSeq: firstSeq - 1, limit: CHUNK_MESSAGES });
+          const message = chunk.find((m) => messageMatches(m, terms));
+          return message === undefined ? undefined : { sessionId, title: row.title, cwd: row.cwd, seq: message.seq, snippet: snippetOf(message.content, terms[0]!) };
+        }),
+      );
+      const hits = found.filter((hit): hit is SessionSearchHit => hit !== undefined);
+      return { hits, tookMs: performance.now() - started };
+    },
+    async searchSession(id, query) {
+      await enqueue(() => indexSession(id));
+      const terms = MessageIndex.terms(query);
+      const chunks = index
+        .query(query, id)
+        .map((h) => h.firstSeq)
+        .sort((a, b) => a - b);
+      const seqs: number[] = [];
+      for (const firstSeq of chunks) {
+        const chunk = await store.readMessages(id, { afterSeq: firstSeq - 1, limit: CHUNK_MESSAGES });
+        for (const m of chunk) if (chunkOf(m.seq) === firstSeq && messageMatches(m, terms)) seqs.push(m.seq);
+        if (seqs.length >= SESSION_HITS_MAX) break;
+      }
+      return seqs.slice(0, SESSION_HITS_MAX);
+    },
+    async close() {
+      closed = true;
+      if (persistTimer !== null) clearTimeout(persistTimer);
+      persistTimer = null;
+      await queue;
+      await persist();
+    },
+  };
+}
