@@ -30,6 +30,9 @@ const QUEUED = Number(process.argv[3] ?? 1_000);
 const server = await startNatsServer();
 const admin = await connectTo(server);
 const rows: Record<string, string | number>[] = [];
+const benchStart = performance.now();
+// Progress on stderr so a run cut short still shows how far it got.
+const progress = (what: string): void => void process.stderr.write(`[${((performance.now() - benchStart) / 1000).toFixed(1)} s] ${what}\n`);
 
 // 1. Connections and presence.
 let started = performance.now();
@@ -45,6 +48,7 @@ for (let i = 0; i < DEVICES; i += 50) {
   connections.push(...batch);
 }
 const connectMs = performance.now() - started;
+progress(`${DEVICES} devices connected`);
 let present = 0;
 for await (const _ of await (await admin.kv(PRESENCE_BUCKET)).keys()) present++;
 rows.push({ step: `${DEVICES} devices connect + presence`, n: DEVICES, 'total ms': connectMs, 'per second': (DEVICES / connectMs) * 1000, check: `${present} present` });
@@ -64,6 +68,7 @@ const token = await loadOrCreateToken(endpoint.tokenPath);
 started = performance.now();
 for (let i = 0; i < QUEUED; i++) await landAndReadBack(baselineStore, { cwd, title: `q ${i}`, messages: [{ role: 'user', content: `queued ${i}` }] });
 const baselineMs = performance.now() - started;
+progress(`baseline: ${QUEUED} landed locally`);
 rows.push({ step: 'baseline: land the sessions locally', n: QUEUED, 'total ms': baselineMs, 'per second': (QUEUED / baselineMs) * 1000, check: '' });
 
 const peer = { ...publicPart(target.identity), fingerprint: '', pairedAt: '' };
@@ -74,6 +79,7 @@ for (let i = 0; i < QUEUED; i++) {
   const manifest = (local.answer as { manifest: Record<string, unknown> & { handoff_id: string } }).manifest;
   const r = await sendToDevice({ relay: admin, identity: sender.identity, peer, store, sessionId: landed.session.id, manifest, receiptWaitMs: 0 });
   if (r.status !== 'queued') throw new Error(`expected queued, got ${r.status}`);
+  if ((i + 1) % 1_000 === 0) progress(`queued ${i + 1}/${QUEUED}`);
 }
 const queueMs = performance.now() - started;
 rows.push({ step: 'land + seal + queue (target offline)', n: QUEUED, 'total ms': queueMs, 'per second': (QUEUED / queueMs) * 1000, check: '' });
@@ -81,7 +87,12 @@ rows.push({ step: 'land + seal + queue (target offline)', n: QUEUED, 'total ms':
 started = performance.now();
 const host = await startHostServices({ dataDir: target.dataDir, kind: 'browser', capabilities: BROWSER_HOST_CAPABILITIES });
 await host.relay!.ready;
-while ((host.relay!.stats?.accepted ?? 0) < QUEUED) await new Promise((r) => setTimeout(r, 50));
+let reported = 0;
+while ((host.relay!.stats?.accepted ?? 0) < QUEUED) {
+  await new Promise((r) => setTimeout(r, 50));
+  const accepted = host.relay!.stats?.accepted ?? 0;
+  if (accepted - reported >= 1_000) progress(`drained ${(reported = accepted)}/${QUEUED}`);
+}
 const drainMs = performance.now() - started;
 const landedAtTarget = (await host.store.list()).length;
 rows.push({ step: 'target back online: drain', n: QUEUED, 'total ms': drainMs, 'per second': (QUEUED / drainMs) * 1000, check: `${landedAtTarget} sessions landed` });

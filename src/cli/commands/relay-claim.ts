@@ -1,5 +1,5 @@
 import { resolveDataDir } from '../../core/paths.js';
-import { readPeers } from '../../core/crypto/peers.js';
+import { deviceLabel, readPeers } from '../../core/crypto/peers.js';
 import { claimHead } from '../../core/relay/heads.js';
 import { openDeviceRelay } from '../../core/relay/open-relay.js';
 import { isValidId } from '../../shared/ids.js';
@@ -27,8 +27,9 @@ export async function runClaim(out: Output, sessionId: string): Promise<number> 
       return EXIT.ok;
     }
     const peers = await readPeers(dataDir);
-    const holderName = result.head.holder === identity.deviceId ? identity.name : (peers.find((p) => p.deviceId === result.head.holder)?.name ?? result.head.holder);
-    out.problem('relay claim', 'CONFLICT', `${holderName} claimed session ${sessionId} first (epoch ${result.head.epoch}).`, { holder: result.head.holder, holderName, epoch: result.head.epoch });
+    const known = [identity, ...peers];
+    const holderName = known.find((d) => d.deviceId === result.head.holder)?.name ?? null;
+    out.problem('relay claim', 'CONFLICT', `${deviceLabel(result.head.holder, known)} claimed session ${sessionId} first (epoch ${result.head.epoch}).`, { holder: result.head.holder, holderName, epoch: result.head.epoch });
     return HANDOFF_EXIT_CODE.conflict;
   } catch (error) {
     return relayProblem(out, 'relay claim', error);

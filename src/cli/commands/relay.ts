@@ -2,6 +2,8 @@ import type { Command } from 'commander';
 import { resolveDataDir } from '../../core/paths.js';
 import { checkRelayUrl, deleteRelayConfig, readRelayConfig, writeRelayConfig, type RelayConfig } from '../../core/relay/config.js';
 import { checkRelayHealth, connectRelay, ensureRelayResources, RelayError } from '../../core/relay/connection.js';
+import { readInboxDrops } from '../../core/relay/inbox-drops.js';
+import { openCliStore } from '../context.js';
 import { createOutput, EXIT, type Output } from '../output.js';
 
 interface ConnectFlags {
@@ -101,15 +103,31 @@ async function runStatus(out: Output): Promise<number> {
     return EXIT.ok;
   }
   const health = await checkRelayHealth(config);
+  const dropped = await readDrops();
   const healthy = health.reachable && health.jetstream && health.missing.length === 0;
   if (!healthy) {
-    out.problem('relay status', 'RELAY_UNHEALTHY', health.message, { configured: true, ...health });
+    out.problem('relay status', 'RELAY_UNHEALTHY', health.message, { configured: true, ...health, dropped });
     return EXIT.failure;
   }
-  out.result('relay status', { configured: true, ...health }, () =>
-    [`Relay ${health.url}: ${health.message}`, `round trip ${health.rttMs} ms, clock skew ${health.clockSkewMs ?? 'unknown'} ms`].join('\n'),
+  const drops = Object.entries(dropped).map(([reason, n]) => `${reason} ${n}`);
+  out.result('relay status', { configured: true, ...health, dropped }, () =>
+    [
+      `Relay ${health.url}: ${health.message}`,
+      `round trip ${health.rttMs} ms, clock skew ${health.clockSkewMs ?? 'unknown'} ms`,
+      `incoming handoffs dropped: ${drops.length ? drops.join(', ') : 'none'}`,
+    ].join('\n'),
   );
   return EXIT.ok;
+}
+
+/** Incoming handoffs this device dropped, by reason (the inbox's events in the local store). */
+async function readDrops(): Promise<Record<string, number>> {
+  const { store } = await openCliStore();
+  try {
+    return await readInboxDrops(store);
+  } finally {
+    await store.close();
+  }
 }
 
 /** One formatter for relay failures: the error's code when it has one. */

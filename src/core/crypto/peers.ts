@@ -47,6 +47,15 @@ export async function addPeer(dataDir: string, device: PublicDevice): Promise<Pa
   return paired;
 }
 
+/**
+ * How a device is named to a person: `name (id)` when this device knows it (itself or a paired one),
+ * else the bare id, said to be unpaired. The relay stores ids only; names stay on the devices.
+ */
+export function deviceLabel(deviceId: string, known: readonly { deviceId: string; name: string }[]): string {
+  const device = known.find((d) => d.deviceId === deviceId);
+  return device ? `${device.name} (${deviceId})` : `an unpaired device ${deviceId}`;
+}
+
 /** Finds a paired device by name or id (names may repeat: then the id is needed). */
 export function findPeer(peers: PairedDevice[], nameOrId: string): { ok: true; peer: PairedDevice } | { ok: false; message: string } {
   const byId = peers.find((p) => p.deviceId === nameOrId);

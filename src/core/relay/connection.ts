@@ -16,7 +16,7 @@ import {
   PAIRING_BUCKET,
   PAIRING_TTL_MS,
   PRESENCE_BUCKET,
-  PRESENCE_TTL_MS,
+  PRESENCE_MAX_AGE_MS,
   RECEIPTS_BUCKET,
   TASKS_BUCKET,
 } from './resources.js';
@@ -107,8 +107,13 @@ export async function connectRelay(config: RelayConfig, options: RelayConnectOpt
   };
 }
 
+export interface RelayResourceOptions {
+  /** The presence bucket's max_age when this call creates it (default PRESENCE_MAX_AGE_MS; tests lower it). */
+  presenceMaxAgeMs?: number;
+}
+
 /** Creates every stream, bucket and object store Baton uses (idempotent: `relay connect` runs it). */
-export async function ensureRelayResources(relay: Relay): Promise<string[]> {
+export async function ensureRelayResources(relay: Relay, options: RelayResourceOptions = {}): Promise<string[]> {
   const made: string[] = [];
   const streams: Record<string, { subjects: string[]; duplicate_window?: number }> = {
     [HANDOFF_STREAM]: { subjects: [`${HANDOFF_SUBJECT_PREFIX}.*.*`], duplicate_window: nanos(DUPLICATE_WINDOW_MS) },
@@ -126,7 +131,7 @@ export async function ensureRelayResources(relay: Relay): Promise<string[]> {
     [RECEIPTS_BUCKET]: {},
     [HEADS_BUCKET]: { history: 5 },
     [PAIRING_BUCKET]: { ttl: PAIRING_TTL_MS },
-    [PRESENCE_BUCKET]: { ttl: PRESENCE_TTL_MS },
+    [PRESENCE_BUCKET]: { ttl: options.presenceMaxAgeMs ?? PRESENCE_MAX_AGE_MS },
     [TASKS_BUCKET]: { history: 5 },
   };
   for (const [name, opts] of Object.entries(buckets)) {

@@ -10,11 +10,29 @@ import { durableName, HANDOFF_STREAM, inboxFilter, RECEIPTS_BUCKET, receiptKey }
 import { decodeBundle, landSessionBundle } from './session-bundle.js';
 import { openBinary } from '../crypto/seal.js';
 import { recordHandoffHead } from './heads.js';
+import { backoffDelay } from '../../shared/backoff.js';
 
 /** Redelivered after this if the host dies mid-landing (the receipt and the store's receipt make it idempotent). */
 export const INBOX_ACK_WAIT_MS = 30_000;
-const TRANSIENT_RETRY_MS = 1_000;
 const INBOX_RESTART_MS = 300;
+
+/**
+ * A handoff that fails without a reason to distrust it (the disk, the relay, the receiver threw) is
+ * redelivered with exponential backoff; after this many deliveries it is terminated and counted as
+ * dropped (RETRIES_EXHAUSTED), so one that fails the same way every time does not loop forever.
+ */
+export const INBOX_MAX_DELIVERIES = 8;
+export const INBOX_RETRY_BASE_MS = 1_000;
+export const INBOX_RETRY_MAX_MS = 60_000;
+/** The drop reason a message gets when its deliveries ran out. */
+export const RETRIES_EXHAUSTED = 'RETRIES_EXHAUSTED';
+
+export interface InboxRetryPolicy {
+  maxDeliveries: number;
+  baseMs: number;
+  maxMs: number;
+}
+export const DEFAULT_INBOX_RETRY: InboxRetryPolicy = { maxDeliveries: INBOX_MAX_DELIVERIES, baseMs: INBOX_RETRY_BASE_MS, maxMs: INBOX_RETRY_MAX_MS };
 
 export interface InboxStats {
   accepted: number;
@@ -32,6 +50,8 @@ export interface DeviceInboxOptions {
   /** The host's receiver (createReceiver): the same path a local handoff takes, with its checks. */
   receive: RequestHandler;
   onDelivered?: (answer: Answer, from: { deviceId: string; name: string }) => void;
+  /** Redelivery limits (default DEFAULT_INBOX_RETRY; tests lower them). */
+  retry?: InboxRetryPolicy;
 }
 
 export interface DeviceInbox {
@@ -53,6 +73,7 @@ class Drop extends Error {
  */
 export async function startDeviceInbox(options: DeviceInboxOptions): Promise<DeviceInbox> {
   const { relay, identity, store } = options;
+  const retry = options.retry ?? DEFAULT_INBOX_RETRY;
   const durable = durableName(identity.deviceId);
   const ensureConsumer = () =>
     relay.jsm.consumers.add(HANDOFF_STREAM, {
@@ -73,14 +94,22 @@ export async function startDeviceInbox(options: DeviceInboxOptions): Promise<Dev
       else stats.rejected++;
       m.ack();
     } catch (error) {
-      if (error instanceof Drop) {
-        stats.dropped[error.reason] = (stats.dropped[error.reason] ?? 0) + 1;
-        m.term(error.message);
-        await store.appendEvent({ at: new Date().toISOString(), side: 'relay-target', category: 'dropped', reason: error.reason, message: error.message }).catch(() => undefined);
+      const deliveries = m.info.deliveryCount;
+      const drop =
+        error instanceof Drop
+          ? error
+          : deliveries >= retry.maxDeliveries
+            ? new Drop(RETRIES_EXHAUSTED, `Handoff ${m.headers?.get('Nats-Msg-Id') || m.subject} failed ${deliveries} times; last: ${(error as Error).message}`)
+            : undefined;
+      if (drop) {
+        // Terminated: the server never redelivers it; the store's event log keeps the reason (relay status counts it).
+        stats.dropped[drop.reason] = (stats.dropped[drop.reason] ?? 0) + 1;
+        m.term(drop.message);
+        await store.appendEvent({ at: new Date().toISOString(), side: 'relay-target', category: 'dropped', reason: drop.reason, message: drop.message }).catch(() => undefined);
         return;
       }
-      // The relay or the disk failed: try again later (landing and the receiver are idempotent).
-      m.nak(TRANSIENT_RETRY_MS);
+      // The relay or the disk failed: try again later with backoff (landing and the receiver are idempotent).
+      m.nak(backoffDelay(deliveries, { baseMs: retry.baseMs, maxMs: retry.maxMs, random: Math.random }));
     }
   };
 

@@ -129,8 +129,25 @@ describe('handoff --to a paired device', () => {
     const run = await handoff(['--session', heldId]);
     expect(run.code).toBe(5);
     expect(run.json).toMatchObject({ category: 'conflict' });
-    expect(run.json.message).toContain(`${c.identity.deviceId} holds session`);
+    expect(run.json.message).toContain(`an unpaired device ${c.identity.deviceId} holds session`);
     expect((await host!.store.list()).some((r) => r.id === heldId)).toBe(false);
+  });
+
+  it('a paired device other than the target holds the session: CONFLICT shows its name and id', async () => {
+    const d = await makeDevice(server, 'desktop');
+    try {
+      await pairDevices(relay, a, d);
+      const saved = await batonCli(a.dataDir, ['handoff', '--dry-run', '--cwd', cwd, '--json', '--title', 'held by desktop', '--messages', '-'], { input: messages(2) });
+      const heldId = saved.json.sessionId as string;
+      expect((await claimHead(relay, heldId, d.identity)).ok).toBe(true);
+      const run = await handoff(['--session', heldId]);
+      expect(run.code).toBe(5);
+      expect(run.json).toMatchObject({ category: 'conflict', answer: { holder: { deviceId: d.identity.deviceId, name: 'desktop' } } });
+      expect(run.json.message).toContain(`CONFLICT: desktop (${d.identity.deviceId}) holds session ${heldId}`);
+      expect((await host!.store.list()).some((r) => r.id === heldId)).toBe(false);
+    } finally {
+      await rm(d.dataDir, { recursive: true, force: true });
+    }
   });
 
   it('refuses an unknown device without sending anything', async () => {

@@ -40,7 +40,8 @@ export async function handoffToDevice(options: HandoffToDeviceOptions): Promise<
   const { store, sessionId } = options;
   const sessionDir = store.sessionDir(sessionId);
   const retry = `retry with: baton handoff --session ${sessionId} --to ${options.to}`;
-  const found = findPeer(await readPeers(options.dataDir), options.to);
+  const peers = await readPeers(options.dataDir);
+  const found = findPeer(peers, options.to);
   if (!found.ok) return { category: HandoffCategory.notPaired, sessionId, handoffId: null, sessionDir, message: found.message, durationsMs: {} };
   const config = await readRelayConfig(options.dataDir);
   if (!config) return { category: HandoffCategory.relayFailure, sessionId, handoffId: null, sessionDir, message: 'No relay is configured (baton relay connect nats://HOST:PORT).', durationsMs: {} };
@@ -61,7 +62,7 @@ export async function handoffToDevice(options: HandoffToDeviceOptions): Promise<
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error(`no progress within ${Math.round((options.receiptWaitMs + SEND_GRACE_MS) / 1000)} s`)), options.receiptWaitMs + SEND_GRACE_MS);
     });
-    const result = await Promise.race([sendToDevice({ relay, identity, peer: found.peer, store, sessionId, manifest, receiptWaitMs: options.receiptWaitMs }), deadline]).finally(() => clearTimeout(timer));
+    const result = await Promise.race([sendToDevice({ relay, identity, peer: found.peer, peers, store, sessionId, manifest, receiptWaitMs: options.receiptWaitMs }), deadline]).finally(() => clearTimeout(timer));
     const message = result.status === 'relay_failure' ? `${result.message}; ${retry}` : result.message;
     return { ...base, category: CATEGORY[result.status], answer: { ...(result.answer ?? {}), target: result.target }, message, durationsMs: { ...local.durationsMs, ...result.durationsMs } };
   } catch (error) {

@@ -4,10 +4,14 @@ import type { RequestHandler } from '../transport/types.js';
 import { readRelayConfig } from './config.js';
 import { connectRelay, ensureRelayResources, type Relay } from './connection.js';
 import { startDeviceInbox, type DeviceInbox, type InboxStats } from './device-inbox.js';
-import { PRESENCE_BUCKET, PRESENCE_TTL_MS } from './resources.js';
+import { PRESENCE_BUCKET, PRESENCE_MAX_AGE_MS } from './resources.js';
 
-/** Presence is renewed three times per bucket max_age, so one missed beat does not show the device offline. */
-export const PRESENCE_INTERVAL_MS = Math.floor(PRESENCE_TTL_MS / 3);
+/** Presence is renewed this many times per bucket max_age, so one missed beat does not show the device offline. */
+export const PRESENCE_BEATS_PER_MAX_AGE = 3;
+
+export function presenceIntervalMs(maxAgeMs: number = PRESENCE_MAX_AGE_MS): number {
+  return Math.floor(maxAgeMs / PRESENCE_BEATS_PER_MAX_AGE);
+}
 
 export interface RelayHost {
   /** 'connecting' until the relay answered once; 'error' with the reason when it never did. */
@@ -28,7 +32,13 @@ export interface RelayHost {
  * durable inbox consumer and a presence entry. Without a configuration nothing is started and
  * nothing leaves the machine.
  */
-export async function startRelayHost(options: { dataDir: string; store: SessionStore; receive: RequestHandler }): Promise<RelayHost | undefined> {
+export async function startRelayHost(options: {
+  dataDir: string;
+  store: SessionStore;
+  receive: RequestHandler;
+  /** The presence bucket's max_age (default PRESENCE_MAX_AGE_MS); heartbeats follow it. Tests lower it. */
+  presenceMaxAgeMs?: number;
+}): Promise<RelayHost | undefined> {
   const config = await readRelayConfig(options.dataDir).catch(() => undefined);
   if (!config) return undefined;
   const identity = await loadOrCreateIdentity(options.dataDir);
@@ -42,14 +52,14 @@ export async function startRelayHost(options: { dataDir: string; store: SessionS
   const ready = (async () => {
     relay = await connectRelay(config, { persistent: true });
     if (closed) return;
-    await ensureRelayResources(relay);
+    await ensureRelayResources(relay, { presenceMaxAgeMs: options.presenceMaxAgeMs });
     inbox = await startDeviceInbox({ relay, identity, dataDir: options.dataDir, store: options.store, receive: options.receive });
     const beat = async () => {
       const kv = await relay!.kv(PRESENCE_BUCKET);
       await kv.put(identity.deviceId, JSON.stringify({ at: new Date().toISOString() }));
     };
     await beat().catch(() => undefined);
-    presence = setInterval(() => void beat().catch(() => undefined), PRESENCE_INTERVAL_MS);
+    presence = setInterval(() => void beat().catch(() => undefined), presenceIntervalMs(options.presenceMaxAgeMs));
     presence.unref();
     state = 'online';
   })().catch((e: Error) => {

@@ -18,8 +18,12 @@ export const BLOBS_STORE = 'baton_blobs';
 export const DUPLICATE_WINDOW_MS = 24 * 60 * 60 * 1000;
 /** A pairing code is valid 10 minutes; the bucket's max_age expires what was never used. */
 export const PAIRING_TTL_MS = 10 * 60 * 1000;
-/** Presence entries expire after this (per-key TTL needs nats-server 2.11; Debian has 2.9). */
-export const PRESENCE_TTL_MS = 60 * 1000;
+/**
+ * The presence bucket's max_age: an entry not renewed within this is expired by the server, so a device
+ * that stopped heartbeating drops out of presence (per-key TTL needs nats-server 2.11; Debian has 2.9).
+ * Tests lower it through `presenceMaxAgeMs` (ensureRelayResources, startRelayHost).
+ */
+export const PRESENCE_MAX_AGE_MS = 60 * 1000;
 
 export const ALL_BUCKETS = [RECEIPTS_BUCKET, HEADS_BUCKET, PAIRING_BUCKET, PRESENCE_BUCKET, TASKS_BUCKET] as const;
 export const ALL_STREAMS = [HANDOFF_STREAM, EVENTS_STREAM] as const;

@@ -1,5 +1,5 @@
 import type { DeviceIdentity } from '../crypto/identity.js';
-import type { PairedDevice } from '../crypto/peers.js';
+import { deviceLabel, type PairedDevice } from '../crypto/peers.js';
 import type { SessionStore } from '../store/types.js';
 import type { Relay } from './connection.js';
 import { openFrom, sealFor, SEAL_KIND, sha256, type HandoffPayload } from './handoff-envelope.js';
@@ -34,6 +34,8 @@ export interface SendToDeviceOptions {
   sessionId: string;
   manifest: Record<string, unknown> & { handoff_id: string };
   receiptWaitMs?: number;
+  /** Every paired device, so a CONFLICT names the holder rather than showing its id alone. */
+  peers?: readonly PairedDevice[];
 }
 
 /**
@@ -72,8 +74,10 @@ export async function sendToDevice(options: SendToDeviceOptions): Promise<RelayH
   // (The target itself holding it is a retry whose receipt was lost: the receipt answers that.)
   const head = await readHead(relay, sessionId);
   if (head && head.head.holder !== identity.deviceId && head.head.holder !== peer.deviceId) {
-    const holder = head.head.holder;
-    return { ...base, status: 'conflict', message: `CONFLICT: ${holder} holds session ${sessionId} (epoch ${head.head.epoch}); this device's copy is stale. Take it back first (baton relay claim ${sessionId}).` };
+    const known = [identity, peer, ...(options.peers ?? [])];
+    const holder = { deviceId: head.head.holder, name: known.find((d) => d.deviceId === head.head.holder)?.name ?? null };
+    const label = deviceLabel(holder.deviceId, known);
+    return { ...base, status: 'conflict', answer: { holder }, message: `CONFLICT: ${label} holds session ${sessionId} (epoch ${head.head.epoch}); this device's copy is stale. Take it back first (baton relay claim ${sessionId}).` };
   }
 
   const bundle = await readSessionBundle(store, sessionId);
