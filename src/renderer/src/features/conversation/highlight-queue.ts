@@ -24,7 +24,10 @@ function pump(): void {
   timer = setTimeout(() => {
     timer = null;
     if (performance.now() - lastScrollAt < SCROLL_QUIET_MS) return pump();
-    const job = queue.values().next().value as Job;
+    // Every queued block may have been cancelled (scrolled away) while the timer waited.
+    const next = queue.values().next();
+    if (next.done) return;
+    const job = next.value;
     queue.delete(job);
     void job().finally(pump);
   }, wait);
