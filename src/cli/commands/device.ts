@@ -3,10 +3,9 @@ import { resolveDataDir } from '../../core/paths.js';
 import { fingerprint, loadOrCreateIdentity, publicPart } from '../../core/crypto/identity.js';
 import { readPeers, removePeer } from '../../core/crypto/peers.js';
 import { joinPairing, PairingError, startPairing } from '../../core/relay/pairing.js';
-import { openDeviceRelay } from '../../core/relay/open-relay.js';
 import { PAIRING_TTL_MS } from '../../core/relay/resources.js';
 import { createOutput, EXIT, type Output } from '../output.js';
-import { relayProblem } from './relay.js';
+import { withDeviceRelay } from './relay.js';
 
 /** `baton device …`: this device's identity, pairing with another device, and the paired list. */
 export function registerDevice(program: Command): void {
@@ -63,57 +62,41 @@ async function runPair(out: Output, timeoutSeconds: number): Promise<number> {
     out.problem('device pair', 'BAD_ARGUMENT', '--timeout must be a positive number of seconds');
     return EXIT.usage;
   }
-  const dataDir = resolveDataDir();
-  let opened;
-  try {
-    opened = await openDeviceRelay(dataDir);
-  } catch (error) {
-    return relayProblem(out, 'device pair', error);
-  }
-  const { relay, identity } = opened;
-  try {
-    const pairing = await startPairing(relay, dataDir, identity);
-    const self = { name: identity.name, deviceId: identity.deviceId, fingerprint: fingerprint(identity) };
-    out.result('device pair', { phase: 'waiting', code: pairing.code, link: pairing.link, expiresAt: pairing.expiresAt, self }, () =>
-      [`On the other device, run:\n  baton device join ${pairing.code}`, `or open ${pairing.link}`, `The code works once, until ${pairing.expiresAt}.`, `This device: ${self.name} ${self.fingerprint}`].join('\n'),
-    );
-    const cancel = () => void pairing.cancel();
-    process.once('SIGINT', cancel);
-    const peer = await pairing.wait(timeoutSeconds * 1000).finally(() => process.off('SIGINT', cancel));
-    out.result('device pair', { phase: 'paired', device: peer }, () => `Paired with ${peer.name} (${peer.deviceId}).\nIts fingerprint: ${peer.fingerprint}\nCheck that the other device shows this one as ${self.fingerprint}.`);
-    return EXIT.ok;
-  } catch (error) {
-    if (error instanceof PairingError) {
-      out.problem('device pair', error.code, error.message);
-      return EXIT.failure;
+  return withDeviceRelay(out, 'device pair', async ({ relay, identity }, dataDir) => {
+    try {
+      const pairing = await startPairing(relay, dataDir, identity);
+      const self = { name: identity.name, deviceId: identity.deviceId, fingerprint: fingerprint(identity) };
+      out.result('device pair', { phase: 'waiting', code: pairing.code, link: pairing.link, expiresAt: pairing.expiresAt, self }, () =>
+        [`On the other device, run:\n  baton device join ${pairing.code}`, `or open ${pairing.link}`, `The code works once, until ${pairing.expiresAt}.`, `This device: ${self.name} ${self.fingerprint}`].join('\n'),
+      );
+      const cancel = () => void pairing.cancel();
+      process.once('SIGINT', cancel);
+      const peer = await pairing.wait(timeoutSeconds * 1000).finally(() => process.off('SIGINT', cancel));
+      out.result('device pair', { phase: 'paired', device: peer }, () => `Paired with ${peer.name} (${peer.deviceId}).\nIts fingerprint: ${peer.fingerprint}\nCheck that the other device shows this one as ${self.fingerprint}.`);
+      return EXIT.ok;
+    } catch (error) {
+      if (error instanceof PairingError) {
+        out.problem('device pair', error.code, error.message);
+        return EXIT.failure;
+      }
+      throw error;
     }
-    return relayProblem(out, 'device pair', error);
-  } finally {
-    await relay.close();
-  }
+  });
 }
 
 async function runJoin(out: Output, code: string): Promise<number> {
-  const dataDir = resolveDataDir();
-  let opened;
-  try {
-    opened = await openDeviceRelay(dataDir);
-  } catch (error) {
-    return relayProblem(out, 'device join', error);
-  }
-  const { relay, identity } = opened;
-  try {
-    const peer = await joinPairing(relay, dataDir, identity, code);
-    const self = { name: identity.name, deviceId: identity.deviceId, fingerprint: fingerprint(identity) };
-    out.result('device join', { device: peer, self }, () => `Paired with ${peer.name} (${peer.deviceId}).\nIts fingerprint: ${peer.fingerprint}\nThis device: ${self.name} ${self.fingerprint}`);
-    return EXIT.ok;
-  } catch (error) {
-    if (error instanceof PairingError) {
-      out.problem('device join', error.code, error.message);
-      return error.code === 'BAD_CODE' ? EXIT.usage : EXIT.failure;
+  return withDeviceRelay(out, 'device join', async ({ relay, identity }, dataDir) => {
+    try {
+      const peer = await joinPairing(relay, dataDir, identity, code);
+      const self = { name: identity.name, deviceId: identity.deviceId, fingerprint: fingerprint(identity) };
+      out.result('device join', { device: peer, self }, () => `Paired with ${peer.name} (${peer.deviceId}).\nIts fingerprint: ${peer.fingerprint}\nThis device: ${self.name} ${self.fingerprint}`);
+      return EXIT.ok;
+    } catch (error) {
+      if (error instanceof PairingError) {
+        out.problem('device join', error.code, error.message);
+        return error.code === 'BAD_CODE' ? EXIT.usage : EXIT.failure;
+      }
+      throw error;
     }
-    return relayProblem(out, 'device join', error);
-  } finally {
-    await relay.close();
-  }
+  });
 }

@@ -3,6 +3,7 @@ import { resolveDataDir } from '../../core/paths.js';
 import { checkRelayUrl, deleteRelayConfig, readRelayConfig, writeRelayConfig, type RelayConfig } from '../../core/relay/config.js';
 import { checkRelayHealth, connectRelay, ensureRelayResources, RelayError } from '../../core/relay/connection.js';
 import { readInboxDrops } from '../../core/relay/inbox-drops.js';
+import { openDeviceRelay } from '../../core/relay/open-relay.js';
 import { openCliStore } from '../context.js';
 import { createOutput, EXIT, type Output } from '../output.js';
 
@@ -135,4 +136,29 @@ export function relayProblem(out: Output, command: string, error: unknown): numb
   const code = error instanceof RelayError ? error.code : ((error as { code?: string }).code ?? 'ERROR');
   out.problem(command, code, (error as Error).message);
   return EXIT.failure;
+}
+
+/**
+ * Opens this device's relay connection (identity + relay), runs `work`, and closes it whatever
+ * happens; failing to open, or an error `work` does not handle, is `command`'s problem line.
+ */
+export async function withDeviceRelay(
+  out: Output,
+  command: string,
+  work: (opened: Awaited<ReturnType<typeof openDeviceRelay>>, dataDir: string) => Promise<number>,
+): Promise<number> {
+  const dataDir = resolveDataDir();
+  let opened;
+  try {
+    opened = await openDeviceRelay(dataDir);
+  } catch (error) {
+    return relayProblem(out, command, error);
+  }
+  try {
+    return await work(opened, dataDir);
+  } catch (error) {
+    return relayProblem(out, command, error);
+  } finally {
+    await opened.relay.close();
+  }
 }

@@ -104,11 +104,11 @@ export function parseEnvelope(bytes: Uint8Array | string): SealedEnvelope | Open
   return e as SealedEnvelope;
 }
 
-/** Verifies, then decrypts. Every refusal is typed; nothing is decrypted before the signature checks out. */
-export function open(envelope: SealedEnvelope, input: OpenInput): OpenResult {
-  if (!envelope.sig) return { ok: false, code: 'UNSIGNED', message: `An unsigned ${envelope.kind} from ${envelope.from} was refused.` };
-  // Non-canonical base64 (spare low bits set) decodes to the same bytes: refuse it, so one envelope has one spelling.
-  if (![envelope.epk, envelope.iv, envelope.ct, envelope.sig].every(isCanonicalBase64Url)) return { ok: false, code: 'MALFORMED', message: `The ${envelope.kind} from ${envelope.from} is not canonically encoded.` };
+/**
+ * What both envelope formats check once the envelope is parsed and canonical: kind, recipient,
+ * sender, signature (over `signed`, built from the associated data) — and only then decryption.
+ */
+function verifyThenDecrypt(envelope: SealedEnvelope, input: OpenInput, signed: (aad: Buffer) => Buffer, data: Buffer): OpenResult {
   if (envelope.kind !== input.kind) return { ok: false, code: 'MALFORMED', message: `Expected a sealed ${input.kind}, got a ${envelope.kind}.` };
   if (envelope.to !== input.recipient.deviceId) return { ok: false, code: 'NOT_FOR_US', message: `The ${envelope.kind} is addressed to ${envelope.to}, not to this device.` };
   const signingKey = input.signingKeyOf(envelope.from);
@@ -116,7 +116,7 @@ export function open(envelope: SealedEnvelope, input: OpenInput): OpenResult {
   const aad = associatedData(envelope, input.context);
   let signatureOk = false;
   try {
-    signatureOk = verify(null, signedBytes(aad, envelope.iv, envelope.ct), publicKeyFromRaw(signingKey, 'Ed25519'), Buffer.from(envelope.sig, 'base64url'));
+    signatureOk = verify(null, signed(aad), publicKeyFromRaw(signingKey, 'Ed25519'), Buffer.from(envelope.sig!, 'base64url'));
   } catch {
     signatureOk = false;
   }
@@ -124,7 +124,6 @@ export function open(envelope: SealedEnvelope, input: OpenInput): OpenResult {
   try {
     const shared = diffieHellman({ privateKey: input.recipient.encryptionPrivate, publicKey: publicKeyFromRaw(envelope.epk, 'X25519') });
     const key = deriveKey(shared, envelope.epk, input.recipient.encryptionKey);
-    const data = Buffer.from(envelope.ct, 'base64url');
     if (data.length < TAG_BYTES) throw new Error('short');
     const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(envelope.iv, 'base64url'));
     decipher.setAAD(aad);
@@ -134,6 +133,14 @@ export function open(envelope: SealedEnvelope, input: OpenInput): OpenResult {
   } catch {
     return { ok: false, code: 'WRONG_KEY', message: `The ${envelope.kind} from ${envelope.from} could not be decrypted with this device's key.` };
   }
+}
+
+/** Verifies, then decrypts. Every refusal is typed; nothing is decrypted before the signature checks out. */
+export function open(envelope: SealedEnvelope, input: OpenInput): OpenResult {
+  if (!envelope.sig) return { ok: false, code: 'UNSIGNED', message: `An unsigned ${envelope.kind} from ${envelope.from} was refused.` };
+  // Non-canonical base64 (spare low bits set) decodes to the same bytes: refuse it, so one envelope has one spelling.
+  if (![envelope.epk, envelope.iv, envelope.ct, envelope.sig].every(isCanonicalBase64Url)) return { ok: false, code: 'MALFORMED', message: `The ${envelope.kind} from ${envelope.from} is not canonically encoded.` };
+  return verifyThenDecrypt(envelope, input, (aad) => signedBytes(aad, envelope.iv, envelope.ct), Buffer.from(envelope.ct, 'base64url'));
 }
 
 /** Symmetric AES-256-GCM under a key derived from a pairing code (no device keys exist on the other side yet). */
@@ -198,28 +205,5 @@ export function openBinary(bytes: Uint8Array, input: OpenInput): OpenResult {
   const ct = data.subarray(8 + headerLength);
   if (!envelope.sig) return { ok: false, code: 'UNSIGNED', message: `An unsigned ${envelope.kind} from ${envelope.from} was refused.` };
   if (![envelope.epk, envelope.iv, envelope.sig].every(isCanonicalBase64Url)) return { ok: false, code: 'MALFORMED', message: `The ${envelope.kind} from ${envelope.from} is not canonically encoded.` };
-  if (envelope.kind !== input.kind) return { ok: false, code: 'MALFORMED', message: `Expected a sealed ${input.kind}, got a ${envelope.kind}.` };
-  if (envelope.to !== input.recipient.deviceId) return { ok: false, code: 'NOT_FOR_US', message: `The ${envelope.kind} is addressed to ${envelope.to}, not to this device.` };
-  const signingKey = input.signingKeyOf(envelope.from);
-  if (!signingKey) return { ok: false, code: 'UNKNOWN_SENDER', message: `The ${envelope.kind} comes from ${envelope.from}, which is not a paired device.` };
-  const aad = associatedData(envelope, input.context);
-  let signatureOk = false;
-  try {
-    signatureOk = verify(null, binarySigned(aad, envelope.iv, ct), publicKeyFromRaw(signingKey, 'Ed25519'), Buffer.from(envelope.sig, 'base64url'));
-  } catch {
-    signatureOk = false;
-  }
-  if (!signatureOk) return { ok: false, code: 'BAD_SIGNATURE', message: `The signature on the ${envelope.kind} from ${envelope.from} does not verify.` };
-  try {
-    const shared = diffieHellman({ privateKey: input.recipient.encryptionPrivate, publicKey: publicKeyFromRaw(envelope.epk, 'X25519') });
-    const key = deriveKey(shared, envelope.epk, input.recipient.encryptionKey);
-    if (ct.length < TAG_BYTES) throw new Error('short');
-    const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(envelope.iv, 'base64url'));
-    decipher.setAAD(aad);
-    decipher.setAuthTag(ct.subarray(ct.length - TAG_BYTES));
-    const plaintext = Buffer.concat([decipher.update(ct.subarray(0, ct.length - TAG_BYTES)), decipher.final()]);
-    return { ok: true, plaintext, from: envelope.from };
-  } catch {
-    return { ok: false, code: 'WRONG_KEY', message: `The ${envelope.kind} from ${envelope.from} could not be decrypted with this device's key.` };
-  }
+  return verifyThenDecrypt(envelope, input, (aad) => binarySigned(aad, envelope.iv, ct), ct);
 }
