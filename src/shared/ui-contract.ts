@@ -231,10 +231,6 @@ export const uiEvents = {
 export type UiEvent = keyof typeof uiEvents;
 export type UiEventPayload<E extends UiEvent> = z.infer<(typeof uiEvents)[E]>;
 
-export function isUiChannel(value: unknown): value is UiChannel {
-  return typeof value === 'string' && Object.hasOwn(uiChannels, value);
-}
-
 /** Envelope of the browser host's WebSocket transport. */
 export const WsClientMessage = z.object({
   kind: z.literal('request'),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { redactText, redactValue } from './redact-value.js';
+import { redactValue } from './redact-value.js';
 
 const TOKEN = 'gh' + 'p_' + 'aB3dE5fG7hJ9kL2mN4pQ6rS8tV0wX1yZaB3d';
 
@@ -45,11 +45,11 @@ describe('redactValue', () => {
   });
 
   it('keeps text around a secret and names the detector', async () => {
-    expect(await redactText(`title: deploy with ${TOKEN} today`)).toEqual({ value: 'title: deploy with [REDACTED:github] today', found: { github: 1 } });
+    expect(await redactValue(`title: deploy with ${TOKEN} today`)).toEqual({ value: 'title: deploy with [REDACTED:github] today', found: { github: 1 } });
   });
 
   it('ignores secretlint-disable comments: anyone can type one into a conversation', async () => {
-    const { value } = await redactText(`// secretlint-disable\n${TOKEN}\n// secretlint-enable`);
+    const { value } = await redactValue(`// secretlint-disable\n${TOKEN}\n// secretlint-enable`);
     expect(value).not.toContain(TOKEN);
   });
 });
@@ -58,9 +58,9 @@ describe('a long-lived host', () => {
   it('keeps no secretlint profile between scans (it would grow without bound in the desktop and baton serve)', async () => {
     const { performance } = await import('node:perf_hooks');
     const { secretLintProfiler } = await import('@secretlint/profiler');
-    for (let i = 0; i < 50; i++) await redactText(`scan ${i} of ordinary text`);
+    for (let i = 0; i < 50; i++) await redactValue(`scan ${i} of ordinary text`);
     await new Promise((resolve) => setImmediate(resolve)); // the profiler's observer runs late
-    await redactText('one more scan of ordinary text');
+    await redactValue('one more scan of ordinary text');
     expect(performance.getEntriesByType('mark').length).toBeLessThan(100);
     expect((secretLintProfiler as unknown as { entries: unknown[] }).entries.length).toBeLessThan(100);
   });
@@ -74,21 +74,21 @@ describe('scan windows', () => {
     for (const secret of [TOKEN, aws, pem]) {
       for (let shift = -secret.length; shift <= 2; shift += Math.max(1, Math.floor(secret.length / 7))) {
         const text = `${'z '.repeat((SCAN_CHUNK_CHARS + shift) >> 1)}${secret} tail`;
-        const { value } = await redactText(text);
+        const { value } = await redactValue(text);
         expect(value.includes(secret.slice(4, 20)), `${secret.slice(0, 8)} at ${shift}`).toBe(false);
       }
     }
   });
 
   it('keeps ranges exact when a string starts with a byte-order mark (secretlint strips one)', async () => {
-    expect((await redactText(`\uFEFF${TOKEN} end`)).value).toBe('\uFEFF[REDACTED:github] end');
+    expect((await redactValue(`\uFEFF${TOKEN} end`)).value).toBe('\uFEFF[REDACTED:github] end');
   });
 
   it('redacts a megabyte of AWS key ids (a CloudTrail dump) completely and in bounded time', async () => {
     const line = 'AKIA' + 'QWERTYUIOPASDFGH\n';
     const text = line.repeat((1 << 20) / line.length);
     const started = performance.now();
-    const { value, found } = await redactText(text);
+    const { value, found } = await redactValue(text);
     // One secretlint call over the whole text took minutes (quadratic in findings); windows keep it linear.
     expect(performance.now() - started).toBeLessThan(30_000);
     expect(value).not.toContain('QWERTYUIOPASDFGH');

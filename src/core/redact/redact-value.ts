@@ -89,12 +89,6 @@ function replaceSpans(text: string, spans: SecretSpan[], found: RedactionCounts)
   return out + text.slice(at);
 }
 
-/** One string: for titles and single fields. */
-export async function redactText(text: string): Promise<Redacted<string>> {
-  const { texts, found } = await redactStrings([text]);
-  return { value: texts[0]!, found };
-}
-
 /**
  * A copy of `value` (JSON data) with every secret in every string replaced by a marker, at any
  * depth: the walk is iterative, so 5,000 levels of nesting cost no stack. When nothing is found

@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectRelay, type Relay } from './connection.js';
-import { assertHolder, claimHead, readHead } from './heads.js';
+import { claimHead, readHead } from './heads.js';
 import { connectTo, makeDevice, type TestDevice } from './test-support/devices.js';
 import { startNatsServer, type NatsServerHandle } from './test-support/nats-server.js';
 import { startTcpProxy } from './test-support/tcp-proxy.js';
@@ -46,13 +46,16 @@ describe('claims across devices (KV compare-and-set, real nats-server)', () => {
     expect(aWins).toBeGreaterThan(0);
   });
 
-  it('refuses a stale holder\'s writes', async () => {
+  it('refuses a stale holder\'s writes: a write from the head it saw loses to the newer holder', async () => {
     const first = await claimHead(relayA, 's-stale', a.identity);
     expect(first.ok).toBe(true);
-    await assertHolder(relayA, 's-stale', a.identity.deviceId, first.head.epoch);
+    const seenByA = await readHead(relayA, 's-stale');
     const second = await claimHead(relayB, 's-stale', b.identity);
     expect(second).toMatchObject({ ok: true, head: { epoch: first.head.epoch + 1 } });
-    await expect(assertHolder(relayA, 's-stale', a.identity.deviceId, first.head.epoch)).rejects.toMatchObject({ code: 'STALE_HOLDER' });
+    // A still believes it holds epoch 1: its compare-and-set on that revision is refused, naming B.
+    const stale = await claimHead(relayA, 's-stale', a.identity, seenByA);
+    expect(stale).toMatchObject({ ok: false, code: 'CONFLICT', head: { holder: b.identity.deviceId, epoch: first.head.epoch + 1 } });
+    expect((await readHead(relayA, 's-stale'))!.head.holder).toBe(b.identity.deviceId);
   });
 
   it('a partition during a claim still leaves exactly one holder', async () => {
@@ -71,8 +74,8 @@ describe('claims across devices (KV compare-and-set, real nats-server)', () => {
       expect(aWon && bWon).toBe(false);
       expect(bWon).toBe(true); // B's path was never cut
       expect(final.head.holder).toBe(b.identity.deviceId);
-      // A, whatever it believes, cannot write as holder.
-      await expect(assertHolder(relayB, sessionId, a.identity.deviceId, 1)).rejects.toMatchObject({ code: 'STALE_HOLDER' });
+      // A, whatever it believes, cannot write as holder: its write from the head it saw is refused.
+      expect(await claimHead(relayB, sessionId, a.identity, head ?? null)).toMatchObject({ ok: false, code: 'CONFLICT', head: { holder: b.identity.deviceId } });
     } finally {
       await partitioned.nc.close().catch(() => undefined);
       await proxy.close();

@@ -66,13 +66,3 @@ export async function recordHandoffHead(relay: Relay, sessionId: string, me: Dev
   }
   throw Object.assign(new Error(`Session ${sessionId}: the head kept changing; the baton was not recorded on the relay.`), { code: 'CONFLICT' });
 }
-
-/** A write from a device that no longer holds the baton (or holds an older epoch) is refused. */
-export async function assertHolder(relay: Relay, sessionId: string, deviceId: string, epoch: number): Promise<void> {
-  const current = await readHead(relay, sessionId);
-  if (!current || current.head.holder !== deviceId || current.head.epoch !== epoch) {
-    throw Object.assign(new Error(`Session ${sessionId}: device ${deviceId} at epoch ${epoch} is not the holder${current ? ` (${current.head.holder} is, at epoch ${current.head.epoch})` : ''}.`), {
-      code: 'STALE_HOLDER',
-    });
-  }
-}

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { clientProof } from './auth.js';
 import { connectEndpoint } from './client.js';
 import { resolveEndpoint } from './endpoint.js';
-import { isTransportError } from './errors.js';
+import { isTransportError } from './test-support/is-transport-error.js';
 import { needsUser } from '../test-support/needs-user.js';
 import { RawPeer } from './test-support/raw-peer.js';
 import { startTestEndpoint, type TestEndpoint } from './test-support/fixture.js';

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectEndpoint } from './client.js';
 import { ensureEndpointDir, resolveEndpoint } from './endpoint.js';
-import { isTransportError } from './errors.js';
+import { isTransportError } from './test-support/is-transport-error.js';
 import { startTestEndpoint, type TestEndpoint } from './test-support/fixture.js';
 
 const cleanups: Array<() => Promise<void>> = [];

@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectEndpoint } from './client.js';
-import { isTransportError } from './errors.js';
+import { isTransportError } from './test-support/is-transport-error.js';
 import { DEFAULT_LIMITS, MAX_ENDPOINT_CONNECTIONS } from './server.js';
 import { startTestEndpoint, type TestEndpoint } from './test-support/fixture.js';
 

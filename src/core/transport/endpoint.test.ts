@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ensureEndpointDir, loadOrCreateToken, resolveEndpoint, TOKEN_BYTES } from './endpoint.js';
-import { isTransportError } from './errors.js';
+import { isTransportError } from './test-support/is-transport-error.js';
 import { needsUser } from '../test-support/needs-user.js';
 
 let root: string;

@@ -39,8 +39,4 @@ export class TransportError extends Error {
   }
 }
 
-export function isTransportError(value: unknown, code?: TransportErrorCode): value is TransportError {
-  return value instanceof TransportError && (code === undefined || value.code === code);
-}
-
 export { errnoOf } from '../fs/errno.js';

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { clientProof } from './auth.js';
 import { connectEndpoint } from './client.js';
 import { resolveEndpoint } from './endpoint.js';
-import { isTransportError } from './errors.js';
+import { isTransportError } from './test-support/is-transport-error.js';
 import { createRouter } from './router.js';
 import { startEndpointServer } from './server.js';
 import { RawPeer } from './test-support/raw-peer.js';
