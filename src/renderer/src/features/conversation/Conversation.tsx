@@ -75,13 +75,15 @@ export function Conversation({ detail, now, initialSearch }: { detail: SessionDe
     return () => observer.disconnect();
   }, [scrollElement, virtual, shown.length === 0]);
 
-  // Opens at the newest message.
+  // Opens at the newest message, and again after "Jump to the newest" (which clears `opened`).
+  // Keyed on the window itself, not its length: the newest page is often as long as the one it
+  // replaces, and the scroll must still happen.
   const opened = useRef(false);
   useLayoutEffect(() => {
     if (opened.current || !virtual || shown.length === 0) return;
     opened.current = true;
     virtualizer.scrollToIndex(shown.length - 1, { align: 'end' });
-  }, [virtual, shown.length, virtualizer]);
+  }, [virtual, shown.length, virtualizer, window_.messages]);
 
   // An older page went in front: keep the rows on screen where they were.
   const totalBeforePrepend = useRef<number | null>(null);
