@@ -115,16 +115,21 @@ describe('browser host over HTTP', () => {
   it.each([
     ['another site', 'evil.example'],
     ['a DNS-rebinding name on our port', 'rebind.attacker.example:__PORT__'],
-    ['our address on another port', '127.0.0.1:1'],
     ['our address without the port', '127.0.0.1'],
     ['0.0.0.0', '0.0.0.0'],
-    ['an IPv6 loopback', '[::1]'],
+    ['an IPv6 loopback without the port', '[::1]'],
     ['localhost with a trailing dot', 'localhost.:__PORT__'],
   ])('refuses %s as Host with 421, CSP still sent', async (_what, hostHeader) => {
     const answer = await get('/', hostHeader.replace('__PORT__', String(host.port)));
     expect(answer.status).toBe(421);
     expect(answer.body).not.toContain('<title>Baton</title>');
     expect(answer.headers['content-security-policy']).toBe(BROWSER_HOST_CSP);
+  });
+
+  it.each(['127.0.0.1:1', 'localhost:9000', '[::1]:9000'])('serves %s: a loopback name on another port is an ssh -L tunnel (issue 22)', async (hostHeader) => {
+    const answer = await get('/', hostHeader);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toContain('<title>Baton</title>');
   });
 
   it('a DNS-rebinding request with the right port but a foreign name never reaches a file', async () => {
@@ -173,6 +178,12 @@ describe('browser host WebSocket upgrade', () => {
     opened.ws.close();
   });
 
+  it('opens through an ssh -L tunnel: Host and Origin name the tunnel port, not ours (issue 22)', async () => {
+    const opened = await openWs({ hostHeader: 'localhost:9000', origin: 'http://localhost:9000' });
+    expect('ws' in opened).toBe(true);
+    if ('ws' in opened) opened.ws.close();
+  });
+
   it('opens from a localhost page too', async () => {
     const opened = await openWs({ hostHeader: `localhost:${host.port}`, origin: `http://localhost:${host.port}` });
     expect('ws' in opened).toBe(true);
@@ -192,6 +203,8 @@ describe('browser host WebSocket upgrade', () => {
     ['Origin null (a sandboxed frame or file: page)', { origin: 'null' }],
     ['no Origin (a non-browser client)', { origin: null }],
     ['a foreign Host', { hostHeader: 'evil.example' }],
+    ['an Origin on another port than Host', { hostHeader: 'localhost:9000', origin: 'http://localhost:9001' }],
+    ['a loopback Origin with a foreign Host', { hostHeader: 'rebind.attacker.example:9000', origin: 'http://localhost:9000' }],
     ['a DNS-rebinding Host and Origin on our port', { hostHeader: 'rebind.attacker.example:__PORT__', origin: 'http://rebind.attacker.example:__PORT__' }],
   ] as [string, { path?: string; hostHeader?: string; origin?: string | null }][])('refuses %s with 403', async (_what, raw) => {
     const fill = (v: string | null | undefined) =>

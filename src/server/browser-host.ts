@@ -9,6 +9,7 @@ import { WsClientMessage, type WsServerMessage } from '../shared/ui-contract.js'
 import type { HostServices } from '../core/host/host-services.js';
 import { readStaticFile } from '../core/static-files.js';
 import { RENDERER_CSP } from '../shared/csp.js';
+import { isLoopbackHost, isLoopbackOrigin } from '../shared/loopback-host.js';
 
 /** Largest WebSocket message the browser host accepts from a page (requests are small). */
 export const WS_MAX_PAYLOAD_BYTES = 1024 * 1024;
@@ -52,14 +53,14 @@ export function browserToken(endpointToken: Buffer): string {
 
 /**
  * `baton serve`: the UI contract over HTTP + WebSocket on 127.0.0.1 only. Host and Origin are
- * checked (against DNS rebinding and other local pages), and the WebSocket needs the token.
+ * checked (against DNS rebinding and other local pages: loopback names only, any port so an
+ * `ssh -L` tunnel works), and the WebSocket needs the token.
  */
 export async function startBrowserHost(options: BrowserHostOptions): Promise<BrowserHost> {
   const { services } = options;
   const rendererDir = options.rendererDir ?? defaultRendererDir();
   const token = browserToken(services.token);
   let port = 0;
-  const allowedHosts = () => new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
 
   const http = createServer((request, response) => {
     void serveHttp(request, response);
@@ -69,7 +70,8 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     response.setHeader('X-Content-Type-Options', 'nosniff');
     response.setHeader('Referrer-Policy', 'no-referrer');
     response.setHeader('X-Frame-Options', 'DENY');
-    if (!allowedHosts().has(request.headers.host ?? '')) return send(response, 421, 'text/plain', 'Baton answers only on 127.0.0.1 and localhost.\n');
+    // Any port: through `ssh -L 9000:127.0.0.1:N` the browser names the tunnel's port (issue 22).
+    if (!isLoopbackHost(request.headers.host)) return send(response, 421, 'text/plain', 'Baton answers only on 127.0.0.1, localhost and [::1].\n');
     if (request.method !== 'GET' && request.method !== 'HEAD') return send(response, 405, 'text/plain', 'Method not allowed\n');
     if (!existsSync(rendererDir)) {
       return send(response, 503, 'text/plain', `The Baton UI is not built (${rendererDir} is missing). Run: npm run build\n`);
@@ -85,9 +87,9 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     // A peer that resets mid-handshake must not become an unhandled 'error' that ends the host.
     socket.on('error', () => socket.destroy());
     const url = new URL(request.url ?? '/', 'http://placeholder');
+    // The page's own origin: loopback, and the same name and port the browser put in Host.
     const origin = request.headers.origin;
-    const originOk = origin === `http://127.0.0.1:${port}` || origin === `http://localhost:${port}`;
-    if (url.pathname !== '/ws' || !allowedHosts().has(request.headers.host ?? '') || !originOk || !tokenMatches(url.searchParams.get('token'), token)) {
+    if (url.pathname !== '/ws' || !isLoopbackHost(request.headers.host) || !isLoopbackOrigin(origin) || origin !== `http://${request.headers.host}` || !tokenMatches(url.searchParams.get('token'), token)) {
       socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
       return;
     }
