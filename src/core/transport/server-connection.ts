@@ -14,6 +14,7 @@ import {
 } from '../../shared/wire.js';
 import { clientProof, newNonce, proofMatches, serverProof } from './auth.js';
 import { LineSplitter, decodeLine } from './line-splitter.js';
+import type { CredentialInfo, CredentialRegistry } from './session-credentials.js';
 import type { Answer, ConnectionContext, Limits, RequestHandler } from './types.js';
 
 /**
@@ -28,6 +29,8 @@ import type { Answer, ConnectionContext, Limits, RequestHandler } from './types.
  */
 export interface ConnectionHooks {
   token: Buffer;
+  /** Session credentials (issue 22), tried after the long-lived token. */
+  credentials?: CredentialRegistry;
   handle: RequestHandler;
   limits: Limits;
   onFailedProof(): void;
@@ -56,6 +59,8 @@ export class ServerConnection {
   /** Made only when a handler reads `signal`: most requests never do, and a controller is not free. */
   private abort: AbortController | null = null;
   private readonly context: ConnectionContext;
+  /** Set when the proof matched a session credential rather than the long-lived token. */
+  private credential: CredentialInfo | undefined;
 
   constructor(
     private readonly socket: Socket,
@@ -70,6 +75,9 @@ export class ServerConnection {
           if (connection.closed) connection.abort.abort(PEER_GONE);
         }
         return connection.abort.signal;
+      },
+      get credential(): CredentialInfo | undefined {
+        return connection.credential;
       },
     };
     socket.on('data', (chunk: Buffer) => this.onData(chunk));
@@ -192,16 +200,34 @@ export class ServerConnection {
       this.refuse('UPGRADE_REQUIRED', upgradeRequiredMessage(auth.version));
       return false;
     }
-    if (!proofMatches(auth.proof, clientProof(this.hooks.token, nonce))) return this.failAuth();
+    const token = this.matchingToken(auth.proof, nonce);
+    if (token === null) return this.failAuth();
     this.authenticated = true;
     this.splitter.maxBytes = this.hooks.limits.maxFrameBytes;
     const ack: Record<string, unknown> = { type: 'authenticated', version: PROTOCOL_VERSION };
-    if (auth.clientNonce !== undefined) ack.serverProof = serverProof(this.hooks.token, auth.clientNonce, nonce);
+    if (auth.clientNonce !== undefined) ack.serverProof = serverProof(token, auth.clientNonce, nonce);
     this.write(ack);
     return true;
   }
 
+  /** The token the proof was made with: the long-lived one, else a live session credential's. */
+  private matchingToken(proof: string, nonce: string): Buffer | null {
+    if (proofMatches(proof, clientProof(this.hooks.token, nonce))) return this.hooks.token;
+    for (const issued of this.hooks.credentials?.live() ?? []) {
+      if (proofMatches(proof, clientProof(issued.token, nonce))) {
+        this.credential = { id: issued.id, kind: issued.kind, host: issued.host };
+        return issued.token;
+      }
+    }
+    return null;
+  }
+
   private dispatch(frame: RequestFrame): void {
+    // A credential revoked after the handshake (its ssh session ended) ends its connections too.
+    if (this.credential && !this.hooks.credentials?.isLive(this.credential.id)) {
+      this.refuse('UNAUTHENTICATED', 'this remote session credential was revoked: its baton ssh session ended', frame.id);
+      return;
+    }
     if (frame.version !== undefined && isNewerMajor(frame.version)) {
       this.write({ type: 'answer', id: frame.id, ok: false, code: 'UPGRADE_REQUIRED', message: upgradeRequiredMessage(frame.version) });
       return;

@@ -10,6 +10,7 @@ import {
 import { ensureEndpointDir, MAX_SOCKET_PATH_BYTES, publishPipeName } from './endpoint.js';
 import { TransportError, TransportErrorCode, errnoOf } from './errors.js';
 import { CLOSE_GRACE_MS, ServerConnection } from './server-connection.js';
+import type { CredentialRegistry } from './session-credentials.js';
 import type { EndpointInfo, EndpointServer, Limits, RequestHandler } from './types.js';
 
 /**
@@ -40,6 +41,8 @@ const PROBE_TIMEOUT_MS = 2_000;
 export interface StartEndpointServerOptions {
   endpoint: EndpointInfo;
   token: Buffer;
+  /** One-time session credentials (`baton ssh`, issue 22) the handshake also accepts. */
+  credentials?: CredentialRegistry;
   handle: RequestHandler;
   limits?: Partial<Limits>;
 }
@@ -137,6 +140,7 @@ export async function startEndpointServer(options: StartEndpointServerOptions): 
   let closing = false;
   const hooks = {
     token: Buffer.from(token), // our own copy: the caller may zero theirs
+    credentials: options.credentials,
     handle,
     limits,
     onFailedProof: () => {

@@ -1,3 +1,5 @@
+import type { CredentialInfo } from './session-credentials.js';
+
 /**
  * The local endpoint's public contract (ARCHITECTURE.md §6). Implemented in this folder:
  * endpoint.ts (paths, directory checks, token), server.ts (startEndpointServer), client.ts (connectEndpoint).
@@ -23,6 +25,11 @@ export interface IncomingRequest {
 export interface ConnectionContext {
   /** Fires when the peer disconnects (approvals answer `deny` then). */
   readonly signal: AbortSignal;
+  /**
+   * The session credential this connection authenticated with (a remote box through `baton ssh`,
+   * issue 22), or absent when it used the long-lived token (a local process).
+   */
+  readonly credential?: CredentialInfo;
 }
 
 export type RequestHandler = (request: IncomingRequest, connection: ConnectionContext) => Promise<Answer>;

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { clientProof } from '../auth.js';
 import { resolveEndpoint } from '../endpoint.js';
 import { startEndpointServer } from '../server.js';
+import type { CredentialRegistry } from '../session-credentials.js';
 import type { EndpointInfo, EndpointServer, Limits, RequestHandler } from '../types.js';
 import { RawPeer } from './raw-peer.js';
 
@@ -19,7 +20,7 @@ export interface TestEndpoint {
 }
 
 /** An echo handler: answers {ok:true, echo: params}, or runs `handle` when given. */
-export async function startTestEndpoint(options: { handle?: RequestHandler; limits?: Partial<Limits> } = {}): Promise<TestEndpoint> {
+export async function startTestEndpoint(options: { handle?: RequestHandler; limits?: Partial<Limits>; credentials?: CredentialRegistry } = {}): Promise<TestEndpoint> {
   const root = await mkdtemp(path.join(os.tmpdir(), 'baton-tr-'));
   const endpoint = resolveEndpoint(root, {}, 'linux');
   const token = randomBytes(32);
@@ -28,6 +29,7 @@ export async function startTestEndpoint(options: { handle?: RequestHandler; limi
     endpoint,
     token,
     limits: options.limits,
+    credentials: options.credentials,
     handle: async (request, connection) => {
       handled.push({ method: request.method, params: request.params });
       if (options.handle) return options.handle(request, connection);
