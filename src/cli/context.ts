@@ -2,6 +2,7 @@ import { resolveDataDir } from '../core/paths.js';
 import { openStore } from '../core/store/index.js';
 import type { SessionStore } from '../core/store/types.js';
 import { ensureEndpointDir, loadOrCreateToken, resolveEndpoint } from '../core/transport/endpoint.js';
+import { forwardedEndpoint } from '../core/transport/forwarded-endpoint.js';
 import type { EndpointInfo } from '../core/transport/types.js';
 
 export interface CliContext {
@@ -14,10 +15,17 @@ export async function openCliStore(): Promise<CliContext> {
   return { dataDir, store: await openStore(dataDir) };
 }
 
-export async function endpointFor(dataDir: string): Promise<{ endpoint: EndpointInfo; token: Buffer }> {
+/**
+ * The desktop to talk to: the laptop's, forwarded by `baton ssh` when $BATON_SSH_ENDPOINT is set
+ * (`forwarded`: the session's content must travel with the offer), else this machine's own.
+ */
+export async function endpointFor(dataDir: string): Promise<{ endpoint: EndpointInfo; token: Buffer; forwarded: boolean }> {
+  const forwarded = forwardedEndpoint();
+  // The forwarded directory and token were made by baton ssh; their checks (0700, ours, 0600) still apply.
+  if (forwarded) return { endpoint: forwarded, token: await loadOrCreateToken(forwarded.tokenPath), forwarded: true };
   const endpoint = resolveEndpoint(dataDir);
   await ensureEndpointDir(endpoint.dir);
-  return { endpoint, token: await loadOrCreateToken(endpoint.tokenPath) };
+  return { endpoint, token: await loadOrCreateToken(endpoint.tokenPath), forwarded: false };
 }
 
 /** The command that picks a saved session up again. Session ids are [A-Za-z0-9._-] (shared/ids.ts), so it needs no shell quoting. */

@@ -13,7 +13,8 @@ import {
 } from '../../core/approvals/claude-hook.js';
 import { resolveDataDir } from '../../core/paths.js';
 import { connectEndpoint } from '../../core/transport/client.js';
-import { loadOrCreateToken, resolveEndpoint } from '../../core/transport/endpoint.js';
+import { loadOrCreateToken } from '../../core/transport/endpoint.js';
+import { desktopEndpoint } from '../../core/transport/forwarded-endpoint.js';
 import { DEFAULT_APPROVAL_TIMEOUT_MS } from '../../shared/approvals.js';
 import { CLI_JSON_VERSION, EXIT } from '../output.js';
 import { readStdin } from '../stdin.js';
@@ -44,7 +45,7 @@ interface ApproveFlags {
 
 async function ask(request: BridgeRequest, waitMs: number): Promise<BridgeDecision> {
   const dataDir = resolveDataDir();
-  const endpoint = resolveEndpoint(dataDir);
+  const endpoint = desktopEndpoint(dataDir); // the laptop's, inside a baton ssh shell (issue 22)
   try {
     await access(endpoint.tokenPath); // no token: Baton never ran here; do not create one just to fail
   } catch {

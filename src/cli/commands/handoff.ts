@@ -96,7 +96,7 @@ async function runHandoff(flags: HandoffFlags): Promise<number> {
         });
       }
     }
-    const { endpoint, token } = await endpointFor(dataDir);
+    const { endpoint, token, forwarded } = await endpointFor(dataDir);
     if (flags.to !== undefined) {
       const { handoffToDevice } = await import('../../core/relay/handoff-to-device.js');
       const outcome = await handoffToDevice({ dataDir, store, sessionId: sessionId!, landed, to: flags.to, offer: { endpoint, token, timeoutMs: timeoutSeconds * 1000 }, receiptWaitMs: timeoutSeconds * 1000 });
@@ -110,8 +110,10 @@ async function runHandoff(flags: HandoffFlags): Promise<number> {
       endpoint,
       token,
       timeoutMs: timeoutSeconds * 1000,
-      launch: flags.launch,
+      // Through baton ssh the desktop is on the laptop: nothing to launch here, and the content travels.
+      launch: flags.launch && !forwarded,
       dryRun: !!flags.dryRun,
+      forwarded,
     }, landed);
     await store
       .appendEvent({ at: new Date().toISOString(), side: 'source', category: outcome.category, sessionId: outcome.sessionId, handoffId: outcome.handoffId, durationsMs: outcome.durationsMs, ...(flags.dryRun ? { dryRun: true } : {}) })

@@ -3,7 +3,8 @@ import { hostname } from 'node:os';
 import { Option, type Command } from 'commander';
 import { resolveDataDir } from '../../core/paths.js';
 import { connectEndpoint } from '../../core/transport/client.js';
-import { loadOrCreateToken, resolveEndpoint } from '../../core/transport/endpoint.js';
+import { loadOrCreateToken } from '../../core/transport/endpoint.js';
+import { desktopEndpoint } from '../../core/transport/forwarded-endpoint.js';
 import type { Answer } from '../../core/transport/types.js';
 import { isValidId, newId } from '../../shared/ids.js';
 import { MAX_LOG_LINES, type TaskView } from '../../shared/tasks.js';
@@ -33,7 +34,7 @@ async function call(method: string, params: unknown, viaRelay = false): Promise<
     const { callRelayTask } = await import('../../core/relay/relay-task-methods.js');
     return callRelayTask(dataDir, method, params as Record<string, unknown>);
   }
-  const endpoint = resolveEndpoint(dataDir);
+  const endpoint = desktopEndpoint(dataDir); // the laptop's, inside a baton ssh shell (issue 22)
   let token: Buffer;
   try {
     token = await loadOrCreateToken(endpoint.tokenPath);

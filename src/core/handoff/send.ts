@@ -20,6 +20,7 @@ import { MESSAGE_MAX_DEPTH, nestedDeeperThan } from './read-message-input.js';
 import { trimToolOutputs } from '../context/trim-tool-output.js';
 import { prepareContext } from '../context/context-transfer.js';
 import { findTarget } from './find-target.js';
+import { uploadSession } from '../ssh/session-upload.js';
 import { batonModelOf } from './manifest-model.js';
 import { HandoffCategory, type HandoffOutcome } from './outcome.js';
 
@@ -45,6 +46,11 @@ export interface OfferOptions {
   timeoutMs: number;
   launch: boolean;
   dryRun: boolean;
+  /**
+   * The endpoint is a laptop's desktop reached through `baton ssh` (issue 22): its store does not
+   * have this session, so the landed session is sent over the same connection before the offer.
+   */
+  forwarded?: boolean;
 }
 
 /**
@@ -162,6 +168,12 @@ export async function offerSession(sessionId: string, options: OfferOptions, lan
   if (!target.found) return { ...base, category: target.category, message: target.reason };
 
   try {
+    if (options.forwarded) {
+      const uploadStarted = Date.now();
+      const sent = await uploadSession(target.client, store, sessionId, manifest.handoff_id);
+      durationsMs.upload = Date.now() - uploadStarted;
+      if (!sent.ok) return { ...base, ...categorise(sent), answer: sent };
+    }
     const offerStarted = Date.now();
     const answer = await target.client.request('handoff.offer', { manifest }, { timeoutMs: options.timeoutMs });
     durationsMs.offer = Date.now() - offerStarted;

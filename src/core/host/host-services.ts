@@ -26,6 +26,8 @@ import { carriedTasksOf } from '../tasks/carried-tasks.js';
 import { startRelayHost, type RelayHost } from '../relay/relay-host.js';
 import { createRelayUiHandlers } from '../relay/ui-handlers.js';
 import { createSearchService } from '../search/search-service.js';
+import { createCredentialRegistry } from '../transport/session-credentials.js';
+import { createRemoteGate } from '../ssh/remote-gate.js';
 
 /** Newest messages the session view receives at once; older pages come through session:messages. */
 export const SESSION_VIEW_MESSAGE_LIMIT = MESSAGE_PAGE_SIZE;
@@ -110,7 +112,10 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
     methods: { ...approvals.methods, ...tasks.methods, ...candidateMethods },
   });
   try {
-    endpointServer = await startEndpointServer({ endpoint, token, handle: receive });
+    // Remote boxes reach the receiver through `baton ssh` with one-time credentials (issue 22).
+    const credentials = createCredentialRegistry();
+    const gate = createRemoteGate({ store, credentials, receive, onLanded: (id) => emitUiEvent('session:changed', { id, reason: 'handoff' }) });
+    endpointServer = await startEndpointServer({ endpoint, token, credentials, handle: gate });
   } catch (error) {
     await Promise.all([approvals.close(), tasks.close(), candidates.close(), search.close()]);
     await store.close();

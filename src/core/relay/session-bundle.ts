@@ -105,7 +105,13 @@ export function checkBundle(value: unknown): BundleCheck {
  * already here is left alone: the receiver verifies what is on disk against the manifest.
  * `relayedFrom` marks the session with the sending device (shown in the UI).
  */
-export async function landSessionBundle(store: SessionStore, bundle: SessionBundle, relayedFrom: { deviceId: string; name: string }): Promise<'landed' | 'present'> {
+export async function landSessionBundle(
+  store: SessionStore,
+  bundle: SessionBundle,
+  relayedFrom: { deviceId: string; name: string } | null,
+  /** Other stamps merged into session.json (`sshFrom` for a session that came through `baton ssh`, issue 22). */
+  stamp: Record<string, unknown> = {},
+): Promise<'landed' | 'present'> {
   const fs = nodeDurableFs;
   const target = liveDir(store.root, bundle.sessionId);
   if (fs.existsSync(target) || fs.existsSync(join(store.root, 'archived', bundle.sessionId))) return 'present';
@@ -116,7 +122,8 @@ export async function landSessionBundle(store: SessionStore, bundle: SessionBund
       let data = file.data;
       if (file.path === SESSION_FILE) {
         const doc = JSON.parse(data.toString('utf8')) as Record<string, unknown>;
-        data = Buffer.from(JSON.stringify({ ...doc, relayedFrom: { ...relayedFrom, receivedAt: new Date().toISOString() } }, null, 2));
+        const relayed = relayedFrom ? { relayedFrom: { ...relayedFrom, receivedAt: new Date().toISOString() } } : {};
+        data = Buffer.from(JSON.stringify({ ...doc, ...relayed, ...stamp }, null, 2));
       }
       await writeFileAtomic(join(staging, file.path), data, { mode: FILE_MODE });
     }

@@ -1,0 +1,79 @@
+import { ErrorCode } from '../../shared/error-codes.js';
+import { sshOriginOf } from '../../shared/ssh-origin.js';
+import type { SessionStore } from '../store/types.js';
+import { TooManyCredentialsError, type CredentialRegistry } from '../transport/session-credentials.js';
+import type { Answer, ConnectionContext, IncomingRequest, RequestHandler } from '../transport/types.js';
+import { createUploadReceiver } from './session-upload.js';
+
+/**
+ * What a remote box may ask of the desktop through a `baton ssh` credential (issue 22), and the
+ * two methods a local `baton ssh` uses to get and hold that credential.
+ *
+ * Local connections (the long-lived token) reach everything as before, plus:
+ *   ssh.credential.open {host}  → {credentialId, token (base64)}: a fresh one-time credential
+ *   ssh.credential.hold {credentialId}  → answered only when revoked: the credential lives as
+ *     long as this request is open, so the ssh session ending (or baton ssh dying) revokes it.
+ * Remote connections (a session credential) reach only REMOTE_METHODS; a handoff offer from
+ * them is accepted only for a session that came from the same ssh host.
+ */
+export const REMOTE_METHODS: ReadonlySet<string> = new Set(['ping', 'session.upload', 'handoff.offer', 'approval.request', 'task.register', 'task.heartbeat', 'task.complete']);
+const HOST_PATTERN = /^[A-Za-z0-9_.@:[\]%-]{1,255}$/;
+
+export interface RemoteGateOptions {
+  store: SessionStore;
+  credentials: CredentialRegistry;
+  receive: RequestHandler;
+  onLanded?: (sessionId: string) => void;
+}
+
+export function createRemoteGate(options: RemoteGateOptions): RequestHandler {
+  const { store, credentials, receive } = options;
+  const upload = createUploadReceiver(store, options.onLanded);
+
+  async function open(request: IncomingRequest): Promise<Answer> {
+    const host = (request.params as { host?: unknown } | null)?.host;
+    if (typeof host !== 'string' || !HOST_PATTERN.test(host)) return { ok: false, code: ErrorCode.BAD_REQUEST, message: 'ssh.credential.open needs {host}: the ssh destination, as typed' };
+    try {
+      const issued = credentials.issue('ssh', host);
+      return { ok: true, credentialId: issued.id, token: issued.token.toString('base64') };
+    } catch (error) {
+      if (error instanceof TooManyCredentialsError) return { ok: false, code: ErrorCode.CONFLICT, message: error.message };
+      throw error;
+    }
+  }
+
+  function hold(request: IncomingRequest, connection: ConnectionContext): Promise<Answer> {
+    const id = (request.params as { credentialId?: unknown } | null)?.credentialId;
+    if (typeof id !== 'string' || !credentials.isLive(id)) return Promise.resolve({ ok: false, code: ErrorCode.NOT_FOUND, message: 'ssh.credential.hold: no live credential with that id' });
+    return new Promise((resolve) => {
+      const revoke = () => {
+        credentials.revoke(id);
+        resolve({ ok: true, revoked: true });
+      };
+      if (connection.signal.aborted) revoke();
+      else connection.signal.addEventListener('abort', revoke, { once: true });
+    });
+  }
+
+  async function offerFromRemote(request: IncomingRequest, connection: ConnectionContext, host: string): Promise<Answer> {
+    const sessionId = (request.params as { manifest?: { session_id?: unknown } } | null)?.manifest?.session_id;
+    const doc = typeof sessionId === 'string' ? await store.getSession(sessionId).catch(() => null) : null;
+    if (!doc) return { ok: false, code: ErrorCode.NOT_FOUND, message: `session ${String(sessionId)} has not been sent to this desktop yet: send it with session.upload first` };
+    if (sshOriginOf(doc)?.host !== host) return { ok: false, code: ErrorCode.ACCESS_DENIED, message: `session ${String(sessionId)} did not come from ${host}; a remote box may hand off only its own sessions` };
+    return receive(request, connection);
+  }
+
+  return async (request, connection) => {
+    const credential = connection.credential;
+    if (!credential) {
+      if (request.method === 'ssh.credential.open') return open(request);
+      if (request.method === 'ssh.credential.hold') return hold(request, connection);
+      if (request.method === 'session.upload') return { ok: false, code: ErrorCode.ACCESS_DENIED, message: 'session.upload is for remote boxes; a local session is already in this store' };
+      return receive(request, connection);
+    }
+    if (!REMOTE_METHODS.has(request.method)) return { ok: false, code: ErrorCode.ACCESS_DENIED, message: `${request.method} is not open to a remote box (${credential.host})` };
+    if (request.method === 'session.upload') return upload(request, connection, credential);
+    if (request.method === 'handoff.offer') return offerFromRemote(request, connection, credential.host);
+    return receive(request, connection);
+  };
+}
