@@ -14,6 +14,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   list: async () => (await import('./commands/list.js')).registerList,
   show: async () => (await import('./commands/show.js')).registerShow,
   serve: async () => (await import('./commands/serve.js')).registerServe,
+  ssh: async () => (await import('./commands/ssh.js')).registerSsh,
   resume: async () => (await import('./commands/resume.js')).registerResume,
   doctor: async () => (await import('./commands/doctor.js')).registerDoctor,
   stats: async () => (await import('./commands/stats.js')).registerStats,

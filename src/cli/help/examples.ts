@@ -23,6 +23,13 @@ export const EXAMPLES: Record<string, Example[]> = {
   serve: [
     { command: 'baton serve', what: 'the browser host on a free port of 127.0.0.1; open the printed URL' },
     { command: 'baton serve --port 4780', what: 'on a fixed port' },
+    { command: 'ssh -L 4780:127.0.0.1:4780 devbox', what: 'on your laptop, for a baton serve --port 4780 on devbox: open the printed URL here' },
+    { command: 'ssh -L 9000:127.0.0.1:4780 devbox', what: 'another local port works too: change the port in the URL to 9000' },
+  ],
+  ssh: [
+    { command: 'baton ssh devbox', what: 'a shell on devbox whose baton handoff, approve and task reach this desktop' },
+    { command: 'baton ssh me@gpu-box -p 2222 -i ~/.ssh/gpu', what: 'ssh options go after the host' },
+    { command: 'baton ssh devbox -- claude', what: 'run a command instead of a login shell' },
   ],
   resume: [{ command: 'baton resume <id>', what: 'take the session back to the terminal and print where to continue' }],
   doctor: [
