@@ -58,3 +58,35 @@ describe('terminalCommandFor', () => {
     expect((await terminalCommandFor({ tool: 'baton', id: 's', cwd })).shellLine).toBe(`cd '${join(root, "it'\\''s here")}' && baton resume s`);
   });
 });
+
+describe('terminalCommandFor a session that came through baton ssh (issue 22)', () => {
+  it('prints the ssh line and never treats the remote path as a local one, even when it exists here', async () => {
+    const cwd = join(root, 'proj');
+    await mkdir(cwd); // a local directory at the same path must not be mistaken for the remote workspace
+    const command = await terminalCommandFor({ tool: 'claude', id: 'abc-123', cwd, sshHost: 'me@devbox' });
+    expect(command).toEqual({
+      tool: 'claude',
+      command: 'claude --resume abc-123',
+      cwd,
+      cwdExists: false,
+      movedTo: null,
+      shellLine: `ssh me@devbox -t 'cd ${cwd} && claude --resume abc-123'`,
+      sshHost: 'me@devbox',
+    });
+  });
+
+  it('reports a clone of the same repository on this machine (same origin), and only then', async () => {
+    const remoteRoot = join(root, 'remote-home', 'api');
+    const localClone = join(root, 'code', 'api');
+    await mkdir(localClone, { recursive: true });
+    repo(localClone, 'git@example.com:team/api.git');
+    const known = [localClone];
+    const same = await terminalCommandFor({ tool: 'codex', id: 'r1', cwd: remoteRoot, gitRoot: remoteRoot, remote: 'git@example.com:team/api.git', sshHost: 'devbox' }, known);
+    expect(same.movedTo).toBe(localClone);
+    expect(same.shellLine).toBe(`ssh devbox -t 'cd ${remoteRoot} && codex resume r1'`);
+    const other = await terminalCommandFor({ tool: 'codex', id: 'r1', cwd: remoteRoot, gitRoot: remoteRoot, remote: 'git@example.com:team/other.git', sshHost: 'devbox' }, known);
+    expect(other.movedTo).toBeNull();
+    const noOrigin = await terminalCommandFor({ tool: 'codex', id: 'r1', cwd: remoteRoot, gitRoot: remoteRoot, remote: null, sshHost: 'devbox' }, known);
+    expect(noOrigin.movedTo).toBeNull();
+  });
+});

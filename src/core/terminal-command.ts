@@ -2,6 +2,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { shellQuote, type TerminalCommand } from '../shared/agents.js';
 import type { SessionDoc } from '../shared/session.js';
+import { sshOriginOf, sshResumeLine } from '../shared/ssh-origin.js';
 import { gitLine } from './workspace/git.js';
 
 /** How many directories the moved-workspace search looks at, at most. */
@@ -15,11 +16,13 @@ export interface CommandTarget {
   /** Git root and origin URL recorded when the session was captured, for finding a moved workspace. */
   gitRoot?: string | null;
   remote?: string | null;
+  /** The ssh destination of a session that came through `baton ssh`: its cwd is on that box. */
+  sshHost?: string | null;
 }
 
 /** What `Continue in terminal` runs for a Baton session: the source tool's own resume when it came from one. */
 export function commandTargetOf(session: SessionDoc): CommandTarget {
-  const base = { cwd: session.cwd, gitRoot: session.gitRoot, remote: session.workspace?.git?.remote ?? null };
+  const base = { cwd: session.cwd, gitRoot: session.gitRoot, remote: session.workspace?.git?.remote ?? null, sshHost: sshOriginOf(session)?.host ?? null };
   const tool = session.source.tool;
   if ((tool === 'claude' || tool === 'codex') && session.source.externalId) return { ...base, tool, id: session.source.externalId };
   return { ...base, tool: 'baton', id: session.id };
@@ -38,6 +41,12 @@ export function resumeCommandLine(tool: CommandTarget['tool'], id: string): stri
  */
 export async function terminalCommandFor(target: CommandTarget, knownDirs: readonly string[] = []): Promise<TerminalCommand> {
   const command = resumeCommandLine(target.tool, target.id);
+  if (target.sshHost) {
+    // The workspace is on the remote box: never look for its path here. A clone of the same
+    // repository on this machine (same origin, the moved-directory search) is reported as movedTo.
+    const localClone = target.remote ? await findMovedWorkspace(target, knownDirs) : null;
+    return { tool: target.tool, command, cwd: target.cwd, cwdExists: false, movedTo: localClone, shellLine: sshResumeLine(target.sshHost, target.cwd, command), sshHost: target.sshHost };
+  }
   const cwdExists = await isDirectory(target.cwd);
   const movedTo = cwdExists ? null : await findMovedWorkspace(target, knownDirs);
   const runIn = movedTo ?? target.cwd;

@@ -37,6 +37,11 @@ export const TerminalCommand = z.object({
   movedTo: z.string().nullable(),
   /** `cd <dir> && <command>`, quoted for a POSIX shell: what "Copy" puts on the clipboard. */
   shellLine: z.string(),
+  /**
+   * The ssh destination when the session came through `baton ssh` (issue 22): shellLine is then
+   * `ssh HOST -t 'cd … && …'`, and `movedTo` is a clone of the same repository on this machine, if any.
+   */
+  sshHost: z.string().nullable().optional(),
 });
 export type TerminalCommand = z.infer<typeof TerminalCommand>;
 

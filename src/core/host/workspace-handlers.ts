@@ -1,6 +1,8 @@
 import { ErrorCode } from '../../shared/error-codes.js';
 import type { RehydrateRequest, RehydrateResult, RehydrationLogEntry, WorkspaceSnapshot } from '../../shared/workspace.js';
 import type { SessionStore } from '../store/types.js';
+import { sshOriginOf } from '../../shared/ssh-origin.js';
+import { commandTargetOf, terminalCommandFor } from '../terminal-command.js';
 import {
   defaultWorktreeDir,
   fileDiff,
@@ -47,6 +49,19 @@ export function createWorkspaceHandlers(store: SessionStore) {
 
     async rehydrate(request: RehydrateRequest): Promise<RehydrateResult> {
       const snapshot = await snapshotOf(request.sessionId);
+      // A workspace on a remote box (baton ssh, issue 22): its remote path is never written to
+      // here. A worktree is made only from a clone of the same repository that this computer has
+      // (same origin, the moved-directory search); taking one file back has no local file to take.
+      const doc = await store.getSession(request.sessionId);
+      const origin = sshOriginOf(doc);
+      let localClone: string | null = null;
+      if (origin) {
+        const known = (await store.list()).flatMap((row) => [row.cwd, row.gitRoot ?? row.cwd]);
+        localClone = request.action === 'take-file' ? null : (await terminalCommandFor(commandTargetOf(doc), known)).movedTo;
+        if (localClone === null) {
+          throw Object.assign(new Error(`The workspace of session ${request.sessionId} is on ${origin.host}${request.action === 'take-file' ? '' : ', and this computer has no clone of its repository'}; continue it there (Continue in terminal prints the ssh line).`), { code: 'REMOTE_WORKSPACE' });
+        }
+      }
       if (request.action === 'take-file') {
         const entry = await takeHandedOffVersion(store, request.sessionId, request.path, { expected: snapshot });
         await log(request.sessionId, [entry]);
@@ -55,8 +70,8 @@ export function createWorkspaceHandlers(store: SessionStore) {
       const patch = await readSessionPatch(store, request.sessionId, snapshot);
       if (!patch) throw Object.assign(new Error(`The patch of session ${request.sessionId} was too large to store; a worktree cannot be made from it.`), { code: ErrorCode.NOT_FOUND });
       // The repository may be found elsewhere on this machine (a clone at another path).
-      const verification = await verifyWorkspace(snapshot, snapshot.git!.root);
-      const repoRoot = verification.targetRoot ?? snapshot.git!.root;
+      const verification = await verifyWorkspace(snapshot, localClone ?? snapshot.git!.root);
+      const repoRoot = verification.targetRoot ?? localClone ?? snapshot.git!.root;
       const targetDir = request.targetDir ?? defaultWorktreeDir(repoRoot, request.sessionId);
       const result = await rehydrateIntoWorktree(repoRoot, snapshot.git!.head, patch, targetDir);
       await log(request.sessionId, result.log);

@@ -7,6 +7,7 @@ import { SendToDevice } from '../features/devices/SendToDevice';
 import { CarriedPermissions } from '../features/carried/CarriedPermissions';
 import { CarriedTasks } from '../features/carried/CarriedTasks';
 import { DamageBanner } from '../features/session/DamageBanner';
+import { RemoteSessionNotice, SshBadge } from '../features/remote/RemoteSessionNotice';
 import { useSessionTab } from '../hooks/use-session-tab';
 import { formatDateTime } from '../model/relative-time';
 import { formatCount } from '../model/format-number';
@@ -43,6 +44,7 @@ export function SessionView({ detail, now, onSessionChanged, initialSearch }: Se
               from {relayedFrom(session)!.name}
             </span>
           )}
+          <SshBadge session={session} />
           <div className="session-header-actions">
             <SendToDevice sessionId={session.id} />
             <ContinueInTerminal sessionId={session.id} />
@@ -117,6 +119,7 @@ function ConversationPanel({ detail, now, initialSearch }: { detail: SessionDeta
           <ContextFact context={session.context} />
         </dl>
         <DamageBanner damaged={session.damaged} />
+        <RemoteSessionNotice session={session} />
         <CarriedPermissions permission={session.permission} />
         <CarriedModel model={session.model} />
         <CarriedTasks sessionId={session.id} />

@@ -108,7 +108,18 @@ function CommandView({ command }: { command: TerminalCommand }) {
       <p className="popover-title">
         Run this in a terminal to continue with <strong data-testid="terminal-tool">{TOOL_LABEL[command.tool]}</strong>
       </p>
-      {!command.cwdExists && (
+      {command.sshHost != null && (
+        <div className="notice" role="note" data-testid="terminal-ssh">
+          The workspace is on <code>{command.sshHost}</code>: the command opens it there over ssh.
+          {command.movedTo !== null && (
+            <>
+              {' '}
+              This computer has a clone of the same repository at <code data-testid="terminal-local-clone">{command.movedTo}</code>.
+            </>
+          )}
+        </div>
+      )}
+      {!command.cwdExists && command.sshHost == null && (
         <div className="notice notice-warn" role="note" data-testid="terminal-cwd-gone">
           The directory <code>{command.cwd}</code> no longer exists.
           {command.movedTo !== null && (
@@ -130,7 +141,7 @@ function CommandView({ command }: { command: TerminalCommand }) {
         </button>
       </div>
       <p className="muted popover-foot" aria-live="polite" data-testid="terminal-copy-status">
-        {copied === 'select' ? `The clipboard is not available here: the command is selected, press ${copyShortcut()}.` : copied === 'copied' ? 'Copied to the clipboard.' : `Runs in ${command.cwdExists || command.movedTo === null ? command.cwd : command.movedTo}`}
+        {copied === 'select' ? `The clipboard is not available here: the command is selected, press ${copyShortcut()}.` : copied === 'copied' ? 'Copied to the clipboard.' : command.sshHost != null ? `Runs in ${command.cwd} on ${command.sshHost}` : `Runs in ${command.cwdExists || command.movedTo === null ? command.cwd : command.movedTo}`}
       </p>
     </>
   );
