@@ -34,6 +34,25 @@ export const RiskAssessment = z.looseObject({
 });
 export type RiskAssessment = z.infer<typeof RiskAssessment>;
 
+/** Paths a remote box's request may name (the policy's own limits are tighter in practice). */
+export const MAX_REMOTE_PATHS = 256;
+
+/**
+ * What the CLI on a remote box (`baton ssh`, issue 22) resolved there before asking: the workspace
+ * root and home on that box, and each path of the call as its real path there, or null when it
+ * could not be resolved (judged high). `host` is set by the desktop from the credential, never
+ * taken from the remote. The desktop never resolves these paths against its own filesystem.
+ */
+export const RemoteApprovalContext = z.looseObject({
+  host: z.string().max(255).optional(),
+  workspaceRoot: z.string().min(1).max(4096),
+  home: z.string().min(1).max(4096),
+  paths: z
+    .array(z.looseObject({ path: z.string().max(4096), resolved: z.string().max(4096).nullable(), inside: z.boolean() }))
+    .max(MAX_REMOTE_PATHS),
+});
+export type RemoteApprovalContext = z.infer<typeof RemoteApprovalContext>;
+
 /** `approval.request` params, as an agent sends them. */
 export const ApprovalRequestParams = z.looseObject({
   requestId: Id,
@@ -52,6 +71,8 @@ export const ApprovalRequestParams = z.looseObject({
    * It may group look-alike requests for display; it never answers one (see approval-service).
    */
   groupKey: z.string().max(128).optional(),
+  /** Present only on a request from a remote box (set by the desktop's gate, see RemoteApprovalContext). */
+  remote: RemoteApprovalContext.optional(),
 });
 export type ApprovalRequestParams = z.infer<typeof ApprovalRequestParams>;
 
@@ -72,7 +93,9 @@ export const ApprovalRequestRecord = z.looseObject({
   cwd: z.string(),
   workspaceRoot: z.string(),
   /** Where the root came from: the Baton session, the git repository around cwd, or cwd alone. */
-  workspaceSource: z.enum(['session', 'git', 'cwd']).optional(),
+  workspaceSource: z.enum(['session', 'git', 'cwd', 'remote']).optional(),
+  /** A remote box's request (issue 22): its host and the paths as resolved there. */
+  remote: RemoteApprovalContext.optional(),
   /** Said to the person when the boundary is weak (cwd only, or `/` / home). */
   workspaceWarning: z.string().optional(),
   client: z.string().optional(),

@@ -14,7 +14,8 @@ import {
 import { resolveDataDir } from '../../core/paths.js';
 import { connectEndpoint } from '../../core/transport/client.js';
 import { loadOrCreateToken } from '../../core/transport/endpoint.js';
-import { desktopEndpoint } from '../../core/transport/forwarded-endpoint.js';
+import { desktopEndpoint, forwardedEndpoint } from '../../core/transport/forwarded-endpoint.js';
+import { resolveRequestHere } from '../../core/ssh/remote-paths.js';
 import { DEFAULT_APPROVAL_TIMEOUT_MS } from '../../shared/approvals.js';
 import { CLI_JSON_VERSION, EXIT } from '../output.js';
 import { readStdin } from '../stdin.js';
@@ -58,7 +59,9 @@ async function ask(request: BridgeRequest, waitMs: number): Promise<BridgeDecisi
     return askBecause(`the Baton desktop is not reachable (${(error as Error).message})`);
   }
   try {
-    const answer = await client.request('approval.request', { ...request, timeoutMs: waitMs }, { timeoutMs: waitMs + ANSWER_MARGIN_MS });
+    // Through baton ssh the desktop cannot see this box's files: resolve the paths here first (issue 22).
+    const remote = forwardedEndpoint() ? { remote: resolveRequestHere(request) } : {};
+    const answer = await client.request('approval.request', { ...request, ...remote, timeoutMs: waitMs }, { timeoutMs: waitMs + ANSWER_MARGIN_MS });
     return decisionFromAnswer(answer, request.requestId);
   } catch (error) {
     return askBecause(`no answer from the Baton desktop (${(error as Error).message})`);

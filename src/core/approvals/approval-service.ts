@@ -29,6 +29,7 @@ import type { SessionStore } from '../store/types.js';
 import { KeyedMutex } from '../tasks/keyed-mutex.js';
 import type { Answer, ConnectionContext, IncomingRequest, RequestHandler } from '../transport/types.js';
 import { APPROVALS_FILE, ApprovalLog } from './approval-log.js';
+import { assessRemoteRisk, inRemotePaths, remoteCall } from './remote-request.js';
 import { ApprovalError } from './errors.js';
 import { createSessionLinker, type SessionLinker } from './session-link.js';
 
@@ -170,11 +171,12 @@ export function createApprovalService(options: ApprovalServiceOptions): Approval
   let closed = false;
 
   const emit = (event: ApprovalEvent): void => void emitter.emit('change', event);
-  const contextOf = (request: ApprovalRequestRecord): RiskContext => ({ cwd: request.cwd, workspaceRoot: request.workspaceRoot, home });
-  const callOf = (request: ApprovalRequestRecord): ToolCall => ({ tool: request.tool, input: request.input });
+  // A remote box's request (issue 22) is judged with its own home and the paths as resolved there.
+  const contextOf = (request: ApprovalRequestRecord): RiskContext => ({ cwd: request.cwd, workspaceRoot: request.workspaceRoot, home: request.remote?.home ?? home });
+  const callOf = (request: ApprovalRequestRecord): ToolCall => remoteCall({ tool: request.tool, input: request.input }, request.remote);
 
   function proposalOf(entry: Entry): GrantProposal {
-    entry.proposal ??= deriveGrant(callOf(entry.request), contextOf(entry.request));
+    entry.proposal ??= inRemotePaths(entry.request.remote, () => deriveGrant(callOf(entry.request), contextOf(entry.request)));
     return entry.proposal;
   }
 
@@ -297,11 +299,14 @@ export function createApprovalService(options: ApprovalServiceOptions): Approval
         return { entry: existing, replay: true };
       }
       const doc = linker ? (await linker.resolve(p.sessionId)).doc : null;
-      const workspace = workspaceRootOf(doc, p.cwd, home);
+      // A remote box's workspace root comes from its CLI: this machine's disk knows nothing of it.
+      const workspace: WorkspaceRootChoice | { root: string; source: 'remote'; warning: null } = p.remote
+        ? { root: p.remote.workspaceRoot, source: 'remote', warning: null }
+        : workspaceRootOf(doc, p.cwd, home);
       const workspaceRoot = workspace.root;
-      const call: ToolCall = { tool: p.tool, input: p.input };
-      const ctx: RiskContext = { cwd: p.cwd, workspaceRoot, home };
-      const risk = assessRisk(call, ctx);
+      const call: ToolCall = remoteCall({ tool: p.tool, input: p.input }, p.remote);
+      const ctx: RiskContext = { cwd: p.cwd, workspaceRoot, home: p.remote?.home ?? home };
+      const risk = p.remote ? assessRemoteRisk({ tool: p.tool, input: p.input }, ctx, p.remote) : assessRisk(call, ctx);
       const now = Date.now();
       const wait = Math.min(p.timeoutMs ?? timeoutMs, timeoutMs);
       const record: ApprovalRequestRecord = {
@@ -317,6 +322,7 @@ export function createApprovalService(options: ApprovalServiceOptions): Approval
         ...(workspace.warning ? { workspaceWarning: workspace.warning } : {}),
         ...(p.client ? { client: p.client } : {}),
         ...(p.groupKey ? { groupKey: p.groupKey } : {}),
+        ...(p.remote ? { remote: p.remote } : {}),
         risk,
         createdAt: new Date(now).toISOString(),
         expiresAt: new Date(now + wait).toISOString(),
@@ -326,7 +332,7 @@ export function createApprovalService(options: ApprovalServiceOptions): Approval
       state.entries.set(p.requestId, entry);
       requestSession.set(p.requestId, p.sessionId);
       // A grant in force answers a new request only through the policy's own matcher, never for high risk.
-      const grant = risk.level === 'high' ? undefined : [...state.grants.values()].find((g) => grantAllows(g.rule, call, ctx));
+      const grant = risk.level === 'high' ? undefined : inRemotePaths(p.remote, () => [...state.grants.values()].find((g) => grantAllows(g.rule, call, ctx)));
       if (grant) {
         await settle(state, entry, 'approve', 'grant', `allowed for this session by grant ${grant.id} (${grant.rule})`);
         return { entry, replay: false };
@@ -374,7 +380,7 @@ export function createApprovalService(options: ApprovalServiceOptions): Approval
     let grant: Grant | undefined;
     if (params.decision === 'approve' && params.allowForSession) {
       // Derived again now, not taken from the view: the rule granted is the one the policy stands behind.
-      const derived = high ? { ok: false as const, reason: 'the call is high risk: approve it once, never for the session' } : deriveGrant(callOf(entry.request), contextOf(entry.request));
+      const derived = high ? { ok: false as const, reason: 'the call is high risk: approve it once, never for the session' } : inRemotePaths(entry.request.remote, () => deriveGrant(callOf(entry.request), contextOf(entry.request)));
       if (!derived.ok) throw new ApprovalError('GRANT_REFUSED', `request ${requestId} cannot be allowed for this session: ${derived.reason}. Approve it once or deny it.`, requestId);
       if (params.expectedRule !== undefined && params.expectedRule !== derived.rule) {
         throw new ApprovalError('GRANT_REFUSED', `request ${requestId}: the rule shown (${params.expectedRule}) is not the rule the policy derives now (${derived.rule}); nothing was granted, look again`, requestId);

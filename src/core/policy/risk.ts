@@ -5,7 +5,7 @@ import { Findings, LEVEL_ORDER, maxLevel } from './findings.js';
 import { isAbsolutePath, isInside, normalizeAbsolute, resolvePath } from './paths.js';
 import { MAX_TARGETS_PER_COMMAND } from './path-rules.js';
 import { analyseShell, type ShellScope } from './shell-rules.js';
-import { isSecretPath, realpathLongest, targetsOf, type PathContext } from './targets.js';
+import { isSecretPath, realpathLongest, resolvingRemotePaths, targetsOf, type PathContext } from './targets.js';
 import { FETCH_TOOLS, looksReadOnly, patchOf, patchTargets, pathsOf, READ_TOOLS, SHELL_TOOLS, shellCommandOf, urlsOf, WRITE_TOOLS } from './tool-shapes.js';
 
 /**
@@ -46,6 +46,8 @@ const MAX_CONTEXT_REALPATHS = 256;
 const contextRealpaths = new Map<string, { real: string; at: number }>();
 
 function contextRealpath(p: string): string {
+  // A remote box's paths are not this machine's: neither cached with them nor read from them.
+  if (resolvingRemotePaths()) return realpathLongest(normalizeAbsolute(p));
   const now = Date.now();
   const hit = contextRealpaths.get(p);
   if (hit && now - hit.at < CONTEXT_REALPATH_TTL_MS) return hit.real;

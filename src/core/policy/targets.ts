@@ -30,6 +30,29 @@ export interface Target {
   globAll: boolean;
 }
 
+/**
+ * While set, a path is resolved by this function and never against this machine's filesystem:
+ * a request from a remote box (`baton ssh`, issue 22) names paths on that box, which its CLI
+ * resolved there before asking. Set only for the span of a synchronous assessment.
+ */
+let remoteResolver: ((abs: string) => string) | null = null;
+
+/** Runs `assess` (synchronous) with paths resolved by `resolve` instead of the local filesystem. */
+export function withRemotePaths<T>(resolve: (abs: string) => string, assess: () => T): T {
+  const previous = remoteResolver;
+  remoteResolver = resolve;
+  try {
+    return assess();
+  } finally {
+    remoteResolver = previous;
+  }
+}
+
+/** True while a remote box's request is being assessed (caches of local realpaths must be bypassed). */
+export function resolvingRemotePaths(): boolean {
+  return remoteResolver !== null;
+}
+
 /** Symlinks followed by hand (dangling ones) before a path counts as unresolvable. */
 export const MAX_SYMLINK_HOPS = 40;
 
@@ -39,6 +62,7 @@ export const MAX_SYMLINK_HOPS = 40;
  * ~/.ssh/authorized_keys).
  */
 export function realpathLongest(abs: string, hops = 0): string {
+  if (remoteResolver !== null) return remoteResolver(normalizeAbsolute(abs));
   let head = normalizeAbsolute(abs);
   let tail = '';
   for (let guard = 0; guard < 256; guard++) {

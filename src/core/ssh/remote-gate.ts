@@ -69,11 +69,24 @@ export function createRemoteGate(options: RemoteGateOptions): RequestHandler {
       if (request.method === 'ssh.credential.open') return open(request);
       if (request.method === 'ssh.credential.hold') return hold(request, connection);
       if (request.method === 'session.upload') return { ok: false, code: ErrorCode.ACCESS_DENIED, message: 'session.upload is for remote boxes; a local session is already in this store' };
+      if (request.method === 'approval.request' && request.params && typeof request.params === 'object' && 'remote' in request.params) {
+        // Only a remote box's connection may say its paths were resolved elsewhere.
+        const { remote: _claimed, ...params } = request.params as Record<string, unknown>;
+        return receive({ ...request, params }, connection);
+      }
       return receive(request, connection);
     }
     if (!REMOTE_METHODS.has(request.method)) return { ok: false, code: ErrorCode.ACCESS_DENIED, message: `${request.method} is not open to a remote box (${credential.host})` };
     if (request.method === 'session.upload') return upload(request, connection, credential);
     if (request.method === 'handoff.offer') return offerFromRemote(request, connection, credential.host);
+    if (request.method === 'approval.request') {
+      const params = request.params as { remote?: unknown } | null;
+      if (!params || typeof params !== 'object' || !params.remote || typeof params.remote !== 'object') {
+        return { ok: false, code: ErrorCode.BAD_REQUEST, message: `an approval from ${credential.host} must carry its paths as resolved there (remote); update Baton on that box` };
+      }
+      // The host is the credential's, whatever the remote wrote.
+      return receive({ ...request, params: { ...params, remote: { ...(params.remote as object), host: credential.host } } }, connection);
+    }
     return receive(request, connection);
   };
 }

@@ -78,6 +78,7 @@ describe('baton ssh against a real sshd', () => {
       tool_use_id: 'toolu_remote_1',
     };
     writeAs(remote, 'hook.json', JSON.stringify(hook));
+    writeAs(remote, 'hook-2.json', JSON.stringify({ ...hook, tool_input: { file_path: '~root/.profile', content: 'x' }, tool_use_id: 'toolu_remote_2' }));
     const script = writeAs(
       remote,
       'remote.sh',
@@ -91,6 +92,7 @@ describe('baton ssh against a real sshd', () => {
         `sid=$(node -p 'JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).sessionId' "$HOME/handoff-1.json")`,
         `${cli} handoff --session "$sid" --json > "$HOME/handoff-2.json" || true`,
         `${cli} approve --hook claude --session "$sid" --wait 60 < "$HOME/hook.json" > "$HOME/approve.json"`,
+        `${cli} approve --hook claude --session "$sid" --wait 60 < "$HOME/hook-2.json" > "$HOME/approve-2.json"`,
         'while [ ! -e "$HOME/go" ]; do sleep 0.1; done',
         '',
       ].join('\n'),
@@ -121,9 +123,20 @@ describe('baton ssh against a real sshd', () => {
     const pending = await until('the remote approval', () => services!.approvals.listPending()[0]);
     expect(pending.request.cwd).toBe(`${remote.home}/proj`);
     expect(pending.request.input.file_path).toBe(`${remote.home}/proj/notes.txt`);
+    expect(pending.request.workspaceSource).toBe('remote');
+    expect(pending.request.remote).toMatchObject({ host: sshd.destination, home: remote.home, paths: [{ path: `${remote.home}/proj/notes.txt`, resolved: `${remote.home}/proj/notes.txt`, inside: true }] });
+    expect(pending.request.risk.level).not.toBe('high');
     await services.approvals.decide(pending.request.requestId, { decision: 'approve' });
     const approved = await until('the approval answer', () => readJsonLine(path.join(remote.home, 'approve.json')));
     expect(approved).toMatchObject({ hookSpecificOutput: { permissionDecision: 'allow' } });
+
+    // A path the remote cannot resolve is unknown, so high: the desktop never looks it up on its own disk.
+    const unknown = await until('the second remote approval', () => services!.approvals.listPending()[0]);
+    expect(unknown.request.remote?.paths).toEqual([{ path: '~root/.profile', resolved: null, inside: false }]);
+    expect(unknown.request.risk.level).toBe('high');
+    expect(unknown.request.risk.reasons.map((r) => r.rule)).toContain('remote-path-unresolved');
+    await services.approvals.decide(unknown.request.requestId, { decision: 'deny' });
+    expect(await until('the deny', () => readJsonLine(path.join(remote.home, 'approve-2.json')))).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
 
     // A third user of the remote box: the directory is 0700, the socket unreachable, the token unreadable.
     const dir = readFileSync(path.join(remote.home, 'endpoint-dir'), 'utf8').trim();
