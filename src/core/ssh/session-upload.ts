@@ -1,7 +1,10 @@
 import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { MESSAGES_FILE } from '../store/message-log.js';
 import { ErrorCode } from '../../shared/error-codes.js';
 import { isValidId } from '../../shared/ids.js';
-import { BUNDLE_MAX_BYTES, decodeBundle, encodeBundle, landSessionBundle, readSessionBundle } from '../relay/session-bundle.js';
+import { BUNDLE_MAX_BYTES, decodeBundle, encodeBundle, landSessionBundle, readSessionBundle, type SessionBundle } from '../relay/session-bundle.js';
 import type { SessionStore } from '../store/types.js';
 import type { CredentialInfo } from '../transport/session-credentials.js';
 import type { Answer, ConnectionContext, EndpointClient, IncomingRequest } from '../transport/types.js';
@@ -100,9 +103,20 @@ export function createUploadReceiver(store: SessionStore, onLanded: (sessionId: 
       if (from !== credential.host) return { ok: false, code: ErrorCode.ACCESS_DENIED, message: `session ${upload.sessionId} already exists on this desktop and did not come from ${credential.host}` };
     }
     const landed = await landSessionBundle(store, decoded.bundle, null, { sshFrom: { host: credential.host, receivedAt: new Date().toISOString() } });
+    if (landed === 'present' && !(await sameMessages(store, decoded.bundle))) {
+      // Landing never replaces a session: a remote session that grew since it was sent is a new handoff Baton cannot merge yet.
+      return { ok: false, code: ErrorCode.CONFLICT, message: `session ${upload.sessionId} is already on this desktop with other messages; fork it on ${credential.host} (a new session) to hand it off again` };
+    }
     onLanded(upload.sessionId);
     return { ok: true, landed, sessionId: upload.sessionId };
   };
+}
+
+/** True when the landed messages.jsonl is byte for byte the bundle's (a repeated upload). */
+async function sameMessages(store: SessionStore, bundle: SessionBundle): Promise<boolean> {
+  const sent = bundle.files.find((f) => f.path === MESSAGES_FILE)?.data;
+  const here = await readFile(join(store.sessionDir(bundle.sessionId), MESSAGES_FILE)).catch(() => null);
+  return sent !== undefined && here !== null && here.equals(sent);
 }
 
 /** The remote side: reads the landed session from this box's store and sends it in chunks. */
