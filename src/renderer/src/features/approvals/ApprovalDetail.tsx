@@ -70,6 +70,12 @@ export function ApprovalDetail({ view, now, reason, onReason, busy, session, onO
           )}
         </Fact>
         {request.client !== undefined && <Fact label="Asked by">{request.client}</Fact>}
+        {request.remote !== undefined && (
+          // A remote box's request (baton ssh, issue 22): its paths are on that machine, resolved there.
+          <Fact label="Machine">
+            <span data-testid="approval-remote-host">{request.remote.host ?? 'a remote machine'}</span> <span className="muted">(paths are on that machine)</span>
+          </Fact>
+        )}
         <Fact label="Asked">
           <RelativeTime iso={request.createdAt} now={now} />
         </Fact>
