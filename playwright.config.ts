@@ -40,7 +40,8 @@ export default defineConfig<BatonOptions>({
       testDir: 'e2e',
       testMatch: ['web/**/*.spec.ts', 'electron/**/*.spec.ts'],
       // Copy to clipboard needs a clipboard permission, which the desktop app denies by design.
-      testIgnore: ['web/continue-in-terminal.spec.ts'],
+      // The ssh spec drives the browser host itself (ssh -L to its port, issue 22).
+      testIgnore: ['web/continue-in-terminal.spec.ts', 'web/ssh-remote.spec.ts'],
       // Chromium settings only so the unused base page fixture can start where the runtime exists.
       use: { ...CHROMIUM_USE, hostKind: 'electron' },
     },

@@ -54,7 +54,8 @@ function removeUser(user: SshUser): void {
   rmSync(user.home, { recursive: true, force: true });
 }
 
-function freePort(): Promise<number> {
+/** A port nothing listens on now (the kernel's pick, released at once). */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once('error', reject);
