@@ -22,9 +22,8 @@ export const EXAMPLES: Record<string, Example[]> = {
   ],
   serve: [
     { command: 'baton serve', what: 'the browser host on a free port of 127.0.0.1; open the printed URL' },
-    { command: 'baton serve --port 4780', what: 'on a fixed port' },
-    { command: 'ssh -L 4780:127.0.0.1:4780 devbox', what: 'on your laptop, for a baton serve --port 4780 on devbox: open the printed URL here' },
-    { command: 'ssh -L 9000:127.0.0.1:4780 devbox', what: 'another local port works too: change the port in the URL to 9000' },
+    { command: 'baton serve --port 4780', what: 'on a fixed port; on a remote box, reach it from your laptop with ssh -L 4780:127.0.0.1:4780 devbox and open the printed URL' },
+    { command: 'baton serve --port 4780 --json', what: 'the URL as JSON; through ssh -L 9000:127.0.0.1:4780 devbox, open it with port 9000 instead (any local port works)' },
   ],
   ssh: [
     { command: 'baton ssh devbox', what: 'a shell on devbox whose baton handoff, approve and task reach this desktop' },
