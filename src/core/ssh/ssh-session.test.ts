@@ -91,6 +91,7 @@ describe('baton ssh against a real sshd', () => {
         `${cli} handoff --cwd "$HOME/proj" --title "From the GPU box" --messages "$HOME/messages.jsonl" --json > "$HOME/handoff-1.json" || true`,
         `sid=$(node -p 'JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).sessionId' "$HOME/handoff-1.json")`,
         `${cli} handoff --session "$sid" --json > "$HOME/handoff-2.json" || true`,
+        `${cli} task register --id remote-train --command "python train.py" --kind build --session "$sid" --json > "$HOME/task.json"`,
         `${cli} approve --hook claude --session "$sid" --wait 60 < "$HOME/hook.json" > "$HOME/approve.json"`,
         `${cli} approve --hook claude --session "$sid" --wait 60 < "$HOME/hook-2.json" > "$HOME/approve-2.json"`,
         'while [ ! -e "$HOME/go" ]; do sleep 0.1; done',
@@ -118,6 +119,10 @@ describe('baton ssh against a real sshd', () => {
     expect(landed.cwd).toBe(`${remote.home}/proj`);
     expect((await services.store.readMessages(sessionId)).map((m) => m.content)).toEqual(['Fix the flaky test on the GPU box', 'Pinned the seed.']);
     expect(landed.holder.who).toBe('browser');
+
+    // A task registered on the remote is the laptop's to watch.
+    expect(await until('the remote task', () => readJsonLine(path.join(remote.home, 'task.json')))).toMatchObject({ ok: true });
+    expect((await services.tasks.list({ sessionId })).map((t) => t.record.id)).toEqual(['remote-train']);
 
     // The remote approval: shown with the remote's paths, answered here, heard there.
     const pending = await until('the remote approval', () => services!.approvals.listPending()[0]);
