@@ -114,7 +114,13 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
   try {
     // Remote boxes reach the receiver through `baton ssh` with one-time credentials (issue 22).
     const credentials = createCredentialRegistry();
-    const gate = createRemoteGate({ store, credentials, receive, onLanded: (id) => emitUiEvent('session:changed', { id, reason: 'handoff' }) });
+    const gate = createRemoteGate({
+      store,
+      credentials,
+      receive,
+      onLanded: (id) => emitUiEvent('session:changed', { id, reason: 'handoff' }),
+      taskExists: async (id) => (await tasks.list()).some((view) => view.record.id === id),
+    });
     endpointServer = await startEndpointServer({ endpoint, token, credentials, handle: gate });
   } catch (error) {
     await Promise.all([approvals.close(), tasks.close(), candidates.close(), search.close()]);

@@ -107,6 +107,21 @@ describe('the remote gate', () => {
   it('a local process cannot upload, nor claim an approval was resolved remotely', async () => {
     const sessionId = await remoteSession();
     expect(await uploadSession(local, remoteStore, sessionId, 'u1')).toMatchObject({ ok: false, code: 'ACCESS_DENIED' });
+    // A claimed remote context (an unresolvable path that would look "remote") is dropped: judged as a local request.
+    const asked = local.request('approval.request', {
+      requestId: 'claim-1',
+      sessionId: 's-local',
+      tool: 'Write',
+      input: { file_path: path.join(laptopDir, 'x.txt') },
+      cwd: laptopDir,
+      remote: { host: 'forged', workspaceRoot: '/', home: '/', paths: [] },
+    });
+    await expect.poll(() => services.approvals.listPending().length).toBe(1);
+    const [pending] = services.approvals.listPending();
+    expect(pending!.request.remote).toBeUndefined();
+    expect(pending!.request.workspaceSource).not.toBe('remote');
+    await services.approvals.decide('claim-1', { decision: 'deny' });
+    expect(await asked).toMatchObject({ ok: true, decision: 'deny' });
   });
 
   it('a remote approval without its resolved paths is refused (the remote CLI then asks in its terminal)', async () => {
@@ -193,4 +208,28 @@ describe('session.upload against damaged and hostile chunks (corpus)', () => {
     expect(await uploadSession(client, remoteStore, big.session.id, 'o2')).toMatchObject({ ok: true, landed: 'landed' });
     expect((await services.store.readMessages(big.session.id)).length).toBe(40);
   }, 120_000);
+});
+
+describe('tasks from a remote box', () => {
+  const reg = (id: string, extra: Record<string, unknown> = {}) => ({ id, kind: 'build', command: 'make', recoverable: false, leaseTtlMs: 60_000, ...extra });
+
+  it('drop the remote pid (it names no process here), and stay that host\'s alone', async () => {
+    const { client: devbox } = await remoteClient('devbox');
+    const { client: other } = await remoteClient('otherbox');
+    // pid 1 exists on this machine: a remote pid must never be checked or signalled here.
+    expect(await devbox.request('task.register', reg('train', { pid: 1 }))).toMatchObject({ ok: true, epoch: 1 });
+    const [view] = await services.tasks.list();
+    expect(view!.record).toMatchObject({ id: 'train', pid: null, pidStartTime: null });
+    expect(await other.request('task.heartbeat', { id: 'train', epoch: 1 })).toMatchObject({ ok: false, code: 'ACCESS_DENIED' });
+    expect(await other.request('task.register', reg('train'))).toMatchObject({ ok: false, code: 'ACCESS_DENIED' });
+    expect(await devbox.request('task.heartbeat', { id: 'train', epoch: 1 })).toMatchObject({ ok: true });
+  });
+
+  it('cannot touch a task of the laptop', async () => {
+    expect(await local.request('task.register', reg('dev-server'))).toMatchObject({ ok: true });
+    const { client } = await remoteClient('devbox');
+    expect(await client.request('task.register', reg('dev-server'))).toMatchObject({ ok: false, code: 'ACCESS_DENIED' });
+    expect(await client.request('task.heartbeat', { id: 'dev-server', epoch: 1 })).toMatchObject({ ok: false, code: 'ACCESS_DENIED' });
+    expect(await client.request('task.complete', { id: 'dev-server', epoch: 1, status: 'completed', exitCode: 0 })).toMatchObject({ ok: false, code: 'ACCESS_DENIED' });
+  });
 });

@@ -24,11 +24,15 @@ export interface RemoteGateOptions {
   credentials: CredentialRegistry;
   receive: RequestHandler;
   onLanded?: (sessionId: string) => void;
+  /** Whether this desktop already has a task with this id (a remote box may not touch it). */
+  taskExists?: (id: string) => Promise<boolean>;
 }
 
 export function createRemoteGate(options: RemoteGateOptions): RequestHandler {
   const { store, credentials, receive } = options;
   const upload = createUploadReceiver(store, options.onLanded);
+  /** Task id → the ssh host that registered it: only that host may renew or complete it. */
+  const remoteTasks = new Map<string, string>();
 
   async function open(request: IncomingRequest): Promise<Answer> {
     const host = (request.params as { host?: unknown } | null)?.host;
@@ -63,6 +67,25 @@ export function createRemoteGate(options: RemoteGateOptions): RequestHandler {
     return receive(request, connection);
   }
 
+  /**
+   * Tasks from a remote box: a pid there means nothing here (the laptop would check, or signal,
+   * one of its own processes), so it is dropped; the task is that host's alone.
+   */
+  async function taskFromRemote(request: IncomingRequest, connection: ConnectionContext, host: string): Promise<Answer> {
+    const params = request.params as Record<string, unknown> | null;
+    const id = params && typeof params === 'object' ? params.id : undefined;
+    if (typeof id !== 'string') return receive(request, connection); // the task service answers BAD_REQUEST
+    const owner = remoteTasks.get(id);
+    const denied = { ok: false as const, code: ErrorCode.ACCESS_DENIED, message: `task ${id} was not registered from ${host}` };
+    if (request.method !== 'task.register') return owner === host ? receive(request, connection) : denied;
+    if (owner !== undefined && owner !== host) return denied;
+    if (owner === undefined && (await options.taskExists?.(id))) return { ...denied, message: `task ${id} belongs to this desktop; choose another id on ${host}` };
+    const { pid: _remotePid, ...rest } = params!;
+    const answer = await receive({ ...request, params: rest }, connection);
+    if (answer.ok) remoteTasks.set(id, host);
+    return answer;
+  }
+
   return async (request, connection) => {
     const credential = connection.credential;
     if (!credential) {
@@ -79,6 +102,7 @@ export function createRemoteGate(options: RemoteGateOptions): RequestHandler {
     if (!REMOTE_METHODS.has(request.method)) return { ok: false, code: ErrorCode.ACCESS_DENIED, message: `${request.method} is not open to a remote box (${credential.host})` };
     if (request.method === 'session.upload') return upload(request, connection, credential);
     if (request.method === 'handoff.offer') return offerFromRemote(request, connection, credential.host);
+    if (request.method.startsWith('task.')) return taskFromRemote(request, connection, credential.host);
     if (request.method === 'approval.request') {
       const params = request.params as { remote?: unknown } | null;
       if (!params || typeof params !== 'object' || !params.remote || typeof params.remote !== 'object') {
