@@ -61,7 +61,7 @@ async function handOffFromRemote(): Promise<{ sessionId: string; repo: string }>
 }
 
 describe('a remote workspace on the laptop', () => {
-  it('shows the diff from the carried patch, refuses to write to the remote path, and says why', async () => {
+  it('shows the diff from the carried patch, refuses to write to or watch the remote path, and says why', async () => {
     const { sessionId, repo } = await handOffFromRemote();
     const diff = await services.dispatch('workspace:diff', { sessionId });
     expect(diff).toMatchObject({ ok: true });
@@ -73,6 +73,8 @@ describe('a remote workspace on the laptop', () => {
     }
     // Even though the remote path exists on this machine (one filesystem in this test), it was not touched.
     expect(execFileSync('git', ['status', '--porcelain'], { cwd: repo, encoding: 'utf8' })).toBe(' M train.py\n');
+    // Nothing on this machine to watch.
+    expect(await services.dispatch('workspace:watch', { sessionId })).toMatchObject({ ok: true, value: { watching: 0 } });
     const command = await services.dispatch('terminal:command', { sessionId });
     expect(command).toMatchObject({ ok: true, value: { shellLine: `ssh devbox -t 'cd ${repo} && baton resume ${sessionId}'`, sshHost: 'devbox', movedTo: null } });
   });

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { constants as osConstants } from 'node:os';
 import { connectEndpoint } from '../transport/client.js';
 import { MAX_SOCKET_PATH_BYTES } from '../transport/endpoint.js';
 import { FORWARDED_SOCKET_NAME, FORWARDED_TOKEN_NAME, SSH_ENDPOINT_ENV } from '../transport/forwarded-endpoint.js';
@@ -130,7 +131,8 @@ export async function runSshSession(options: SshSessionOptions): Promise<number>
     return await new Promise<number>((resolve, reject) => {
       const child = spawn(ssh, args, { stdio: 'inherit' });
       child.on('error', (error) => reject(new SshSessionError('SSH', `could not run ${ssh}: ${error.message}`)));
-      child.on('close', (code, signal) => resolve(code ?? (signal ? 128 + 1 : 1)));
+      // Killed by a signal: the shell's convention, 128 + its number.
+      child.on('close', (code, signal) => resolve(code ?? 128 + (signal ? (osConstants.signals[signal] ?? 0) : 0)));
     });
   } finally {
     client.close(); // the hold ends with the connection: the desktop revokes the credential
