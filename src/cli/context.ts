@@ -1,8 +1,8 @@
 import { resolveDataDir } from '../core/paths.js';
 import { openStore } from '../core/store/index.js';
 import type { SessionStore } from '../core/store/types.js';
-import { ensureEndpointDir, loadOrCreateToken, resolveEndpoint } from '../core/transport/endpoint.js';
-import { forwardedEndpoint } from '../core/transport/forwarded-endpoint.js';
+import { ensureEndpointDir, loadOrCreateToken } from '../core/transport/endpoint.js';
+import { desktopEndpoint } from '../core/transport/forwarded-endpoint.js';
 import type { EndpointInfo } from '../core/transport/types.js';
 
 export interface CliContext {
@@ -16,16 +16,14 @@ export async function openCliStore(): Promise<CliContext> {
 }
 
 /**
- * The desktop to talk to: the laptop's, forwarded by `baton ssh` when $BATON_SSH_ENDPOINT is set
- * (`forwarded`: the session's content must travel with the offer), else this machine's own.
+ * The desktop to talk to: the laptop's, forwarded by `baton ssh` ($BATON_SSH_ENDPOINT, or
+ * ~/.baton-ssh/current when no desktop listens here; `forwarded`: the session's content must
+ * travel with the offer), else this machine's own. Either directory must be private and ours.
  */
 export async function endpointFor(dataDir: string): Promise<{ endpoint: EndpointInfo; token: Buffer; forwarded: boolean }> {
-  const forwarded = forwardedEndpoint();
-  // The forwarded directory and token were made by baton ssh; their checks (0700, ours, 0600) still apply.
-  if (forwarded) return { endpoint: forwarded, token: await loadOrCreateToken(forwarded.tokenPath), forwarded: true };
-  const endpoint = resolveEndpoint(dataDir);
+  const { endpoint, forwarded } = desktopEndpoint(dataDir);
   await ensureEndpointDir(endpoint.dir);
-  return { endpoint, token: await loadOrCreateToken(endpoint.tokenPath), forwarded: false };
+  return { endpoint, token: await loadOrCreateToken(endpoint.tokenPath), forwarded };
 }
 
 /** The command that picks a saved session up again. Session ids are [A-Za-z0-9._-] (shared/ids.ts), so it needs no shell quoting. */

@@ -14,7 +14,7 @@ import {
 import { resolveDataDir } from '../../core/paths.js';
 import { connectEndpoint } from '../../core/transport/client.js';
 import { loadOrCreateToken } from '../../core/transport/endpoint.js';
-import { desktopEndpoint, forwardedEndpoint } from '../../core/transport/forwarded-endpoint.js';
+import { desktopEndpoint } from '../../core/transport/forwarded-endpoint.js';
 import { resolveRequestHere } from '../../core/ssh/remote-paths.js';
 import { DEFAULT_APPROVAL_TIMEOUT_MS } from '../../shared/approvals.js';
 import { CLI_JSON_VERSION, EXIT } from '../output.js';
@@ -46,7 +46,7 @@ interface ApproveFlags {
 
 async function ask(request: BridgeRequest, waitMs: number): Promise<BridgeDecision> {
   const dataDir = resolveDataDir();
-  const endpoint = desktopEndpoint(dataDir); // the laptop's, inside a baton ssh shell (issue 22)
+  const { endpoint, forwarded } = desktopEndpoint(dataDir); // the laptop's, through baton ssh (issue 22)
   try {
     await access(endpoint.tokenPath); // no token: Baton never ran here; do not create one just to fail
   } catch {
@@ -60,7 +60,7 @@ async function ask(request: BridgeRequest, waitMs: number): Promise<BridgeDecisi
   }
   try {
     // Through baton ssh the desktop cannot see this box's files: resolve the paths here first (issue 22).
-    const remote = forwardedEndpoint() ? { remote: resolveRequestHere(request) } : {};
+    const remote = forwarded ? { remote: resolveRequestHere(request) } : {};
     const answer = await client.request('approval.request', { ...request, ...remote, timeoutMs: waitMs }, { timeoutMs: waitMs + ANSWER_MARGIN_MS });
     return decisionFromAnswer(answer, request.requestId);
   } catch (error) {

@@ -34,7 +34,7 @@ async function call(method: string, params: unknown, viaRelay = false): Promise<
     const { callRelayTask } = await import('../../core/relay/relay-task-methods.js');
     return callRelayTask(dataDir, method, params as Record<string, unknown>);
   }
-  const endpoint = desktopEndpoint(dataDir); // the laptop's, inside a baton ssh shell (issue 22)
+  const { endpoint } = desktopEndpoint(dataDir); // the laptop's, through baton ssh (issue 22)
   let token: Buffer;
   try {
     token = await loadOrCreateToken(endpoint.tokenPath);

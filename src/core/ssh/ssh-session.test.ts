@@ -93,7 +93,8 @@ describe('baton ssh against a real sshd', () => {
         `${cli} handoff --session "$sid" --json > "$HOME/handoff-2.json" || true`,
         `${cli} task register --id remote-train --command "python train.py" --kind build --session "$sid" --json > "$HOME/task.json"`,
         `${cli} approve --hook claude --session "$sid" --wait 60 < "$HOME/hook.json" > "$HOME/approve.json"`,
-        `${cli} approve --hook claude --session "$sid" --wait 60 < "$HOME/hook-2.json" > "$HOME/approve-2.json"`,
+        // As an agent's hook started without the variable: found through ~/.baton-ssh/current.
+        `env -u BATON_SSH_ENDPOINT ${cli} approve --hook claude --session "$sid" --wait 60 < "$HOME/hook-2.json" > "$HOME/approve-2.json"`,
         'while [ ! -e "$HOME/go" ]; do sleep 0.1; done',
         '',
       ].join('\n'),

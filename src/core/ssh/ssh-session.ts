@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { constants as osConstants } from 'node:os';
 import { connectEndpoint } from '../transport/client.js';
 import { MAX_SOCKET_PATH_BYTES } from '../transport/endpoint.js';
-import { FORWARDED_SOCKET_NAME, FORWARDED_TOKEN_NAME, SSH_ENDPOINT_ENV } from '../transport/forwarded-endpoint.js';
+import { CURRENT_LINK, FORWARDED_SOCKET_NAME, FORWARDED_TOKEN_NAME, REMOTE_BASE_DIR, SSH_ENDPOINT_ENV } from '../transport/forwarded-endpoint.js';
 import type { EndpointClient, EndpointInfo } from '../transport/types.js';
 
 /**
@@ -18,7 +18,6 @@ import type { EndpointClient, EndpointInfo } from '../transport/types.js';
  *     exports BATON_SSH_ENDPOINT=dir for the remote shell, and removes the directory on the way out.
  * The desktop's own token never leaves the laptop.
  */
-export const REMOTE_BASE_DIR = '.baton-ssh';
 /** Longest a remote's answer to the set-up step may be (it prints one path). */
 const SETUP_OUTPUT_MAX_BYTES = 4096;
 /** Longest the hold may stay open: setTimeout's ceiling (~24.8 days). An ssh session longer than that needs a new baton ssh. */
@@ -70,7 +69,15 @@ export function remoteSetupScript(credentialId: string): string {
 /** The interactive session's remote command: the variable, the user's command or login shell, then clean-up. */
 export function remoteSessionScript(dir: string, command: readonly string[]): string {
   const run = command.length > 0 ? command.join(' ') : '"${SHELL:-/bin/sh}" -l';
-  return `${SSH_ENDPOINT_ENV}=${sq(dir)}; export ${SSH_ENDPOINT_ENV}; ${run}; s=$?; rm -rf ${sq(dir)}; exit $s`;
+  // ~/.baton-ssh/current: for processes that did not inherit the variable; removed only if still ours.
+  const link = `"$HOME/${REMOTE_BASE_DIR}/${CURRENT_LINK}"`;
+  return [
+    `${SSH_ENDPOINT_ENV}=${sq(dir)}; export ${SSH_ENDPOINT_ENV}`,
+    `ln -sfn ${sq(dir)} ${link} 2>/dev/null`,
+    `${run}; s=$?`,
+    `[ "$(readlink ${link} 2>/dev/null)" = ${sq(dir)} ] && rm -f ${link}`,
+    `rm -rf ${sq(dir)}; exit $s`,
+  ].join('; ');
 }
 
 function runCaptured(binary: string, args: string[], input: Buffer): Promise<{ code: number | null; stdout: string; stderr: string }> {
