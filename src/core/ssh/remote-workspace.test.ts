@@ -66,6 +66,10 @@ describe('a remote workspace on the laptop', () => {
     const diff = await services.dispatch('workspace:diff', { sessionId });
     expect(diff).toMatchObject({ ok: true });
     expect(JSON.stringify(diff)).toContain('train.py');
+    // No clone here: nothing to verify against, nothing offered.
+    expect(await services.dispatch('workspace:status', { sessionId })).toEqual({ ok: true, value: { hasWorkspace: true, verification: null, plan: null } });
+    const file = await services.dispatch('workspace:file', { sessionId, path: 'train.py', against: 'disk' });
+    expect(JSON.stringify(file)).toContain('seed = 42');
     for (const request of [{ action: 'take-file', sessionId, path: 'train.py' }, { action: 'worktree', sessionId }]) {
       const answer = await services.dispatch('workspace:rehydrate', request);
       expect(answer, request.action).toMatchObject({ ok: false, error: { code: 'REMOTE_WORKSPACE' } });
@@ -86,6 +90,7 @@ describe('a remote workspace on the laptop', () => {
     git(clone, 'remote', 'set-url', 'origin', ORIGIN);
     const command = await services.dispatch('terminal:command', { sessionId });
     expect(command).toMatchObject({ ok: true, value: { movedTo: clone } });
+    expect(await services.dispatch('workspace:status', { sessionId })).toMatchObject({ ok: true, value: { hasWorkspace: true, plan: { kind: 'worktree', repoRoot: clone } } });
     const target = path.join(box, 'laptop-code', 'gpu-worktree');
     const answer = await services.dispatch('workspace:rehydrate', { action: 'worktree', sessionId, targetDir: target });
     expect(answer).toMatchObject({ ok: true });
