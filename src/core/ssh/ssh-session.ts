@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { constants as osConstants } from 'node:os';
+import { shellQuote } from '../../shared/agents.js';
 import { connectEndpoint } from '../transport/client.js';
 import { MAX_SOCKET_PATH_BYTES } from '../transport/endpoint.js';
 import { CURRENT_LINK, FORWARDED_SOCKET_NAME, FORWARDED_TOKEN_NAME, REMOTE_BASE_DIR, SSH_ENDPOINT_ENV } from '../transport/forwarded-endpoint.js';
@@ -46,11 +47,6 @@ export class SshSessionError extends Error {
   }
 }
 
-/** Single quotes for the remote POSIX shell. */
-function sq(word: string): string {
-  return `'${word.replace(/'/g, `'\\''`)}'`;
-}
-
 /** The set-up script: private base and session directories, the token from stdin, the directory's path on stdout. */
 export function remoteSetupScript(credentialId: string): string {
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(credentialId)) throw new SshSessionError('CREDENTIAL', `unexpected credential id ${credentialId}`);
@@ -72,11 +68,11 @@ export function remoteSessionScript(dir: string, command: readonly string[]): st
   // ~/.baton-ssh/current: for processes that did not inherit the variable; removed only if still ours.
   const link = `"$HOME/${REMOTE_BASE_DIR}/${CURRENT_LINK}"`;
   return [
-    `${SSH_ENDPOINT_ENV}=${sq(dir)}; export ${SSH_ENDPOINT_ENV}`,
-    `ln -sfn ${sq(dir)} ${link} 2>/dev/null`,
+    `${SSH_ENDPOINT_ENV}=${shellQuote(dir)}; export ${SSH_ENDPOINT_ENV}`,
+    `ln -sfn ${shellQuote(dir)} ${link} 2>/dev/null`,
     `${run}; s=$?`,
-    `[ "$(readlink ${link} 2>/dev/null)" = ${sq(dir)} ] && rm -f ${link}`,
-    `rm -rf ${sq(dir)}; exit $s`,
+    `[ "$(readlink ${link} 2>/dev/null)" = ${shellQuote(dir)} ] && rm -f ${link}`,
+    `rm -rf ${shellQuote(dir)}; exit $s`,
   ].join('; ');
 }
 
