@@ -113,7 +113,8 @@ export async function runSshSession(options: SshSessionOptions): Promise<number>
     const held = client.request('ssh.credential.hold', { credentialId }, { timeoutMs: HOLD_MAX_MS });
     held.catch(() => undefined); // it ends with the connection; nothing to report then
 
-    const setup = await runCaptured(ssh, [...options.sshArgs, '-o', 'BatchMode=yes', options.host, remoteSetupScript(credentialId)], Buffer.from(opened.token, 'base64'));
+    // No BatchMode: a password or passphrase prompt reads the terminal, not the token on stdin.
+    const setup = await runCaptured(ssh, [...options.sshArgs, '-T', options.host, remoteSetupScript(credentialId)], Buffer.from(opened.token, 'base64'));
     const dir = setup.stdout.trim().split('\n').at(-1) ?? '';
     if (setup.code !== 0 || !dir.startsWith('/')) {
       throw new SshSessionError('REMOTE_SETUP', `could not prepare ${options.host} (ssh exit ${String(setup.code)}): ${setup.stderr.trim() || setup.stdout.trim() || 'no output'}`);
