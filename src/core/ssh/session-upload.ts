@@ -23,6 +23,8 @@ export const UPLOAD_CHUNK_BYTES = 160 * 1024;
 export const MAX_UPLOAD_CHUNKS = Math.ceil(BUNDLE_MAX_BYTES / UPLOAD_CHUNK_BYTES);
 /** Uploads one connection may have open at once: a CLI sends one session at a time. */
 export const MAX_UPLOADS_PER_CONNECTION = 2;
+/** Bytes held for unfinished uploads across all connections: remote boxes cannot exhaust the desktop's memory. */
+export const MAX_PENDING_UPLOAD_BYTES = 2 * BUNDLE_MAX_BYTES;
 
 export interface UploadParams {
   uploadId: string;
@@ -58,6 +60,12 @@ interface Pending {
  */
 export function createUploadReceiver(store: SessionStore, onLanded: (sessionId: string) => void = () => undefined) {
   const pending = new Map<string, Pending>();
+  let pendingBytes = 0;
+  const drop = (key: string): void => {
+    const upload = pending.get(key);
+    if (upload) pendingBytes -= upload.chunks.reduce((n, c) => n + c.length, 0);
+    pending.delete(key);
+  };
   const perConnection = new WeakMap<ConnectionContext, Set<string>>();
 
   return async function upload(request: IncomingRequest, connection: ConnectionContext, credential: CredentialInfo): Promise<Answer> {
@@ -70,25 +78,33 @@ export function createUploadReceiver(store: SessionStore, onLanded: (sessionId: 
       perConnection.set(connection, open);
       const mine = open;
       connection.signal.addEventListener('abort', () => {
-        for (const k of mine) pending.delete(k);
+        for (const k of mine) drop(k);
       }, { once: true });
     }
     let upload = pending.get(key);
     if (p.index === 0) {
       if (!upload && open.size >= MAX_UPLOADS_PER_CONNECTION) return { ok: false, code: ErrorCode.BAD_REQUEST, message: `at most ${MAX_UPLOADS_PER_CONNECTION} uploads at once on one connection` };
+      drop(key); // starting again at 0 replaces what this upload held
       upload = { sessionId: p.sessionId, count: p.count, sha256: p.sha256, chunks: [] };
       pending.set(key, upload);
       open.add(key);
     }
     if (!upload || upload.chunks.length !== p.index || upload.count !== p.count || upload.sha256 !== p.sha256 || upload.sessionId !== p.sessionId) {
-      pending.delete(key);
+      drop(key);
       open.delete(key);
       return { ok: false, code: ErrorCode.BAD_REQUEST, message: `session.upload ${p.uploadId}: chunk ${p.index} arrived out of order or changed its header; start again at 0` };
     }
-    upload.chunks.push(Buffer.from(p.data, 'base64'));
+    const chunk = Buffer.from(p.data, 'base64');
+    if (pendingBytes + chunk.length > MAX_PENDING_UPLOAD_BYTES) {
+      drop(key);
+      open.delete(key);
+      return { ok: false, code: ErrorCode.NO_SPACE, message: `the desktop already holds ${MAX_PENDING_UPLOAD_BYTES} bytes of unfinished uploads; retry when they have landed` };
+    }
+    upload.chunks.push(chunk);
+    pendingBytes += chunk.length;
     if (upload.chunks.length < upload.count) return { ok: true, received: upload.chunks.length };
 
-    pending.delete(key);
+    drop(key);
     open.delete(key);
     const bytes = Buffer.concat(upload.chunks);
     if (createHash('sha256').update(bytes).digest('hex') !== upload.sha256) {
