@@ -62,7 +62,7 @@ function connectAs(user: SshdFixture['other'], socketPath: string): string {
 describe('baton ssh against a real sshd', () => {
   it('hands a session off from the remote box, answers a remote approval, keeps a third user out, and the credential dies with the ssh session', async (ctx) => {
     needsUser(ctx, 'root', 'useradd for the remote and third users, and sshd');
-    sshd = await startSshd();
+    sshd ??= await startSshd();
     delete process.env.XDG_RUNTIME_DIR; // the laptop's socket under its own data dir, as the CLI child finds it
     laptopDir = mkdtempSync(path.join(os.tmpdir(), 'baton-laptop-'));
     services = await startHostServices({ dataDir: laptopDir, kind: 'browser', capabilities: BROWSER_HOST_CAPABILITIES });
@@ -172,4 +172,28 @@ describe('baton ssh against a real sshd', () => {
     // The laptop's own token still works, and never left it.
     expect(readFileSync(path.join(remote.home, 'kept-token')).equals(services.token)).toBe(false);
   }, 180_000);
+
+  it('says so when the desktop goes away during the ssh session (its credentials die with it)', async (ctx) => {
+    needsUser(ctx, 'root', 'useradd for the remote user, and sshd');
+    sshd ??= await startSshd();
+    delete process.env.XDG_RUNTIME_DIR;
+    laptopDir ||= mkdtempSync(path.join(os.tmpdir(), 'baton-laptop-'));
+    services ??= await startHostServices({ dataDir: laptopDir, kind: 'browser', capabilities: BROWSER_HOST_CAPABILITIES });
+    const remote = sshd.remote;
+    rmSync(path.join(remote.home, 'go'), { force: true });
+    const script = writeAs(remote, 'wait.sh', ['touch "$HOME/started"', 'while [ ! -e "$HOME/go" ]; do sleep 0.1; done', ''].join('\n'));
+    let stderr = '';
+    const exited = new Promise<number>((resolve) => {
+      const child = execFile(process.execPath, ['--import', 'tsx', CLI, 'ssh', sshd!.destination, ...sshd!.sshArgs, '--', 'sh', script], { env: { ...process.env, BATON_HOME: laptopDir, XDG_RUNTIME_DIR: '' }, cwd: REPO }, (error) => {
+        resolve(error ? Number((error as { code?: number }).code ?? 1) : 0);
+      });
+      child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    });
+    await until('the remote shell', () => existsSync(path.join(remote.home, 'started')), () => stderr);
+    await services.close();
+    services = null;
+    await until('the warning', () => stderr.includes('the desktop ended the credential'), () => stderr);
+    writeFileSync(path.join(remote.home, 'go'), '');
+    expect(await exited, stderr).toBe(0);
+  }, 120_000);
 });

@@ -99,6 +99,7 @@ export async function runSshSession(options: SshSessionOptions): Promise<number>
   const ssh = options.sshBinary ?? 'ssh';
   const log = options.log ?? (() => undefined);
   let client: EndpointClient;
+  let sshRunning = true;
   try {
     client = await connectEndpoint({ endpoint: options.endpoint, token: options.token });
   } catch (error) {
@@ -110,8 +111,14 @@ export async function runSshSession(options: SshSessionOptions): Promise<number>
       throw new SshSessionError('CREDENTIAL', `the desktop gave no credential: ${opened.ok ? 'malformed answer' : `${String(opened.code)}: ${String(opened.message)}`}`);
     }
     const credentialId = opened.credentialId;
-    const held = client.request('ssh.credential.hold', { credentialId }, { timeoutMs: HOLD_MAX_MS });
-    held.catch(() => undefined); // it ends with the connection; nothing to report then
+    // The hold ends with our connection. If it ends while ssh still runs, the desktop went away
+    // (a restart forgets every credential): say so instead of letting remote commands fail silently.
+    void client
+      .request('ssh.credential.hold', { credentialId }, { timeoutMs: HOLD_MAX_MS })
+      .catch(() => undefined)
+      .then(() => {
+        if (sshRunning) log(`baton: the desktop ended the credential for ${options.host} (did it restart?); run baton ssh again to hand off from there`);
+      });
 
     // No BatchMode: a password or passphrase prompt reads the terminal, not the token on stdin.
     const setup = await runCaptured(ssh, [...options.sshArgs, '-T', options.host, remoteSetupScript(credentialId)], Buffer.from(opened.token, 'base64'));
@@ -136,9 +143,13 @@ export async function runSshSession(options: SshSessionOptions): Promise<number>
       const child = spawn(ssh, args, { stdio: 'inherit' });
       child.on('error', (error) => reject(new SshSessionError('SSH', `could not run ${ssh}: ${error.message}`)));
       // Killed by a signal: the shell's convention, 128 + its number.
-      child.on('close', (code, signal) => resolve(code ?? 128 + (signal ? (osConstants.signals[signal] ?? 0) : 0)));
+      child.on('close', (code, signal) => {
+        sshRunning = false;
+        resolve(code ?? 128 + (signal ? (osConstants.signals[signal] ?? 0) : 0));
+      });
     });
   } finally {
+    sshRunning = false;
     client.close(); // the hold ends with the connection: the desktop revokes the credential
   }
 }
