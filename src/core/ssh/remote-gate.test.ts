@@ -66,7 +66,7 @@ describe('the remote gate', () => {
       expect(await client.request(method, {}), method).toMatchObject({ ok: false, code: 'ACCESS_DENIED' });
     }
     expect(await client.request('ping', {})).toMatchObject({ ok: true, pong: true });
-    expect([...REMOTE_METHODS].sort()).toEqual(['approval.request', 'handoff.offer', 'ping', 'session.upload', 'task.complete', 'task.heartbeat', 'task.register']);
+    expect([...REMOTE_METHODS].sort()).toEqual(['approval.request', 'handoff.offer', 'ping', 'session.upload', 'task.complete', 'task.get', 'task.heartbeat', 'task.register', 'task.result']);
   });
 
   it('lands a remote session through the upload, then accepts its offer; a second offer is a duplicate', async () => {
@@ -223,6 +223,7 @@ describe('tasks from a remote box', () => {
     expect(await other.request('task.heartbeat', { id: 'train', epoch: 1 })).toMatchObject({ ok: false, code: 'ACCESS_DENIED' });
     expect(await other.request('task.register', reg('train'))).toMatchObject({ ok: false, code: 'ACCESS_DENIED' });
     expect(await devbox.request('task.heartbeat', { id: 'train', epoch: 1 })).toMatchObject({ ok: true });
+    expect(await devbox.request('task.get', { id: 'train' })).toMatchObject({ ok: true, task: { record: { id: 'train' } } });
   });
 
   it('cannot touch a task of the laptop', async () => {
@@ -231,5 +232,7 @@ describe('tasks from a remote box', () => {
     expect(await client.request('task.register', reg('dev-server'))).toMatchObject({ ok: false, code: 'ACCESS_DENIED' });
     expect(await client.request('task.heartbeat', { id: 'dev-server', epoch: 1 })).toMatchObject({ ok: false, code: 'ACCESS_DENIED' });
     expect(await client.request('task.complete', { id: 'dev-server', epoch: 1, status: 'completed', exitCode: 0 })).toMatchObject({ ok: false, code: 'ACCESS_DENIED' });
+    expect(await client.request('task.get', { id: 'dev-server' })).toMatchObject({ ok: false, code: 'ACCESS_DENIED' });
+    expect(await client.request('task.list', {})).toMatchObject({ ok: false, code: 'ACCESS_DENIED' });
   });
 });

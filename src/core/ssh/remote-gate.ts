@@ -16,7 +16,7 @@ import { createUploadReceiver } from './session-upload.js';
  * Remote connections (a session credential) reach only REMOTE_METHODS; a handoff offer from
  * them is accepted only for a session that came from the same ssh host.
  */
-export const REMOTE_METHODS: ReadonlySet<string> = new Set(['ping', 'session.upload', 'handoff.offer', 'approval.request', 'task.register', 'task.heartbeat', 'task.complete']);
+export const REMOTE_METHODS: ReadonlySet<string> = new Set(['ping', 'session.upload', 'handoff.offer', 'approval.request', 'task.register', 'task.heartbeat', 'task.complete', 'task.result', 'task.get']);
 const HOST_PATTERN = /^[A-Za-z0-9_.@:[\]%-]{1,255}$/;
 
 export interface RemoteGateOptions {
