@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { MESSAGES_FILE } from '../store/message-log.js';
 import { ErrorCode } from '../../shared/error-codes.js';
 import { isValidId } from '../../shared/ids.js';
+import { sshOriginOf } from '../../shared/ssh-origin.js';
 import { BUNDLE_MAX_BYTES, decodeBundle, encodeBundle, landSessionBundle, readSessionBundle, type SessionBundle } from '../relay/session-bundle.js';
 import type { SessionStore } from '../store/types.js';
 import type { CredentialInfo } from '../transport/session-credentials.js';
@@ -115,13 +116,12 @@ export function createUploadReceiver(store: SessionStore, onLanded: (sessionId: 
     if (decoded.bundle.sessionId !== upload.sessionId) return { ok: false, code: ErrorCode.BAD_REQUEST, message: `session.upload ${p.uploadId}: the bundle holds session ${decoded.bundle.sessionId}, not ${upload.sessionId}` };
     const existing = await store.getSession(upload.sessionId).catch(() => null);
     if (existing) {
-      const from = (existing as { sshFrom?: { host?: unknown } }).sshFrom?.host;
-      if (from !== credential.host) return { ok: false, code: ErrorCode.ACCESS_DENIED, message: `session ${upload.sessionId} already exists on this desktop and did not come from ${credential.host}` };
+      if (sshOriginOf(existing)?.host !== credential.host) return { ok: false, code: ErrorCode.ACCESS_DENIED, message: `session ${upload.sessionId} already exists on this desktop and did not come from ${credential.host}` };
     }
     const landed = await landSessionBundle(store, decoded.bundle, null, { sshFrom: { host: credential.host, receivedAt: new Date().toISOString() } });
     if (landed === 'present' && !(await sameMessages(store, decoded.bundle))) {
       // Landing never replaces a session: a remote session that grew since it was sent is a new handoff Baton cannot merge yet.
-      return { ok: false, code: ErrorCode.CONFLICT, message: `session ${upload.sessionId} is already on this desktop with other messages; fork it on ${credential.host} (a new session) to hand it off again` };
+      return { ok: false, code: ErrorCode.CONFLICT, message: `session ${upload.sessionId} is already on this desktop with other messages, and a landed session is never replaced (Baton cannot merge a session that grew after its handoff yet); hand off a new session from ${credential.host}` };
     }
     onLanded(upload.sessionId);
     return { ok: true, landed, sessionId: upload.sessionId };
