@@ -84,6 +84,13 @@ describe('the remote gate', () => {
     expect(await offerVia(client)).toMatchObject({ ok: true, status: 'accepted' });
     expect(await offerVia(client)).toMatchObject({ ok: true, status: 'duplicate' });
     expect(await uploadSession(client, remoteStore, sessionId, 'up-2')).toMatchObject({ ok: true, landed: 'present' });
+    // The session grew on the remote: it is never silently replaced, and says why.
+    const doc = await remoteStore.getSession(sessionId);
+    await remoteStore.append(sessionId, doc.holder.epoch, [{ role: 'assistant', content: 'more work on the remote' }]);
+    const grown = await uploadSession(client, remoteStore, sessionId, 'up-3');
+    expect(grown).toMatchObject({ ok: false, code: 'CONFLICT' });
+    expect(String(grown.message)).toContain('cannot merge');
+    expect((await services.store.readMessages(sessionId)).map((m) => m.content)).toEqual(['hello from the remote']);
   });
 
   it("a remote box cannot take a laptop session or another host's session", async () => {
