@@ -2,6 +2,8 @@ import type { Command } from 'commander';
 import { createOutput, EXIT } from '../output.js';
 import { openCliStore } from '../context.js';
 import { RESUME_EVENT } from '../../core/handoff/session-durations.js';
+import { commandTargetOf, terminalCommandFor } from '../../core/terminal-command.js';
+import { sshOriginOf } from '../../shared/ssh-origin.js';
 
 export function registerResume(program: Command): void {
   program
@@ -17,10 +19,13 @@ export function registerResume(program: Command): void {
         // Ends the span `baton stats` measures after the last accepted handoff of this session.
         await store.appendEvent({ at: new Date().toISOString(), kind: RESUME_EVENT, side: 'terminal', sessionId: id, epoch: session.holder.epoch });
         const last = await store.readMessages(id, { tail: 3 });
-        out.result('resume', { session, previousHolder: before.holder, recentMessages: last }, () =>
+        // A session from a remote box (baton ssh, issue 22) continues there: the ssh line, not a local cd.
+        const origin = sshOriginOf(session);
+        const sshLine = origin ? (await terminalCommandFor(commandTargetOf(session))).shellLine : null;
+        out.result('resume', { session, previousHolder: before.holder, recentMessages: last, ...(sshLine ? { sshLine } : {}) }, () =>
           [
             `The terminal now holds session ${id} (epoch ${session.holder.epoch}; it was held by ${before.holder.who}#${before.holder.epoch}).`,
-            `Continue in: cd ${JSON.stringify(session.cwd)}`,
+            sshLine ? `Its workspace is on ${origin!.host}. Continue there: ${sshLine}` : `Continue in: cd ${JSON.stringify(session.cwd)}`,
             `${session.messageCount} messages. Latest:`,
             ...last.map((m) => `  ${m.role}: ${m.content.split('\n')[0]?.slice(0, 120) ?? ''}`),
           ].join('\n'),

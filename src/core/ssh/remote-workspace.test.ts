@@ -81,6 +81,13 @@ describe('a remote workspace on the laptop', () => {
     expect(await services.dispatch('workspace:watch', { sessionId })).toMatchObject({ ok: true, value: { watching: 0 } });
     const command = await services.dispatch('terminal:command', { sessionId });
     expect(command).toMatchObject({ ok: true, value: { shellLine: `ssh devbox -t 'cd ${repo} && baton resume ${sessionId}'`, sshHost: 'devbox', movedTo: null } });
+    // `baton resume` on the laptop prints the same line rather than a cd into a path of the remote.
+    const resumed = execFileSync(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, '..', '..', 'cli', 'run.ts'), 'resume', sessionId], {
+      env: { ...process.env, BATON_HOME: path.join(box, 'laptop-data'), XDG_RUNTIME_DIR: '' },
+      encoding: 'utf8',
+    });
+    expect(resumed).toContain(`Its workspace is on devbox. Continue there: ssh devbox -t 'cd ${repo} && baton resume ${sessionId}'`);
+    expect(resumed).not.toContain('Continue in: cd');
   });
 
   it('rehydrates into a worktree of a local clone with the same origin', async () => {
