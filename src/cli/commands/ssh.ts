@@ -3,6 +3,7 @@ import { resolveDataDir } from '../../core/paths.js';
 import { runSshSession, SshSessionError } from '../../core/ssh/ssh-session.js';
 import { loadOrCreateToken, resolveEndpoint } from '../../core/transport/endpoint.js';
 import { EXIT } from '../output.js';
+import { terminalLines } from '../terminal-text.js';
 
 /**
  * `baton ssh <host> [ssh args…] [-- command…]`, run on the laptop (issue 22). Everything between
@@ -36,11 +37,12 @@ export function registerSsh(program: Command): void {
           sshArgs,
           command,
           tty: command.length === 0 && process.stdin.isTTY === true,
-          log: (line) => process.stderr.write(`${line}\n`),
+          // What the remote printed reaches this terminal only through the sanitiser.
+          log: (line) => process.stderr.write(`${terminalLines(line)}\n`),
         });
       } catch (error) {
         const code = error instanceof SshSessionError ? error.code : 'ERROR';
-        process.stderr.write(`baton ssh: ${code}: ${(error as Error).message}\n`);
+        process.stderr.write(`baton ssh: ${code}: ${terminalLines((error as Error).message)}\n`);
         process.exitCode = EXIT.failure;
       }
     });
