@@ -1,6 +1,4 @@
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { MESSAGES_FILE } from '../store/message-log.js';
 import { ErrorCode } from '../../shared/error-codes.js';
 import { isValidId } from '../../shared/ids.js';
@@ -128,11 +126,28 @@ export function createUploadReceiver(store: SessionStore, onLanded: (sessionId: 
   };
 }
 
-/** True when the landed messages.jsonl is byte for byte the bundle's (a repeated upload). */
+/**
+ * True when the landed session holds exactly the bundle's records (a repeated upload). Compared
+ * record by record (seq, id, checksum) through the store, so it holds however the store keeps its
+ * files on disk (encrypted at rest or not).
+ */
 async function sameMessages(store: SessionStore, bundle: SessionBundle): Promise<boolean> {
   const sent = bundle.files.find((f) => f.path === MESSAGES_FILE)?.data;
-  const here = await readFile(join(store.sessionDir(bundle.sessionId), MESSAGES_FILE)).catch(() => null);
-  return sent !== undefined && here !== null && here.equals(sent);
+  const here = await store.readMessages(bundle.sessionId).catch(() => null);
+  if (sent === undefined || here === null) return false;
+  const key = (r: { seq?: unknown; id?: unknown; crc?: unknown }) => `${String(r.seq)}:${String(r.id)}:${String(r.crc)}`;
+  const sentKeys = sent
+    .toString('utf8')
+    .split('\n')
+    .filter((line) => line.trim().length > 0)
+    .map((line) => {
+      try {
+        return key(JSON.parse(line) as Record<string, unknown>);
+      } catch {
+        return null; // a damaged line never matches
+      }
+    });
+  return here.length === sentKeys.length && here.every((r, i) => key(r) === sentKeys[i]);
 }
 
 /** The remote side: reads the landed session from this box's store and sends it in chunks. */
