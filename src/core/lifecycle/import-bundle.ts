@@ -1,0 +1,54 @@
+import { join } from 'node:path';
+import { nodeDurableFs } from '../fs/index.js';
+import { readIdentity, loadOrCreateIdentity } from '../crypto/identity.js';
+import { readPeers } from '../crypto/peers.js';
+import { createReceiver } from '../handoff/receiver.js';
+import { DESKTOP_CAPABILITIES } from '../host/capabilities.js';
+import { landSessionBundle } from '../relay/session-bundle.js';
+import { SESSIONS_DIR } from '../store/layout.js';
+import type { SessionStore } from '../store/types.js';
+import type { Answer, RequestHandler } from '../transport/types.js';
+import { verifyBundle, type Origin } from './verify-bundle.js';
+
+export interface ImportOptions {
+  store: SessionStore;
+  dataDir: string;
+  passphrase?: string;
+  trust: boolean;
+  /** The host's receiver when one runs in this process; else a receiver over the same store. */
+  receive?: RequestHandler;
+}
+
+export type ImportResult =
+  | { ok: true; status: 'accepted' | 'duplicate'; sessionId: string; handoffId: string; origin: Origin; signer?: { deviceId: string; name: string }; warning?: string; answer: Answer }
+  | { ok: false; code: string; entry?: string; message: string };
+
+/**
+ * `baton import FILE`: verify everything first (verify-bundle.ts), then land the files as a relayed
+ * session lands (staging dir, fsync, rename) and offer the manifest to the receiver, which checks
+ * counts and hashes against the disk and takes the baton. Importing the same bundle twice is `duplicate`.
+ */
+export async function importBundle(bytes: Buffer, options: ImportOptions): Promise<ImportResult> {
+  const { store } = options;
+  // An import only reads this device's keys; a data directory without any gets them (as `baton device` would).
+  const me = (await readIdentity(options.dataDir)) ?? (await loadOrCreateIdentity(options.dataDir));
+  const verdict = await verifyBundle(bytes, { me, peers: await readPeers(options.dataDir), passphrase: options.passphrase, trust: options.trust });
+  if (!verdict.ok) return verdict;
+  const { bundle } = verdict;
+  const from = bundle.signer ?? { deviceId: 'unsigned', name: 'an unsigned bundle' };
+  const landed = await landSessionBundle(store, bundle.session, from);
+  const receive = options.receive ?? createReceiver({ store, capabilities: DESKTOP_CAPABILITIES, holder: 'desktop' });
+  const answer = await receive({ id: `import-${bundle.info.handoffId}`, method: 'handoff.offer', params: { manifest: bundle.manifest } }, { signal: new AbortController().signal } as never);
+  const status = (answer as { status?: unknown }).status;
+  if (answer.ok && (status === 'accepted' || status === 'duplicate')) {
+    const warning = bundle.origin === 'unverified' ? `Unverified origin (${bundle.originNote}); imported because of --trust.` : undefined;
+    return { ok: true, status, sessionId: bundle.info.sessionId, handoffId: bundle.info.handoffId, origin: bundle.origin, ...(bundle.signer ? { signer: bundle.signer } : {}), ...(warning ? { warning } : {}), answer };
+  }
+  // The receiver refused what this import just landed: take it away again, so a refusal leaves nothing.
+  if (landed === 'landed') {
+    await nodeDurableFs.removeTree(join(store.root, SESSIONS_DIR, bundle.info.sessionId));
+    await nodeDurableFs.fsyncDir(join(store.root, SESSIONS_DIR));
+  }
+  const code = String((answer as { code?: unknown }).code ?? status ?? 'REJECTED');
+  return { ok: false, code, message: `The receiver refused the imported session: ${String((answer as { message?: unknown }).message ?? status)}` };
+}
