@@ -46,10 +46,19 @@ export function parseChecksumList(bytes: Buffer): ParsedList {
   return { ok: true, hashes };
 }
 
+/** The signed bytes cover who signs (id, name, key) as well as the list, so no byte of the signature entry can change unnoticed. */
+function signedBytes(signer: Pick<BundleSignature, 'deviceId' | 'name' | 'signingKey'>, list: Buffer): Buffer {
+  return Buffer.concat([Buffer.from(SIGNED_PREFIX), Buffer.from(`${JSON.stringify([signer.deviceId, signer.name, signer.signingKey])}\n`), list]);
+}
+
+function serialize(doc: BundleSignature): Buffer {
+  return Buffer.from(`${JSON.stringify({ v: doc.v, deviceId: doc.deviceId, name: doc.name, signingKey: doc.signingKey, sig: doc.sig })}\n`, 'utf8');
+}
+
 export function signChecksums(list: Buffer, identity: DeviceIdentity): Buffer {
-  const sig = sign(null, Buffer.concat([Buffer.from(SIGNED_PREFIX), list]), identity.signingPrivate).toString('base64url');
+  const sig = sign(null, signedBytes(identity, list), identity.signingPrivate).toString('base64url');
   const doc: BundleSignature = { v: 1, deviceId: identity.deviceId, name: identity.name, signingKey: identity.signingKey, sig };
-  return Buffer.from(`${JSON.stringify(doc)}\n`, 'utf8');
+  return serialize(doc);
 }
 
 export type SignatureCheck = { ok: true; signer: BundleSignature } | { ok: false; message: string };
@@ -65,9 +74,13 @@ export function checkSignature(list: Buffer, sigEntry: Buffer): SignatureCheck {
   if (doc?.v !== 1 || typeof doc.deviceId !== 'string' || typeof doc.name !== 'string' || typeof doc.signingKey !== 'string' || typeof doc.sig !== 'string') {
     return { ok: false, message: `${SIGNATURE_ENTRY} is not a version-1 bundle signature.` };
   }
+  const canonical = (b64: string) => Buffer.from(b64, 'base64url').toString('base64url') === b64;
+  if (!canonical(doc.sig) || !canonical(doc.signingKey)) return { ok: false, message: `${SIGNATURE_ENTRY} holds a key or signature that is not canonical base64url.` };
+  // One spelling per signature: extra keys, spaces or another key order are refused, not ignored.
+  if (!serialize(doc as BundleSignature).equals(sigEntry)) return { ok: false, message: `${SIGNATURE_ENTRY} is not in its canonical form.` };
   let good = false;
   try {
-    good = verify(null, Buffer.concat([Buffer.from(SIGNED_PREFIX), list]), publicKeyFromRaw(doc.signingKey, 'Ed25519'), Buffer.from(doc.sig, 'base64url'));
+    good = verify(null, signedBytes(doc as BundleSignature, list), publicKeyFromRaw(doc.signingKey, 'Ed25519'), Buffer.from(doc.sig, 'base64url'));
   } catch {
     good = false;
   }

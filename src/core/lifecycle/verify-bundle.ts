@@ -83,7 +83,8 @@ function checkOrigin(list: Buffer, sigEntry: Buffer | undefined, input: VerifyIn
     if (!sig.ok) return { ok: false, verdict: fail('BAD_SIGNATURE', sig.message, SIGNATURE_ENTRY) };
     const signer = { deviceId: sig.signer.deviceId, name: sig.signer.name };
     const known = sig.signer.deviceId === input.me.deviceId ? input.me : input.peers.find((p) => p.deviceId === sig.signer.deviceId);
-    if (known && known.signingKey === sig.signer.signingKey) facts = { origin: 'verified', signer };
+    // A verified signer is shown by the name this device paired it under, not the name the bundle claims.
+    if (known && known.signingKey === sig.signer.signingKey) facts = { origin: 'verified', signer: { deviceId: known.deviceId, name: known.name } };
     else if (known) facts = { origin: 'unverified', signer, originNote: `it is signed with a key that is not the one paired for ${known.name}` };
     else facts = { origin: 'unverified', signer, originNote: `it is signed by ${JSON.stringify(sig.signer.name.slice(0, 64))} (${sig.signer.deviceId.slice(0, 40)}), which is not a paired device` };
   }
