@@ -1,59 +1,13 @@
-import { spawn } from 'node:child_process';
-import { cp, readdir } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
+import { cp } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { conversation } from '../handoff/test-support/handoff-fixture.js';
 import { openStore } from './index.js';
-import { DELETING_DIR } from './delete-session.js';
 import { fastTmpRoot, makeTempDir } from './test-support/temp-dir.js';
-import type { SessionStore } from './types.js';
+import { deleteChildRunner } from './test-support/kill-child.js';
+import { wholeOrGone } from './test-support/whole-or-gone.js';
 
-const CHILD = fileURLToPath(new URL('./test-support/delete-child.ts', import.meta.url));
-
-let childCmd: string[] = ['--import', 'tsx', CHILD];
-
-/** Bundled once with esbuild (as the crash suite does): a child starts in ~0.1 s instead of ~0.5 s through tsx. */
-async function bundleChild(dir: string): Promise<void> {
-  const { build } = await import('esbuild');
-  const outfile = join(dir, 'delete-child.mjs');
-  await build({ entryPoints: [CHILD], bundle: true, platform: 'node', format: 'esm', target: 'node20', outfile, logLevel: 'silent' });
-  childCmd = [outfile];
-}
-
-function runChild(root: string, ids: string[], killAt: number): Promise<{ ops?: number; killed: boolean; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...childCmd, root, ids.join(','), String(killAt)], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.on('error', reject);
-    child.on('close', (_code, signal) => {
-      const done = out.split('\n').find((l) => l.startsWith('{'));
-      resolve({ ops: done ? (JSON.parse(done) as { ops: number }).ops : undefined, killed: signal === 'SIGKILL', stderr: err });
-    });
-  });
-}
-
-/** A session is whole (every message, listed, its receipt) or gone (no file, no row, no receipt, no marker). */
-async function wholeOrGone(store: SessionStore, id: string, messages: number, receipt: string): Promise<'whole' | 'gone'> {
-  const listed = (await store.list({ includeArchived: true })).some((r) => r.id === id);
-  const hasReceipt = (await store.getReceipt(receipt)) !== undefined;
-  const present = existsSync(join(store.root, 'sessions', id)) || existsSync(join(store.root, 'archived', id));
-  if (present) {
-    expect((await store.readMessages(id)).length).toBe(messages);
-    expect(listed).toBe(true);
-    expect(hasReceipt).toBe(true);
-    return 'whole';
-  }
-  expect(listed).toBe(false);
-  expect(hasReceipt).toBe(false);
-  await expect(store.getSession(id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
-  expect(await readdir(join(store.root, DELETING_DIR)).catch(() => [])).toEqual([]);
-  return 'gone';
-}
+let runChild: Awaited<ReturnType<typeof deleteChildRunner>>;
 
 let work: { dir: string; cleanup: () => Promise<void> };
 let template: string;
@@ -62,7 +16,7 @@ let ids: { live: string; archived: string; kept: string };
 beforeAll(async () => {
   work = await makeTempDir('baton-delete-', fastTmpRoot());
   template = join(work.dir, 'template');
-  await bundleChild(work.dir);
+  runChild = await deleteChildRunner(work.dir);
   const store = await openStore(template);
   const make = async (title: string) => (await store.createSession({ cwd: '/w', gitRoot: null, branch: null, title, source: { tool: 'baton' }, holder: 'terminal' }, conversation(20), [{ bytes: Buffer.from(`artifact of ${title}`), extension: 'txt' }])).id;
   ids = { live: await make('live'), archived: await make('archived'), kept: await make('kept') };
@@ -94,13 +48,13 @@ describe('baton delete is crash-safe', () => {
   });
 
   it('killed after each disk operation, the session is whole or gone once the store opens again', async () => {
-    const full = await runChild(await copyOf('count'), [ids.live, ids.archived], 0);
+    const full = await runChild(await copyOf('count'), `${ids.live},${ids.archived}`, 0);
     expect(full.stderr).toBe('');
     expect(full.ops).toBeGreaterThan(10);
     const seen = new Set<string>();
     for (let k = 1; k <= full.ops!; k++) {
       const root = await copyOf(`kill-${k}`);
-      const run = await runChild(root, [ids.live, ids.archived], k);
+      const run = await runChild(root, `${ids.live},${ids.archived}`, k);
       expect(run.killed, `kill at op ${k}: ${run.stderr}`).toBe(true);
       const store = await openStore(root);
       const live = await wholeOrGone(store, ids.live, 20, 'h-live');

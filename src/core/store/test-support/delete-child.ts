@@ -3,9 +3,9 @@ import { FaultFs } from '../../fs/fault-fs.js';
 import { openStore } from '../index.js';
 
 /**
- * Delete crash child: opens the store at ROOT, then deletes the sessions named in IDS (comma
- * separated) and SIGKILLs itself right after the K-th disk-changing operation of the delete
- * (K = 0: run to the end and print how many operations it took).
+ * Crash child for delete and purge: opens the store at ROOT, then deletes the sessions named in
+ * IDS (comma separated) — or, with IDS = PURGE, runs `baton purge` — and SIGKILLs itself right
+ * after the K-th disk-changing operation (K = 0: run to the end and print how many it took).
  */
 const [root, idsArg, killAtArg] = process.argv.slice(2);
 const killAt = Number(killAtArg);
@@ -19,8 +19,15 @@ const fs = new FaultFs({
   },
 });
 const store = await openStore(root!, { fs });
-armed = true;
-for (const id of idsArg!.split(',')) await store.delete(id);
+if (idsArg === 'PURGE') {
+  const { planPurge, purge } = await import('../../lifecycle/purge.js');
+  const plan = await planPurge(store, root!, fs);
+  armed = true;
+  await purge(store, plan, fs);
+} else {
+  armed = true;
+  for (const id of idsArg!.split(',')) await store.delete(id);
+}
 armed = false;
 await store.close();
 writeSync(1, `${JSON.stringify({ done: true, ops })}\n`);
