@@ -45,7 +45,7 @@ function humanText(groups: readonly ListGroup[], shown: number, total: number, n
       `${terminalField(group.cwd)}  (${group.items.length})`,
       ...group.items.map((item) => {
         const s = item.row();
-        return `  ${terminalField(s.id)}  ${terminalField(s.updatedAt)}  ${s.messageCount} msgs  [${terminalField(s.source)}]  ${terminalField(s.title)}`;
+        return `  ${terminalField(s.id)}  ${terminalField(s.updatedAt)}  ${s.messageCount} msgs  [${terminalField(s.source)}]${'archived' in s && s.archived ? '  [archived]' : ''}  ${terminalField(s.title)}`;
       }),
     ].join('\n'),
   );

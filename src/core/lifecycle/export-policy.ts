@@ -8,3 +8,14 @@ export type ExportEncryption = 'passphrase' | 'device' | 'none';
 export function exportNeedsEncryption(atRestEncrypted: boolean, chosen: ExportEncryption): boolean {
   return atRestEncrypted && chosen === 'none';
 }
+
+/**
+ * Whether encryption at rest is on for this data directory. Issue 17 (built in parallel) keeps its
+ * state in `encryption.json` at the data directory's root; at merge this reads its parsed state.
+ */
+export const AT_REST_STATE_FILE = 'encryption.json';
+export async function atRestEncrypted(dataDir: string): Promise<boolean> {
+  const { existsSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  return existsSync(join(dataDir, AT_REST_STATE_FILE));
+}
