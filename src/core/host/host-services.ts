@@ -1,3 +1,4 @@
+import { createLifecycleUiHandlers } from './lifecycle-ui-handlers.js';
 import { EventEmitter } from 'node:events';
 import { openStore } from '../store/index.js';
 import type { SessionStore } from '../store/types.js';
@@ -145,6 +146,7 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
       const shown = bytes.subarray(0, FULL_OUTPUT_VIEW_MAX_BYTES);
       return { text: shown.toString('utf8'), bytes: bytes.length, shownBytes: shown.length };
     },
+    ...createLifecycleUiHandlers({ store, dataDir: options.dataDir, onChanged: (id, reason) => emitUiEvent('session:changed', { id, reason }) }),
     ...createRelayUiHandlers({ dataDir: options.dataDir, store, relay, endpoint, token, onDevicesChanged: (reason) => emitUiEvent('devices:changed', { reason }) }),
     'approvals:pending': async () => approvals.withLinks(approvals.listPending()),
     'approvals:history': async ({ sessionId }) => approvals.withLinks(await approvals.history(sessionId)),

@@ -11,6 +11,9 @@ import { isPlainKey, isTypingTarget } from '../model/keyboard';
 import { ErrorState } from './ErrorState';
 import { SessionList, type SessionListHandle } from './SessionList';
 import { Skeleton } from './Skeleton';
+import { ArchiveGroupButton } from '../features/lifecycle/ArchiveGroupButton';
+import { ArchivedSection } from '../features/lifecycle/ArchivedSection';
+import { isCandidateId } from '../model/merge-candidates';
 
 export interface SessionsPaneProps {
   /** The index (`sessions:list`): its loading and error states are the pane's. */
@@ -90,10 +93,12 @@ export function SessionsPane({ sessions, rows, scan, selectedId, now, onOpen }: 
           onOpen={onOpen}
           collapsed={collapsed}
           onToggleGroup={toggleGroup}
+          groupAction={(cwd) => <ArchiveGroupButton cwd={cwd} ids={(groups.find((g) => g.cwd === cwd)?.sessions ?? []).map((r) => r.id).filter((id) => !isCandidateId(id))} />}
           onExitTop={() => searchRef.current?.focus()}
           handle={listRef}
         />
       )}
+      <ArchivedSection selectedId={selectedId} onOpen={onOpen} />
     </div>
   );
 }
