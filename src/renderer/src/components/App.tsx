@@ -10,6 +10,8 @@ import { CandidatePanel } from '../features/agents/CandidatePanel';
 import { useAgentScan } from '../features/agents/use-agent-scan';
 import { StatsPanel } from '../features/stats/StatsPanel';
 import { DataPanel } from '../features/lifecycle/DataPanel';
+import { ArchiveGroupButton } from '../features/lifecycle/ArchiveGroupButton';
+import { ArchivedSection } from '../features/lifecycle/ArchivedSection';
 import { SearchPanel } from '../features/search/SearchPanel';
 import type { SearchHit } from '../../../shared/ui-contract';
 import { HandoffAlerts } from '../features/alerts/HandoffAlerts';
@@ -188,8 +190,9 @@ export function App({ api }: { api: BatonApi }) {
               </button>
             </nav>
             <div className="sidebar-body sidebar-body-list">
-              <SessionsPane sessions={sessions} rows={merged.rows} scan={scan} selectedId={selectedId} now={now} onOpen={open} />
+              <SessionsPane sessions={sessions} rows={merged.rows} scan={scan} selectedId={selectedId} now={now} onOpen={open} groupAction={(cwd, ids) => <ArchiveGroupButton cwd={cwd} ids={ids} />} />
             </div>
+            <ArchivedSection selectedId={selectedId} onOpen={open} />
             <footer className="sidebar-footer muted">
               {info.value !== undefined && (
                 <span title={`Store: ${info.value.dataDir}`}>

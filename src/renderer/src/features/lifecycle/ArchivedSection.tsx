@@ -10,23 +10,24 @@ export function ArchivedSection({ selectedId, onOpen }: { selectedId: string | n
   const api = useApi();
   const [open, setOpen] = useState(false);
   const [query, setQuery] = useState('');
-  const load = useCallback(() => api.invoke('sessions:list', { includeArchived: true }), [api]);
+  // Fetched only while open: the candidate list already reloads on every change, this need not too.
+  const fetchAll = useCallback(() => api.invoke('sessions:list', { includeArchived: true }), [api]);
+  const load = open ? fetchAll : null;
   const rows = useRemote('sessions:list:archived', load);
   const { reload } = rows;
-  useEffect(() => api.on('session:changed', () => reload()), [api, reload]);
+  useEffect(() => (open ? api.on('session:changed', () => reload()) : undefined), [api, reload, open]);
   const archived = useMemo(() => (rows.value ?? []).filter((r) => r.archived), [rows.value]);
   const shown = useMemo(() => {
     const q = query.trim().toLowerCase();
     return q ? archived.filter((r) => `${r.title}\n${r.cwd}\n${r.id}`.toLowerCase().includes(q)) : archived;
   }, [archived, query]);
-  if (archived.length === 0) return null;
   return (
     <section className="archived-section" data-testid="archived-section" aria-label="Archived sessions">
       <button type="button" className="group-toggle" aria-expanded={open} data-testid="archived-toggle" onClick={() => setOpen((o) => !o)}>
         <span className="chevron" aria-hidden="true">
           {open ? '▾' : '▸'}
         </span>
-        Archived <span className="count">{archived.length}</span>
+        Archived{rows.value !== undefined && <span className="count">{archived.length}</span>}
       </button>
       {open && (
         <>
@@ -39,7 +40,7 @@ export function ArchivedSection({ selectedId, onOpen }: { selectedId: string | n
                 </button>
               </li>
             ))}
-            {shown.length === 0 && <li className="muted">No archived session matches.</li>}
+            {shown.length === 0 && <li className="muted">{archived.length === 0 ? (rows.value === undefined ? 'Loading…' : 'No archived sessions.') : 'No archived session matches.'}</li>}
           </ul>
         </>
       )}
