@@ -13,7 +13,7 @@ export function ArchivedSection({ selectedId, onOpen }: { selectedId: string | n
   // Fetched only while open: the candidate list already reloads on every change, this need not too.
   const fetchAll = useCallback(() => api.invoke('sessions:list', { includeArchived: true }), [api]);
   const load = open ? fetchAll : null;
-  const rows = useRemote('sessions:list:archived', load);
+  const rows = useRemote(open ? 'sessions:list:archived' : 'sessions:list:archived:closed', load);
   const { reload } = rows;
   useEffect(() => (open ? api.on('session:changed', () => reload()) : undefined), [api, reload, open]);
   const archived = useMemo(() => (rows.value ?? []).filter((r) => r.archived), [rows.value]);
