@@ -74,8 +74,10 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
   // The full-text index follows every session change the UI hears of; at start it indexes only
   // what landed since the last run (in the background: the host does not wait for it).
   const search = await createSearchService({ store, dataDir: options.dataDir });
-  emitter.on('ui', (event: UiEvent, payload: { id?: string }) => {
-    if (event === 'session:changed' && payload.id !== undefined) search.sessionChanged(payload.id);
+  emitter.on('ui', (event: UiEvent, payload: { id?: string; reason?: string }) => {
+    // A deleted (or purged) session leaves the full-text index too: syncAll drops what the store no longer lists.
+    if (event === 'session:changed' && (payload.reason === 'deleted' || payload.reason === 'purged')) void search.syncAll();
+    else if (event === 'session:changed' && payload.id !== undefined) search.sessionChanged(payload.id);
   });
   void search.syncAll();
 
