@@ -8,7 +8,7 @@ import { readSessionPatch, readSessionWorkspace, rehydrateIntoWorktree } from '.
 import { cleanupTemp, makeRepo, tempDir } from '../workspace/test-support/repo.js';
 import { exportSession } from './export-session.js';
 import { importBundle } from './import-bundle.js';
-import { twoMachines, type TwoMachines } from './test-support/two-machines.js';
+import { snapshotTree, twoMachines, type TwoMachines } from './test-support/two-machines.js';
 
 let m: TwoMachines;
 beforeEach(async () => {
@@ -87,5 +87,28 @@ describe('export → import on a second data directory', () => {
     }
     expect(await importBundle(sealed.bytes, { store: m.b.store, dataDir: m.b.dataDir, trust: false })).toMatchObject({ ok: true, status: 'accepted', origin: 'verified' });
     expect(await importBundle(pass.bytes, { store: m.b.store, dataDir: m.b.dataDir, trust: false, passphrase: 'correct horse' })).toMatchObject({ ok: true, status: 'duplicate' });
+  });
+
+  it('refuses a flipped byte anywhere in a passphrase or device-sealed bundle, writing nothing', async () => {
+    await m.pair();
+    const session = await landNewSession(m.a.store, { cwd: m.root, title: 'wrapped', messages: conversation(4) });
+    const desk = (await readPeers(m.a.dataDir)).find((p) => p.name === 'desk')!;
+    const pass = (await exportSession(m.a.store, m.a.dataDir, session.id, { kind: 'passphrase', passphrase: 'correct horse' })).bytes;
+    const sealed = (await exportSession(m.a.store, m.a.dataDir, session.id, { kind: 'device', peer: desk })).bytes;
+    const before = await snapshotTree(m.b.dataDir);
+    const wrong: string[] = [];
+    for (const [label, bytes] of [['passphrase', pass], ['sealed', sealed]] as const) {
+      for (let i = 0; i < 12; i++) {
+        const at = Math.floor((i * (bytes.length - 1)) / 11);
+        const changed = Buffer.from(bytes);
+        changed[at] = changed[at]! ^ 0x01;
+        const result = await importBundle(changed, { store: m.b.store, dataDir: m.b.dataDir, trust: true, passphrase: 'correct horse' });
+        if (result.ok) wrong.push(`${label} byte ${at} imported`);
+      }
+      const cut = await importBundle(bytes.subarray(0, bytes.length - 7), { store: m.b.store, dataDir: m.b.dataDir, trust: true, passphrase: 'correct horse' });
+      if (cut.ok) wrong.push(`${label} truncated imported`);
+    }
+    expect(wrong).toEqual([]);
+    expect(await snapshotTree(m.b.dataDir)).toEqual(before);
   });
 });
