@@ -123,7 +123,7 @@ async function runImport(out: Output, file: string, flags: ImportFlags): Promise
       return EXIT.failure;
     }
     const passphrase = flags.passphraseFile ? await readPassphrase(flags.passphraseFile) : undefined;
-    const result = await importBundle(read.bytes, { store, dataDir, trust: !!flags.trust, ...(passphrase !== undefined ? { passphrase } : {}) });
+    const result = await importBundle(read.bytes, { store, dataDir, trust: !!flags.trust, ...(await runningHost(dataDir)), ...(passphrase !== undefined ? { passphrase } : {}) });
     if (!result.ok) {
       out.problem('import', result.code, `${file} was refused, nothing was written: ${result.message}`, result.entry ? { entry: result.entry } : {});
       return EXIT.failure;
@@ -143,4 +143,16 @@ async function runImport(out: Output, file: string, flags: ImportFlags): Promise
   } finally {
     await store.close();
   }
+}
+
+/**
+ * The running host's socket, when there can be one: without a token no host ever started here, and
+ * an import must not create one (a refused import writes nothing).
+ */
+async function runningHost(dataDir: string) {
+  const { resolveEndpoint, loadOrCreateToken } = await import('../../core/transport/endpoint.js');
+  const endpoint = resolveEndpoint(dataDir);
+  const { existsSync } = await import('node:fs');
+  if (!existsSync(endpoint.tokenPath)) return {};
+  return { host: { endpoint, token: await loadOrCreateToken(endpoint.tokenPath) } };
 }

@@ -7,6 +7,9 @@ import type { UiEvent } from '../../shared/ui-contract.js';
 import { conversation } from '../handoff/test-support/handoff-fixture.js';
 import { BROWSER_HOST_CAPABILITIES } from './capabilities.js';
 import { startHostServices, type HostServices } from './host-services.js';
+import { openStore } from '../store/index.js';
+import { exportSession } from '../lifecycle/export-session.js';
+import { importBundle } from '../lifecycle/import-bundle.js';
 
 /** The UI's archive / delete / purge through the real host services (the same dispatcher both hosts bind). */
 let root: string;
@@ -61,5 +64,23 @@ describe('lifecycle UI channels', () => {
     expect(purgePlan.items.some((i) => i.kind === 'archived')).toBe(true);
     expect(await ok(services.dispatch('data:purge', { confirmed: true }))).toMatchObject({ bytes: purgePlan.bytes });
     expect(await ok<unknown[]>(services.dispatch('sessions:list', { includeArchived: true }))).toEqual([]);
+  });
+
+  it('baton import offers to the running host, whose UI is told to open the imported session', async () => {
+    const events: Array<{ event: UiEvent; payload: unknown }> = [];
+    services.onUiEvent((event, payload) => events.push({ event, payload }));
+    const elsewhere = await openStore(join(root, 'elsewhere'));
+    const session = await elsewhere.createSession({ cwd: '/w', gitRoot: null, branch: null, title: 'carried over', source: { tool: 'baton' }, holder: 'terminal' }, conversation(6));
+    const { bytes } = await exportSession(elsewhere, join(root, 'elsewhere'), session.id, { kind: 'none' });
+    await elsewhere.close();
+    const cli = await openStore(services.dataDir);
+    try {
+      const imported = await importBundle(bytes, { store: cli, dataDir: services.dataDir, trust: true, host: { endpoint: services.endpoint, token: services.token } });
+      expect(imported).toMatchObject({ ok: true, status: 'accepted', sessionId: session.id, answer: { epoch: 2 } });
+      expect(events).toContainEqual({ event: 'session:select', payload: { id: session.id } });
+      expect((await services.store.getSession(session.id)).holder.who).toBe('browser');
+    } finally {
+      await cli.close();
+    }
   });
 });

@@ -1,13 +1,14 @@
 import { join } from 'node:path';
 import { nodeDurableFs } from '../fs/index.js';
-import { readIdentity, loadOrCreateIdentity } from '../crypto/identity.js';
+import { readIdentity } from '../crypto/identity.js';
 import { readPeers } from '../crypto/peers.js';
 import { createReceiver } from '../handoff/receiver.js';
 import { DESKTOP_CAPABILITIES } from '../host/capabilities.js';
 import { landSessionBundle } from '../relay/session-bundle.js';
 import { SESSIONS_DIR } from '../store/layout.js';
 import type { SessionStore } from '../store/types.js';
-import type { Answer, RequestHandler } from '../transport/types.js';
+import type { Answer, EndpointInfo, RequestHandler } from '../transport/types.js';
+import { findTarget } from '../handoff/find-target.js';
 import { verifyBundle, type Origin } from './verify-bundle.js';
 
 export interface ImportOptions {
@@ -17,7 +18,28 @@ export interface ImportOptions {
   trust: boolean;
   /** The host's receiver when one runs in this process; else a receiver over the same store. */
   receive?: RequestHandler;
+  /** A running desktop or browser host's socket: offered there first, so its UI shows the session at once. */
+  host?: { endpoint: EndpointInfo; token: Buffer };
 }
+
+/** Offers to the running host when one answers (the same receiver a handoff reaches), else to a receiver here. */
+function receiverFor(options: ImportOptions): RequestHandler {
+  const local = options.receive ?? createReceiver({ store: options.store, capabilities: DESKTOP_CAPABILITIES, holder: 'desktop' });
+  const host = options.host;
+  if (!host) return local;
+  return async (request, connection) => {
+    const manifest = (request.params as { manifest: { handoff_id: string; session_id: string } }).manifest;
+    const target = await findTarget({ ...host, handoffId: manifest.handoff_id, sessionId: manifest.session_id, timeoutMs: HOST_OFFER_TIMEOUT_MS, launch: false });
+    if (!target.found) return local(request, connection);
+    try {
+      return (await target.client.request('handoff.offer', request.params as Record<string, unknown>, { timeoutMs: HOST_OFFER_TIMEOUT_MS })) as Answer;
+    } finally {
+      target.client.close();
+    }
+  };
+}
+/** How long a running host gets to verify an imported session (100,000 messages take ~1 s). */
+export const HOST_OFFER_TIMEOUT_MS = 60_000;
 
 export type ImportResult =
   | { ok: true; status: 'accepted' | 'duplicate'; sessionId: string; handoffId: string; origin: Origin; signer?: { deviceId: string; name: string }; warning?: string; answer: Answer }
@@ -30,14 +52,14 @@ export type ImportResult =
  */
 export async function importBundle(bytes: Buffer, options: ImportOptions): Promise<ImportResult> {
   const { store } = options;
-  // An import only reads this device's keys; a data directory without any gets them (as `baton device` would).
-  const me = (await readIdentity(options.dataDir)) ?? (await loadOrCreateIdentity(options.dataDir));
+  // Only read: a refused import must not even create this device's keys.
+  const me = await readIdentity(options.dataDir);
   const verdict = await verifyBundle(bytes, { me, peers: await readPeers(options.dataDir), passphrase: options.passphrase, trust: options.trust });
   if (!verdict.ok) return verdict;
   const { bundle } = verdict;
   const from = bundle.signer ?? { deviceId: 'unsigned', name: 'an unsigned bundle' };
   const landed = await landSessionBundle(store, bundle.session, from);
-  const receive = options.receive ?? createReceiver({ store, capabilities: DESKTOP_CAPABILITIES, holder: 'desktop' });
+  const receive = receiverFor(options);
   const answer = await receive({ id: `import-${bundle.info.handoffId}`, method: 'handoff.offer', params: { manifest: bundle.manifest } }, { signal: new AbortController().signal } as never);
   const status = (answer as { status?: unknown }).status;
   if (answer.ok && (status === 'accepted' || status === 'duplicate')) {

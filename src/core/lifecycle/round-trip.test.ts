@@ -57,9 +57,12 @@ describe('export → import on a second data directory', () => {
   it('refuses an unpaired signer without --trust and imports it with --trust and a warning', async () => {
     const session = await landNewSession(m.a.store, { cwd: m.root, title: 'foreign', messages: conversation(4) });
     const exported = await exportSession(m.a.store, m.a.dataDir, session.id, { kind: 'none' });
+    const before = await snapshotTree(m.b.dataDir);
     const refused = await importBundle(exported.bytes, { store: m.b.store, dataDir: m.b.dataDir, trust: false });
     expect(refused).toMatchObject({ ok: false, code: 'UNVERIFIED_ORIGIN', entry: 'checksums.sig' });
-    expect(await m.b.store.list()).toEqual([]);
+    // Not even this device's keys were created by the refused import.
+    expect(await snapshotTree(m.b.dataDir)).toEqual(before);
+    expect(Object.keys(before).some((p) => p.startsWith('device/'))).toBe(false);
     const trusted = await importBundle(exported.bytes, { store: m.b.store, dataDir: m.b.dataDir, trust: true });
     expect(trusted).toMatchObject({ ok: true, status: 'accepted', origin: 'unverified' });
     expect((trusted as { warning: string }).warning).toMatch(/not a paired device/);

@@ -28,7 +28,8 @@ export interface VerifiedBundle {
 export type BundleVerdict = { ok: true; bundle: VerifiedBundle } | { ok: false; code: string; entry?: string; message: string };
 
 export interface VerifyInput {
-  me: DeviceIdentity;
+  /** This device's keys; undefined when it has none yet (then nothing is self-signed or sealed to it). */
+  me: DeviceIdentity | undefined;
   peers: readonly PairedDevice[];
   passphrase?: string;
   /** Accept an unsigned bundle or one signed by an unknown key (with a warning). */
@@ -47,6 +48,7 @@ export async function verifyBundle(bytes: Buffer, input: VerifyInput): Promise<B
     if (!opened.ok) return fail(opened.code, opened.message);
     tarGz = opened.plain;
   } else if (wrapping === 'device') {
+    if (!input.me) return fail('NOT_FOR_US', 'The bundle is sealed to a device, and this data directory has no device keys (baton device list creates them).');
     const opened = openSealedBundle(bytes, input.me, input.peers);
     if (!opened.ok) return fail(opened.code, `The bundle is sealed to a device: ${opened.message}`);
     tarGz = opened.plain;
@@ -82,7 +84,7 @@ function checkOrigin(list: Buffer, sigEntry: Buffer | undefined, input: VerifyIn
     // A signature that does not verify is tampering, not an unknown origin: --trust does not override it.
     if (!sig.ok) return { ok: false, verdict: fail('BAD_SIGNATURE', sig.message, SIGNATURE_ENTRY) };
     const signer = { deviceId: sig.signer.deviceId, name: sig.signer.name };
-    const known = sig.signer.deviceId === input.me.deviceId ? input.me : input.peers.find((p) => p.deviceId === sig.signer.deviceId);
+    const known = sig.signer.deviceId === input.me?.deviceId ? input.me : input.peers.find((p) => p.deviceId === sig.signer.deviceId);
     // A verified signer is shown by the name this device paired it under, not the name the bundle claims.
     if (known && known.signingKey === sig.signer.signingKey) facts = { origin: 'verified', signer: { deviceId: known.deviceId, name: known.name } };
     else if (known) facts = { origin: 'unverified', signer, originNote: `it is signed with a key that is not the one paired for ${known.name}` };

@@ -1,4 +1,4 @@
-import { gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import tarStream from 'tar-stream';
 import type { DeviceIdentity } from '../../crypto/identity.js';
 import { generateIdentity } from './identities.js';
@@ -84,7 +84,11 @@ export async function refusalCorpus(good: { bytes: Buffer; entries: TarEntry[] }
     }
   }
   // 2. Flipped bytes in the compressed stream itself (past gzip's 10-byte header, whose mtime/OS bytes carry no data).
+  // A flip can leave the content as it was (a code length of a Huffman symbol the stream never uses):
+  // that is no change to refuse, so such a flip is left out rather than expected to fail.
+  const tar = gunzipSync(good.bytes);
   for (const at of positions(good.bytes.length - 10, 40)) {
+    if (sameContent(flip(good.bytes, at + 10), tar)) continue;
     cases.push({ name: `flipped byte ${at + 10} of the gzip stream`, bytes: flip(good.bytes, at + 10), codes: ['NOT_A_BUNDLE', 'TRUNCATED', 'CHECKSUM_MISMATCH', 'BAD_SIGNATURE', 'BAD_CHECKSUMS', 'BAD_ENTRY', 'MISSING_ENTRY', 'UNLISTED_ENTRY', 'DUPLICATE_ENTRY', 'OVERSIZED_ENTRY'] });
   }
   // 3. Truncated at spread lengths.
@@ -140,4 +144,12 @@ async function oversizedEntry(entries: readonly TarEntry[]): Promise<Buffer> {
   for (let i = at; i < at + 512; i++) sum += tar[i]!;
   tar.write(`${sum.toString(8).padStart(6, '0')}\0 `, at + 148, 'latin1');
   return gzipSync(tar.subarray(0, at + 512 + 1024));
+}
+
+function sameContent(gz: Buffer, tar: Buffer): boolean {
+  try {
+    return gunzipSync(gz).equals(tar);
+  } catch {
+    return false;
+  }
 }
