@@ -47,14 +47,4 @@ export async function retentionStats(store: SessionStore, largest = LARGEST_SESS
   return { live: sum('live'), archived: sum('archived'), largest: [...usage].sort((a, b) => b.bytes - a.bytes).slice(0, largest) };
 }
 
-/** 1536 → "1.5 KB": what a person reads in a confirmation. */
-export function formatBytes(bytes: number): string {
-  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return unit === 0 ? `${bytes} B` : `${value.toFixed(1)} ${units[unit]}`;
-}
+export { formatBytes } from '../../shared/format-bytes.js';

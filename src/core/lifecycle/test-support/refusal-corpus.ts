@@ -24,7 +24,7 @@ interface RawEntry {
   data?: Buffer;
 }
 
-export async function packRawAsync(entries: readonly RawEntry[], gzip = true): Promise<Buffer> {
+export async function packRaw(entries: readonly RawEntry[], gzip = true): Promise<Buffer> {
   const pack = tarStream.pack();
   const chunks: Buffer[] = [];
   const done = new Promise<void>((resolve, reject) => {
@@ -77,7 +77,7 @@ export async function refusalCorpus(good: { bytes: Buffer; entries: TarEntry[] }
       const isSig = target.name === SIGNATURE_ENTRY;
       cases.push({
         name: `flipped byte ${at} of ${target.name}`,
-        bytes: await packRawAsync(files(changed)),
+        bytes: await packRaw(files(changed)),
         codes: isSig ? ['BAD_SIGNATURE'] : isList ? ['BAD_CHECKSUMS', 'CHECKSUM_MISMATCH', 'UNLISTED_ENTRY', 'MISSING_ENTRY', 'BAD_SIGNATURE'] : ['CHECKSUM_MISMATCH'],
         ...(isSig || isList ? {} : { entry: target.name }),
       });
@@ -96,34 +96,34 @@ export async function refusalCorpus(good: { bytes: Buffer; entries: TarEntry[] }
   // 4. Path traversal, absolute and odd names, listed and signed with the exporter's key.
   // (tar cuts a name at NUL: that one arrives as another, unlisted, name.)
   for (const name of HOSTILE_NAMES) {
-    cases.push({ name: `entry named ${JSON.stringify(name)}`, bytes: await packRawAsync(files(resign([...entries, { name, data: Buffer.from('x') }], exporter))), codes: ['BAD_ENTRY', 'BAD_CHECKSUMS', ...(name.includes('\u0000') ? ['UNLISTED_ENTRY'] : [])] });
+    cases.push({ name: `entry named ${JSON.stringify(name)}`, bytes: await packRaw(files(resign([...entries, { name, data: Buffer.from('x') }], exporter))), codes: ['BAD_ENTRY', 'BAD_CHECKSUMS', ...(name.includes('\u0000') ? ['UNLISTED_ENTRY'] : [])] });
   }
   // 5. Links and special entries.
   for (const [type, linkname] of [['symlink', '/etc/passwd'], ['symlink', '../../x'], ['link', 'session/session.json'], ['link', '/etc/shadow'], ['directory', undefined], ['fifo', undefined], ['character-device', undefined], ['block-device', undefined]] as const) {
     const raw = [...files(entries.slice(0, 2)), { header: { name: 'session/artifacts/evil', type, ...(linkname ? { linkname } : {}) } }, ...files(entries.slice(2))];
-    cases.push({ name: `a ${type} entry${linkname ? ` to ${linkname}` : ''}`, bytes: await packRawAsync(raw), codes: ['BAD_ENTRY'], entry: 'session/artifacts/evil' });
+    cases.push({ name: `a ${type} entry${linkname ? ` to ${linkname}` : ''}`, bytes: await packRaw(raw), codes: ['BAD_ENTRY'], entry: 'session/artifacts/evil' });
   }
   // 6. Zip bombs: far past the ratio cap, and just past it.
   for (const mb of [BUNDLE_RATIO_FLOOR_BYTES / 1024 / 1024 + 1, 64]) {
-    const bomb = await packRawAsync([...files(entries), { header: { name: 'session/artifacts/zeros' }, data: Buffer.alloc(mb * 1024 * 1024) }]);
+    const bomb = await packRaw([...files(entries), { header: { name: 'session/artifacts/zeros' }, data: Buffer.alloc(mb * 1024 * 1024) }]);
     cases.push({ name: `zip bomb: ${mb} MB of zeros in ${bomb.length} bytes (> ${BUNDLE_MAX_RATIO}:1)`, bytes: bomb, codes: ['ZIP_BOMB'] });
   }
   // 7. An entry whose header claims more than the entry limit (refused at the header, before its bytes).
   cases.push({ name: 'oversized entry', bytes: await oversizedEntry(entries), codes: ['OVERSIZED_ENTRY'], entry: 'session/artifacts/huge' });
   // 8. Structure: duplicates, missing list, missing listed entry, unlisted extra, unsigned, foreign signer, stranger re-signing.
-  cases.push({ name: 'duplicate entry name', bytes: await packRawAsync(files([...entries.slice(0, 3), entries[2]!, ...entries.slice(3)])), codes: ['DUPLICATE_ENTRY'], entry: entries[2]!.name });
-  cases.push({ name: 'missing checksum list', bytes: await packRawAsync(files(entries.filter((e) => e.name !== CHECKSUMS_ENTRY))), codes: ['MISSING_CHECKSUMS'], entry: CHECKSUMS_ENTRY });
+  cases.push({ name: 'duplicate entry name', bytes: await packRaw(files([...entries.slice(0, 3), entries[2]!, ...entries.slice(3)])), codes: ['DUPLICATE_ENTRY'], entry: entries[2]!.name });
+  cases.push({ name: 'missing checksum list', bytes: await packRaw(files(entries.filter((e) => e.name !== CHECKSUMS_ENTRY))), codes: ['MISSING_CHECKSUMS'], entry: CHECKSUMS_ENTRY });
   for (const drop of content(entries)) {
-    cases.push({ name: `listed entry ${drop.name} missing`, bytes: await packRawAsync(files(entries.filter((e) => e !== drop))), codes: ['MISSING_ENTRY'], entry: drop.name });
+    cases.push({ name: `listed entry ${drop.name} missing`, bytes: await packRaw(files(entries.filter((e) => e !== drop))), codes: ['MISSING_ENTRY'], entry: drop.name });
   }
-  cases.push({ name: 'extra unlisted entry', bytes: await packRawAsync(files([...entries, { name: 'session/artifacts/extra.txt', data: Buffer.from('added later') }])), codes: ['UNLISTED_ENTRY'], entry: 'session/artifacts/extra.txt' });
-  cases.push({ name: 'unsigned (signature removed)', bytes: await packRawAsync(files(entries.filter((e) => e.name !== SIGNATURE_ENTRY))), codes: ['UNVERIFIED_ORIGIN'] });
+  cases.push({ name: 'extra unlisted entry', bytes: await packRaw(files([...entries, { name: 'session/artifacts/extra.txt', data: Buffer.from('added later') }])), codes: ['UNLISTED_ENTRY'], entry: 'session/artifacts/extra.txt' });
+  cases.push({ name: 'unsigned (signature removed)', bytes: await packRaw(files(entries.filter((e) => e.name !== SIGNATURE_ENTRY))), codes: ['UNVERIFIED_ORIGIN'] });
   for (const target of content(entries)) {
     const changed = entries.map((e) => (e === target ? { name: e.name, data: Buffer.concat([e.data, Buffer.from(' ')]) } : e));
-    cases.push({ name: `${target.name} changed and re-signed by an unpaired key`, bytes: await packRawAsync(files(resign(changed, stranger))), codes: ['UNVERIFIED_ORIGIN'], entry: SIGNATURE_ENTRY });
+    cases.push({ name: `${target.name} changed and re-signed by an unpaired key`, bytes: await packRaw(files(resign(changed, stranger))), codes: ['UNVERIFIED_ORIGIN'], entry: SIGNATURE_ENTRY });
   }
-  cases.push({ name: 'unlisted session file re-signed (handoff.json)', bytes: await packRawAsync(files(resign([...entries, { name: 'session/handoff.json', data: Buffer.from('{}') }], exporter))), codes: ['BAD_ENTRY'] });
-  cases.push({ name: 'entry outside session/ re-signed', bytes: await packRawAsync(files(resign([...entries, { name: 'receipts/x.json', data: Buffer.from('{}') }], exporter))), codes: ['UNEXPECTED_ENTRY'], entry: 'receipts/x.json' });
+  cases.push({ name: 'unlisted session file re-signed (handoff.json)', bytes: await packRaw(files(resign([...entries, { name: 'session/handoff.json', data: Buffer.from('{}') }], exporter))), codes: ['BAD_ENTRY'] });
+  cases.push({ name: 'entry outside session/ re-signed', bytes: await packRaw(files(resign([...entries, { name: 'receipts/x.json', data: Buffer.from('{}') }], exporter))), codes: ['UNEXPECTED_ENTRY'], entry: 'receipts/x.json' });
   for (const junk of [Buffer.alloc(0), Buffer.from('hello'), Buffer.from([0x1f, 0x8b]), Buffer.from('BATONPW1'), Buffer.from('BSL1'), gzipSync(Buffer.alloc(0)), gzipSync(Buffer.from('not a tar at all'))]) {
     cases.push({ name: `junk file ${JSON.stringify(junk.toString('latin1').slice(0, 12))} (${junk.length} bytes)`, bytes: junk, codes: ['NOT_A_BUNDLE', 'TRUNCATED', 'MALFORMED', 'NEEDS_PASSPHRASE'] });
   }
@@ -135,7 +135,7 @@ export async function refusalCorpus(good: { bytes: Buffer; entries: TarEntry[] }
  * checksum recomputed) followed by a few bytes only: the reader must refuse at the header.
  */
 async function oversizedEntry(entries: readonly TarEntry[]): Promise<Buffer> {
-  const tar = await packRawAsync([...files(entries.slice(0, 2)), { header: { name: 'session/artifacts/huge' }, data: Buffer.alloc(1024) }], false);
+  const tar = await packRaw([...files(entries.slice(0, 2)), { header: { name: 'session/artifacts/huge' }, data: Buffer.alloc(1024) }], false);
   let at = 0;
   while (tar.subarray(at, at + 22).toString('latin1') !== 'session/artifacts/huge') at += 512;
   tar.write(`${(BUNDLE_ENTRY_MAX_BYTES + 1).toString(8).padStart(11, '0')}\0`, at + 124, 'latin1');

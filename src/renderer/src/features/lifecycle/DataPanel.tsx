@@ -5,7 +5,7 @@ import { Skeleton } from '../../components/Skeleton';
 import { useApi } from '../../hooks/api-context';
 import { useRemote } from '../../hooks/use-remote';
 import { ConfirmDialog } from './ConfirmDialog';
-import { formatBytes } from './format-bytes';
+import { formatBytes } from '../../../../shared/format-bytes';
 
 /**
  * Settings → Your data: where it lives, what it holds with sizes (the `baton purge --dry-run`

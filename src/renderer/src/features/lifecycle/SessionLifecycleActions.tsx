@@ -3,7 +3,7 @@ import { toApiError } from '../../api';
 import type { DeletePlanView } from '../../../../shared/lifecycle-contract';
 import { useApi } from '../../hooks/api-context';
 import { ConfirmDialog } from './ConfirmDialog';
-import { formatBytes } from './format-bytes';
+import { formatBytes } from '../../../../shared/format-bytes';
 
 type DeleteState = { kind: 'closed' } | { kind: 'loading' } | { kind: 'confirm'; plan: DeletePlanView } | { kind: 'deleting'; plan: DeletePlanView };
 

@@ -1,7 +1,7 @@
 import { useCallback } from 'react';
 import { useApi } from '../../hooks/api-context';
 import { useRemote } from '../../hooks/use-remote';
-import { formatBytes } from '../lifecycle/format-bytes';
+import { formatBytes } from '../../../../shared/format-bytes';
 
 /** Disk use per state (live, archived) and the largest sessions: the retention lines of `baton stats`. */
 export function RetentionSection() {

@@ -1,4 +1,4 @@
-/** 1536 → "1.5 KB" (the same units as `baton purge` and `baton stats`). */
+/** 1536 → "1.5 KB": sizes as `baton purge`, `baton stats` and the app show them (binary units). */
 export function formatBytes(bytes: number): string {
   const units = ['B', 'KB', 'MB', 'GB', 'TB'];
   let value = bytes;
