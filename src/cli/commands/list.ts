@@ -97,9 +97,11 @@ export function registerList(program: Command): void {
       } else {
         const { dataDir, store } = await openCliStore();
         try {
-          const rows = await store.list({ includeArchived: !!flags.archived });
+          const everything = await store.list({ includeArchived: true });
+          const rows = flags.archived ? everything : everything.filter((r) => !r.archived);
           const scan = flags.agents ? await scanCandidateIndex({ env: process.env, cacheFile: importersCacheFile(dataDir) }) : null;
-          const entries = notImported(scan?.entries ?? [], new Set(rows.map((r) => r.id)));
+          // An archived imported session still hides its Claude Code / Codex candidate.
+          const entries = notImported(scan?.entries ?? [], new Set(everything.map((r) => r.id)));
           const items: ListItem[] = rows.map(itemOfRow);
           for (const e of entries) items.push(itemOfEntry(e));
           const all = groupItems(items, filter);

@@ -102,7 +102,7 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
     onChange: (change) => emitUiEvent('agents:changed', change),
     onProgress: (progress) => emitUiEvent('agents:progress', progress),
   });
-  const candidateMethods = createCandidateMethods({ candidates, listRows: () => store.list(), cliVersion: LIST_JSON_VERSION });
+  const candidateMethods = createCandidateMethods({ candidates, listRows: () => store.list({ includeArchived: true }), cliVersion: LIST_JSON_VERSION });
   let endpointServer: EndpointServer;
   const receive = createReceiver({
     store,
@@ -179,7 +179,8 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
       // The resident set: no rescan per request (issue 15); watches keep it current. A page
       // reload with nothing changed gets the answer built for the last one.
       await candidates.current();
-      const rows = await store.list();
+      // Archived sessions count as imported: archiving one must not bring its Claude Code / Codex candidate back.
+      const rows = await store.list({ includeArchived: true });
       const key = `${candidates.version()}|${rows.map((r) => r.id).join(',')}`;
       if (agentListMemo?.key === key) return agentListMemo.value;
       const list = candidates.entries().map((e) => e.candidate());

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { UiEvent } from '../../shared/ui-contract.js';
 import { conversation } from '../handoff/test-support/handoff-fixture.js';
+import { claude, claudeLogPath, writeLog } from '../importers/test-fixtures/build-logs.js';
 import { BROWSER_HOST_CAPABILITIES } from './capabilities.js';
 import { startHostServices, type HostServices } from './host-services.js';
 import { openStore } from '../store/index.js';
@@ -15,14 +16,17 @@ import { importBundle } from '../lifecycle/import-bundle.js';
 let root: string;
 let services: HostServices;
 const savedRuntime = process.env.XDG_RUNTIME_DIR;
+const savedHome = process.env.HOME;
 beforeEach(async () => {
   root = await mkdtemp(join(tmpdir(), 'baton-lifecycle-ui-'));
   delete process.env.XDG_RUNTIME_DIR;
+  process.env.HOME = join(root, 'home');
   services = await startHostServices({ dataDir: join(root, 'data'), kind: 'browser', capabilities: BROWSER_HOST_CAPABILITIES });
 });
 afterEach(async () => {
   await services.close().catch(() => undefined);
   if (savedRuntime !== undefined) process.env.XDG_RUNTIME_DIR = savedRuntime;
+  process.env.HOME = savedHome;
   await rm(root, { recursive: true, force: true });
 });
 
@@ -82,5 +86,15 @@ describe('lifecycle UI channels', () => {
     } finally {
       await cli.close();
     }
+  });
+
+  it('an archived imported session does not bring its Claude Code candidate back', async () => {
+    const id = '11111111-2222-4333-8444-aaaaaaaaaaaa';
+    const cwd = '/home/dev/project';
+    const path = await writeLog(claudeLogPath(process.env.HOME!, cwd, id), [claude.user({ uuid: 'u1', cwd, sessionId: id }, 'fix the flaky test')]);
+    const imported = await ok<{ sessionId: string }>(services.dispatch('agents:import', { source: 'claude', path }));
+    await ok(services.dispatch('sessions:archive', { ids: [imported.sessionId] }));
+    expect(await ok<{ candidates: unknown[] }>(services.dispatch('agents:list', {}))).toMatchObject({ candidates: [] });
+    expect(await ok<unknown[]>(services.dispatch('sessions:list', {}))).toEqual([]);
   });
 });
