@@ -104,4 +104,21 @@ test.describe('session lifecycle in the UI', () => {
     const after = JSON.parse((await runBaton(['purge', '--dry-run', '--json'], { home: home.path })).stdout) as { items: Array<{ kind: string; name: string }> };
     expect(after.items.filter((i) => i.name !== 'search-index.json')).toEqual([]);
   });
+
+  test('a bundle exported on another machine and imported here opens in the running app (the built CLI)', async ({ page, home, work, launchHost }) => {
+    const other = join(work.path, 'other-machine');
+    const id = await saveSession(other, work.path, 'Carried on a USB stick');
+    const file = join(work.path, 'carried.baton');
+    const exported = await runBaton(['export', id, '--out', file, '--json'], { home: other });
+    expect(exported.code, exported.stderr).toBe(0);
+    const host = await launchHost();
+    await page.goto(host.url);
+    const refused = await runBaton(['import', file, '--json'], { home: home.path });
+    expect(JSON.parse(refused.stdout)).toMatchObject({ ok: false, code: 'UNVERIFIED_ORIGIN' });
+    const imported = await runBaton(['import', file, '--trust', '--json'], { home: home.path });
+    expect(JSON.parse(imported.stdout), imported.stderr).toMatchObject({ ok: true, status: 'accepted', sessionId: id });
+    // The running host received the offer: its UI opens the session.
+    await expect(page.getByTestId('session-title')).toHaveText('Carried on a USB stick');
+    await expect(new SessionsPage(page).session(id)).toBeVisible();
+  });
 });

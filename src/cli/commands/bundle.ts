@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
@@ -152,7 +153,6 @@ async function runImport(out: Output, file: string, flags: ImportFlags): Promise
 async function runningHost(dataDir: string) {
   const { resolveEndpoint, loadOrCreateToken } = await import('../../core/transport/endpoint.js');
   const endpoint = resolveEndpoint(dataDir);
-  const { existsSync } = await import('node:fs');
   if (!existsSync(endpoint.tokenPath)) return {};
   return { host: { endpoint, token: await loadOrCreateToken(endpoint.tokenPath) } };
 }

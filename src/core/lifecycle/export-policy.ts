@@ -1,3 +1,6 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+
 /**
  * Whether a clear export must be asked for explicitly. With encryption at rest on (issue 17), a
  * bundle may never leave in clear by accident: it is encrypted to a passphrase or a paired device,
@@ -15,7 +18,5 @@ export function exportNeedsEncryption(atRestEncrypted: boolean, chosen: ExportEn
  */
 export const AT_REST_STATE_FILE = 'encryption.json';
 export async function atRestEncrypted(dataDir: string): Promise<boolean> {
-  const { existsSync } = await import('node:fs');
-  const { join } = await import('node:path');
   return existsSync(join(dataDir, AT_REST_STATE_FILE));
 }
