@@ -1,11 +1,8 @@
-import { join } from 'node:path';
-import { nodeDurableFs } from '../fs/index.js';
 import { readIdentity } from '../crypto/identity.js';
 import { readPeers } from '../crypto/peers.js';
 import { createReceiver } from '../handoff/receiver.js';
 import { DESKTOP_CAPABILITIES } from '../host/capabilities.js';
 import { landSessionBundle } from '../relay/session-bundle.js';
-import { SESSIONS_DIR } from '../store/layout.js';
 import type { SessionStore } from '../store/types.js';
 import type { Answer, EndpointInfo, RequestHandler } from '../transport/types.js';
 import { findTarget } from '../handoff/find-target.js';
@@ -60,17 +57,14 @@ export async function importBundle(bytes: Buffer, options: ImportOptions): Promi
   const from = bundle.signer ?? { deviceId: 'unsigned', name: 'an unsigned bundle' };
   const landed = await landSessionBundle(store, bundle.session, from);
   const receive = receiverFor(options);
-  const answer = await receive({ id: `import-${bundle.info.handoffId}`, method: 'handoff.offer', params: { manifest: bundle.manifest } }, { signal: new AbortController().signal } as never);
+  const answer = await receive({ id: `import-${bundle.info.handoffId}`, method: 'handoff.offer', params: { manifest: bundle.manifest } }, { signal: new AbortController().signal });
   const status = (answer as { status?: unknown }).status;
   if (answer.ok && (status === 'accepted' || status === 'duplicate')) {
     const warning = bundle.origin === 'unverified' ? `Unverified origin (${bundle.originNote}); imported because of --trust.` : undefined;
     return { ok: true, status, sessionId: bundle.info.sessionId, handoffId: bundle.info.handoffId, origin: bundle.origin, ...(bundle.signer ? { signer: bundle.signer } : {}), ...(warning ? { warning } : {}), answer };
   }
   // The receiver refused what this import just landed: take it away again, so a refusal leaves nothing.
-  if (landed === 'landed') {
-    await nodeDurableFs.removeTree(join(store.root, SESSIONS_DIR, bundle.info.sessionId));
-    await nodeDurableFs.fsyncDir(join(store.root, SESSIONS_DIR));
-  }
+  if (landed === 'landed') await store.delete(bundle.info.sessionId);
   const code = String((answer as { code?: unknown }).code ?? status ?? 'REJECTED');
   return { ok: false, code, message: `The receiver refused the imported session: ${String((answer as { message?: unknown }).message ?? status)}` };
 }

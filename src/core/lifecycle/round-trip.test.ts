@@ -1,6 +1,9 @@
 import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadOrCreateIdentity } from '../crypto/identity.js';
+import { loadOrCreateIdentity, readIdentity } from '../crypto/identity.js';
+import { readTarGz } from './bundle-tar.js';
+import { packRaw, resign } from './test-support/refusal-corpus.js';
 import { readPeers } from '../crypto/peers.js';
 import { conversation } from '../handoff/test-support/handoff-fixture.js';
 import { landNewSession } from '../handoff/send.js';
@@ -113,5 +116,24 @@ describe('export → import on a second data directory', () => {
     }
     expect(wrong).toEqual([]);
     expect(await snapshotTree(m.b.dataDir)).toEqual(before);
+  });
+
+  it('a bundle whose manifest disagrees with its files (signed by the paired key) is refused by the receiver and taken away again', async () => {
+    await m.pair();
+    const session = await landNewSession(m.a.store, { cwd: m.root, title: 'inconsistent', messages: conversation(6) });
+    const { bytes } = await exportSession(m.a.store, m.a.dataDir, session.id, { kind: 'none' });
+    const read = await readTarGz(bytes);
+    if (!read.ok) throw new Error(read.message);
+    const entries = read.entries.map((e) => {
+      if (e.name !== 'manifest.json') return e;
+      const manifest = JSON.parse(e.data.toString('utf8')) as { context: { message_count: number } };
+      manifest.context.message_count = 5;
+      return { name: e.name, data: Buffer.from(JSON.stringify(manifest)) };
+    });
+    const forged = await packRaw(resign(entries, (await readIdentity(m.a.dataDir))!).map((e) => ({ header: { name: e.name }, data: e.data })));
+    const result = await importBundle(forged, { store: m.b.store, dataDir: m.b.dataDir, trust: false });
+    expect(result).toMatchObject({ ok: false, code: 'VERIFY_MISMATCH' });
+    expect(await m.b.store.list({ includeArchived: true })).toEqual([]);
+    expect(existsSync(m.b.store.sessionDir(session.id))).toBe(false);
   });
 });
