@@ -29,6 +29,10 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   device: async () => (await import('./commands/device.js')).registerDevice,
   archive: async () => (await import('./commands/archive.js')).registerArchive,
   unarchive: async () => (await import('./commands/archive.js')).registerUnarchive,
+  export: async () => (await import('./commands/bundle.js')).registerExport,
+  import: async () => (await import('./commands/bundle.js')).registerImport,
+  delete: async () => (await import('./commands/delete.js')).registerDelete,
+  purge: async () => (await import('./commands/purge.js')).registerPurge,
 };
 
 /** The program with the named command, or with all of them (for --help and unknown commands). */

@@ -6,6 +6,7 @@ import { TaskRecord, TaskState } from './tasks.js';
 import { AgentScan, TerminalCommand } from './agents.js';
 import { CarriedTaskView } from './carried-tasks.js';
 import { preferenceChannels } from './preferences.js';
+import { lifecycleChannels } from './lifecycle-contract.js';
 import { DiffFileList, FileDiff, RehydrateRequest, RehydrateResult, RehydrationPlan, WorkspaceVerification } from './workspace.js';
 
 /**
@@ -201,6 +202,7 @@ export const uiChannels = {
   },
   /** Client-local preferences: answered by the host shell (electron-store / localStorage), never by the core. */
   ...preferenceChannels,
+  ...lifecycleChannels,
 } as const;
 export type UiChannel = keyof typeof uiChannels;
 export type UiRequest<C extends UiChannel> = z.infer<(typeof uiChannels)[C]['request']>;

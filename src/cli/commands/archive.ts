@@ -14,12 +14,15 @@ export const registerUnarchive = (program: Command): void => register(program, '
 function register(program: Command, name: 'archive' | 'unarchive'): void {
   {
     program
-      .command(`${name} <session-id>`)
+      .command(`${name} <session-id...>`)
       .description(name === 'archive' ? 'archive a session locally (--relay: also an encrypted cold copy on the relay)' : 'bring an archived session back (--relay: from the cold copy on the relay)')
       .option('--relay', 'use the configured relay\'s Object Store')
       .option('--json', 'print one versioned JSON object')
-      .action(async (sessionId: string, flags: { relay?: boolean; json?: boolean }) => {
-        process.exitCode = await run(name, createOutput(!!flags.json), sessionId, !!flags.relay);
+      .action(async (sessionIds: string[], flags: { relay?: boolean; json?: boolean }) => {
+        // Several ids: each is archived on its own; the worst exit code wins.
+        let code: number = EXIT.ok;
+        for (const sessionId of sessionIds) code = Math.max(code, await run(name, createOutput(!!flags.json), sessionId, !!flags.relay));
+        process.exitCode = code;
       });
   }
 }

@@ -45,7 +45,7 @@ function humanText(groups: readonly ListGroup[], shown: number, total: number, n
       `${terminalField(group.cwd)}  (${group.items.length})`,
       ...group.items.map((item) => {
         const s = item.row();
-        return `  ${terminalField(s.id)}  ${terminalField(s.updatedAt)}  ${s.messageCount} msgs  [${terminalField(s.source)}]  ${terminalField(s.title)}`;
+        return `  ${terminalField(s.id)}  ${terminalField(s.updatedAt)}  ${s.messageCount} msgs  [${terminalField(s.source)}]${'archived' in s && s.archived ? '  [archived]' : ''}  ${terminalField(s.title)}`;
       }),
     ].join('\n'),
   );
@@ -97,9 +97,11 @@ export function registerList(program: Command): void {
       } else {
         const { dataDir, store } = await openCliStore();
         try {
-          const rows = await store.list({ includeArchived: !!flags.archived });
+          const everything = await store.list({ includeArchived: true });
+          const rows = flags.archived ? everything : everything.filter((r) => !r.archived);
           const scan = flags.agents ? await scanCandidateIndex({ env: process.env, cacheFile: importersCacheFile(dataDir) }) : null;
-          const entries = notImported(scan?.entries ?? [], new Set(rows.map((r) => r.id)));
+          // An archived imported session still hides its Claude Code / Codex candidate.
+          const entries = notImported(scan?.entries ?? [], new Set(everything.map((r) => r.id)));
           const items: ListItem[] = rows.map(itemOfRow);
           for (const e of entries) items.push(itemOfEntry(e));
           const all = groupItems(items, filter);

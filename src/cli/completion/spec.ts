@@ -30,6 +30,11 @@ export interface CompletionSpec {
 const POSITIONAL_VALUES: Record<string, ValueSource> = {
   show: { sessions: true },
   resume: { sessions: true },
+  archive: { sessions: true },
+  unarchive: { sessions: true },
+  export: { sessions: true },
+  delete: { sessions: true },
+  import: { files: true },
   install: { words: ['claude', 'codex'] },
   uninstall: { words: ['claude', 'codex'] },
   completion: { words: ['bash', 'zsh', 'fish'] },

@@ -65,8 +65,30 @@ export const EXAMPLES: Record<string, Example[]> = {
   archive: [
     { command: 'baton archive <session-id>', what: 'archive a session locally (never deleted)' },
     { command: 'baton archive <session-id> --relay', what: 'also keep an encrypted cold copy on the relay' },
+    { command: 'baton archive <id-1> <id-2> <id-3>', what: 'archive several sessions at once' },
   ],
-  unarchive: [{ command: 'baton unarchive <session-id> --relay', what: 'bring an archived session back from the relay' }],
+  unarchive: [
+    { command: 'baton unarchive <session-id> --relay', what: 'bring an archived session back from the relay' },
+    { command: 'baton unarchive <id-1> <id-2>', what: 'bring several archived sessions back to the session list' },
+  ],
+  export: [
+    { command: 'baton export <session-id> --out work.baton', what: 'one signed bundle file to move with scp or a USB stick' },
+    { command: 'baton export <session-id> --passphrase-file pass.txt', what: 'encrypted with a passphrase (scrypt + AES-256-GCM)' },
+    { command: 'baton export <session-id> --to-device desk', what: 'encrypted so that only the paired device "desk" can open it' },
+  ],
+  import: [
+    { command: 'baton import work.baton', what: 'verify every hash and the signature, then add the session (twice: duplicate)' },
+    { command: 'baton import work.baton --passphrase-file pass.txt', what: 'a passphrase-encrypted bundle' },
+    { command: 'baton import found.baton --trust', what: 'a bundle from a device that is not paired (warns)' },
+  ],
+  delete: [
+    { command: 'baton delete <session-id>', what: 'names what goes, asks, then removes every file, index entry and receipt' },
+    { command: 'baton delete <id-1> <id-2> --yes --json', what: 'several sessions, without asking (scripts)' },
+  ],
+  purge: [
+    { command: 'baton purge --dry-run', what: 'list every session, archive, receipt, event and cache it would remove, with sizes' },
+    { command: 'baton purge --yes', what: 'remove it all and leave an empty, valid data directory' },
+  ],
   install: [
     { command: 'baton install claude --dry-run', what: 'print the diff of what it would write' },
     { command: 'baton install claude', what: '/handoff and the approval hook for Claude Code ($CLAUDE_CONFIG_DIR or ~/.claude)' },

@@ -27,7 +27,8 @@ export interface ListingRequest {
 export async function renderListing(rows: readonly IndexRow[], entries: readonly IndexEntry[], request: ListingRequest, scan: { files: number; ms: number } | null, cliVersion: number): Promise<string> {
   const ids = new Set(rows.map((r) => r.id));
   const imported = [...ids].some((id) => id.startsWith('imp-'));
-  const items: ListItem[] = rows.map(itemOfRow);
+  // Archived rows only mark their candidates as imported; they are not resume candidates themselves.
+  const items: ListItem[] = rows.filter((r) => !r.archived).map(itemOfRow);
   if (request.agents) for (const e of entries) if (!imported || !ids.has(importedSessionId(e.candidate().fingerprint))) items.push(itemOfEntry(e));
   const all = groupItems(items, request.filter);
   const total = countItems(all);

@@ -1,3 +1,4 @@
+import { createLifecycleUiHandlers } from './lifecycle-ui-handlers.js';
 import { EventEmitter } from 'node:events';
 import { openStore } from '../store/index.js';
 import type { SessionStore } from '../store/types.js';
@@ -75,8 +76,10 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
   // The full-text index follows every session change the UI hears of; at start it indexes only
   // what landed since the last run (in the background: the host does not wait for it).
   const search = await createSearchService({ store, dataDir: options.dataDir });
-  emitter.on('ui', (event: UiEvent, payload: { id?: string }) => {
-    if (event === 'session:changed' && payload.id !== undefined) search.sessionChanged(payload.id);
+  emitter.on('ui', (event: UiEvent, payload: { id?: string; reason?: string }) => {
+    // A deleted (or purged) session leaves the full-text index too: syncAll drops what the store no longer lists.
+    if (event === 'session:changed' && (payload.reason === 'deleted' || payload.reason === 'purged')) void search.syncAll();
+    else if (event === 'session:changed' && payload.id !== undefined) search.sessionChanged(payload.id);
   });
   void search.syncAll();
 
@@ -101,7 +104,7 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
     onChange: (change) => emitUiEvent('agents:changed', change),
     onProgress: (progress) => emitUiEvent('agents:progress', progress),
   });
-  const candidateMethods = createCandidateMethods({ candidates, listRows: () => store.list(), cliVersion: LIST_JSON_VERSION });
+  const candidateMethods = createCandidateMethods({ candidates, listRows: () => store.list({ includeArchived: true }), cliVersion: LIST_JSON_VERSION });
   let endpointServer: EndpointServer;
   const receive = createReceiver({
     store,
@@ -156,6 +159,7 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
       const shown = bytes.subarray(0, FULL_OUTPUT_VIEW_MAX_BYTES);
       return { text: shown.toString('utf8'), bytes: bytes.length, shownBytes: shown.length };
     },
+    ...createLifecycleUiHandlers({ store, dataDir: options.dataDir, onChanged: (id, reason) => emitUiEvent('session:changed', { id, reason }) }),
     ...createRelayUiHandlers({ dataDir: options.dataDir, store, relay, endpoint, token, onDevicesChanged: (reason) => emitUiEvent('devices:changed', { reason }) }),
     'approvals:pending': async () => approvals.withLinks(approvals.listPending()),
     'approvals:history': async ({ sessionId }) => approvals.withLinks(await approvals.history(sessionId)),
@@ -186,7 +190,8 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
       // The resident set: no rescan per request (issue 15); watches keep it current. A page
       // reload with nothing changed gets the answer built for the last one.
       await candidates.current();
-      const rows = await store.list();
+      // Archived sessions count as imported: archiving one must not bring its Claude Code / Codex candidate back.
+      const rows = await store.list({ includeArchived: true });
       const key = `${candidates.version()}|${rows.map((r) => r.id).join(',')}`;
       if (agentListMemo?.key === key) return agentListMemo.value;
       const list = candidates.entries().map((e) => e.candidate());

@@ -172,6 +172,22 @@ export class IndexFile {
     });
   }
 
+  /** Drops rows (deleted sessions) from index.json and both journals, under the index lock. */
+  async remove(ids: readonly string[]): Promise<void> {
+    await withFileLock(this.fs, this.path(INDEX_LOCK), async () => {
+      const old = this.path(INDEX_JOURNAL_OLD);
+      const hasOld = await this.fs.stat(old).then(
+        () => true,
+        () => false,
+      );
+      if (!hasOld) await this.fs.rename(this.path(INDEX_JOURNAL), old).catch(() => undefined);
+      const state = await this.read();
+      for (const id of ids) state.rows.delete(id);
+      await this.writeSnapshot([...state.rows.values()], state.version);
+      await this.fs.unlink(old).catch(() => undefined);
+    });
+  }
+
   /** Replaces the whole index (rebuild from session.json files). */
   async replace(rows: Row[]): Promise<void> {
     await withFileLock(this.fs, this.path(INDEX_LOCK), async () => {

@@ -7,6 +7,7 @@ import { nodeDurableFs, type DurableFs } from '../fs/durable-fs.js';
 import { createFileAtomic, writeFileAtomic } from '../fs/write-file-atomic.js';
 import { StoreError, errnoOf, fromFsError } from './errors.js';
 import { cleanTemps, creatingName } from './housekeeping.js';
+import { deleteSessionFiles, finishPendingDeletes, type DeleteSteps } from './delete-session.js';
 import { INDEX_FILE, INDEX_JOURNAL, IndexFile, rowOf, type Row } from './index-file.js';
 import { ARCHIVED_DIR, ARTIFACTS_DIR, DIR_MODE, EVENTS_FILE, FILE_MODE, HANDOFFS_FILE, HANDOFF_FILE, RECEIPTS_DIR, SESSIONS_DIR, archivedDir, checkId, liveDir } from './layout.js';
 import { copyToSideFile, unrecorded, withDamage, type QuarantinedRange } from './damage.js';
@@ -81,6 +82,26 @@ export class FileSessionStore implements SessionStore {
       return;
     }
     for (const d of ['', SESSIONS_DIR, RECEIPTS_DIR]) await cleanTemps(this.fs, join(this.root, d));
+    // A delete that a crash interrupted after its marker is finished now: the session is gone, not half there.
+    await finishPendingDeletes(this.deleteSteps());
+  }
+
+  private deleteSteps(): DeleteSteps {
+    return { fs: this.fs, root: this.root, forgetIndexRows: (ids) => this.index.remove(ids) };
+  }
+
+  async delete(id: string): Promise<void> {
+    this.writable();
+    // An open log or a pending metadata flush would write into the directory being removed.
+    clearTimeout(this.flushTimers.get(id));
+    this.flushTimers.delete(id);
+    const open = this.logs.get(id);
+    this.logs.delete(id);
+    await (await open?.catch(() => undefined))?.log.close();
+    await deleteSessionFiles(this.deleteSteps(), id);
+    this.docCache.delete(liveDir(this.root, id));
+    this.docCache.delete(archivedDir(this.root, id));
+    this.checkedDirs = undefined;
   }
 
   private writable(): void {

@@ -73,6 +73,8 @@ export interface SessionStore {
   fork(id: string, uptoSeq: number, who: string): Promise<SessionDoc>;
   /** Moves the session under archived/ and keeps its index row (archived: true). */
   archive(id: string): Promise<void>;
+  /** Removes every file of the session (live or archived), its receipts and index row; crash-safe (delete-session.ts). NOT_FOUND if absent. */
+  delete(id: string): Promise<void>;
   /** Resume candidates from index.json only; never reads a messages.jsonl. */
   list(options?: { includeArchived?: boolean }): Promise<IndexRow[]>;
   sessionDir(id: string): string;

@@ -9,6 +9,9 @@ import { CandidateMissing } from '../features/agents/CandidateMissing';
 import { CandidatePanel } from '../features/agents/CandidatePanel';
 import { useAgentScan } from '../features/agents/use-agent-scan';
 import { StatsPanel } from '../features/stats/StatsPanel';
+import { DataPanel } from '../features/lifecycle/DataPanel';
+import { ArchiveGroupButton } from '../features/lifecycle/ArchiveGroupButton';
+import { ArchivedSection } from '../features/lifecycle/ArchivedSection';
 import { SearchPanel } from '../features/search/SearchPanel';
 import type { SearchHit } from '../../../shared/ui-contract';
 import { HandoffAlerts } from '../features/alerts/HandoffAlerts';
@@ -32,7 +35,7 @@ import { SessionsPane } from './SessionsPane';
 import { formatCount } from '../model/format-number';
 
 /** What the main area shows instead of the open session. */
-export type Panel = 'approvals' | 'tasks' | 'stats' | 'devices' | 'search' | null;
+export type Panel = 'approvals' | 'tasks' | 'stats' | 'devices' | 'search' | 'data' | null;
 
 /**
  * The whole window: connection banner; on the left the resume candidates (Baton's index at once,
@@ -80,6 +83,8 @@ export function App({ api }: { api: BatonApi }) {
 
   // A handoff or a baton:// link asks for a session: open it even before the list shows it.
   useEffect(() => api.on('session:select', ({ id }) => open(id)), [api, open]);
+  // A deleted (or purged) open session: back to the empty view instead of a "not found".
+  useEffect(() => api.on('session:changed', ({ id, reason }) => (reason === 'deleted' || reason === 'purged') && (id === sessionId || id === '*') && sessionId !== null && open(null)), [api, open, sessionId]);
   // baton://pair?code=…: the Devices panel with the code ready to join (the person confirms).
   const [pairCode, setPairCode] = useState<string | null>(null);
   useEffect(
@@ -121,6 +126,7 @@ export function App({ api }: { api: BatonApi }) {
   else if (panel === 'stats') main = <StatsPanel />;
   else if (panel === 'devices') main = <DevicesPanel initialCode={pairCode} />;
   else if (panel === 'search') main = <SearchPanel onOpenHit={openHit} />;
+  else if (panel === 'data') main = <DataPanel />;
   else if (candidate !== undefined) main = (
       <CandidatePanel
         candidate={candidate}
@@ -184,8 +190,9 @@ export function App({ api }: { api: BatonApi }) {
               </button>
             </nav>
             <div className="sidebar-body sidebar-body-list">
-              <SessionsPane sessions={sessions} rows={merged.rows} scan={scan} selectedId={selectedId} now={now} onOpen={open} />
+              <SessionsPane sessions={sessions} rows={merged.rows} scan={scan} selectedId={selectedId} now={now} onOpen={open} groupAction={(cwd, ids) => <ArchiveGroupButton cwd={cwd} ids={ids} />} />
             </div>
+            <ArchivedSection selectedId={selectedId} onOpen={open} />
             <footer className="sidebar-footer muted">
               {info.value !== undefined && (
                 <span title={`Store: ${info.value.dataDir}`}>
@@ -194,6 +201,9 @@ export function App({ api }: { api: BatonApi }) {
               )}
               <button type="button" className="button-link footer-link" aria-pressed={panel === 'stats'} data-testid="open-stats" onClick={() => togglePanel('stats')}>
                 Handoff stats
+              </button>
+              <button type="button" className="button-link footer-link" aria-pressed={panel === 'data'} data-testid="open-data" onClick={() => togglePanel('data')}>
+                Your data
               </button>
               <RelayFooter pressed={panel === 'devices'} onOpen={() => togglePanel('devices')} />
             </footer>

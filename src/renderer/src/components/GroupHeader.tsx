@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { shortenPath } from '../model/shorten-path';
 
 export interface GroupHeaderProps {
@@ -8,10 +9,12 @@ export interface GroupHeaderProps {
   onToggle: (cwd: string) => void;
   onFocus: (key: string) => void;
   itemKey: string;
+  /** A bulk action shown beside the toggle (Archive all). */
+  action?: ReactNode;
 }
 
 /** A working directory's header: click (or Enter, ←/→) collapses and expands its sessions. */
-export function GroupHeader({ cwd, count, collapsed, focusable, onToggle, onFocus, itemKey }: GroupHeaderProps) {
+export function GroupHeader({ cwd, count, collapsed, focusable, onToggle, onFocus, itemKey, action }: GroupHeaderProps) {
   return (
     <h2 className="session-group-header" title={cwd}>
       <button
@@ -37,6 +40,7 @@ export function GroupHeader({ cwd, count, collapsed, focusable, onToggle, onFocu
           {collapsed ? ', collapsed' : ''}
         </span>
       </button>
+      {action}
     </h2>
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect, useImperativeHandle, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type Ref } from 'react';
+import { useEffect, useImperativeHandle, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode, type Ref } from 'react';
 import { useViewport } from '../features/agents/use-viewport';
 import type { SessionGroup } from '../../../shared/resume-groups';
 import { heightOf, listItems, type ListItem } from '../model/list-items';
@@ -23,6 +23,8 @@ export interface SessionListProps {
   onOpen: (id: string) => void;
   collapsed?: ReadonlySet<string>;
   onToggleGroup?: (cwd: string) => void;
+  /** A bulk action for a directory group's header (Archive all). */
+  groupAction?: (cwd: string) => ReactNode;
   /** ↑ on the first item: the search box above takes focus back. */
   onExitTop?: () => void;
   handle?: Ref<SessionListHandle>;
@@ -44,7 +46,7 @@ interface Chunk {
  * Keyboard: one roving tab stop; ↑/↓/Home/End/PageUp/PageDown walk headers and sessions, Enter
  * opens a session or toggles a group, ← collapses (or goes to the group's header), → expands.
  */
-export function SessionList({ groups, selectedId, now, onOpen, collapsed = NONE, onToggleGroup, onExitTop, handle }: SessionListProps) {
+export function SessionList({ groups, selectedId, now, onOpen, collapsed = NONE, onToggleGroup, groupAction, onExitTop, handle }: SessionListProps) {
   const scrollRef = useRef<HTMLElement>(null);
   const [viewport, scrollTo] = useViewport(scrollRef);
   const [focusKey, setFocusKey] = useState<string | null>(null);
@@ -163,6 +165,7 @@ export function SessionList({ groups, selectedId, now, onOpen, collapsed = NONE,
                   collapsed={item.collapsed}
                   focusable={item.key === tabStop}
                   onToggle={(cwd) => onToggleGroup?.(cwd)}
+                  action={groupAction?.(item.cwd)}
                   onFocus={setFocusKey}
                 />
               ) : (

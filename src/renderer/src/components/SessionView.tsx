@@ -8,6 +8,7 @@ import { CarriedPermissions } from '../features/carried/CarriedPermissions';
 import { CarriedTasks } from '../features/carried/CarriedTasks';
 import { DamageBanner } from '../features/session/DamageBanner';
 import { RemoteSessionNotice, SshBadge } from '../features/remote/RemoteSessionNotice';
+import { SessionLifecycleActions } from '../features/lifecycle/SessionLifecycleActions';
 import { useSessionTab } from '../hooks/use-session-tab';
 import { formatDateTime } from '../model/relative-time';
 import { formatCount } from '../model/format-number';
@@ -48,6 +49,7 @@ export function SessionView({ detail, now, onSessionChanged, initialSearch }: Se
           <div className="session-header-actions">
             <SendToDevice sessionId={session.id} />
             <ContinueInTerminal sessionId={session.id} />
+            <SessionLifecycleActions sessionId={session.id} archived={session.archived} />
           </div>
         </div>
         <p className="session-subtitle">

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { IndexRow } from '../../../shared/session';
 import type { Remote } from '../hooks/use-remote';
 import { SearchBar } from '../features/agents/SearchBar';
@@ -11,6 +11,7 @@ import { isPlainKey, isTypingTarget } from '../model/keyboard';
 import { ErrorState } from './ErrorState';
 import { SessionList, type SessionListHandle } from './SessionList';
 import { Skeleton } from './Skeleton';
+import { isCandidateId } from '../model/merge-candidates';
 
 export interface SessionsPaneProps {
   /** The index (`sessions:list`): its loading and error states are the pane's. */
@@ -21,13 +22,15 @@ export interface SessionsPaneProps {
   selectedId: string | null;
   now: number;
   onOpen: (id: string) => void;
+  /** A bulk action for a directory group, given its Baton session ids (the shell passes Archive all). */
+  groupAction?: (cwd: string, ids: string[]) => ReactNode;
 }
 
 /**
  * The left pane: search and filters, the scan indicator, and the virtualized, grouped list (kept
  * while a refresh fails). `/` anywhere focuses the search; Esc in it clears it.
  */
-export function SessionsPane({ sessions, rows, scan, selectedId, now, onOpen }: SessionsPaneProps) {
+export function SessionsPane({ sessions, rows, scan, selectedId, now, onOpen, groupAction }: SessionsPaneProps) {
   const [filter, setFilter] = useState<RowFilter>(NO_FILTER);
   const [collapsed, toggleGroup] = useCollapsedGroups();
   const searchRef = useRef<HTMLInputElement>(null);
@@ -90,6 +93,7 @@ export function SessionsPane({ sessions, rows, scan, selectedId, now, onOpen }: 
           onOpen={onOpen}
           collapsed={collapsed}
           onToggleGroup={toggleGroup}
+          groupAction={groupAction && ((cwd) => groupAction(cwd, (groups.find((g) => g.cwd === cwd)?.sessions ?? []).map((r) => r.id).filter((id) => !isCandidateId(id))))}
           onExitTop={() => searchRef.current?.focus()}
           handle={listRef}
         />

@@ -5,6 +5,7 @@ import { useApi } from '../../hooks/api-context';
 import { useRemote } from '../../hooks/use-remote';
 import { formatMs, formatRate, sortedCategories } from './format-stats';
 import { ResumedDurations } from './ResumedDurations';
+import { RetentionSection } from './RetentionSection';
 
 /** The handoff figures `baton stats` prints: success rate, outcomes by category, p50/p95 time, durations after resumption. */
 export function StatsPanel() {
@@ -62,6 +63,7 @@ export function StatsPanel() {
           </p>
         )}
         <ResumedDurations value={value.afterResumption} />
+        <RetentionSection />
       </>
     );
   }
