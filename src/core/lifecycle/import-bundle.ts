@@ -55,7 +55,8 @@ export async function importBundle(bytes: Buffer, options: ImportOptions): Promi
   if (!verdict.ok) return verdict;
   const { bundle } = verdict;
   const from = bundle.signer ?? { deviceId: 'unsigned', name: 'an unsigned bundle' };
-  const landed = await landSessionBundle(store, bundle.session, from);
+  // Stamped as imported, not relayed: the session view's relay badge would name a relay it never crossed.
+  const landed = await landSessionBundle(store, bundle.session, null, { importedFrom: { ...from, origin: bundle.origin, importedAt: new Date().toISOString() } });
   const receive = receiverFor(options);
   const answer = await receive({ id: `import-${bundle.info.handoffId}`, method: 'handoff.offer', params: { manifest: bundle.manifest } }, { signal: new AbortController().signal });
   const status = (answer as { status?: unknown }).status;
