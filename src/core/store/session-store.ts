@@ -17,7 +17,7 @@ import { LineLog } from './line-log.js';
 import { readRecords } from './log-reader.js';
 import { MESSAGES_FILE, MessageLog, type RecoveryReport } from './message-log.js';
 import { checkOwnedPath, checkStoreTree } from './permissions.js';
-import { encodeRecord, sealRecord, type ByteRange, type StoredRecord } from './record-codec.js';
+import { encodeNewRecord, type ByteRange, type StoredRecord } from './record-codec.js';
 import { commitSessionDoc, docStamp, isSessionDoc, readSessionDoc, revisionMarker, SESSION_FILE, type LoadedDoc } from './session-doc-file.js';
 import type { NewArtifact, NewSession, ReadMessagesOptions, Receipt, SessionStore } from './types.js';
 
@@ -33,6 +33,8 @@ export interface OpenStoreOptions {
 export const MUTATE_CAS_RETRIES = 50;
 /** messageCount/updatedAt write-back delay: list() may lag appends by this much, fsyncs stay few. */
 export const METADATA_FLUSH_MS = 200;
+/** A new session's messages are written to its log in chunks of about this many bytes. */
+export const LANDING_CHUNK_BYTES = 4 * 1024 * 1024;
 const ARTIFACT_REF = /^artifacts\/[0-9a-f]{64}(\.[A-Za-z0-9]{1,16})?$/;
 /** A named artifact: a series written once per number (summary-03.md), checked against a hash the caller holds. */
 const NAMED_ARTIFACT = /^[a-z][a-z0-9]{0,31}-\d{2,6}\.[a-z0-9]{1,8}$/;
@@ -192,8 +194,22 @@ export class FileSessionStore implements SessionStore {
       await this.writeStagedArtifacts(join(staging, ARTIFACTS_DIR), artifacts);
       const log = await this.fs.open(join(staging, MESSAGES_FILE), 'wx', FILE_MODE);
       try {
-        const records = messages.map((m, seq) => sealRecord({ ...m, id: m.id ?? newId('m-'), seq, createdAt: m.createdAt ?? now, epoch: 1 } as Omit<StoredRecord, 'crc'>));
-        if (records.length > 0) await log.write(Buffer.concat(records.map(encodeRecord)), 0);
+        // Encoded once and written in chunks of about LANDING_CHUNK_BYTES: memory stays bounded by the chunk, not the session.
+        let chunk: Buffer[] = [];
+        let chunkBytes = 0;
+        let offset = 0;
+        for (let seq = 0; seq < messages.length; seq++) {
+          const m = messages[seq]!;
+          const { line } = encodeNewRecord({ ...m, id: m.id ?? newId('m-'), seq, createdAt: m.createdAt ?? now, epoch: 1 } as Omit<StoredRecord, 'crc'>);
+          chunk.push(line);
+          chunkBytes += line.length;
+          if (chunkBytes >= LANDING_CHUNK_BYTES || seq === messages.length - 1) {
+            await log.write(Buffer.concat(chunk, chunkBytes), offset);
+            offset += chunkBytes;
+            chunk = [];
+            chunkBytes = 0;
+          }
+        }
         await log.sync();
       } finally {
         await log.close();
