@@ -17,9 +17,12 @@ import { LineLog } from './line-log.js';
 import { readRecords } from './log-reader.js';
 import { MESSAGES_FILE, MessageLog, type RecoveryReport } from './message-log.js';
 import { checkOwnedPath, checkStoreTree } from './permissions.js';
-import { encodeNewRecord, type ByteRange, type StoredRecord } from './record-codec.js';
+import { decodeLine, encodeNewRecord, type ByteRange, type StoredRecord } from './record-codec.js';
+import { checkLineCrc } from './line-crc.js';
+import { streamLog, type LogBytes } from './log-stream.js';
+import { CHECKPOINT_INTERVAL_BYTES, CHECKPOINT_RECENT_IDS, writeCheckpoint, type Checkpoint } from './checkpoint.js';
 import { commitSessionDoc, docStamp, isSessionDoc, readSessionDoc, revisionMarker, SESSION_FILE, type LoadedDoc } from './session-doc-file.js';
-import type { NewArtifact, NewSession, ReadMessagesOptions, Receipt, SessionStore } from './types.js';
+import type { LandedLog, NewArtifact, NewSession, ReadMessagesOptions, Receipt, SessionStore } from './types.js';
 
 export interface OpenStoreOptions {
   /** The file-system layer every write goes through (tests inject faults here). */
@@ -156,6 +159,55 @@ export class FileSessionStore implements SessionStore {
   }
 
   async createSession(init: NewSession, input: MessageInput[] = [], artifacts: readonly NewArtifact[] = []): Promise<SessionDoc> {
+    return (await this.create(init, input, artifacts)).doc;
+  }
+
+  async landSession(init: NewSession, input: MessageInput[] = [], artifacts: readonly NewArtifact[] = []): Promise<LandedLog> {
+    const { doc, records } = await this.create(init, input, artifacts);
+    const log = await this.readBack(doc.id, records);
+    return { session: doc, records, log };
+  }
+
+  /**
+   * The landing's read-back: one streaming pass over the new log that checks each line's checksum
+   * against the record written at that place and counts them, hashing the bytes on the way. A
+   * line in the current format is checked without a parse (line-crc.ts).
+   */
+  private async readBack(id: string, records: readonly StoredRecord[]): Promise<LogBytes> {
+    const path = join((await this.locate(id)).dir, MESSAGES_FILE);
+    let count = 0;
+    let wrong: number | undefined;
+    const log = await this.streamFile(path, (line) => {
+      const crc = checkLineCrc(line) ?? decodeLine(line)?.crc;
+      if (crc === undefined || crc !== records[count]?.crc) wrong ??= count;
+      count++;
+    });
+    if (wrong !== undefined || count !== records.length) {
+      const at = wrong !== undefined ? `line ${wrong + 1} does not hold the record written there` : `${count} lines instead of ${records.length}`;
+      throw new StoreError('IO_ERROR', `Session ${id}: the log read back differs from what was written (${at}); nothing was offered.`, path);
+    }
+    return log;
+  }
+
+  async streamMessages(id: string, onLine: (line: Buffer, start: number) => void | Promise<void>, upTo?: number): Promise<LogBytes> {
+    return this.streamFile(join((await this.locate(id)).dir, MESSAGES_FILE), onLine, upTo);
+  }
+
+  private async streamFile(path: string, onLine: (line: Buffer, start: number) => void | Promise<void>, upTo?: number): Promise<LogBytes> {
+    try {
+      const file = await this.fs.open(path, 'r');
+      try {
+        const size = (await file.stat()).size;
+        return await streamLog(file, Math.min(size, upTo ?? size), onLine);
+      } finally {
+        await file.close();
+      }
+    } catch (error) {
+      throw fromFsError(error, path, 'reading the message log');
+    }
+  }
+
+  private async create(init: NewSession, input: MessageInput[], artifacts: readonly NewArtifact[]): Promise<{ doc: SessionDoc; records: StoredRecord[] }> {
     this.writable();
     const id = checkId(init.id ?? newId('s-'));
     // Before anything is written: a refused input leaves no session behind.
@@ -188,6 +240,9 @@ export class FileSessionStore implements SessionStore {
     const doc = parsed.data;
     // Built in a staging directory and renamed into place: a session exists completely or not at all.
     const staging = join(this.root, SESSIONS_DIR, creatingName(id, randomBytes(4).toString('hex')));
+    const records: StoredRecord[] = [];
+    const ends: number[] = [];
+    let offset = 0;
     try {
       await this.fs.mkdir(join(staging, ARTIFACTS_DIR), DIR_MODE);
       // Artifacts the messages refer to land in the same staging directory: never a ref without its file.
@@ -197,15 +252,15 @@ export class FileSessionStore implements SessionStore {
         // Encoded once and written in chunks of about LANDING_CHUNK_BYTES: memory stays bounded by the chunk, not the session.
         let chunk: Buffer[] = [];
         let chunkBytes = 0;
-        let offset = 0;
         for (let seq = 0; seq < messages.length; seq++) {
           const m = messages[seq]!;
-          const { line } = encodeNewRecord({ ...m, id: m.id ?? newId('m-'), seq, createdAt: m.createdAt ?? now, epoch: 1 } as Omit<StoredRecord, 'crc'>);
+          const { record, line } = encodeNewRecord({ ...m, id: m.id ?? newId('m-'), seq, createdAt: m.createdAt ?? now, epoch: 1 } as Omit<StoredRecord, 'crc'>);
+          records.push(record);
+          ends.push((offset += line.length));
           chunk.push(line);
           chunkBytes += line.length;
           if (chunkBytes >= LANDING_CHUNK_BYTES || seq === messages.length - 1) {
-            await log.write(Buffer.concat(chunk, chunkBytes), offset);
-            offset += chunkBytes;
+            await log.write(Buffer.concat(chunk, chunkBytes), offset - chunkBytes);
             chunk = [];
             chunkBytes = 0;
           }
@@ -214,6 +269,9 @@ export class FileSessionStore implements SessionStore {
       } finally {
         await log.close();
       }
+      // The first writer to open the log (the receiver taking the baton) starts from here, not from
+      // a full scan; below the interval, as for appends (message-log.ts), recovery scans it all.
+      if (offset >= CHECKPOINT_INTERVAL_BYTES) await writeCheckpoint(this.fs, staging, landingCheckpoint(records, ends));
       await commitSessionDoc(this.fs, staging, 0, doc, true);
       await this.fs.rename(staging, target);
       await this.fs.fsyncDir(join(this.root, SESSIONS_DIR));
@@ -222,7 +280,7 @@ export class FileSessionStore implements SessionStore {
       throw fromFsError(error, target, 'creating the session');
     }
     await this.index.append(rowOf(indexRowOf(doc), doc.revision));
-    return doc;
+    return { doc, records };
   }
 
   private openLog(id: string, loc: Located): Promise<{ log: MessageLog; report: RecoveryReport }> {
@@ -634,4 +692,13 @@ export class FileSessionStore implements SessionStore {
 function artifactName(sha256: string, extension?: string): string {
   if (extension !== undefined && !/^[A-Za-z0-9]{1,16}$/.test(extension)) throw new StoreError('BAD_REQUEST', `Invalid artifact extension ${JSON.stringify(extension)}.`);
   return `${sha256}${extension ? `.${extension}` : ''}`;
+}
+
+/** The checkpoint of a log just written from `records` (line i ends at ends[i]). */
+function landingCheckpoint(records: readonly StoredRecord[], ends: readonly number[]): Checkpoint {
+  const last = records.length - 1;
+  const first = Math.max(0, records.length - CHECKPOINT_RECENT_IDS);
+  const recentIds: Array<[string, number, number]> = [];
+  for (let i = first; i <= last; i++) recentIds.push([records[i]!.id, i === 0 ? 0 : ends[i - 1]!, ends[i]!]);
+  return { offset: ends[last]!, lastSeq: records[last]!.seq, count: records.length, lastLineStart: last === 0 ? 0 : ends[last - 1]!, lastCrc: records[last]!.crc, recentIds };
 }
