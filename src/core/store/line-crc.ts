@@ -40,3 +40,14 @@ export function checkLineCrc(line: Buffer): string | undefined {
   if (!HEX.test(crc)) return undefined;
   return crc32(line.subarray(0, head)) === Number.parseInt(crc, 16) ? crc : undefined;
 }
+
+/**
+ * The JSON of the record a checked line holds, as `decodeLine` returns it (checksum under `crc`,
+ * last), spliced from the line's bytes instead of serialised again; undefined for a line without
+ * the byte-CRC suffix.
+ */
+export function recordJsonOfLine(line: Buffer): Buffer | undefined {
+  const crc = checkLineCrc(line);
+  if (crc === undefined) return undefined;
+  return Buffer.concat([line.subarray(0, line.length - SUFFIX_LENGTH), Buffer.from(`"crc":"${crc}"}`, 'latin1')]);
+}

@@ -20,6 +20,7 @@ import { checkOwnedPath, checkStoreTree } from './permissions.js';
 import { decodeLine, encodeNewRecord, type ByteRange, type StoredRecord } from './record-codec.js';
 import { checkLineCrc } from './line-crc.js';
 import { streamLog, type LogBytes } from './log-stream.js';
+import { streamRecords } from './stream-records.js';
 import { CHECKPOINT_INTERVAL_BYTES, CHECKPOINT_RECENT_IDS, writeCheckpoint, type Checkpoint } from './checkpoint.js';
 import { commitSessionDoc, docStamp, isSessionDoc, readSessionDoc, revisionMarker, SESSION_FILE, type LoadedDoc } from './session-doc-file.js';
 import type { LandedLog, NewArtifact, NewSession, ReadMessagesOptions, Receipt, SessionStore } from './types.js';
@@ -414,6 +415,24 @@ export class FileSessionStore implements SessionStore {
     const { records, midDamage } = await readRecords(this.fs, loc.dir, options);
     if (midDamage.length > 0) await this.recordReadDamage(id, loc, midDamage);
     return records;
+  }
+
+  async forEachMessage(id: string, onRecord: (record: MessageRecord, line: Buffer) => void | Promise<void>): Promise<number> {
+    const loc = await this.locate(id);
+    const path = join(loc.dir, MESSAGES_FILE);
+    let result: Awaited<ReturnType<typeof streamRecords>>;
+    try {
+      const file = await this.fs.open(path, 'r');
+      try {
+        result = await streamRecords(file, (await file.stat()).size, onRecord);
+      } finally {
+        await file.close();
+      }
+    } catch (error) {
+      throw fromFsError(error, path, 'reading the message log');
+    }
+    if (result.midDamage.length > 0) await this.recordReadDamage(id, loc, result.midDamage);
+    return result.count;
   }
 
   /** Opens the session's log as a writer would: torn tail truncated, damage quarantined. */

@@ -70,6 +70,11 @@ export interface SessionStore {
   landSession(init: NewSession, messages?: MessageInput[], artifacts?: readonly NewArtifact[]): Promise<LandedLog>;
   /** One streaming pass over messages.jsonl (its first `upTo` bytes): each complete line to `onLine`, the bytes hashed. */
   streamMessages(id: string, onLine: (line: Buffer, start: number) => void | Promise<void>, upTo?: number): Promise<LogBytes>;
+  /**
+   * Every message in order, streamed (bounded memory, one parse per line), with the line it was
+   * read from; damage the pass comes across is recorded as readMessages records it. Resolves to the count.
+   */
+  forEachMessage(id: string, onRecord: (record: MessageRecord, line: Buffer) => void | Promise<void>): Promise<number>;
   /** Throws StoreError NOT_FOUND. Archived sessions are found too. */
   getSession(id: string): Promise<SessionDoc>;
   /** Appends as holder `epoch`; resolves after the records are fsynced. STALE_HOLDER if epoch is old. */
