@@ -30,7 +30,7 @@ export async function writeAllMessagesJson(store: SessionStore, id: string, writ
   await store.forEachMessage(id, (record, line) => {
     if (!first) push(COMMA);
     first = false;
-    push(recordJsonOfLine(line) ?? Buffer.from(JSON.stringify(record)));
+    push(recordJsonOfLine(line, record.crc) ?? Buffer.from(JSON.stringify(record)));
   });
   const session = await store.getSession(id);
   push(Buffer.from(`],"session":${JSON.stringify(session)},"damage":${JSON.stringify(session.damaged ?? [])},"notes":${JSON.stringify(session.notes ?? [])}}\n`));

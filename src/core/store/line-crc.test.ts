@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkLineCrc, LINE_CRC_KEY, sealLine } from './line-crc.js';
+import { checkLineCrc, LINE_CRC_KEY, recordJsonOfLine, sealLine } from './line-crc.js';
 import { decodeLine, encodeNewRecord, scanLog, type StoredRecord } from './record-codec.js';
 import { legacyRecordLine } from './test-support/legacy-record.js';
 
@@ -69,5 +69,17 @@ describe('messages.jsonl lines with a CRC over their bytes', () => {
     const { line, crc } = sealLine('{"a":1}');
     expect(line.toString()).toBe(`{"a":1,"${LINE_CRC_KEY}":"${crc}"}\n`);
     expect(checkLineCrc(body(line))).toBe(crc);
+  });
+});
+
+describe('a record spliced from its line', () => {
+  it('is the JSON of the decoded record, byte for byte, for a new line; undefined for an earlier-format one', () => {
+    for (const content of ['plain', 'é 😀 "q" \\ \u2028', '']) {
+      const { line } = encodeNewRecord(unsealed(content, { toolCalls: [{ id: 't', name: 'Read', input: { path: '/x' } }] }));
+      const decoded = decodeLine(body(line))!;
+      expect(recordJsonOfLine(body(line), decoded.crc)?.toString('utf8')).toBe(JSON.stringify(decoded));
+      const legacy = legacyRecordLine(unsealed(content));
+      expect(recordJsonOfLine(body(legacy.line), legacy.record.crc)).toBeUndefined();
+    }
   });
 });

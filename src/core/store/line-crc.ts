@@ -42,12 +42,14 @@ export function checkLineCrc(line: Buffer): string | undefined {
 }
 
 /**
- * The JSON of the record a checked line holds, as `decodeLine` returns it (checksum under `crc`,
- * last), spliced from the line's bytes instead of serialised again; undefined for a line without
+ * The JSON of the record a line holds, as `decodeLine` returns it (checksum under `crc`, last),
+ * spliced from the line's bytes instead of serialised again. Only for a line decodeLine already
+ * accepted with checksum `crc` (so the bytes are not checked twice); undefined for a line without
  * the byte-CRC suffix.
  */
-export function recordJsonOfLine(line: Buffer): Buffer | undefined {
-  const crc = checkLineCrc(line);
-  if (crc === undefined) return undefined;
-  return Buffer.concat([line.subarray(0, line.length - SUFFIX_LENGTH), Buffer.from(`"crc":"${crc}"}`, 'latin1')]);
+export function recordJsonOfLine(line: Buffer, crc: string): Buffer | undefined {
+  const head = line.length - SUFFIX_LENGTH;
+  if (head < 2 || SUFFIX_HEAD.compare(line, head, head + SUFFIX_HEAD.length) !== 0) return undefined;
+  if (line.toString('latin1', head + SUFFIX_HEAD.length, line.length - 2) !== crc) return undefined;
+  return Buffer.concat([line.subarray(0, head), Buffer.from(`"crc":"${crc}"}`, 'latin1')]);
 }

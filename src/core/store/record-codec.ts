@@ -20,15 +20,18 @@ export function checksumOf(record: Omit<StoredRecord, 'crc'> | Record<string, un
 }
 
 /**
- * The record and its line, serialised once. Checksum keys an input may carry are dropped: the
+ * The record and its line, serialised once. `unsealed` is a fresh object the caller hands over
+ * (it becomes the record: no copy per message); checksum keys an input may carry are dropped, the
  * line's own is the only one. JSON.stringify escapes lone surrogates (\udxxx) and leaves
  * U+2028/U+2029 raw; neither is 0x0a, so a record is always exactly one line.
  */
 export function encodeNewRecord(unsealed: Omit<StoredRecord, 'crc'>): { record: StoredRecord; line: Buffer } {
-  const { crc: _crc, [LINE_CRC_KEY]: _bcrc, ...rest } = unsealed as Record<string, unknown>;
-  const { line, crc } = sealLine(JSON.stringify(rest));
-  rest.crc = crc;
-  return { record: rest as StoredRecord, line };
+  const record = unsealed as Record<string, unknown>;
+  if ('crc' in record) delete record.crc;
+  if (LINE_CRC_KEY in record) delete record[LINE_CRC_KEY];
+  const { line, crc } = sealLine(JSON.stringify(record));
+  record.crc = crc;
+  return { record: record as StoredRecord, line };
 }
 
 /** A complete line (without its '\n') → the record, or undefined when it is damaged in any way. */
