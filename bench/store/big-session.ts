@@ -10,9 +10,6 @@ import { startHostServices } from '../../src/core/host/host-services.js';
 import { openStore } from '../../src/core/store/index.js';
 import { checkLineCrc } from '../../src/core/store/line-crc.js';
 import { acceptRecords, scanLog } from '../../src/core/store/record-codec.js';
-import { redactSessionContent } from '../../src/core/handoff/redact-messages.js';
-import { contextWithoutSummary } from '../../src/core/context/context-transfer.js';
-import type { MessageInput, MessageRecord } from '../../src/shared/message.js';
 import { printTable, summarize } from '../stats.js';
 
 const COUNT = Number(process.argv[2] ?? 100_000);
@@ -20,7 +17,10 @@ const RUNS = Number(process.argv[3] ?? 3);
 // BATON_BENCH_BIN: another build's bin/baton.js (e.g. the commit before, for a before/after table).
 const BIN = process.env.BATON_BENCH_BIN ?? resolve(import.meta.dirname, '..', '..', 'bin', 'baton.js');
 const RSS_HOOK = resolve(import.meta.dirname, 'max-rss.cjs');
+// BATON_BENCH_CPU_PROF=DIR: each baton process also writes a V8 CPU profile there (summarise with profile-summary.ts).
+const PROF = process.env.BATON_BENCH_CPU_PROF;
 const PARSE_FLOOR = resolve(import.meta.dirname, 'parse-floor.cjs');
+const FLOOR_SCRIPT = resolve(import.meta.dirname, 'handoff-floor.ts');
 
 // Under /tmp (not bench/.data): the 300 MB and 1 GB runs are removed at the end.
 const root = await mkdtemp(join(tmpdir(), 'baton-bench-big-'));
@@ -46,7 +46,8 @@ function run(args: string[], stdout: 'ignore' | 'pipe' = 'ignore'): Promise<{ ms
   const rssFile = join(root, `rss-${Math.random().toString(36).slice(2)}`);
   const started = process.hrtime.bigint();
   return new Promise((done, fail) => {
-    const child = execFile(process.execPath, args, { env: { ...process.env, BATON_HOME: dataDir, NODE_OPTIONS: `--require ${RSS_HOOK}`, BATON_BENCH_RSS_FILE: rssFile }, maxBuffer: 1 << 30 }, async (error, out, err) => {
+    const profile = PROF && args[0] === BIN ? [`--cpu-prof`, `--cpu-prof-dir=${join(PROF, args[1]!)}`] : [];
+    const child = execFile(process.execPath, [...profile, ...args], { env: { ...process.env, BATON_HOME: dataDir, NODE_OPTIONS: `--require ${RSS_HOOK}`, BATON_BENCH_RSS_FILE: rssFile }, maxBuffer: 1 << 30 }, async (error, out, err) => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       if (error) return fail(new Error(`${args.join(' ')}: ${error.message} ${err.slice(0, 500)}`));
       const rssKb = Number(await readFile(rssFile, 'utf8').catch(() => '0'));
@@ -56,39 +57,10 @@ function run(args: string[], stdout: 'ignore' | 'pipe' = 'ignore'): Promise<{ ms
   });
 }
 
-/** The per-record floor of a handoff, in this process: each part timed on its own. */
+/** The per-record floor of a handoff, each part timed inside a fresh process (handoff-floor.ts), as baton's own heap is fresh. */
 async function handoffFloor(): Promise<Record<string, number>> {
-  const t = () => performance.now();
-  let at = t();
-  const text = await readFile(input, 'utf8');
-  const messages = text.split('\n').filter(Boolean).map((l) => JSON.parse(l) as MessageInput);
-  const parse = t() - at;
-  at = t();
-  const out = join(root, 'floor.jsonl');
-  const file = await open(out, 'w');
-  let chunk: string[] = [];
-  for (let i = 0; i < messages.length; i++) {
-    chunk.push(`${JSON.stringify({ ...messages[i], seq: i })}\n`);
-    if (chunk.length === 10_000 || i === messages.length - 1) {
-      await file.write(chunk.join(''));
-      chunk = [];
-    }
-  }
-  await file.sync();
-  await file.close();
-  const write = t() - at;
-  at = t();
-  createHash('sha256').update(await readFile(out)).digest('hex');
-  const readBack = t() - at;
-  at = t();
-  await redactSessionContent({ title: 'floor', messages, model: null, permission: null, tasks: [] });
-  const redact = t() - at;
-  at = t();
-  const records = messages.map((m, seq) => ({ ...m, id: `m-${seq}`, seq, crc: '', createdAt: '' }) as MessageRecord);
-  contextWithoutSummary({ source: { tool: 'baton' }, model: null }, records);
-  const context = t() - at;
-  await rm(out);
-  return { parse, write, readBack, redact, context };
+  const { out } = await run(['--import', 'tsx', FLOOR_SCRIPT, input, join(root, 'floor.jsonl')], 'pipe');
+  return JSON.parse(out) as Record<string, number>;
 }
 
 const startup = (await Promise.all([0, 1, 2].map(() => run(['-e', ''])))).map((r) => r.ms);
@@ -141,7 +113,7 @@ const recoveryMs = await scan(async () => acceptRecords(scanLog(await readFile(l
 await store.close();
 
 console.log(`\n${COUNT.toLocaleString('en')} messages: input ${mb(inputBytes).toFixed(1)} MB, log ${mb(logBytes).toFixed(1)} MB; ${RUNS} runs, medians; load ${(await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).join(' ')}\n`);
-console.log('Handoff floor parts (in process, ms):');
+console.log('Handoff floor parts (ms, timed inside a fresh process):');
 printTable([{ 'node start': nodeStart, 'parse lines': part('parse'), 'write+fsync': part('write'), 'read back+sha256': part('readBack'), 'redaction (issue 12)': part('redact'), 'anchors+estimate (issue 9/11)': part('context') }]);
 console.log();
 printTable([
