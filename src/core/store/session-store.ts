@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { MessageInput, MessageRecord } from '../../shared/message.js';
 import { newId } from '../../shared/ids.js';
 import { SESSION_SCHEMA_VERSION, SessionDoc, indexRowOf, type IndexRow } from '../../shared/session.js';
@@ -19,7 +19,7 @@ import { MESSAGES_FILE, MessageLog, type RecoveryReport } from './message-log.js
 import { checkOwnedPath, checkStoreTree } from './permissions.js';
 import { decodeLine, encodeNewRecord, type ByteRange, type StoredRecord } from './record-codec.js';
 import { checkLineCrc } from './line-crc.js';
-import { streamLog, type LogBytes } from './log-stream.js';
+import { plainLines, streamLog, type LineOpener, type LogBytes } from './log-stream.js';
 import { streamRecords } from './stream-records.js';
 import { CHECKPOINT_INTERVAL_BYTES, CHECKPOINT_RECENT_IDS, writeCheckpoint, type Checkpoint } from './checkpoint.js';
 import { commitSessionDoc, docStamp, isSessionDoc, readSessionDoc, revisionMarker, SESSION_FILE, type LoadedDoc } from './session-doc-file.js';
@@ -37,6 +37,7 @@ export interface OpenStoreOptions {
 export const MUTATE_CAS_RETRIES = 50;
 /** messageCount/updatedAt write-back delay: list() may lag appends by this much, fsyncs stay few. */
 export const METADATA_FLUSH_MS = 200;
+const EMPTY_LINE = Buffer.alloc(0);
 /** A new session's messages are written to its log in chunks of about this many bytes. */
 export const LANDING_CHUNK_BYTES = 4 * 1024 * 1024;
 const ARTIFACT_REF = /^artifacts\/[0-9a-f]{64}(\.[A-Za-z0-9]{1,16})?$/;
@@ -194,12 +195,19 @@ export class FileSessionStore implements SessionStore {
     return this.streamFile(join((await this.locate(id)).dir, MESSAGES_FILE), onLine, upTo);
   }
 
+  /** Record lines as stored in `dir` → as written (at rest, issue 17: the store's per-record opener goes here). */
+  private lineOpener(_dir: string): LineOpener {
+    return plainLines;
+  }
+
+  /** Streams messages.jsonl; `onLine` gets each record line opened (an empty line when it cannot be), the hash covers the bytes on disk. */
   private async streamFile(path: string, onLine: (line: Buffer, start: number) => void | Promise<void>, upTo?: number): Promise<LogBytes> {
+    const open = this.lineOpener(dirname(path));
     try {
       const file = await this.fs.open(path, 'r');
       try {
         const size = (await file.stat()).size;
-        return await streamLog(file, Math.min(size, upTo ?? size), onLine);
+        return await streamLog(file, Math.min(size, upTo ?? size), (line, start) => onLine(open(line) ?? EMPTY_LINE, start));
       } finally {
         await file.close();
       }
@@ -424,7 +432,7 @@ export class FileSessionStore implements SessionStore {
     try {
       const file = await this.fs.open(path, 'r');
       try {
-        result = await streamRecords(file, (await file.stat()).size, onRecord);
+        result = await streamRecords(file, (await file.stat()).size, onRecord, this.lineOpener(loc.dir));
       } finally {
         await file.close();
       }

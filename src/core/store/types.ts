@@ -68,7 +68,7 @@ export interface SessionStore {
    * against the record written there and hashes the bytes (IO_ERROR when they differ).
    */
   landSession(init: NewSession, messages?: MessageInput[], artifacts?: readonly NewArtifact[]): Promise<LandedLog>;
-  /** One streaming pass over messages.jsonl (its first `upTo` bytes): each complete line to `onLine`, the bytes hashed. */
+  /** One streaming pass over messages.jsonl (its first `upTo` bytes): each complete record line, opened, to `onLine`; the bytes on disk hashed. */
   streamMessages(id: string, onLine: (line: Buffer, start: number) => void | Promise<void>, upTo?: number): Promise<LogBytes>;
   /**
    * Every message in order, streamed (bounded memory, one parse per line), with the line it was
