@@ -16,6 +16,8 @@ const COUNT = Number(process.argv[2] ?? 100_000);
 const RUNS = Number(process.argv[3] ?? 3);
 // BATON_BENCH_BIN: another build's bin/baton.js (e.g. the commit before, for a before/after table).
 const BIN = process.env.BATON_BENCH_BIN ?? resolve(import.meta.dirname, '..', '..', 'bin', 'baton.js');
+// BATON_BENCH_BASE_BIN: an earlier build, run interleaved with this one (same load) for before/after rows.
+const BASE_BIN = process.env.BATON_BENCH_BASE_BIN;
 const RSS_HOOK = resolve(import.meta.dirname, 'max-rss.cjs');
 // BATON_BENCH_CPU_PROF=DIR: each baton process also writes a V8 CPU profile there (summarise with profile-summary.ts).
 const PROF = process.env.BATON_BENCH_CPU_PROF;
@@ -41,17 +43,24 @@ const input = join(root, 'conv.jsonl');
 const inputBytes = (await stat(input)).size;
 const mb = (bytes: number) => bytes / 1e6;
 
-/** Wall time and peak RSS of one child process (async: the in-process receiver answers meanwhile). */
-function run(args: string[], stdout: 'ignore' | 'pipe' = 'ignore'): Promise<{ ms: number; rssMb: number; out: string }> {
+interface Run {
+  ms: number;
+  cpuMs: number;
+  rssMb: number;
+  out: string;
+}
+
+/** Wall time, CPU time and peak RSS of one child process (async: the in-process receiver answers meanwhile). */
+function run(args: string[], stdout: 'ignore' | 'pipe' = 'ignore'): Promise<Run> {
   const rssFile = join(root, `rss-${Math.random().toString(36).slice(2)}`);
   const started = process.hrtime.bigint();
   return new Promise((done, fail) => {
-    const profile = PROF && args[0] === BIN ? [`--cpu-prof`, `--cpu-prof-dir=${join(PROF, args[1]!)}`] : [];
+    const profile = PROF && (args[0] === BIN || args[0] === BASE_BIN) ? [`--cpu-prof`, `--cpu-prof-dir=${join(PROF, args[1]!)}`] : [];
     const child = execFile(process.execPath, [...profile, ...args], { env: { ...process.env, BATON_HOME: dataDir, NODE_OPTIONS: `--require ${RSS_HOOK}`, BATON_BENCH_RSS_FILE: rssFile }, maxBuffer: 1 << 30 }, async (error, out, err) => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       if (error) return fail(new Error(`${args.join(' ')}: ${error.message} ${err.slice(0, 500)}`));
-      const rssKb = Number(await readFile(rssFile, 'utf8').catch(() => '0'));
-      done({ ms, rssMb: rssKb / 1024, out: stdout === 'pipe' ? out : '' });
+      const [rssKb, cpuUs] = (await readFile(rssFile, 'utf8').catch(() => '0 0')).split(' ').map(Number);
+      done({ ms, cpuMs: cpuUs! / 1000, rssMb: rssKb! / 1024, out: stdout === 'pipe' ? out : '' });
     });
     if (stdout === 'ignore') child.stdout?.resume();
   });
@@ -63,32 +72,40 @@ async function handoffFloor(): Promise<Record<string, number>> {
   return JSON.parse(out) as Record<string, number>;
 }
 
-const startup = (await Promise.all([0, 1, 2].map(() => run(['-e', ''])))).map((r) => r.ms);
+const startup = await Promise.all([0, 1, 2].map(() => run(['-e', ''])));
 const floors: Record<string, number>[] = [];
-const handoffs: Array<{ ms: number; rssMb: number }> = [];
+const handoffs: Run[] = [];
+const baseHandoffs: Run[] = [];
 let sessionId = '';
-for (let i = 0; i < RUNS; i++) {
-  floors.push(await handoffFloor());
-  const h = await run([BIN, 'handoff', '--cwd', root, '--title', `big ${i}`, '--messages', input, '--no-launch', '--json'], 'pipe');
+async function handoff(bin: string, i: number): Promise<Run> {
+  const h = await run([bin, 'handoff', '--cwd', root, '--title', `big ${i}`, '--messages', input, '--no-launch', '--json'], 'pipe');
   const answer = JSON.parse(h.out.trim().split('\n').at(-1)!) as { category: string; sessionId: string };
   if (answer.category !== 'accepted') throw new Error(`handoff not accepted: ${h.out.slice(0, 500)}`);
-  sessionId = answer.sessionId;
-  handoffs.push(h);
+  if (bin === BIN) sessionId = answer.sessionId;
+  return h;
+}
+for (let i = 0; i < RUNS; i++) {
+  floors.push(await handoffFloor());
+  if (BASE_BIN) baseHandoffs.push(await handoff(BASE_BIN, i));
+  handoffs.push(await handoff(BIN, i));
 }
 const median = (xs: number[]) => summarize(xs).p50;
 const part = (k: string) => median(floors.map((f) => f[k]!));
-const nodeStart = median(startup);
+const nodeStart = median(startup.map((r) => r.ms));
+const nodeStartCpu = median(startup.map((r) => r.cpuMs));
 const ioFloor = part('parse') + part('write') + part('readBack');
 const fullFloor = ioFloor + part('redact') + part('context');
-const handoffMs = median(handoffs.map((h) => h.ms));
+const fullFloorCpu = nodeStartCpu + part('cpuMs');
 
 const store = await openStore(dataDir);
 const log = join(store.sessionDir(sessionId), 'messages.jsonl');
 const logBytes = (await stat(log)).size;
-const shows: Array<{ ms: number; rssMb: number }> = [];
-const parses: number[] = [];
+const shows: Run[] = [];
+const baseShows: Run[] = [];
+const parses: Run[] = [];
 for (let i = 0; i < RUNS; i++) {
-  parses.push((await run([PARSE_FLOOR, log])).ms);
+  parses.push(await run([PARSE_FLOOR, log]));
+  if (BASE_BIN) baseShows.push(await run([BASE_BIN, 'show', sessionId, '--all', '--json']));
   shows.push(await run([BIN, 'show', sessionId, '--all', '--json']));
 }
 
@@ -116,14 +133,33 @@ console.log(`\n${COUNT.toLocaleString('en')} messages: input ${mb(inputBytes).to
 console.log('Handoff floor parts (ms, timed inside a fresh process):');
 printTable([{ 'node start': nodeStart, 'parse lines': part('parse'), 'write+fsync': part('write'), 'read back+sha256': part('readBack'), 'redaction (issue 12)': part('redact'), 'anchors+estimate (issue 9/11)': part('context') }]);
 console.log();
+const row = (measure: string, runs: Run[], floorMs: number, floorCpu: number, floor: string) => ({
+  measure,
+  ms: median(runs.map((r) => r.ms)),
+  'floor ms': floorMs,
+  ratio: median(runs.map((r) => r.ms)) / floorMs,
+  'CPU ms': median(runs.map((r) => r.cpuMs)),
+  'floor CPU ms': floorCpu,
+  'CPU ratio': median(runs.map((r) => r.cpuMs)) / floorCpu,
+  'peak RSS MB': median(runs.map((r) => r.rssMb)),
+  floor,
+});
+const fullFloorText = 'node start + parse + write + fsync + read back + sha256 + redaction + anchors';
+const parseFloor = median(parses.map((r) => r.ms));
+const parseFloorCpu = median(parses.map((r) => r.cpuMs));
 printTable([
-  { measure: 'baton handoff (whole process, receiver verifies)', ms: handoffMs, 'floor ms': nodeStart + fullFloor, ratio: handoffMs / (nodeStart + fullFloor), 'peak RSS MB': median(handoffs.map((h) => h.rssMb)), floor: 'node start + parse + write + fsync + read back + sha256 + redaction + anchors' },
-  { measure: 'baton handoff vs the I/O floor alone', ms: handoffMs, 'floor ms': nodeStart + ioFloor, ratio: handoffMs / (nodeStart + ioFloor), 'peak RSS MB': median(handoffs.map((h) => h.rssMb)), floor: 'node start + parse + write + fsync + read back + sha256' },
-  { measure: 'baton show --all --json', ms: median(shows.map((s) => s.ms)), 'floor ms': median(parses), ratio: median(shows.map((s) => s.ms)) / median(parses), 'peak RSS MB': median(shows.map((s) => s.rssMb)), floor: 'node process: JSON.parse of every line (parse-floor.cjs)' },
-  { measure: `receiver check (sha256 + count), MB/s`, ms: receiverCheck, 'floor ms': hashOnly, ratio: receiverCheck / hashOnly, 'peak RSS MB': '', floor: `readFile + sha256; ${(mb(logBytes) / (receiverCheck / 1000)).toFixed(0)} MB/s` },
-  { measure: `landing read-back (crc per line + sha256), MB/s`, ms: readBackCheck, 'floor ms': hashOnly, ratio: readBackCheck / hashOnly, 'peak RSS MB': '', floor: `readFile + sha256; ${(mb(logBytes) / (readBackCheck / 1000)).toFixed(0)} MB/s` },
-  { measure: 'recovery scan without checkpoint (parse + crc per line), MB/s', ms: recoveryMs, 'floor ms': hashOnly, ratio: recoveryMs / hashOnly, 'peak RSS MB': '', floor: `${(mb(logBytes) / (recoveryMs / 1000)).toFixed(0)} MB/s` },
-  { measure: 'first screen: last 50 messages (store page)', ms: firstScreen, 'floor ms': '', ratio: '', 'peak RSS MB': '', floor: 'target < 1,000 ms' },
+  ...(BASE_BIN ? [row('before: baton handoff (base build)', baseHandoffs, nodeStart + fullFloor, fullFloorCpu, fullFloorText)] : []),
+  row('baton handoff (whole process, receiver verifies)', handoffs, nodeStart + fullFloor, fullFloorCpu, fullFloorText),
+  { ...row('baton handoff vs the I/O floor alone', handoffs, nodeStart + ioFloor, Number.NaN, 'node start + parse + write + fsync + read back + sha256'), 'floor CPU ms': '', 'CPU ratio': '' },
+  ...(BASE_BIN ? [row('before: baton show --all --json (base build)', baseShows, parseFloor, parseFloorCpu, 'node process: JSON.parse of every line (parse-floor.cjs)')] : []),
+  row('baton show --all --json', shows, parseFloor, parseFloorCpu, 'node process: JSON.parse of every line (parse-floor.cjs)'),
+]);
+console.log();
+printTable([
+  { measure: 'receiver check (sha256 + line count)', ms: receiverCheck, 'MB/s': mb(logBytes) / (receiverCheck / 1000), 'floor: readFile + sha256 ms': hashOnly, ratio: receiverCheck / hashOnly },
+  { measure: 'landing read-back (crc per line + sha256)', ms: readBackCheck, 'MB/s': mb(logBytes) / (readBackCheck / 1000), 'floor: readFile + sha256 ms': hashOnly, ratio: readBackCheck / hashOnly },
+  { measure: 'recovery scan without checkpoint (parse + crc per line)', ms: recoveryMs, 'MB/s': mb(logBytes) / (recoveryMs / 1000), 'floor: readFile + sha256 ms': hashOnly, ratio: recoveryMs / hashOnly },
+  { measure: 'first screen: the last 50 messages (the page the UI asks for)', ms: firstScreen, 'MB/s': '', 'floor: readFile + sha256 ms': '', ratio: '' },
 ]);
 await services.close();
 await rm(root, { recursive: true, force: true });

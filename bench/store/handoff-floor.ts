@@ -8,6 +8,8 @@ import type { MessageInput, MessageRecord } from '../../src/shared/message.js';
 
 const [input, out] = process.argv.slice(2) as [string, string];
 const t = () => performance.now();
+// CPU of the parts alone (not of tsx loading this script), to set beside the baton process's CPU.
+const cpuAt = process.cpuUsage();
 let at = t();
 const text = await readFile(input, 'utf8');
 const messages = text
@@ -40,4 +42,5 @@ at = t();
 contextWithoutSummary({ source: { tool: 'baton' }, model: null }, messages.map((m, seq) => ({ ...m, id: `m-${seq}`, seq, crc: '', createdAt: '' }) as MessageRecord));
 const context = t() - at;
 await rm(out);
-process.stdout.write(JSON.stringify({ parse, write, readBack, redact, context }));
+const cpu = process.cpuUsage(cpuAt);
+process.stdout.write(JSON.stringify({ parse, write, readBack, redact, context, cpuMs: (cpu.user + cpu.system) / 1000 }));

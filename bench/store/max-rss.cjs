@@ -1,5 +1,7 @@
-// Preloaded into a benchmarked child (NODE_OPTIONS=--require): writes its peak RSS (KiB) on exit.
+// Preloaded into a benchmarked child (NODE_OPTIONS=--require): writes its peak RSS (KiB) and CPU
+// time (user + system, µs) on exit. On a shared machine CPU time moves far less than wall time.
 const { writeFileSync } = require('node:fs');
 process.on('exit', () => {
-  if (process.env.BATON_BENCH_RSS_FILE) writeFileSync(process.env.BATON_BENCH_RSS_FILE, String(process.resourceUsage().maxRSS));
+  const u = process.resourceUsage();
+  if (process.env.BATON_BENCH_RSS_FILE) writeFileSync(process.env.BATON_BENCH_RSS_FILE, `${u.maxRSS} ${u.userCPUTime + u.systemCPUTime}`);
 });
