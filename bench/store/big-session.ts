@@ -77,11 +77,14 @@ const floors: Record<string, number>[] = [];
 const handoffs: Run[] = [];
 const baseHandoffs: Run[] = [];
 let sessionId = '';
+// The base build reads only the line format it wrote: its show runs on its own session.
+let baseSessionId = '';
 async function handoff(bin: string, i: number): Promise<Run> {
   const h = await run([bin, 'handoff', '--cwd', root, '--title', `big ${i}`, '--messages', input, '--no-launch', '--json'], 'pipe');
   const answer = JSON.parse(h.out.trim().split('\n').at(-1)!) as { category: string; sessionId: string };
   if (answer.category !== 'accepted') throw new Error(`handoff not accepted: ${h.out.slice(0, 500)}`);
   if (bin === BIN) sessionId = answer.sessionId;
+  else baseSessionId = answer.sessionId;
   return h;
 }
 for (let i = 0; i < RUNS; i++) {
@@ -105,7 +108,7 @@ const baseShows: Run[] = [];
 const parses: Run[] = [];
 for (let i = 0; i < RUNS; i++) {
   parses.push(await run([PARSE_FLOOR, log]));
-  if (BASE_BIN) baseShows.push(await run([BASE_BIN, 'show', sessionId, '--all', '--json']));
+  if (BASE_BIN) baseShows.push(await run([BASE_BIN, 'show', baseSessionId, '--all', '--json']));
   shows.push(await run([BIN, 'show', sessionId, '--all', '--json']));
 }
 
