@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { createOutput, EXIT } from '../output.js';
@@ -21,7 +22,7 @@ export function registerShow(program: Command): void {
       try {
         if (flags.all && flags.json) {
           // Every message of a session of any size: streamed, never held whole (show-all-json.ts).
-          await writeAllMessagesJson(store, id, (chunk) => process.stdout.write(chunk));
+          await writeAllMessagesJson(store, id, (chunk) => (process.stdout.write(chunk) ? undefined : once(process.stdout, 'drain').then(() => undefined)));
           return;
         }
         // Messages first: damage this read comes across is recorded in the session before it is shown.
