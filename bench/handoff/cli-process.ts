@@ -13,7 +13,7 @@ const BIN = resolve(import.meta.dirname, '..', '..', 'bin', 'baton.js');
 
 const root = await mkdtemp(join(tmpdir(), 'baton-bench-cli-'));
 const dataDir = join(root, 'data');
-const services = await startHostServices({ dataDir, kind: 'browser', capabilities: ['conversation'] });
+const services = await startHostServices({ dataDir, kind: 'browser', capabilities: ['conversation', 'approval-ui'] });
 
 async function conversation(count: number): Promise<string> {
   const file = join(root, `conv-${count}.jsonl`);

@@ -38,6 +38,12 @@ export const ManifestContext = z.looseObject({
   token_estimate: z.number().int().nonnegative(),
   /** How token_estimate was computed, e.g. "baton-runs-v1/claude". */
   token_estimate_method: z.string().optional(),
+  /**
+   * The first log_bytes bytes of messages.jsonl and their sha256, as the sender read them back
+   * after landing: the target hashes those bytes instead of parsing the log again (issue 20).
+   */
+  log_bytes: z.number().int().nonnegative().optional(),
+  log_sha256: Sha256.optional(),
 });
 
 export const ManifestTask = z.looseObject({

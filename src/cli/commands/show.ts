@@ -1,8 +1,10 @@
+import { once } from 'node:events';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { createOutput, EXIT } from '../output.js';
 import { terminalBlock, terminalField } from '../terminal-text.js';
 import { openCliStore } from '../context.js';
+import { writeAllMessagesJson } from './show-all-json.js';
 import type { Damage } from '../../shared/session.js';
 
 /** Messages printed by `baton show` unless --all. */
@@ -18,6 +20,11 @@ export function registerShow(program: Command): void {
       const out = createOutput(!!flags.json);
       const { store } = await openCliStore();
       try {
+        if (flags.all && flags.json) {
+          // Every message of a session of any size: streamed, never held whole (show-all-json.ts).
+          await writeAllMessagesJson(store, id, (chunk) => (process.stdout.write(chunk) ? undefined : once(process.stdout, 'drain').then(() => undefined)));
+          return;
+        }
         // Messages first: damage this read comes across is recorded in the session before it is shown.
         const messages = await store.readMessages(id, flags.all ? {} : { tail: SHOW_TAIL });
         const session = await store.getSession(id);

@@ -1,4 +1,4 @@
-import { chmod, rm, writeFile } from 'node:fs/promises';
+import { chmod, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Manifest } from '../../shared/manifest.js';
@@ -49,6 +49,12 @@ async function overwrite(ref: string, text: string) {
   await writeFile(artifactPath(ref), text);
 }
 
+/** The manifest as a sender that states no log bytes sends it (a re-offer, an older CLI): the receiver reads every record. */
+function fullRead(m: Manifest, context: Partial<Manifest['context']>): Manifest {
+  const { log_bytes: _b, log_sha256: _s, ...rest } = m.context;
+  return { ...m, context: { ...rest, ...context } };
+}
+
 /** Each mismatch is refused, written to events.jsonl and told to the UI as an alert. */
 async function expectMismatch(m: Manifest, field: string) {
   const answer = await offer(m);
@@ -87,7 +93,7 @@ describe('context verified at the target', () => {
   });
 
   it('an anchor that is not in the log → context.anchor_message_ids', async () => {
-    await expectMismatch({ ...manifest, context: { ...manifest.context, anchor_message_ids: [...manifest.context.anchor_message_ids, 'm-gone'] } }, 'context.anchor_message_ids');
+    await expectMismatch(fullRead(manifest, { anchor_message_ids: [...manifest.context.anchor_message_ids, 'm-gone'] }), 'context.anchor_message_ids');
   });
 
   it('a trimmed output whose full text changed → context.full_outputs', async () => {
@@ -107,14 +113,39 @@ describe('context verified at the target', () => {
   });
 
   it('message hash → context.messages_sha256', async () => {
-    await expectMismatch({ ...manifest, context: { ...manifest.context, messages_sha256: 'a'.repeat(64) } }, 'context.messages_sha256');
+    await expectMismatch(fullRead(manifest, { messages_sha256: 'a'.repeat(64) }), 'context.messages_sha256');
   });
 
   it('tool-call count → context.tool_calls_count', async () => {
-    await expectMismatch({ ...manifest, context: { ...manifest.context, tool_calls_count: 2 } }, 'context.tool_calls_count');
+    await expectMismatch(fullRead(manifest, { tool_calls_count: 2 }), 'context.tool_calls_count');
   });
 
   it('tool-call records hash → context.tool_calls_sha256', async () => {
-    await expectMismatch({ ...manifest, context: { ...manifest.context, tool_calls_sha256: 'b'.repeat(64) } }, 'context.tool_calls_sha256');
+    await expectMismatch(fullRead(manifest, { tool_calls_sha256: 'b'.repeat(64) }), 'context.tool_calls_sha256');
+  });
+
+  it('the landing states the log bytes it read back, and the receiver accepts them as they are', async () => {
+    expect(manifest.context.log_bytes).toBeGreaterThan(0);
+    expect(manifest.context.log_sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(await offer(manifest)).toMatchObject({ ok: true, status: 'accepted' });
+  });
+
+  it('a byte of the log changed on disk → context.log_sha256', async () => {
+    const path = join(fixture.store.sessionDir(sessionId), 'messages.jsonl');
+    const bytes = await readFile(path);
+    bytes[bytes.indexOf('vendored')] = 0x56; // 'V'
+    await writeFile(path, bytes);
+    await expectMismatch(manifest, 'context.log_sha256');
+  });
+
+  it('the log cut short on disk → context.log_bytes', async () => {
+    const path = join(fixture.store.sessionDir(sessionId), 'messages.jsonl');
+    await truncate(path, manifest.context.log_bytes! - 10);
+    await expectMismatch(manifest, 'context.log_bytes');
+  });
+
+  it('bytes appended after the landing are outside the stated range and do not fail it', async () => {
+    await fixture.store.append(sessionId, 1, [{ role: 'user', content: 'later' }]);
+    expect(await offer(manifest)).toMatchObject({ ok: true, status: 'accepted' });
   });
 });

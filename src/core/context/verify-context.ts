@@ -12,7 +12,13 @@ const MISMATCH_REFS_MAX = 20;
  * full text against the hash its record carries. Counts and the message and tool-call hashes are
  * checked beside this (verify-offer.ts). Returns every field that differs.
  */
-export async function verifyContext(store: SessionStore, manifest: Manifest, records: readonly MessageRecord[]): Promise<FieldMismatch[]> {
+export async function verifyContext(
+  store: SessionStore,
+  manifest: Manifest,
+  records: readonly MessageRecord[],
+  /** anchorsInLog: the log's bytes matched the sender's hash, whose records hold the anchors; `records` are then only those that name full outputs. */
+  options: { anchorsInLog?: boolean } = {},
+): Promise<FieldMismatch[]> {
   const mismatches: FieldMismatch[] = [];
   const { context } = manifest;
   const sessionId = manifest.session_id;
@@ -31,7 +37,7 @@ export async function verifyContext(store: SessionStore, manifest: Manifest, rec
   }
 
   const ids = new Set(records.map((r) => r.id));
-  const lost = context.anchor_message_ids.filter((id) => !ids.has(id));
+  const lost = options.anchorsInLog ? [] : context.anchor_message_ids.filter((id) => !ids.has(id));
   if (lost.length > 0) mismatches.push({ field: 'context.anchor_message_ids', expected: 'every anchor in the log', actual: { missing: lost.slice(0, MISMATCH_REFS_MAX), count: lost.length } });
 
   const bad: string[] = [];

@@ -7,6 +7,7 @@ import { digestMessages } from './context-digest.js';
 import { contextWithoutSummary, type ContextTransfer } from '../context/context-transfer.js';
 import type { WorkspaceSnapshot } from '../workspace/capture.js';
 import type { HandoffFacts } from './handoff-facts.js';
+import type { LogBytes } from '../store/log-stream.js';
 
 export interface ManifestInput {
   handoffId: string;
@@ -19,6 +20,8 @@ export interface ManifestInput {
   facts?: HandoffFacts;
   /** Summary, anchors and token estimate (src/core/context); computed without a summary when absent. */
   context?: ContextTransfer;
+  /** messages.jsonl as the landing read it back; the target checks its bytes against this (verify-offer.ts). */
+  log?: LogBytes;
   now?: Date;
 }
 
@@ -51,7 +54,11 @@ export function buildManifest(input: ManifestInput): Manifest {
       // Changes beyond HEAD must be verified (and, with consent, rehydrated) at the target.
       requires_rehydration: (git?.files?.length ?? 0) > 0,
     },
-    context: { ...digestMessages(input.records), ...(input.context ?? contextWithoutSummary(session, input.records)) },
+    context: {
+      ...digestMessages(input.records),
+      ...(input.context ?? contextWithoutSummary(session, input.records)),
+      ...(input.log ? { log_bytes: input.log.bytes, log_sha256: input.log.sha256 } : {}),
+    },
     capabilities_required: input.capabilities ?? input.facts?.capabilities ?? ['conversation'],
     background_tasks: input.facts?.tasks ?? [],
     permission_state: input.facts?.permission ?? {

@@ -1,5 +1,6 @@
 import type { MessageRecord } from '../../shared/message.js';
-import { canonicalJson, sha256Hex } from '../hash.js';
+import { createHash } from 'node:crypto';
+import { canonicalJson } from '../hash.js';
 
 export interface ContextDigest {
   message_count: number;
@@ -34,7 +35,20 @@ export function digestMessages(records: readonly MessageRecord[]): ContextDigest
   };
 }
 
+/** Text handed to the hash at a time: one update per ~64 KiB, not one per record nor one string of the whole log. */
+const DIGEST_BATCH_CHARS = 64 * 1024;
+
 function sha256Stream() {
-  const parts: string[] = [];
-  return { add: (s: string) => parts.push(s), digest: () => sha256Hex(parts.join('')) };
+  const hash = createHash('sha256');
+  let pending = '';
+  return {
+    add: (s: string) => {
+      pending += s;
+      if (pending.length >= DIGEST_BATCH_CHARS) {
+        hash.update(pending, 'utf8');
+        pending = '';
+      }
+    },
+    digest: () => hash.update(pending, 'utf8').digest('hex'),
+  };
 }

@@ -7,6 +7,7 @@ import { newId } from '../../shared/ids.js';
 import type { PermissionState, SessionDoc, SessionSource } from '../../shared/session.js';
 import type { SessionTaskSummary } from '../../shared/session-fields/tasks.js';
 import type { SessionStore } from '../store/types.js';
+import type { LogBytes } from '../store/log-stream.js';
 import type { EndpointInfo } from '../transport/types.js';
 import { captureWorkspaceWithPatch } from '../workspace/capture.js';
 import { landWorkspace, reuseOrCaptureWorkspace } from '../workspace/land.js';
@@ -65,6 +66,8 @@ export async function landNewSession(store: SessionStore, request: NewSessionReq
 export interface LandedSession {
   session: SessionDoc;
   records: MessageRecord[];
+  /** Size and sha256 of messages.jsonl as read back: the receiver checks the disk against these instead of parsing the log again. */
+  log: LogBytes;
 }
 
 export async function landAndReadBack(store: SessionStore, request: NewSessionRequest): Promise<LandedSession> {
@@ -89,7 +92,7 @@ export async function landAndReadBack(store: SessionStore, request: NewSessionRe
   });
   // Large tool outputs are trimmed structurally; their full text lands with the session, by hash.
   const { messages, artifacts } = trimToolOutputs(content.messages);
-  const created = await store.createSession(
+  const { session: created, records, log } = await store.landSession(
     {
       ...(request.id ? { id: request.id } : {}),
       cwd: workspace.cwd,
@@ -107,14 +110,14 @@ export async function landAndReadBack(store: SessionStore, request: NewSessionRe
   );
   // The patch goes under artifacts/ (by hash) and its ref into session.json's `workspace`.
   const session = await landWorkspace(store, created, captured);
-  const landed = await store.readMessages(session.id);
-  // The store folds a repeated message (same id, same content) into one, with a note: count what it stored.
-  if (landed.length !== session.messageCount) {
-    throw Object.assign(new Error(`Session ${session.id}: wrote ${session.messageCount} messages but read back ${landed.length}`), {
+  // landSession read the log back (every line's checksum against the record written there, and
+  // the count); the store folds a repeated message (same id, same content) into one, with a note.
+  if (records.length !== session.messageCount) {
+    throw Object.assign(new Error(`Session ${session.id}: wrote ${session.messageCount} messages but read back ${records.length}`), {
       code: 'IO_ERROR',
     });
   }
-  return { session, records: landed };
+  return { session, records, log };
 }
 
 /**
@@ -142,7 +145,7 @@ export async function offerSession(sessionId: string, options: OfferOptions, lan
   } else {
     // Summary (artifacts/summary-NN.md, extending the previous one), anchors and token estimate.
     const context = await prepareContext(store, session, records);
-    manifest = buildManifest({ handoffId: newId('h'), session, records, workspace, facts, context, client: { name: 'baton-cli', version: BATON_VERSION } });
+    manifest = buildManifest({ handoffId: newId('h'), session, records, workspace, facts, context, client: { name: 'baton-cli', version: BATON_VERSION }, ...(fresh ? { log: fresh.log } : {}) });
     // Recorded before anything is offered (a re-offer reuses this handoff id), while the connection is made.
     recorded = store.recordHandoff(sessionId, manifest as Record<string, unknown>);
   }

@@ -15,19 +15,21 @@ export interface FoldedInput {
  * written, naming the id and both positions, because either choice would silently drop one.
  */
 export function foldDuplicateIds(input: readonly MessageInput[], sessionId: string): FoldedInput {
-  const first = new Map<string, { index: number; canonical: string }>();
+  // Canonical JSON only for an id seen twice: an import gives every message an id, and
+  // canonicalising them all cost a second serialisation of the whole session.
+  const first = new Map<string, { index: number; message: MessageInput; canonical?: string }>();
   const repeats = new Map<string, number[]>();
   const messages: MessageInput[] = [];
   input.forEach((message, index) => {
     if (message.id === undefined) return void messages.push(message);
     const seen = first.get(message.id);
-    const canonical = canonicalJson(message);
     if (!seen) {
-      first.set(message.id, { index, canonical });
+      first.set(message.id, { index, message });
       messages.push(message);
       return;
     }
-    if (seen.canonical !== canonical) {
+    seen.canonical ??= canonicalJson(seen.message);
+    if (seen.canonical !== canonicalJson(message)) {
       throw new StoreError(
         'BAD_REQUEST',
         `Session ${sessionId} was not saved: messages ${seen.index + 1} and ${index + 1} both have id ${JSON.stringify(message.id)} but differ; give each message its own id (or none).`,

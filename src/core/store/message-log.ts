@@ -4,7 +4,7 @@ import type { DurableFile, DurableFs } from '../fs/durable-fs.js';
 import { copyToSideFile, type QuarantinedRange } from './damage.js';
 import { StoreError, fromFsError } from './errors.js';
 import { CHECKPOINT_INTERVAL_BYTES, CHECKPOINT_RECENT_IDS, readCheckpoint, writeCheckpoint, type Checkpoint } from './checkpoint.js';
-import { acceptRecords, encodeRecord, scanLog, sealRecord, type ByteRange, type StoredRecord } from './record-codec.js';
+import { acceptRecords, encodeNewRecord, scanLog, type ByteRange, type StoredRecord } from './record-codec.js';
 import { newId } from '../../shared/ids.js';
 
 export const MESSAGES_FILE = 'messages.jsonl';
@@ -246,10 +246,10 @@ export class MessageLog {
         const existing = batchIds.get(id) ?? known.get(id);
         if (existing) return existing;
         seq += 1;
-        const record = sealRecord({ ...input, id, seq, createdAt: input.createdAt ?? createdAt, epoch: req.epoch } as Omit<StoredRecord, 'crc'>);
+        const { record, line } = encodeNewRecord({ ...input, id, seq, createdAt: input.createdAt ?? createdAt, epoch: req.epoch } as Omit<StoredRecord, 'crc'>);
         batchIds.set(id, record);
         fresh.push(record);
-        chunks.push(encodeRecord(record));
+        chunks.push(line);
         return record;
       }),
     );

@@ -3,7 +3,7 @@ import { mkdir, open, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { nodeDurableFs } from '../fs/durable-fs.js';
 import { readRecords } from './log-reader.js';
-import { encodeRecord, sealRecord } from './record-codec.js';
+import { encodeNewRecord } from './record-codec.js';
 import { MESSAGES_FILE } from './message-log.js';
 import { offsetOfSeq, PAGE_WINDOW_BYTES, readBackward, type ReadableFile } from './paged-read.js';
 import { makeTempDir } from './test-support/temp-dir.js';
@@ -18,7 +18,7 @@ beforeAll(async () => {
   const parts: Buffer[] = [];
   for (let seq = 0; seq < COUNT; seq++) {
     const content = seq % 997 === 0 ? 'x'.repeat(PAGE_WINDOW_BYTES * 3) : `message ${seq} ${'y'.repeat(seq % 300)}`;
-    parts.push(encodeRecord(sealRecord({ seq, id: `m-${seq}`, role: seq % 2 ? 'assistant' : 'user', content, createdAt: '2026-11-30T10:00:00Z', epoch: 0 })));
+    parts.push(encodeNewRecord({ seq, id: `m-${seq}`, role: seq % 2 ? 'assistant' : 'user', content, createdAt: '2026-11-30T10:00:00Z', epoch: 0 }).line);
     if (seq % 1_234 === 17) parts.push(Buffer.from('{"damaged": tru\n'));
   }
   parts.push(Buffer.from('{"seq": 99999, "torn'));
@@ -64,7 +64,7 @@ describe('paged reads by seq', () => {
   it('reads a page of a 50,000-message log without reading the log: a few windows, not its size', async () => {
     const big = join(tmp.dir, 'big');
     await mkdir(big);
-    const lines = Array.from({ length: 50_000 }, (_, seq) => encodeRecord(sealRecord({ seq, id: `b-${seq}`, role: 'user', content: `message ${seq} ${'z'.repeat(seq % 400)}`, createdAt: '2026-11-30T10:00:00Z', epoch: 0 })));
+    const lines = Array.from({ length: 50_000 }, (_, seq) => encodeNewRecord({ seq, id: `b-${seq}`, role: 'user', content: `message ${seq} ${'z'.repeat(seq % 400)}`, createdAt: '2026-11-30T10:00:00Z', epoch: 0 }).line);
     const buf = Buffer.concat(lines);
     await writeFile(join(big, MESSAGES_FILE), buf);
     let bytes = 0;

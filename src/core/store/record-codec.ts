@@ -1,11 +1,14 @@
 import type { MessageRecord } from '../../shared/message.js';
 import { canonicalJson, crc32Hex } from './canonical.js';
+import { checkLineCrc, LINE_CRC_KEY, sealLine } from './line-crc.js';
 
 /**
- * One line of messages.jsonl: the record as JSON plus '\n'. `crc` is the CRC-32 (8 hex digits) of
- * the canonical JSON (sorted keys, see canonical.ts) of the record without its `crc` field, so any
- * change to a value is caught while key order and whitespace do not matter. Records also carry the
- * writer's holder `epoch` (fencing), covered by the checksum like every other field.
+ * One line of messages.jsonl: the record as JSON plus '\n', checked by a CRC-32. Lines written
+ * now carry it over their own bytes as written (line-crc.ts: one serialisation to write, one
+ * parse to read); lines of the earlier format carry `crc` over the canonical JSON (sorted keys,
+ * see canonical.ts) of the record without it, and are still read. Either way a record read back
+ * has its checksum in `crc`. Records also carry the writer's holder `epoch` (fencing), covered
+ * by the checksum like every other field.
  */
 export type StoredRecord = MessageRecord & { epoch: number };
 
@@ -16,19 +19,26 @@ export function checksumOf(record: Omit<StoredRecord, 'crc'> | Record<string, un
   return crc32Hex(canonicalJson(rest));
 }
 
-export function sealRecord(unsealed: Omit<StoredRecord, 'crc'>): StoredRecord {
-  return { ...unsealed, crc: checksumOf(unsealed) } as StoredRecord;
-}
-
-export function encodeRecord(record: StoredRecord): Buffer {
-  // JSON.stringify escapes lone surrogates (\udxxx) and leaves U+2028/U+2029 raw; neither is 0x0a,
-  // so a record is always exactly one line.
-  return Buffer.from(`${JSON.stringify(record)}\n`, 'utf8');
+/**
+ * The record and its line, serialised once. `unsealed` is a fresh object the caller hands over
+ * (it becomes the record: no copy per message); checksum keys an input may carry are dropped, the
+ * line's own is the only one. JSON.stringify escapes lone surrogates (\udxxx) and leaves
+ * U+2028/U+2029 raw; neither is 0x0a, so a record is always exactly one line.
+ */
+export function encodeNewRecord(unsealed: Omit<StoredRecord, 'crc'>): { record: StoredRecord; line: Buffer } {
+  const record = unsealed as Record<string, unknown>;
+  if ('crc' in record) delete record.crc;
+  if (LINE_CRC_KEY in record) delete record[LINE_CRC_KEY];
+  const { line, crc } = sealLine(JSON.stringify(record));
+  record.crc = crc;
+  return { record: record as StoredRecord, line };
 }
 
 /** A complete line (without its '\n') → the record, or undefined when it is damaged in any way. */
 export function decodeLine(line: Buffer): StoredRecord | undefined {
   if (line.length === 0 || line[0] !== 0x7b /* { */) return undefined;
+  // A line with the byte-CRC suffix is checked before it is parsed; one without, after.
+  const byteCrc = checkLineCrc(line);
   let value: unknown;
   try {
     value = JSON.parse(line.toString('utf8'));
@@ -37,11 +47,17 @@ export function decodeLine(line: Buffer): StoredRecord | undefined {
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
   const r = value as Record<string, unknown>;
+  if (byteCrc !== undefined) {
+    // The suffix closes the top-level object, so the parse saw it as the last key.
+    if (r[LINE_CRC_KEY] !== byteCrc) return undefined;
+    delete r[LINE_CRC_KEY];
+    r.crc = byteCrc;
+  }
   if (typeof r.crc !== 'string' || typeof r.id !== 'string' || r.id.length === 0) return undefined;
   if (typeof r.seq !== 'number' || !Number.isInteger(r.seq) || r.seq < 0) return undefined;
   if (typeof r.role !== 'string' || typeof r.content !== 'string' || typeof r.createdAt !== 'string') return undefined;
   if (r.epoch !== undefined && (typeof r.epoch !== 'number' || !Number.isInteger(r.epoch))) return undefined;
-  if (checksumOf(r) !== r.crc) return undefined;
+  if (byteCrc === undefined && checksumOf(r) !== r.crc) return undefined;
   if (r.epoch === undefined) r.epoch = 0;
   return r as StoredRecord;
 }

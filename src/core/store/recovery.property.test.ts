@@ -1,11 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { encodeRecord, scanLog, sealRecord, acceptRecords, type StoredRecord } from './record-codec.js';
+import { encodeNewRecord, scanLog, acceptRecords, type StoredRecord } from './record-codec.js';
+import { legacyRecordLine } from './test-support/legacy-record.js';
 
-/** Property tests for log recovery: damage never costs a record that precedes it. */
+/**
+ * Property tests for log recovery: damage never costs a record that precedes it. Logs mix both
+ * line formats (byte CRC, and the earlier canonical-JSON CRC, by the parity of the content's
+ * length), as a log written before and after issue 20 does.
+ */
 function buildLog(contents: string[]): { bytes: Buffer; ends: number[]; records: StoredRecord[] } {
-  const records = contents.map((content, seq) => sealRecord({ role: 'user', content, id: `m-${seq}`, seq, createdAt: '2026-11-29T00:00:00.000Z', epoch: 1 } as Omit<StoredRecord, 'crc'>));
-  const chunks = records.map(encodeRecord);
+  const encoded = contents.map((content, seq) =>
+    (content.length % 2 ? encodeNewRecord : legacyRecordLine)({ role: 'user', content, id: `m-${seq}`, seq, createdAt: '2026-11-29T00:00:00.000Z', epoch: 1 } as Omit<StoredRecord, 'crc'>),
+  );
+  const records = encoded.map((e) => e.record);
+  const chunks = encoded.map((e) => e.line);
   const ends: number[] = [];
   let at = 0;
   for (const c of chunks) ends.push((at += c.length));

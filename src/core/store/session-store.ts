@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { MessageInput, MessageRecord } from '../../shared/message.js';
 import { newId } from '../../shared/ids.js';
 import { SESSION_SCHEMA_VERSION, SessionDoc, indexRowOf, type IndexRow } from '../../shared/session.js';
@@ -18,9 +18,13 @@ import { LineLog } from './line-log.js';
 import { readRecords } from './log-reader.js';
 import { MESSAGES_FILE, MessageLog, type RecoveryReport } from './message-log.js';
 import { checkOwnedPath, checkStoreTree } from './permissions.js';
-import { encodeRecord, sealRecord, type ByteRange, type StoredRecord } from './record-codec.js';
+import { decodeLine, encodeNewRecord, type ByteRange, type StoredRecord } from './record-codec.js';
+import { checkLineCrc } from './line-crc.js';
+import { plainLines, streamLog, type LineOpener, type LogBytes } from './log-stream.js';
+import { streamRecords } from './stream-records.js';
+import { CHECKPOINT_INTERVAL_BYTES, CHECKPOINT_RECENT_IDS, writeCheckpoint, type Checkpoint } from './checkpoint.js';
 import { commitSessionDoc, docStamp, isSessionDoc, readSessionDoc, revisionMarker, SESSION_FILE, type LoadedDoc } from './session-doc-file.js';
-import type { NewArtifact, NewSession, ReadMessagesOptions, Receipt, SessionStore } from './types.js';
+import type { LandedLog, NewArtifact, NewSession, ReadMessagesOptions, Receipt, SessionStore } from './types.js';
 
 export interface OpenStoreOptions {
   /** The file-system layer every write goes through (tests inject faults here). */
@@ -34,6 +38,9 @@ export interface OpenStoreOptions {
 export const MUTATE_CAS_RETRIES = 50;
 /** messageCount/updatedAt write-back delay: list() may lag appends by this much, fsyncs stay few. */
 export const METADATA_FLUSH_MS = 200;
+const EMPTY_LINE = Buffer.alloc(0);
+/** A new session's messages are written to its log in chunks of about this many bytes. */
+export const LANDING_CHUNK_BYTES = 4 * 1024 * 1024;
 const ARTIFACT_REF = /^artifacts\/[0-9a-f]{64}(\.[A-Za-z0-9]{1,16})?$/;
 /** A named artifact: a series written once per number (summary-03.md), checked against a hash the caller holds. */
 const NAMED_ARTIFACT = /^[a-z][a-z0-9]{0,31}-\d{2,6}\.[a-z0-9]{1,8}$/;
@@ -175,6 +182,62 @@ export class FileSessionStore implements SessionStore {
   }
 
   async createSession(init: NewSession, input: MessageInput[] = [], artifacts: readonly NewArtifact[] = []): Promise<SessionDoc> {
+    return (await this.create(init, input, artifacts)).doc;
+  }
+
+  async landSession(init: NewSession, input: MessageInput[] = [], artifacts: readonly NewArtifact[] = []): Promise<LandedLog> {
+    const { doc, records } = await this.create(init, input, artifacts);
+    const log = await this.readBack(doc.id, records);
+    return { session: doc, records, log };
+  }
+
+  /**
+   * The landing's read-back: one streaming pass over the new log that checks each line's checksum
+   * against the record written at that place and counts them, hashing the bytes on the way. A
+   * line in the current format is checked without a parse (line-crc.ts).
+   */
+  private async readBack(id: string, records: readonly StoredRecord[]): Promise<LogBytes> {
+    const path = join((await this.locate(id)).dir, MESSAGES_FILE);
+    let count = 0;
+    let wrong: number | undefined;
+    const log = await this.streamFile(path, (line) => {
+      const crc = checkLineCrc(line) ?? decodeLine(line)?.crc;
+      if (crc === undefined || crc !== records[count]?.crc) wrong ??= count;
+      count++;
+    });
+    if (wrong !== undefined || count !== records.length) {
+      const at = wrong !== undefined ? `line ${wrong + 1} does not hold the record written there` : `${count} lines instead of ${records.length}`;
+      throw new StoreError('IO_ERROR', `Session ${id}: the log read back differs from what was written (${at}); nothing was offered.`, path);
+    }
+    return log;
+  }
+
+  async streamMessages(id: string, onLine: (line: Buffer, start: number) => void | Promise<void>, upTo?: number): Promise<LogBytes> {
+    return this.streamFile(join((await this.locate(id)).dir, MESSAGES_FILE), onLine, upTo);
+  }
+
+  /** Record lines as stored in `dir` → as written (at rest, issue 17: the store's per-record opener goes here). */
+  private lineOpener(_dir: string): LineOpener {
+    return plainLines;
+  }
+
+  /** Streams messages.jsonl; `onLine` gets each record line opened (an empty line when it cannot be), the hash covers the bytes on disk. */
+  private async streamFile(path: string, onLine: (line: Buffer, start: number) => void | Promise<void>, upTo?: number): Promise<LogBytes> {
+    const open = this.lineOpener(dirname(path));
+    try {
+      const file = await this.fs.open(path, 'r');
+      try {
+        const size = (await file.stat()).size;
+        return await streamLog(file, Math.min(size, upTo ?? size), (line, start) => onLine(open(line) ?? EMPTY_LINE, start));
+      } finally {
+        await file.close();
+      }
+    } catch (error) {
+      throw fromFsError(error, path, 'reading the message log');
+    }
+  }
+
+  private async create(init: NewSession, input: MessageInput[], artifacts: readonly NewArtifact[]): Promise<{ doc: SessionDoc; records: StoredRecord[] }> {
     this.writable();
     const id = checkId(init.id ?? newId('s-'));
     // Before anything is written: a refused input leaves no session behind.
@@ -207,18 +270,38 @@ export class FileSessionStore implements SessionStore {
     const doc = parsed.data;
     // Built in a staging directory and renamed into place: a session exists completely or not at all.
     const staging = join(this.root, SESSIONS_DIR, creatingName(id, randomBytes(4).toString('hex')));
+    const records: StoredRecord[] = [];
+    const ends: number[] = [];
+    let offset = 0;
     try {
       await this.fs.mkdir(join(staging, ARTIFACTS_DIR), DIR_MODE);
       // Artifacts the messages refer to land in the same staging directory: never a ref without its file.
       await this.writeStagedArtifacts(join(staging, ARTIFACTS_DIR), artifacts);
       const log = await this.fs.open(join(staging, MESSAGES_FILE), 'wx', FILE_MODE);
       try {
-        const records = messages.map((m, seq) => sealRecord({ ...m, id: m.id ?? newId('m-'), seq, createdAt: m.createdAt ?? now, epoch: 1 } as Omit<StoredRecord, 'crc'>));
-        if (records.length > 0) await log.write(Buffer.concat(records.map(encodeRecord)), 0);
+        // Encoded once and written in chunks of about LANDING_CHUNK_BYTES: memory stays bounded by the chunk, not the session.
+        let chunk: Buffer[] = [];
+        let chunkBytes = 0;
+        for (let seq = 0; seq < messages.length; seq++) {
+          const m = messages[seq]!;
+          const { record, line } = encodeNewRecord({ ...m, id: m.id ?? newId('m-'), seq, createdAt: m.createdAt ?? now, epoch: 1 } as Omit<StoredRecord, 'crc'>);
+          records.push(record);
+          ends.push((offset += line.length));
+          chunk.push(line);
+          chunkBytes += line.length;
+          if (chunkBytes >= LANDING_CHUNK_BYTES || seq === messages.length - 1) {
+            await log.write(Buffer.concat(chunk, chunkBytes), offset - chunkBytes);
+            chunk = [];
+            chunkBytes = 0;
+          }
+        }
         await log.sync();
       } finally {
         await log.close();
       }
+      // The first writer to open the log (the receiver taking the baton) starts from here, not from
+      // a full scan; below the interval, as for appends (message-log.ts), recovery scans it all.
+      if (offset >= CHECKPOINT_INTERVAL_BYTES) await writeCheckpoint(this.fs, staging, landingCheckpoint(records, ends));
       await commitSessionDoc(this.fs, staging, 0, doc, true);
       await this.fs.rename(staging, target);
       await this.fs.fsyncDir(join(this.root, SESSIONS_DIR));
@@ -227,7 +310,7 @@ export class FileSessionStore implements SessionStore {
       throw fromFsError(error, target, 'creating the session');
     }
     await this.index.append(rowOf(indexRowOf(doc), doc.revision));
-    return doc;
+    return { doc, records };
   }
 
   private openLog(id: string, loc: Located): Promise<{ log: MessageLog; report: RecoveryReport }> {
@@ -361,6 +444,24 @@ export class FileSessionStore implements SessionStore {
     const { records, midDamage } = await readRecords(this.fs, loc.dir, options);
     if (midDamage.length > 0) await this.recordReadDamage(id, loc, midDamage);
     return records;
+  }
+
+  async forEachMessage(id: string, onRecord: (record: MessageRecord, line: Buffer) => void | Promise<void>): Promise<number> {
+    const loc = await this.locate(id);
+    const path = join(loc.dir, MESSAGES_FILE);
+    let result: Awaited<ReturnType<typeof streamRecords>>;
+    try {
+      const file = await this.fs.open(path, 'r');
+      try {
+        result = await streamRecords(file, (await file.stat()).size, onRecord, this.lineOpener(loc.dir));
+      } finally {
+        await file.close();
+      }
+    } catch (error) {
+      throw fromFsError(error, path, 'reading the message log');
+    }
+    if (result.midDamage.length > 0) await this.recordReadDamage(id, loc, result.midDamage);
+    return result.count;
   }
 
   /** Opens the session's log as a writer would: torn tail truncated, damage quarantined. */
@@ -639,4 +740,13 @@ export class FileSessionStore implements SessionStore {
 function artifactName(sha256: string, extension?: string): string {
   if (extension !== undefined && !/^[A-Za-z0-9]{1,16}$/.test(extension)) throw new StoreError('BAD_REQUEST', `Invalid artifact extension ${JSON.stringify(extension)}.`);
   return `${sha256}${extension ? `.${extension}` : ''}`;
+}
+
+/** The checkpoint of a log just written from `records` (line i ends at ends[i]). */
+function landingCheckpoint(records: readonly StoredRecord[], ends: readonly number[]): Checkpoint {
+  const last = records.length - 1;
+  const first = Math.max(0, records.length - CHECKPOINT_RECENT_IDS);
+  const recentIds: Array<[string, number, number]> = [];
+  for (let i = first; i <= last; i++) recentIds.push([records[i]!.id, i === 0 ? 0 : ends[i - 1]!, ends[i]!]);
+  return { offset: ends[last]!, lastSeq: records[last]!.seq, count: records.length, lastLineStart: last === 0 ? 0 : ends[last - 1]!, lastCrc: records[last]!.crc, recentIds };
 }

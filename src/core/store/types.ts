@@ -1,5 +1,6 @@
 import type { IndexRow, PermissionState, SessionDoc, SessionSource } from '../../shared/session.js';
 import type { MessageInput, MessageRecord } from '../../shared/message.js';
+import type { LogBytes } from './log-stream.js';
 
 /**
  * The session store's public contract (ARCHITECTURE.md §3). Implemented in ./session-store.ts,
@@ -49,12 +50,31 @@ export interface ReadMessagesOptions {
   beforeSeq?: number;
 }
 
+/** A session landed by landSession: its document, the records as written, and the log's bytes as read back. */
+export interface LandedLog {
+  session: SessionDoc;
+  records: MessageRecord[];
+  log: LogBytes;
+}
+
 export interface SessionStore {
   readonly root: string;
   /** True when the store was written by a newer major version: every write throws READ_ONLY. */
   readonly readOnly: boolean;
   /** `artifacts` (content-addressed, e.g. full tool outputs the messages refer to) land atomically with the session. */
   createSession(init: NewSession, messages?: MessageInput[], artifacts?: readonly NewArtifact[]): Promise<SessionDoc>;
+  /**
+   * createSession, then one streaming read-back of the log that checks every line's checksum
+   * against the record written there and hashes the bytes (IO_ERROR when they differ).
+   */
+  landSession(init: NewSession, messages?: MessageInput[], artifacts?: readonly NewArtifact[]): Promise<LandedLog>;
+  /** One streaming pass over messages.jsonl (its first `upTo` bytes): each complete record line, opened, to `onLine`; the bytes on disk hashed. */
+  streamMessages(id: string, onLine: (line: Buffer, start: number) => void | Promise<void>, upTo?: number): Promise<LogBytes>;
+  /**
+   * Every message in order, streamed (bounded memory, one parse per line), with the line it was
+   * read from; damage the pass comes across is recorded as readMessages records it. Resolves to the count.
+   */
+  forEachMessage(id: string, onRecord: (record: MessageRecord, line: Buffer) => void | Promise<void>): Promise<number>;
   /** Throws StoreError NOT_FOUND. Archived sessions are found too. */
   getSession(id: string): Promise<SessionDoc>;
   /** Appends as holder `epoch`; resolves after the records are fsynced. STALE_HOLDER if epoch is old. */

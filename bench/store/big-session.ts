@@ -1,0 +1,168 @@
+// Issue 20: a big session handed off, verified and shown, each against its floor measured in the
+// same run. Sizes by message count (~290 bytes a message: 100,000 ≈ 29 MB, 1,000,000 ≈ 290 MB).
+//   npm run build:node && npx tsx bench/store/big-session.ts [count=100000] [runs=3]
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtemp, open, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { startHostServices } from '../../src/core/host/host-services.js';
+import { openStore } from '../../src/core/store/index.js';
+import { checkLineCrc } from '../../src/core/store/line-crc.js';
+import { acceptRecords, scanLog } from '../../src/core/store/record-codec.js';
+import { printTable, summarize } from '../stats.js';
+
+const COUNT = Number(process.argv[2] ?? 100_000);
+const RUNS = Number(process.argv[3] ?? 3);
+// BATON_BENCH_BIN: another build's bin/baton.js (e.g. the commit before, for a before/after table).
+const BIN = process.env.BATON_BENCH_BIN ?? resolve(import.meta.dirname, '..', '..', 'bin', 'baton.js');
+// BATON_BENCH_BASE_BIN: an earlier build, run interleaved with this one (same load) for before/after rows.
+const BASE_BIN = process.env.BATON_BENCH_BASE_BIN;
+const RSS_HOOK = resolve(import.meta.dirname, 'max-rss.cjs');
+// BATON_BENCH_CPU_PROF=DIR: each baton process also writes a V8 CPU profile there (summarise with profile-summary.ts).
+const PROF = process.env.BATON_BENCH_CPU_PROF;
+const PARSE_FLOOR = resolve(import.meta.dirname, 'parse-floor.cjs');
+const FLOOR_SCRIPT = resolve(import.meta.dirname, 'handoff-floor.ts');
+
+// Under /tmp (not bench/.data): the 300 MB and 1 GB runs are removed at the end.
+const root = await mkdtemp(join(tmpdir(), 'baton-bench-big-'));
+const dataDir = join(root, 'data');
+const services = await startHostServices({ dataDir, kind: 'browser', capabilities: ['conversation', 'approval-ui'] });
+const input = join(root, 'conv.jsonl');
+{
+  const file = await open(input, 'w');
+  for (let at = 0; at < COUNT; at += 10_000) {
+    const lines = Array.from({ length: Math.min(10_000, COUNT - at) }, (_, j) => {
+      const i = at + j;
+      return `${JSON.stringify({ role: i % 2 ? 'assistant' : 'user', content: `Message ${i}: ${'lorem ipsum dolor sit amet '.repeat(9)}` })}\n`;
+    });
+    await file.write(lines.join(''));
+  }
+  await file.close();
+}
+const inputBytes = (await stat(input)).size;
+const mb = (bytes: number) => bytes / 1e6;
+
+interface Run {
+  ms: number;
+  cpuMs: number;
+  rssMb: number;
+  out: string;
+}
+
+/** Wall time, CPU time and peak RSS of one child process (async: the in-process receiver answers meanwhile). */
+function run(args: string[], stdout: 'ignore' | 'pipe' = 'ignore'): Promise<Run> {
+  const rssFile = join(root, `rss-${Math.random().toString(36).slice(2)}`);
+  const started = process.hrtime.bigint();
+  return new Promise((done, fail) => {
+    const profile = PROF && (args[0] === BIN || args[0] === BASE_BIN) ? [`--cpu-prof`, `--cpu-prof-dir=${join(PROF, args[1]!)}`] : [];
+    const child = execFile(process.execPath, [...profile, ...args], { env: { ...process.env, BATON_HOME: dataDir, NODE_OPTIONS: `--require ${RSS_HOOK}`, BATON_BENCH_RSS_FILE: rssFile }, maxBuffer: 1 << 30 }, async (error, out, err) => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      if (error) return fail(new Error(`${args.join(" ")}: ${error.message} ${out.slice(0, 1500)} ${err.slice(0, 500)}`));
+      const [rssKb, cpuUs] = (await readFile(rssFile, 'utf8').catch(() => '0 0')).split(' ').map(Number);
+      done({ ms, cpuMs: cpuUs! / 1000, rssMb: rssKb! / 1024, out: stdout === 'pipe' ? out : '' });
+    });
+    if (stdout === 'ignore') child.stdout?.resume();
+  });
+}
+
+/** The per-record floor of a handoff, each part timed inside a fresh process (handoff-floor.ts), as baton's own heap is fresh. */
+async function handoffFloor(): Promise<Record<string, number>> {
+  const { out } = await run(['--import', 'tsx', FLOOR_SCRIPT, input, join(root, 'floor.jsonl')], 'pipe');
+  return JSON.parse(out) as Record<string, number>;
+}
+
+const startup = await Promise.all([0, 1, 2].map(() => run(['-e', ''])));
+const floors: Record<string, number>[] = [];
+const handoffs: Run[] = [];
+const baseHandoffs: Run[] = [];
+let sessionId = '';
+// The base build reads only the line format it wrote: its show runs on its own session.
+let baseSessionId = '';
+async function handoff(bin: string, i: number): Promise<Run> {
+  const h = await run([bin, 'handoff', '--cwd', root, '--title', `big ${i}`, '--messages', input, '--no-launch', '--json'], 'pipe');
+  const answer = JSON.parse(h.out.trim().split('\n').at(-1)!) as { category: string; sessionId: string };
+  if (answer.category !== 'accepted') throw new Error(`handoff not accepted: ${h.out.slice(0, 500)}`);
+  if (bin === BIN) sessionId = answer.sessionId;
+  else baseSessionId = answer.sessionId;
+  return h;
+}
+for (let i = 0; i < RUNS; i++) {
+  floors.push(await handoffFloor());
+  if (BASE_BIN) baseHandoffs.push(await handoff(BASE_BIN, i));
+  handoffs.push(await handoff(BIN, i));
+}
+const median = (xs: number[]) => summarize(xs).p50;
+const part = (k: string) => median(floors.map((f) => f[k]!));
+const nodeStart = median(startup.map((r) => r.ms));
+const nodeStartCpu = median(startup.map((r) => r.cpuMs));
+const ioFloor = part('parse') + part('write') + part('readBack');
+const fullFloor = ioFloor + part('redact') + part('context');
+const fullFloorCpu = nodeStartCpu + part('cpuMs');
+
+const store = await openStore(dataDir);
+const log = join(store.sessionDir(sessionId), 'messages.jsonl');
+const logBytes = (await stat(log)).size;
+const shows: Run[] = [];
+const baseShows: Run[] = [];
+const parses: Run[] = [];
+for (let i = 0; i < RUNS; i++) {
+  parses.push(await run([PARSE_FLOOR, log]));
+  if (BASE_BIN) baseShows.push(await run([BASE_BIN, 'show', baseSessionId, '--all', '--json']));
+  shows.push(await run([BIN, 'show', sessionId, '--all', '--json']));
+}
+
+// Verification scans, in this process: the landing's read-back (each line's checksum, no parse)
+// and the receiver's check (sha256 + line count), against reading and hashing the bytes alone.
+const scan = async (fn: () => Promise<unknown>) => {
+  const times: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const at = performance.now();
+    await fn();
+    times.push(performance.now() - at);
+  }
+  return median(times);
+};
+const hashOnly = await scan(async () => createHash('sha256').update(await readFile(log)).digest('hex'));
+const receiverCheck = await scan(() => store.streamMessages(sessionId, () => undefined));
+const readBackCheck = await scan(() => store.streamMessages(sessionId, (line) => void checkLineCrc(line)));
+const firstScreen = await scan(() => store.readMessages(sessionId, { tail: 50 }));
+// What a writer opening the log without its checkpoint does: the full recovery scan (a parse and
+// a checksum per line, the ordering rules), over the bytes in memory.
+const recoveryMs = await scan(async () => acceptRecords(scanLog(await readFile(log), 0).records, new Set(), -1));
+await store.close();
+
+console.log(`\n${COUNT.toLocaleString('en')} messages: input ${mb(inputBytes).toFixed(1)} MB, log ${mb(logBytes).toFixed(1)} MB; ${RUNS} runs, medians; load ${(await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).join(' ')}\n`);
+console.log('Handoff floor parts (ms, timed inside a fresh process):');
+printTable([{ 'node start': nodeStart, 'parse lines': part('parse'), 'write+fsync': part('write'), 'read back+sha256': part('readBack'), 'redaction (issue 12)': part('redact'), 'anchors+estimate (issue 9/11)': part('context') }]);
+console.log();
+const row = (measure: string, runs: Run[], floorMs: number, floorCpu: number, floor: string) => ({
+  measure,
+  ms: median(runs.map((r) => r.ms)),
+  'floor ms': floorMs,
+  ratio: median(runs.map((r) => r.ms)) / floorMs,
+  'CPU ms': median(runs.map((r) => r.cpuMs)),
+  'floor CPU ms': floorCpu,
+  'CPU ratio': median(runs.map((r) => r.cpuMs)) / floorCpu,
+  'peak RSS MB': median(runs.map((r) => r.rssMb)),
+  floor,
+});
+const fullFloorText = 'node start + parse + write + fsync + read back + sha256 + redaction + anchors';
+const parseFloor = median(parses.map((r) => r.ms));
+const parseFloorCpu = median(parses.map((r) => r.cpuMs));
+printTable([
+  ...(BASE_BIN ? [row('before: baton handoff (base build)', baseHandoffs, nodeStart + fullFloor, fullFloorCpu, fullFloorText)] : []),
+  row('baton handoff (whole process, receiver verifies)', handoffs, nodeStart + fullFloor, fullFloorCpu, fullFloorText),
+  { ...row('baton handoff vs the I/O floor alone', handoffs, nodeStart + ioFloor, Number.NaN, 'node start + parse + write + fsync + read back + sha256'), 'floor CPU ms': '', 'CPU ratio': '' },
+  ...(BASE_BIN ? [row('before: baton show --all --json (base build)', baseShows, parseFloor, parseFloorCpu, 'node process: JSON.parse of every line (parse-floor.cjs)')] : []),
+  row('baton show --all --json', shows, parseFloor, parseFloorCpu, 'node process: JSON.parse of every line (parse-floor.cjs)'),
+]);
+console.log();
+printTable([
+  { measure: 'receiver check (sha256 + line count)', ms: receiverCheck, 'MB/s': mb(logBytes) / (receiverCheck / 1000), 'floor: readFile + sha256 ms': hashOnly, ratio: receiverCheck / hashOnly },
+  { measure: 'landing read-back (crc per line + sha256)', ms: readBackCheck, 'MB/s': mb(logBytes) / (readBackCheck / 1000), 'floor: readFile + sha256 ms': hashOnly, ratio: readBackCheck / hashOnly },
+  { measure: 'recovery scan without checkpoint (parse + crc per line)', ms: recoveryMs, 'MB/s': mb(logBytes) / (recoveryMs / 1000), 'floor: readFile + sha256 ms': hashOnly, ratio: recoveryMs / hashOnly },
+  { measure: 'first screen: the last 50 messages (the page the UI asks for)', ms: firstScreen, 'MB/s': '', 'floor: readFile + sha256 ms': '', ratio: '' },
+]);
+await services.close();
+await rm(root, { recursive: true, force: true });

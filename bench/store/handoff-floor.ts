@@ -1,0 +1,46 @@
+// The per-record floor of `baton handoff`, each part timed in this (fresh) process; prints JSON.
+//   node --import tsx bench/store/handoff-floor.ts INPUT.jsonl SCRATCH.jsonl   (run by big-session.ts)
+import { createHash } from 'node:crypto';
+import { open, readFile, rm } from 'node:fs/promises';
+import { redactSessionContent } from '../../src/core/handoff/redact-messages.js';
+import { contextWithoutSummary } from '../../src/core/context/context-transfer.js';
+import type { MessageInput, MessageRecord } from '../../src/shared/message.js';
+
+const [input, out] = process.argv.slice(2) as [string, string];
+const t = () => performance.now();
+// CPU of the parts alone (not of tsx loading this script), to set beside the baton process's CPU.
+const cpuAt = process.cpuUsage();
+let at = t();
+const text = await readFile(input, 'utf8');
+const messages = text
+  .split('\n')
+  .filter(Boolean)
+  .map((l) => JSON.parse(l) as MessageInput);
+const parse = t() - at;
+at = t();
+const file = await open(out, 'w');
+let chunk: string[] = [];
+for (let i = 0; i < messages.length; i++) {
+  chunk.push(`${JSON.stringify({ ...messages[i], seq: i })}\n`);
+  if (chunk.length === 10_000 || i === messages.length - 1) {
+    await file.write(chunk.join(''));
+    chunk = [];
+  }
+}
+await file.sync();
+await file.close();
+const write = t() - at;
+at = t();
+createHash('sha256').update(await readFile(out)).digest('hex');
+const readBack = t() - at;
+at = t();
+// Issue 12's redaction over the same messages, as the landing runs it.
+await redactSessionContent({ title: 'floor', messages, model: null, permission: null, tasks: [] });
+const redact = t() - at;
+at = t();
+// Issues 9/11: anchors and the token estimate over the records (the summary is rendered from the same state).
+contextWithoutSummary({ source: { tool: 'baton' }, model: null }, messages.map((m, seq) => ({ ...m, id: `m-${seq}`, seq, crc: '', createdAt: '' }) as MessageRecord));
+const context = t() - at;
+await rm(out);
+const cpu = process.cpuUsage(cpuAt);
+process.stdout.write(JSON.stringify({ parse, write, readBack, redact, context, cpuMs: (cpu.user + cpu.system) / 1000 }));

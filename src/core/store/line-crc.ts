@@ -1,0 +1,55 @@
+import { crc32 } from 'node:zlib';
+
+/**
+ * The checksum of a messages.jsonl line written since issue 20: a CRC-32 over the line's own bytes,
+ * as written, in a last key `"bcrc"`. The writer serialises each record once and the reader checks
+ * the bytes before its one JSON.parse, so neither side builds a canonical (key-sorted) copy of the
+ * record. Layout, for a record serialised as `{…}`:
+ *
+ *   {…,"bcrc":"xxxxxxxx"}\n      crc32 of every byte before `"bcrc"` (the comma included)
+ *
+ * Lines of the earlier format (a `crc` over canonical JSON) carry no such suffix and are checked
+ * the old way by record-codec.ts.
+ */
+export const LINE_CRC_KEY = 'bcrc';
+
+const SUFFIX_HEAD = Buffer.from(`"${LINE_CRC_KEY}":"`, 'latin1');
+/** `"bcrc":"` + 8 hex digits + `"}`. */
+const SUFFIX_LENGTH = SUFFIX_HEAD.length + 8 + 2;
+const HEX = /^[0-9a-f]{8}$/;
+
+/** One line (with its '\n') for the JSON of a record without a checksum: `json` must be an object with at least one key. */
+export function sealLine(json: string): { line: Buffer; crc: string } {
+  const line = Buffer.from(`${json.slice(0, -1)},"${LINE_CRC_KEY}":"00000000"}\n`, 'utf8');
+  const bodyEnd = line.length - 1 - SUFFIX_LENGTH;
+  const crc = crc32(line.subarray(0, bodyEnd)).toString(16).padStart(8, '0');
+  line.write(crc, bodyEnd + SUFFIX_HEAD.length, 'latin1');
+  return { line, crc };
+}
+
+/**
+ * For a line (without its '\n'): the checksum when the line ends with the byte-CRC suffix and its
+ * bytes match it; undefined otherwise, and the caller checks it as an earlier-format line (whose
+ * `crc` over canonical JSON a damaged new line cannot have).
+ */
+export function checkLineCrc(line: Buffer): string | undefined {
+  const head = line.length - SUFFIX_LENGTH;
+  if (head < 2 || line[line.length - 1] !== 0x7d /* } */ || line[line.length - 2] !== 0x22 /* " */) return undefined;
+  if (SUFFIX_HEAD.compare(line, head, head + SUFFIX_HEAD.length) !== 0) return undefined;
+  const crc = line.toString('latin1', head + SUFFIX_HEAD.length, line.length - 2);
+  if (!HEX.test(crc)) return undefined;
+  return crc32(line.subarray(0, head)) === Number.parseInt(crc, 16) ? crc : undefined;
+}
+
+/**
+ * The JSON of the record a line holds, as `decodeLine` returns it (checksum under `crc`, last),
+ * spliced from the line's bytes instead of serialised again. Only for a line decodeLine already
+ * accepted with checksum `crc` (so the bytes are not checked twice); undefined for a line without
+ * the byte-CRC suffix.
+ */
+export function recordJsonOfLine(line: Buffer, crc: string): Buffer | undefined {
+  const head = line.length - SUFFIX_LENGTH;
+  if (head < 2 || SUFFIX_HEAD.compare(line, head, head + SUFFIX_HEAD.length) !== 0) return undefined;
+  if (line.toString('latin1', head + SUFFIX_HEAD.length, line.length - 2) !== crc) return undefined;
+  return Buffer.concat([line.subarray(0, head), Buffer.from(`"crc":"${crc}"}`, 'latin1')]);
+}
