@@ -34,7 +34,7 @@ export async function renderListing(rows: readonly IndexRow[], entries: readonly
   const groups = request.limit !== undefined ? limitGroups(all, request.limit) : all;
   const notes = request.agents ? entries.filter((e) => e.note).map((e) => `${e.path}: ${e.note}`) : [];
   const chunks: string[] = [];
-  const sink = { write: (c: string) => chunks.push(c) > 0, once: () => undefined };
+  const sink = { write: (c: Buffer) => chunks.push(c.toString('utf8')) > 0, once: () => undefined };
   await writeListJson(sink, { version: cliVersion, command: 'list', ok: true }, groups, { total, shown: countItems(groups), notes, agentScan: request.agents ? { ...scan, host: true } : null });
   return chunks.join('');
 }
