@@ -9,7 +9,7 @@ import { importedSessionId } from '../../core/handoff/import-agent-session.js';
 import { CLI_JSON_VERSION, createOutput, EXIT } from '../output.js';
 import { terminalField } from '../terminal-text.js';
 import { openCliStore } from '../context.js';
-import { listFromHost } from './list-host.js';
+import { listFromHost, printHostListing } from './list-host.js';
 
 /** Lines a group header and the footer take besides the session rows. */
 const SCREEN_OVERHEAD_LINES = 4;
@@ -82,11 +82,11 @@ export function registerList(program: Command): void {
       const filter = { cwd: flags.cwd === undefined ? undefined : cwdFilterOf(flags.cwd), source: flags.source };
 
       // A running host holds the candidates warm: ask it first (one socket round trip per page).
-      const hosted = flags.host && !flags.archived ? await listFromHost({ agents: flags.agents, filter, limit: Number.isFinite(limit) ? limit : undefined }) : null;
-      if (hosted !== null && flags.json) {
-        process.stdout.write(hosted); // the host rendered exactly this document
-        return;
-      }
+      const hostRequest = { agents: flags.agents, filter, limit: Number.isFinite(limit) ? limit : undefined };
+      const askHost = flags.host && !flags.archived;
+      // The host rendered exactly this document: copied to stdout as it is read.
+      if (askHost && flags.json && (await printHostListing(hostRequest, process.stdout))) return;
+      const hosted = askHost && !flags.json ? await listFromHost(hostRequest) : null;
       let groups: ListGroup[];
       let total: number;
       let notes: string[];

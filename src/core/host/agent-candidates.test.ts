@@ -1,12 +1,12 @@
-import { appendFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { claude, claudeLogPath, writeLog } from '../importers/test-fixtures/build-logs.js';
 import { openStore } from '../store/index.js';
 import { scanCandidateIndex } from '../importers/scan.js';
-import { importersCacheFile } from '../paths.js';
-import { listFromHost } from '../../cli/commands/list-host.js';
+import { importersCacheFile, listingsDir } from '../paths.js';
+import { listFromHost, openHostListing, printHostListing } from '../../cli/commands/list-host.js';
 import { createAgentCandidates, type AgentCandidates, type CandidateChange } from './agent-candidates.js';
 import { createCandidateMethods, renderListing, splitForFrames } from './candidate-listing.js';
 import { BROWSER_HOST_CAPABILITIES } from './capabilities.js';
@@ -170,6 +170,33 @@ describe('candidates.list over the socket', () => {
     expect(parts.length).toBeGreaterThan(3);
     expect(parts.join('')).toBe(text);
     for (const p of parts) expect(Buffer.byteLength(JSON.stringify(p))).toBeLessThan(256 * 1024);
+  });
+
+  it('a listing bigger than a frame comes as a file in the data dir, streamed to stdout; without the file, as parts, byte for byte the same', async () => {
+    // ~1,000 rows: several frames' worth of JSON.
+    for (let i = 100; i < 1_100; i++) await writeLog(claudeLogPath(home, `/home/dev/big${i % 7}`, idOf(i)), sessionLines(idOf(i), `a longer prompt number ${i} ${'x'.repeat(120)}`, `/home/dev/big${i % 7}`));
+    await until(async () => ((JSON.parse((await listFromHost({ agents: true, filter: {}, limit: 0 }, dataDir))!) as { total: number }).total === 1_040 ? true : undefined), 10_000);
+    const listing = await openHostListing({ agents: true, filter: {} }, dataDir);
+    expect(listing).not.toBeNull();
+    if (listing === null || 'text' in listing) throw new Error('expected a rendered file');
+    const files = await readdir(listingsDir(dataDir));
+    expect(files).toHaveLength(1);
+    expect((await stat(join(listingsDir(dataDir), files[0]!))).mode & 0o777).toBe(0o600);
+    const viaFile = await listing.file.readFile('utf8');
+    await listing.file.close();
+    expect(viaFile.length).toBeGreaterThan(256 * 1024);
+
+    const chunks: Buffer[] = [];
+    const sink = { write: (c: string | Uint8Array, done?: (e?: Error | null) => void) => (chunks.push(Buffer.from(c)), done?.(), true) };
+    expect(await printHostListing({ agents: true, filter: {} }, sink, dataDir)).toBe(true);
+    expect(chunks.length).toBeGreaterThan(0);
+    expect(Buffer.concat(chunks).toString('utf8')).toBe(viaFile);
+
+    // The file gone (a host that replaced it, a folder cleaned): the parts give the same document.
+    await rm(join(listingsDir(dataDir), files[0]!));
+    const viaParts = await openHostListing({ agents: true, filter: {} }, dataDir);
+    expect(viaParts && 'text' in viaParts ? viaParts.text : null).toBe(viaFile);
+    expect((JSON.parse(viaFile) as { total: number }).total).toBe(1_040);
   });
 
   it('refuses bad parameters and unknown listings with a code', async () => {

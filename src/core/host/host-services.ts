@@ -16,6 +16,7 @@ import { createTaskService, type TaskService } from '../tasks/index.js';
 import { importAgentSession, notYetImported } from '../handoff/import-agent-session.js';
 import { createAgentCandidates, type AgentCandidates } from './agent-candidates.js';
 import { createCandidateMethods } from './candidate-listing.js';
+import { listingsDir } from '../paths.js';
 import { LIST_JSON_VERSION } from '../importers/list-json.js';
 import { commandTargetOf, terminalCommandFor } from '../terminal-command.js';
 import { createWorkspaceHandlers } from './workspace-handlers.js';
@@ -99,7 +100,7 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
     onChange: (change) => emitUiEvent('agents:changed', change),
     onProgress: (progress) => emitUiEvent('agents:progress', progress),
   });
-  const candidateMethods = createCandidateMethods({ candidates, listRows: () => store.list(), cliVersion: LIST_JSON_VERSION });
+  const candidateMethods = createCandidateMethods({ candidates, listRows: () => store.list(), cliVersion: LIST_JSON_VERSION, listingDir: listingsDir(options.dataDir) });
   let endpointServer: EndpointServer;
   const receive = createReceiver({
     store,
