@@ -199,6 +199,29 @@ describe('candidates.list over the socket', () => {
     expect((JSON.parse(viaFile) as { total: number }).total).toBe(1_040);
   });
 
+  it('agents:list answers pages, newest first, with the total and a version that changes with the set', async () => {
+    await host.candidates.ready;
+    const whole = await host.dispatch('agents:list', {});
+    const first = await host.dispatch('agents:list', { offset: 0, limit: 15 });
+    const rest = await host.dispatch('agents:list', { offset: 15, limit: 100 });
+    if (!whole.ok || !first.ok || !rest.ok) throw new Error('agents:list failed');
+    type Page = { candidates: Array<{ externalId: string; updatedAt: string }>; total: number; version: string };
+    const [w, f, r] = [whole.value as Page, first.value as Page, rest.value as Page];
+    expect(w.total).toBe(40);
+    expect(f).toMatchObject({ total: 40, version: w.version });
+    expect(f.candidates).toHaveLength(15);
+    expect([...f.candidates, ...r.candidates].map((c) => c.externalId)).toEqual(w.candidates.map((c) => c.externalId));
+    const times = w.candidates.map((c) => c.updatedAt);
+    expect(times).toEqual([...times].sort().reverse());
+    expect((await host.dispatch('agents:list', { limit: 0 })).ok).toBe(false);
+    await writeLog(claudeLogPath(home, '/home/dev/p1', idOf(88)), sessionLines(idOf(88), 'one more', '/home/dev/p1'));
+    const after = await until(async () => {
+      const a = await host.dispatch('agents:list', { offset: 0, limit: 1 });
+      return a.ok && (a.value as Page).total === 41 ? (a.value as Page) : undefined;
+    }, 2_000);
+    expect(after.version).not.toBe(w.version);
+  });
+
   it('refuses bad parameters and unknown listings with a code', async () => {
     await host.candidates.ready;
     const methods = createCandidateMethods({ candidates: host.candidates, listRows: () => host.store.list(), cliVersion: LIST_JSON_VERSION });
