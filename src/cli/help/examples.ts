@@ -24,7 +24,10 @@ export const EXAMPLES: Record<string, Example[]> = {
     { command: 'baton serve', what: 'the browser host on a free port of 127.0.0.1; open the printed URL' },
     { command: 'baton serve --port 4780', what: 'on a fixed port' },
   ],
-  resume: [{ command: 'baton resume <id>', what: 'take the session back to the terminal and print where to continue' }],
+  resume: [
+    { command: 'baton resume <id>', what: 'take the session back to the terminal and print where to continue' },
+    { command: 'baton resume', what: 'on a terminal: pick one, grouped by directory, type to filter (Claude Code / Codex sessions print their own resume command)' },
+  ],
   doctor: [
     { command: 'baton doctor', what: 'check the store, the endpoint, the display and the desktop app; each failure with its fix' },
     { command: 'baton doctor --json', what: 'the same checks as JSON' },
