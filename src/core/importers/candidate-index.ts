@@ -311,15 +311,20 @@ export async function loadCandidateIndex(file: string | undefined): Promise<Inde
   return (await readCandidateIndex(file))?.entries ?? null;
 }
 
-/** The index with its meta and the file's mtime: when a scan last confirmed it (written, or touched by a scan that found nothing changed). */
-export async function readCandidateIndex(file: string | undefined): Promise<{ entries: IndexEntry[]; meta: IndexMeta; verifiedAt: number } | null> {
+/**
+ * The index with its meta, when it was written (the file's mtime: the file system's clock, which
+ * folder mtimes are compared with) and when a full scan last confirmed it (the `.verified` file
+ * beside it: this machine's clock, compared with Date.now(); the two clocks can disagree).
+ */
+export async function readCandidateIndex(file: string | undefined): Promise<{ entries: IndexEntry[]; meta: IndexMeta; writtenAt: number; verifiedAt: number } | null> {
   if (!file) return null;
   try {
     const handle = await fsp.open(file, 'r');
     try {
-      const [stat, buf] = await Promise.all([handle.stat(), handle.readFile()]);
+      const [stat, buf, verified] = await Promise.all([handle.stat(), handle.readFile(), fsp.readFile(verifiedFileOf(file), 'utf8').catch(() => '')]);
       const decoded = decodeCandidateIndexWithMeta(buf);
-      return decoded ? { ...decoded, verifiedAt: stat.mtimeMs } : null;
+      const verifiedAt = /^\d{1,16}$/.test(verified.trim()) ? Number(verified.trim()) : 0;
+      return decoded ? { ...decoded, writtenAt: stat.mtimeMs, verifiedAt } : null;
     } finally {
       await handle.close();
     }
@@ -328,10 +333,13 @@ export async function readCandidateIndex(file: string | undefined): Promise<{ en
   }
 }
 
-/** Marks the index as confirmed now (a full scan found it current): one syscall, no rewrite. */
-export async function touchCandidateIndex(file: string): Promise<void> {
-  const now = new Date();
-  await fsp.utimes(file, now, now).catch(() => undefined);
+function verifiedFileOf(indexFile: string): string {
+  return `${indexFile}.verified`;
+}
+
+/** Records that a full scan confirmed the index now (a few bytes; a lost write only costs one more full scan). */
+export async function markCandidateIndexVerified(indexFile: string, now = Date.now()): Promise<void> {
+  await fsp.writeFile(verifiedFileOf(indexFile), String(now), { mode: 0o600 }).catch(() => undefined);
 }
 
 /** temp → write → fsync → rename, like the digest cache: a reader sees the old index or the new one. */

@@ -1,6 +1,5 @@
 import { basename, isAbsolute, join, relative, sep } from 'node:path';
 import { errnoOf } from './errors.js';
-import { FOLDER_MTIME_RACY_MS } from './limits.js';
 import { claudeProjectsDir, codexSessionsDir, isInside, realToolRoot } from './locate.js';
 import type { ImportReader } from './reader.js';
 import type { AgentDirs, AgentSource } from './types.js';
@@ -16,7 +15,7 @@ export interface DiscoverResult {
   files: FoundFile[];
   /**
    * Every folder listed, with its mtime taken before the listing (-1: missing, 0: not to be
-   * trusted: it holds links, or changed within FOLDER_MTIME_RACY_MS). A later scan whose folders
+   * trusted: it holds links, or could not be read). A later scan whose folders
    * all keep their mtimes knows no file was added or removed (quick-scan.ts).
    */
   folders: Array<{ path: string; mtimeMs: number }>;
@@ -74,11 +73,13 @@ async function listDir(reader: ImportReader, dir: string, boundary: Boundary, sk
   return kept;
 }
 
-/** The folder's mtime before it is listed: -1 when missing, 0 when too recent to trust. */
+/**
+ * The folder's mtime before it is listed (-1 when missing). Compared later only with other file
+ * times (quick-scan.ts), never with this process's clock: the two can disagree.
+ */
 async function folderMtime(reader: ImportReader, dir: string): Promise<number> {
   try {
-    const { mtimeMs } = await reader.stat(dir);
-    return mtimeMs > Date.now() - FOLDER_MTIME_RACY_MS ? 0 : mtimeMs;
+    return (await reader.stat(dir)).mtimeMs;
   } catch (error) {
     return errnoOf(error) === 'ENOENT' ? -1 : 0;
   }

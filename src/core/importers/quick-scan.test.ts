@@ -2,7 +2,7 @@ import { appendFile, mkdtemp, readdir, rm, symlink, utimes, writeFile } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { candidateIndexFileFor, readCandidateIndex } from './candidate-index.js';
+import { candidateIndexFileFor, markCandidateIndexVerified, readCandidateIndex } from './candidate-index.js';
 import { FULL_VERIFY_MAX_AGE_MS, QUICK_VERIFY_NEWEST } from './limits.js';
 import { newestEntries } from './quick-scan.js';
 import { nodeImportReader, type ImportReader } from './reader.js';
@@ -70,9 +70,9 @@ function countingStats(): { reader: ImportReader; stats: string[]; opens: string
   return { reader, stats, opens };
 }
 
+/** As if the last full scan confirmed the index `ms` ago. */
 async function ageIndex(ms: number): Promise<void> {
-  const t = (Date.now() - ms) / 1000;
-  await utimes(candidateIndexFileFor(cacheFile), t, t);
+  await markCandidateIndexVerified(candidateIndexFileFor(cacheFile), Date.now() - ms);
 }
 
 describe('quick warm scan (no host)', () => {

@@ -7,8 +7,8 @@ import { SCAN_CONCURRENCY } from './limits.js';
 import { locateAgentDirs } from './locate.js';
 import { nodeImportReader, statAll, type ImportReader, type ImportStat } from './reader.js';
 import { emptyCache, loadScanCache, saveScanCache, type ScanCache } from './scan-cache.js';
-import { candidateIndexFileFor, entryOf, readCandidateIndex, saveCandidateIndex, touchCandidateIndex, type EntryTotals, type IndexEntry, type IndexMeta } from './candidate-index.js';
-import { quickIndexScan } from './quick-scan.js';
+import { candidateIndexFileFor, entryOf, markCandidateIndexVerified, readCandidateIndex, saveCandidateIndex, type EntryTotals, type IndexEntry, type IndexMeta } from './candidate-index.js';
+import { hasRacyFolders, quickIndexScan } from './quick-scan.js';
 import { summarizeFile, type FileState } from './summarize-file.js';
 import { basename, dirname, join } from 'node:path';
 import { redactValue } from '../redact/redact-value.js';
@@ -315,8 +315,11 @@ export async function scanCandidateIndexFull(
     unindexed: found.files.length - indexed.length,
     skipped: found.skipped,
   };
-  if (options.cacheFile && (changed || !sameMeta(loadedIndex?.meta, meta))) await persistScan(options.cacheFile, indexed, freshStates, needCache ? cache : undefined, meta);
-  else if (indexFile && loadedIndex) await touchCandidateIndex(indexFile); // confirmed current: quick scans may trust it again
+  // Rewritten also when its folders were too fresh to trust at its last writing: written again now, they may be.
+  if (options.cacheFile && (changed || !sameMeta(loadedIndex?.meta, meta) || (loadedIndex && hasRacyFolders(loadedIndex)))) {
+    await persistScan(options.cacheFile, indexed, freshStates, needCache ? cache : undefined, meta);
+  }
+  if (indexFile && options.cacheFile) await markCandidateIndexVerified(indexFile); // quick scans may trust it again
   stats.bytesRead = counted.bytes();
   stats.ms = Math.round(performance.now() - started);
   return { scan: { entries: next.filter((e) => e.skip === null), stats }, indexed, states: freshStates };
