@@ -4,7 +4,9 @@ import { openCliStore } from '../context.js';
 import { RESUME_EVENT } from '../../core/handoff/session-durations.js';
 import { resumeCommandFor } from '../../core/importers/types.js';
 import { terminalField } from '../terminal-text.js';
-import { loadListing } from './list-groups.js';
+import { groupsOfDocument, loadListing } from './list-groups.js';
+import { listFromHost } from './list-host.js';
+import { PICKER_MAX_ROWS } from '../picker/picker-options.js';
 
 async function resumeById(id: string, out: Output): Promise<void> {
   const { store } = await openCliStore();
@@ -32,9 +34,12 @@ async function resumeById(id: string, out: Output): Promise<void> {
 
 /** No id on a terminal: the picker (issue 15). A Claude Code or Codex session is continued with its own tool's command. */
 async function resumePicked(out: Output): Promise<void> {
-  const { groups, total } = await loadListing({ agents: true, archived: false, host: true, filter: {} });
+  // With a host: its first screen first (one small answer), the whole listing once that is drawn.
+  const first = await listFromHost({ agents: true, filter: {}, limit: PICKER_MAX_ROWS });
+  const { groups, total } = first !== null ? groupsOfDocument(first) : await loadListing({ agents: true, archived: false, host: false, filter: {} });
+  const rest = first !== null ? async () => (await loadListing({ agents: true, archived: false, host: true, filter: {} })).groups : undefined;
   const { pickSession } = await import('../picker/resume-picker.js');
-  const row = await pickSession(groups, total);
+  const row = await pickSession(groups, total, rest ? { rest } : {});
   if (row === null) {
     process.exitCode = EXIT.failure;
     return;

@@ -31,13 +31,23 @@ interface PickerRow {
  * typed, and a log can hold escape sequences.
  */
 export class PickerModel {
-  readonly #groups: readonly ListGroup[];
-  readonly #parsed: Array<Array<PickerRow | undefined>>;
+  #groups: readonly ListGroup[];
+  #parsed: Array<Array<PickerRow | undefined>>;
+  #total: number;
   readonly #byId = new Map<string, IndexRow>();
 
-  constructor(groups: readonly ListGroup[]) {
+  /** `total`: sessions in the whole listing, when `groups` hold only its first screen (the rest comes through replace()). */
+  constructor(groups: readonly ListGroup[], total?: number) {
     this.#groups = groups;
     this.#parsed = groups.map((g) => new Array<PickerRow | undefined>(g.items.length));
+    this.#total = total ?? 0;
+  }
+
+  /** The whole listing, arrived after the first screen was drawn: the next keystroke searches all of it. */
+  replace(groups: readonly ListGroup[]): void {
+    this.#groups = groups;
+    this.#parsed = groups.map((g) => new Array<PickerRow | undefined>(g.items.length));
+    this.#total = 0;
   }
 
   /** The row behind an option's value (a session id), if it was offered. */
@@ -80,6 +90,8 @@ export class PickerModel {
         else out.push(optionOf(r.row, dir));
       }
     }
+    // Only the first screen is here yet: the rest is counted from the listing's total.
+    if (words.length === 0) more = Math.max(more, this.#total - out.length);
     if (more > 0) out.push({ value: 'more:', label: `… ${more.toLocaleString('en-US')} more: type to narrow`, disabled: true });
     return out;
   }

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +8,8 @@ import { claude, claudeLogPath, writeLog } from '../../core/importers/test-fixtu
 import type { ListGroup, ListItem } from '../../core/importers/candidate-list.js';
 import type { IndexRow } from '../../shared/session.js';
 import { PICKER_MAX_ROWS, PickerModel } from './picker-options.js';
+import { startHostServices } from '../../core/host/host-services.js';
+import { BROWSER_HOST_CAPABILITIES } from '../../core/host/capabilities.js';
 
 /** The picker in a real pseudo-terminal (util-linux `script`), driving the real CLI from its sources. */
 const CLI = join(import.meta.dirname, '..', 'run.ts');
@@ -82,6 +84,26 @@ describe('baton resume picker in a real pty', () => {
     expect(screen).toContain(`claude --resume ${idOf(7)}`);
   }, 60_000);
 
+  it('with a host running: the first screen from its first page, then a search over the whole listing', async () => {
+    const saved = { home: process.env.HOME, runtime: process.env.XDG_RUNTIME_DIR };
+    process.env.HOME = join(root, 'home');
+    process.env.XDG_RUNTIME_DIR = join(root, 'run');
+    await mkdir(join(root, 'run'), { recursive: true, mode: 0o700 });
+    const host = await startHostServices({ dataDir: join(root, 'data'), kind: 'browser', capabilities: BROWSER_HOST_CAPABILITIES });
+    try {
+      await host.candidates.ready;
+      const { code, screen } = await inPty(/task number 10/, ['number 3 web', '\r']);
+      expect(code).toBe(0);
+      expect(screen).toContain('Continue in: cd "/home/dev/web"');
+      expect(screen).toContain(`claude --resume ${idOf(3)}`);
+    } finally {
+      await host.close();
+      process.env.HOME = saved.home;
+      if (saved.runtime === undefined) delete process.env.XDG_RUNTIME_DIR;
+      else process.env.XDG_RUNTIME_DIR = saved.runtime;
+    }
+  }, 60_000);
+
   it('Escape cancels: nothing resumed, exit 1', async () => {
     const { code, screen } = await inPty(/task number 10/, ['\u001b']);
     expect(code).toBe(1);
@@ -117,6 +139,17 @@ describe('PickerModel', () => {
     expect(parsed()).toBe(PICKER_MAX_ROWS);
     expect(options.at(-1)).toMatchObject({ disabled: true, label: `… ${(5_000 - PICKER_MAX_ROWS).toLocaleString('en-US')} more: type to narrow` });
     expect(options[0]!.label.startsWith('/w/d0')).toBe(true);
+  });
+
+  it('counts the rows not here yet from the total, and searches the whole listing once it replaces the first screen', () => {
+    const { groups } = groupsOf(40, 2);
+    const firstScreen = groups.map((g) => ({ ...g, items: g.items.slice(0, 5) }));
+    const model = new PickerModel(firstScreen, 40);
+    expect(model.options('').at(-1)).toMatchObject({ disabled: true, label: '… 30 more: type to narrow' });
+    expect(model.options('title 33')).toEqual([]);
+    model.replace(groups);
+    expect(model.options('title 33').map((o) => o.value)).toEqual(['claude:33']);
+    expect(model.options('').some((o) => o.disabled)).toBe(false);
   });
 
   it('matches every word in any order over title, directory and id, case-insensitively, keeping group order', () => {
