@@ -1,4 +1,5 @@
-import { appendFile, mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, readdir, rm, stat, utimes } from 'node:fs/promises';
+import { QUICK_VERIFY_NEWEST } from '../importers/limits.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -53,6 +54,32 @@ async function until<T>(what: () => T | undefined | false | Promise<T | undefine
 }
 
 describe('resident candidates', () => {
+  it('starts from a trusted index at once, then the confirming full scan corrects an older session that grew and says so', async () => {
+    const paths: string[] = [];
+    for (let i = 0; i < QUICK_VERIFY_NEWEST + 4; i++) {
+      const path = await writeLog(claudeLogPath(home, '/home/dev/a', idOf(i)), sessionLines(idOf(i), `prompt ${i}`));
+      const t = Date.now() / 1000 - 7200 + i;
+      await utimes(path, t, t);
+      paths.push(path);
+    }
+    const hourAgo = Date.now() / 1000 - 3600;
+    for (const dir of [join(home, '.claude', 'projects', '-home-dev-a'), join(home, '.claude', 'projects'), join(home, '.claude')]) await utimes(dir, hourAgo, hourAgo);
+    await scanCandidateIndex({ env: { HOME: home }, cacheFile: importersCacheFile(dataDir) });
+    // The oldest session grows while no host runs: a quick start cannot see it (not among the newest).
+    await appendFile(paths[0]!, JSON.stringify(claude.user({ uuid: 'late', cwd: '/home/dev/a', sessionId: idOf(0) }, 'one more')) + '\n');
+    await utimes(join(home, '.claude', 'projects', '-home-dev-a'), hourAgo, hourAgo);
+
+    service = createAgentCandidates({ dataDir, env: { HOME: home }, onChange: (c) => changes.push(c) });
+    await service.ready;
+    expect(service.entries()).toHaveLength(QUICK_VERIFY_NEWEST + 4);
+    const countOf = () => service!.entries().find((e) => e.path === paths[0])?.candidate().messageCount;
+    expect(countOf()).toBe(2); // answered from the index, before the confirming scan
+    await until(() => countOf() === 3, 5_000);
+    expect(changes.some((c) => c.rescan)).toBe(true);
+    await service.current();
+    expect(service.entries()).toHaveLength(QUICK_VERIFY_NEWEST + 4);
+  });
+
   it('lists a new session file and a grown one within 1 s, re-reading only those files', async () => {
     for (let i = 0; i < 3; i++) await writeLog(claudeLogPath(home, '/home/dev/a', idOf(i)), sessionLines(idOf(i), `prompt ${i}`));
     service = createAgentCandidates({ dataDir, env: { HOME: home }, onChange: (c) => changes.push(c) });
