@@ -8,5 +8,5 @@ if (!cliIsBuilt()) {
 }
 // `baton list --json` asks a running host through a small bundle first (issue 15); it declines
 // (false) whenever the full CLI is needed.
-if (process.argv[2] === 'list' && fastListIsBuilt() && (await loadFastList().tryFastList(process.argv))) process.exit(0);
+if (process.argv[2] === 'list' && !process.argv.includes('--no-host') && fastListIsBuilt() && (await loadFastList().tryFastList(process.argv))) process.exit(0);
 await compileCli().cli.main(process.argv);

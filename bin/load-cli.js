@@ -11,12 +11,17 @@ export const CLI_BUNDLE = join(ROOT, 'dist', 'cli', 'baton.cjs');
 export const CLI_CACHE = `${CLI_BUNDLE}.cache`;
 
 export function compileCli() {
-  const source = readFileSync(CLI_BUNDLE, 'utf8');
-  const cachedData = existsSync(CLI_CACHE) ? readFileSync(CLI_CACHE) : undefined;
+  return compileBundle(CLI_BUNDLE, CLI_CACHE);
+}
+
+/** Runs a CommonJS bundle with the V8 code cache beside it (when there is one). */
+function compileBundle(file, cacheFile) {
+  const source = readFileSync(file, 'utf8');
+  const cachedData = existsSync(cacheFile) ? readFileSync(cacheFile) : undefined;
   const wrapped = `(function (exports, require, module, __filename, __dirname) {${source}\n})`;
-  const script = new vm.Script(wrapped, { filename: CLI_BUNDLE, cachedData });
+  const script = new vm.Script(wrapped, { filename: file, cachedData });
   const module = { exports: {} };
-  script.runInThisContext()(module.exports, createRequire(CLI_BUNDLE), module, CLI_BUNDLE, dirname(CLI_BUNDLE));
+  script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file));
   return { script, cli: module.exports };
 }
 
@@ -26,8 +31,15 @@ export function fastListIsBuilt() {
   return existsSync(FAST_LIST_BUNDLE);
 }
 
+export const FAST_LIST_CACHE = `${FAST_LIST_BUNDLE}.cache`;
+
+/** The fast-list bundle, compiled with its code cache (written by scripts/build-cli.js): its start-up is most of a hosted listing. */
+export function compileFastList() {
+  return compileBundle(FAST_LIST_BUNDLE, FAST_LIST_CACHE);
+}
+
 export function loadFastList() {
-  return createRequire(import.meta.url)(FAST_LIST_BUNDLE);
+  return compileFastList().cli;
 }
 
 export function cliIsBuilt() {

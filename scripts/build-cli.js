@@ -7,7 +7,7 @@ import { build } from 'esbuild';
 import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { compileCli, CLI_BUNDLE, CLI_CACHE } from '../bin/load-cli.js';
+import { compileCli, compileFastList, CLI_BUNDLE, CLI_CACHE, FAST_LIST_CACHE } from '../bin/load-cli.js';
 
 await build({
   entryPoints: ['src/cli/index.ts'],
@@ -65,4 +65,14 @@ try {
   process.exitCode = 0;
 }
 await writeFile(CLI_CACHE, script.createCachedData());
+
+// The fast-list bundle's cache, warmed by a call that reaches the socket check (no host here).
+const fast = compileFastList();
+const saved = { home: process.env.BATON_HOME, runtime: process.env.XDG_RUNTIME_DIR };
+process.env.BATON_HOME = process.env.XDG_RUNTIME_DIR = join(scratch, 'no-host');
+await fast.cli.tryFastList(['node', 'baton', 'list', '--json', '--limit', '1']);
+process.env.BATON_HOME = saved.home;
+if (saved.runtime === undefined) delete process.env.XDG_RUNTIME_DIR;
+else process.env.XDG_RUNTIME_DIR = saved.runtime;
+await writeFile(FAST_LIST_CACHE, fast.script.createCachedData());
 await rm(scratch, { recursive: true, force: true });

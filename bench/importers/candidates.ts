@@ -40,17 +40,19 @@ interface Sample {
   ms: number;
   rssMb: number;
   bytes: number;
+  /** User + system CPU time of the process (less sensitive than wall time to a loaded machine). */
+  cpuMs: number;
 }
 
 /** One process under /usr/bin/time: wall time measured here, peak RSS from time's %M (KB). */
 function run(argv: string[]): Promise<Sample> {
   return new Promise((done, fail) => {
     const t0 = performance.now();
-    execFile('/usr/bin/time', ['-f', '%M', ...argv], { env, maxBuffer: 512 * 1024 * 1024, encoding: 'buffer' }, (error, stdout, stderr) => {
+    execFile('/usr/bin/time', ['-f', '%M %U %S', ...argv], { env, maxBuffer: 512 * 1024 * 1024, encoding: 'buffer' }, (error, stdout, stderr) => {
       const ms = performance.now() - t0;
       if (error) return fail(new Error(`${argv.join(' ')}: ${error.message}\n${stderr.toString()}`));
-      const kb = Number(/(\d+)\s*$/.exec(stderr.toString())?.[1] ?? 0);
-      done({ ms, rssMb: kb / 1024, bytes: stdout.length });
+      const m = /(\d+) ([\d.]+) ([\d.]+)\s*$/.exec(stderr.toString());
+      done({ ms, rssMb: Number(m?.[1] ?? 0) / 1024, bytes: stdout.length, cpuMs: (Number(m?.[2] ?? 0) + Number(m?.[3] ?? 0)) * 1000 });
     });
   });
 }
@@ -67,7 +69,7 @@ async function series(name: string, n: number, argv: string[], before?: () => Pr
     samples.push(await run(argv));
   }
   const ms = samples.map((s) => s.ms);
-  return { measure: name, runs: n, 'median ms': Math.round(median(ms)), 'min ms': Math.round(Math.min(...ms)), 'max ms': Math.round(Math.max(...ms)), 'peak RSS MB': Math.round(Math.max(...samples.map((s) => s.rssMb))), 'stdout MB': (samples[0]!.bytes / 2 ** 20).toFixed(1) };
+  return { measure: name, runs: n, 'median ms': Math.round(median(ms)), 'min ms': Math.round(Math.min(...ms)), 'max ms': Math.round(Math.max(...ms)), 'CPU ms (median)': Math.round(median(samples.map((s) => s.cpuMs))), 'peak RSS MB': Math.round(Math.max(...samples.map((s) => s.rssMb))), 'stdout MB': (samples[0]!.bytes / 2 ** 20).toFixed(1) };
 }
 
 async function startHost(): Promise<ChildProcess> {

@@ -43,9 +43,6 @@ export async function tryFastList(argv: readonly string[]): Promise<boolean> {
   if (!json) return false;
   // No socket, no host: decline before loading the client (its wire schemas cost more than this check).
   if (process.platform !== 'win32' && !existsSync(resolveEndpoint(resolveDataDir()).address)) return false;
-  const { listFromHost } = await import('./commands/list-host.js');
-  const text = await listFromHost({ agents, filter: { cwd, source }, limit });
-  if (text === null) return false;
-  await new Promise<void>((done) => process.stdout.write(text, () => done()));
-  return true;
+  const { printHostListing } = await import('./commands/list-host.js');
+  return printHostListing({ agents, filter: { cwd, source }, limit }, process.stdout);
 }

@@ -18,3 +18,8 @@ export function resolveDataDir(env: NodeJS.ProcessEnv = process.env, platform: N
 export function importersCacheFile(dataDir: string): string {
   return join(dataDir, 'importers-cache.json');
 }
+
+/** Listings a running host rendered whole, for the CLI to copy to stdout (candidate-listing.ts). */
+export function listingsDir(dataDir: string): string {
+  return join(dataDir, 'listings');
+}

@@ -20,9 +20,26 @@ export const AgentCandidate = z.object({
 });
 export type AgentCandidate = z.infer<typeof AgentCandidate>;
 
+/** Candidates in the UI's first answer: the newest, enough for a first screen (issue 15). */
+export const AGENT_FIRST_PAGE = 200;
+/** Candidates per later answer while the UI streams in the rest. */
+export const AGENT_PAGE_SIZE = 5_000;
+/** The most one page may ask for. */
+export const AGENT_PAGE_MAX = 20_000;
+
+/** A page of the host's candidates, newest first: all of them when no limit is asked. */
+export const AgentListRequest = z.object({
+  offset: z.number().int().nonnegative().optional(),
+  limit: z.number().int().min(1).max(AGENT_PAGE_MAX).optional(),
+});
+
 export const AgentScan = z.object({
   candidates: z.array(AgentCandidate),
   stats: z.object({ files: z.number(), ms: z.number() }),
+  /** Candidates in all (the page may hold fewer): the UI counts them from its first answer. */
+  total: z.number().int().nonnegative().optional(),
+  /** Changes whenever the set does: pages of different versions are not mixed. */
+  version: z.string().optional(),
 });
 export type AgentScan = z.infer<typeof AgentScan>;
 

@@ -3,7 +3,7 @@ import { IndexRow, SessionDoc } from './session.js';
 import { MessageRecord } from './message.js';
 import { ApprovalViewSchema, DecideParams, Grant } from './approvals.js';
 import { TaskRecord, TaskState } from './tasks.js';
-import { AgentScan, TerminalCommand } from './agents.js';
+import { AgentListRequest, AgentScan, TerminalCommand } from './agents.js';
 import { CarriedTaskView } from './carried-tasks.js';
 import { preferenceChannels } from './preferences.js';
 import { lifecycleChannels } from './lifecycle-contract.js';
@@ -189,7 +189,7 @@ export const uiChannels = {
   },
   'workspace:unwatch': { request: z.object({ watchId: z.string() }), response: z.object({ stopped: z.literal(true) }) },
   /** Claude Code and Codex sessions on this machine (read-only, incremental scan). */
-  'agents:list': { request: z.object({}), response: AgentScan },
+  'agents:list': { request: AgentListRequest, response: AgentScan },
   /** Brings one of them into Baton (once per source state) and selects it. */
   'agents:import': { request: z.object({ source: z.enum(['claude', 'codex']), path: z.string() }), response: z.object({ sessionId: z.string(), created: z.boolean() }) },
   /** "Continue in terminal" for a Baton session, or for an agent candidate by its tool id and cwd. */

@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import type { ListFilter } from '../../core/importers/candidate-list.js';
-import { resolveDataDir } from '../../core/paths.js';
+import { listingsDir, resolveDataDir } from '../../core/paths.js';
 import { connectEndpoint } from '../../core/transport/client.js';
 import { loadOrCreateToken, resolveEndpoint } from '../../core/transport/endpoint.js';
 
@@ -8,6 +10,8 @@ import { loadOrCreateToken, resolveEndpoint } from '../../core/transport/endpoin
 export const HOST_CONNECT_TIMEOUT_MS = 1_000;
 /** Budget of the whole listing once connected (the host may still be finishing its first scan). */
 export const HOST_LIST_TIMEOUT_MS = 60_000;
+/** Bytes copied per read when a rendered listing file is streamed to stdout. */
+export const LISTING_COPY_CHUNK_BYTES = 1024 * 1024;
 
 export interface HostListRequest {
   agents: boolean;
@@ -15,13 +19,18 @@ export interface HostListRequest {
   limit?: number;
 }
 
+/** The host's answer: the document as text (one frame, or parts put together), or a rendered file already opened. */
+export type HostListing = { text: string } | { file: FileHandle };
+
 /**
  * Asks a running host (desktop or `baton serve`) for the `baton list --json` document over the
- * authenticated socket: method `candidates.list`, first part in the answer, the other parts
- * requested together. Null when no host runs or it cannot answer (an older host): the caller
- * falls back to its own scan.
+ * authenticated socket: method `candidates.list`. A document bigger than a frame comes back as
+ * the path of the file the host rendered it to (in the data dir's listings folder, opened here
+ * before the connection closes, so the host may replace it at once); from an older host, or if
+ * that file cannot be opened, as parts requested together. Null when no host runs or it cannot
+ * answer: the caller falls back to its own scan.
  */
-export async function listFromHost(request: HostListRequest, dataDir = resolveDataDir()): Promise<string | null> {
+export async function openHostListing(request: HostListRequest, dataDir = resolveDataDir()): Promise<HostListing | null> {
   const endpoint = resolveEndpoint(dataDir);
   if (process.platform !== 'win32' && !existsSync(endpoint.address)) return null;
   let client;
@@ -35,16 +44,57 @@ export async function listFromHost(request: HostListRequest, dataDir = resolveDa
     const params = { agents: request.agents, cwd: request.filter.cwd, source: request.filter.source, limit: request.limit };
     const first = await client.request('candidates.list', params, { timeoutMs: HOST_LIST_TIMEOUT_MS });
     if (!first.ok || typeof first.text !== 'string' || typeof first.parts !== 'number') return null;
-    if (first.parts === 1) return first.text;
+    if (first.parts === 1) return { text: first.text };
+    if (typeof first.file === 'string' && dirname(first.file) === listingsDir(dataDir)) {
+      const file = await open(first.file, 'r').catch(() => null);
+      if (file) return { file };
+    }
     const listing = first.listing;
     const rest = await Promise.all(
       Array.from({ length: first.parts - 1 }, (_, k) => client.request('candidates.list', { listing, part: k + 1 }, { timeoutMs: HOST_LIST_TIMEOUT_MS })),
     );
     if (rest.some((a) => !a.ok || typeof a.text !== 'string')) return null;
-    return first.text + rest.map((a) => a.text as string).join('');
+    return { text: first.text + rest.map((a) => a.text as string).join('') };
   } catch {
     return null;
   } finally {
     client.close();
   }
+}
+
+/** The host's document as one string (for people's output and tests); null without a host. */
+export async function listFromHost(request: HostListRequest, dataDir = resolveDataDir()): Promise<string | null> {
+  const listing = await openHostListing(request, dataDir);
+  if (listing === null || 'text' in listing) return listing?.text ?? null;
+  try {
+    return await listing.file.readFile('utf8');
+  } finally {
+    await listing.file.close();
+  }
+}
+
+export interface ByteSink {
+  write(chunk: string | Uint8Array, done?: (error?: Error | null) => void): boolean;
+}
+
+/** Writes the host's answer to `out` as it is read (a 6 MB listing is never one string here); false without a host. */
+export async function printHostListing(request: HostListRequest, out: ByteSink, dataDir = resolveDataDir()): Promise<boolean> {
+  const listing = await openHostListing(request, dataDir);
+  if (listing === null) return false;
+  const write = (chunk: string | Uint8Array) => new Promise<void>((done, fail) => void out.write(chunk, (error) => (error ? fail(error) : done())));
+  if ('text' in listing) {
+    await write(listing.text);
+    return true;
+  }
+  try {
+    for (let position = 0; ; ) {
+      const { bytesRead, buffer } = await listing.file.read(Buffer.allocUnsafe(LISTING_COPY_CHUNK_BYTES), 0, LISTING_COPY_CHUNK_BYTES, position);
+      if (bytesRead === 0) break;
+      await write(buffer.subarray(0, bytesRead));
+      position += bytesRead;
+    }
+  } finally {
+    await listing.file.close();
+  }
+  return true;
 }

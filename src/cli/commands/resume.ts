@@ -1,40 +1,73 @@
 import type { Command } from 'commander';
-import { createOutput, EXIT } from '../output.js';
+import { createOutput, EXIT, type Output } from '../output.js';
 import { openCliStore } from '../context.js';
 import { RESUME_EVENT } from '../../core/handoff/session-durations.js';
 import { commandTargetOf, terminalCommandFor } from '../../core/terminal-command.js';
 import { sshOriginOf } from '../../shared/ssh-origin.js';
+import { resumeCommandFor } from '../../core/importers/types.js';
+import { terminalField } from '../terminal-text.js';
+import { groupsOfDocument, loadListing } from './list-groups.js';
+import { listFromHost } from './list-host.js';
+import { PICKER_MAX_ROWS } from '../picker/picker-options.js';
+
+async function resumeById(id: string, out: Output): Promise<void> {
+  const { store } = await openCliStore();
+  try {
+    const before = await store.getSession(id);
+    const session = await store.claim(id, 'terminal');
+    // Ends the span `baton stats` measures after the last accepted handoff of this session.
+    await store.appendEvent({ at: new Date().toISOString(), kind: RESUME_EVENT, side: 'terminal', sessionId: id, epoch: session.holder.epoch });
+    const last = await store.readMessages(id, { tail: 3 });
+    // A session from a remote box (baton ssh, issue 22) continues there: the ssh line, not a local cd.
+    const origin = sshOriginOf(session);
+    const sshLine = origin ? (await terminalCommandFor(commandTargetOf(session))).shellLine : null;
+    out.result('resume', { session, previousHolder: before.holder, recentMessages: last, ...(sshLine ? { sshLine } : {}) }, () =>
+      [
+        `The terminal now holds session ${id} (epoch ${session.holder.epoch}; it was held by ${before.holder.who}#${before.holder.epoch}).`,
+        sshLine ? `Its workspace is on ${origin!.host}. Continue there: ${sshLine}` : `Continue in: cd ${JSON.stringify(session.cwd)}`,
+        `${session.messageCount} messages. Latest:`,
+        ...last.map((m) => `  ${m.role}: ${m.content.split('\n')[0]?.slice(0, 120) ?? ''}`),
+      ].join('\n'),
+    );
+  } catch (error) {
+    out.problem('resume', (error as { code?: string }).code ?? 'ERROR', (error as Error).message);
+    process.exitCode = EXIT.failure;
+  } finally {
+    await store.close();
+  }
+}
+
+/** No id on a terminal: the picker (issue 15). A Claude Code or Codex session is continued with its own tool's command. */
+async function resumePicked(out: Output): Promise<void> {
+  // With a host: its first screen first (one small answer), the whole listing once that is drawn.
+  const first = await listFromHost({ agents: true, filter: {}, limit: PICKER_MAX_ROWS });
+  const { groups, total } = first !== null ? groupsOfDocument(first) : await loadListing({ agents: true, archived: false, host: false, filter: {} });
+  const rest = first !== null ? async () => (await loadListing({ agents: true, archived: false, host: true, filter: {} })).groups : undefined;
+  const { pickSession } = await import('../picker/resume-picker.js');
+  const row = await pickSession(groups, total, rest ? { rest } : {});
+  if (row === null) {
+    process.exitCode = EXIT.failure;
+    return;
+  }
+  const tool = /^(claude|codex):(.+)$/.exec(row.id);
+  if (!tool) return resumeById(row.id, out);
+  const command = resumeCommandFor(tool[1] as 'claude' | 'codex', tool[2]!);
+  out.result('resume', { id: row.id, cwd: row.cwd, command }, () => [`Continue in: cd ${JSON.stringify(row.cwd)}`, `  ${terminalField(command)}`].join('\n'));
+}
 
 export function registerResume(program: Command): void {
   program
-    .command('resume <id>')
-    .description('take a session back to the terminal: claims the baton and prints where to continue')
+    .command('resume [id]')
+    .description('take a session back to the terminal: claims the baton and prints where to continue; without an id, on a terminal, pick one (type to filter)')
     .option('--json', 'print one versioned JSON object (with the latest manifest)')
-    .action(async (id: string, flags: { json?: boolean }) => {
+    .action(async (id: string | undefined, flags: { json?: boolean }) => {
       const out = createOutput(!!flags.json);
-      const { store } = await openCliStore();
-      try {
-        const before = await store.getSession(id);
-        const session = await store.claim(id, 'terminal');
-        // Ends the span `baton stats` measures after the last accepted handoff of this session.
-        await store.appendEvent({ at: new Date().toISOString(), kind: RESUME_EVENT, side: 'terminal', sessionId: id, epoch: session.holder.epoch });
-        const last = await store.readMessages(id, { tail: 3 });
-        // A session from a remote box (baton ssh, issue 22) continues there: the ssh line, not a local cd.
-        const origin = sshOriginOf(session);
-        const sshLine = origin ? (await terminalCommandFor(commandTargetOf(session))).shellLine : null;
-        out.result('resume', { session, previousHolder: before.holder, recentMessages: last, ...(sshLine ? { sshLine } : {}) }, () =>
-          [
-            `The terminal now holds session ${id} (epoch ${session.holder.epoch}; it was held by ${before.holder.who}#${before.holder.epoch}).`,
-            sshLine ? `Its workspace is on ${origin!.host}. Continue there: ${sshLine}` : `Continue in: cd ${JSON.stringify(session.cwd)}`,
-            `${session.messageCount} messages. Latest:`,
-            ...last.map((m) => `  ${m.role}: ${m.content.split('\n')[0]?.slice(0, 120) ?? ''}`),
-          ].join('\n'),
-        );
-      } catch (error) {
-        out.problem('resume', (error as { code?: string }).code ?? 'ERROR', (error as Error).message);
-        process.exitCode = EXIT.failure;
-      } finally {
-        await store.close();
+      if (id !== undefined) return resumeById(id, out);
+      if (flags.json || !process.stdin.isTTY || !process.stdout.isTTY) {
+        out.problem('resume', 'BAD_ARGUMENT', 'baton resume needs a session id here (the picker runs on a terminal only); baton list shows the ids');
+        process.exitCode = EXIT.usage;
+        return;
       }
+      await resumePicked(out);
     });
 }

@@ -30,7 +30,10 @@ export const EXAMPLES: Record<string, Example[]> = {
     { command: 'baton ssh me@gpu-box -p 2222 -i ~/.ssh/gpu', what: 'ssh options go after the host' },
     { command: 'baton ssh devbox -- claude', what: 'run a command instead of a login shell' },
   ],
-  resume: [{ command: 'baton resume <id>', what: 'take the session back to the terminal and print where to continue' }],
+  resume: [
+    { command: 'baton resume <id>', what: 'take the session back to the terminal and print where to continue' },
+    { command: 'baton resume', what: 'on a terminal: pick one, grouped by directory, type to filter (Claude Code / Codex sessions print their own resume command)' },
+  ],
   doctor: [
     { command: 'baton doctor', what: 'check the store, the endpoint, the display and the desktop app; each failure with its fix' },
     { command: 'baton doctor --json', what: 'the same checks as JSON' },

@@ -1,12 +1,13 @@
-import { appendFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, readdir, rm, stat, utimes } from 'node:fs/promises';
+import { QUICK_VERIFY_NEWEST } from '../importers/limits.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { claude, claudeLogPath, writeLog } from '../importers/test-fixtures/build-logs.js';
 import { openStore } from '../store/index.js';
 import { scanCandidateIndex } from '../importers/scan.js';
-import { importersCacheFile } from '../paths.js';
-import { listFromHost } from '../../cli/commands/list-host.js';
+import { importersCacheFile, listingsDir } from '../paths.js';
+import { listFromHost, openHostListing, printHostListing } from '../../cli/commands/list-host.js';
 import { createAgentCandidates, type AgentCandidates, type CandidateChange } from './agent-candidates.js';
 import { createCandidateMethods, renderListing, splitForFrames } from './candidate-listing.js';
 import { BROWSER_HOST_CAPABILITIES } from './capabilities.js';
@@ -53,6 +54,32 @@ async function until<T>(what: () => T | undefined | false | Promise<T | undefine
 }
 
 describe('resident candidates', () => {
+  it('starts from a trusted index at once, then the confirming full scan corrects an older session that grew and says so', async () => {
+    const paths: string[] = [];
+    for (let i = 0; i < QUICK_VERIFY_NEWEST + 4; i++) {
+      const path = await writeLog(claudeLogPath(home, '/home/dev/a', idOf(i)), sessionLines(idOf(i), `prompt ${i}`));
+      const t = Date.now() / 1000 - 7200 + i;
+      await utimes(path, t, t);
+      paths.push(path);
+    }
+    const hourAgo = Date.now() / 1000 - 3600;
+    for (const dir of [join(home, '.claude', 'projects', '-home-dev-a'), join(home, '.claude', 'projects'), join(home, '.claude')]) await utimes(dir, hourAgo, hourAgo);
+    await scanCandidateIndex({ env: { HOME: home }, cacheFile: importersCacheFile(dataDir) });
+    // The oldest session grows while no host runs: a quick start cannot see it (not among the newest).
+    await appendFile(paths[0]!, JSON.stringify(claude.user({ uuid: 'late', cwd: '/home/dev/a', sessionId: idOf(0) }, 'one more')) + '\n');
+    await utimes(join(home, '.claude', 'projects', '-home-dev-a'), hourAgo, hourAgo);
+
+    service = createAgentCandidates({ dataDir, env: { HOME: home }, onChange: (c) => changes.push(c) });
+    await service.ready;
+    expect(service.entries()).toHaveLength(QUICK_VERIFY_NEWEST + 4);
+    const countOf = () => service!.entries().find((e) => e.path === paths[0])?.candidate().messageCount;
+    expect(countOf()).toBe(2); // answered from the index, before the confirming scan
+    await until(() => countOf() === 3, 5_000);
+    expect(changes.some((c) => c.rescan)).toBe(true);
+    await service.current();
+    expect(service.entries()).toHaveLength(QUICK_VERIFY_NEWEST + 4);
+  });
+
   it('lists a new session file and a grown one within 1 s, re-reading only those files', async () => {
     for (let i = 0; i < 3; i++) await writeLog(claudeLogPath(home, '/home/dev/a', idOf(i)), sessionLines(idOf(i), `prompt ${i}`));
     service = createAgentCandidates({ dataDir, env: { HOME: home }, onChange: (c) => changes.push(c) });
@@ -170,6 +197,56 @@ describe('candidates.list over the socket', () => {
     expect(parts.length).toBeGreaterThan(3);
     expect(parts.join('')).toBe(text);
     for (const p of parts) expect(Buffer.byteLength(JSON.stringify(p))).toBeLessThan(256 * 1024);
+  });
+
+  it('a listing bigger than a frame comes as a file in the data dir, streamed to stdout; without the file, as parts, byte for byte the same', async () => {
+    // ~1,000 rows: several frames' worth of JSON.
+    for (let i = 100; i < 1_100; i++) await writeLog(claudeLogPath(home, `/home/dev/big${i % 7}`, idOf(i)), sessionLines(idOf(i), `a longer prompt number ${i} ${'x'.repeat(120)}`, `/home/dev/big${i % 7}`));
+    await until(async () => ((JSON.parse((await listFromHost({ agents: true, filter: {}, limit: 0 }, dataDir))!) as { total: number }).total === 1_040 ? true : undefined), 10_000);
+    const listing = await openHostListing({ agents: true, filter: {} }, dataDir);
+    expect(listing).not.toBeNull();
+    if (listing === null || 'text' in listing) throw new Error('expected a rendered file');
+    const files = await readdir(listingsDir(dataDir));
+    expect(files).toHaveLength(1);
+    expect((await stat(join(listingsDir(dataDir), files[0]!))).mode & 0o777).toBe(0o600);
+    const viaFile = await listing.file.readFile('utf8');
+    await listing.file.close();
+    expect(viaFile.length).toBeGreaterThan(256 * 1024);
+
+    const chunks: Buffer[] = [];
+    const sink = { write: (c: string | Uint8Array, done?: (e?: Error | null) => void) => (chunks.push(Buffer.from(c)), done?.(), true) };
+    expect(await printHostListing({ agents: true, filter: {} }, sink, dataDir)).toBe(true);
+    expect(chunks.length).toBeGreaterThan(0);
+    expect(Buffer.concat(chunks).toString('utf8')).toBe(viaFile);
+
+    // The file gone (a host that replaced it, a folder cleaned): the parts give the same document.
+    await rm(join(listingsDir(dataDir), files[0]!));
+    const viaParts = await openHostListing({ agents: true, filter: {} }, dataDir);
+    expect(viaParts && 'text' in viaParts ? viaParts.text : null).toBe(viaFile);
+    expect((JSON.parse(viaFile) as { total: number }).total).toBe(1_040);
+  });
+
+  it('agents:list answers pages, newest first, with the total and a version that changes with the set', async () => {
+    await host.candidates.ready;
+    const whole = await host.dispatch('agents:list', {});
+    const first = await host.dispatch('agents:list', { offset: 0, limit: 15 });
+    const rest = await host.dispatch('agents:list', { offset: 15, limit: 100 });
+    if (!whole.ok || !first.ok || !rest.ok) throw new Error('agents:list failed');
+    type Page = { candidates: Array<{ externalId: string; updatedAt: string }>; total: number; version: string };
+    const [w, f, r] = [whole.value as Page, first.value as Page, rest.value as Page];
+    expect(w.total).toBe(40);
+    expect(f).toMatchObject({ total: 40, version: w.version });
+    expect(f.candidates).toHaveLength(15);
+    expect([...f.candidates, ...r.candidates].map((c) => c.externalId)).toEqual(w.candidates.map((c) => c.externalId));
+    const times = w.candidates.map((c) => c.updatedAt);
+    expect(times).toEqual([...times].sort().reverse());
+    expect((await host.dispatch('agents:list', { limit: 0 })).ok).toBe(false);
+    await writeLog(claudeLogPath(home, '/home/dev/p1', idOf(88)), sessionLines(idOf(88), 'one more', '/home/dev/p1'));
+    const after = await until(async () => {
+      const a = await host.dispatch('agents:list', { offset: 0, limit: 1 });
+      return a.ok && (a.value as Page).total === 41 ? (a.value as Page) : undefined;
+    }, 2_000);
+    expect(after.version).not.toBe(w.version);
   });
 
   it('refuses bad parameters and unknown listings with a code', async () => {

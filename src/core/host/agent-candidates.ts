@@ -1,6 +1,8 @@
 import { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
-import type { IndexEntry } from '../importers/candidate-index.js';
+import { candidateIndexFileFor, readCandidateIndex, type IndexEntry } from '../importers/candidate-index.js';
+import { quickIndexScan } from '../importers/quick-scan.js';
+import { nodeImportReader } from '../importers/reader.js';
 import { sessionFileOf, type FoundFile } from '../importers/discover.js';
 import { claudeProjectsDir, codexSessionsDir, locateAgentDirs } from '../importers/locate.js';
 import { persistIndex, rescanFiles, scanCandidateIndexFull, type ScanProgress } from '../importers/scan.js';
@@ -49,6 +51,8 @@ export interface AgentCandidatesOptions {
   maxPending?: number;
   /** Defaults to WATCH_RESTART_DELAY_MS. */
   restartDelayMs?: number;
+  /** Start from a trusted candidate index and confirm it behind (default true). */
+  quickStart?: boolean;
 }
 
 /**
@@ -201,11 +205,35 @@ export function createAgentCandidates(options: AgentCandidatesOptions) {
     await serial(fullScan);
   }
 
+  /**
+   * Starting from a trusted index (quick-scan.ts), the host answers at once; the full scan that
+   * confirms it runs behind (listings do not wait for it) and reports what it corrected as a
+   * change. Null when the index cannot be trusted: then the first full scan is what `ready` waits for.
+   */
+  async function quickStart(): Promise<boolean> {
+    if (options.quickStart === false) return false;
+    const index = await readCandidateIndex(candidateIndexFileFor(cacheFile));
+    const quick = index ? await quickIndexScan(nodeImportReader, index) : null;
+    if (!index || !quick || closed) return false;
+    entries = new Map(index.entries.map((e) => [e.path, e]));
+    unindexed = new Set();
+    stats = quick.stats;
+    version += 1;
+    health.candidates = quick.entries.length;
+    return true;
+  }
+  let verifying = false;
+
   const ready = (async () => {
     // Watch first, then scan: a file written during the scan is seen by one or the other.
     await startWatches();
     if (closed) return;
-    await serial(fullScan);
+    if (await quickStart()) {
+      verifying = true;
+      void serial(fullScan).then(() => {
+        verifying = false;
+      });
+    } else await serial(fullScan);
     if (closed) return;
     // Baton's own index: an import or handoff by another process changes which candidates are listed.
     indexWatch = watchFiles([join(options.dataDir, 'index.json')], () => options.onChange?.({ added: 0, updated: 0, removed: 0, rescan: false }));
@@ -222,7 +250,8 @@ export function createAgentCandidates(options: AgentCandidatesOptions) {
     async current(): Promise<void> {
       await ready;
       await checkRoots();
-      await queue;
+      // While the start's confirming scan runs, answer from the trusted index (it reports its corrections).
+      if (!verifying) await queue;
     },
     /** Changes with every update; a listing rendered for one version can be reused until it moves. */
     version: () => version,

@@ -1,4 +1,6 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
+import { mkdir, rm, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { MAX_FRAME_BYTES } from '../../shared/wire.js';
 import type { IndexRow } from '../../shared/session.js';
 import { countItems, groupItems, itemOfEntry, itemOfRow, limitGroups, type ListFilter, type ListItem } from '../importers/candidate-list.js';
@@ -35,7 +37,7 @@ export async function renderListing(rows: readonly IndexRow[], entries: readonly
   const groups = request.limit !== undefined ? limitGroups(all, request.limit) : all;
   const notes = request.agents ? entries.filter((e) => e.note).map((e) => `${e.path}: ${e.note}`) : [];
   const chunks: string[] = [];
-  const sink = { write: (c: string) => chunks.push(c) > 0, once: () => undefined };
+  const sink = { write: (c: Buffer) => chunks.push(c.toString('utf8')) > 0, once: () => undefined };
   await writeListJson(sink, { version: cliVersion, command: 'list', ok: true }, groups, { total, shown: countItems(groups), notes, agentScan: request.agents ? { ...scan, host: true } : null });
   return chunks.join('');
 }
@@ -68,14 +70,42 @@ function filterOf(params: Record<string, unknown>): ListingRequest | null {
  * and answers its first part (a listing of 20,000 sessions is ~6 MB, frames are 256 KB); the CLI
  * asks for the other parts by number, all at once. `candidates.health` is what `baton doctor` shows.
  */
-export function createCandidateMethods(deps: { candidates: AgentCandidates; listRows: () => Promise<IndexRow[]>; cliVersion: number }): Record<string, RequestHandler> {
+export function createCandidateMethods(deps: {
+  candidates: AgentCandidates;
+  listRows: () => Promise<IndexRow[]>;
+  cliVersion: number;
+  /**
+   * Where a listing bigger than one frame is also written whole (in the data dir, so only its
+   * owner reads it): the CLI copies that file to stdout instead of asking for ~35 parts, each
+   * JSON-escaped by the host and parsed by the CLI (most of a hosted `baton list --json` at 20,000).
+   */
+  listingDir?: string;
+}): Record<string, RequestHandler> {
   const listings = new Map<string, { parts: string[]; timer: NodeJS.Timeout }>();
   /**
    * The last renders, by what they depend on: the candidates' version, Baton's rows and the
    * request. A second `baton list` with nothing changed copies parts instead of grouping 20,000
    * candidates again.
    */
-  const rendered = new Map<string, string[]>();
+  const rendered = new Map<string, { parts: string[]; file?: string }>();
+  let dirReady: Promise<void> | null = null;
+  const writeListingFile = async (key: string, parts: readonly string[]): Promise<string | undefined> => {
+    const dir = deps.listingDir;
+    if (!dir) return undefined;
+    // Files left by an earlier host are stale: start from an empty folder.
+    dirReady ??= rm(dir, { recursive: true, force: true }).then(() => mkdir(dir, { recursive: true, mode: 0o700 }).then(() => undefined));
+    try {
+      await dirReady;
+      const file = join(dir, `listing-${createHash('sha256').update(key).digest('hex').slice(0, 32)}.json`);
+      const temp = `${file}.${randomUUID()}.tmp`;
+      // A cache, not a record: no fsync; the rename means a reader sees a whole document or none.
+      await writeFile(temp, parts.join(''), { mode: 0o600 });
+      await rename(temp, file);
+      return file;
+    } catch {
+      return undefined; // the parts still answer
+    }
+  };
   const keep = (parts: string[]): string => {
     if (listings.size >= MAX_OPEN_LISTINGS) {
       const [oldest] = listings.keys();
@@ -105,14 +135,22 @@ export function createCandidateMethods(deps: { candidates: AgentCandidates; list
       await deps.candidates.current();
       const rows = await deps.listRows();
       const key = `${deps.candidates.version()}|${JSON.stringify(listingRequest)}|${rows.map((r) => `${r.id}@${r.updatedAt}@${r.holder.who}#${r.holder.epoch}@${r.messageCount}@${r.title}@${r.archived}`).join(',')}`;
-      let parts = rendered.get(key);
-      if (!parts) {
+      let render = rendered.get(key);
+      if (!render) {
         const stats = deps.candidates.stats();
-        parts = splitForFrames(await renderListing(rows, deps.candidates.entries(), listingRequest, stats ? { files: stats.files, ms: stats.ms } : null, deps.cliVersion));
-        if (rendered.size >= RENDER_CACHE_SIZE) rendered.delete(rendered.keys().next().value!);
-        rendered.set(key, parts);
+        const parts = splitForFrames(await renderListing(rows, deps.candidates.entries(), listingRequest, stats ? { files: stats.files, ms: stats.ms } : null, deps.cliVersion));
+        render = { parts, ...(parts.length > 1 ? { file: await writeListingFile(key, parts) } : {}) };
+        if (rendered.size >= RENDER_CACHE_SIZE) {
+          const oldest = rendered.keys().next().value!;
+          const file = rendered.get(oldest)?.file;
+          rendered.delete(oldest);
+          // A CLI that already opened it keeps reading it; one that did not falls back to the parts.
+          if (file) void rm(file, { force: true });
+        }
+        rendered.set(key, render);
       }
-      return { ok: true, parts: parts.length, text: parts[0], ...(parts.length > 1 ? { listing: keep(parts) } : {}) };
+      const { parts, file } = render;
+      return { ok: true, parts: parts.length, text: parts[0], ...(parts.length > 1 ? { listing: keep(parts) } : {}), ...(file ? { file } : {}) };
     },
     'candidates.health': async () => ({ ok: true, health: deps.candidates.health() }),
   };

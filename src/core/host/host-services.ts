@@ -1,4 +1,5 @@
 import { createLifecycleUiHandlers } from './lifecycle-ui-handlers.js';
+import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { openStore } from '../store/index.js';
 import type { SessionStore } from '../store/types.js';
@@ -17,6 +18,7 @@ import { createTaskService, type TaskService } from '../tasks/index.js';
 import { importAgentSession, notYetImported } from '../handoff/import-agent-session.js';
 import { createAgentCandidates, type AgentCandidates } from './agent-candidates.js';
 import { createCandidateMethods } from './candidate-listing.js';
+import { listingsDir } from '../paths.js';
 import { LIST_JSON_VERSION } from '../importers/list-json.js';
 import { commandTargetOf, terminalCommandFor } from '../terminal-command.js';
 import { createWorkspaceHandlers } from './workspace-handlers.js';
@@ -104,7 +106,7 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
     onChange: (change) => emitUiEvent('agents:changed', change),
     onProgress: (progress) => emitUiEvent('agents:progress', progress),
   });
-  const candidateMethods = createCandidateMethods({ candidates, listRows: () => store.list({ includeArchived: true }), cliVersion: LIST_JSON_VERSION });
+  const candidateMethods = createCandidateMethods({ candidates, listRows: () => store.list({ includeArchived: true }), cliVersion: LIST_JSON_VERSION, listingDir: listingsDir(options.dataDir) });
   let endpointServer: EndpointServer;
   const receive = createReceiver({
     store,
@@ -135,7 +137,7 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
   const relay = await startRelayHost({ dataDir: options.dataDir, store, receive });
 
   const workspace = createWorkspaceHandlers(store);
-  let agentListMemo: { key: string; value: UiResponse<'agents:list'> } | null = null;
+  let agentListMemo: { key: string; version: string; value: UiResponse<'agents:list'> } | null = null;
   const watches = createSessionWatches({ resolve: (id) => watchTargetOf(store, id), onDrift: (sessionId, paths) => emitUiEvent('workspace:drift', { sessionId, paths }) });
   const dispatch = createUiDispatcher({
     'host:info': async () => ({ host: options.kind, version: BATON_VERSION, dataDir: options.dataDir, endpoint: endpoint.address }),
@@ -186,20 +188,25 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
       await watches.stop(watchId);
       return { stopped: true as const };
     },
-    'agents:list': async () => {
+    'agents:list': async ({ offset, limit }) => {
       // The resident set: no rescan per request (issue 15); watches keep it current. A page
-      // reload with nothing changed gets the answer built for the last one.
+      // reload with nothing changed gets the list sorted for the last one; the UI asks for the
+      // newest page first and streams the rest.
       await candidates.current();
       // Archived sessions count as imported: archiving one must not bring its Claude Code / Codex candidate back.
       const rows = await store.list({ includeArchived: true });
       const key = `${candidates.version()}|${rows.map((r) => r.id).join(',')}`;
-      if (agentListMemo?.key === key) return agentListMemo.value;
-      const list = candidates.entries().map((e) => e.candidate());
-      list.sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0));
-      const stats = candidates.stats();
-      const value = { candidates: notYetImported(list, new Set(rows.map((r) => r.id))), stats: { files: stats?.files ?? 0, ms: stats?.ms ?? 0 } };
-      agentListMemo = { key, value };
-      return value;
+      if (agentListMemo?.key !== key) {
+        const list = candidates.entries().map((e) => e.candidate());
+        list.sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0));
+        const stats = candidates.stats();
+        const version = createHash('sha256').update(key).digest('hex').slice(0, 16);
+        agentListMemo = { key, version, value: { candidates: notYetImported(list, new Set(rows.map((r) => r.id))), stats: { files: stats?.files ?? 0, ms: stats?.ms ?? 0 } } };
+      }
+      const { value, version } = agentListMemo;
+      const from = offset ?? 0;
+      const page = from === 0 && limit === undefined ? value.candidates : value.candidates.slice(from, limit === undefined ? undefined : from + limit);
+      return { candidates: page, stats: value.stats, total: value.candidates.length, version };
     },
     'agents:import': async ({ source, path }) => {
       const { session, created } = await importAgentSession(store, source, path);

@@ -21,7 +21,7 @@ import { resumeCommandFor, type AgentSource, type ImportedCandidate } from './ty
  */
 const MAGIC = 'BTNCIDX1';
 /** Bumped with the layout; the digest cache version is part of it, so both invalidate together. */
-export const CANDIDATE_INDEX_VERSION = 1_000 + SCAN_CACHE_VERSION;
+export const CANDIDATE_INDEX_VERSION = 2_000 + SCAN_CACHE_VERSION;
 /** A columns section larger than this is damage, not an index (20,000 entries take ~4 MB). */
 export const CANDIDATE_INDEX_MAX_BYTES = 512 * 1024 * 1024;
 
@@ -79,7 +79,25 @@ export function entryOf(path: string, source: AgentSource, size: number, mtimeMs
   };
 }
 
-interface Columns {
+/**
+ * What the scan that wrote the index saw besides the files (quick-scan.ts trusts the index only
+ * when this still holds): every folder discovery listed with its mtime (0: not to be trusted,
+ * e.g. changed too close to the scan, or holding links), which tools were scanned, and how many
+ * discovered files are not in the index (empty, compressed or unreadable files cost a stat only).
+ */
+export interface IndexMeta {
+  folders: string[];
+  folderMtimes: number[];
+  scope: AgentSource | 'all';
+  unindexed: number;
+  /** Discovery's skipped counts by reason (sub-agent logs, links out), reported again by a quick scan. */
+  skipped: Record<string, number>;
+}
+
+/** An index written without a scan's view of the folders (a resident holder's watched changes): never trusted without one. */
+export const NO_INDEX_META: IndexMeta = { folders: [], folderMtimes: [], scope: 'all', unindexed: -1, skipped: {} };
+
+interface Columns extends IndexMeta {
   version: number;
   /** Paths as (folder, name): 20,000 sessions share a handful of folders. */
   dirs: string[];
@@ -101,8 +119,8 @@ export function candidateIndexFileFor(cacheFile: string): string {
 }
 
 /** Serializes entries; candidate and row texts of entries read from an older index are copied as bytes. */
-export function encodeCandidateIndex(entries: readonly IndexEntry[]): Buffer {
-  const columns: Columns = { version: CANDIDATE_INDEX_VERSION, dirs: [], dirOf: [], names: [], sources: [], sizes: [], mtimes: [], skips: [], ats: [], cwds: [], ids: [], notes: [], totals: [] };
+export function encodeCandidateIndex(entries: readonly IndexEntry[], meta: IndexMeta = NO_INDEX_META): Buffer {
+  const columns: Columns = { version: CANDIDATE_INDEX_VERSION, ...meta, dirs: [], dirOf: [], names: [], sources: [], sizes: [], mtimes: [], skips: [], ats: [], cwds: [], ids: [], notes: [], totals: [] };
   const candidateTexts: Buffer[] = [];
   const rowTexts: Buffer[] = [];
   const dirIds = new Map<string, number>();
@@ -180,6 +198,12 @@ class DecodedEntry implements IndexEntry {
   rowText(): string {
     return this.rowBytes().toString('utf8');
   }
+  copyRow(target: Buffer, at: number): number {
+    const start = this.file.rowsAt + this.file.rowOff[this.i]!;
+    const end = this.file.rowsAt + this.file.rowOff[this.i + 1]!;
+    if (at + end - start > target.length) return -1;
+    return at + this.file.buf.copy(target, at, start, end);
+  }
   text(): string {
     return this.rowText();
   }
@@ -239,6 +263,10 @@ function candidateOf(source: AgentSource, path: string, note: string | null, row
 
 /** Decodes an index; null for a missing, damaged or other-version file (the scan rebuilds it). */
 export function decodeCandidateIndex(buf: Buffer): IndexEntry[] | null {
+  return decodeCandidateIndexWithMeta(buf)?.entries ?? null;
+}
+
+export function decodeCandidateIndexWithMeta(buf: Buffer): { entries: IndexEntry[]; meta: IndexMeta } | null {
   if (buf.length < 16 || buf.toString('latin1', 0, 8) !== MAGIC) return null;
   const headLength = buf.readUInt32LE(8);
   const count = buf.readUInt32LE(12);
@@ -252,7 +280,7 @@ export function decodeCandidateIndex(buf: Buffer): IndexEntry[] | null {
   } catch {
     return null;
   }
-  if (columns.version !== CANDIDATE_INDEX_VERSION || columns.names?.length !== count || columns.dirOf?.length !== count || columns.totals?.length !== count * 4) return null;
+  if (columns.version !== CANDIDATE_INDEX_VERSION || !Array.isArray(columns.folders) || columns.folderMtimes?.length !== columns.folders.length || columns.names?.length !== count || columns.dirOf?.length !== count || columns.totals?.length !== count * 4) return null;
   // Copied out so the views are aligned whatever the Buffer pool offset is.
   const candOff = new Uint32Array(buf.buffer.slice(buf.byteOffset + offsetsAt, buf.byteOffset + offsetsAt + 4 * (count + 1)));
   const rowOff = new Uint32Array(buf.buffer.slice(buf.byteOffset + offsetsAt + 4 * (count + 1), buf.byteOffset + textsAt));
@@ -275,26 +303,53 @@ export function decodeCandidateIndex(buf: Buffer): IndexEntry[] | null {
       columns.notes[i] ?? null,
     );
   }
-  return entries;
+  const meta: IndexMeta = { folders: columns.folders, folderMtimes: columns.folderMtimes, scope: columns.scope, unindexed: columns.unindexed, skipped: columns.skipped ?? {} };
+  return { entries, meta };
 }
 
 export async function loadCandidateIndex(file: string | undefined): Promise<IndexEntry[] | null> {
+  return (await readCandidateIndex(file))?.entries ?? null;
+}
+
+/**
+ * The index with its meta, when it was written (the file's mtime: the file system's clock, which
+ * folder mtimes are compared with) and when a full scan last confirmed it (the `.verified` file
+ * beside it: this machine's clock, compared with Date.now(); the two clocks can disagree).
+ */
+export async function readCandidateIndex(file: string | undefined): Promise<{ entries: IndexEntry[]; meta: IndexMeta; writtenAt: number; verifiedAt: number } | null> {
   if (!file) return null;
   try {
-    return decodeCandidateIndex(await fsp.readFile(file));
+    const handle = await fsp.open(file, 'r');
+    try {
+      const [stat, buf, verified] = await Promise.all([handle.stat(), handle.readFile(), fsp.readFile(verifiedFileOf(file), 'utf8').catch(() => '')]);
+      const decoded = decodeCandidateIndexWithMeta(buf);
+      const verifiedAt = /^\d{1,16}$/.test(verified.trim()) ? Number(verified.trim()) : 0;
+      return decoded ? { ...decoded, writtenAt: stat.mtimeMs, verifiedAt } : null;
+    } finally {
+      await handle.close();
+    }
   } catch {
     return null; // missing or unreadable: the scan rebuilds it
   }
 }
 
+function verifiedFileOf(indexFile: string): string {
+  return `${indexFile}.verified`;
+}
+
+/** Records that a full scan confirmed the index now (a few bytes; a lost write only costs one more full scan). */
+export async function markCandidateIndexVerified(indexFile: string, now = Date.now()): Promise<void> {
+  await fsp.writeFile(verifiedFileOf(indexFile), String(now), { mode: 0o600 }).catch(() => undefined);
+}
+
 /** temp → write → fsync → rename, like the digest cache: a reader sees the old index or the new one. */
-export async function saveCandidateIndex(file: string, entries: readonly IndexEntry[]): Promise<void> {
+export async function saveCandidateIndex(file: string, entries: readonly IndexEntry[], meta: IndexMeta = NO_INDEX_META): Promise<void> {
   const dir = dirname(file);
   await fsp.mkdir(dir, { recursive: true, mode: 0o700 });
   const temp = join(dir, `.${basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   const handle = await fsp.open(temp, 'wx', 0o600);
   try {
-    await handle.writeFile(encodeCandidateIndex(entries));
+    await handle.writeFile(encodeCandidateIndex(entries, meta));
     await handle.sync();
     await handle.close();
     await fsp.rename(temp, file);

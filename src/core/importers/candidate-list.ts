@@ -15,6 +15,8 @@ export interface ListItem {
   id: string;
   source: string;
   text(): string;
+  /** Copies text()'s UTF-8 bytes into target at `at` (when the item holds them as bytes): the offset after them, or -1 when they do not fit. */
+  copyRow?(target: Buffer, at: number): number;
   /** Parsed row, for people's output (a terminal screen is a few dozen rows). */
   row(): IndexRow;
 }

@@ -13,6 +13,12 @@ export interface FoundFile {
 
 export interface DiscoverResult {
   files: FoundFile[];
+  /**
+   * Every folder listed, with its mtime taken before the listing (-1: missing, 0: not to be
+   * trusted: it holds links, or could not be read). A later scan whose folders
+   * all keep their mtimes knows no file was added or removed (quick-scan.ts).
+   */
+  folders: Array<{ path: string; mtimeMs: number }>;
   /** Files and folders left out, by reason (e.g. Claude sub-agent logs, unreadable folders). */
   skipped: Record<string, number>;
 }
@@ -41,17 +47,23 @@ type Boundary = string | null;
  * ~/.claude/projects to /etc or to another user's files must not become a "session" whose
  * content is shown as a title. Links that stay inside (a moved project folder) are kept.
  */
-async function listDir(reader: ImportReader, dir: string, boundary: Boundary, skipped: Record<string, number>) {
+async function listDir(reader: ImportReader, dir: string, boundary: Boundary, skipped: Record<string, number>, folders: DiscoverResult['folders']) {
   let entries;
+  const folder = { path: dir, mtimeMs: await folderMtime(reader, dir) };
+  folders.push(folder);
   try {
     entries = await reader.readdir(dir);
   } catch (error) {
     const code = errnoOf(error);
-    if (code !== 'ENOENT' && code !== 'ENOTDIR') bump(skipped, `unreadable folder (${code ?? 'error'})`);
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') {
+      bump(skipped, `unreadable folder (${code ?? 'error'})`);
+      folder.mtimeMs = 0; // its reason must be reported again, and only a full scan does
+    }
     return [];
   }
   const kept = [];
   for (const entry of entries) {
+    if (entry.isSymbolicLink) folder.mtimeMs = 0; // a link's target can change without its folder
     if (entry.isSymbolicLink && !(await linkStaysInside(reader, join(dir, entry.name), boundary))) {
       bump(skipped, 'symbolic link out of the tool folder');
       continue;
@@ -59,6 +71,18 @@ async function listDir(reader: ImportReader, dir: string, boundary: Boundary, sk
     kept.push(entry);
   }
   return kept;
+}
+
+/**
+ * The folder's mtime before it is listed (-1 when missing). Compared later only with other file
+ * times (quick-scan.ts), never with this process's clock: the two can disagree.
+ */
+async function folderMtime(reader: ImportReader, dir: string): Promise<number> {
+  try {
+    return (await reader.stat(dir)).mtimeMs;
+  } catch (error) {
+    return errnoOf(error) === 'ENOENT' ? -1 : 0;
+  }
 }
 
 async function linkStaysInside(reader: ImportReader, path: string, boundary: Boundary): Promise<boolean> {
@@ -80,11 +104,11 @@ async function startFolder(reader: ImportReader, folder: string, boundary: Bound
 async function discoverClaude(reader: ImportReader, dirs: AgentDirs, out: DiscoverResult): Promise<void> {
   const root = claudeProjectsDir(dirs);
   const boundary = await realToolRoot(reader, dirs.claude);
-  if (!(await startFolder(reader, root, boundary, out.skipped))) return;
-  for (const project of await listDir(reader, root, boundary, out.skipped)) {
+  if (!(await startFolder(reader, root, boundary, out.skipped))) return void out.folders.push({ path: root, mtimeMs: 0 });
+  for (const project of await listDir(reader, root, boundary, out.skipped, out.folders)) {
     if (!project.isDirectory) continue;
     const dir = childOf(root, project.name);
-    for (const entry of await listDir(reader, dir, boundary, out.skipped)) {
+    for (const entry of await listDir(reader, dir, boundary, out.skipped, out.folders)) {
       if (!entry.isFile || !entry.name.endsWith('.jsonl')) continue;
       if (entry.name.startsWith('agent-')) bump(out.skipped, 'claude sub-agent log');
       else out.files.push({ source: 'claude', path: childOf(dir, entry.name), compressed: false });
@@ -93,7 +117,7 @@ async function discoverClaude(reader: ImportReader, dirs: AgentDirs, out: Discov
 }
 
 async function discoverCodex(reader: ImportReader, dir: string, boundary: Boundary, depth: number, out: DiscoverResult): Promise<void> {
-  for (const entry of await listDir(reader, dir, boundary, out.skipped)) {
+  for (const entry of await listDir(reader, dir, boundary, out.skipped, out.folders)) {
     const path = childOf(dir, entry.name);
     if (entry.isFile && CODEX_ROLLOUT.test(entry.name)) out.files.push({ source: 'codex', path, compressed: entry.name.endsWith('.zst') });
     else if (entry.isDirectory && depth < CODEX_MAX_DEPTH) await discoverCodex(reader, path, boundary, depth + 1, out);
@@ -102,11 +126,12 @@ async function discoverCodex(reader: ImportReader, dir: string, boundary: Bounda
 
 /** Lists every session log of both tools (or of `only`). Missing folders are not an error. */
 export async function discoverSessionFiles(reader: ImportReader, dirs: AgentDirs, only?: AgentSource): Promise<DiscoverResult> {
-  const out: DiscoverResult = { files: [], skipped: {} };
+  const out: DiscoverResult = { files: [], skipped: {}, folders: [] };
   if (only !== 'codex') await discoverClaude(reader, dirs, out);
   if (only !== 'claude') {
     const boundary = await realToolRoot(reader, dirs.codex);
     if (await startFolder(reader, codexSessionsDir(dirs), boundary, out.skipped)) await discoverCodex(reader, codexSessionsDir(dirs), boundary, 1, out);
+    else out.folders.push({ path: codexSessionsDir(dirs), mtimeMs: 0 });
   }
   return out;
 }

@@ -49,3 +49,18 @@ export const STAT_BATCH = 256;
 export const SCAN_CONCURRENCY = 16;
 /** Version of the scan cache file; another version is ignored and rebuilt. */
 export const SCAN_CACHE_VERSION = 2;
+/**
+ * A folder whose mtime is this close to the scan that saw it is not trusted by the quick warm
+ * scan: file systems stamp folders with a coarse clock, so a file created in the same tick as the
+ * folder's stat would leave the mtime unchanged and go unseen.
+ */
+export const FOLDER_MTIME_RACY_MS = 2_000;
+/**
+ * The quick warm scan (quick-scan.ts) trusts the index's size and mtime for every file it does
+ * not stat for at most this long after a full scan confirmed them; then the next listing stats
+ * every file again. Bounds how long an older session that grew can show its old count and time
+ * when no host runs (a host sees the change within a second and rewrites the index).
+ */
+export const FULL_VERIFY_MAX_AGE_MS = 60_000;
+/** The quick warm scan stats this many of the most recently modified files (the active sessions) on every listing. */
+export const QUICK_VERIFY_NEWEST = 256;

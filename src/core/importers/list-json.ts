@@ -7,7 +7,7 @@ export const LIST_JSON_VERSION = 1;
 export const LIST_JSON_CHUNK_BYTES = 64 * 1024;
 
 export interface JsonSink {
-  write(chunk: string): boolean;
+  write(chunk: Buffer): boolean;
   once(event: 'drain', listener: () => void): unknown;
 }
 
@@ -18,22 +18,48 @@ export interface JsonSink {
  * JSON.stringify(groupSessions(...)) would print it; rows are copied as their stored JSON.
  */
 export async function writeListJson(sink: JsonSink, head: Record<string, unknown>, groups: readonly ListGroup[], tail: Record<string, unknown>): Promise<void> {
-  let buffer = `${JSON.stringify(head).slice(0, -1)}${Object.keys(head).length > 0 ? ',' : ''}"groups":[`;
+  // Rows read from the candidate index are copied as bytes into the chunk (copyRow): 20,000
+  // decodes to strings and encodes back were a tenth of a warm listing.
+  let chunk = Buffer.allocUnsafe(LIST_JSON_CHUNK_BYTES);
+  let at = 0;
   const flush = async () => {
-    const chunk = buffer;
-    buffer = '';
-    if (!sink.write(chunk)) await new Promise<void>((done) => sink.once('drain', done));
+    if (at === 0) return;
+    const full = chunk.subarray(0, at);
+    chunk = Buffer.allocUnsafe(LIST_JSON_CHUNK_BYTES);
+    at = 0;
+    if (!sink.write(full)) await new Promise<void>((done) => sink.once('drain', done));
   };
+  const text = async (s: string) => {
+    if (at + s.length * 3 > chunk.length) await flush();
+    if (s.length * 3 > chunk.length) return void (sink.write(Buffer.from(s)) || (await new Promise<void>((done) => sink.once('drain', done))));
+    at += chunk.write(s, at);
+  };
+  await text(`${JSON.stringify(head).slice(0, -1)}${Object.keys(head).length > 0 ? ',' : ''}"groups":[`);
   for (let g = 0; g < groups.length; g++) {
     const group = groups[g]!;
-    buffer += `${g > 0 ? ',' : ''}{"cwd":${JSON.stringify(group.cwd)},"sessions":[`;
+    await text(`${g > 0 ? ',' : ''}{"cwd":${JSON.stringify(group.cwd)},"sessions":[`);
     for (let i = 0; i < group.items.length; i++) {
-      buffer += (i > 0 ? ',' : '') + group.items[i]!.text();
-      if (buffer.length >= LIST_JSON_CHUNK_BYTES) await flush();
+      const item = group.items[i]!;
+      if (i > 0) {
+        if (at >= chunk.length) await flush();
+        chunk[at++] = 0x2c; // ','
+      }
+      if (item.copyRow) {
+        let next = item.copyRow(chunk, at);
+        if (next < 0) {
+          await flush();
+          next = item.copyRow(chunk, at);
+        }
+        if (next >= 0) {
+          at = next;
+          continue;
+        }
+      }
+      await text(item.text());
     }
-    buffer += `],"newestAt":${JSON.stringify(group.newestAt)}}`;
+    await text(`],"newestAt":${JSON.stringify(group.newestAt)}}`);
   }
   const rest = JSON.stringify(tail);
-  buffer += `]${rest.length > 2 ? `,${rest.slice(1)}` : '}'}\n`;
+  await text(`]${rest.length > 2 ? `,${rest.slice(1)}` : '}'}\n`);
   await flush();
 }

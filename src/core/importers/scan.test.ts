@@ -67,6 +67,16 @@ describe('scanAgentSessions', () => {
     expect((await readdir(dirname(cacheFile))).filter((n) => n.endsWith('.tmp'))).toEqual([]);
   });
 
+  it('a cold scan reads each small file once: the append check comes from the bytes already read', async () => {
+    await writeCorpus();
+    const reader = countingReader();
+    const cold = await scanAgentSessions({ env, cacheFile, reader });
+    expect(cold.stats.parsed).toBe(3);
+    expect(reader.counts.opens).toBe(3);
+    expect(reader.counts.reads).toBe(3);
+    for (const [path, bytes] of reader.counts.byPath) expect(bytes).toBe((await stat(path)).size);
+  });
+
   it('re-reads only the grown file, from the cached offset', async () => {
     const { a } = await writeCorpus();
     await scanAgentSessions({ env, cacheFile });

@@ -7,7 +7,8 @@ import { SCAN_CONCURRENCY } from './limits.js';
 import { locateAgentDirs } from './locate.js';
 import { nodeImportReader, statAll, type ImportReader, type ImportStat } from './reader.js';
 import { emptyCache, loadScanCache, saveScanCache, type ScanCache } from './scan-cache.js';
-import { candidateIndexFileFor, entryOf, loadCandidateIndex, saveCandidateIndex, type EntryTotals, type IndexEntry } from './candidate-index.js';
+import { candidateIndexFileFor, entryOf, markCandidateIndexVerified, readCandidateIndex, saveCandidateIndex, type EntryTotals, type IndexEntry, type IndexMeta } from './candidate-index.js';
+import { hasRacyFolders, quickIndexScan } from './quick-scan.js';
 import { summarizeFile, type FileState } from './summarize-file.js';
 import { basename, dirname, join } from 'node:path';
 import { redactValue } from '../redact/redact-value.js';
@@ -109,7 +110,7 @@ async function redactFreshStates(outcomes: Outcome[], files: readonly FoundFile[
  * Writes both caches: the index as given, and the digest cache with every indexed file's state
  * (fresh ones, the rest as the digest cache held them).
  */
-export async function persistScan(cacheFile: string, indexed: readonly IndexEntry[], freshStates: ReadonlyMap<string, FileState>, loaded?: ScanCache): Promise<void> {
+export async function persistScan(cacheFile: string, indexed: readonly IndexEntry[], freshStates: ReadonlyMap<string, FileState>, loaded: ScanCache | undefined, meta: IndexMeta): Promise<void> {
   const full = loaded ?? (await loadScanCache(cacheFile));
   const kept = emptyCache();
   for (const e of indexed) {
@@ -117,10 +118,14 @@ export async function persistScan(cacheFile: string, indexed: readonly IndexEntr
     if (state) kept.entries[e.path] = state;
   }
   await saveScanCache(cacheFile, kept);
-  await saveCandidateIndex(candidateIndexFileFor(cacheFile), indexed);
+  await saveCandidateIndex(candidateIndexFileFor(cacheFile), indexed, meta);
 }
 
-/** Writes only the compact index (a resident holder's watched changes; the digest cache catches up at the next full scan). */
+/**
+ * Writes only the compact index (a resident holder's watched changes; the digest cache catches
+ * up at the next full scan). Without a scan's view of the folders: the next listing without a
+ * host runs a full scan once, which records them again.
+ */
 export async function persistIndex(cacheFile: string, indexed: readonly IndexEntry[]): Promise<void> {
   await saveCandidateIndex(candidateIndexFileFor(cacheFile), indexed);
 }
@@ -187,6 +192,10 @@ function totalsOf(state: FileState | undefined): EntryTotals {
   return [d.brokenLines + (d.tornTail ? 1 : 0), d.unknownTypes, d.danglingParents, d.compactions];
 }
 
+function sameMeta(a: IndexMeta | undefined, b: IndexMeta): boolean {
+  return a !== undefined && JSON.stringify(a) === JSON.stringify(b);
+}
+
 /** The index entry still describes this file: same size, mtime and tool. */
 function unchanged(entry: IndexEntry | undefined, file: FoundFile, stat: ImportStat | Error): entry is IndexEntry {
   return entry !== undefined && !(stat instanceof Error) && stat.isFile && !file.compressed && entry.size === stat.size && entry.mtimeMs === stat.mtimeMs && entry.source === file.source;
@@ -198,18 +207,25 @@ function unchanged(entry: IndexEntry | undefined, file: FoundFile, stat: ImportS
  * known file changed (to continue it from where the last scan stopped) or when files vanished.
  */
 export async function scanCandidateIndex(options: ScanOptions = {}): Promise<IndexedScan> {
-  return (await scanCandidateIndexFull(options)).scan;
+  const reader = options.reader ?? nodeImportReader;
+  const index = options.source === undefined ? await readCandidateIndex(options.cacheFile ? candidateIndexFileFor(options.cacheFile) : undefined) : null;
+  const quick = index ? await quickIndexScan(reader, index) : null;
+  if (quick) return quick;
+  return (await scanCandidateIndexFull({ ...options, loaded: index })).scan;
 }
 
 /** scanCandidateIndex, plus what a resident holder (the host) keeps: skip entries and fresh digests. */
-export async function scanCandidateIndexFull(options: ScanOptions & { onProgress?: (p: ScanProgress) => void } = {}): Promise<{ scan: IndexedScan; indexed: IndexEntry[]; states: Map<string, FileState> }> {
+export async function scanCandidateIndexFull(
+  options: ScanOptions & { onProgress?: (p: ScanProgress) => void; loaded?: Awaited<ReturnType<typeof readCandidateIndex>> } = {},
+): Promise<{ scan: IndexedScan; indexed: IndexEntry[]; states: Map<string, FileState> }> {
   const started = performance.now();
   const counted = byteCountingReader(options.reader ?? nodeImportReader);
   const reader = counted.reader;
   const dirs = locateAgentDirs(options.env ?? process.env);
   const stats = emptyStats();
   const indexFile = options.cacheFile ? candidateIndexFileFor(options.cacheFile) : undefined;
-  const previous = await loadCandidateIndex(indexFile);
+  const loadedIndex = options.loaded !== undefined ? options.loaded : await readCandidateIndex(indexFile);
+  const previous = loadedIndex?.entries ?? null;
   const known = new Map<string, IndexEntry>();
   for (const e of previous ?? []) known.set(e.path, e);
   const found = await discoverSessionFiles(reader, dirs, options.source);
@@ -292,7 +308,18 @@ export async function scanCandidateIndexFull(options: ScanOptions & { onProgress
     }
     addEntryTotals(stats, e.totals);
   }
-  if (options.cacheFile && changed) await persistScan(options.cacheFile, indexed, freshStates, needCache ? cache : undefined);
+  const meta: IndexMeta = {
+    folders: found.folders.map((f) => f.path),
+    folderMtimes: found.folders.map((f) => f.mtimeMs),
+    scope: options.source ?? 'all',
+    unindexed: found.files.length - indexed.length,
+    skipped: found.skipped,
+  };
+  // Rewritten also when its folders were too fresh to trust at its last writing: written again now, they may be.
+  if (options.cacheFile && (changed || !sameMeta(loadedIndex?.meta, meta) || (loadedIndex && hasRacyFolders(loadedIndex)))) {
+    await persistScan(options.cacheFile, indexed, freshStates, needCache ? cache : undefined, meta);
+  }
+  if (indexFile && options.cacheFile) await markCandidateIndexVerified(indexFile); // quick scans may trust it again
   stats.bytesRead = counted.bytes();
   stats.ms = Math.round(performance.now() - started);
   return { scan: { entries: next.filter((e) => e.skip === null), stats }, indexed, states: freshStates };

@@ -60,7 +60,7 @@ export async function summarizeFile(
     if (stat.size <= WHOLE_READ_MAX_BYTES) {
       const buf = await handle.read(0, stat.size);
       feedAll(digest, splitLines(buf, 0, false, true).lines, new Set());
-      return { state: await finish(handle, path, stat, digest, true), mode: 'whole' };
+      return { state: await finish(handle, path, stat, digest, true, buf), mode: 'whole' };
     }
     const headEnd = await readHead(handle, stat.size, digest);
     if (headEnd === null) return { state: await finish(handle, path, stat, digest, true), mode: 'whole' };
@@ -75,9 +75,10 @@ function feedAll(d: SessionDigest, lines: LogLine[], known?: Set<string>): void 
   for (const line of lines) feedDigest(d, line, known);
 }
 
-async function checkHashAt(handle: ImportHandle, endOffset: number): Promise<string> {
+/** `whole`: the file's bytes from offset 0, already read (a whole read): the check bytes are taken from it instead of read again. */
+async function checkHashAt(handle: ImportHandle, endOffset: number, whole?: Buffer): Promise<string> {
   const from = Math.max(0, endOffset - APPEND_CHECK_BYTES);
-  const bytes = endOffset > 0 ? await handle.read(from, endOffset - from) : Buffer.alloc(0);
+  const bytes = endOffset <= 0 ? Buffer.alloc(0) : whole && whole.length >= endOffset ? whole.subarray(from, endOffset) : await handle.read(from, endOffset - from);
   // A continuity check, not a security boundary: 64 bits keep the cache small.
   return createHash('sha256').update(bytes).digest('hex').slice(0, 16);
 }
@@ -88,12 +89,12 @@ async function canContinue(handle: ImportHandle, size: number, previous: FileSta
   return (await checkHashAt(handle, end)) === previous.checkHash;
 }
 
-async function finish(handle: ImportHandle, path: string, stat: { size: number; mtimeMs: number }, digest: SessionDigest, exact: boolean): Promise<FileState> {
+async function finish(handle: ImportHandle, path: string, stat: { size: number; mtimeMs: number }, digest: SessionDigest, exact: boolean, whole?: Buffer): Promise<FileState> {
   settleDigest(digest);
   // Only the last response can continue in appended lines; keep the cache small.
   digest.recentResponseIds = digest.recentResponseIds.slice(-RECENT_RESPONSE_IDS_KEPT);
   const fingerprint = sourceFingerprint(digest.source, path, digest.endOffset, digest.lastKey);
-  return { size: stat.size, mtimeMs: stat.mtimeMs, digest, checkHash: await checkHashAt(handle, digest.endOffset), exact, fingerprint };
+  return { size: stat.size, mtimeMs: stat.mtimeMs, digest, checkHash: await checkHashAt(handle, digest.endOffset, whole), exact, fingerprint };
 }
 
 /**

@@ -20,9 +20,15 @@ export function trimText(text: string, max: number): string {
   return `${text.slice(0, max)}\n… [${text.length - max} more characters not imported]`;
 }
 
+/** toISOString()'s form for a date every month has (days 01-28), so no calendar check is needed. */
+const CANONICAL_ISO = /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|1\d|2[0-8])T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}Z$/;
+
 /** ISO form of a timestamp string, or undefined when it does not parse. */
 export function isoOf(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined;
+  // Logs stamp every line in toISOString()'s own form: returned as it is, that skips a Date.parse
+  // and a Date per line (a tenth of a cold scan). Days 29-31 take the full path, which knows the months.
+  if (value.length === 24 && CANONICAL_ISO.test(value)) return value;
   const ms = Date.parse(value);
   return Number.isNaN(ms) ? undefined : new Date(ms).toISOString();
 }

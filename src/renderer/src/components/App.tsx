@@ -114,7 +114,8 @@ export function App({ api }: { api: BatonApi }) {
     document.title = waiting > 0 ? `(${waiting}) ${base}` : base;
   }, [openTitle, approvals.pending.value]);
 
-  const count = sessions.value === undefined ? undefined : merged.rows.length;
+  // Candidates still streaming in from the host are counted already (issue 15).
+  const count = sessions.value === undefined ? undefined : merged.rows.length + Math.max(0, (scan.total ?? 0) - scan.candidates.length);
   const waiting = approvals.pending.value?.length ?? 0;
   const elapsed = Math.max(0, now - tasks.fetchedAt);
   const liveTasks = (tasks.tasks.value ?? []).filter((view) => isLive(displayTask(view, elapsed).state)).length;

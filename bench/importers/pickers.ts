@@ -1,0 +1,136 @@
+/**
+ * Issue 15: the resume pickers' first screens, side by side in one run, each in a real pty
+ * (pty-screen.ts), on the candidates corpus (N Claude Code sessions in /home/dev/project plus N
+ * Codex rollouts over 21 directories): time from spawn until a session row is on screen.
+ *
+ *   baseline        `node -e ""` (a plain child, and the same inside the pty)
+ *   baton resume    the picker, no host running, then with `baton serve` running
+ *   claude --resume Claude Code's picker (offline: dummy key pre-approved, API at a closed port)
+ *   codex resume    Codex's picker (`--all`: every directory, as Baton lists), dummy API-key login
+ *
+ *   npm run build:node
+ *   npx tsx bench/importers/pickers.ts --dir=/tmp/baton-c15/full --runs=7 [--peers=/work/peers [--codex]]
+ *
+ * The peers are installed outside the repo: npm install @anthropic-ai/claude-code@2.1.328
+ * @openai/codex@0.169.0 in the --peers directory. Without it the peer rows are left out.
+ */
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { join, resolve } from 'node:path';
+import { timeToScreen } from './pty-screen.js';
+
+const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=') as [string, string]));
+const dir = resolve(args.get('dir') ?? '/tmp/baton-c15/full');
+const runs = Number(args.get('runs') ?? 7);
+const peers = args.get('peers');
+const BATON = resolve(import.meta.dirname, '..', '..', 'bin', 'baton.js');
+const home = join(dir, 'home');
+const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, BATON_HOME: join(dir, 'data'), XDG_RUNTIME_DIR: join(dir, 'run'), TERM: 'xterm-256color', NO_COLOR: undefined };
+/** Where the corpus's Claude Code sessions say they ran (Claude's picker lists the current directory's). */
+const CLAUDE_PROJECT = '/home/dev/project';
+const DUMMY_KEY = 'sk-ant-api03-bench15-dummy-key-0000000000000000000000000000';
+
+function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+}
+
+function row(measure: string, ms: number[]): Record<string, string | number> {
+  return { measure, runs: ms.length, 'median ms': Math.round(median(ms)), 'min ms': Math.round(Math.min(...ms)), 'max ms': Math.round(Math.max(...ms)) };
+}
+
+async function series(n: number, once: () => Promise<number>): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) out.push(await once());
+  return out;
+}
+
+function plainNode(): Promise<number> {
+  return new Promise((done, fail) => {
+    const t0 = performance.now();
+    execFile(process.execPath, ['-e', ''], (error) => (error ? fail(error) : done(performance.now() - t0)));
+  });
+}
+
+/** A loopback port nothing listens on: Claude Code's API calls fail at once instead of hanging. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as { port: number }).port;
+  await new Promise<void>((r) => server.close(() => r()));
+  return port;
+}
+
+async function prepareClaude(): Promise<void> {
+  await mkdir(CLAUDE_PROJECT, { recursive: true });
+  const file = join(home, '.claude.json');
+  const config = existsSync(file) ? (JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>) : {};
+  Object.assign(config, {
+    hasCompletedOnboarding: true,
+    theme: 'dark',
+    customApiKeyResponses: { approved: [DUMMY_KEY.slice(-20)], rejected: [] },
+    projects: { [CLAUDE_PROJECT]: { hasTrustDialogAccepted: true, allowedTools: [] } },
+  });
+  await writeFile(file, JSON.stringify(config, null, 2));
+}
+
+function prepareCodex(codex: string): void {
+  if (existsSync(join(home, '.codex', 'auth.json'))) return;
+  execFileSync(codex, ['login', '--with-api-key'], { env, input: 'sk-bench15-dummy\n', stdio: ['pipe', 'ignore', 'inherit'] });
+}
+
+async function startHost(): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [BATON, 'serve', '--json'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((done, fail) => {
+    child.stdout!.once('data', () => done());
+    child.once('exit', (code) => fail(new Error(`baton serve exited (${code})`)));
+  });
+  // Its first answer (the resident set is ready).
+  execFileSync(process.execPath, [BATON, 'list', '--json', '--limit', '1'], { env, stdio: 'ignore' });
+  return child;
+}
+
+async function main(): Promise<void> {
+  await mkdir(join(dir, 'run'), { recursive: true, mode: 0o700 });
+  const load = async () => (await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).join(' ');
+  console.log(`corpus ${dir}; load average ${await load()}`);
+  const firstRow = /Refactor handler \d+|Session \d+: make the build green/;
+  const rows: Array<Record<string, string | number>> = [];
+  // Interleaved per round, so load changes hit every measure alike.
+  const samples: Record<string, number[]> = {};
+  const add = (name: string, ms: number) => (samples[name] ??= []).push(ms);
+  const claude = peers ? join(peers, 'node_modules', '.bin', 'claude') : null;
+  // Codex 0.169.0's picker stayed at "Loading sessions… 0 / 0" on this corpus (400 s, offline):
+  // measured only when asked for.
+  const codex = peers && args.has('codex') ? join(peers, 'node_modules', '.bin', 'codex') : null;
+  if (claude) await prepareClaude();
+  if (codex) prepareCodex(codex);
+  const port = await closedPort();
+  for (let i = 0; i < runs; i++) {
+    add('baseline: node -e ""', await plainNode());
+    add('baseline: node -e "" in the pty (until exit)', (await timeToScreen(`${process.execPath} -e "process.stdout.write('ready')"`, /ready/, { env })).ms);
+    add('baton resume picker, no host', (await timeToScreen(`${process.execPath} ${BATON} resume`, firstRow, { env, cwd: CLAUDE_PROJECT })).ms);
+    if (claude) {
+      const claudeEnv = { ...env, ANTHROPIC_API_KEY: DUMMY_KEY, ANTHROPIC_BASE_URL: `http://127.0.0.1:${port}`, DISABLE_AUTOUPDATER: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' };
+      add('claude --resume (Claude Code 2.1.328)', (await timeToScreen(`${claude} --resume`, /Session \d+: make the build green/, { env: claudeEnv, cwd: CLAUDE_PROJECT, timeoutMs: 60_000 })).ms);
+    }
+    if (codex) add('codex resume --all (Codex 0.169.0)', (await timeToScreen(`${codex} resume --all`, /Refactor handler \d+/, { env, cwd: CLAUDE_PROJECT, timeoutMs: 60_000 })).ms);
+  }
+  const host = await startHost();
+  try {
+    for (let i = 0; i < runs; i++) {
+      add('baseline again: node -e ""', await plainNode());
+      add('baton resume picker, host running', (await timeToScreen(`${process.execPath} ${BATON} resume`, firstRow, { env, cwd: CLAUDE_PROJECT })).ms);
+    }
+  } finally {
+    host.kill('SIGTERM');
+    await new Promise((r) => host.once('exit', r));
+  }
+  for (const [name, ms] of Object.entries(samples)) rows.push(row(name, ms));
+  console.table(rows);
+  console.log(`load average at the end: ${await load()}`);
+}
+
+await main();

@@ -1,0 +1,58 @@
+import { scanCandidateIndex } from '../../core/importers/scan.js';
+import { countItems, groupItems, itemOfEntry, itemOfRow, limitGroups, type ListFilter, type ListGroup, type ListItem } from '../../core/importers/candidate-list.js';
+import type { IndexEntry } from '../../core/importers/candidate-index.js';
+import type { IndexRow } from '../../shared/session.js';
+import { importersCacheFile } from '../../core/paths.js';
+import { importedSessionId } from '../../core/handoff/import-agent-session.js';
+import { openCliStore } from '../context.js';
+import { listFromHost } from './list-host.js';
+
+export interface Listing {
+  groups: ListGroup[];
+  /** Sessions that matched, before the limit. */
+  total: number;
+  notes: string[];
+  agentScan: { files: number; ms: number } | null;
+}
+
+/** Candidates already imported at their current state are listed as their Baton session instead. */
+function notImported(entries: IndexEntry[], sessionIds: ReadonlySet<string>): IndexEntry[] {
+  // Hashing 20,000 fingerprints costs more than the rest of a warm listing; only do it when needed.
+  if (![...sessionIds].some((id) => id.startsWith('imp-'))) return entries;
+  return entries.filter((e) => !sessionIds.has(importedSessionId(e.candidate().fingerprint)));
+}
+
+/** The host's `baton list --json` document, back as groups. */
+export function groupsOfDocument(text: string): Listing {
+  const doc = JSON.parse(text) as { groups: Array<{ cwd: string; newestAt: number; sessions: IndexRow[] }>; total: number; notes: string[] };
+  const groups = doc.groups.map((g) => ({ cwd: g.cwd, newestAt: g.newestAt, items: g.sessions.map(itemOfRow) }));
+  return { groups, total: doc.total, notes: doc.notes, agentScan: null };
+}
+
+/**
+ * What `baton list` and the resume picker show: from a running host when there is one (asked
+ * over the socket), else from this process's own scan of the index and the tools' folders.
+ */
+export async function loadListing(options: { agents: boolean; archived: boolean; host: boolean; filter: ListFilter; limit?: number }): Promise<Listing> {
+  const hosted = options.host && !options.archived ? await listFromHost({ agents: options.agents, filter: options.filter, limit: options.limit }) : null;
+  if (hosted !== null) return groupsOfDocument(hosted);
+  const { dataDir, store } = await openCliStore();
+  try {
+    const everything = await store.list({ includeArchived: true });
+    const rows = options.archived ? everything : everything.filter((r) => !r.archived);
+    const scan = options.agents ? await scanCandidateIndex({ env: process.env, cacheFile: importersCacheFile(dataDir) }) : null;
+    // An archived imported session still hides its Claude Code / Codex candidate.
+    const entries = notImported(scan?.entries ?? [], new Set(everything.map((r) => r.id)));
+    const items: ListItem[] = rows.map(itemOfRow);
+    for (const e of entries) items.push(itemOfEntry(e));
+    const all = groupItems(items, options.filter);
+    return {
+      groups: options.limit !== undefined ? limitGroups(all, options.limit) : all,
+      total: countItems(all),
+      notes: (scan?.entries ?? []).filter((e) => e.note).map((e) => `${e.path}: ${e.note}`),
+      agentScan: scan ? { files: scan.stats.files, ms: scan.stats.ms } : null,
+    };
+  } finally {
+    await store.close();
+  }
+}

@@ -1,0 +1,165 @@
+import { spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { claude, claudeLogPath, writeLog } from '../../core/importers/test-fixtures/build-logs.js';
+import type { ListGroup, ListItem } from '../../core/importers/candidate-list.js';
+import type { IndexRow } from '../../shared/session.js';
+import { PICKER_MAX_ROWS, PickerModel } from './picker-options.js';
+import { startHostServices } from '../../core/host/host-services.js';
+import { BROWSER_HOST_CAPABILITIES } from '../../core/host/capabilities.js';
+
+/** The picker in a real pseudo-terminal (util-linux `script`), driving the real CLI from its sources. */
+const CLI = join(import.meta.dirname, '..', 'run.ts');
+const REPO = join(import.meta.dirname, '..', '..', '..');
+let root: string;
+
+const idOf = (i: number) => `eeeeeeee-0000-4000-8000-${String(i).padStart(12, '0')}`;
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'baton-picker-'));
+  const home = join(root, 'home');
+  for (let i = 0; i < 12; i++) {
+    const cwd = i % 2 === 0 ? '/home/dev/api' : '/home/dev/web';
+    // One hostile title: a terminal escape (clear screen, set the window title) in a prompt.
+    const prompt = i === 5 ? 'evil \u001b[2J\u001b]0;pwned\u0007 title' : `task number ${i} in ${cwd.slice(10)}`;
+    await writeLog(claudeLogPath(home, cwd, idOf(i)), [
+      claude.user({ uuid: `${i}-u`, cwd, sessionId: idOf(i), timestamp: new Date(Date.UTC(2026, 10, 1, 10, i)).toISOString() }, prompt),
+      claude.assistant({ uuid: `${i}-a`, parentUuid: `${i}-u`, cwd, sessionId: idOf(i), timestamp: new Date(Date.UTC(2026, 10, 1, 10, i, 30)).toISOString() }, `${i}-m`, claude.text('ok')),
+    ]);
+  }
+});
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+const strip = (s: string) => s.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').replace(/\r/g, '\n');
+
+/** `baton resume` in a pty: waits for `ready` on screen, types `keys`, returns everything the terminal showed. */
+function inPty(ready: RegExp, keys: string[]): Promise<{ code: number; screen: string; raw: string }> {
+  return new Promise((resolve, fail) => {
+    const command = `stty cols 120 rows 30; exec node --import tsx ${JSON.stringify(CLI)} resume`;
+    const child = spawn('script', ['-qfec', command, '/dev/null'], {
+      cwd: REPO,
+      env: { ...process.env, HOME: join(root, 'home'), BATON_HOME: join(root, 'data'), XDG_RUNTIME_DIR: join(root, 'run'), TERM: 'xterm-256color' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let raw = '';
+    let typed = false;
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      fail(new Error(`the picker did not finish; screen:\n${strip(raw)}`));
+    }, 30_000);
+    child.stdout.on('data', async (d: Buffer) => {
+      raw += d.toString('utf8');
+      if (!typed && ready.test(strip(raw))) {
+        typed = true;
+        for (const k of keys) {
+          child.stdin.write(k);
+          await new Promise((r) => setTimeout(r, 250));
+        }
+      }
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? 1, screen: strip(raw), raw });
+    });
+  });
+}
+
+describe('baton resume picker in a real pty', () => {
+  it('shows the sessions grouped by directory, filters by the words typed, and prints the picked session\'s own resume command', async () => {
+    const { code, screen, raw } = await inPty(/task number 10/, ['number 7', '\r']);
+    expect(code).toBe(0);
+    // First screen: newest first, each row led by its directory.
+    expect(screen).toMatch(/\/home\/dev\/api\s+task number 10 in api/);
+    expect(screen).toMatch(/\/home\/dev\/web\s+task number 11 in web/);
+    expect(screen).toMatch(/12 in all/);
+    // The hostile title is shown escaped, never sent to the terminal raw.
+    expect(raw).not.toContain('\u001b]0;pwned');
+    expect(raw).not.toContain('\u001b[2J');
+    expect(screen).toContain('Continue in: cd "/home/dev/web"');
+    expect(screen).toContain(`claude --resume ${idOf(7)}`);
+  }, 60_000);
+
+  it('with a host running: the first screen from its first page, then a search over the whole listing', async () => {
+    const saved = { home: process.env.HOME, runtime: process.env.XDG_RUNTIME_DIR };
+    process.env.HOME = join(root, 'home');
+    process.env.XDG_RUNTIME_DIR = join(root, 'run');
+    await mkdir(join(root, 'run'), { recursive: true, mode: 0o700 });
+    const host = await startHostServices({ dataDir: join(root, 'data'), kind: 'browser', capabilities: BROWSER_HOST_CAPABILITIES });
+    try {
+      await host.candidates.ready;
+      const { code, screen } = await inPty(/task number 10/, ['number 3 web', '\r']);
+      expect(code).toBe(0);
+      expect(screen).toContain('Continue in: cd "/home/dev/web"');
+      expect(screen).toContain(`claude --resume ${idOf(3)}`);
+    } finally {
+      await host.close();
+      process.env.HOME = saved.home;
+      if (saved.runtime === undefined) delete process.env.XDG_RUNTIME_DIR;
+      else process.env.XDG_RUNTIME_DIR = saved.runtime;
+    }
+  }, 60_000);
+
+  it('Escape cancels: nothing resumed, exit 1', async () => {
+    const { code, screen } = await inPty(/task number 10/, ['\u001b']);
+    expect(code).toBe(1);
+    expect(screen).not.toContain('Continue in');
+  }, 60_000);
+
+  it('without a terminal it asks for an id (exit 2) instead of waiting for keys', async () => {
+    const result = await new Promise<{ code: number; stdout: string }>((resolve) =>
+      execFile(process.execPath, ['--import', 'tsx', CLI, 'resume', '--json'], { cwd: REPO, env: { ...process.env, HOME: join(root, 'home'), BATON_HOME: join(root, 'data') } }, (error, stdout) =>
+        resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout }),
+      ),
+    );
+    expect(result.code).toBe(2);
+    expect(JSON.parse(result.stdout)).toMatchObject({ ok: false, code: 'BAD_ARGUMENT' });
+  }, 60_000);
+});
+
+describe('PickerModel', () => {
+  function groupsOf(n: number, dirs: number): { groups: ListGroup[]; parsed: () => number } {
+    let parsed = 0;
+    const groups: ListGroup[] = Array.from({ length: dirs }, (_, d) => ({ cwd: `/w/d${d}`, newestAt: dirs - d, items: [] as ListItem[] }));
+    for (let i = 0; i < n; i++) {
+      const row = { id: `claude:${i}`, cwd: `/w/d${i % dirs}`, title: `title ${i} ${i % 3 === 0 ? 'alpha' : 'beta'}`, updatedAt: '2026-11-01T10:00:00.000Z', messageCount: i, source: 'claude' } as IndexRow;
+      groups[i % dirs]!.items.push({ cwd: row.cwd, at: 0, id: row.id, source: 'claude', text: () => JSON.stringify(row), row: () => (parsed++, row) });
+    }
+    return { groups, parsed: () => parsed };
+  }
+
+  it('parses only the first screen when nothing is typed, and says how many more there are', () => {
+    const { groups, parsed } = groupsOf(5_000, 7);
+    const options = new PickerModel(groups).options('');
+    expect(options).toHaveLength(PICKER_MAX_ROWS + 1);
+    expect(parsed()).toBe(PICKER_MAX_ROWS);
+    expect(options.at(-1)).toMatchObject({ disabled: true, label: `… ${(5_000 - PICKER_MAX_ROWS).toLocaleString('en-US')} more: type to narrow` });
+    expect(options[0]!.label.startsWith('/w/d0')).toBe(true);
+  });
+
+  it('counts the rows not here yet from the total, and searches the whole listing once it replaces the first screen', () => {
+    const { groups } = groupsOf(40, 2);
+    const firstScreen = groups.map((g) => ({ ...g, items: g.items.slice(0, 5) }));
+    const model = new PickerModel(firstScreen, 40);
+    expect(model.options('').at(-1)).toMatchObject({ disabled: true, label: '… 30 more: type to narrow' });
+    expect(model.options('title 33')).toEqual([]);
+    model.replace(groups);
+    expect(model.options('title 33').map((o) => o.value)).toEqual(['claude:33']);
+    expect(model.options('').some((o) => o.disabled)).toBe(false);
+  });
+
+  it('matches every word in any order over title, directory and id, case-insensitively, keeping group order', () => {
+    const { groups } = groupsOf(600, 4);
+    const model = new PickerModel(groups);
+    const hits = model.options('ALPHA d2');
+    expect(hits.length).toBe(50); // i ≡ 2 (mod 4) and i ≡ 0 (mod 3): 600 / 12
+    expect(hits.every((o) => o.label.includes('/w/d2') && o.label.includes('alpha'))).toBe(true);
+    expect(model.options('d2 alpha').map((o) => o.value)).toEqual(hits.map((o) => o.value));
+    expect(model.rowOf(hits[0]!.value)?.id).toBe(hits[0]!.value);
+    expect(model.options('no such words')).toEqual([]);
+  });
+});

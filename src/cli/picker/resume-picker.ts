@@ -1,0 +1,46 @@
+import type { ListGroup } from '../../core/importers/candidate-list.js';
+import type { IndexRow } from '../../shared/session.js';
+import { PickerModel } from './picker-options.js';
+
+/** Rows visible at once (clack's autocomplete scrolls through the rest). */
+export const PICKER_VISIBLE_ROWS = 16;
+
+/**
+ * `baton resume` with no id, on a terminal: the listing grouped by directory with type-to-filter
+ * (@clack/prompts' autocomplete, loaded only here so other commands never pay for it). Resolves
+ * to the chosen row, or null when the person cancelled (Escape, Ctrl-C) or there is nothing.
+ */
+export async function pickSession(
+  groups: readonly ListGroup[],
+  total: number,
+  io: { input?: NodeJS.ReadableStream; output?: NodeJS.WritableStream; rest?: () => Promise<readonly ListGroup[] | null> } = {},
+): Promise<IndexRow | null> {
+  const model = new PickerModel(groups, total);
+  const first = model.options('', PICKER_VISIBLE_ROWS).find((o) => !o.disabled);
+  if (!first) return null;
+  const { autocomplete, isCancel } = await import('@clack/prompts');
+  const prompt = autocomplete<string>({
+    message: `Resume which session? ${total.toLocaleString('en-US')} in all; type to filter, ↑↓ to move, Enter to pick`,
+    // A getter: clack calls it for every keystroke with the prompt as `this`; the model filters.
+    options(this: { userInput: string }) {
+      return model.options(this.userInput ?? '');
+    },
+    // The model filtered already; clack's own filter would match the whole query against a label.
+    filter: () => true,
+    initialValue: first.value,
+    maxItems: PICKER_VISIBLE_ROWS,
+    placeholder: 'title, directory or id',
+    ...(io.input ? { input: io.input as NodeJS.ReadStream } : {}),
+    ...(io.output ? { output: io.output as NodeJS.WriteStream } : {}),
+  });
+  // The first screen is drawn: now fetch the whole listing for searching (a failure leaves the first screen's rows).
+  if (io.rest) {
+    io.rest().then(
+      (all) => all && model.replace(all),
+      () => undefined,
+    );
+  }
+  const chosen = await prompt;
+  if (isCancel(chosen) || typeof chosen !== 'string') return null;
+  return model.rowOf(chosen) ?? null;
+}
