@@ -136,7 +136,8 @@ describe('continue a Claude Code session in the desktop', () => {
   });
 
   it('stop sends SIGINT then SIGTERM to the started pid only, and the process is gone', async () => {
-    model.script([{ kind: 'shell', command: 'sleep 60' }, { kind: 'text', text: 'never' }]);
+    // Claude Code refuses a bare `sleep 60`; a loop is a long run it accepts.
+    model.script([{ kind: 'shell', command: 'for i in $(seq 60); do echo tick $i; sleep 1; done' }, { kind: 'text', text: 'never' }]);
     const run = collect();
     const sent = await call<ComposerStatus>('composer:send', { sessionId, prompt: 'wait a minute' });
     const started = sent.run!.events.find((e) => e.kind === 'started') as { pid: number };

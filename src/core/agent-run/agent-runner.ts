@@ -19,6 +19,8 @@ export const AGENT_RUN_TASK_KIND = 'agent-run';
 export const AGENT_RUN_LEASE_MS = 15_000;
 /** Who holds the baton while the desktop continues a session. */
 export const DESKTOP_HOLDER = 'desktop';
+/** How long the run waits for the agent's pipes to close after it exited. */
+export const PIPE_DRAIN_MS = 2_000;
 
 export interface AgentRunnerOptions {
   store: SessionStore;
@@ -135,7 +137,14 @@ export function createAgentRunner(options: AgentRunnerOptions): AgentRunner {
       run.stderr.push(line);
       if (run.stderr.length > RUN_STDERR_LINES) run.stderr.shift();
     });
-    child.once('close', (code, signal) => {
+    // 'exit', then the pipes: a grandchild the agent left (a shell command) may hold stdout open,
+    // so the run ends at most PIPE_DRAIN_MS after the agent itself has exited.
+    child.once('exit', (code, signal) => {
+      resolveExit();
+      const drained = new Promise<void>((r) => child.once('close', () => r()));
+      void Promise.race([drained, new Promise<void>((r) => setTimeout(r, PIPE_DRAIN_MS))]).then(() => finish(code, signal));
+    });
+    const finish = (code: number | null, signal: NodeJS.Signals | null): void => {
       clearInterval(heartbeat);
       const state = run.stopRequested ? 'stopped' : code === 0 ? 'completed' : 'failed';
       view.state = state;
@@ -149,12 +158,11 @@ export function createAgentRunner(options: AgentRunnerOptions): AgentRunner {
         }
         live.delete(session.id);
         push(view, { kind: 'finished', at: new Date().toISOString(), exitCode: code, signal, state, stderrTail: [...run.stderr] });
-        resolveExit();
         const next = queued.get(session.id);
         queued.delete(session.id);
         if (next && !closing) await start(await options.store.getSession(session.id), next.prompt, next.model).catch((error: Error) => push(view, { kind: 'error', message: `the queued follow-up did not start: ${error.message}` }));
       })();
-    });
+    };
   }
 
   return {
