@@ -1,0 +1,94 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test } from '../support/fixtures.js';
+import { REPO_ROOT } from '../support/cli.js';
+import { CandidatesPage } from '../pages/candidates-page.js';
+import { ComposerPage } from '../pages/composer-page.js';
+import { agentBinaries, makeAgentHome, seedClaudeSession, type AgentBinaries } from '../../src/core/agent-run/test-support/agent-home.js';
+import { startStandInModel, type StandInModel } from '../../src/core/agent-run/test-support/stand-in-model.js';
+
+/**
+ * Issue 19, end to end: the real `claude` 2.1.328 (agent cache) continues an imported session from
+ * the composer in Chromium, through the real `baton serve`; only the model is the loopback stand-in.
+ */
+const SHOTS = join(REPO_ROOT, 'docs', 'screenshots');
+
+let binaries: AgentBinaries;
+let model: StandInModel;
+
+test.beforeAll(async () => {
+  test.setTimeout(600_000);
+  // Installs the pinned CLIs once per machine; a failed download fails here, never skips.
+  binaries = agentBinaries();
+  model = await startStandInModel();
+});
+test.afterAll(async () => {
+  await model?.close();
+});
+
+/** Processes whose command line names this Claude Code session (the run Baton started). */
+function agentProcesses(externalId: string): string[] {
+  const out = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' });
+  return out.split('\n').filter((l) => l.includes(`--resume ${externalId}`) && !l.includes('ps -eo'));
+}
+
+test.describe('continue a Claude Code session in the desktop (issue 19)', () => {
+  test('send a follow-up, watch the tool call stream, approve, deny, stop, and hand back', async ({ page, launchHost }) => {
+    test.setTimeout(180_000);
+    const agent = makeAgentHome(model.url, binaries);
+    model.script([{ kind: 'text', text: 'Hello from the terminal turn.' }]);
+    const { sessionId, transcript } = await seedClaudeSession(agent, binaries);
+
+    const host = await launchHost(agent.env);
+    await page.goto(host.url);
+    const candidates = new CandidatesPage(page);
+    await candidates.select('claude', sessionId);
+    await candidates.openInBaton();
+    const composer = new ComposerPage(page);
+    await expect(composer.root()).toHaveAttribute('data-available', 'true');
+    await expect(page.getByTestId('composer-model')).toBeVisible();
+
+    // 1. A follow-up whose tool call waits for an approval in the UI, then runs.
+    model.script([{ kind: 'shell', command: 'touch e2e-made.txt && echo made-it' }, { kind: 'text', text: 'Made the file.' }]);
+    await composer.send('make the file');
+    await expect(composer.tools().first()).toHaveAttribute('data-status', 'running');
+    await expect(composer.approval()).toContainText('touch e2e-made.txt');
+    await composer.approve();
+    await expect(composer.tools().first()).toHaveAttribute('data-status', 'done');
+    await expect(composer.tools().first().getByTestId('run-tool-output')).toHaveText('made-it');
+    await expect(page.getByTestId('run-text').last()).toHaveText('Made the file.');
+    await expect(composer.state()).toHaveText('Finished');
+    expect(readFileSync(join(agent.project, 'e2e-made.txt'), 'utf8')).toBe('');
+    mkdirSync(SHOTS, { recursive: true });
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.screenshot({ path: join(SHOTS, 'continue-in-desktop-light.png') });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.screenshot({ path: join(SHOTS, 'continue-in-desktop-dark.png') });
+    await page.emulateMedia({ colorScheme: 'light' });
+    // The agent's own log holds the new turn; `claude --resume` continues from it.
+    expect(readFileSync(transcript, 'utf8')).toContain('Made the file.');
+
+    // 2. A denied call is not run, and the agent reports the denial.
+    model.script([{ kind: 'shell', command: 'rm -rf e2e-build' }, { kind: 'text', text: 'Understood: I did not delete it.' }]);
+    await composer.send('clean the build');
+    await composer.deny();
+    await expect(composer.tools().first()).toHaveAttribute('data-status', 'failed');
+    await expect(composer.tools().first().getByTestId('run-tool-output')).toContainText('Denied in Baton');
+    await expect(page.getByTestId('run-text').last()).toHaveText('Understood: I did not delete it.');
+
+    // 3. A long run is stopped, and its process is gone.
+    model.script([{ kind: 'shell', command: 'for i in $(seq 120); do echo tick $i; sleep 1; done' }, { kind: 'text', text: 'never' }]);
+    await composer.send('wait for a while');
+    await composer.approve();
+    await expect(composer.state()).toHaveText('Running');
+    expect(agentProcesses(sessionId).length).toBeGreaterThan(0);
+    await composer.stop();
+    await expect(composer.state()).toHaveText('Stopped', { timeout: 15_000 });
+    expect(agentProcesses(sessionId)).toEqual([]);
+
+    // 4. Continue in terminal hands the baton back with the exact command.
+    const shown = await composer.handBack();
+    await expect(shown).toContainText(`claude --resume ${sessionId}`);
+  });
+});
