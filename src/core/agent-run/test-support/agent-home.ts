@@ -20,11 +20,15 @@ export interface AgentBinaries {
 }
 
 /** The pinned CLIs from the machine's agent cache (scripts/agent-cache.js installs them once; a failed download throws). */
+let found: AgentBinaries | null = null;
+// Memoized: tests swap HOME for a private one afterwards, and the cache lives under the real HOME.
 export function agentBinaries(): AgentBinaries {
+  if (found) return found;
   const out = execFileSync(process.execPath, [join(REPO_ROOT, 'scripts', 'agent-cache.js')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], timeout: 10 * 60_000 });
   const line = out.trim().split('\n').filter((l) => l.startsWith('{')).pop();
   if (!line) throw new Error(`scripts/agent-cache.js printed no result: ${out}`);
-  return (JSON.parse(line) as { binaries: AgentBinaries }).binaries;
+  found = (JSON.parse(line) as { binaries: AgentBinaries }).binaries;
+  return found;
 }
 
 export interface AgentHome {
