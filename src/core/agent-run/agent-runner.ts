@@ -10,6 +10,8 @@ import { processStartTime } from '../tasks/process-start-time.js';
 import { locateAgent } from './agent-locate.js';
 import { CLAUDE_MODEL_ALIASES, RunRefused, claudeArgs, claudeModeOf } from './claude-command.js';
 import { parseClaudeStreamLine } from './claude-stream.js';
+import { CODEX_APPROVAL_GAP, codexArgs, codexPolicyOf } from './codex-command.js';
+import { parseCodexStreamLine } from './codex-stream.js';
 import { stopStartedProcess } from './stop-process.js';
 import { syncAgentLog } from './sync-agent-log.js';
 
@@ -93,16 +95,30 @@ export function createAgentRunner(options: AgentRunnerOptions): AgentRunner {
     }
     if (!session.source.externalId) return { ...base, available: false, tool, reason: `This ${tool} session carries no ${tool} session id to resume.`, models: [], approvals: '' };
     if (locateAgent(tool, env) === null) return { ...base, available: false, tool, reason: `${tool} is not installed here (not on PATH, and BATON_${tool.toUpperCase()}_BIN is not set).`, models: [], approvals: '' };
-    if (tool === 'codex') return { ...base, available: false, tool, reason: 'Continuing Codex sessions from the desktop is not available in this version; continue it in the terminal.', models: [], approvals: '' };
+    if (tool === 'codex') {
+      try {
+        const policy = codexPolicyOf(session);
+        return { ...base, available: true, tool, reason: null, models: base.model ? [base.model] : [], approvals: `${CODEX_APPROVAL_GAP} (sandbox ${policy.sandbox}, approval policy ${policy.approval ?? 'Codex’s default'})` };
+      } catch (error) {
+        return { ...base, available: false, tool, reason: `${(error as Error).message}.`, models: [], approvals: CODEX_APPROVAL_GAP };
+      }
+    }
     const models = [...new Set([...(base.model ? [base.model] : []), ...CLAUDE_MODEL_ALIASES])];
     return { ...base, available: true, tool, reason: null, models, approvals: 'Each Bash, Edit and Write call asks here (Baton\'s PreToolUse hook, for this run only).' };
   }
 
   async function start(session: SessionDoc, prompt: string, model: string | undefined): Promise<void> {
-    const bin = locateAgent('claude', env);
-    if (bin === null || !session.source.externalId) throw new RunRefused(`claude cannot run for session ${session.id}`);
+    const tool = session.source.tool;
+    if (tool !== 'claude' && tool !== 'codex') throw new RunRefused(`session ${session.id} has no agent to run`);
+    const bin = locateAgent(tool, env);
+    if (bin === null || !session.source.externalId) throw new RunRefused(`${tool} cannot run for session ${session.id}`);
     const chosenModel = model ?? null;
-    const args = claudeArgs({ externalId: session.source.externalId, prompt, batonCommand: options.batonCommand, batonSessionId: session.id, mode: claudeModeOf(session), model: chosenModel });
+    const externalId = session.source.externalId;
+    const args =
+      tool === 'claude'
+        ? claudeArgs({ externalId, prompt, batonCommand: options.batonCommand, batonSessionId: session.id, mode: claudeModeOf(session), model: chosenModel })
+        : codexArgs({ externalId, prompt, policy: codexPolicyOf(session), model: chosenModel });
+    const parseLine = tool === 'claude' ? parseClaudeStreamLine : parseCodexStreamLine;
     // Continuing in the desktop takes the baton (epoch + 1); the terminal gets it back with handBack.
     const claimed = await options.store.claim(session.id, DESKTOP_HOLDER);
     const child = spawn(bin, args, {
@@ -117,8 +133,8 @@ export function createAgentRunner(options: AgentRunnerOptions): AgentRunner {
     const startTime = (await processStartTime(spawned)) ?? '';
     const runId = `run-${randomUUID()}`;
     const taskId = `agent-run-${randomUUID()}`;
-    const command = `claude -p … --resume ${session.source.externalId}${chosenModel ? ` --model ${chosenModel}` : ''}`;
-    const view: RunView = { runId, sessionId: session.id, taskId, tool: 'claude', prompt, model: chosenModel ?? session.model?.name ?? null, state: 'running', events: [] };
+    const command = `${tool === 'claude' ? `claude -p … --resume ${externalId}` : `codex exec resume ${externalId} --json …`}${chosenModel ? ` --model ${chosenModel}` : ''}`;
+    const view: RunView = { runId, sessionId: session.id, taskId, tool, prompt, model: chosenModel ?? session.model?.name ?? null, state: 'running', events: [] };
     const registered = await call('task.register', { id: taskId, sessionId: session.id, kind: AGENT_RUN_TASK_KIND, command, pid: spawned, recoverable: false, leaseTtlMs: AGENT_RUN_LEASE_MS }).catch(() => null);
     const epoch = typeof registered?.epoch === 'number' ? registered.epoch : 1;
     const heartbeat = setInterval(() => void call('task.heartbeat', { id: taskId, epoch }).catch(() => undefined), AGENT_RUN_LEASE_MS / 3);
@@ -131,7 +147,7 @@ export function createAgentRunner(options: AgentRunnerOptions): AgentRunner {
     push(view, { kind: 'started', at: new Date().toISOString(), pid: spawned, command, model: view.model });
     let lineNo = 0;
     createInterface({ input: child.stdout! }).on('line', (line) => {
-      for (const event of parseClaudeStreamLine(line, ++lineNo)) push(view, event);
+      for (const event of parseLine(line, ++lineNo)) push(view, event);
     });
     createInterface({ input: child.stderr! }).on('line', (line) => {
       run.stderr.push(line);
@@ -149,12 +165,12 @@ export function createAgentRunner(options: AgentRunnerOptions): AgentRunner {
       const state = run.stopRequested ? 'stopped' : code === 0 ? 'completed' : 'failed';
       view.state = state;
       void (async () => {
-        const reason = state === 'stopped' ? 'stopped by the person' : state === 'failed' ? `claude exited with ${code ?? signal}` : null;
+        const reason = state === 'stopped' ? 'stopped by the person' : state === 'failed' ? `${tool} exited with ${code ?? signal}` : null;
         await call('task.complete', { id: taskId, epoch, status: state === 'completed' ? 'completed' : 'failed', exitCode: code, lastLogLines: run.stderr, reason }).catch(() => undefined);
         try {
           await syncAgentLog(options.store, claimed, env);
         } catch (error) {
-          push(view, { kind: 'error', message: `the session could not be updated from Claude Code's log: ${(error as Error).message}` });
+          push(view, { kind: 'error', message: `the session could not be updated from ${tool}'s log: ${(error as Error).message}` });
         }
         live.delete(session.id);
         push(view, { kind: 'finished', at: new Date().toISOString(), exitCode: code, signal, state, stderrTail: [...run.stderr] });
@@ -201,7 +217,7 @@ export function createAgentRunner(options: AgentRunnerOptions): AgentRunner {
         const r = view.record;
         if (r.kind !== AGENT_RUN_TASK_KIND || (r.state !== 'running' && r.state !== 'orphaned')) continue;
         const alive = view.processAlive === true;
-        const reason = alive ? `the Baton host that started it stopped; claude (pid ${r.pid}) is still running as an orphan` : 'the Baton host that started it stopped during the run';
+        const reason = alive ? `the Baton host that started it stopped; its agent (pid ${r.pid}) is still running as an orphan` : 'the Baton host that started it stopped during the run';
         await call('task.complete', { id: r.id, epoch: r.epoch, status: 'failed', exitCode: null, lastLogLines: [], reason }).catch(() => undefined);
         done.push(r.id);
       }

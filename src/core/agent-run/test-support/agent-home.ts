@@ -1,4 +1,4 @@
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -81,4 +81,30 @@ export async function seedClaudeSession(agent: AgentHome, binaries: AgentBinarie
   const sessionId = (JSON.parse(init) as { session_id: string }).session_id;
   const slug = agent.project.replace(/[^A-Za-z0-9]/g, '-');
   return { sessionId, transcript: join(agent.env.CLAUDE_CONFIG_DIR!, 'projects', slug, `${sessionId}.jsonl`) };
+}
+
+/** A first Codex turn, run for real against the stand-in model (in a git repository: Codex refuses untrusted plain directories). */
+export async function seedCodexSession(agent: AgentHome, binaries: AgentBinaries, prompt = 'say hello'): Promise<{ sessionId: string; rollout: string }> {
+  await promisify(execFile)('git', ['init', '-q', agent.project]);
+  const stdout = await runWithClosedStdin(binaries.codex, ['exec', '--json', prompt], agent);
+  const started = stdout.split('\n').find((l) => l.includes('"thread.started"'));
+  if (!started) throw new Error(`codex printed no thread.started line:\n${stdout.slice(0, 2000)}`);
+  const sessionId = (JSON.parse(started) as { thread_id: string }).thread_id;
+  const { stdout: found } = await promisify(execFile)('find', [join(agent.env.CODEX_HOME!, 'sessions'), '-name', `*${sessionId}.jsonl`], { encoding: 'utf8' });
+  const rollout = found.trim().split('\n')[0];
+  if (!rollout) throw new Error(`no Codex rollout for ${sessionId} under ${agent.env.CODEX_HOME}/sessions`);
+  return { sessionId, rollout };
+}
+
+/** Runs a command with stdin closed (Codex reads stdin until EOF before it starts) and returns its stdout. */
+function runWithClosedStdin(bin: string, args: string[], agent: AgentHome): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(bin, args, { cwd: agent.project, env: agent.env, stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.once('error', reject);
+    child.once('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`${bin} ${args.join(' ')} exited ${code}: ${err.slice(-2000)}`))));
+  });
 }

@@ -78,8 +78,10 @@ function responsesEvents(step: ScriptStep, model: string): Array<[string, unknow
   const item =
     step.kind === 'text'
       ? { type: 'message', id: nextId('msg'), role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: step.text, annotations: [] }] }
-      : { type: 'function_call', id: nextId('fc'), call_id: nextId('call'), name: 'shell', arguments: JSON.stringify({ command: ['bash', '-lc', step.command] }), status: 'completed' };
+      : // Codex 0.169 offers `exec_command` {cmd} (a PTY); the older `shell` tool is gone.
+        { type: 'function_call', id: nextId('fc'), call_id: nextId('call'), name: 'exec_command', arguments: JSON.stringify({ cmd: step.command, login: false }), status: 'completed' };
   const events: Array<[string, unknown]> = [['response.created', { type: 'response.created', response: { id, model, status: 'in_progress', output: [] } }]];
+  events.push(['response.output_item.added', { type: 'response.output_item.added', output_index: 0, item: step.kind === 'text' ? { ...item, status: 'in_progress', content: [] } : { ...item, status: 'in_progress' } }]);
   if (step.kind === 'text') events.push(['response.output_text.delta', { type: 'response.output_text.delta', item_id: item.id, output_index: 0, content_index: 0, delta: step.text }]);
   events.push(['response.output_item.done', { type: 'response.output_item.done', output_index: 0, item }]);
   events.push(['response.completed', { type: 'response.completed', response: { id, model, status: 'completed', output: [item], usage: { input_tokens: 10, output_tokens: 5, total_tokens: 15, input_tokens_details: { cached_tokens: 0 }, output_tokens_details: { reasoning_tokens: 0 } } } }]);
