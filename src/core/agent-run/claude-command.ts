@@ -3,8 +3,8 @@ import { BATON_HOOK_MATCHER, BATON_HOOK_TIMEOUT_S } from '../install/claude-hook
 
 /**
  * The headless Claude Code command for one follow-up (verified with 2.1.328):
- *   claude -p <prompt> --resume <id> --output-format stream-json --verbose
- *          --settings <json with Baton's PreToolUse hook> [--permission-mode <mode>] [--model <m>]
+ *   claude -p --resume <id> --output-format stream-json --verbose
+ *          --settings <json with Baton's PreToolUse hook> [--permission-mode <mode>] [--model <m>] -- <prompt>
  * The hook travels in `--settings` for this run only: the person's settings files are never written.
  * Claude Code calls PreToolUse hooks in print mode too, so every matched tool call asks Baton.
  */
@@ -35,7 +35,7 @@ export function claudeHookSettings(batonCommand: string, batonSessionId: string)
 }
 
 export function claudeArgs(input: ClaudeCommandInput): string[] {
-  const args = ['-p', input.prompt, '--resume', input.externalId, '--output-format', 'stream-json', '--verbose', '--settings', claudeHookSettings(input.batonCommand, input.batonSessionId)];
+  const args = ['-p', '--resume', input.externalId, '--output-format', 'stream-json', '--verbose', '--settings', claudeHookSettings(input.batonCommand, input.batonSessionId)];
   if (input.mode !== null) {
     if (!(CLAUDE_PASSABLE_MODES as readonly string[]).includes(input.mode)) {
       throw new RunRefused(`the session's permission mode "${input.mode}" is not one Baton runs Claude Code with (only ${CLAUDE_PASSABLE_MODES.join(', ')}); never bypass`);
@@ -43,6 +43,8 @@ export function claudeArgs(input: ClaudeCommandInput): string[] {
     args.push('--permission-mode', input.mode);
   }
   if (input.model !== null) args.push('--model', input.model);
+  // The prompt last, after `--`: a follow-up that starts with "-" is never read as a flag.
+  args.push('--', input.prompt);
   return args;
 }
 
