@@ -5,7 +5,7 @@ import { expect, test } from '../support/fixtures.js';
 import { REPO_ROOT } from '../support/cli.js';
 import { CandidatesPage } from '../pages/candidates-page.js';
 import { ComposerPage } from '../pages/composer-page.js';
-import { agentBinaries, makeAgentHome, seedClaudeSession, type AgentBinaries } from '../../src/core/agent-run/test-support/agent-home.js';
+import { agentBinaries, makeAgentHome, seedClaudeSession, seedCodexSession, type AgentBinaries } from '../../src/core/agent-run/test-support/agent-home.js';
 import { startStandInModel, type StandInModel } from '../../src/core/agent-run/test-support/stand-in-model.js';
 
 /**
@@ -33,7 +33,7 @@ function agentProcesses(externalId: string): string[] {
   return out.split('\n').filter((l) => l.includes(`--resume ${externalId}`) && !l.includes('ps -eo'));
 }
 
-test.describe('continue a Claude Code session in the desktop (issue 19)', () => {
+test.describe('continue an agent session in the desktop (issue 19)', () => {
   test('send a follow-up, watch the tool call stream, approve, deny, stop, and hand back', async ({ page, launchHost }) => {
     test.setTimeout(180_000);
     const agent = makeAgentHome(model.url, binaries);
@@ -90,5 +90,30 @@ test.describe('continue a Claude Code session in the desktop (issue 19)', () => 
     // 4. Continue in terminal hands the baton back with the exact command.
     const shown = await composer.handBack();
     await expect(shown).toContainText(`claude --resume ${sessionId}`);
+  });
+
+  test('Codex: the composer names the approval gap, runs codex exec resume in the session sandbox, and streams the answer', async ({ page, launchHost }) => {
+    test.setTimeout(120_000);
+    const agent = makeAgentHome(model.url, binaries);
+    model.script([{ kind: 'text', text: 'Hello from Codex.' }]);
+    const { sessionId, rollout } = await seedCodexSession(agent, binaries);
+    const host = await launchHost(agent.env);
+    await page.goto(host.url);
+    const candidates = new CandidatesPage(page);
+    await candidates.select('codex', sessionId);
+    await candidates.openInBaton();
+    const composer = new ComposerPage(page);
+    await expect(composer.root()).toHaveAttribute('data-available', 'true');
+    // The documented gap, said before anything runs: Codex exec cannot ask; the session's sandbox holds.
+    await expect(composer.root()).toContainText('Codex exec cannot ask for approvals');
+    await expect(composer.root()).toContainText('sandbox read-only');
+
+    model.script([{ kind: 'shell', command: 'touch codex-e2e.txt' }, { kind: 'text', text: 'The sandbox refused the write.' }]);
+    await composer.send('make the file');
+    await expect(page.getByTestId('run-text').last()).toHaveText('The sandbox refused the write.');
+    await expect(composer.state()).toHaveText('Finished');
+    expect(readFileSync(rollout, 'utf8')).toContain('make the file');
+    const shown = await composer.handBack();
+    await expect(shown).toContainText(`codex resume ${sessionId}`);
   });
 });
