@@ -10,6 +10,8 @@ import { z } from 'zod';
 export const PROMPT_MAX_CHARS = 100_000;
 /** Events a run keeps for a window that opens the session mid-run; older ones are in the log. */
 export const RUN_EVENTS_KEPT = 500;
+/** Changed paths a run lists (the tree watcher's batches, accumulated); more are counted, not named. */
+export const RUN_FILES_LISTED = 200;
 /** Stderr lines kept for a failed run (the task keeps the same number). */
 export const RUN_STDERR_LINES = 20;
 
@@ -22,6 +24,8 @@ export const RunEvent = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('text'), id: z.string(), text: z.string() }),
   z.object({ kind: z.literal('tool-call'), id: z.string(), name: z.string(), input: z.unknown() }),
   z.object({ kind: z.literal('tool-result'), id: z.string(), output: z.string(), isError: z.boolean() }),
+  /** Files under the session's directory changed during the run (relative paths, all so far). */
+  z.object({ kind: z.literal('files'), paths: z.array(z.string()), more: z.number().int().nonnegative() }),
   /** A line the parser could not read, or an error the agent reported. */
   z.object({ kind: z.literal('error'), message: z.string() }),
   z.object({ kind: z.literal('finished'), at: z.string(), exitCode: z.number().int().nullable(), signal: z.string().nullable(), state: z.enum(['completed', 'failed', 'stopped']), stderrTail: z.array(z.string()) }),

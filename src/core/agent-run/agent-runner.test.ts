@@ -106,6 +106,8 @@ describe('continue a Claude Code session in the desktop', () => {
     expect(run.events.find((e) => e.kind === 'tool-result')).toMatchObject({ output: 'created', isError: false });
     expect(run.events.some((e) => e.kind === 'text' && e.text === 'Created the file.')).toBe(true);
     expect(existsSync(join(agent.project, 'made-by-agent.txt'))).toBe(true);
+    // The tree watcher saw the agent's file while the run went.
+    expect(run.events.filter((e) => e.kind === 'files').at(-1)).toMatchObject({ paths: expect.arrayContaining(['made-by-agent.txt']) });
     // The agent's own log holds the new turns (claude --resume continues from them) …
     expect(readFileSync(transcript, 'utf8')).toContain('Created the file.');
     // … and Baton's copy caught up, without duplicates when synced again.

@@ -14,6 +14,7 @@ import { CODEX_APPROVAL_GAP, codexArgs, codexPolicyOf } from './codex-command.js
 import { parseCodexStreamLine } from './codex-stream.js';
 import { stopStartedProcess } from './stop-process.js';
 import { syncAgentLog } from './sync-agent-log.js';
+import { watchRunFiles } from './run-files.js';
 
 /** Task kind of a desktop run, so a restarted host recognises the runs a previous one left. */
 export const AGENT_RUN_TASK_KIND = 'agent-run';
@@ -145,6 +146,8 @@ export function createAgentRunner(options: AgentRunnerOptions): AgentRunner {
     live.set(session.id, run);
     lastRun.set(session.id, view);
     push(view, { kind: 'started', at: new Date().toISOString(), pid: spawned, command, model: view.model });
+    // The files the agent touches, live, through the tree watcher (the diff view re-reads on them).
+    const files = watchRunFiles(session.cwd, (paths, more) => push(view, { kind: 'files', paths, more }));
     let lineNo = 0;
     createInterface({ input: child.stdout! }).on('line', (line) => {
       for (const event of parseLine(line, ++lineNo)) push(view, event);
@@ -162,6 +165,7 @@ export function createAgentRunner(options: AgentRunnerOptions): AgentRunner {
     });
     const finish = (code: number | null, signal: NodeJS.Signals | null): void => {
       clearInterval(heartbeat);
+      void files.close();
       const state = run.stopRequested ? 'stopped' : code === 0 ? 'completed' : 'failed';
       view.state = state;
       void (async () => {

@@ -129,6 +129,8 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
   const runner = createAgentRunner({ store, tasks, dataDir: options.dataDir, batonCommand: options.batonCommand ?? defaultBatonCommand() });
   unsubscribers.push(runner.onEvent((sessionId, run, event) => emitUiEvent('composer:event', { sessionId, runId: run.runId, state: run.state, event })));
   unsubscribers.push(runner.onEvent((sessionId, _run, event) => event.kind === 'finished' && emitUiEvent('session:changed', { id: sessionId, reason: 'agent-run' })));
+  // The agent's edits reach the Changes tab as they happen, like any other drift.
+  unsubscribers.push(runner.onEvent((sessionId, _run, event) => event.kind === 'files' && emitUiEvent('workspace:drift', { sessionId, paths: event.paths })));
   // Runs a previous host left are failed or orphaned now, never shown as running.
   await runner.recoverLeftovers().catch((error: unknown) => console.error(`baton: leftover agent runs not recovered (${(error as Error).message})`));
 

@@ -40,6 +40,18 @@ export function RunStream({ run }: { run: RunView }) {
               )}
             </div>
           );
+        if (item.kind === 'files')
+          return (
+            <div key={item.id} className="run-files" data-testid="run-files">
+              <span className="muted">Files changed in this run (see Changes):</span>{' '}
+              {item.paths.map((path) => (
+                <code key={path} className="run-file" data-testid="run-file">
+                  {path}
+                </code>
+              ))}
+              {item.more > 0 && <span className="muted"> and {item.more} more</span>}
+            </div>
+          );
         if (item.kind === 'error')
           return (
             <p key={item.id} className="inline-error" role="alert" data-testid="run-error">

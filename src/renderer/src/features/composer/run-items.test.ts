@@ -43,6 +43,18 @@ describe('foldRunEvents', () => {
   });
 });
 
+it('keeps one files item, updated in place with every path so far', () => {
+  const items = foldRunEvents([
+    { kind: 'files', paths: ['a.txt'], more: 0 },
+    { kind: 'text', id: 't', text: 'x' },
+    { kind: 'files', paths: ['a.txt', 'b.txt'], more: 3 },
+  ]);
+  expect(items).toEqual([
+    { kind: 'files', id: 'files', paths: ['a.txt', 'b.txt'], more: 3 },
+    { kind: 'text', id: 't', text: 'x' },
+  ]);
+});
+
 describe('toolSummary', () => {
   it('names the command, file or url, and clips long ones', () => {
     expect(toolSummary({ command: 'ls', description: 'x' })).toBe('ls');

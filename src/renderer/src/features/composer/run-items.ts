@@ -9,6 +9,8 @@ export type RunItem =
   | { kind: 'text'; id: string; text: string }
   | { kind: 'tool'; id: string; name: string; summary: string; status: 'running' | 'done' | 'failed'; output: string | null }
   | { kind: 'error'; id: string; message: string }
+  /** One item, updated in place: every file changed so far in the run. */
+  | { kind: 'files'; id: 'files'; paths: string[]; more: number }
   | { kind: 'finished'; id: string; state: 'completed' | 'failed' | 'stopped'; exitCode: number | null; signal: string | null; stderrTail: string[] };
 
 /** Longest one-line summary of a tool call's input. */
@@ -27,6 +29,7 @@ export function toolSummary(input: unknown): string {
 export function foldRunEvents(events: readonly RunEvent[]): RunItem[] {
   const items: RunItem[] = [];
   const tools = new Map<string, number>();
+  let filesAt = -1;
   events.forEach((event, index) => {
     switch (event.kind) {
       case 'text':
@@ -46,6 +49,14 @@ export function foldRunEvents(events: readonly RunEvent[]): RunItem[] {
       case 'error':
         items.push({ kind: 'error', id: `error-${index}`, message: event.message });
         break;
+      case 'files': {
+        const item: RunItem = { kind: 'files', id: 'files', paths: event.paths, more: event.more };
+        if (filesAt < 0) {
+          filesAt = items.length;
+          items.push(item);
+        } else items[filesAt] = item;
+        break;
+      }
       case 'finished':
         // A call still "running" when the run ended never finished.
         for (const [, at] of tools) {
