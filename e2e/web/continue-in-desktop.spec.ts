@@ -60,6 +60,8 @@ test.describe('continue an agent session in the desktop (issue 19)', () => {
     await expect(page.getByTestId('run-text').last()).toHaveText('Made the file.');
     await expect(composer.state()).toHaveText('Finished');
     expect(readFileSync(join(agent.project, 'e2e-made.txt'), 'utf8')).toBe('');
+    // The watcher saw the agent's edit while the run went.
+    await expect(page.getByTestId('run-file')).toContainText(['e2e-made.txt']);
     mkdirSync(SHOTS, { recursive: true });
     await page.emulateMedia({ colorScheme: 'light' });
     await page.screenshot({ path: join(SHOTS, 'continue-in-desktop-light.png') });
