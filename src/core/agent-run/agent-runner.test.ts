@@ -164,4 +164,18 @@ describe('continue a Claude Code session in the desktop', () => {
     const command = await call<{ command: string }>('terminal:command', { sessionId });
     expect(command.command).toMatch(/^claude --resume /);
   });
+
+  it('closing the host stops the runs it started, and the task says why', async () => {
+    model.script([{ kind: 'shell', command: 'for i in $(seq 60); do echo tick $i; sleep 1; done' }, { kind: 'text', text: 'never' }]);
+    const sent = await call<ComposerStatus>('composer:send', { sessionId, prompt: 'run long' });
+    const started = sent.run!.events.find((e) => e.kind === 'started') as { pid: number };
+    const pending = await until('the approval request', () => host.approvals.listPending().find((v) => v.request.sessionId === sessionId));
+    await call('approvals:decide', { requestId: pending.request.requestId, decision: 'approve', confirmHighRisk: true });
+    await host.close();
+    expect(await processStartTime(started.pid)).toBeNull();
+    host = await startHostServices({ dataDir, kind: 'browser', capabilities: [], batonCommand: BATON_DEV_COMMAND });
+    const task = (await host.tasks.list({ sessionId })).at(-1)!;
+    expect(task.state).toBe('failed');
+    expect(task.record.outcome?.reason).toMatch(/stopped/);
+  });
 });

@@ -15,6 +15,7 @@ import { parseCodexStreamLine } from './codex-stream.js';
 import { stopStartedProcess } from './stop-process.js';
 import { syncAgentLog } from './sync-agent-log.js';
 import { watchRunFiles } from './run-files.js';
+import { WATCH_DEBOUNCE_MS } from '../watch/file-watcher.js';
 
 /** Task kind of a desktop run, so a restarted host recognises the runs a previous one left. */
 export const AGENT_RUN_TASK_KIND = 'agent-run';
@@ -24,6 +25,8 @@ export const AGENT_RUN_LEASE_MS = 15_000;
 export const DESKTOP_HOLDER = 'desktop';
 /** How long the run waits for the agent's pipes to close after it exited. */
 export const PIPE_DRAIN_MS = 2_000;
+/** Wait after the agent exits for the tree watcher's last batch (two debounce windows). */
+export const RUN_FILES_SETTLE_MS = 2 * WATCH_DEBOUNCE_MS;
 
 export interface AgentRunnerOptions {
   store: SessionStore;
@@ -165,10 +168,12 @@ export function createAgentRunner(options: AgentRunnerOptions): AgentRunner {
     });
     const finish = (code: number | null, signal: NodeJS.Signals | null): void => {
       clearInterval(heartbeat);
-      void files.close();
       const state = run.stopRequested ? 'stopped' : code === 0 ? 'completed' : 'failed';
       view.state = state;
       void (async () => {
+        // One more debounce window, so the last edits reach the run before the watch closes.
+        await new Promise((r) => setTimeout(r, RUN_FILES_SETTLE_MS));
+        await files.close();
         const reason = state === 'stopped' ? 'stopped by the person' : state === 'failed' ? `${tool} exited with ${code ?? signal}` : null;
         await call('task.complete', { id: taskId, epoch, status: state === 'completed' ? 'completed' : 'failed', exitCode: code, lastLogLines: run.stderr, reason }).catch(() => undefined);
         try {
