@@ -178,4 +178,23 @@ describe('continue a Claude Code session in the desktop', () => {
     expect(task.state).toBe('failed');
     expect(task.record.outcome?.reason).toMatch(/stopped/);
   });
+
+  it('a host closed with "leave runs going" leaves the agent running, and the next start marks it as an orphan by pid', async () => {
+    model.script([{ kind: 'shell', command: 'for i in $(seq 60); do echo tick $i; sleep 1; done' }, { kind: 'text', text: 'never' }]);
+    const sent = await call<ComposerStatus>('composer:send', { sessionId, prompt: 'keep going without me' });
+    const started = sent.run!.events.find((e) => e.kind === 'started') as { pid: number };
+    const startTime = await processStartTime(started.pid);
+    await until('the approval request', () => host.approvals.listPending().find((v) => v.request.sessionId === sessionId));
+    process.env.BATON_LEAVE_RUNS_ON_CLOSE = '1';
+    await host.close();
+    delete process.env.BATON_LEAVE_RUNS_ON_CLOSE;
+    expect(await processStartTime(started.pid)).toBe(startTime);
+    host = await startHostServices({ dataDir, kind: 'browser', capabilities: [], batonCommand: BATON_DEV_COMMAND });
+    const task = (await host.tasks.list({ sessionId })).at(-1)!;
+    expect(task.state).toBe('failed');
+    expect(task.record.outcome?.reason).toBe(`the Baton host that started it stopped; its agent (pid ${started.pid}) is still running as an orphan`);
+    // Cleaned up here: the pid is still the one Baton started.
+    if ((await processStartTime(started.pid)) === startTime) process.kill(started.pid, 'SIGTERM');
+    await until('the orphan to end', async () => ((await processStartTime(started.pid)) === null ? true : undefined));
+  });
 });

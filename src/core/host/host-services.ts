@@ -40,6 +40,8 @@ export interface HostOptions {
   capabilities: readonly string[];
   /** How an agent's approval hook calls this Baton; default: the running CLI (see baton-command.ts). */
   batonCommand?: string;
+  /** Leave desktop runs going when the host closes (marked as orphans at the next start); default: stop them. BATON_LEAVE_RUNS_ON_CLOSE=1 sets it. */
+  leaveRunsOnClose?: boolean;
 }
 
 export interface HostServices {
@@ -237,7 +239,7 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
     },
     async close() {
       // The runs this host started stop with it (their tasks record why).
-      await runner.close();
+      await runner.close({ leaveRunning: options.leaveRunsOnClose ?? process.env.BATON_LEAVE_RUNS_ON_CLOSE === '1' });
       emitter.removeAllListeners();
       for (const unsubscribe of unsubscribers) unsubscribe();
       await relay?.close();
