@@ -54,6 +54,14 @@ test.describe('continue an agent session in the desktop (issue 19)', () => {
     await composer.send('make the file');
     await expect(composer.tools().first()).toHaveAttribute('data-status', 'running');
     await expect(composer.approval()).toContainText('touch e2e-made.txt');
+    // The streamed run as a person sees it mid-way: the tool card running, its approval asked here.
+    mkdirSync(SHOTS, { recursive: true });
+    await composer.approval().scrollIntoViewIfNeeded();
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.screenshot({ path: join(SHOTS, 'continue-in-desktop-light.png') });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.screenshot({ path: join(SHOTS, 'continue-in-desktop-dark.png') });
+    await page.emulateMedia({ colorScheme: 'light' });
     await composer.approve();
     await expect(composer.tools().first()).toHaveAttribute('data-status', 'done');
     await expect(composer.tools().first().getByTestId('run-tool-output')).toHaveText('made-it');
@@ -62,12 +70,8 @@ test.describe('continue an agent session in the desktop (issue 19)', () => {
     expect(readFileSync(join(agent.project, 'e2e-made.txt'), 'utf8')).toBe('');
     // The watcher saw the agent's edit while the run went.
     await expect(page.getByTestId('run-file')).toContainText(['e2e-made.txt']);
-    mkdirSync(SHOTS, { recursive: true });
-    await page.emulateMedia({ colorScheme: 'light' });
-    await page.screenshot({ path: join(SHOTS, 'continue-in-desktop-light.png') });
-    await page.emulateMedia({ colorScheme: 'dark' });
-    await page.screenshot({ path: join(SHOTS, 'continue-in-desktop-dark.png') });
-    await page.emulateMedia({ colorScheme: 'light' });
+    await composer.root().scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(SHOTS, 'continue-in-desktop-finished.png') });
     // The agent's own log holds the new turn; `claude --resume` continues from it.
     expect(readFileSync(transcript, 'utf8')).toContain('Made the file.');
 
