@@ -157,6 +157,19 @@ describe('continue a Claude Code session in the desktop', () => {
     expect(task.record.outcome?.reason).toMatch(/stopped/);
   });
 
+  it('a crash shows as failed with the exit code and the last stderr lines, on the run and its task', async () => {
+    // The real agent, failing for real: a session id Claude Code does not know.
+    const lost = await host.store.createSession({ cwd: agent.project, gitRoot: null, branch: null, title: 'lost', holder: 'terminal', source: { tool: 'claude', externalId: '00000000-0000-4000-8000-000000000000', path: transcript } });
+    const finished = new Promise<RunEvent>((done) => host.runner.onEvent((id, _run, event) => id === lost.id && event.kind === 'finished' && done(event)));
+    await call('composer:send', { sessionId: lost.id, prompt: 'go on' });
+    const end = (await finished) as RunEvent & { kind: 'finished' };
+    expect(end).toMatchObject({ state: 'failed', exitCode: 1 });
+    expect(end.stderrTail.join('\n')).toMatch(/No conversation found with session ID: 00000000-0000-4000-8000-000000000000/);
+    const task = (await host.tasks.list({ sessionId: lost.id })).at(-1)!;
+    expect(task).toMatchObject({ state: 'failed', record: { outcome: { exitCode: 1, reason: 'claude exited with 1' } } });
+    expect(task.record.outcome?.lastLogLines.join('\n')).toMatch(/No conversation found/);
+  });
+
   it('hands the baton back for the terminal', async () => {
     const before = await host.store.getSession(sessionId);
     const doc = await call<{ holder: { who: string; epoch: number } }>('composer:hand-back', { sessionId });
