@@ -7,6 +7,7 @@ import type { ComposerStatus, RunEvent } from '../../shared/agent-run.js';
 import { startHostServices, type HostServices } from '../host/host-services.js';
 import { processStartTime } from '../tasks/process-start-time.js';
 import { syncAgentLog } from './sync-agent-log.js';
+import { createAgentRunner } from './agent-runner.js';
 import { agentBinaries, makeAgentHome, seedClaudeSession, type AgentBinaries, type AgentHome } from './test-support/agent-home.js';
 import { startStandInModel, type StandInModel } from './test-support/stand-in-model.js';
 
@@ -87,6 +88,15 @@ describe('continue a Claude Code session in the desktop', () => {
     expect(status).toMatchObject({ available: true, tool: 'claude', reason: null, run: null });
     expect(status.models).toContain('sonnet');
     expect(status.approvals).toMatch(/PreToolUse hook, for this run only/);
+  });
+
+  it('is off when the approval hook could not start (it would fail open in Claude Code)', async () => {
+    const runner = createAgentRunner({ store: host.store, tasks: host.tasks, dataDir, batonCommand: 'baton', env: { ...process.env, PATH: '/nonexistent' } });
+    const status = await runner.status(sessionId);
+    expect(status).toMatchObject({ available: false, tool: 'claude' });
+    expect(status.reason).toMatch(/`baton` on PATH/);
+    await expect(runner.send({ sessionId, prompt: 'x' })).rejects.toThrow(/baton/);
+    await runner.close();
   });
 
   it('streams a tool call, waits for the approval in Baton, runs it, and the session and the agent log get the new turns once', async () => {

@@ -8,6 +8,7 @@ import type { SessionStore } from '../store/types.js';
 import type { TaskService } from '../tasks/index.js';
 import { processStartTime } from '../tasks/process-start-time.js';
 import { locateAgent } from './agent-locate.js';
+import { onPath } from '../install/on-path.js';
 import { CLAUDE_MODEL_ALIASES, RunRefused, claudeArgs, claudeModeOf } from './claude-command.js';
 import { parseClaudeStreamLine } from './claude-stream.js';
 import { CODEX_APPROVAL_GAP, codexArgs, codexPolicyOf } from './codex-command.js';
@@ -106,6 +107,10 @@ export function createAgentRunner(options: AgentRunnerOptions): AgentRunner {
       } catch (error) {
         return { ...base, available: false, tool, reason: `${(error as Error).message}.`, models: [], approvals: CODEX_APPROVAL_GAP };
       }
+    }
+    // A hook that cannot start fails open in Claude Code (a non-blocking hook error): no run then.
+    if (options.batonCommand === 'baton' && !onPath('baton', env)) {
+      return { ...base, available: false, tool, reason: 'The approval hook needs `baton` on PATH (npm link, or install the package); without it Claude Code would run tools unasked.', models: [], approvals: '' };
     }
     const models = [...new Set([...(base.model ? [base.model] : []), ...CLAUDE_MODEL_ALIASES])];
     return { ...base, available: true, tool, reason: null, models, approvals: 'Each Bash, Edit and Write call asks here (Baton\'s PreToolUse hook, for this run only).' };
