@@ -65,6 +65,8 @@ interface LiveRun {
   exited: Promise<void>;
   stopRequested: boolean;
   heartbeat: NodeJS.Timeout;
+  /** Resolves once the ended run is recorded (task completed, log synced) and no longer live. */
+  settled: Promise<void>;
 }
 
 const noConnection = { signal: new AbortController().signal };
@@ -150,7 +152,9 @@ export function createAgentRunner(options: AgentRunnerOptions): AgentRunner {
     heartbeat.unref();
     let resolveExit!: () => void;
     const exited = new Promise<void>((resolve) => (resolveExit = resolve));
-    const run: LiveRun = { view, child, pid: spawned, startTime, epoch, stderr: [], exited, stopRequested: false, heartbeat };
+    let settle!: () => void;
+    const settled = new Promise<void>((resolve) => (settle = resolve));
+    const run: LiveRun = { view, child, pid: spawned, startTime, epoch, stderr: [], exited, stopRequested: false, heartbeat, settled };
     live.set(session.id, run);
     lastRun.set(session.id, view);
     push(view, { kind: 'started', at: new Date().toISOString(), pid: spawned, command, model: view.model });
@@ -187,6 +191,7 @@ export function createAgentRunner(options: AgentRunnerOptions): AgentRunner {
           push(view, { kind: 'error', message: `the session could not be updated from ${tool}'s log: ${(error as Error).message}` });
         }
         live.delete(session.id);
+        settle();
         push(view, { kind: 'finished', at: new Date().toISOString(), exitCode: code, signal, state, stderrTail: [...run.stderr] });
         const next = queued.get(session.id);
         queued.delete(session.id);
@@ -218,6 +223,9 @@ export function createAgentRunner(options: AgentRunnerOptions): AgentRunner {
       return describe(sessionId);
     },
     async handBack(sessionId) {
+      // A run that has ended but is still being recorded (its log synced as the desktop) is waited for.
+      const ending = live.get(sessionId);
+      if (ending && ending.view.state !== 'running' && ending.view.state !== 'stopping') await ending.settled;
       if (live.has(sessionId)) throw new RunRefused(`a run is still going in session ${sessionId}; stop it before continuing in the terminal`);
       return options.store.claim(sessionId, 'terminal');
     },
