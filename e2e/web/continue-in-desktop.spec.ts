@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '../support/fixtures.js';
-import { REPO_ROOT } from '../support/cli.js';
+import { SCREENS } from '../support/screens.js';
 import { CandidatesPage } from '../pages/candidates-page.js';
 import { ComposerPage } from '../pages/composer-page.js';
 import { agentBinaries, makeAgentHome, seedClaudeSession, seedCodexSession, type AgentBinaries } from '../../src/core/agent-run/test-support/agent-home.js';
@@ -12,7 +12,8 @@ import { startStandInModel, type StandInModel } from '../../src/core/agent-run/t
  * Issue 19, end to end: the real `claude` 2.1.328 (agent cache) continues an imported session from
  * the composer in Chromium, through the real `baton serve`; only the model is the loopback stand-in.
  */
-const SHOTS = join(REPO_ROOT, 'docs', 'screenshots');
+// Written where the other specs put theirs (not committed); the copies in docs/screenshots come from a run of this spec.
+const SHOTS = SCREENS;
 
 let binaries: AgentBinaries;
 let model: StandInModel;
