@@ -51,10 +51,12 @@ test.describe('continue an agent session in the desktop (issue 19)', () => {
     await expect(page.getByTestId('composer-model')).toBeVisible();
 
     // 1. A follow-up whose tool call waits for an approval in the UI, then runs.
-    model.script([{ kind: 'shell', command: 'touch e2e-made.txt && echo made-it' }, { kind: 'text', text: 'Made the file.' }]);
+    // A high-risk call (eval: dynamic, so the policy cannot read it): approving takes the second, deliberate click.
+    model.script([{ kind: 'shell', command: 'eval "touch e2e-made.txt" && echo made-it' }, { kind: 'text', text: 'Made the file.' }]);
     await composer.send('make the file');
     await expect(composer.tools().first()).toHaveAttribute('data-status', 'running');
     await expect(composer.approval()).toContainText('touch e2e-made.txt');
+    await expect(composer.approval()).toHaveAttribute('data-risk', 'high');
     // The streamed run as a person sees it mid-way: the tool card running, its approval asked here.
     mkdirSync(SHOTS, { recursive: true });
     await composer.approval().scrollIntoViewIfNeeded();
@@ -63,7 +65,9 @@ test.describe('continue an agent session in the desktop (issue 19)', () => {
     await page.emulateMedia({ colorScheme: 'dark' });
     await page.screenshot({ path: join(SHOTS, 'continue-in-desktop-dark.png') });
     await page.emulateMedia({ colorScheme: 'light' });
-    await composer.approve();
+    await composer.approval().getByTestId('run-approve').click();
+    await expect(composer.approval().getByTestId('run-approve-confirm')).toBeVisible();
+    await composer.approval().getByTestId('run-approve-confirm').click();
     await expect(composer.tools().first()).toHaveAttribute('data-status', 'done');
     await expect(composer.tools().first().getByTestId('run-tool-output')).toHaveText('made-it');
     await expect(page.getByTestId('run-text').last()).toHaveText('Made the file.');
