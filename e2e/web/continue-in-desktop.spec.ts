@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '../support/fixtures.js';
 import { SCREENS } from '../support/screens.js';
@@ -17,6 +17,8 @@ const SHOTS = SCREENS;
 
 let binaries: AgentBinaries;
 let model: StandInModel;
+/** The agents' private homes made by the tests, removed at the end. */
+const homes: string[] = [];
 
 test.beforeAll(async () => {
   test.setTimeout(600_000);
@@ -26,6 +28,7 @@ test.beforeAll(async () => {
 });
 test.afterAll(async () => {
   await model?.close();
+  for (const root of homes) rmSync(root, { recursive: true, force: true });
 });
 
 /** Processes whose command line names this Claude Code session (the run Baton started). */
@@ -38,6 +41,7 @@ test.describe('continue an agent session in the desktop (issue 19)', () => {
   test('send a follow-up, watch the tool call stream, approve, deny, stop, and hand back', async ({ page, launchHost }) => {
     test.setTimeout(180_000);
     const agent = makeAgentHome(model.url, binaries);
+    homes.push(agent.root);
     model.script([{ kind: 'text', text: 'Hello from the terminal turn.' }]);
     const { sessionId, transcript } = await seedClaudeSession(agent, binaries);
 
@@ -106,6 +110,7 @@ test.describe('continue an agent session in the desktop (issue 19)', () => {
   test('Codex: the composer names the approval gap, runs codex exec resume in the session sandbox, and streams the answer', async ({ page, launchHost }) => {
     test.setTimeout(120_000);
     const agent = makeAgentHome(model.url, binaries);
+    homes.push(agent.root);
     model.script([{ kind: 'text', text: 'Hello from Codex.' }]);
     const { sessionId, rollout } = await seedCodexSession(agent, binaries);
     const host = await launchHost(agent.env);
