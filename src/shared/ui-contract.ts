@@ -7,6 +7,8 @@ import { AgentListRequest, AgentScan, TerminalCommand } from './agents.js';
 import { CarriedTaskView } from './carried-tasks.js';
 import { preferenceChannels } from './preferences.js';
 import { lifecycleChannels } from './lifecycle-contract.js';
+import { ComposerStatus, RunEvent, RunState, SendRequest } from './agent-run.js';
+import { SessionDoc as SessionDocSchema } from './session.js';
 import { DiffFileList, FileDiff, RehydrateRequest, RehydrateResult, RehydrationPlan, WorkspaceVerification } from './workspace.js';
 
 /**
@@ -200,6 +202,14 @@ export const uiChannels = {
     ]),
     response: TerminalCommand,
   },
+  /** Continue in the desktop (issue 19): whether the composer is on, the run going or last run, a queued follow-up. */
+  'composer:status': { request: z.object({ sessionId: z.string() }), response: ComposerStatus },
+  /** Sends a follow-up: runs the session's agent headless, or queues it behind the run going. */
+  'composer:send': { request: SendRequest, response: ComposerStatus },
+  /** Stops the run: SIGINT, then SIGTERM after a grace period, to the pid Baton started only. */
+  'composer:stop': { request: z.object({ sessionId: z.string() }), response: ComposerStatus },
+  /** "Continue in terminal" after a desktop run: hands the baton back (epoch + 1). */
+  'composer:hand-back': { request: z.object({ sessionId: z.string() }), response: SessionDocSchema },
   /** Client-local preferences: answered by the host shell (electron-store / localStorage), never by the core. */
   ...preferenceChannels,
   ...lifecycleChannels,
@@ -229,6 +239,8 @@ export const uiEvents = {
   'agents:changed': z.object({ added: z.number(), updated: z.number(), removed: z.number(), rescan: z.boolean() }),
   /** A scan is reading session files: "Reading Claude Code sessions… done / total". */
   'agents:progress': z.object({ source: z.enum(['claude', 'codex']), done: z.number(), total: z.number() }),
+  /** A desktop run did something (text, a tool call or its result, an error, the end). */
+  'composer:event': z.object({ sessionId: z.string(), runId: z.string(), state: RunState, event: RunEvent }),
 } as const;
 export type UiEvent = keyof typeof uiEvents;
 export type UiEventPayload<E extends UiEvent> = z.infer<(typeof uiEvents)[E]>;

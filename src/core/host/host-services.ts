@@ -31,6 +31,8 @@ import { createRelayUiHandlers } from '../relay/ui-handlers.js';
 import { createSearchService } from '../search/search-service.js';
 import { createCredentialRegistry } from '../transport/session-credentials.js';
 import { createRemoteGate } from '../ssh/remote-gate.js';
+import { createAgentRunner, type AgentRunner } from '../agent-run/agent-runner.js';
+import { defaultBatonCommand } from '../agent-run/baton-command.js';
 
 /** Newest messages the session view receives at once; older pages come through session:messages. */
 export const SESSION_VIEW_MESSAGE_LIMIT = MESSAGE_PAGE_SIZE;
@@ -41,6 +43,10 @@ export interface HostOptions {
   dataDir: string;
   kind: HostKind;
   capabilities: readonly string[];
+  /** How an agent's approval hook calls this Baton; default: the running CLI (see baton-command.ts). */
+  batonCommand?: string;
+  /** Leave desktop runs going when the host closes (marked as orphans at the next start); default: stop them. BATON_LEAVE_RUNS_ON_CLOSE=1 sets it. */
+  leaveRunsOnClose?: boolean;
 }
 
 export interface HostServices {
@@ -55,6 +61,8 @@ export interface HostServices {
   readonly candidates: AgentCandidates;
   /** The relay inbox when a relay is configured (issue 13), else undefined. */
   readonly relay: RelayHost | undefined;
+  /** Desktop runs of the sessions' own agents (issue 19). */
+  readonly runner: AgentRunner;
   onUiEvent(listener: <E extends UiEvent>(event: E, payload: UiEventPayload<E>) => void): () => void;
   emitUiEvent<E extends UiEvent>(event: E, payload: UiEventPayload<E>): void;
   close(): Promise<void>;
@@ -136,6 +144,14 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
   // With a relay configured, handoffs from paired devices land through the same receiver (issue 13).
   const relay = await startRelayHost({ dataDir: options.dataDir, store, receive });
 
+  const runner = createAgentRunner({ store, tasks, dataDir: options.dataDir, batonCommand: options.batonCommand ?? defaultBatonCommand() });
+  unsubscribers.push(runner.onEvent((sessionId, run, event) => emitUiEvent('composer:event', { sessionId, runId: run.runId, state: run.state, event })));
+  unsubscribers.push(runner.onEvent((sessionId, _run, event) => event.kind === 'finished' && emitUiEvent('session:changed', { id: sessionId, reason: 'agent-run' })));
+  // The agent's edits reach the Changes tab as they happen, like any other drift.
+  unsubscribers.push(runner.onEvent((sessionId, _run, event) => event.kind === 'files' && emitUiEvent('workspace:drift', { sessionId, paths: event.paths })));
+  // Runs a previous host left are failed or orphaned now, never shown as running.
+  await runner.recoverLeftovers().catch((error: unknown) => console.error(`baton: leftover agent runs not recovered (${(error as Error).message})`));
+
   const workspace = createWorkspaceHandlers(store);
   let agentListMemo: { key: string; version: string; value: UiResponse<'agents:list'> } | null = null;
   const watches = createSessionWatches({ resolve: (id) => watchTargetOf(store, id), onDrift: (sessionId, paths) => emitUiEvent('workspace:drift', { sessionId, paths }) });
@@ -213,6 +229,14 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
       emitUiEvent('session:changed', { id: session.id, reason: 'import' });
       return { sessionId: session.id, created };
     },
+    'composer:status': async ({ sessionId }) => runner.status(sessionId),
+    'composer:send': async (request) => runner.send(request),
+    'composer:stop': async ({ sessionId }) => runner.stop(sessionId),
+    'composer:hand-back': async ({ sessionId }) => {
+      const doc = await runner.handBack(sessionId);
+      emitUiEvent('session:changed', { id: sessionId, reason: 'hand-back' });
+      return doc;
+    },
     'terminal:command': async (request) => {
       const known = (await store.list()).flatMap((row) => [row.cwd, row.gitRoot ?? row.cwd]);
       if ('sessionId' in request) return terminalCommandFor(commandTargetOf(await store.getSession(request.sessionId)), known);
@@ -230,12 +254,15 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
     tasks,
     candidates,
     relay,
+    runner,
     emitUiEvent,
     onUiEvent(listener) {
       emitter.on('ui', listener);
       return () => emitter.off('ui', listener);
     },
     async close() {
+      // The runs this host started stop with it (their tasks record why).
+      await runner.close({ leaveRunning: options.leaveRunsOnClose ?? process.env.BATON_LEAVE_RUNS_ON_CLOSE === '1' });
       emitter.removeAllListeners();
       for (const unsubscribe of unsubscribers) unsubscribe();
       await relay?.close();

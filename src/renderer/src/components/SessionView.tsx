@@ -9,6 +9,7 @@ import { CarriedTasks } from '../features/carried/CarriedTasks';
 import { DamageBanner } from '../features/session/DamageBanner';
 import { RemoteSessionNotice, SshBadge } from '../features/remote/RemoteSessionNotice';
 import { SessionLifecycleActions } from '../features/lifecycle/SessionLifecycleActions';
+import { Composer } from '../features/composer/Composer';
 import { useSessionTab } from '../hooks/use-session-tab';
 import { formatDateTime } from '../model/relative-time';
 import { formatCount } from '../model/format-number';
@@ -127,6 +128,7 @@ function ConversationPanel({ detail, now, initialSearch }: { detail: SessionDeta
         <CarriedTasks sessionId={session.id} />
       </section>
       <Conversation key={`${session.id}:${initialSearch?.query ?? ''}:${initialSearch?.seq ?? ''}`} detail={detail} now={now} initialSearch={initialSearch} />
+      <Composer key={session.id} sessionId={session.id} externalId={session.source.externalId ?? null} />
     </>
   );
 }
