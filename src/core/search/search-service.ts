@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { MessageRecord } from '../../shared/message.js';
 import type { SessionStore } from '../store/types.js';
@@ -6,7 +6,9 @@ import { writeFileAtomic } from '../fs/write-file-atomic.js';
 import { chunkOf, CHUNK_MESSAGES, MessageIndex, searchableText } from './message-index.js';
 
 /** The index file in the data directory (rebuilt from the logs when missing or damaged). */
-export const SEARCH_INDEX_FILE = 'search-index.json';
+export const SEARCH_INDEX_FILE = 'search-index.bin';
+/** The minisearch JSON index of format 2, removed at start (its replacement is rebuilt from the logs). */
+const LEGACY_INDEX_FILE = 'search-index.json';
 /** Messages read per page while indexing a session (paged by seq: the log is never read whole). */
 export const INDEX_READ_PAGE = 1_000;
 /** The index is written this long after the last change, not on every message. */
@@ -52,8 +54,9 @@ function snippetOf(text: string, term: string): string {
 
 export async function createSearchService({ store, dataDir }: { store: SessionStore; dataDir: string }): Promise<SearchService> {
   const file = join(dataDir, SEARCH_INDEX_FILE);
-  const saved = await readFile(file, 'utf8').catch(() => undefined);
-  const index = (saved === undefined ? undefined : MessageIndex.fromJSON(saved)) ?? MessageIndex.empty();
+  const saved = await readFile(file).catch(() => undefined);
+  const index = (saved === undefined ? undefined : MessageIndex.fromBytes(saved)) ?? MessageIndex.empty();
+  await rm(join(dataDir, LEGACY_INDEX_FILE), { force: true }).catch(() => undefined);
   let queue: Promise<void> = Promise.resolve();
   let persistTimer: ReturnType<typeof setTimeout> | null = null;
   let dirty = false;
@@ -62,7 +65,7 @@ export async function createSearchService({ store, dataDir }: { store: SessionSt
   const persist = async (): Promise<void> => {
     if (!dirty) return;
     dirty = false;
-    await writeFileAtomic(file, index.toJSON(), { mode: 0o600 }).catch((error: unknown) => console.error(`baton: the search index was not saved (${(error as Error).message}); it is rebuilt at the next start`));
+    await writeFileAtomic(file, index.toBytes(), { mode: 0o600 }).catch((error: unknown) => console.error(`baton: the search index was not saved (${(error as Error).message}); it is rebuilt at the next start`));
   };
   const schedulePersist = (): void => {
     dirty = true;
