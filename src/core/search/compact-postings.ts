@@ -202,14 +202,14 @@ function lowerBound(sorted: readonly string[], key: string): number {
   return lo;
 }
 
-function grow32(a: Uint32Array, need: number): Uint32Array {
+function grow32(a: Uint32Array<ArrayBuffer>, need: number): Uint32Array<ArrayBuffer> {
   if (need <= a.length) return a;
   const b = new Uint32Array(Math.max(need, a.length * 2));
   b.set(a);
   return b;
 }
 
-function grow8(a: Uint8Array, need: number): Uint8Array {
+function grow8(a: Uint8Array<ArrayBuffer>, need: number): Uint8Array<ArrayBuffer> {
   if (need <= a.length) return a;
   const b = new Uint8Array(Math.max(need, a.length * 2));
   b.set(a);

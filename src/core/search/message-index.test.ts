@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import type { MessageRecord } from '../../shared/message.js';
 import { CHUNK_MESSAGES, chunkOf, MessageIndex, SCORED_CHUNKS_MAX } from './message-index.js';
 
-const msg = (seq: number, content: string): MessageRecord => ({ seq, role: seq % 2 ? 'assistant' : 'user', content, ts: '2026-11-30T00:00:00.000Z' }) as MessageRecord;
+const msg = (seq: number, content: string): MessageRecord => ({ seq, role: seq % 2 ? 'assistant' : 'user', content, id: `m${seq}`, createdAt: "2026-11-30T00:00:00.000Z", crc: "0" });
 
 /** What the index must answer: the chunks whose text holds every term (the last as a prefix). */
 function naive(corpus: Map<string, string[]>, query: string): string[] {

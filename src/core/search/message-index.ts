@@ -184,7 +184,7 @@ export class MessageIndex {
       const headerLength = bytes.readUInt32LE(8);
       const header = JSON.parse(bytes.subarray(12, 12 + headerLength).toString('utf8')) as { indexedUpTo: Record<string, number>; sessions: string[]; terms: string[]; postings: number; docs: number };
       let at = 12 + Math.ceil(headerLength / 4) * 4;
-      const table = (n: number): Uint32Array => {
+      const table = (n: number): Uint32Array<ArrayBuffer> => {
         if (at + n * 4 > bytes.length) throw new Error('search index: file shorter than its header says');
         const t = new Uint32Array(n);
         Buffer.from(t.buffer).set(bytes.subarray(at, at + n * 4));
@@ -273,7 +273,7 @@ function tfScore(g: Group, doc: number): number {
   return score;
 }
 
-function grow(a: Uint32Array, need: number): Uint32Array {
+function grow(a: Uint32Array<ArrayBuffer>, need: number): Uint32Array<ArrayBuffer> {
   if (need <= a.length) return a;
   const b = new Uint32Array(Math.max(need, a.length * 2));
   b.set(a);
