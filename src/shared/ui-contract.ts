@@ -49,7 +49,15 @@ export type MessagePageRequest = z.infer<typeof MessagePageRequest>;
 
 /** Longest search query accepted. */
 export const SEARCH_QUERY_MAX_CHARS = 200;
-export const SearchHit = z.object({ sessionId: z.string(), title: z.string(), cwd: z.string(), seq: z.number().int(), snippet: z.string() });
+export const SearchHit = z.object({
+  sessionId: z.string(),
+  title: z.string(),
+  cwd: z.string(),
+  seq: z.number().int(),
+  snippet: z.string(),
+  /** A Claude Code / Codex session not in Baton yet, found by its title: sessionId is its candidate row id. */
+  source: z.enum(['claude', 'codex']).optional(),
+});
 export type SearchHit = z.infer<typeof SearchHit>;
 
 export const HostInfo = z.object({
@@ -128,6 +136,14 @@ export const uiChannels = {
   'search:messages': {
     request: z.object({ query: z.string().min(1).max(SEARCH_QUERY_MAX_CHARS) }),
     response: z.object({ hits: z.array(SearchHit), tookMs: z.number() }),
+  },
+  /**
+   * A read-only page of a Claude Code / Codex candidate's conversation (not imported), newest
+   * first: the messages before `beforeIndex` (the newest when absent).
+   */
+  'agents:preview': {
+    request: z.object({ source: z.enum(['claude', 'codex']), path: z.string(), beforeIndex: z.number().int().nonnegative().optional(), limit: z.number().int().positive().max(200) }),
+    response: z.object({ messages: z.array(MessageRecord), total: z.number().int().nonnegative() }),
   },
   /** Seqs of the messages of one session holding every term of the query, oldest first. */
   'session:search': {

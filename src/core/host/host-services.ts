@@ -26,6 +26,8 @@ import { carriedTasksOf } from '../tasks/carried-tasks.js';
 import { startRelayHost, type RelayHost } from '../relay/relay-host.js';
 import { createRelayUiHandlers } from '../relay/ui-handlers.js';
 import { createSearchService } from '../search/search-service.js';
+import { searchCandidates } from '../search/candidate-search.js';
+import { createCandidatePreview } from './candidate-preview.js';
 
 /** Newest messages the session view receives at once; older pages come through session:messages. */
 export const SESSION_VIEW_MESSAGE_LIMIT = MESSAGE_PAGE_SIZE;
@@ -121,6 +123,7 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
   const relay = await startRelayHost({ dataDir: options.dataDir, store, receive });
 
   const workspace = createWorkspaceHandlers(store);
+  const preview = createCandidatePreview({ find: (source, path) => candidates.entries().find((e) => e.source === source && e.path === path)?.candidate() });
   let agentListMemo: { key: string; value: UiResponse<'agents:list'> } | null = null;
   const watches = createSessionWatches({ resolve: (id) => watchTargetOf(store, id), onDrift: (sessionId, paths) => emitUiEvent('workspace:drift', { sessionId, paths }) });
   const dispatch = createUiDispatcher({
@@ -136,7 +139,15 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
       messages:
         beforeSeq !== undefined ? await store.readMessages(id, { beforeSeq, tail: limit }) : await store.readMessages(id, { afterSeq: afterSeq ?? -1, limit }),
     }),
-    'search:messages': async ({ query }) => search.searchSessions(query),
+    'search:messages': async ({ query }) => {
+      // Baton's sessions from the index; Claude Code / Codex sessions not opened yet by their first prompt.
+      const { hits, tookMs } = await search.searchSessions(query);
+      const started = performance.now();
+      const imported = new Set((await store.list()).map((row) => row.id));
+      const found = searchCandidates(notYetImported(candidates.entries().map((e) => e.candidate()), imported), query);
+      return { hits: [...hits, ...found], tookMs: tookMs + performance.now() - started };
+    },
+    'agents:preview': async (request) => preview.page(request),
     'session:search': async ({ id, query }) => ({ seqs: await search.searchSession(id, query) }),
     'stats:get': async () => computeHandoffStats(await store.readEvents(), lastActivityOf(await store.list({ includeArchived: true }))),
     'alerts:list': async () => alertsFrom(await store.readEvents()),

@@ -27,6 +27,8 @@ export interface SessionSearchHit {
   cwd: string;
   seq: number;
   snippet: string;
+  /** Set for a Claude Code / Codex session not in Baton yet (candidate-search.ts): sessionId is its row id. */
+  source?: 'claude' | 'codex';
 }
 
 export interface SearchService {
@@ -47,7 +49,7 @@ export function messageMatches(message: Pick<MessageRecord, 'content' | 'toolCal
   return terms.every((term) => hay.includes(term));
 }
 
-function snippetOf(text: string, term: string): string {
+export function snippetOf(text: string, term: string): string {
   const at = Math.max(0, text.toLowerCase().indexOf(term));
   const start = Math.max(0, at - SNIPPET_CHARS / 2);
   const cut = text.slice(start, start + SNIPPET_CHARS).replace(/\s+/g, ' ').trim();
