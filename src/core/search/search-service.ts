@@ -106,13 +106,14 @@ export async function createSearchService({ store, dataDir }: { store: SessionSt
     return next;
   };
   /**
-   * The first message of a chunk holding every term, read HIT_READ_PAGE messages at a time: a
-   * common word is in the first page, so an answer of 20 sessions reads 20 short pages, not 20
-   * whole chunks (that read was most of a common word's query time, bench/search).
+   * The first message of a chunk holding every term, the first HIT_READ_PAGE messages first: a
+   * common word is in them, so an answer of 20 sessions reads 20 short pages, not 20 whole chunks
+   * (that read was most of a common word's query time, bench/search).
    */
   const firstMatchIn = async (sessionId: string, firstSeq: number, terms: readonly string[]): Promise<MessageRecord | undefined> => {
-    for (let after = firstSeq - 1; after < firstSeq + CHUNK_MESSAGES - 1; ) {
-      const page = await store.readMessages(sessionId, { afterSeq: after, limit: Math.min(HIT_READ_PAGE, firstSeq + CHUNK_MESSAGES - 1 - after) });
+    // The first page is short (a common word is in it); the rest of the chunk is read in one go.
+    for (let after = firstSeq - 1, limit = HIT_READ_PAGE; after < firstSeq + CHUNK_MESSAGES - 1; limit = CHUNK_MESSAGES) {
+      const page = await store.readMessages(sessionId, { afterSeq: after, limit: Math.min(limit, firstSeq + CHUNK_MESSAGES - 1 - after) });
       const found = page.find((m) => messageMatches(m, terms));
       if (found !== undefined || page.length === 0) return found;
       after = page.at(-1)!.seq;
