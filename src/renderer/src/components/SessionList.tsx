@@ -26,6 +26,8 @@ export interface SessionListProps {
   /** ↑ on the first item: the search box above takes focus back. */
   onExitTop?: () => void;
   handle?: Ref<SessionListHandle>;
+  /** The pointer entered (true) or left (false) the list: the pane then keeps the order still. */
+  onHoverChange?: (hovered: boolean) => void;
 }
 
 const NONE: ReadonlySet<string> = new Set();
@@ -46,7 +48,7 @@ interface Chunk {
  * Keyboard: one roving tab stop; ↑/↓/Home/End/PageUp/PageDown walk headers and sessions, Enter
  * opens a session or toggles a group, ← collapses (or goes to the group's header), → expands.
  */
-export function SessionList({ groups, selectedId, now, onOpen, collapsed = NONE, onToggleGroup, onExitTop, handle }: SessionListProps) {
+export function SessionList({ groups, selectedId, now, onOpen, collapsed = NONE, onToggleGroup, onExitTop, handle, onHoverChange }: SessionListProps) {
   const scrollRef = useRef<HTMLElement>(null);
   const [viewport, scrollTo] = useViewport(scrollRef);
   const [focusKey, setFocusKey] = useState<string | null>(null);
@@ -162,7 +164,16 @@ export function SessionList({ groups, selectedId, now, onOpen, collapsed = NONE,
   }
 
   return (
-    <nav className="session-list" aria-label="Sessions" ref={scrollRef} onKeyDown={onKeyDown} data-testid="session-list" data-item-count={items.length}>
+    <nav
+      className="session-list"
+      aria-label="Sessions"
+      ref={scrollRef}
+      onKeyDown={onKeyDown}
+      onPointerEnter={() => onHoverChange?.(true)}
+      onPointerLeave={() => onHoverChange?.(false)}
+      data-testid="session-list"
+      data-item-count={items.length}
+    >
       <div className="session-list-canvas" style={{ height: offsets[items.length] }}>
         {chunks.map((chunk) => (
           <section key={chunk.cwd} className="session-group" data-testid="session-group" data-cwd={chunk.cwd} aria-label={chunk.cwd} style={{ top: offsets[chunk.start] }}>
