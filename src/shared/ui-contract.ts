@@ -182,6 +182,10 @@ export const uiChannels = {
   /** Every task the session carries (registered, or found in an imported log) with what to do about it. */
   'tasks:carried': { request: z.object({ sessionId: z.string() }), response: z.array(CarriedTaskView) },
   'tasks:terminate': { request: z.object({ id: z.string(), confirmed: z.literal(true) }), response: TaskViewSchema },
+  /** Deletes the records of completed and failed tasks ("Clear finished"); running ones stay. */
+  'tasks:clear-finished': { request: z.object({}), response: z.object({ cleared: z.array(z.string()) }) },
+  /** The end of a task's log file ("Open log"), bounded on the host. */
+  'tasks:log': { request: z.object({ id: z.string() }), response: z.object({ path: z.string(), text: z.string(), bytes: z.number().int(), shownBytes: z.number().int() }) },
   /** The handed-off workspace checked against this disk now: complete / partial / none, and what rehydration would do. */
   'workspace:status': {
     request: z.object({ sessionId: z.string() }),

@@ -169,6 +169,12 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
     'tasks:handoff': async ({ sessionId }) => tasks.forHandoff(sessionId),
     'tasks:carried': async ({ sessionId }) => carriedTasksOf(await store.getSession(sessionId), await tasks.list({ sessionId })),
     'tasks:terminate': async ({ id }) => tasks.terminate(id, { confirmed: true }),
+    'tasks:clear-finished': async () => {
+      const cleared = await tasks.clearFinished();
+      for (const id of cleared) emitUiEvent('tasks:changed', { id, state: 'cleared' });
+      return { cleared };
+    },
+    'tasks:log': async ({ id }) => tasks.readLog(id),
     'workspace:status': workspace.status,
     'workspace:diff': workspace.diff,
     'workspace:file': workspace.file,
