@@ -44,6 +44,20 @@ describe('listDiffFiles', () => {
 });
 
 describe('fileDiff', () => {
+  it('drift: a file the handoff did not change, against the disk, is the disk vs the handed-off HEAD; other paths are refused', async () => {
+    const { repo, snapshot, patch } = await changedRepo();
+    repo.write('README.md', '# readme\n');
+    repo.commitAll('add readme');
+    const later = WorkspaceSnapshot.parse(JSON.parse(JSON.stringify((await captureWorkspaceWithPatch(repo.root)).snapshot)));
+    repo.write('README.md', '# readme, edited here after the handoff\n');
+    const diff = await fileDiff({ snapshot: later, patch, path: 'README.md', against: 'disk' });
+    expect(diff).toMatchObject({ against: 'disk', original: { kind: 'text', text: '# readme, edited here after the handoff\n' }, modified: { kind: 'text', text: '# readme\n' } });
+    for (const path of ['../outside.txt', '/etc/passwd', 'never-existed.txt']) {
+      await expect(fileDiff({ snapshot: later, patch, path, against: 'disk' })).rejects.toMatchObject({ code: 'WORKSPACE_NOT_IN_HANDOFF' });
+    }
+    await expect(fileDiff({ snapshot, patch, path: 'README.md' })).rejects.toMatchObject({ code: 'WORKSPACE_NOT_IN_HANDOFF' });
+  });
+
   it('gives HEAD and handed-off text for a modified file', async () => {
     const { snapshot, patch } = await changedRepo();
     const diff = await fileDiff({ snapshot, patch, path: 'src/main.ts' });

@@ -44,8 +44,12 @@ export interface FileDiffRequest {
 /** Both sides of one changed file for the diff viewer: binary and oversized files are described, not inlined. */
 export async function fileDiff(request: FileDiffRequest): Promise<FileDiff> {
   const git = request.snapshot.git;
-  const file = git?.files.find((f) => f.path === request.path);
-  if (!git || !file) throw new WorkspaceError(WorkspaceErrorCode.NOT_IN_HANDOFF, `${request.path} is not among the handed-off changes.`, request.path);
+  const changed = git?.files.find((f) => f.path === request.path);
+  // Drift (against the disk) can name a file the handoff did not change: its handed-off content is
+  // then the handed-off HEAD's blob.
+  if (git && !changed && request.against === 'disk' && git.head !== null) return cleanFileAgainstDisk(request, git.root, git.head);
+  if (!git || !changed) throw new WorkspaceError(WorkspaceErrorCode.NOT_IN_HANDOFF, `${request.path} is not among the handed-off changes.`, request.path);
+  const file = changed;
   const repoRoot = request.repoRoot ?? git.root;
   const against = request.against ?? 'head';
   const side = (bytes: Buffer | null) => describe(bytes, file.binary, request.full === true);
@@ -69,6 +73,20 @@ export async function fileDiff(request: FileDiffRequest): Promise<FileDiff> {
   const diff: FileDiff = { path: file.path, status: file.status, binary: file.binary, against, original, modified };
   if (file.oldPath !== undefined) diff.oldPath = file.oldPath;
   return diff;
+}
+
+/** A file the handoff left as it was at HEAD, against what the disk holds now. */
+async function cleanFileAgainstDisk(request: FileDiffRequest, handedOffRoot: string, head: string): Promise<FileDiff> {
+  const repoRoot = request.repoRoot ?? handedOffRoot;
+  // A repository-relative path only: nothing above the root or absolute is read from the disk.
+  const segments = request.path.split('/');
+  if (request.path.startsWith('/') || segments.includes('..') || segments.includes('.git'))
+    throw new WorkspaceError(WorkspaceErrorCode.NOT_IN_HANDOFF, `${request.path} is not a path inside the handed-off repository.`, request.path);
+  const expected = (await readBlobs(repoRoot, head, [request.path])).get(request.path) ?? null;
+  if (expected === null) throw new WorkspaceError(WorkspaceErrorCode.NOT_IN_HANDOFF, `${request.path} was neither changed by the handoff nor in its HEAD.`, request.path);
+  const disk = await readDisk(request.diskRoot ?? repoRoot, request.path);
+  const full = request.full === true;
+  return { path: request.path, status: 'modified', binary: false, against: 'disk', original: describe(disk, false, full), modified: describe(expected, false, full) };
 }
 
 function describe(bytes: Buffer | null, binary: boolean, full: boolean): FileSide {

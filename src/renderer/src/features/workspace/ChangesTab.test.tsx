@@ -248,8 +248,11 @@ describe('ChangesTab: file list and viewer', () => {
         ? { ...textDiff(p.path, '', 'export {};'), status: 'added', original: { kind: 'absent' } }
         : { ...textDiff(p.path, 'x', ''), modified: { kind: 'unavailable', reason: 'The patch was too large to store (120 MB).' } },
     );
-    renderWithApi(<ChangesTab sessionId="s1" />, bridge);
+    const { shown } = renderWithApi(<ChangesTab sessionId="s1" />, bridge);
     await waitFor(() => expect(screen.getByTestId('fake-diff').textContent).toBe('typescript|side||export {};'));
+    // One side only: shown as the new file, not diffed against an empty model (no phantom `1 −`).
+    expect(shown.at(-1)?.oneSide).toBe('added');
+    expect(screen.getByTestId('diff-editor').getAttribute('data-one-side')).toBe('added');
     fireEvent.keyDown(document.body, { key: ']' });
     expect((await screen.findByTestId('file-unavailable')).textContent).toContain('The patch was too large to store (120 MB).');
   });

@@ -109,7 +109,14 @@ function FileDiffBody({ diff, error, loading, inline, onOpenFull, onRetry }: Bod
         <span aria-hidden="true">→</span>
         <span>{sideLabel(diff.modified, 'Handed-off working tree', 'deleted in the handoff')}</span>
       </p>
-      <MonacoDiffView path={diff.path} original={textOf(diff.original)} modified={textOf(diff.modified)} language={languageForPath(diff.path)} inline={inline} />
+      <MonacoDiffView
+        path={diff.path}
+        original={textOf(diff.original)}
+        modified={textOf(diff.modified)}
+        language={languageForPath(diff.path)}
+        inline={inline}
+        oneSide={diff.original.kind === 'absent' ? 'added' : diff.modified.kind === 'absent' ? 'deleted' : undefined}
+      />
     </>
   );
 }

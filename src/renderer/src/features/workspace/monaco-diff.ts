@@ -77,10 +77,37 @@ export function mountDiffEditor(element: HTMLElement, input: DiffInput): DiffEdi
   });
   let models: { original: monaco.editor.ITextModel; modified: monaco.editor.ITextModel } | null = null;
   let shown: DiffInput | null = null;
+  // A file on one side only is shown in a plain read-only editor, every line marked added or deleted.
+  const singleHost = document.createElement('div');
+  singleHost.className = 'single-editor-host';
+  element.appendChild(singleHost);
+  let single: { editor: monaco.editor.IStandaloneCodeEditor; model: monaco.editor.ITextModel | null; marks: monaco.editor.IEditorDecorationsCollection } | null = null;
+
+  function showOneSide(next: DiffInput & { oneSide: 'added' | 'deleted' }): void {
+    if (single === null) {
+      const editor = monaco.editor.create(singleHost, { readOnly: true, domReadOnly: true, automaticLayout: true, scrollBeyondLastLine: false, minimap: { enabled: false }, fontSize: 13 });
+      single = { editor, model: null, marks: editor.createDecorationsCollection() };
+    }
+    const text = next.oneSide === 'added' ? next.modified : next.original;
+    const previous = single.model;
+    single.model = monaco.editor.createModel(text, next.language);
+    single.editor.setModel(single.model);
+    single.editor.updateOptions({ ariaLabel: `${next.path}, ${next.oneSide === 'added' ? 'new file' : 'deleted file'} (read-only)` });
+    previous?.dispose();
+    const lines = single.model.getLineCount();
+    single.marks.set([{ range: new monaco.Range(1, 1, lines, 1), options: { isWholeLine: true, className: `line-${next.oneSide}`, linesDecorationsClassName: `gutter-${next.oneSide}` } }]);
+  }
 
   function show(next: DiffInput): void {
+    const container = editor.getContainerDomNode();
+    container.style.display = next.oneSide === undefined ? '' : 'none';
+    singleHost.style.display = next.oneSide === undefined ? 'none' : '';
+    if (next.oneSide !== undefined) {
+      shown = next;
+      return showOneSide({ ...next, oneSide: next.oneSide });
+    }
     const sameContent =
-      shown !== null && shown.path === next.path && shown.original === next.original && shown.modified === next.modified && shown.language === next.language;
+      shown !== null && shown.oneSide === undefined && shown.path === next.path && shown.original === next.original && shown.modified === next.modified && shown.language === next.language;
     shown = next;
     // Toggling side-by-side keeps the models, so the reader keeps their place.
     editor.updateOptions({ renderSideBySide: !next.inline });
@@ -103,6 +130,9 @@ export function mountDiffEditor(element: HTMLElement, input: DiffInput): DiffEdi
     dispose() {
       media.removeEventListener('change', onScheme);
       editor.dispose();
+      single?.editor.dispose();
+      single?.model?.dispose();
+      singleHost.remove();
       models?.original.dispose();
       models?.modified.dispose();
       models = null;
