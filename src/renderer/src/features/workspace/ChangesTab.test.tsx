@@ -57,7 +57,10 @@ describe('ChangesTab: status banner', () => {
         { path: 'src/new.ts', action: 'write', expectedSha256: SHA_C, actualSha256: null },
       ],
     };
-    renderWithApi(<ChangesTab sessionId="s1" />, bridgeWith({ hasWorkspace: true, verification: verification('partial', drifted), plan }));
+    const bridge = bridgeWith({ hasWorkspace: true, verification: verification('partial', drifted), plan }, THREE, (p) =>
+      (p as { against?: string }).against === 'disk' ? { ...textDiff(p.path, 'edited on disk', 'handed off'), against: 'disk' } : textDiff(p.path, 'old', 'new'),
+    );
+    const { shown } = renderWithApi(<ChangesTab sessionId="s1" />, bridge);
     const banner = await screen.findByTestId('workspace-status');
     expect(banner.getAttribute('data-status')).toBe('partial');
     expect(banner.textContent).toContain('differs from the handoff in 2 files');
@@ -67,6 +70,11 @@ describe('ChangesTab: status banner', () => {
     expect(rows[0]!.textContent).not.toContain('a'.repeat(11));
     expect(rows[1]!.textContent).toContain('missing on disk');
     expect(within(rows[0]!).getByRole('button', { name: 'Take the handed-off version' })).toBeTruthy();
+    // The drift as a diff: the disk against the handoff, asked with against: 'disk'.
+    fireEvent.click(within(rows[0]!).getByTestId('drift-show-diff'));
+    await within(rows[0]!).findByTestId('drift-diff');
+    await waitFor(() => expect(shown.some((input) => input.path === 'src/app.ts' && input.original === 'edited on disk' && input.modified === 'handed off')).toBe(true));
+    expect(bridge.calls.find((c) => c.channel === 'workspace:file' && (c.payload as { path: string }).path === 'src/app.ts')?.payload).toEqual({ sessionId: 's1', path: 'src/app.ts', against: 'disk' });
   });
 
   it('none: explains that the root is missing and offers a worktree at the planned directory, never automatically', async () => {
