@@ -89,10 +89,26 @@ async function cleanFileAgainstDisk(request: FileDiffRequest, handedOffRoot: str
   return { path: request.path, status: 'modified', binary: false, against: 'disk', original: describe(disk, false, full), modified: describe(expected, false, full) };
 }
 
+/** Images up to this size travel to the viewer for a preview (as data: URLs, which the CSP allows for img). */
+export const IMAGE_PREVIEW_MAX_BYTES = 2 * 1024 * 1024;
+
+/** The image type by magic bytes (never by file name: an SVG or HTML renamed .png is not previewed). */
+export function imageMimeOf(bytes: Buffer): 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp' | null {
+  if (bytes.length >= 8 && bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
+  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
+  const head = bytes.subarray(0, 12).toString('latin1');
+  if (head.startsWith('GIF87a') || head.startsWith('GIF89a')) return 'image/gif';
+  if (head.startsWith('RIFF') && head.slice(8, 12) === 'WEBP') return 'image/webp';
+  return null;
+}
+
 function describe(bytes: Buffer | null, binary: boolean, full: boolean): FileSide {
   if (bytes === null) return { kind: 'absent' };
   const sha256 = sha256Hex(bytes);
-  if (binary || bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0)) return { kind: 'binary', size: bytes.length, sha256 };
+  if (binary || bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0)) {
+    const mime = bytes.length <= IMAGE_PREVIEW_MAX_BYTES ? imageMimeOf(bytes) : null;
+    return mime === null ? { kind: 'binary', size: bytes.length, sha256 } : { kind: 'binary', size: bytes.length, sha256, image: { mime, base64: bytes.toString('base64') } };
+  }
   if (bytes.length > FILE_INLINE_MAX_BYTES && !full) return { kind: 'too-large', size: bytes.length, sha256 };
   return { kind: 'text', text: bytes.toString('utf8'), size: bytes.length, sha256 };
 }

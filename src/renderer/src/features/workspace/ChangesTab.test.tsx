@@ -220,7 +220,7 @@ describe('ChangesTab: file list and viewer', () => {
       status: 'modified',
       binary: true,
       against: 'head',
-      original: { kind: 'binary', size: 2048, sha256: SHA_A },
+      original: { kind: 'binary', size: 2048, sha256: SHA_A, image: { mime: 'image/png', base64: 'iVBORw0KGgo=' } },
       modified: { kind: 'binary', size: 3 * 1024 * 1024, sha256: SHA_B },
     }));
     renderWithApi(<ChangesTab sessionId="s1" />, bridge);
@@ -228,6 +228,10 @@ describe('ChangesTab: file list and viewer', () => {
     expect(panel.textContent).toContain('Binary file · 2.0 KB · sha256 aaaaaaaaaa');
     expect(panel.textContent).toContain('Binary file · 3.0 MB · sha256 bbbbbbbbbb');
     expect(screen.queryByTestId('diff-editor')).toBeNull();
+    // The side the host sent bytes for is previewed; the other (too big to send) is not.
+    const images = within(panel).getAllByTestId('binary-image');
+    expect(images.map((img) => img.getAttribute('src'))).toEqual(['data:image/png;base64,iVBORw0KGgo=']);
+    expect(images[0]!.getAttribute('alt')).toBe('Before: the image');
   });
 
   it('a large file waits for Open, then asks again with full: true', async () => {

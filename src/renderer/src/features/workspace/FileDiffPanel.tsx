@@ -136,6 +136,10 @@ function BinarySide({ label, side }: { label: string; side: FileSide }) {
       <dd>
         {side.kind === 'binary' || side.kind === 'text' || side.kind === 'too-large' ? (
           <>
+            {side.kind === 'binary' && side.image !== undefined && (
+              // The host sniffed the bytes (PNG, JPEG, GIF, WebP only) and sends them: a data: URL, which the CSP allows for images.
+              <img className="binary-image" data-testid="binary-image" src={`data:${side.image.mime};base64,${side.image.base64}`} alt={`${label}: the image`} />
+            )}
             Binary file · {formatBytes(side.size)} · sha256 <code title={side.sha256}>{shortHash(side.sha256)}</code>
           </>
         ) : side.kind === 'absent' ? (
