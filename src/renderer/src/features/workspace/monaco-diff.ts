@@ -80,6 +80,10 @@ export function mountDiffEditor(element: HTMLElement, input: DiffInput): DiffEdi
   // A file on one side only is shown in a plain read-only editor, every line marked added or deleted.
   const singleHost = document.createElement('div');
   singleHost.className = 'single-editor-host';
+  // Over the diff editor's place, the host's full size (the diff editor is hidden meanwhile).
+  element.style.position = 'relative';
+  singleHost.style.position = 'absolute';
+  singleHost.style.inset = '0';
   element.appendChild(singleHost);
   let single: { editor: monaco.editor.IStandaloneCodeEditor; model: monaco.editor.ITextModel | null; marks: monaco.editor.IEditorDecorationsCollection } | null = null;
 
@@ -99,8 +103,8 @@ export function mountDiffEditor(element: HTMLElement, input: DiffInput): DiffEdi
   }
 
   function show(next: DiffInput): void {
-    const container = editor.getContainerDomNode();
-    container.style.display = next.oneSide === undefined ? '' : 'none';
+    // The diff editor's own DOM (the children of `element` it made) is hidden while one side shows.
+    for (const child of element.children) if (child !== singleHost) (child as HTMLElement).style.display = next.oneSide === undefined ? '' : 'none';
     singleHost.style.display = next.oneSide === undefined ? 'none' : '';
     if (next.oneSide !== undefined) {
       shown = next;
