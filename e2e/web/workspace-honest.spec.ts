@@ -45,6 +45,8 @@ test('added files have no phantom line, images are previewed, drift is a diff, a
   await expect(frame.locator('.single-editor-host .line-added')).toHaveCount(3);
   await expect(frame.locator('.monaco-diff-editor')).toBeHidden();
   await expect(page.locator('.line-delete, .char-delete')).toHaveCount(0);
+  // Open in editor, in the browser: VS Code's link to the file where it is on this disk.
+  await expect(page.getByTestId('open-in-vscode')).toHaveAttribute('href', `vscode://file${repo}/src/coupon.ts:1`);
 
   // A binary image: both sides previewed from the host's bytes (data: URLs, allowed by the CSP), really decoded.
   await view.file('logo.png').click();

@@ -145,6 +145,11 @@ export const uiChannels = {
     request: z.object({ source: z.enum(['claude', 'codex']), path: z.string(), beforeIndex: z.number().int().nonnegative().optional(), limit: z.number().int().positive().max(200) }),
     response: z.object({ messages: z.array(MessageRecord), total: z.number().int().nonnegative() }),
   },
+  /** "Open in editor" on the desktop: `code -g path:line`, else $VISUAL / $EDITOR, for a file inside the session's directory. */
+  'editor:open': {
+    request: z.object({ sessionId: z.string(), path: z.string().min(1), line: z.number().int().positive().optional() }),
+    response: z.object({ command: z.string() }),
+  },
   /** Seqs of the messages of one session holding every term of the query, oldest first. */
   'session:search': {
     request: z.object({ id: z.string(), query: z.string().min(1).max(SEARCH_QUERY_MAX_CHARS) }),

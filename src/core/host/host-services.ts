@@ -28,6 +28,7 @@ import { createRelayUiHandlers } from '../relay/ui-handlers.js';
 import { createSearchService } from '../search/search-service.js';
 import { searchCandidates } from '../search/candidate-search.js';
 import { createCandidatePreview } from './candidate-preview.js';
+import { openInEditor, pathInside } from '../editor/open-in-editor.js';
 
 /** Newest messages the session view receives at once; older pages come through session:messages. */
 export const SESSION_VIEW_MESSAGE_LIMIT = MESSAGE_PAGE_SIZE;
@@ -148,6 +149,11 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
       return { hits: [...hits, ...found], tookMs: tookMs + performance.now() - started };
     },
     'agents:preview': async (request) => preview.page(request),
+    'editor:open': async ({ sessionId, path, line }) => {
+      const session = await store.getSession(sessionId);
+      const started = await openInEditor(pathInside(session.gitRoot ?? session.cwd, path), line ?? 1);
+      return { command: [started.command, ...started.args].join(' ') };
+    },
     'session:search': async ({ id, query }) => ({ seqs: await search.searchSession(id, query) }),
     'stats:get': async () => computeHandoffStats(await store.readEvents(), lastActivityOf(await store.list({ includeArchived: true }))),
     'alerts:list': async () => alertsFrom(await store.readEvents()),

@@ -290,4 +290,16 @@ describe('ChangesTab: file list and viewer', () => {
     await act(async () => bridge.emit('session:changed', { id: 'other', reason: 'handoff' }));
     expect(bridge.callsTo('workspace:status')).toBe(before + 1);
   });
+
+  it('open in editor: a vscode:// link to the file on this disk; on the desktop, a button the host runs the editor for', async () => {
+    const bridge = bridgeWith(complete, fileList([wsFile('src/app.ts')]))
+      .handle('host:info', () => okResult({ host: 'electron', version: '0.1.0', dataDir: '/d', endpoint: '/d/run/baton.sock' }))
+      .handle('editor:open', () => okResult({ command: 'code -g /home/dev/projects/api/src/app.ts:1' }));
+    renderWithApi(<ChangesTab sessionId="s1" />, bridge);
+    const link = await screen.findByTestId('open-in-vscode');
+    expect(link.getAttribute('href')).toBe('vscode://file/home/dev/projects/api/src/app.ts:1');
+    fireEvent.click(await screen.findByTestId('open-in-editor'));
+    await waitFor(() => expect(screen.getByTestId('open-in-editor').textContent).toBe('Opened in editor'));
+    expect(bridge.calls.find((c) => c.channel === 'editor:open')?.payload).toEqual({ sessionId: 's1', path: 'src/app.ts', line: 1 });
+  });
 });

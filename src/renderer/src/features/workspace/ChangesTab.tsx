@@ -119,7 +119,7 @@ export function ChangesTab({ sessionId, onSessionChanged }: ChangesTabProps) {
           <DiffFileList list={diff.value} selected={selected} onSelect={setSelected} query={query} onQuery={setQuery} />
           <div className="changes-viewer">
             {file !== undefined ? (
-              <FileDiffPanel sessionId={sessionId} file={file} inline={inline} onInline={chooseInline} />
+              <FileDiffPanel sessionId={sessionId} file={file} inline={inline} onInline={chooseInline} root={status.value?.verification?.targetRoot ?? null} />
             ) : (
               <p className="muted file-diff-note">{diff.value.total === 0 ? 'Nothing changed in this workspace.' : 'Choose a file on the left.'}</p>
             )}
