@@ -35,7 +35,7 @@ export function HandoffTasks({ sessionId, title, elapsedMs }: { sessionId: strin
           </div>
           {view.state !== 'completed' && view.state !== 'failed' && (
             <div className="task-actions">
-              <StopTask view={view} onDone={reload} label="Terminate" />
+              <StopTask task={view.record} onDone={reload} label="Terminate" />
             </div>
           )}
         </TaskCard>

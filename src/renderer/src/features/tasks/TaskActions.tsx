@@ -35,7 +35,7 @@ export function TaskActions({ view, shownState, onChanged }: { view: TaskView; s
   return (
     <>
       <div className="task-actions" data-testid="task-actions">
-        {stoppable && <StopTask view={view} onDone={onChanged} />}
+        {stoppable && <StopTask task={record} onDone={onChanged} />}
         {record.logPath !== null && (
           <button type="button" className="button button-secondary button-small" data-testid="task-open-log" aria-expanded={log.status === 'open'} onClick={toggleLog}>
             {log.status === 'open' ? 'Hide log' : log.status === 'loading' ? 'Reading the log…' : 'Open log'}
