@@ -45,6 +45,10 @@ test('screenshots of the conversation, the 100,000-message session and search hi
     await page.goto(`${host.url}#session=${large}`);
     await expect(page.getByTestId('message-count')).toContainText('100,000 messages', { timeout: 30_000 });
     await expect(page.locator('[data-testid="message"][data-seq^="99"]').first()).toBeVisible();
+    // Markdown is loaded with the first message shown (lazily): the shot waits for it, and for the newest message.
+    await expect(page.locator('[data-testid="message"] h2').first()).toBeVisible({ timeout: 30_000 });
+    await page.locator('[data-scroll-root]').evaluate((root) => root.scrollTo({ top: root.scrollHeight }));
+    await expect(page.locator('[data-testid="message"][data-seq="99998"]')).toBeInViewport({ timeout: 30_000 });
     await page.screenshot({ path: join(SCREENS, `session-100k-${scheme}.png`) });
 
     await page.getByTestId('open-search').click();
