@@ -19,4 +19,9 @@ test('after "Open in Baton" the list shows the imported session once, without a 
   await expect(page.getByTestId('session-title')).toHaveText('Fix the invoice rounding');
   await expect(candidates.row('claude', CLAUDE_ID)).toHaveCount(0);
   await expect(page.getByTestId('session-item').filter({ hasText: 'Fix the invoice rounding' })).toHaveCount(1);
+  // Still once after the host's candidate list catches up (a reload asks it again).
+  await page.reload();
+  await expect(page.getByTestId('session-title')).toHaveText('Fix the invoice rounding');
+  await expect(page.getByTestId('session-item').filter({ hasText: 'Fix the invoice rounding' })).toHaveCount(1);
+  await expect(candidates.row('claude', CLAUDE_ID)).toHaveCount(0);
 });

@@ -52,7 +52,15 @@ export type MessagePageRequest = z.infer<typeof MessagePageRequest>;
 
 /** Longest search query accepted. */
 export const SEARCH_QUERY_MAX_CHARS = 200;
-export const SearchHit = z.object({ sessionId: z.string(), title: z.string(), cwd: z.string(), seq: z.number().int(), snippet: z.string() });
+export const SearchHit = z.object({
+  sessionId: z.string(),
+  title: z.string(),
+  cwd: z.string(),
+  seq: z.number().int(),
+  snippet: z.string(),
+  /** A Claude Code / Codex session not in Baton yet, found by its title: sessionId is its candidate row id. */
+  source: z.enum(['claude', 'codex']).optional(),
+});
 export type SearchHit = z.infer<typeof SearchHit>;
 
 export const HostInfo = z.object({
@@ -132,6 +140,19 @@ export const uiChannels = {
     request: z.object({ query: z.string().min(1).max(SEARCH_QUERY_MAX_CHARS) }),
     response: z.object({ hits: z.array(SearchHit), tookMs: z.number() }),
   },
+  /**
+   * A read-only page of a Claude Code / Codex candidate's conversation (not imported), newest
+   * first: the messages before `beforeIndex` (the newest when absent).
+   */
+  'agents:preview': {
+    request: z.object({ source: z.enum(['claude', 'codex']), path: z.string(), beforeIndex: z.number().int().nonnegative().optional(), limit: z.number().int().positive().max(200) }),
+    response: z.object({ messages: z.array(MessageRecord), total: z.number().int().nonnegative() }),
+  },
+  /** "Open in editor" on the desktop: `code -g path:line`, else $VISUAL / $EDITOR, for a file inside the session's directory. */
+  'editor:open': {
+    request: z.object({ sessionId: z.string(), path: z.string().min(1), line: z.number().int().positive().optional() }),
+    response: z.object({ command: z.string() }),
+  },
   /** Seqs of the messages of one session holding every term of the query, oldest first. */
   'session:search': {
     request: z.object({ id: z.string(), query: z.string().min(1).max(SEARCH_QUERY_MAX_CHARS) }),
@@ -169,6 +190,10 @@ export const uiChannels = {
   /** Every task the session carries (registered, or found in an imported log) with what to do about it. */
   'tasks:carried': { request: z.object({ sessionId: z.string() }), response: z.array(CarriedTaskView) },
   'tasks:terminate': { request: z.object({ id: z.string(), confirmed: z.literal(true) }), response: TaskViewSchema },
+  /** Deletes the records of completed and failed tasks ("Clear finished"); running ones stay. */
+  'tasks:clear-finished': { request: z.object({}), response: z.object({ cleared: z.array(z.string()) }) },
+  /** The end of a task's log file ("Open log"), bounded on the host. */
+  'tasks:log': { request: z.object({ id: z.string() }), response: z.object({ path: z.string(), text: z.string(), bytes: z.number().int(), shownBytes: z.number().int() }) },
   /** The handed-off workspace checked against this disk now: complete / partial / none, and what rehydration would do. */
   'workspace:status': {
     request: z.object({ sessionId: z.string() }),

@@ -178,7 +178,13 @@ export type DiffFileList = z.infer<typeof DiffFileList>;
 /** One side of a file diff. Binary and oversized files are described, not inlined. */
 export const FileSide = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('text'), text: z.string(), size: z.number().int().nonnegative(), sha256: Sha256 }),
-  z.object({ kind: z.literal('binary'), size: z.number().int().nonnegative(), sha256: Sha256 }),
+  z.object({
+    kind: z.literal('binary'),
+    size: z.number().int().nonnegative(),
+    sha256: Sha256,
+    /** A PNG, JPEG, GIF or WebP (by its bytes, never its name) up to IMAGE_PREVIEW_MAX_BYTES: its bytes, for a preview. */
+    image: z.object({ mime: z.enum(['image/png', 'image/jpeg', 'image/gif', 'image/webp']), base64: z.string() }).optional(),
+  }),
   /** Over FILE_INLINE_MAX_BYTES: ask again with `full: true` to open it on demand. */
   z.object({ kind: z.literal('too-large'), size: z.number().int().nonnegative(), sha256: Sha256 }),
   z.object({ kind: z.literal('absent') }),

@@ -124,6 +124,34 @@ describe('host services', () => {
     expect(JSON.stringify(command)).toContain(id);
   });
 
+  it('a candidate is found by its first prompt in search:messages and previewed page by page without importing; other files are refused', async () => {
+    const id = '22222222-2222-4333-8444-999999999999';
+    const cwd = '/home/dev/api';
+    const turns = Array.from({ length: 30 }, (_, i) => [
+      claude.user({ uuid: `u${i}`, parentUuid: i === 0 ? null : `a${i - 1}`, cwd, sessionId: id }, i === 0 ? 'why does the pelican cache miss' : `question ${i}`),
+      claude.assistant({ uuid: `a${i}`, parentUuid: `u${i}`, cwd, sessionId: id }, `m${i}`, claude.text(`answer ${i}`)),
+    ]).flat();
+    const path = await writeLog(claudeLogPath(process.env.HOME!, cwd, id), turns);
+    expect(await services.dispatch('agents:list', {})).toMatchObject({ ok: true });
+
+    const found = await services.dispatch('search:messages', { query: 'pelican cach' });
+    expect(found).toMatchObject({ ok: true, value: { hits: [{ sessionId: `claude:${id}`, source: 'claude', cwd, title: 'why does the pelican cache miss' }] } });
+    expect(await services.dispatch('search:messages', { query: 'pelican nowhere' })).toMatchObject({ ok: true, value: { hits: [] } });
+
+    const newest = await services.dispatch('agents:preview', { source: 'claude', path, limit: 20 });
+    expect(newest.ok).toBe(true);
+    const page = newest.ok ? (newest.value as { messages: { seq: number; content: string }[]; total: number }) : { messages: [], total: 0 };
+    expect(page.total).toBe(60);
+    expect(page.messages.map((m) => m.seq)).toEqual(Array.from({ length: 20 }, (_, i) => 40 + i));
+    expect(page.messages.at(-1)!.content).toBe('answer 29');
+    const oldest = await services.dispatch('agents:preview', { source: 'claude', path, beforeIndex: 20, limit: 50 });
+    expect(oldest.ok && (oldest.value as { messages: { content: string }[] }).messages[0]!.content).toBe('why does the pelican cache miss');
+    // Nothing was imported: the store is still empty.
+    expect(await services.store.list()).toEqual([]);
+    // Only files of the candidate set are read.
+    expect(await services.dispatch('agents:preview', { source: 'claude', path: '/etc/passwd', limit: 10 })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+  });
+
   it('a second host on the same data directory is refused, and the first keeps serving', async () => {
     await expect(startHostServices({ dataDir: services.dataDir, kind: 'electron', capabilities: [] })).rejects.toMatchObject({ code: 'ALREADY_RUNNING' });
     const client = await connectEndpoint({ endpoint: services.endpoint, token: services.token });

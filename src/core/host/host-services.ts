@@ -33,6 +33,9 @@ import { createCredentialRegistry } from '../transport/session-credentials.js';
 import { createRemoteGate } from '../ssh/remote-gate.js';
 import { createAgentRunner, type AgentRunner } from '../agent-run/agent-runner.js';
 import { defaultBatonCommand } from '../agent-run/baton-command.js';
+import { searchCandidates } from '../search/candidate-search.js';
+import { createCandidatePreview } from './candidate-preview.js';
+import { openInEditor, pathInside } from '../editor/open-in-editor.js';
 
 /** Newest messages the session view receives at once; older pages come through session:messages. */
 export const SESSION_VIEW_MESSAGE_LIMIT = MESSAGE_PAGE_SIZE;
@@ -153,6 +156,7 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
   await runner.recoverLeftovers().catch((error: unknown) => console.error(`baton: leftover agent runs not recovered (${(error as Error).message})`));
 
   const workspace = createWorkspaceHandlers(store);
+  const preview = createCandidatePreview({ find: (source, path) => candidates.entries().find((e) => e.source === source && e.path === path)?.candidate() });
   let agentListMemo: { key: string; version: string; value: UiResponse<'agents:list'> } | null = null;
   const watches = createSessionWatches({ resolve: (id) => watchTargetOf(store, id), onDrift: (sessionId, paths) => emitUiEvent('workspace:drift', { sessionId, paths }) });
   const dispatch = createUiDispatcher({
@@ -168,7 +172,20 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
       messages:
         beforeSeq !== undefined ? await store.readMessages(id, { beforeSeq, tail: limit }) : await store.readMessages(id, { afterSeq: afterSeq ?? -1, limit }),
     }),
-    'search:messages': async ({ query }) => search.searchSessions(query),
+    'search:messages': async ({ query }) => {
+      // Baton's sessions from the index; Claude Code / Codex sessions not opened yet by their first prompt.
+      const { hits, tookMs } = await search.searchSessions(query);
+      const started = performance.now();
+      const imported = new Set((await store.list()).map((row) => row.id));
+      const found = searchCandidates(notYetImported(candidates.entries().map((e) => e.candidate()), imported), query);
+      return { hits: [...hits, ...found], tookMs: tookMs + performance.now() - started };
+    },
+    'agents:preview': async (request) => preview.page(request),
+    'editor:open': async ({ sessionId, path, line }) => {
+      const session = await store.getSession(sessionId);
+      const started = await openInEditor(pathInside(session.gitRoot ?? session.cwd, path), line ?? 1);
+      return { command: [started.command, ...started.args].join(' ') };
+    },
     'session:search': async ({ id, query }) => ({ seqs: await search.searchSession(id, query) }),
     'stats:get': async () => computeHandoffStats(await store.readEvents(), lastActivityOf(await store.list({ includeArchived: true }))),
     'alerts:list': async () => alertsFrom(await store.readEvents()),
@@ -191,6 +208,12 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
     'tasks:handoff': async ({ sessionId }) => tasks.forHandoff(sessionId),
     'tasks:carried': async ({ sessionId }) => carriedTasksOf(await store.getSession(sessionId), await tasks.list({ sessionId })),
     'tasks:terminate': async ({ id }) => tasks.terminate(id, { confirmed: true }),
+    'tasks:clear-finished': async () => {
+      const cleared = await tasks.clearFinished();
+      for (const id of cleared) emitUiEvent('tasks:changed', { id, state: 'cleared' });
+      return { cleared };
+    },
+    'tasks:log': async ({ id }) => tasks.readLog(id),
     'workspace:status': workspace.status,
     'workspace:diff': workspace.diff,
     'workspace:file': workspace.file,

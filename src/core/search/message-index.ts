@@ -1,34 +1,36 @@
 import MiniSearch from 'minisearch';
 import type { MessageRecord } from '../../shared/message.js';
+import { CompactPostings } from './compact-postings.js';
 
 /**
- * The full-text index over what was said in Baton's sessions (minisearch). One document per
- * chunk of CHUNK_MESSAGES consecutive messages of a session, not per message: a term repeated in a
- * chunk is one posting, which keeps 1 M messages under the memory target (bench/search). A hit
- * names a session and a seq range; the exact messages are found by reading that range.
+ * The full-text index over what was said in Baton's sessions. One document per chunk of
+ * CHUNK_MESSAGES consecutive messages of a session, not per message: a term repeated in a chunk is
+ * one posting. Postings live in typed arrays (compact-postings.ts): minisearch's Maps cost 267 MB
+ * of heap for 1 M messages, this well under the 150 MB target (bench/search). A hit names a
+ * session and a seq range; the exact messages are found by reading that range.
  */
 export const CHUNK_MESSAGES = 200;
-/** Index format: bump when the fields or the chunking change (an old file is then rebuilt). */
-export const INDEX_VERSION = 2;
-
-export interface ChunkDoc {
-  id: string;
-  sessionId: string;
-  firstSeq: number;
-  text: string;
-}
+/** Index format: bump when the fields, the chunking or the layout change (an old file is then rebuilt). */
+export const INDEX_VERSION = 3;
+/**
+ * A very common word (in most chunks) scores only its newest SCORED_CHUNKS_MAX chunks: the answer
+ * lists 20 sessions, and scoring every chunk of a word said everywhere is what made such queries
+ * slow. Rare words are never capped.
+ */
+export const SCORED_CHUNKS_MAX = 4_096;
+/** The last query term matches as a prefix: at most this many terms it starts. */
+export const PREFIX_TERMS_MAX = 64;
+/** Removed chunks' postings are dropped once they are this share of all postings. */
+export const COMPACT_DEAD_SHARE = 0.25;
+/** A prefix match weighs this much of an exact one. */
+const PREFIX_WEIGHT = 0.5;
+const MAGIC = 0x49535442; // "BTSI"
 
 export interface ChunkHit {
   sessionId: string;
   firstSeq: number;
   score: number;
 }
-
-const OPTIONS = {
-  fields: ['text'],
-  storeFields: ['sessionId', 'firstSeq'],
-  searchOptions: { prefix: (term: string, i: number, terms: string[]) => i === terms.length - 1, combineWith: 'AND' as const },
-};
 
 export function chunkOf(seq: number): number {
   return Math.floor(seq / CHUNK_MESSAGES) * CHUNK_MESSAGES;
@@ -40,35 +42,43 @@ export function searchableText(message: Pick<MessageRecord, 'content' | 'toolCal
   return calls.length === 0 ? message.content : `${message.content}\n${calls.join('\n')}`;
 }
 
+const tokenize = MiniSearch.getDefault('tokenize') as (text: string) => string[];
+
+interface Group {
+  lists: Uint32Array[];
+  weights: number[];
+  df: number;
+}
+
 export class MessageIndex {
+  private chunkSession = new Uint32Array(1024);
+  private chunkFirstSeq = new Uint32Array(1024);
+  private readonly sessionNums = new Map<string, number>();
+  private readonly sessionNames: string[] = [];
+  /** Per session: firstSeq → chunk (doc) id. */
+  private readonly sessionChunks = new Map<string, Map<number, number>>();
+
   private constructor(
-    private readonly search: MiniSearch<ChunkDoc>,
+    private readonly postings: CompactPostings,
     /** Per session: the highest seq indexed. */
     readonly indexedUpTo: Map<string, number>,
   ) {}
 
   static empty(): MessageIndex {
-    return new MessageIndex(new MiniSearch<ChunkDoc>(OPTIONS), new Map());
+    return new MessageIndex(new CompactPostings(), new Map());
   }
 
-  /** From `toJSON()`'s text; undefined when it is damaged or of another version (then rebuilt). */
-  static fromJSON(text: string): MessageIndex | undefined {
-    try {
-      const parsed = JSON.parse(text) as { version?: number; indexedUpTo?: Record<string, number>; index?: unknown };
-      if (parsed.version !== INDEX_VERSION || parsed.index === undefined || parsed.indexedUpTo === undefined) return undefined;
-      const search = MiniSearch.loadJS<ChunkDoc>(parsed.index as Parameters<typeof MiniSearch.loadJS>[0], OPTIONS);
-      return new MessageIndex(search, new Map(Object.entries(parsed.indexedUpTo)));
-    } catch {
-      return undefined;
-    }
-  }
-
-  toJSON(): string {
-    return JSON.stringify({ version: INDEX_VERSION, indexedUpTo: Object.fromEntries(this.indexedUpTo), index: this.search.toJSON() });
+  /** The index's own tokenizer, so exact matching in a message agrees with the index. */
+  static terms(query: string): string[] {
+    return tokenize(query)
+      .map((t) => t.toLowerCase())
+      .filter((t) => t.length > 0);
   }
 
   get documentCount(): number {
-    return this.search.documentCount;
+    let n = 0;
+    for (const chunks of this.sessionChunks.values()) n += chunks.size;
+    return n;
   }
 
   /**
@@ -76,40 +86,196 @@ export class MessageIndex {
    * which must hold all of that chunk's messages (the caller reads from the chunk's first seq).
    */
   addMessages(sessionId: string, chunkMessages: readonly MessageRecord[]): void {
-    const byChunk = new Map<number, string[]>();
+    const byChunk = new Map<number, Map<string, number>>();
     for (const m of chunkMessages) {
       const first = chunkOf(m.seq);
-      let texts = byChunk.get(first);
-      if (texts === undefined) byChunk.set(first, (texts = []));
-      texts.push(searchableText(m));
+      let tf = byChunk.get(first);
+      if (tf === undefined) byChunk.set(first, (tf = new Map()));
+      for (const term of MessageIndex.terms(searchableText(m))) tf.set(term, (tf.get(term) ?? 0) + 1);
     }
-    for (const [firstSeq, texts] of byChunk) {
-      const id = `${sessionId}:${firstSeq}`;
-      if (this.search.has(id)) this.search.discard(id);
-      this.search.add({ id, sessionId, firstSeq, text: texts.join('\n') });
+    const session = this.sessionNum(sessionId);
+    let chunks = this.sessionChunks.get(sessionId);
+    if (chunks === undefined) this.sessionChunks.set(sessionId, (chunks = new Map()));
+    for (const [firstSeq, tf] of byChunk) {
+      const old = chunks.get(firstSeq);
+      if (old !== undefined) this.postings.remove(old);
+      const doc = this.postings.add(tf);
+      this.chunkSession = grow(this.chunkSession, doc + 1);
+      this.chunkFirstSeq = grow(this.chunkFirstSeq, doc + 1);
+      this.chunkSession[doc] = session;
+      this.chunkFirstSeq[doc] = firstSeq;
+      chunks.set(firstSeq, doc);
     }
     const last = chunkMessages.at(-1)?.seq;
     if (last !== undefined && last > (this.indexedUpTo.get(sessionId) ?? -1)) this.indexedUpTo.set(sessionId, last);
+    if (this.postings.deadShare > COMPACT_DEAD_SHARE) this.compact();
   }
 
   removeSession(sessionId: string): void {
-    const upTo = this.indexedUpTo.get(sessionId);
-    if (upTo === undefined) return;
-    for (let first = 0; first <= upTo; first += CHUNK_MESSAGES) {
-      const id = `${sessionId}:${first}`;
-      if (this.search.has(id)) this.search.discard(id);
-    }
+    for (const doc of this.sessionChunks.get(sessionId)?.values() ?? []) this.postings.remove(doc);
+    this.sessionChunks.delete(sessionId);
     this.indexedUpTo.delete(sessionId);
+    if (this.postings.deadShare > COMPACT_DEAD_SHARE) this.compact();
   }
 
-  /** Chunks holding every term of `query` (the last one as a prefix), best first. */
+  /** Chunks holding every term of `query` (the last one as a prefix), best first (newest first on a tie). */
   query(query: string, sessionId?: string): ChunkHit[] {
-    const results = this.search.search(query, sessionId === undefined ? undefined : { filter: (r) => r.sessionId === sessionId });
-    return results.map((r) => ({ sessionId: r.sessionId as string, firstSeq: r.firstSeq as number, score: r.score }));
+    const terms = MessageIndex.terms(query);
+    if (terms.length === 0) return [];
+    const groups = terms.map((term, i) => this.group(term, i === terms.length - 1)).sort((a, b) => a.df - b.df);
+    if (groups[0]!.df === 0) return [];
+    const docs = this.postings.docCount;
+    const idf = (g: Group) => Math.log(1 + docs / g.df);
+    // Candidates: the rarest term's chunks (one session's chunks when asked for one session).
+    const scores = new Map<number, number>();
+    if (sessionId !== undefined) {
+      for (const doc of this.sessionChunks.get(sessionId)?.values() ?? []) {
+        const s = tfScore(groups[0]!, doc);
+        if (s > 0) scores.set(doc, s * idf(groups[0]!));
+      }
+    } else {
+      const first = groups[0]!;
+      first.lists.forEach((list, li) => {
+        // Newest chunks first; a very common word stops at SCORED_CHUNKS_MAX of them.
+        for (let i = list.length - 1, taken = 0; i >= 0 && taken < SCORED_CHUNKS_MAX; i--) {
+          const doc = Math.floor(list[i]! / 256);
+          if (!this.postings.isAlive(doc)) continue;
+          taken++;
+          scores.set(doc, (scores.get(doc) ?? 0) + weightOf(list[i]!) * first.weights[li]! * idf(first));
+        }
+      });
+    }
+    for (const g of groups.slice(1)) {
+      for (const [doc, score] of scores) {
+        const s = tfScore(g, doc);
+        if (s === 0) scores.delete(doc);
+        else scores.set(doc, score + s * idf(g));
+      }
+    }
+    const ranked = [...scores].filter(([doc]) => this.postings.isAlive(doc)).sort((a, b) => b[1] - a[1] || b[0] - a[0]);
+    return ranked.map(([doc, score]) => ({ sessionId: this.sessionNames[this.chunkSession[doc]!]!, firstSeq: this.chunkFirstSeq[doc]!, score }));
   }
 
-  /** The index's own tokenizer, so exact matching in a message agrees with the index. */
-  static terms(query: string): string[] {
-    return MiniSearch.getDefault('tokenize')(query).map((t: string) => t.toLowerCase()).filter((t: string) => t.length > 0);
+  /** Binary layout: magic, version, header length, JSON header (sessions, terms, indexedUpTo), then Uint32 tables. */
+  toBytes(): Buffer {
+    if (this.postings.deadShare > 0) this.compact();
+    const data = this.postings.serialize();
+    const docs = data.docPostingCount.length;
+    const header = Buffer.from(JSON.stringify({ indexedUpTo: Object.fromEntries(this.indexedUpTo), sessions: this.sessionNames, terms: data.terms, postings: data.postings.length, docs }), 'utf8');
+    const headerPadded = Math.ceil(header.length / 4) * 4;
+    const tables = [data.lengths, data.postings, data.docPostingCount, this.chunkSession.subarray(0, docs), this.chunkFirstSeq.subarray(0, docs)];
+    const out = Buffer.alloc(12 + headerPadded + tables.reduce((n, t) => n + t.byteLength, 0));
+    out.writeUInt32LE(MAGIC, 0);
+    out.writeUInt32LE(INDEX_VERSION, 4);
+    out.writeUInt32LE(header.length, 8);
+    header.copy(out, 12);
+    let at = 12 + headerPadded;
+    for (const t of tables) {
+      Buffer.from(t.buffer, t.byteOffset, t.byteLength).copy(out, at);
+      at += t.byteLength;
+    }
+    return out;
   }
+
+  /** From `toBytes()`; undefined when the file is damaged or of another version (then rebuilt). */
+  static fromBytes(bytes: Buffer): MessageIndex | undefined {
+    try {
+      if (bytes.length < 12 || bytes.readUInt32LE(0) !== MAGIC || bytes.readUInt32LE(4) !== INDEX_VERSION) return undefined;
+      const headerLength = bytes.readUInt32LE(8);
+      const header = JSON.parse(bytes.subarray(12, 12 + headerLength).toString('utf8')) as { indexedUpTo: Record<string, number>; sessions: string[]; terms: string[]; postings: number; docs: number };
+      let at = 12 + Math.ceil(headerLength / 4) * 4;
+      const table = (n: number): Uint32Array<ArrayBuffer> => {
+        if (at + n * 4 > bytes.length) throw new Error('search index: file shorter than its header says');
+        const t = new Uint32Array(n);
+        Buffer.from(t.buffer).set(bytes.subarray(at, at + n * 4));
+        at += n * 4;
+        return t;
+      };
+      const lengths = table(header.terms.length);
+      const postings = table(header.postings);
+      const docPostingCount = table(header.docs);
+      const chunkSession = table(header.docs);
+      const chunkFirstSeq = table(header.docs);
+      if (at !== bytes.length) return undefined;
+      const index = new MessageIndex(CompactPostings.deserialize({ terms: header.terms, lengths, postings, docPostingCount }), new Map(Object.entries(header.indexedUpTo)));
+      index.chunkSession = grow(chunkSession, 1024);
+      index.chunkFirstSeq = grow(chunkFirstSeq, 1024);
+      header.sessions.forEach((id, n) => {
+        index.sessionNums.set(id, n);
+        index.sessionNames.push(id);
+      });
+      for (let doc = 0; doc < header.docs; doc++) {
+        const id = header.sessions[chunkSession[doc]!];
+        if (id === undefined) return undefined;
+        let chunks = index.sessionChunks.get(id);
+        if (chunks === undefined) index.sessionChunks.set(id, (chunks = new Map()));
+        chunks.set(chunkFirstSeq[doc]!, doc);
+      }
+      return index;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private sessionNum(id: string): number {
+    let n = this.sessionNums.get(id);
+    if (n === undefined) {
+      n = this.sessionNames.length;
+      this.sessionNums.set(id, n);
+      this.sessionNames.push(id);
+    }
+    return n;
+  }
+
+  private group(term: string, prefix: boolean): Group {
+    const terms = prefix ? this.postings.termsWithPrefix(term, PREFIX_TERMS_MAX) : [term];
+    const lists = terms.map((t) => this.postings.postings(t));
+    return { lists, weights: terms.map((t) => (t === term ? 1 : PREFIX_WEIGHT)), df: lists.reduce((n, l) => n + l.length, 0) };
+  }
+
+  /** Renumbers chunks after the postings drop removed ones. */
+  private compact(): void {
+    const map = this.postings.compact();
+    const session = new Uint32Array(Math.max(1024, this.postings.docCount));
+    const firstSeq = new Uint32Array(Math.max(1024, this.postings.docCount));
+    for (let old = 0; old < map.length; old++) {
+      const to = map[old]!;
+      if (to < 0) continue;
+      session[to] = this.chunkSession[old]!;
+      firstSeq[to] = this.chunkFirstSeq[old]!;
+    }
+    this.chunkSession = session;
+    this.chunkFirstSeq = firstSeq;
+    for (const chunks of this.sessionChunks.values()) for (const [seq, doc] of chunks) chunks.set(seq, map[doc]!);
+  }
+}
+
+/** BM25-like saturation of the term frequency packed in a posting's low byte. */
+function weightOf(posting: number): number {
+  const tf = posting % 256;
+  return tf / (tf + 1.2);
+}
+
+/** A group's score in one doc (0 when the doc holds none of its terms): binary search per list. */
+function tfScore(g: Group, doc: number): number {
+  let score = 0;
+  g.lists.forEach((list, li) => {
+    let lo = 0;
+    let hi = list.length;
+    const key = doc * 256;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (list[mid]! < key) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo < list.length && Math.floor(list[lo]! / 256) === doc) score += weightOf(list[lo]!) * g.weights[li]!;
+  });
+  return score;
+}
+
+function grow(a: Uint32Array<ArrayBuffer>, need: number): Uint32Array<ArrayBuffer> {
+  if (need <= a.length) return a;
+  const b = new Uint32Array(Math.max(need, a.length * 2));
+  b.set(a);
+  return b;
 }

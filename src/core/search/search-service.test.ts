@@ -5,7 +5,7 @@ import { openStore } from '../store/index.js';
 import type { SessionStore, NewSession } from '../store/types.js';
 import { makeTempDir } from '../store/test-support/temp-dir.js';
 import { createSearchService, SEARCH_INDEX_FILE } from './search-service.js';
-import { CHUNK_MESSAGES } from './message-index.js';
+import { CHUNK_MESSAGES, MessageIndex } from './message-index.js';
 
 const base: NewSession = { cwd: '/w/api', gitRoot: null, branch: null, title: 'session', source: { tool: 'claude' }, holder: 'terminal' };
 let tmp: { dir: string; cleanup: () => Promise<void> };
@@ -57,7 +57,7 @@ describe('search service', () => {
     const first = await createSearchService({ store, dataDir: tmp.dir });
     await first.syncAll();
     await first.close();
-    expect(JSON.parse(await readFile(join(tmp.dir, SEARCH_INDEX_FILE), 'utf8')).indexedUpTo[s.id]).toBe(CHUNK_MESSAGES * 3 + 6);
+    expect(MessageIndex.fromBytes(await readFile(join(tmp.dir, SEARCH_INDEX_FILE)))?.indexedUpTo.get(s.id)).toBe(CHUNK_MESSAGES * 3 + 6);
 
     const watched = counting(store);
     const second = await createSearchService({ store: watched.store, dataDir: tmp.dir });
@@ -76,7 +76,7 @@ describe('search service', () => {
 
   it('a damaged index file is rebuilt from the logs', async () => {
     await store.createSession(base, [{ role: 'user', content: 'pangolin migration' }]);
-    await writeFile(join(tmp.dir, SEARCH_INDEX_FILE), '{"version":2,"index": tru');
+    await writeFile(join(tmp.dir, SEARCH_INDEX_FILE), Buffer.from([0x42, 0x54, 0x53, 0x49, 3, 0, 0, 0, 200, 0, 0, 0, 123]));
     const search = await createSearchService({ store, dataDir: tmp.dir });
     await search.syncAll();
     expect((await search.searchSessions('pangolin')).hits).toHaveLength(1);

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { MessageRecord } from '../../shared/message.js';
 import type { SessionStore } from '../store/types.js';
@@ -6,7 +6,9 @@ import { writeFileAtomic } from '../fs/write-file-atomic.js';
 import { chunkOf, CHUNK_MESSAGES, MessageIndex, searchableText } from './message-index.js';
 
 /** The index file in the data directory (rebuilt from the logs when missing or damaged). */
-export const SEARCH_INDEX_FILE = 'search-index.json';
+export const SEARCH_INDEX_FILE = 'search-index.bin';
+/** The minisearch JSON index of format 2, removed at start (its replacement is rebuilt from the logs). */
+const LEGACY_INDEX_FILE = 'search-index.json';
 /** Messages read per page while indexing a session (paged by seq: the log is never read whole). */
 export const INDEX_READ_PAGE = 1_000;
 /** The index is written this long after the last change, not on every message. */
@@ -16,6 +18,8 @@ export const SEARCH_SESSIONS_MAX = 20;
 /** Hits a search inside one session answers with. */
 export const SESSION_HITS_MAX = 2_000;
 const SNIPPET_CHARS = 80;
+/** Messages read at a time when looking for the hit message inside a chunk. */
+export const HIT_READ_PAGE = 25;
 
 export interface SessionSearchHit {
   sessionId: string;
@@ -23,6 +27,8 @@ export interface SessionSearchHit {
   cwd: string;
   seq: number;
   snippet: string;
+  /** Set for a Claude Code / Codex session not in Baton yet (candidate-search.ts): sessionId is its row id. */
+  source?: 'claude' | 'codex';
 }
 
 export interface SearchService {
@@ -43,7 +49,7 @@ export function messageMatches(message: Pick<MessageRecord, 'content' | 'toolCal
   return terms.every((term) => hay.includes(term));
 }
 
-function snippetOf(text: string, term: string): string {
+export function snippetOf(text: string, term: string): string {
   const at = Math.max(0, text.toLowerCase().indexOf(term));
   const start = Math.max(0, at - SNIPPET_CHARS / 2);
   const cut = text.slice(start, start + SNIPPET_CHARS).replace(/\s+/g, ' ').trim();
@@ -52,8 +58,9 @@ function snippetOf(text: string, term: string): string {
 
 export async function createSearchService({ store, dataDir }: { store: SessionStore; dataDir: string }): Promise<SearchService> {
   const file = join(dataDir, SEARCH_INDEX_FILE);
-  const saved = await readFile(file, 'utf8').catch(() => undefined);
-  const index = (saved === undefined ? undefined : MessageIndex.fromJSON(saved)) ?? MessageIndex.empty();
+  const saved = await readFile(file).catch(() => undefined);
+  const index = (saved === undefined ? undefined : MessageIndex.fromBytes(saved)) ?? MessageIndex.empty();
+  await rm(join(dataDir, LEGACY_INDEX_FILE), { force: true }).catch(() => undefined);
   let queue: Promise<void> = Promise.resolve();
   let persistTimer: ReturnType<typeof setTimeout> | null = null;
   let dirty = false;
@@ -62,7 +69,7 @@ export async function createSearchService({ store, dataDir }: { store: SessionSt
   const persist = async (): Promise<void> => {
     if (!dirty) return;
     dirty = false;
-    await writeFileAtomic(file, index.toJSON(), { mode: 0o600 }).catch((error: unknown) => console.error(`baton: the search index was not saved (${(error as Error).message}); it is rebuilt at the next start`));
+    await writeFileAtomic(file, index.toBytes(), { mode: 0o600 }).catch((error: unknown) => console.error(`baton: the search index was not saved (${(error as Error).message}); it is rebuilt at the next start`));
   };
   const schedulePersist = (): void => {
     dirty = true;
@@ -98,6 +105,21 @@ export async function createSearchService({ store, dataDir }: { store: SessionSt
     queue = next;
     return next;
   };
+  /**
+   * The first message of a chunk holding every term, the first HIT_READ_PAGE messages first: a
+   * common word is in them, so an answer of 20 sessions reads 20 short pages, not 20 whole chunks
+   * (that read was most of a common word's query time, bench/search).
+   */
+  const firstMatchIn = async (sessionId: string, firstSeq: number, terms: readonly string[]): Promise<MessageRecord | undefined> => {
+    // The first page is short (a common word is in it); the rest of the chunk is read in one go.
+    for (let after = firstSeq - 1, limit = HIT_READ_PAGE; after < firstSeq + CHUNK_MESSAGES - 1; limit = CHUNK_MESSAGES) {
+      const page = await store.readMessages(sessionId, { afterSeq: after, limit: Math.min(limit, firstSeq + CHUNK_MESSAGES - 1 - after) });
+      const found = page.find((m) => messageMatches(m, terms));
+      if (found !== undefined || page.length === 0) return found;
+      after = page.at(-1)!.seq;
+    }
+    return undefined;
+  };
   const rows = async () => new Map((await store.list({ includeArchived: true })).map((row) => [row.id, row]));
 
   return {
@@ -125,8 +147,7 @@ export async function createSearchService({ store, dataDir }: { store: SessionSt
       const found = await Promise.all(
         candidates.map(async ([sessionId, firstSeq]): Promise<SessionSearchHit | undefined> => {
           const row = all.get(sessionId)!;
-          const chunk = await store.readMessages(sessionId, { afterSeq: firstSeq - 1, limit: CHUNK_MESSAGES });
-          const message = chunk.find((m) => messageMatches(m, terms));
+          const message = await firstMatchIn(sessionId, firstSeq, terms);
           return message === undefined ? undefined : { sessionId, title: row.title, cwd: row.cwd, seq: message.seq, snippet: snippetOf(message.content, terms[0]!) };
         }),
       );

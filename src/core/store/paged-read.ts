@@ -10,6 +10,9 @@ import { acceptRecords, decodeLine, scanLog, type ByteRange, type StoredRecord }
 
 /** Bytes read per step (bisection probe, forward or backward window); doubled for longer lines. */
 export const PAGE_WINDOW_BYTES = 64 * 1024;
+/** A forward page of `count` records starts with a window of count × this (at least the minimum); longer records take more reads. */
+export const BYTES_PER_RECORD_GUESS = 512;
+export const SHORT_WINDOW_MIN_BYTES = 8 * 1024;
 
 export interface ReadableFile {
   read(length: number, position: number): Promise<Buffer>;
@@ -93,7 +96,8 @@ export async function readForward(file: ReadableFile, size: number, start: numbe
   const seen = new Set<string>();
   let lastSeq = -1;
   let pos = start;
-  let window = PAGE_WINDOW_BYTES * 4;
+  // A short page (a search hit's 25 messages) reads a short window: every record in a window is decoded.
+  let window = count === undefined ? PAGE_WINDOW_BYTES * 4 : Math.min(PAGE_WINDOW_BYTES * 4, Math.max(SHORT_WINDOW_MIN_BYTES, count * BYTES_PER_RECORD_GUESS));
   while (pos < size && (count === undefined || records.length < count)) {
     const buf = await file.read(Math.min(window, size - pos), pos);
     const cut = buf.lastIndexOf(0x0a) + 1;

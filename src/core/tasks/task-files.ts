@@ -61,6 +61,16 @@ export class TaskFiles {
     return parsed.data;
   }
 
+  /** Deletes a task's file (and makes the deletion durable); a file already gone is not an error. */
+  async remove(id: string): Promise<void> {
+    try {
+      await this.fs.unlink(this.pathOf(id));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new TaskError('IO_ERROR', `cannot delete ${this.pathOf(id)}: ${(error as Error).message}`, id, {}, { cause: error });
+    }
+    await this.fs.fsyncDir(this.dir);
+  }
+
   async ids(): Promise<string[]> {
     try {
       return (await this.fs.readdir(this.dir)).filter((n) => n.endsWith('.json') && !n.startsWith('.')).map((n) => n.slice(0, -5)).filter(isValidId);

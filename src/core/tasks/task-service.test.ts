@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManifestTask } from '../../shared/manifest.js';
 import type { TaskRecord } from '../../shared/tasks.js';
 import { toManifestTasks } from './manifest-tasks.js';
-import { createTaskService, type TaskService } from './task-service.js';
+import { createTaskService, TASK_LOG_VIEW_MAX_BYTES, type TaskService } from './task-service.js';
 import { removeDir, startMethodsEndpoint, tempDataDir, until, type MethodsEndpoint } from './test-support/endpoint.js';
 
 const HERE = import.meta.dirname;
@@ -264,5 +264,42 @@ describe('handoff', () => {
     expect(manifest.map((m) => m.id).sort()).toEqual(['keep', 'local', 'lost']);
     for (const m of manifest) expect(ManifestTask.safeParse(m).success).toBe(true);
     expect(JSON.parse(await readFile(fileOf('local'), 'utf8')).state).toBe('running'); // nothing was dropped or changed
+  });
+});
+
+describe('task actions of the UI', () => {
+  it('clear finished deletes completed and failed tasks only, and only their files', async () => {
+    const client = await host.connect();
+    for (const id of ['ok', 'bad', 'live', 'lost']) await client.request('task.register', reg(id, id === 'lost' ? { leaseTtlMs: 300 } : {}));
+    await client.request('task.complete', { id: 'ok', epoch: 1, status: 'completed', exitCode: 0 });
+    await client.request('task.complete', { id: 'bad', epoch: 1, status: 'failed', exitCode: 2 });
+    await new Promise((r) => setTimeout(r, 350));
+    await service.sweep();
+    expect((await service.clearFinished()).sort()).toEqual(['bad', 'ok']);
+    expect(existsSync(fileOf('ok'))).toBe(false);
+    expect(existsSync(fileOf('bad'))).toBe(false);
+    expect((await service.list()).map((v) => [v.record.id, v.state]).sort()).toEqual([
+      ['live', 'running'],
+      ['lost', 'orphaned'],
+    ]);
+    expect(await service.clearFinished()).toEqual([]);
+  });
+
+  it('open log answers the end of the log, bounded; a task without a log or with a missing one says so', async () => {
+    const log = join(dataDir, 'dev.log');
+    const lines = Array.from({ length: 20_000 }, (_, i) => `line ${i}`).join('\n');
+    await writeFile(log, `${lines}\nready on http://localhost:5173\n`);
+    const client = await host.connect();
+    await client.request('task.register', reg('logged', { logPath: log }));
+    await client.request('task.register', reg('silent'));
+    await client.request('task.register', reg('gone', { logPath: join(dataDir, 'nowhere.log') }));
+    const view = await service.readLog('logged');
+    expect(view.bytes).toBe(Buffer.byteLength(`${lines}\nready on http://localhost:5173\n`));
+    expect(view.shownBytes).toBe(TASK_LOG_VIEW_MAX_BYTES);
+    expect(view.text.endsWith('ready on http://localhost:5173\n')).toBe(true);
+    expect(view.path).toBe(log);
+    await expect(service.readLog('silent')).rejects.toMatchObject({ code: 'NOT_FOUND', message: expect.stringContaining('no log file') });
+    await expect(service.readLog('gone')).rejects.toMatchObject({ code: 'NOT_FOUND', message: expect.stringContaining('nowhere.log') });
+    await expect(service.readLog('no-such-task')).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 });

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
+import { open } from 'node:fs/promises';
 import {
   CompleteParams,
   HeartbeatParams,
@@ -58,6 +59,10 @@ export interface TaskService {
   terminate(id: string, options: TerminateOptions): Promise<TaskView>;
   /** Every unfinished task of a session with what to do about it; none is dropped. */
   forHandoff(sessionId: string): Promise<HandoffTask[]>;
+  /** Deletes the records of finished tasks (completed or failed); returns their ids. Running ones stay. */
+  clearFinished(): Promise<string[]>;
+  /** The end of a task's log file (at most TASK_LOG_VIEW_MAX_BYTES), for "Open log". */
+  readLog(id: string): Promise<TaskLogView>;
   /** Records orphaned tasks now (the sweep calls this). Returns the ids it orphaned. */
   sweep(): Promise<string[]>;
   onChange(listener: (event: TaskEvent) => void): () => void;
@@ -65,6 +70,16 @@ export interface TaskService {
 }
 
 export const DEFAULT_SWEEP_INTERVAL_MS = 1_000;
+/** Bytes of a task's log the UI is sent: its end, where a dev server says what went wrong. */
+export const TASK_LOG_VIEW_MAX_BYTES = 64 * 1024;
+
+export interface TaskLogView {
+  path: string;
+  text: string;
+  /** Size of the whole log file. */
+  bytes: number;
+  shownBytes: number;
+}
 
 function sha256(value: unknown): string {
   return createHash('sha256').update(canonicalJson(value)).digest('hex');
@@ -362,6 +377,41 @@ export function createTaskService(options: TaskServiceOptions): TaskService {
         out.push({ view, recommendation });
       }
       return out;
+    },
+    async clearFinished() {
+      const cleared: string[] = [];
+      for (const view of await listViews()) {
+        const id = view.record.id;
+        await mutex.run(id, async () => {
+          // Read again under the lock: a task that changed since the list is judged as it is now.
+          const current = await files.read(id).catch(() => null);
+          if (current === null || (current.state !== 'completed' && current.state !== 'failed')) return;
+          await files.remove(id);
+          cleared.push(id);
+        });
+      }
+      return cleared;
+    },
+    async readLog(id) {
+      const record = await files.read(id);
+      if (record.logPath === null) throw new TaskError('NOT_FOUND', `task ${id} registered no log file`, id);
+      const path = record.logPath;
+      let handle;
+      try {
+        handle = await open(path, 'r');
+        const stat = await handle.stat();
+        if (!stat.isFile()) throw new TaskError('BAD_REQUEST', `the log of task ${id}, ${path}, is not a regular file`, id);
+        const shown = Math.min(stat.size, TASK_LOG_VIEW_MAX_BYTES);
+        const buffer = Buffer.alloc(shown);
+        await handle.read(buffer, 0, shown, stat.size - shown);
+        return { path, text: buffer.toString('utf8'), bytes: stat.size, shownBytes: shown };
+      } catch (error) {
+        if (error instanceof TaskError) throw error;
+        const code = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'NOT_FOUND' : 'IO_ERROR';
+        throw new TaskError(code, `cannot read the log of task ${id}, ${path}: ${(error as Error).message}`, id, {}, { cause: error });
+      } finally {
+        await handle?.close();
+      }
     },
     sweep,
     onChange(listener) {

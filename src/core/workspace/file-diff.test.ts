@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { WorkspaceSnapshot } from '../../shared/workspace.js';
 import { captureWorkspaceWithPatch } from './capture.js';
-import { FILE_INLINE_MAX_BYTES, fileDiff, listDiffFiles } from './file-diff.js';
+import { FILE_INLINE_MAX_BYTES, fileDiff, imageMimeOf, listDiffFiles } from './file-diff.js';
 import { cleanupTemp, makeRepo, sha256 } from './test-support/repo.js';
 
 afterAll(cleanupTemp);
@@ -43,7 +43,33 @@ describe('listDiffFiles', () => {
   });
 });
 
+describe('imageMimeOf', () => {
+  it('knows PNG, JPEG, GIF and WebP by their bytes, and nothing else whatever the name', () => {
+    expect(imageMimeOf(PNG)).toBe('image/png');
+    expect(imageMimeOf(Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10]))).toBe('image/jpeg');
+    expect(imageMimeOf(Buffer.from('GIF89a\x01\x00', 'latin1'))).toBe('image/gif');
+    expect(imageMimeOf(Buffer.concat([Buffer.from('RIFF'), Buffer.from([1, 2, 3, 4]), Buffer.from('WEBPVP8 ')]))).toBe('image/webp');
+    for (const other of ['<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>', '<html>', 'RIFF\x00\x00\x00\x00WAVE', '', '\x89PNG']) {
+      expect(imageMimeOf(Buffer.from(other, 'latin1'))).toBeNull();
+    }
+  });
+});
+
 describe('fileDiff', () => {
+  it('drift: a file the handoff did not change, against the disk, is the disk vs the handed-off HEAD; other paths are refused', async () => {
+    const { repo, snapshot, patch } = await changedRepo();
+    repo.write('README.md', '# readme\n');
+    repo.commitAll('add readme');
+    const later = WorkspaceSnapshot.parse(JSON.parse(JSON.stringify((await captureWorkspaceWithPatch(repo.root)).snapshot)));
+    repo.write('README.md', '# readme, edited here after the handoff\n');
+    const diff = await fileDiff({ snapshot: later, patch, path: 'README.md', against: 'disk' });
+    expect(diff).toMatchObject({ against: 'disk', original: { kind: 'text', text: '# readme, edited here after the handoff\n' }, modified: { kind: 'text', text: '# readme\n' } });
+    for (const path of ['../outside.txt', '/etc/passwd', 'never-existed.txt']) {
+      await expect(fileDiff({ snapshot: later, patch, path, against: 'disk' })).rejects.toMatchObject({ code: 'WORKSPACE_NOT_IN_HANDOFF' });
+    }
+    await expect(fileDiff({ snapshot, patch, path: 'README.md' })).rejects.toMatchObject({ code: 'WORKSPACE_NOT_IN_HANDOFF' });
+  });
+
   it('gives HEAD and handed-off text for a modified file', async () => {
     const { snapshot, patch } = await changedRepo();
     const diff = await fileDiff({ snapshot, patch, path: 'src/main.ts' });
@@ -62,8 +88,14 @@ describe('fileDiff', () => {
     const { snapshot, patch } = await changedRepo();
     const diff = await fileDiff({ snapshot, patch, path: 'logo.png' });
     expect(diff.binary).toBe(true);
-    expect(diff.original).toEqual({ kind: 'binary', size: PNG.length, sha256: sha256(PNG) });
-    expect(diff.modified).toEqual({ kind: 'binary', size: PNG.length * 2, sha256: sha256(Buffer.concat([PNG, PNG])) });
+    // A PNG (by its bytes) carries them for the preview.
+    expect(diff.original).toEqual({ kind: 'binary', size: PNG.length, sha256: sha256(PNG), image: { mime: 'image/png', base64: PNG.toString('base64') } });
+    expect(diff.modified).toEqual({
+      kind: 'binary',
+      size: PNG.length * 2,
+      sha256: sha256(Buffer.concat([PNG, PNG])),
+      image: { mime: 'image/png', base64: Buffer.concat([PNG, PNG]).toString('base64') },
+    });
   });
 
   it('flags a file over the inline limit for opening on demand, and inlines it when asked', async () => {

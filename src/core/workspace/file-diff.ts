@@ -44,8 +44,12 @@ export interface FileDiffRequest {
 /** Both sides of one changed file for the diff viewer: binary and oversized files are described, not inlined. */
 export async function fileDiff(request: FileDiffRequest): Promise<FileDiff> {
   const git = request.snapshot.git;
-  const file = git?.files.find((f) => f.path === request.path);
-  if (!git || !file) throw new WorkspaceError(WorkspaceErrorCode.NOT_IN_HANDOFF, `${request.path} is not among the handed-off changes.`, request.path);
+  const changed = git?.files.find((f) => f.path === request.path);
+  // Drift (against the disk) can name a file the handoff did not change: its handed-off content is
+  // then the handed-off HEAD's blob.
+  if (git && !changed && request.against === 'disk' && git.head !== null) return cleanFileAgainstDisk(request, git.root, git.head);
+  if (!git || !changed) throw new WorkspaceError(WorkspaceErrorCode.NOT_IN_HANDOFF, `${request.path} is not among the handed-off changes.`, request.path);
+  const file = changed;
   const repoRoot = request.repoRoot ?? git.root;
   const against = request.against ?? 'head';
   const side = (bytes: Buffer | null) => describe(bytes, file.binary, request.full === true);
@@ -71,10 +75,40 @@ export async function fileDiff(request: FileDiffRequest): Promise<FileDiff> {
   return diff;
 }
 
+/** A file the handoff left as it was at HEAD, against what the disk holds now. */
+async function cleanFileAgainstDisk(request: FileDiffRequest, handedOffRoot: string, head: string): Promise<FileDiff> {
+  const repoRoot = request.repoRoot ?? handedOffRoot;
+  // A repository-relative path only: nothing above the root or absolute is read from the disk.
+  const segments = request.path.split('/');
+  if (request.path.startsWith('/') || segments.includes('..') || segments.includes('.git'))
+    throw new WorkspaceError(WorkspaceErrorCode.NOT_IN_HANDOFF, `${request.path} is not a path inside the handed-off repository.`, request.path);
+  const expected = (await readBlobs(repoRoot, head, [request.path])).get(request.path) ?? null;
+  if (expected === null) throw new WorkspaceError(WorkspaceErrorCode.NOT_IN_HANDOFF, `${request.path} was neither changed by the handoff nor in its HEAD.`, request.path);
+  const disk = await readDisk(request.diskRoot ?? repoRoot, request.path);
+  const full = request.full === true;
+  return { path: request.path, status: 'modified', binary: false, against: 'disk', original: describe(disk, false, full), modified: describe(expected, false, full) };
+}
+
+/** Images up to this size travel to the viewer for a preview (as data: URLs, which the CSP allows for img). */
+export const IMAGE_PREVIEW_MAX_BYTES = 2 * 1024 * 1024;
+
+/** The image type by magic bytes (never by file name: an SVG or HTML renamed .png is not previewed). */
+export function imageMimeOf(bytes: Buffer): 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp' | null {
+  if (bytes.length >= 8 && bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
+  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
+  const head = bytes.subarray(0, 12).toString('latin1');
+  if (head.startsWith('GIF87a') || head.startsWith('GIF89a')) return 'image/gif';
+  if (head.startsWith('RIFF') && head.slice(8, 12) === 'WEBP') return 'image/webp';
+  return null;
+}
+
 function describe(bytes: Buffer | null, binary: boolean, full: boolean): FileSide {
   if (bytes === null) return { kind: 'absent' };
   const sha256 = sha256Hex(bytes);
-  if (binary || bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0)) return { kind: 'binary', size: bytes.length, sha256 };
+  if (binary || bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0)) {
+    const mime = bytes.length <= IMAGE_PREVIEW_MAX_BYTES ? imageMimeOf(bytes) : null;
+    return mime === null ? { kind: 'binary', size: bytes.length, sha256 } : { kind: 'binary', size: bytes.length, sha256, image: { mime, base64: bytes.toString('base64') } };
+  }
   if (bytes.length > FILE_INLINE_MAX_BYTES && !full) return { kind: 'too-large', size: bytes.length, sha256 };
   return { kind: 'text', text: bytes.toString('utf8'), size: bytes.length, sha256 };
 }

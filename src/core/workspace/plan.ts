@@ -4,7 +4,8 @@ import { defaultWorktreeDir } from './worktree.js';
 /**
  * What rehydration would do, for the UI to show and the person to confirm. Never acts.
  * complete → nothing; partial → one "take the handed-off version" per drifted file;
- * none → a worktree at the handed-off HEAD, by default beside the repository.
+ * none → a worktree at the handed-off HEAD, by default beside the repository, when the repository
+ * is here (else nothing, with what to do).
  */
 export function planRehydration(verification: WorkspaceVerification, expected: WorkspaceSnapshot, sessionId: string): RehydrationPlan {
   const git = expected.git;
@@ -24,5 +25,11 @@ export function planRehydration(verification: WorkspaceVerification, expected: W
   }
   const repoRoot = verification.targetRoot ?? null;
   const reason = verification.reasons.map((r) => r.message).join(' ');
+  // `git worktree add` needs this repository here: with the root missing, no repository there, or
+  // another one, offering it would only fail (WORKSPACE_NOT_A_REPOSITORY), so say what to do instead.
+  const codes = new Set(verification.reasons.map((r) => r.code));
+  if (repoRoot === null || codes.has('root-missing') || codes.has('not-a-repository') || codes.has('another-repository')) {
+    return { kind: 'nothing', reason: `A worktree needs the handed-off repository on this machine, and it is not at ${repoRoot ?? git.root}. Clone it (or move it back) there, then open this session again.` };
+  }
   return { kind: 'worktree', repoRoot, head: git.head, defaultDir: repoRoot ? defaultWorktreeDir(repoRoot, sessionId) : null, reason };
 }

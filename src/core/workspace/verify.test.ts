@@ -69,6 +69,7 @@ describe('verifyWorkspace', () => {
     expect(result.headDrift).toEqual({ expected: head, actual: repo.git('rev-parse', 'HEAD') });
     expect(result.drifted).toEqual([{ path: 'b.txt', expectedSha256: sha256('b\n'), actualSha256: sha256('b committed at the target\n') }]);
     expect(result.reasons.map((r) => r.code)).toEqual(['head-drift', 'file-drift']);
+    expect(result.reasons[0]!.message).toMatch(/^HEAD moved 1 commit ahead of the handoff \(the handoff was made at [0-9a-f]{7}, this repository is at [0-9a-f]{7}\)/);
   });
 
   it('is none when the root is missing', async () => {
@@ -77,7 +78,8 @@ describe('verifyWorkspace', () => {
     expect(result).toMatchObject({ status: 'none', targetRoot: null });
     expect(result.reasons[0]!.code).toBe('root-missing');
     const plan = planRehydration(result, snapshot, 'sess-12345678');
-    expect(plan).toMatchObject({ kind: 'worktree', repoRoot: null, head: snapshot.git!.head });
+    // No repository to add a worktree to: not offered, and the reason says what to do.
+    expect(plan).toMatchObject({ kind: 'nothing', reason: expect.stringContaining('Clone it (or move it back)') });
   });
 
   it('is none for a directory that is not a repository', async () => {
@@ -85,6 +87,7 @@ describe('verifyWorkspace', () => {
     const result = await verifyWorkspace(snapshot, tempDir());
     expect(result.status).toBe('none');
     expect(result.reasons[0]!.code).toBe('not-a-repository');
+    expect(planRehydration(result, snapshot, 'sess-12345678').kind).toBe('nothing');
   });
 
   it('is none for another repository', async () => {
@@ -95,6 +98,7 @@ describe('verifyWorkspace', () => {
     const result = await verifyWorkspace(snapshot, other.root);
     expect(result).toMatchObject({ status: 'none', targetRoot: other.root });
     expect(result.reasons[0]!.code).toBe('another-repository');
+    expect(planRehydration(result, snapshot, 'sess-12345678').kind).toBe('nothing');
   });
 
   it('is none on another branch, and plans a worktree beside the repository', async () => {

@@ -7,6 +7,7 @@ import { gitFailed } from './errors.js';
 import { hashDiskPath, mapLimit } from './file-hash.js';
 import { commitExists, readBlobs } from './git-objects.js';
 import { runGit } from './git.js';
+import { describeHeadDrift } from './head-drift-words.js';
 import { readRemotes } from './remotes.js';
 import { STATUS_ARGS, parseStatusV2 } from './status.js';
 
@@ -56,7 +57,8 @@ export async function verifyWorkspace(expected: WorkspaceSnapshot, targetPath: s
   let headDrift: WorkspaceVerification['headDrift'];
   if (status.oid !== git.head) {
     headDrift = { expected: git.head, actual: status.oid };
-    reasons.push({ code: 'head-drift', message: `HEAD is ${status.oid ?? '(unborn)'}, the handoff was at ${git.head ?? '(unborn)'}.` });
+    const counts = git.head !== null && status.oid !== null && headKnown ? await aheadBehind(root, git.head, status.oid) : null;
+    reasons.push({ code: 'head-drift', message: describeHeadDrift({ expected: git.head, actual: status.oid, ahead: counts?.ahead ?? null, behind: counts?.behind ?? null }) });
   }
 
   // What each path should hold: the handed-off hash for changed files, else the handed-off HEAD's blob.
@@ -119,6 +121,14 @@ async function sameRepository(git: NonNullable<WorkspaceSnapshot['git']>, common
   if (git.head !== null && headKnown) return true;
   const here = new Set((await readRemotes(root)).map((r) => r.url));
   return git.remotes.some((r) => here.has(r.url));
+}
+
+/** Commits in `actual` not in `expected` (ahead) and the other way (behind); null when git cannot tell. */
+async function aheadBehind(root: string, expected: string, actual: string): Promise<{ ahead: number; behind: number } | null> {
+  const result = await runGit(root, ['rev-list', '--left-right', '--count', `${expected}...${actual}`]);
+  if (result.code !== 0) return null;
+  const [behind, ahead] = result.stdout.toString('utf8').trim().split(/\s+/).map(Number);
+  return Number.isInteger(ahead) && Number.isInteger(behind) ? { ahead: ahead!, behind: behind! } : null;
 }
 
 async function changedBetween(root: string, from: string, to: string): Promise<string[]> {

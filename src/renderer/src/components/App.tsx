@@ -123,7 +123,7 @@ export function App({ api }: { api: BatonApi }) {
 
   let main;
   if (panel === 'approvals') main = <ApprovalsPanel approvals={approvals} rows={merged.rows} onOpenSession={open} />;
-  else if (panel === 'tasks') main = <TaskPanel tasks={tasks} openSessionId={sessionId} />;
+  else if (panel === 'tasks') main = <TaskPanel tasks={tasks} openSessionId={sessionId} rows={merged.rows} />;
   else if (panel === 'stats') main = <StatsPanel />;
   else if (panel === 'devices') main = <DevicesPanel initialCode={pairCode} />;
   else if (panel === 'search') main = <SearchPanel onOpenHit={openHit} />;

@@ -1,4 +1,4 @@
-import { useEffect, useImperativeHandle, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode, type Ref } from 'react';
+import { Fragment, useEffect, useImperativeHandle, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode, type Ref } from 'react';
 import { useViewport } from '../features/agents/use-viewport';
 import type { SessionGroup } from '../../../shared/resume-groups';
 import { heightOf, listItems, type ListItem } from '../model/list-items';
@@ -28,6 +28,8 @@ export interface SessionListProps {
   /** ↑ on the first item: the search box above takes focus back. */
   onExitTop?: () => void;
   handle?: Ref<SessionListHandle>;
+  /** The pointer entered (true) or left (false) the list: the pane then keeps the order still. */
+  onHoverChange?: (hovered: boolean) => void;
 }
 
 const NONE: ReadonlySet<string> = new Set();
@@ -36,6 +38,8 @@ interface Chunk {
   cwd: string;
   start: number;
   items: ListItem[];
+  /** Height of the group's rows between its (sticky) header and the first row drawn. */
+  gapPx: number;
 }
 
 /**
@@ -46,7 +50,7 @@ interface Chunk {
  * Keyboard: one roving tab stop; ↑/↓/Home/End/PageUp/PageDown walk headers and sessions, Enter
  * opens a session or toggles a group, ← collapses (or goes to the group's header), → expands.
  */
-export function SessionList({ groups, selectedId, now, onOpen, collapsed = NONE, onToggleGroup, groupAction, onExitTop, handle }: SessionListProps) {
+export function SessionList({ groups, selectedId, now, onOpen, collapsed = NONE, onToggleGroup, groupAction, onExitTop, handle, onHoverChange }: SessionListProps) {
   const scrollRef = useRef<HTMLElement>(null);
   const [viewport, scrollTo] = useViewport(scrollRef);
   const [focusKey, setFocusKey] = useState<string | null>(null);
@@ -147,16 +151,37 @@ export function SessionList({ groups, selectedId, now, onOpen, collapsed = NONE,
     const item = items[index]!;
     const last = chunks[chunks.length - 1];
     if (last !== undefined && last.cwd === item.cwd) last.items.push(item);
-    else chunks.push({ cwd: item.cwd, start: index, items: [item] });
+    else chunks.push({ cwd: item.cwd, start: index, items: [item], gapPx: 0 });
+  }
+  // Sticky headers: the header of the group the window starts inside is drawn too (CSS sticks it
+  // to the top), with a spacer for its rows above the window, so the section still spans them.
+  const first = chunks[0];
+  if (first !== undefined && first.items[0]!.kind === 'row') {
+    const header = indexByKey.get(`group:${first.cwd}`);
+    if (header !== undefined) {
+      first.gapPx = offsets[first.start]! - offsets[header + 1]!;
+      first.items.unshift(items[header]!);
+      first.start = header;
+    }
   }
 
   return (
-    <nav className="session-list" aria-label="Sessions" ref={scrollRef} onKeyDown={onKeyDown} data-testid="session-list" data-item-count={items.length}>
+    <nav
+      className="session-list"
+      aria-label="Sessions"
+      ref={scrollRef}
+      onKeyDown={onKeyDown}
+      onPointerEnter={() => onHoverChange?.(true)}
+      onPointerLeave={() => onHoverChange?.(false)}
+      data-testid="session-list"
+      data-item-count={items.length}
+    >
       <div className="session-list-canvas" style={{ height: offsets[items.length] }}>
         {chunks.map((chunk) => (
           <section key={chunk.cwd} className="session-group" data-testid="session-group" data-cwd={chunk.cwd} aria-label={chunk.cwd} style={{ top: offsets[chunk.start] }}>
-            {chunk.items.map((item) =>
+            {chunk.items.map((item, i) =>
               item.kind === 'group' ? (
+                <Fragment key={item.key}>
                 <GroupHeader
                   key={item.key}
                   itemKey={item.key}
@@ -168,6 +193,8 @@ export function SessionList({ groups, selectedId, now, onOpen, collapsed = NONE,
                   action={groupAction?.(item.cwd)}
                   onFocus={setFocusKey}
                 />
+                {i === 0 && chunk.gapPx > 0 && <div className="session-group-gap" style={{ height: chunk.gapPx }} aria-hidden="true" />}
+                </Fragment>
               ) : (
                 <div key={item.key} className="session-row">
                   <SessionItem session={item.row} selected={item.row.id === selectedId} focusable={item.key === tabStop} now={now} onOpen={onOpen} onFocus={setFocusKey} />

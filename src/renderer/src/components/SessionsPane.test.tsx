@@ -95,6 +95,20 @@ describe('SessionsPane search and filters', () => {
 });
 
 describe('SessionsPane groups and scan', () => {
+  it('does not re-sort while the pointer is over the list; the real order returns when it leaves', () => {
+    const { view } = renderPane();
+    expect(shownIds()).toEqual(['b1', 'claude:c1', 'codex:x1']);
+    const list = screen.getByTestId('session-list');
+    fireEvent.pointerEnter(list);
+    // The web session becomes the newest: its group would move to the top.
+    const next = rows.map((r) => (r.id === 'codex:x1' ? { ...r, updatedAt: iso(1_000), title: 'Fix flaky date picker (live)' } : r));
+    view.rerender(<SessionsPane sessions={loaded(next)} rows={next} scan={idle} selectedId={null} now={NOW} onOpen={() => undefined} />);
+    expect(shownIds()).toEqual(['b1', 'claude:c1', 'codex:x1']);
+    expect(screen.getAllByTestId('session-item')[2]!.textContent).toContain('(live)');
+    fireEvent.pointerLeave(list);
+    expect(shownIds()).toEqual(['codex:x1', 'b1', 'claude:c1']);
+  });
+
   it('a collapsed group is remembered across a reload (localStorage)', () => {
     const { view } = renderPane();
     const apiHeader = () => within(screen.getAllByTestId('session-group').find((g) => g.getAttribute('data-cwd') === '/work/api')!).getByTestId('group-toggle');

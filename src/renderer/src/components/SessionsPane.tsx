@@ -8,6 +8,7 @@ import { useCollapsedGroups } from '../features/agents/use-collapsed-groups';
 import { branchesOf, filterRows, NO_FILTER, type RowFilter } from '../model/filter-rows';
 import { groupSessions } from '../../../shared/resume-groups';
 import { isPlainKey, isTypingTarget } from '../model/keyboard';
+import { keepOrder } from '../model/keep-order';
 import { ErrorState } from './ErrorState';
 import { SessionList, type SessionListHandle } from './SessionList';
 import { Skeleton } from './Skeleton';
@@ -37,7 +38,12 @@ export function SessionsPane({ sessions, rows, scan, selectedId, now, onOpen, gr
   const listRef = useRef<SessionListHandle>(null);
 
   const shown = useMemo(() => filterRows(rows, filter, now), [rows, filter, now]);
-  const groups = useMemo(() => groupSessions(shown), [shown]);
+  const sorted = useMemo(() => groupSessions(shown), [shown]);
+  // While the pointer is over the list, rows keep their places (a click must land where it aimed).
+  const [hovered, setHovered] = useState(false);
+  const onScreen = useRef(sorted);
+  const groups = useMemo(() => (hovered ? keepOrder(onScreen.current, sorted) : sorted), [hovered, sorted]);
+  onScreen.current = groups;
   const branches = useMemo(() => branchesOf(rows), [rows]);
 
   useEffect(() => {
@@ -96,6 +102,7 @@ export function SessionsPane({ sessions, rows, scan, selectedId, now, onOpen, gr
           groupAction={groupAction && ((cwd) => groupAction(cwd, (groups.find((g) => g.cwd === cwd)?.sessions ?? []).map((r) => r.id).filter((id) => !isCandidateId(id))))}
           onExitTop={() => searchRef.current?.focus()}
           handle={listRef}
+          onHoverChange={setHovered}
         />
       )}
     </div>

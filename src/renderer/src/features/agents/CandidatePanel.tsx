@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { toApiError, type ApiError } from '../../api';
 import type { AgentCandidate, TerminalCommand } from '../../../../shared/agents';
+import { CandidatePreview } from './CandidatePreview';
 import { CopyableCode } from '../../components/CopyableCode';
 import { RelativeTime } from '../../components/RelativeTime';
 import { SourceBadge } from '../../components/SourceBadge';
@@ -146,6 +147,7 @@ export function CandidatePanel({ candidate, now, onOpened }: CandidatePanelProps
         </p>
       )}
       {command.status === 'done' && <TerminalCommandView command={command.value} />}
+      <CandidatePreview candidate={candidate} now={now} />
     </article>
   );
 }

@@ -1,8 +1,8 @@
-import { useCallback, useEffect, useState } from 'react';
-import { toApiError, type ApiError } from '../../api';
+import { useCallback, useEffect } from 'react';
 import { CopyableCode } from '../../components/CopyableCode';
 import { useApi } from '../../hooks/api-context';
 import { useRemote } from '../../hooks/use-remote';
+import { StopTask } from '../tasks/StopTask';
 
 const STATE_LABEL: Record<string, string> = {
   running: 'running',
@@ -25,8 +25,6 @@ export function CarriedTasks({ sessionId }: { sessionId: string }) {
   const load = useCallback(() => api.invoke('tasks:carried', { sessionId }), [api, sessionId]);
   const remote = useRemote(`tasks:carried:${sessionId}`, load);
   const { reload } = remote;
-  const [asking, setAsking] = useState<string | null>(null);
-  const [failure, setFailure] = useState<{ id: string; error: ApiError } | null>(null);
   useEffect(() => api.on('tasks:changed', () => reload()), [api, reload]);
   useEffect(() => api.on('session:changed', (e) => e.id === sessionId && reload()), [api, sessionId, reload]);
 
@@ -34,18 +32,6 @@ export function CarriedTasks({ sessionId }: { sessionId: string }) {
     return remote.error ? <p className="inline-error">Could not load the session's tasks: {remote.error.message}</p> : null;
   }
   if (remote.value.length === 0) return null;
-
-  function terminate(id: string): void {
-    setAsking(null);
-    setFailure(null);
-    api.invoke('tasks:terminate', { id, confirmed: true }).then(
-      () => reload(),
-      (error: unknown) => {
-        setFailure({ id, error: toApiError(error) });
-        reload();
-      },
-    );
-  }
 
   return (
     <section className="carried-tasks" aria-labelledby="carried-tasks-title" data-testid="carried-tasks">
@@ -75,29 +61,7 @@ export function CarriedTasks({ sessionId }: { sessionId: string }) {
                 <CopyableCode text={recommendation.restartCommand} label="Copy restart command" />
               </div>
             )}
-            {failure?.id === task.id && (
-              <p className="inline-error" role="alert">
-                Could not terminate: {failure.error.message} <code>{failure.error.code}</code>
-              </p>
-            )}
-            {canTerminate &&
-              (asking === task.id ? (
-                <div className="confirm-inline" role="group" aria-label="Confirm terminate">
-                  <span>
-                    Stop <code>{task.command}</code> (pid {task.pid})?
-                  </span>
-                  <button type="button" className="button button-secondary button-small" onClick={() => setAsking(null)}>
-                    Cancel
-                  </button>
-                  <button type="button" className="button button-danger button-small" data-testid="carried-terminate-confirmed" onClick={() => terminate(task.id)}>
-                    Terminate process
-                  </button>
-                </div>
-              ) : (
-                <button type="button" className="button button-secondary button-small" data-testid="carried-terminate" onClick={() => setAsking(task.id)}>
-                  Terminate…
-                </button>
-              ))}
+            {canTerminate && <StopTask task={task} onDone={reload} label="Terminate" testId="carried-terminate" />}
           </li>
         ))}
       </ul>

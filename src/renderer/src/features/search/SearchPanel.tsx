@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { SEARCH_QUERY_MAX_CHARS, type SearchHit } from '../../../../shared/ui-contract';
+import { SourceBadge } from '../../components/SourceBadge';
 import { useApi } from '../../hooks/api-context';
 import { formatCount } from '../../model/format-number';
 
@@ -39,7 +40,7 @@ export function SearchPanel({ onOpenHit }: { onOpenHit: (hit: SearchHit, query: 
       <header className="panel-header">
         <h1 id="search-heading">Search messages</h1>
       </header>
-      <p className="muted">Everything said in Baton's sessions. Claude Code and Codex sessions are searched once they are opened in Baton.</p>
+      <p className="muted">Everything said in Baton's sessions. Claude Code and Codex sessions not opened in Baton yet are found by their first prompt.</p>
       <input
         type="search"
         className="session-search-input search-panel-input"
@@ -65,7 +66,9 @@ export function SearchPanel({ onOpenHit }: { onOpenHit: (hit: SearchHit, query: 
             {result.hits.map((hit) => (
               <li key={hit.sessionId}>
                 <button type="button" className="search-hit" data-testid="search-hit" data-session-id={hit.sessionId} onClick={() => onOpenHit(hit, result.query)}>
-                  <span className="search-hit-title">{hit.title.length > 0 ? hit.title : 'Untitled session'}</span>
+                  <span className="search-hit-title">
+                    {hit.source !== undefined && <SourceBadge source={hit.source} />} {hit.title.length > 0 ? hit.title : 'Untitled session'}
+                  </span>
                   <span className="search-hit-cwd muted">{hit.cwd}</span>
                   <span className="search-hit-snippet">{hit.snippet}</span>
                 </button>

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { displayTask, formatLease, type TaskView } from './task-display';
 
 /** One task: a state chip that never over-claims, the lease countdown, command, pid/port, logs, outcome. */
-export function TaskCard({ view, elapsedMs, children }: { view: TaskView; elapsedMs: number; children?: ReactNode }) {
+export function TaskCard({ view, elapsedMs, sessionTitle, children }: { view: TaskView; elapsedMs: number; sessionTitle?: string; children?: ReactNode }) {
   const { record } = view;
   const shown = displayTask(view, elapsedMs);
   const outcome = record.outcome;
@@ -43,8 +43,8 @@ export function TaskCard({ view, elapsedMs, children }: { view: TaskView; elapse
         {record.sessionId !== null && (
           <div>
             <dt>Session</dt>
-            <dd>
-              <code>{record.sessionId}</code>
+            <dd data-testid="task-session" title={record.sessionId}>
+              {sessionTitle !== undefined && sessionTitle.length > 0 ? sessionTitle : <code>{record.sessionId}</code>}
             </dd>
           </div>
         )}

@@ -3,7 +3,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createApiFromTransport, createBridgeTransport, type BatonApi } from '../../api';
 import { App } from '../../components/App';
-import { detail } from '../../test-support/fixtures';
+import { detail, row } from '../../test-support/fixtures';
 import { errResult, MemoryBridge, okResult } from '../../test-support/memory-bridge';
 import { taskView } from './task-fixture';
 import type { TaskView } from './task-display';
@@ -113,5 +113,42 @@ describe('task panel', () => {
     fireEvent.click(within(confirm).getByTestId('terminate-confirmed'));
     expect((await within(section).findByRole('alert')).textContent).toContain('PID_MISMATCH');
     expect(bridge.calls.find((c) => c.channel === 'tasks:terminate')?.payload).toEqual({ id: 'srv', confirmed: true });
+  });
+
+  it('task actions: stop asks first; open log reads the host; localhost:<port> for a live task; clear finished; titles instead of ids', async () => {
+    const dev = taskView({ id: 'dev', command: 'npm run dev', port: 5173, sessionId: 's-api' }, { state: 'running', processAlive: true });
+    const done = taskView(
+      { id: 'done', command: 'npm run build', port: 4000, state: 'completed', outcome: { exitCode: 0, lastLogLines: [], reason: null, finishedAt: '2026-11-29T10:00:00Z' } },
+      { state: 'completed', leaseRemainingMs: null, processAlive: false },
+    );
+    const bridge = host([dev, done], (b) =>
+      b
+        .handle('sessions:list', () => okResult([row({ id: 's-api', title: 'Rate limiter for the API' })]))
+        .handle('tasks:terminate', () => okResult({ ...dev, state: 'failed' }))
+        .handle('tasks:log', () => okResult({ path: '/tmp/dev.log', text: 'ready on http://localhost:5173\n', bytes: 70_000, shownBytes: 65_536 }))
+        .handle('tasks:clear-finished', () => okResult({ cleared: ['done'] })),
+    );
+    fireEvent.click(screen.getByTestId('open-tasks'));
+    await screen.findByTestId('task-list');
+    await waitFor(() => expect(within(card('dev')).getByTestId('task-session').textContent).toBe('Rate limiter for the API'));
+
+    // Stop: a confirmation naming the command and pid, then confirmed: true.
+    expect(within(card('done')).queryByTestId('terminate')).toBeNull();
+    fireEvent.click(within(card('dev')).getByTestId('terminate'));
+    expect(within(card('dev')).getByTestId('terminate-confirm').textContent).toContain('npm run dev (pid 4242)');
+    expect(bridge.callsTo('tasks:terminate')).toBe(0);
+    fireEvent.click(within(card('dev')).getByTestId('terminate-confirmed'));
+    await waitFor(() => expect(bridge.calls.find((c) => c.channel === 'tasks:terminate')?.payload).toEqual({ id: 'dev', confirmed: true }));
+
+    fireEvent.click(within(card('dev')).getByTestId('task-open-log'));
+    const log = await within(card('dev')).findByTestId('task-log-view');
+    expect(log.textContent).toContain('ready on http://localhost:5173');
+    expect(log.textContent).toContain('the last 65,536 of 70,000 bytes');
+
+    expect(within(card('dev')).getByTestId('task-open-port').getAttribute('href')).toBe('http://localhost:5173/');
+    expect(within(card('done')).queryByTestId('task-open-port')).toBeNull();
+
+    fireEvent.click(screen.getByTestId('tasks-clear-finished'));
+    await waitFor(() => expect(bridge.callsTo('tasks:clear-finished')).toBe(1));
   });
 });

@@ -1,4 +1,10 @@
+import { useMemo, useState } from 'react';
+import type { IndexRow } from '../../../../shared/session';
+import { toApiError } from '../../api';
 import { ErrorState } from '../../components/ErrorState';
+import { useApi } from '../../hooks/api-context';
+import { formatCount } from '../../model/format-number';
+import { TaskActions } from './TaskActions';
 import { Skeleton } from '../../components/Skeleton';
 import { useNow } from '../../hooks/use-now';
 import { HandoffTasks } from './HandoffTasks';
@@ -10,11 +16,26 @@ import type { TasksState } from './use-tasks';
 export const TASK_TICK_MS = 1_000;
 
 /** Background tasks: the open session's leftovers first, then every task, live ones on top. */
-export function TaskPanel({ tasks: state, openSessionId }: { tasks: TasksState; openSessionId: string | null }) {
+export function TaskPanel({ tasks: state, openSessionId, rows = [] }: { tasks: TasksState; openSessionId: string | null; rows?: readonly IndexRow[] }) {
+  const api = useApi();
   const now = useNow(TASK_TICK_MS);
+  const titles = useMemo(() => new Map(rows.map((row) => [row.id, row.title])), [rows]);
+  const [clearing, setClearing] = useState<{ busy: boolean; error: string | null }>({ busy: false, error: null });
   const { tasks, fetchedAt } = state;
   const elapsed = Math.max(0, now - fetchedAt);
   const elapsedSince = (at: number) => Math.max(0, now - at);
+
+  const finished = (tasks.value ?? []).filter((view) => view.state === 'completed' || view.state === 'failed').length;
+  function clearFinished(): void {
+    setClearing({ busy: true, error: null });
+    api.invoke('tasks:clear-finished', {}).then(
+      () => {
+        setClearing({ busy: false, error: null });
+        tasks.reload();
+      },
+      (error: unknown) => setClearing({ busy: false, error: toApiError(error).message }),
+    );
+  }
 
   let body;
   if (tasks.value === undefined) {
@@ -37,7 +58,9 @@ export function TaskPanel({ tasks: state, openSessionId }: { tasks: TasksState; 
     body = (
       <div className="task-list" data-testid="task-list">
         {sorted.map((view) => (
-          <TaskCard key={view.record.id} view={view} elapsedMs={elapsed} />
+          <TaskCard key={view.record.id} view={view} elapsedMs={elapsed} sessionTitle={view.record.sessionId === null ? undefined : titles.get(view.record.sessionId)}>
+            <TaskActions view={view} shownState={displayTask(view, elapsed).state} onChanged={tasks.reload} />
+          </TaskCard>
         ))}
       </div>
     );
@@ -47,9 +70,19 @@ export function TaskPanel({ tasks: state, openSessionId }: { tasks: TasksState; 
     <section className="panel task-panel" data-testid="task-panel" aria-labelledby="tasks-title">
       <header className="panel-header">
         <h1 id="tasks-title">Background tasks</h1>
+        {finished > 0 && (
+          <button type="button" className="button button-secondary button-small" data-testid="tasks-clear-finished" disabled={clearing.busy} onClick={clearFinished}>
+            {clearing.busy ? 'Clearing…' : `Clear finished (${formatCount(finished)})`}
+          </button>
+        )}
         {tasks.error !== undefined && tasks.value !== undefined && <span className="inline-error">Could not refresh: {tasks.error.message}</span>}
       </header>
-      {openSessionId !== null && <HandoffTasks sessionId={openSessionId} elapsedMs={elapsedSince} />}
+      {clearing.error !== null && (
+        <p className="inline-error" role="alert">
+          Could not clear the finished tasks: {clearing.error}
+        </p>
+      )}
+      {openSessionId !== null && <HandoffTasks sessionId={openSessionId} title={titles.get(openSessionId)} elapsedMs={elapsedSince} />}
       {body}
     </section>
   );

@@ -57,7 +57,10 @@ describe('ChangesTab: status banner', () => {
         { path: 'src/new.ts', action: 'write', expectedSha256: SHA_C, actualSha256: null },
       ],
     };
-    renderWithApi(<ChangesTab sessionId="s1" />, bridgeWith({ hasWorkspace: true, verification: verification('partial', drifted), plan }));
+    const bridge = bridgeWith({ hasWorkspace: true, verification: verification('partial', drifted), plan }, THREE, (p) =>
+      (p as { against?: string }).against === 'disk' ? { ...textDiff(p.path, 'edited on disk', 'handed off'), against: 'disk' } : textDiff(p.path, 'old', 'new'),
+    );
+    const { shown } = renderWithApi(<ChangesTab sessionId="s1" />, bridge);
     const banner = await screen.findByTestId('workspace-status');
     expect(banner.getAttribute('data-status')).toBe('partial');
     expect(banner.textContent).toContain('differs from the handoff in 2 files');
@@ -67,6 +70,11 @@ describe('ChangesTab: status banner', () => {
     expect(rows[0]!.textContent).not.toContain('a'.repeat(11));
     expect(rows[1]!.textContent).toContain('missing on disk');
     expect(within(rows[0]!).getByRole('button', { name: 'Take the handed-off version' })).toBeTruthy();
+    // The drift as a diff: the disk against the handoff, asked with against: 'disk'.
+    fireEvent.click(within(rows[0]!).getByTestId('drift-show-diff'));
+    await within(rows[0]!).findByTestId('drift-diff');
+    await waitFor(() => expect(shown.some((input) => input.path === 'src/app.ts' && input.original === 'edited on disk' && input.modified === 'handed off')).toBe(true));
+    expect(bridge.calls.find((c) => c.channel === 'workspace:file' && (c.payload as { path: string }).path === 'src/app.ts')?.payload).toEqual({ sessionId: 's1', path: 'src/app.ts', against: 'disk' });
   });
 
   it('none: explains that the root is missing and offers a worktree at the planned directory, never automatically', async () => {
@@ -212,7 +220,7 @@ describe('ChangesTab: file list and viewer', () => {
       status: 'modified',
       binary: true,
       against: 'head',
-      original: { kind: 'binary', size: 2048, sha256: SHA_A },
+      original: { kind: 'binary', size: 2048, sha256: SHA_A, image: { mime: 'image/png', base64: 'iVBORw0KGgo=' } },
       modified: { kind: 'binary', size: 3 * 1024 * 1024, sha256: SHA_B },
     }));
     renderWithApi(<ChangesTab sessionId="s1" />, bridge);
@@ -220,6 +228,10 @@ describe('ChangesTab: file list and viewer', () => {
     expect(panel.textContent).toContain('Binary file · 2.0 KB · sha256 aaaaaaaaaa');
     expect(panel.textContent).toContain('Binary file · 3.0 MB · sha256 bbbbbbbbbb');
     expect(screen.queryByTestId('diff-editor')).toBeNull();
+    // The side the host sent bytes for is previewed; the other (too big to send) is not.
+    const images = within(panel).getAllByTestId('binary-image');
+    expect(images.map((img) => img.getAttribute('src'))).toEqual(['data:image/png;base64,iVBORw0KGgo=']);
+    expect(images[0]!.getAttribute('alt')).toBe('Before: the image');
   });
 
   it('a large file waits for Open, then asks again with full: true', async () => {
@@ -248,8 +260,11 @@ describe('ChangesTab: file list and viewer', () => {
         ? { ...textDiff(p.path, '', 'export {};'), status: 'added', original: { kind: 'absent' } }
         : { ...textDiff(p.path, 'x', ''), modified: { kind: 'unavailable', reason: 'The patch was too large to store (120 MB).' } },
     );
-    renderWithApi(<ChangesTab sessionId="s1" />, bridge);
+    const { shown } = renderWithApi(<ChangesTab sessionId="s1" />, bridge);
     await waitFor(() => expect(screen.getByTestId('fake-diff').textContent).toBe('typescript|side||export {};'));
+    // One side only: shown as the new file, not diffed against an empty model (no phantom `1 −`).
+    expect(shown.at(-1)?.oneSide).toBe('added');
+    expect(screen.getByTestId('diff-editor').getAttribute('data-one-side')).toBe('added');
     fireEvent.keyDown(document.body, { key: ']' });
     expect((await screen.findByTestId('file-unavailable')).textContent).toContain('The patch was too large to store (120 MB).');
   });
@@ -274,5 +289,17 @@ describe('ChangesTab: file list and viewer', () => {
     await waitFor(() => expect(bridge.callsTo('workspace:status')).toBe(before + 1));
     await act(async () => bridge.emit('session:changed', { id: 'other', reason: 'handoff' }));
     expect(bridge.callsTo('workspace:status')).toBe(before + 1);
+  });
+
+  it('open in editor: a vscode:// link to the file on this disk; on the desktop, a button the host runs the editor for', async () => {
+    const bridge = bridgeWith(complete, fileList([wsFile('src/app.ts')]))
+      .handle('host:info', () => okResult({ host: 'electron', version: '0.1.0', dataDir: '/d', endpoint: '/d/run/baton.sock' }))
+      .handle('editor:open', () => okResult({ command: 'code -g /home/dev/projects/api/src/app.ts:1' }));
+    renderWithApi(<ChangesTab sessionId="s1" />, bridge);
+    const link = await screen.findByTestId('open-in-vscode');
+    expect(link.getAttribute('href')).toBe('vscode://file/home/dev/projects/api/src/app.ts:1');
+    fireEvent.click(await screen.findByTestId('open-in-editor'));
+    await waitFor(() => expect(screen.getByTestId('open-in-editor').textContent).toBe('Opened in editor'));
+    expect(bridge.calls.find((c) => c.channel === 'editor:open')?.payload).toEqual({ sessionId: 's1', path: 'src/app.ts', line: 1 });
   });
 });

@@ -4,6 +4,7 @@ import { ErrorState } from '../../components/ErrorState';
 import { Skeleton } from '../../components/Skeleton';
 import { useApi } from '../../hooks/api-context';
 import { DiffFileList } from './DiffFileList';
+import { DriftDiff } from './DriftDiff';
 import { FileDiffPanel } from './FileDiffPanel';
 import { filterFiles, stepFile } from './file-list-model';
 import { RehydrateResultNote, TakeFileAction, WorktreeAction } from './RehydrateActions';
@@ -92,11 +93,14 @@ export function ChangesTab({ sessionId, onSessionChanged }: ChangesTabProps) {
       <div className="changes-top">
         <StatusBanner
           status={status.value}
-          renderFileAction={(drifted) =>
-            status.value?.plan?.kind === 'per-file' && status.value.plan.files.some((planned) => planned.path === drifted.path) ? (
-              <TakeFileAction sessionId={sessionId} file={drifted} onDone={onDone} />
-            ) : null
-          }
+          renderFileAction={(drifted) => (
+            <>
+              <DriftDiff sessionId={sessionId} file={drifted} />
+              {status.value?.plan?.kind === 'per-file' && status.value.plan.files.some((planned) => planned.path === drifted.path) && (
+                <TakeFileAction sessionId={sessionId} file={drifted} onDone={onDone} />
+              )}
+            </>
+          )}
           renderWorktreeAction={(plan) => <WorktreeAction sessionId={sessionId} plan={plan} onDone={onDone} />}
         />
         <button type="button" className="button-link changes-recheck" onClick={status.reload} disabled={status.loading} data-testid="workspace-recheck">
@@ -115,7 +119,7 @@ export function ChangesTab({ sessionId, onSessionChanged }: ChangesTabProps) {
           <DiffFileList list={diff.value} selected={selected} onSelect={setSelected} query={query} onQuery={setQuery} />
           <div className="changes-viewer">
             {file !== undefined ? (
-              <FileDiffPanel sessionId={sessionId} file={file} inline={inline} onInline={chooseInline} />
+              <FileDiffPanel sessionId={sessionId} file={file} inline={inline} onInline={chooseInline} root={status.value?.verification?.targetRoot ?? null} />
             ) : (
               <p className="muted file-diff-note">{diff.value.total === 0 ? 'Nothing changed in this workspace.' : 'Choose a file on the left.'}</p>
             )}

@@ -5,6 +5,7 @@ import { STATUS_LABEL, STATUS_LETTER } from './file-list-model';
 import { formatBytes, shortHash } from './format';
 import { languageForPath } from './language-for-path';
 import { MonacoDiffView } from './MonacoDiffView';
+import { OpenInEditor } from './OpenInEditor';
 import { useFileDiff } from './use-workspace';
 
 export interface FileDiffPanelProps {
@@ -12,10 +13,12 @@ export interface FileDiffPanelProps {
   file: WorkspaceFile;
   inline: boolean;
   onInline: (inline: boolean) => void;
+  /** Where the session's files are on this disk (for "Open in VS Code"); null when not here. */
+  root?: string | null;
 }
 
 /** One changed file: a header with the view toggle, then Monaco, or a panel for binary, large or unavailable sides. */
-export function FileDiffPanel({ sessionId, file, inline, onInline }: FileDiffPanelProps) {
+export function FileDiffPanel({ sessionId, file, inline, onInline, root = null }: FileDiffPanelProps) {
   const api = useApi();
   const [fullFor, setFullFor] = useState<string | null>(null);
   const full = fullFor === file.path;
@@ -32,6 +35,7 @@ export function FileDiffPanel({ sessionId, file, inline, onInline }: FileDiffPan
           {file.path}
         </h3>
         <span className="muted file-diff-status">{STATUS_LABEL[file.status]}</span>
+        {file.status !== 'deleted' && <OpenInEditor sessionId={sessionId} root={root} path={file.path} />}
         <div className="segmented" role="group" aria-label="Diff layout">
           <button type="button" aria-pressed={!inline} onClick={() => onInline(false)} data-testid="diff-side-by-side">
             Side by side
@@ -109,7 +113,14 @@ function FileDiffBody({ diff, error, loading, inline, onOpenFull, onRetry }: Bod
         <span aria-hidden="true">→</span>
         <span>{sideLabel(diff.modified, 'Handed-off working tree', 'deleted in the handoff')}</span>
       </p>
-      <MonacoDiffView path={diff.path} original={textOf(diff.original)} modified={textOf(diff.modified)} language={languageForPath(diff.path)} inline={inline} />
+      <MonacoDiffView
+        path={diff.path}
+        original={textOf(diff.original)}
+        modified={textOf(diff.modified)}
+        language={languageForPath(diff.path)}
+        inline={inline}
+        oneSide={diff.original.kind === 'absent' ? 'added' : diff.modified.kind === 'absent' ? 'deleted' : undefined}
+      />
     </>
   );
 }
@@ -129,6 +140,10 @@ function BinarySide({ label, side }: { label: string; side: FileSide }) {
       <dd>
         {side.kind === 'binary' || side.kind === 'text' || side.kind === 'too-large' ? (
           <>
+            {side.kind === 'binary' && side.image !== undefined && (
+              // The host sniffed the bytes (PNG, JPEG, GIF, WebP only) and sends them: a data: URL, which the CSP allows for images.
+              <img className="binary-image" data-testid="binary-image" src={`data:${side.image.mime};base64,${side.image.base64}`} alt={`${label}: the image`} />
+            )}
             Binary file · {formatBytes(side.size)} · sha256 <code title={side.sha256}>{shortHash(side.sha256)}</code>
           </>
         ) : side.kind === 'absent' ? (

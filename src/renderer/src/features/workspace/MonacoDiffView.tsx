@@ -31,13 +31,13 @@ export function MonacoDiffView(input: DiffInput) {
     };
   }, [mount]);
 
-  const { path, original, modified, language, inline } = input;
+  const { path, original, modified, language, inline, oneSide } = input;
   useEffect(() => {
-    handle.current?.update({ path, original, modified, language, inline });
-  }, [path, original, modified, language, inline]);
+    handle.current?.update({ path, original, modified, language, inline, oneSide });
+  }, [path, original, modified, language, inline, oneSide]);
 
   return (
-    <div className="diff-editor-frame" data-testid="diff-editor" data-state={typeof state === 'string' ? state : 'failed'} data-language={language}>
+    <div className="diff-editor-frame" data-testid="diff-editor" data-state={typeof state === 'string' ? state : 'failed'} data-language={language} data-one-side={oneSide}>
       {state === 'loading' && (
         <p className="diff-editor-loading muted" role="status">
           <span className="spinner" aria-hidden="true" /> Loading the diff viewer…

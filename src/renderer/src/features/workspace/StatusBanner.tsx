@@ -85,8 +85,8 @@ export function describeDrift(file: DriftedFile): string {
 
 function noneAdvice(reasons: VerificationReason[]): string {
   const codes = new Set(reasons.map((reason) => reason.code));
-  if (codes.has('root-missing')) return 'The repository root of the handoff does not exist on this machine. You can recreate the handed-off state in a new worktree, or open the session elsewhere.';
+  if (codes.has('root-missing')) return 'The repository root of the handoff does not exist on this machine. Clone the repository there (or move it back), then open the session again; or open the session on the machine that has it.';
   if (codes.has('another-repository') || codes.has('not-a-repository'))
-    return 'The directory holds another repository (or none). Your files are left as they are; recreate the handed-off state in a worktree to look at it side by side.';
+    return 'The directory holds another repository (or none). Your files are left as they are; clone the handed-off repository to look at its state.';
   return 'Baton cannot match the handed-off workspace to this disk. Your files are left as they are.';
 }

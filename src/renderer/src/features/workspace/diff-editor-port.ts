@@ -7,6 +7,11 @@ export interface DiffInput {
   modified: string;
   language: string;
   inline: boolean;
+  /**
+   * A file that exists on one side only (added, untracked or deleted): shown as that one side, all
+   * lines marked, instead of a diff against an empty model (which drew a phantom `1 −` / `1 +`).
+   */
+  oneSide?: 'added' | 'deleted';
 }
 
 export interface DiffEditorHandle {
