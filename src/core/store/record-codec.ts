@@ -97,9 +97,19 @@ export function scanLines<T>(buf: Buffer, base: number, decode: (line: Buffer) =
   return { records, midDamage, tail };
 }
 
+/**
+ * How a session's records become lines and back: plaintext here, or sealed per record when the
+ * store is encrypted at rest (at-rest/at-rest-cipher.ts). Either way one record is one line.
+ */
+export interface RecordCodec {
+  encode(record: StoredRecord): Buffer;
+  decode(line: Buffer): StoredRecord | undefined;
+}
+export const plainRecordCodec: RecordCodec = { encode: encodeRecord, decode: decodeLine };
+
 /** Splits `buf` (the file's bytes from offset `base`) into valid records and damaged ranges. */
-export function scanLog(buf: Buffer, base: number): ScanResult {
-  return scanLines(buf, base, decodeLine);
+export function scanLog(buf: Buffer, base: number, codec: RecordCodec = plainRecordCodec): ScanResult {
+  return scanLines(buf, base, codec.decode);
 }
 
 /**

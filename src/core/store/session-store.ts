@@ -17,7 +17,8 @@ import { LineLog } from './line-log.js';
 import { readRecords } from './log-reader.js';
 import { MESSAGES_FILE, MessageLog, type RecoveryReport } from './message-log.js';
 import { checkOwnedPath, checkStoreTree } from './permissions.js';
-import { encodeRecord, sealRecord, type ByteRange, type StoredRecord } from './record-codec.js';
+import { recordCodecFor } from './at-rest/index.js';
+import { sealRecord, type ByteRange, type StoredRecord } from './record-codec.js';
 import { commitSessionDoc, docStamp, isSessionDoc, readSessionDoc, revisionMarker, SESSION_FILE, type LoadedDoc } from './session-doc-file.js';
 import type { NewArtifact, NewSession, ReadMessagesOptions, Receipt, SessionStore } from './types.js';
 
@@ -193,7 +194,8 @@ export class FileSessionStore implements SessionStore {
       const log = await this.fs.open(join(staging, MESSAGES_FILE), 'wx', FILE_MODE);
       try {
         const records = messages.map((m, seq) => sealRecord({ ...m, id: m.id ?? newId('m-'), seq, createdAt: m.createdAt ?? now, epoch: 1 } as Omit<StoredRecord, 'crc'>));
-        if (records.length > 0) await log.write(Buffer.concat(records.map(encodeRecord)), 0);
+        const codec = recordCodecFor(this.fs, staging);
+        if (records.length > 0) await log.write(Buffer.concat(records.map((r) => codec.encode(r))), 0);
         await log.sync();
       } finally {
         await log.close();
