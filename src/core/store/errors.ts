@@ -9,6 +9,7 @@ export type StoreErrorCode =
   | typeof ErrorCode.IO_ERROR
   | typeof ErrorCode.READ_ONLY
   | typeof ErrorCode.UNSAFE_STORE
+  | typeof ErrorCode.KEY_UNAVAILABLE
   | typeof ErrorCode.BAD_REQUEST
   | typeof ErrorCode.INTERNAL;
 

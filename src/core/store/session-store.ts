@@ -17,7 +17,9 @@ import { LineLog } from './line-log.js';
 import { readRecords } from './log-reader.js';
 import { MESSAGES_FILE, MessageLog, type RecoveryReport } from './message-log.js';
 import { checkOwnedPath, checkStoreTree } from './permissions.js';
-import { recordCodecFor } from './at-rest/index.js';
+import { encryptingFs, recordCodecFor } from './at-rest/index.js';
+import { osKeyStore, type KeyStore } from './at-rest/key-store.js';
+import { resolveAtRest, type AtRestStatus } from './at-rest/at-rest-state.js';
 import { sealRecord, type ByteRange, type StoredRecord } from './record-codec.js';
 import { commitSessionDoc, docStamp, isSessionDoc, readSessionDoc, revisionMarker, SESSION_FILE, type LoadedDoc } from './session-doc-file.js';
 import type { NewArtifact, NewSession, ReadMessagesOptions, Receipt, SessionStore } from './types.js';
@@ -28,6 +30,8 @@ export interface OpenStoreOptions {
   now?: () => Date;
   /** Delay before messageCount/updatedAt are written back after appends (group several commits). */
   metadataFlushMs?: number;
+  /** Where the at-rest data key lives (the OS keychain by default); null: no secret store, the store stays unencrypted unless it already is. */
+  keyStore?: KeyStore | null;
 }
 
 /** CAS retries of mutate() before CONFLICT reaches the caller (many writers on one session). */
@@ -44,9 +48,11 @@ interface Located {
 }
 
 export class FileSessionStore implements SessionStore {
-  private readonly fs: DurableFs;
+  private fs: DurableFs;
   private readonly now: () => Date;
-  private readonly index: IndexFile;
+  private index: IndexFile;
+  /** Encrypted at rest or not, and why not: doctor, `baton encrypt --status` and the UI footer say it. */
+  atRest: AtRestStatus = { state: 'off', reason: 'the store is not open yet' };
   private readonly logs = new Map<string, Promise<{ log: MessageLog; report: RecoveryReport }>>();
   private readonly docCache = new Map<string, { stamp: string; loaded: LoadedDoc }>();
   private readonly flushTimers = new Map<string, NodeJS.Timeout>();
@@ -73,6 +79,13 @@ export class FileSessionStore implements SessionStore {
       for (const d of ['', ...top]) await this.fs.mkdir(join(this.root, d), DIR_MODE);
     } catch (error) {
       throw fromFsError(error, this.root, 'creating the store directories');
+    }
+    // Before anything else is read or written: a store whose key cannot be read is refused here.
+    const resolved = await resolveAtRest(this.fs, this.root, this.options.keyStore === undefined ? osKeyStore() : this.options.keyStore);
+    this.atRest = resolved.status;
+    if (resolved.cipher) {
+      this.fs = encryptingFs(this.fs, resolved.cipher);
+      this.index = new IndexFile(this.fs, this.root);
     }
     await checkStoreTree(this.fs, this.root, top, [INDEX_FILE, INDEX_JOURNAL, EVENTS_FILE].filter((f) => this.fs.existsSync(join(this.root, f))));
     const state = await this.index.read();
