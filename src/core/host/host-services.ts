@@ -26,6 +26,7 @@ import { carriedTasksOf } from '../tasks/carried-tasks.js';
 import { startRelayHost, type RelayHost } from '../relay/relay-host.js';
 import { createRelayUiHandlers } from '../relay/ui-handlers.js';
 import { createSearchService } from '../search/search-service.js';
+import { encryptionView } from '../store/at-rest/encryption-view.js';
 
 /** Newest messages the session view receives at once; older pages come through session:messages. */
 export const SESSION_VIEW_MESSAGE_LIMIT = MESSAGE_PAGE_SIZE;
@@ -124,7 +125,7 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
   let agentListMemo: { key: string; value: UiResponse<'agents:list'> } | null = null;
   const watches = createSessionWatches({ resolve: (id) => watchTargetOf(store, id), onDrift: (sessionId, paths) => emitUiEvent('workspace:drift', { sessionId, paths }) });
   const dispatch = createUiDispatcher({
-    'host:info': async () => ({ host: options.kind, version: BATON_VERSION, dataDir: options.dataDir, endpoint: endpoint.address }),
+    'host:info': async () => ({ host: options.kind, version: BATON_VERSION, dataDir: options.dataDir, endpoint: endpoint.address, encryption: encryptionView(store.atRest) }),
     'sessions:list': async ({ includeArchived }) => store.list({ includeArchived }),
     'session:get': async ({ id }) => {
       // Messages first: damage this read finds is recorded in the session it returns.

@@ -1,5 +1,6 @@
 import { DevicesPanel } from '../features/devices/DevicesPanel';
 import { RelayFooter } from '../features/devices/RelayFooter';
+import { EncryptionFooter } from '../features/encryption/EncryptionFooter';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { BatonApi } from '../api';
 import { ApprovalsPanel } from '../features/approvals/ApprovalsPanel';
@@ -196,6 +197,7 @@ export function App({ api }: { api: BatonApi }) {
                 Handoff stats
               </button>
               <RelayFooter pressed={panel === 'devices'} onOpen={() => togglePanel('devices')} />
+              <EncryptionFooter encryption={info.value?.encryption} />
             </footer>
           </aside>
           <SidebarResizer width={sidebarWidth} onResize={setSidebarWidth} />
