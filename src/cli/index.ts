@@ -28,6 +28,8 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   device: async () => (await import('./commands/device.js')).registerDevice,
   archive: async () => (await import('./commands/archive.js')).registerArchive,
   unarchive: async () => (await import('./commands/archive.js')).registerUnarchive,
+  encrypt: async () => (await import('./commands/encrypt.js')).registerEncrypt,
+  key: async () => (await import('./commands/encrypt.js')).registerKey,
 };
 
 /** The program with the named command, or with all of them (for --help and unknown commands). */

@@ -39,26 +39,51 @@ export class AtRestCipher {
   }
 
   recordCodec(sessionId: string): RecordCodec {
-    const aad = (seq: number): string => `baton-record-v1\0${sessionId}\0${seq}`;
     return {
       encode: (record: StoredRecord): Buffer => {
         const plain = encodeRecord(record);
-        const sealed = sealBytes(this.current, plain.subarray(0, plain.length - 1), aad(record.seq));
-        return Buffer.from(`${encodeEnvelope(record.seq, this.current.keyId, sealed)}\n`, 'utf8');
+        return Buffer.concat([this.sealRecordLine(sessionId, record.seq, plain.subarray(0, plain.length - 1)), NEWLINE]);
       },
       decode: (line: Buffer): StoredRecord | undefined => {
-        // A plaintext record (written before `baton encrypt --enable`, or by a converter that stopped
-        // half-way) stays readable: refusing it would make recovery cut it as a damaged tail.
-        if (!isEnvelope(line)) return decodeLine(line);
-        const env = parseEnvelope(line);
-        const key = env?.seq === undefined ? undefined : this.keyFor(env.keyId);
-        if (!env || !key) return undefined;
-        const plain = openBytes(key, env.sealed, aad(env.seq!));
-        const record = plain && decodeLine(plain);
+        const opened = this.openRecord(sessionId, line);
+        const record = opened && decodeLine(opened.plain);
         // The seq outside must be the one inside: the associated data already binds it, this says so twice.
-        return record && record.seq === env.seq ? record : undefined;
+        return record && (opened!.seq === undefined || record.seq === opened!.seq) ? record : undefined;
       },
     };
+  }
+
+  /** A plaintext record line (without '\n') → its envelope line (without '\n'). */
+  sealRecordLine(sessionId: string, seq: number, plain: Uint8Array): Buffer {
+    return Buffer.from(encodeEnvelope(seq, this.current.keyId, sealBytes(this.current, plain, recordAad(sessionId, seq))), 'utf8');
+  }
+
+  /**
+   * The plaintext bytes of a record line: the envelope opened, or the line itself when it is
+   * plaintext (written before `baton encrypt --enable`, or by a conversion that stopped half-way;
+   * refusing it would make recovery cut it as a damaged tail). Undefined when it fails.
+   */
+  openRecordLine(sessionId: string, line: Buffer): Buffer | undefined {
+    return this.openRecord(sessionId, line)?.plain;
+  }
+
+  /** The plaintext and, for an envelope, the seq it was sealed under. */
+  private openRecord(sessionId: string, line: Buffer): { plain: Buffer; seq: number | undefined } | undefined {
+    if (!isEnvelope(line)) return { plain: line, seq: undefined };
+    const env = parseEnvelope(line);
+    const key = env?.seq === undefined ? undefined : this.keyFor(env.keyId);
+    const plain = key && openBytes(key, env!.sealed, recordAad(sessionId, env!.seq!));
+    return plain ? { plain, seq: env!.seq } : undefined;
+  }
+
+  /** True when `line` is an envelope sealed with the current key (nothing to re-encrypt). */
+  isCurrent(line: Uint8Array): boolean {
+    return parseEnvelope(line)?.keyId === this.current.keyId;
+  }
+
+  /** True when a whole file is sealed with the current key. */
+  isCurrentFile(bytes: Buffer): boolean {
+    return isSealedFile(bytes) && bytes.subarray(FILE_MAGIC.length, FILE_MAGIC.length + KEY_ID_CHARS).toString('latin1') === this.current.keyId;
   }
 
   /** A line of a log other than messages.jsonl (without '\n') → its envelope line (without '\n'). */
@@ -86,6 +111,12 @@ export class AtRestCipher {
     if (!plain) throw undecryptable(path, key ? 'it was changed or moved from another session' : `it is sealed with key ${keyId}, which this store does not hold`);
     return plain;
   }
+}
+
+const NEWLINE = Buffer.from('\n');
+
+function recordAad(sessionId: string, seq: number): string {
+  return `baton-record-v1\0${sessionId}\0${seq}`;
 }
 
 export function isSealedFile(bytes: Uint8Array): boolean {
