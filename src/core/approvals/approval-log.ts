@@ -1,3 +1,4 @@
+import { storeFsFor } from '../store/at-rest/registry.js';
 import { ApprovalLogRecord } from '../../shared/approvals.js';
 import { nodeDurableFs, type DurableFs } from '../fs/durable-fs.js';
 import { LineLog } from '../store/line-log.js';
@@ -22,7 +23,7 @@ export class ApprovalLog {
 
   constructor(
     readonly file: string,
-    fs: DurableFs = nodeDurableFs,
+    fs: DurableFs = storeFsFor(file),
   ) {
     this.log = new LineLog(file, { fs, seal: true });
   }

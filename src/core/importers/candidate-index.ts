@@ -6,6 +6,7 @@ import { normalizeCwd, timeOf } from '../../shared/resume-groups.js';
 import { SCAN_CACHE_VERSION } from './limits.js';
 import type { IndexRow } from '../../shared/session.js';
 import { resumeCommandFor, type AgentSource, type ImportedCandidate } from './types.js';
+import { openFileFor, sealFileFor } from '../store/at-rest/registry.js';
 
 /**
  * The compact warm cache (docs/importer-candidate-index.md): one entry per scanned session file
@@ -281,7 +282,7 @@ export function decodeCandidateIndex(buf: Buffer): IndexEntry[] | null {
 export async function loadCandidateIndex(file: string | undefined): Promise<IndexEntry[] | null> {
   if (!file) return null;
   try {
-    return decodeCandidateIndex(await fsp.readFile(file));
+    return decodeCandidateIndex(openFileFor(file, await fsp.readFile(file)));
   } catch {
     return null; // missing or unreadable: the scan rebuilds it
   }
@@ -294,7 +295,7 @@ export async function saveCandidateIndex(file: string, entries: readonly IndexEn
   const temp = join(dir, `.${basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   const handle = await fsp.open(temp, 'wx', 0o600);
   try {
-    await handle.writeFile(encodeCandidateIndex(entries));
+    await handle.writeFile(sealFileFor(file, encodeCandidateIndex(entries)));
     await handle.sync();
     await handle.close();
     await fsp.rename(temp, file);

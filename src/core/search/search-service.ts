@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { storeFsFor } from '../store/at-rest/registry.js';
 import { join } from 'node:path';
 import type { MessageRecord } from '../../shared/message.js';
 import type { SessionStore } from '../store/types.js';
@@ -52,7 +52,9 @@ function snippetOf(text: string, term: string): string {
 
 export async function createSearchService({ store, dataDir }: { store: SessionStore; dataDir: string }): Promise<SearchService> {
   const file = join(dataDir, SEARCH_INDEX_FILE);
-  const saved = await readFile(file, 'utf8').catch(() => undefined);
+  // Encrypted with the store's key when the store is (the index holds the words of every message).
+  const fs = storeFsFor(file);
+  const saved = await fs.readFile(file).then((b) => b.toString('utf8'), () => undefined);
   const index = (saved === undefined ? undefined : MessageIndex.fromJSON(saved)) ?? MessageIndex.empty();
   let queue: Promise<void> = Promise.resolve();
   let persistTimer: ReturnType<typeof setTimeout> | null = null;
@@ -62,7 +64,7 @@ export async function createSearchService({ store, dataDir }: { store: SessionSt
   const persist = async (): Promise<void> => {
     if (!dirty) return;
     dirty = false;
-    await writeFileAtomic(file, index.toJSON(), { mode: 0o600 }).catch((error: unknown) => console.error(`baton: the search index was not saved (${(error as Error).message}); it is rebuilt at the next start`));
+    await writeFileAtomic(file, index.toJSON(), { mode: 0o600, fs }).catch((error: unknown) => console.error(`baton: the search index was not saved (${(error as Error).message}); it is rebuilt at the next start`));
   };
   const schedulePersist = (): void => {
     dirty = true;

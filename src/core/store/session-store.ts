@@ -18,6 +18,7 @@ import { readRecords } from './log-reader.js';
 import { MESSAGES_FILE, MessageLog, type RecoveryReport } from './message-log.js';
 import { checkOwnedPath, checkStoreTree } from './permissions.js';
 import { encryptingFs, recordCodecFor } from './at-rest/index.js';
+import { registerStoreFs } from './at-rest/registry.js';
 import { osKeyStore, type KeyStore } from './at-rest/key-store.js';
 import { resolveAtRest, type AtRestStatus } from './at-rest/at-rest-state.js';
 import { sealRecord, type ByteRange, type StoredRecord } from './record-codec.js';
@@ -87,6 +88,8 @@ export class FileSessionStore implements SessionStore {
       this.fs = encryptingFs(this.fs, resolved.cipher);
       this.index = new IndexFile(this.fs, this.root);
     }
+    // Approvals, tasks, the search index and the importers' cache under this root follow the store.
+    registerStoreFs(this.root, resolved.cipher ? this.fs : undefined);
     await checkStoreTree(this.fs, this.root, top, [INDEX_FILE, INDEX_JOURNAL, EVENTS_FILE].filter((f) => this.fs.existsSync(join(this.root, f))));
     const state = await this.index.read();
     if (state.version > SESSION_SCHEMA_VERSION) {

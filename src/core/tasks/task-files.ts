@@ -1,3 +1,4 @@
+import { storeFsFor } from '../store/at-rest/registry.js';
 import { join } from 'node:path';
 import { TaskRecord } from '../../shared/tasks.js';
 import { isValidId } from '../../shared/ids.js';
@@ -15,7 +16,7 @@ export class TaskFiles {
 
   constructor(
     dataDir: string,
-    private readonly fs: DurableFs = nodeDurableFs,
+    private readonly fs: DurableFs = storeFsFor(dataDir),
   ) {
     this.dir = join(dataDir, 'tasks');
   }
