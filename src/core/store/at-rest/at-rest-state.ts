@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { DurableFs } from '../../fs/durable-fs.js';
 import { createFileAtomic, writeFileAtomic } from '../../fs/write-file-atomic.js';
 import { StoreError, errnoOf, fromFsError } from '../errors.js';
-import { ARCHIVED_DIR, FILE_MODE, SESSIONS_DIR } from '../layout.js';
+import { ARCHIVED_DIR, EVENTS_FILE, FILE_MODE, RECEIPTS_DIR, SESSIONS_DIR } from '../layout.js';
 import { dataKeyOf, newDataKey, type DataKey } from './aead.js';
 import { AtRestCipher } from './at-rest-cipher.js';
 import type { KeyStore } from './key-store.js';
@@ -15,8 +15,6 @@ import type { KeyStore } from './key-store.js';
  * (docs/encryption.md lists it) because it must be read before any key is known.
  */
 export const ENCRYPTION_FILE = 'encryption.json';
-/** Index files whose presence means the store already holds sessions (so it is not "new"). */
-const INDEX_FILES = ['index.json', 'index.journal.jsonl'];
 
 const KeyRef = z.strictObject({ account: z.string().regex(/^data-key-[0-9a-f]{16,64}$/), keyId: z.string().regex(/^[0-9a-f]{16}$/) });
 const EncryptionState = z.strictObject({
@@ -95,13 +93,16 @@ export async function createKey(keys: KeyStore): Promise<{ key: DataKey; ref: Ke
   return { key, ref };
 }
 
-/** A store with no sessions yet: it can start encrypted without converting anything. */
+/**
+ * A store with no sessions, receipts or events yet: it can start encrypted without converting
+ * anything (an index of no sessions holds nothing, and is rewritten sealed at its next change).
+ */
 async function isNewStore(fs: DurableFs, root: string): Promise<boolean> {
-  for (const d of [SESSIONS_DIR, ARCHIVED_DIR]) {
+  for (const d of [SESSIONS_DIR, ARCHIVED_DIR, RECEIPTS_DIR]) {
     const names = await fs.readdir(join(root, d)).catch(() => [] as string[]);
     if (names.some((n) => !n.startsWith('.'))) return false;
   }
-  return INDEX_FILES.every((f) => !fs.existsSync(join(root, f)));
+  return !fs.existsSync(join(root, EVENTS_FILE));
 }
 
 /**
@@ -114,7 +115,7 @@ export async function resolveAtRest(fs: DurableFs, root: string, keys: KeyStore 
   const state = await readEncryptionState(fs, root);
   if (state) return { cipher: await cipherFor(keys, state, root), status: { state: 'on', keyId: state.key.keyId, keyStore: keys!.label, rotating: state.previous.length > 0 }, state };
   if (!keys) return off('encryption at rest is turned off for this process (no secret store configured)');
-  if (!(await isNewStore(fs, root))) return off('this store was created before encryption at rest; `baton encrypt --enable` converts it');
+  if (!(await isNewStore(fs, root))) return off('this store already holds sessions stored unencrypted; `baton encrypt --enable` converts it');
   let created: { key: DataKey; ref: KeyRef };
   try {
     created = await createKey(keys);

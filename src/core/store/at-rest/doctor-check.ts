@@ -14,7 +14,7 @@ export async function checkEncryption(dataDir: string): Promise<DoctorCheck> {
   const view = encryptionView(store.atRest);
   await store.close();
   if (view.state === 'on') return { name, ok: true, detail: view.detail };
-  const fix = /created before encryption at rest/.test(view.detail)
+  const fix = /baton encrypt --enable/.test(view.detail)
     ? 'Run baton encrypt --enable to convert this store (one session at a time; a crash leaves every session readable).'
     : 'Sessions are stored unencrypted (0600 files in a 0700 directory). On Linux, run a Secret Service (gnome-keyring or KWallet) in the session; Baton then encrypts new stores, and baton encrypt --enable converts this one.';
   return { name, ok: false, detail: view.detail, fix };

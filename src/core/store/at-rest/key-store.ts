@@ -1,3 +1,5 @@
+import { createRequire } from 'node:module';
+
 /**
  * Where the data key lives: the platform's secret store through @napi-rs/keyring (N-API, so the
  * same binary serves the CLI and Electron's main process). Never a file beside the data.
@@ -17,7 +19,9 @@ export interface KeyStore {
 }
 
 type Keyring = typeof import('@napi-rs/keyring');
-let keyring: Promise<Keyring> | undefined;
+let keyring: Keyring | undefined;
+/** require, not import(): the CLI bundle runs in vm.Script, which has no dynamic-import callback. */
+const require = createRequire(import.meta.url);
 
 function platformLabel(): string {
   if (process.platform === 'darwin') return 'macOS Keychain';
@@ -28,7 +32,7 @@ function platformLabel(): string {
 /** The OS secret store; the native binding is loaded on first use (a CLI command that never opens the store does not pay for it). */
 export function osKeyStore(): KeyStore {
   const entry = async (account: string) => {
-    const { AsyncEntry } = await (keyring ??= import('@napi-rs/keyring'));
+    const { AsyncEntry } = (keyring ??= require('@napi-rs/keyring') as Keyring);
     return new AsyncEntry(KEYRING_SERVICE, account, { linux: { store: 'secret-service' } });
   };
   return {
