@@ -4,7 +4,7 @@ import type { DurableFile, DurableFs } from '../fs/durable-fs.js';
 import { copyToSideFile, type QuarantinedRange } from './damage.js';
 import { StoreError, fromFsError } from './errors.js';
 import { CHECKPOINT_INTERVAL_BYTES, CHECKPOINT_RECENT_IDS, readCheckpoint, writeCheckpoint, type Checkpoint } from './checkpoint.js';
-import { acceptRecords, scanLog, sealRecord, type ByteRange, type RecordCodec, type StoredRecord } from './record-codec.js';
+import { acceptRecords, encodeRecord, scanLog, sealRecord, type ByteRange, type RecordCodec, type StoredRecord } from './record-codec.js';
 import { recordCodecFor } from './at-rest/index.js';
 import { newId } from '../../shared/ids.js';
 
@@ -254,7 +254,7 @@ export class MessageLog {
         const record = sealRecord({ ...input, id, seq, createdAt: input.createdAt ?? createdAt, epoch: req.epoch } as Omit<StoredRecord, 'crc'>);
         batchIds.set(id, record);
         fresh.push(record);
-        chunks.push(this.codec.encode(record));
+        chunks.push(this.codec.sealLine(seq, encodeRecord(record)));
         return record;
       }),
     );

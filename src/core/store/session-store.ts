@@ -21,7 +21,7 @@ import { encryptingFs, recordCodecFor } from './at-rest/index.js';
 import { registerStoreFs } from './at-rest/registry.js';
 import { osKeyStore, type KeyStore } from './at-rest/key-store.js';
 import { resolveAtRest, type AtRestStatus } from './at-rest/at-rest-state.js';
-import { sealRecord, type ByteRange, type StoredRecord } from './record-codec.js';
+import { encodeRecord, sealRecord, type ByteRange, type StoredRecord } from './record-codec.js';
 import { commitSessionDoc, docStamp, isSessionDoc, readSessionDoc, revisionMarker, SESSION_FILE, type LoadedDoc } from './session-doc-file.js';
 import type { NewArtifact, NewSession, ReadMessagesOptions, Receipt, SessionStore } from './types.js';
 
@@ -211,7 +211,7 @@ export class FileSessionStore implements SessionStore {
       try {
         const records = messages.map((m, seq) => sealRecord({ ...m, id: m.id ?? newId('m-'), seq, createdAt: m.createdAt ?? now, epoch: 1 } as Omit<StoredRecord, 'crc'>));
         const codec = recordCodecFor(this.fs, staging);
-        if (records.length > 0) await log.write(Buffer.concat(records.map((r) => codec.encode(r))), 0);
+        if (records.length > 0) await log.write(Buffer.concat(records.map((r) => codec.sealLine(r.seq, encodeRecord(r)))), 0);
         await log.sync();
       } finally {
         await log.close();

@@ -1,5 +1,5 @@
 import { relative, sep } from 'node:path';
-import { decodeLine, encodeRecord, type RecordCodec, type StoredRecord } from '../record-codec.js';
+import { decodeLine, type RecordCodec, type StoredRecord } from '../record-codec.js';
 import { ARCHIVED_DIR, SESSIONS_DIR } from '../layout.js';
 import { openBytes, sealBytes, type DataKey } from './aead.js';
 import { encodeEnvelope, isEnvelope, parseEnvelope } from './line-envelope.js';
@@ -40,10 +40,8 @@ export class AtRestCipher {
 
   recordCodec(sessionId: string): RecordCodec {
     return {
-      encode: (record: StoredRecord): Buffer => {
-        const plain = encodeRecord(record);
-        return Buffer.concat([this.sealRecordLine(sessionId, record.seq, plain.subarray(0, plain.length - 1)), NEWLINE]);
-      },
+      sealLine: (seq: number, plain: Buffer): Buffer => Buffer.concat([this.sealRecordLine(sessionId, seq, plain.subarray(0, plain.length - 1)), NEWLINE]),
+      openLine: (line: Buffer): Buffer | undefined => this.openRecordLine(sessionId, line),
       decode: (line: Buffer): StoredRecord | undefined => {
         const opened = this.openRecord(sessionId, line);
         const record = opened && decodeLine(opened.plain);
