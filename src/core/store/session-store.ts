@@ -100,6 +100,11 @@ export class FileSessionStore implements SessionStore {
     for (const d of ['', SESSIONS_DIR, RECEIPTS_DIR]) await cleanTemps(this.fs, join(this.root, d));
   }
 
+  /** The file system the store writes through: encrypting when the store is encrypted at rest. */
+  get fileSystem(): DurableFs {
+    return this.fs;
+  }
+
   private writable(): void {
     if (this.readOnly) throw new StoreError('READ_ONLY', this.readOnlyReason, this.root);
   }
