@@ -1,6 +1,8 @@
 import { basename } from 'node:path';
 import type { DurableFile, DurableFs, OpenFlags } from '../../fs/durable-fs.js';
-import { MESSAGES_FILE } from '../message-log.js';
+import { TEMP_SUFFIX } from '../../fs/write-file-atomic.js';
+
+const LOG_SUFFIX = '.jsonl';
 import type { AtRestCipher } from './at-rest-cipher.js';
 
 /**
@@ -16,11 +18,21 @@ export function cipherOf(fs: DurableFs): AtRestCipher | undefined {
   return ciphers.get(fs);
 }
 
+/**
+ * JSON-lines logs (messages.jsonl and the others), and temp files that will be renamed over one,
+ * are sealed line by line by their writers, never whole: a whole-sealed log would read as one
+ * damaged line, and recovery cuts a damaged tail.
+ */
+function isLineLog(path: string): boolean {
+  const name = basename(path);
+  return name.endsWith(LOG_SUFFIX) || (name.endsWith(TEMP_SUFFIX) && name.includes(`${LOG_SUFFIX}.`));
+}
+
 export function encryptingFs(inner: DurableFs, cipher: AtRestCipher): DurableFs {
   const fs: DurableFs = {
     open: async (path: string, flags: OpenFlags, mode?: number) => {
       const file = await inner.open(path, flags, mode);
-      return (flags === 'wx' || flags === 'w') && basename(path) !== MESSAGES_FILE ? new SealingFile(file, cipher) : file;
+      return (flags === 'wx' || flags === 'w') && !isLineLog(path) ? new SealingFile(file, cipher) : file;
     },
     readFile: async (path) => {
       const bytes = await inner.readFile(path);

@@ -176,3 +176,24 @@ describe('honest degradation without a secret store', () => {
     await later.close();
   });
 });
+
+describe('a session bundle between two encrypted stores (the relay path)', () => {
+  it('leaves as plaintext sealed for the other device, lands sealed under the receiver\'s own key', async () => {
+    const { readSessionBundle, landSessionBundle } = await import('../../relay/session-bundle.js');
+    const a = await openStore(join(tmp.dir, 'a'));
+    const b = await openStore(join(tmp.dir, 'b'));
+    expect(a.atRest.state === 'on' && b.atRest.state === 'on' && a.atRest.keyId !== b.atRest.keyId).toBe(true);
+    const s = await a.createSession(base, [{ role: 'user', content: `moved ${MARKER}` }], [{ bytes: Buffer.from(`art ${MARKER}`), extension: 'txt' }]);
+    await a.append(s.id, 1, [{ role: 'assistant', content: 'second' }]);
+    const bundle = await readSessionBundle(a, s.id);
+    const log = bundle.files.find((f) => f.path === 'messages.jsonl')!.data.toString('utf8');
+    expect(log).toContain(`moved ${MARKER}`);
+    expect(bundle.files.find((f) => f.path.startsWith('artifacts/'))!.data.toString()).toBe(`art ${MARKER}`);
+    expect(await landSessionBundle(b, bundle, { deviceId: 'd-a', name: 'a' })).toBe('landed');
+    expect((await b.readMessages(s.id)).map((r) => r.content)).toEqual([`moved ${MARKER}`, 'second']);
+    expect((await b.getSession(s.id)).relayedFrom).toMatchObject({ deviceId: 'd-a' });
+    for (const [path, bytes] of await snapshot(join(tmp.dir, 'b'))) expect(bytes.includes(MARKER), path).toBe(false);
+    await a.close();
+    await b.close();
+  });
+});

@@ -8,6 +8,7 @@ import { MESSAGES_FILE } from '../message-log.js';
 import { decodeLine } from '../record-codec.js';
 import type { AtRestCipher } from './at-rest-cipher.js';
 import { ENCRYPTION_FILE } from './at-rest-state.js';
+import { mapLines } from './log-lines.js';
 
 /**
  * Re-encrypts the store under the cipher's current key: plaintext files (`baton encrypt --enable`)
@@ -27,7 +28,6 @@ export interface ResealReport {
   undecodable: string[];
 }
 
-const NEWLINE = 0x0a;
 /** Store-level files the store writes (layout.ts, index-file.ts); anything else at the top is not the store's. */
 const TOP_FILES = ['index.json', 'index.journal.jsonl', 'index.journal.old.jsonl', 'events.jsonl'];
 
@@ -100,28 +100,9 @@ function resealWhole(cipher: AtRestCipher, raw: Buffer, path: string, report: Re
   return cipher.sealFile(path, plain);
 }
 
-function eachLine(raw: Buffer, reseal: (line: Buffer) => Buffer | undefined): Buffer | undefined {
-  const out: Buffer[] = [];
-  let changed = false;
-  let pos = 0;
-  while (pos < raw.length) {
-    const nl = raw.indexOf(NEWLINE, pos);
-    // A torn last line (no newline) is left for the log's own recovery to cut.
-    const end = nl === -1 ? raw.length : nl + 1;
-    const line = raw.subarray(pos, nl === -1 ? raw.length : nl);
-    const next = nl === -1 || line.length === 0 ? undefined : reseal(line);
-    if (next) {
-      out.push(next, Buffer.from('\n'));
-      changed = true;
-    } else out.push(raw.subarray(pos, end));
-    pos = end;
-  }
-  return changed ? Buffer.concat(out) : undefined;
-}
-
 function resealRecords(cipher: AtRestCipher, sessionId: string, raw: Buffer, path: string, report: ResealReport): Buffer | undefined {
   let damaged = 0;
-  const next = eachLine(raw, (line) => {
+  const next = mapLines(raw, (line) => {
     if (cipher.isCurrent(line)) return undefined;
     const plain = cipher.openRecordLine(sessionId, line);
     const seq = plain && decodeLine(plain)?.seq;
@@ -137,7 +118,7 @@ function resealRecords(cipher: AtRestCipher, sessionId: string, raw: Buffer, pat
 
 function resealLines(cipher: AtRestCipher, raw: Buffer, path: string, report: ResealReport): Buffer | undefined {
   let damaged = 0;
-  const next = eachLine(raw, (line) => {
+  const next = mapLines(raw, (line) => {
     if (cipher.isCurrent(line)) return undefined;
     const plain = cipher.openLine(path, line);
     if (!plain) {
