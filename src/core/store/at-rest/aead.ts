@@ -20,8 +20,24 @@ export function newDataKey(): DataKey {
   return dataKeyOf(randomBytes(KEY_BYTES));
 }
 
+/** Nonces drawn from the CSPRNG this many at a time: one call per record cost more than the cipher itself. */
+export const NONCE_POOL = 4096;
+let pool = Buffer.alloc(0);
+let poolAt = 0;
+
+/** A fresh random 96-bit nonce (each byte of the pool is handed out once). */
+function nextNonce(): Buffer {
+  if (poolAt + NONCE_BYTES > pool.length) {
+    pool = randomBytes(NONCE_BYTES * NONCE_POOL);
+    poolAt = 0;
+  }
+  const nonce = pool.subarray(poolAt, poolAt + NONCE_BYTES);
+  poolAt += NONCE_BYTES;
+  return nonce;
+}
+
 export function sealBytes(key: DataKey, plaintext: Uint8Array, aad: string): Buffer {
-  const nonce = randomBytes(NONCE_BYTES);
+  const nonce = nextNonce();
   const cipher = createCipheriv('aes-256-gcm', key.key, nonce);
   cipher.setAAD(Buffer.from(aad, 'utf8'));
   const body = Buffer.concat([cipher.update(plaintext), cipher.final()]);
