@@ -40,7 +40,8 @@ export class AtRestCipher {
 
   recordCodec(sessionId: string): RecordCodec {
     return {
-      sealLine: (seq: number, plain: Buffer): Buffer => Buffer.concat([this.sealRecordLine(sessionId, seq, plain.subarray(0, plain.length - 1)), NEWLINE]),
+      // One string, one encode: the append path seals every record it writes.
+      sealLine: (seq: number, plain: Buffer): Buffer => Buffer.from(`${encodeEnvelope(seq, this.current.keyId, sealBytes(this.current, plain.subarray(0, plain.length - 1), recordAad(sessionId, seq)))}\n`, 'utf8'),
       openLine: (line: Buffer): Buffer | undefined => this.openRecordLine(sessionId, line),
       decode: (line: Buffer): StoredRecord | undefined => {
         const opened = this.openRecord(sessionId, line);
@@ -110,8 +111,6 @@ export class AtRestCipher {
     return plain;
   }
 }
-
-const NEWLINE = Buffer.from('\n');
 
 function recordAad(sessionId: string, seq: number): string {
   return `baton-record-v1\0${sessionId}\0${seq}`;
