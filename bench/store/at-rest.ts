@@ -8,7 +8,7 @@
  *   3. list() of 10,000 sessions from a fresh store instance (a CLI start): ms, and the real
  *      `baton list --no-agents --json` process (needs `npm run build`)
  * Data lives in bench/.data and is removed at the end.
- * Run: npx tsx bench/store/at-rest.ts
+ * Run: npx tsx bench/store/at-rest.ts [appends] [recovery] [list]   (all three when none is named)
  */
 import { execFile } from 'node:child_process';
 import { appendFile, mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
@@ -32,6 +32,8 @@ const CLI_RUNS = 10;
 const TORN = '{"role":"assistant","content":"torn by a crash in the middle of a wri';
 
 const execFileP = promisify(execFile);
+const named = process.argv.slice(2);
+const section = (name: string): boolean => named.length === 0 || named.includes(name);
 const modes: Array<{ name: string; options: OpenStoreOptions }> = [
   { name: 'unencrypted (baseline)', options: { keyStore: null } },
   { name: 'encrypted (AES-256-GCM)', options: {} },
@@ -53,6 +55,7 @@ const dir = await mkdtemp(join('bench/.data', 'at-rest-'));
 const rootOf = (what: string, m: number): string => join(dir, `${what}-${m}`);
 try {
   // 1. Durable appends.
+  if (section('appends')) {
   const perSec: number[][] = [[], []];
   const content = 'x'.repeat(1024 - 150);
   const appendStores = await Promise.all(modes.map((m, i) => openStore(rootOf('appends', i), m.options)));
@@ -75,8 +78,10 @@ try {
   for (const s of appendStores) await s.close();
   if (appendStores[1]!.atRest.state !== 'on') throw new Error('the encrypted store did not open encrypted: is the Secret Service up?');
   printTable(`Durable appends, 1 KB records, group commit (${APPEND_IN_FLIGHT} in flight), ${APPEND_RUNS} runs of ${APPEND_RECORDS} (records/s)`, ['mode', 'median rec/s', '5th-percentile rec/s', 'ratio to baseline'], modes.map((m, i) => [m.name, median(perSec[i]!), percentile(perSec[i]!, 5), median(perSec[i]!) / median(perSec[0]!)]));
+  }
 
   // 2. Open + recover a 1 GB log.
+  if (section('recovery')) {
   const logs: Array<{ root: string; id: string; log: string }> = [];
   for (const [i, m] of modes.entries()) {
     const writer = await openStore(rootOf('recovery', i), { ...m.options, fs: noSyncFs, metadataFlushMs: 5 });
@@ -105,8 +110,10 @@ try {
   const sizes = await Promise.all(logs.map(async (l) => (await stat(l.log)).size / (1 << 20)));
   printTable(`Open store + recover a log with a torn tail, from its checkpoint (ms, ${RECOVERY_RUNS} runs)`, ['mode', 'log on disk', 'median ms', 'p95 ms', 'ratio to baseline'], modes.map((m, i) => [m.name, `${sizes[i]!.toFixed(0)} MiB`, median(recovery[i]!), percentile(recovery[i]!, 95), median(recovery[i]!) / median(recovery[0]!)]));
   for (const l of logs) await rm(l.root, { recursive: true, force: true });
+  }
 
   // 3. list() of 10,000 sessions, and the real `baton list` process.
+  if (section('list')) {
   const body = 'z'.repeat(500);
   for (const [i, m] of modes.entries()) {
     const setup = await openStore(rootOf('list', i), { ...m.options, fs: noSyncFs });
@@ -141,6 +148,7 @@ try {
   }
   printTable(`list() of ${SESSIONS} sessions, fresh store each call (opens the store, reads the key, reads the index; ms, ${LIST_RUNS} runs)`, ['mode', 'median ms', 'p95 ms', 'ratio to baseline'], modes.map((m, i) => [m.name, median(cold[i]!), percentile(cold[i]!, 95), median(cold[i]!) / median(cold[0]!)]));
   printTable(`\`baton list --no-agents --no-host --json\` process over ${SESSIONS} sessions (ms, ${CLI_RUNS} runs)`, ['mode', 'median ms', 'p95 ms', 'ratio to baseline'], modes.map((m, i) => [m.name, median(cli[i]!), percentile(cli[i]!, 95), median(cli[i]!) / median(cli[0]!)]));
+  }
 } finally {
   await rm(dir, { recursive: true, force: true });
   await service.stop();
