@@ -85,6 +85,7 @@ try {
   const logs: Array<{ root: string; id: string; log: string }> = [];
   for (const [i, m] of modes.entries()) {
     const writer = await openStore(rootOf('recovery', i), { ...m.options, fs: noSyncFs, metadataFlushMs: 5 });
+    if (writer.atRest.state !== (i === 1 ? 'on' : 'off')) throw new Error(`${m.name}: the store opened ${writer.atRest.state}`);
     const s = await writer.createSession({ cwd: '/bench', gitRoot: null, branch: null, title: 'big', source: { tool: 'baton' }, holder: 'terminal' });
     const log = join(writer.sessionDir(s.id), 'messages.jsonl');
     const body = 'y'.repeat(880);
@@ -117,6 +118,7 @@ try {
   const body = 'z'.repeat(500);
   for (const [i, m] of modes.entries()) {
     const setup = await openStore(rootOf('list', i), { ...m.options, fs: noSyncFs });
+    if (setup.atRest.state !== (i === 1 ? 'on' : 'off')) throw new Error(`${m.name}: the store opened ${setup.atRest.state}`);
     for (let n = 0; n < SESSIONS; n++) {
       await setup.createSession(
         { cwd: `/home/u/project-${n % CWDS}`, gitRoot: `/home/u/project-${n % CWDS}`, branch: 'main', title: `session ${n}`, source: { tool: n % 2 ? 'claude' : 'codex' }, holder: 'terminal' },
