@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it } from 'vitest';
-import { readFile, readdir, writeFile } from 'node:fs/promises';
+import { readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -195,5 +195,40 @@ describe('a session bundle between two encrypted stores (the relay path)', () =>
     for (const [path, bytes] of await snapshot(join(tmp.dir, 'b'))) expect(bytes.includes(MARKER), path).toBe(false);
     await a.close();
     await b.close();
+  });
+});
+
+describe('tampered whole files', () => {
+  it('a flipped bit in session.json is damage: the newest readable revision stands in, with a note', async () => {
+    const store = await openStore(root);
+    const s = await store.createSession(base, [{ role: 'user', content: 'kept' }]);
+    await store.mutate(s.id, (d) => ({ ...d, title: 'second title' }));
+    const dir = store.sessionDir(s.id);
+    await store.close();
+    const path = join(dir, 'session.json');
+    const bytes = await readFile(path);
+    bytes[bytes.length - 20]! ^= 0x04;
+    // session.json is a hard link of its revision marker: write a new file, not through the link.
+    await rm(path);
+    await writeFile(path, bytes, { mode: 0o600 });
+    const again = await openStore(root);
+    const doc = await again.getSession(s.id);
+    expect(doc.notes?.join('\n')).toMatch(/failed authentication/);
+    expect((await again.readMessages(s.id)).map((r) => r.content)).toEqual(['kept']);
+    await again.close();
+  });
+
+  it('a flipped bit in an artifact is reported as damage, never returned as bytes', async () => {
+    const store = await openStore(root);
+    const s = await store.createSession(base, []);
+    const { ref } = await store.putArtifact(s.id, Buffer.from('patch body'), 'patch');
+    const path = join(store.sessionDir(s.id), ref);
+    const bytes = await readFile(path);
+    bytes[bytes.length - 1]! ^= 0x80;
+    await writeFile(path, bytes);
+    const error = await store.readArtifact(s.id, ref).then(() => undefined, (e: unknown) => e);
+    expect(isStoreError(error, 'IO_ERROR')).toBe(true);
+    expect((error as Error).message).toMatch(/is encrypted and failed authentication: it was changed or moved from another session/);
+    await store.close();
   });
 });
