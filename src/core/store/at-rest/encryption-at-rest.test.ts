@@ -214,6 +214,10 @@ describe('tampered whole files', () => {
     const again = await openStore(root);
     const doc = await again.getSession(s.id);
     expect(doc.notes?.join('\n')).toMatch(/failed authentication/);
+    // The damaged bytes are kept aside exactly as they were.
+    const kept = (await readdir(dir)).find((n) => n.startsWith('session.unreadable-'));
+    expect(kept).toBeDefined();
+    expect((await again.fileSystem.readFile(join(dir, kept!))).equals(bytes)).toBe(true);
     expect((await again.readMessages(s.id)).map((r) => r.content)).toEqual(['kept']);
     await again.close();
   });

@@ -28,3 +28,13 @@ export function openLineFor(fs: DurableFs, path: string, line: Buffer): Buffer |
   const cipher = cipherOf(fs);
   return cipher ? cipher.openLine(path, line) : line;
 }
+
+/** A file's bytes as they sit on disk (sealed or not): damaged content is kept aside as it was, never opened. */
+export async function bytesOnDisk(fs: DurableFs, path: string): Promise<Buffer> {
+  const file = await fs.open(path, 'r');
+  try {
+    return await file.read((await file.stat()).size, 0);
+  } finally {
+    await file.close();
+  }
+}
