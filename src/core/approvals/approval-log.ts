@@ -1,8 +1,8 @@
-import { storeFsFor } from '../store/at-rest/registry.js';
 import { ApprovalLogRecord } from '../../shared/approvals.js';
-import { nodeDurableFs, type DurableFs } from '../fs/durable-fs.js';
+import type { DurableFs } from '../fs/durable-fs.js';
 import { LineLog } from '../store/line-log.js';
 import { ApprovalError } from './errors.js';
+import { storeFsFor } from '../store/at-rest/registry.js';
 
 /**
  * A session's approvals.jsonl: append-only, one sealed record a line (the store's LineLog, with a

@@ -1,9 +1,9 @@
-import { storeFsFor } from '../store/at-rest/registry.js';
 import { join } from 'node:path';
 import type { MessageRecord } from '../../shared/message.js';
 import type { SessionStore } from '../store/types.js';
 import { writeFileAtomic } from '../fs/write-file-atomic.js';
 import { chunkOf, CHUNK_MESSAGES, MessageIndex, searchableText } from './message-index.js';
+import { storeFsFor } from '../store/at-rest/registry.js';
 
 /** The index file in the data directory (rebuilt from the logs when missing or damaged). */
 export const SEARCH_INDEX_FILE = 'search-index.json';
