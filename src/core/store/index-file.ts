@@ -5,7 +5,7 @@ import { writeFileAtomic } from '../fs/write-file-atomic.js';
 import { canonicalJson, crc32Hex } from './canonical.js';
 import { errnoOf, fromFsError } from './errors.js';
 import { withFileLock } from './lock.js';
-import { openLineFor, sealLineFor } from './at-rest/index.js';
+import { cipherOf, openLineFor, sealLineFor } from './at-rest/index.js';
 
 /**
  * index.json is a compacted snapshot of rows; index.journal.jsonl takes one line per session
@@ -19,6 +19,11 @@ export const INDEX_JOURNAL_OLD = 'index.journal.old.jsonl';
 export const INDEX_LOCK = 'index.lock';
 /** Fold the journal into index.json once it is this large. */
 export const INDEX_COMPACT_BYTES = 512 * 1024;
+/**
+ * The same for an encrypted store: every journal line is opened on its own (one cipher call each,
+ * ~30 µs), so a cold read of a long journal costs far more than one of the sealed snapshot.
+ */
+export const INDEX_COMPACT_BYTES_SEALED = 64 * 1024;
 
 export type Row = IndexRow & { revision: number };
 
@@ -161,7 +166,7 @@ export class IndexFile {
         throw fromFsError(error, path, 'updating the session index');
       }
     }
-    if (size >= INDEX_COMPACT_BYTES) await this.compact().catch(() => undefined);
+    if (size >= (cipherOf(this.fs) ? INDEX_COMPACT_BYTES_SEALED : INDEX_COMPACT_BYTES)) await this.compact().catch(() => undefined);
   }
 
   /** Folds the journal into index.json under the index lock. */
