@@ -21,7 +21,7 @@ export interface KeyStore {
 type Keyring = typeof import('@napi-rs/keyring');
 let keyring: Keyring | undefined;
 /** require, not import(): the CLI bundle runs in vm.Script, which has no dynamic-import callback. */
-const require = createRequire(import.meta.url);
+const requireNative = createRequire(import.meta.url);
 
 function platformLabel(): string {
   if (process.platform === 'darwin') return 'macOS Keychain';
@@ -32,7 +32,7 @@ function platformLabel(): string {
 /** The OS secret store; the native binding is loaded on first use (a CLI command that never opens the store does not pay for it). */
 export function osKeyStore(): KeyStore {
   const entry = async (account: string) => {
-    const { AsyncEntry } = (keyring ??= require('@napi-rs/keyring') as Keyring);
+    const { AsyncEntry } = (keyring ??= requireNative('@napi-rs/keyring') as Keyring);
     return new AsyncEntry(KEYRING_SERVICE, account, { linux: { store: 'secret-service' } });
   };
   return {
