@@ -119,6 +119,9 @@ describe('encryption at rest, end to end', () => {
     const handoff = await baton(['handoff', '--cwd', work, '--title', `Title ${MARKER}`, '--messages', messages, '--no-launch', '--json']);
     expect(handoff.json).toMatchObject({ ok: true, category: 'accepted' });
     const sessionId = String(handoff.json.sessionId);
+    // Offered again unchanged: the sealed handoff.json is read back, so the same handoff id is a duplicate.
+    const again = await baton(['handoff', '--session', sessionId, '--no-launch', '--json']);
+    expect(again.json).toMatchObject({ ok: true, category: 'duplicate', handoffId: handoff.json.handoffId });
     const task = await baton(['task', 'register', '--command', `echo ${MARKER}`, '--kind', 'dev-server', '--session', sessionId, '--json']);
     expect(task.code).toBe(0);
     const shown = await baton(['show', sessionId, '--all', '--json']);
