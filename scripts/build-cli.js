@@ -20,7 +20,8 @@ await build({
   minify: true,
   sourcemap: 'linked',
   // ws loads these optional native speed-ups only when installed.
-  external: ['bufferutil', 'utf-8-validate', 'electron'],
+  // @napi-rs/keyring loads a prebuilt native binary per platform: it stays a package, found in node_modules.
+  external: ['bufferutil', 'utf-8-validate', 'electron', '@napi-rs/keyring'],
   // The sources are ES modules; in the CommonJS bundle import.meta.url is this file's URL.
   define: { 'import.meta.url': '__batonModuleUrl' },
   banner: { js: "var __batonModuleUrl = require('node:url').pathToFileURL(__filename).href;" },

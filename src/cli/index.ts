@@ -33,6 +33,8 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   import: async () => (await import('./commands/bundle.js')).registerImport,
   delete: async () => (await import('./commands/delete.js')).registerDelete,
   purge: async () => (await import('./commands/purge.js')).registerPurge,
+  encrypt: async () => (await import('./commands/encrypt.js')).registerEncrypt,
+  key: async () => (await import('./commands/encrypt.js')).registerKey,
 };
 
 /** The program with the named command, or with all of them (for --help and unknown commands). */

@@ -10,6 +10,7 @@ import { connectEndpoint } from './transport/client.js';
 import { loadOrCreateToken, resolveEndpoint, ensureEndpointDir } from './transport/endpoint.js';
 import { writeFileAtomic } from './fs/index.js';
 import { onPath } from './handoff/launcher.js';
+import { checkEncryption } from './store/at-rest/doctor-check.js';
 
 export interface DoctorCheck {
   name: string;
@@ -42,6 +43,7 @@ export async function runDoctor(dataDir: string, env: NodeJS.ProcessEnv = proces
   return [
     await checkStore(dataDir),
     await checkSessions(dataDir),
+    await checkEncryption(dataDir),
     await checkEndpoint(dataDir),
     await checkCandidateWatch(dataDir),
     checkDisplay(env, platform),

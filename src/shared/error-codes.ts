@@ -16,6 +16,8 @@ export const ErrorCode = {
   IO_ERROR: 'IO_ERROR',
   READ_ONLY: 'READ_ONLY',
   UNSAFE_STORE: 'UNSAFE_STORE',
+  /** The store is encrypted at rest and its data key cannot be read (no secret store, locked, missing) or is the wrong one. */
+  KEY_UNAVAILABLE: 'KEY_UNAVAILABLE',
   INTERNAL: 'INTERNAL',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

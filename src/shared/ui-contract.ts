@@ -68,6 +68,8 @@ export const HostInfo = z.object({
   version: z.string(),
   dataDir: z.string(),
   endpoint: z.string(),
+  /** Encryption at rest of the store this host serves (issue 17): shown once, in the footer. */
+  encryption: z.object({ state: z.enum(['on', 'off']), detail: z.string() }).optional(),
 });
 export type HostInfo = z.infer<typeof HostInfo>;
 

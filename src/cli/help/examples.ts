@@ -65,6 +65,12 @@ export const EXAMPLES: Record<string, Example[]> = {
   'device join': [{ command: 'baton device join <code>', what: 'join the device that printed this code' }],
   'device list': [{ command: 'baton device list --json', what: 'paired devices with their fingerprints, as JSON' }],
   'device remove': [{ command: 'baton device remove laptop', what: 'revoke a paired device: its handoffs are refused from now on' }],
+  encrypt: [
+    { command: 'baton encrypt --status', what: 'whether sessions are encrypted at rest, with which key, or why not' },
+    { command: 'baton encrypt --enable', what: 'encrypt an existing store with a new key in the OS keychain (quit the desktop app first)' },
+  ],
+  key: [{ command: 'baton key rotate', what: 're-encrypt every session under a new key' }],
+  'key rotate': [{ command: 'baton key rotate --json', what: 'rotate, and print the old and new key ids as JSON' }],
   archive: [
     { command: 'baton archive <session-id>', what: 'archive a session locally (never deleted)' },
     { command: 'baton archive <session-id> --relay', what: 'also keep an encrypted cold copy on the relay' },

@@ -1,7 +1,8 @@
 import { ApprovalLogRecord } from '../../shared/approvals.js';
-import { nodeDurableFs, type DurableFs } from '../fs/durable-fs.js';
+import type { DurableFs } from '../fs/durable-fs.js';
 import { LineLog } from '../store/line-log.js';
 import { ApprovalError } from './errors.js';
+import { storeFsFor } from '../store/at-rest/registry.js';
 
 /**
  * A session's approvals.jsonl: append-only, one sealed record a line (the store's LineLog, with a
@@ -22,7 +23,7 @@ export class ApprovalLog {
 
   constructor(
     readonly file: string,
-    fs: DurableFs = nodeDurableFs,
+    fs: DurableFs = storeFsFor(file),
   ) {
     this.log = new LineLog(file, { fs, seal: true });
   }

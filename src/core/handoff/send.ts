@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { MessageInput, MessageRecord } from '../../shared/message.js';
 import { WorkspaceErrorCode } from '../../shared/workspace.js';
@@ -24,6 +23,7 @@ import { findTarget } from './find-target.js';
 import { uploadSession } from '../ssh/session-upload.js';
 import { batonModelOf } from './manifest-model.js';
 import { HandoffCategory, type HandoffOutcome } from './outcome.js';
+import { storeFsFor } from '../store/at-rest/registry.js';
 
 export const DEFAULT_HANDOFF_TIMEOUT_MS = 10_000;
 
@@ -202,7 +202,9 @@ function categorise(answer: Record<string, unknown>): { category: HandoffCategor
 
 async function readLatestManifest(sessionDir: string): Promise<Manifest | null> {
   try {
-    const parsed = Manifest.safeParse(JSON.parse(await readFile(join(sessionDir, 'handoff.json'), 'utf8')));
+    // Through the store's file system: handoff.json is sealed when the store is encrypted at rest.
+    const path = join(sessionDir, 'handoff.json');
+    const parsed = Manifest.safeParse(JSON.parse((await storeFsFor(path).readFile(path)).toString('utf8')));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;

@@ -36,6 +36,7 @@ import { defaultBatonCommand } from '../agent-run/baton-command.js';
 import { searchCandidates } from '../search/candidate-search.js';
 import { createCandidatePreview } from './candidate-preview.js';
 import { openInEditor, pathInside } from '../editor/open-in-editor.js';
+import { encryptionView } from '../store/at-rest/encryption-view.js';
 
 /** Newest messages the session view receives at once; older pages come through session:messages. */
 export const SESSION_VIEW_MESSAGE_LIMIT = MESSAGE_PAGE_SIZE;
@@ -117,7 +118,13 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
     onChange: (change) => emitUiEvent('agents:changed', change),
     onProgress: (progress) => emitUiEvent('agents:progress', progress),
   });
-  const candidateMethods = createCandidateMethods({ candidates, listRows: () => store.list({ includeArchived: true }), cliVersion: LIST_JSON_VERSION, listingDir: listingsDir(options.dataDir) });
+  const candidateMethods = createCandidateMethods({
+    candidates,
+    listRows: () => store.list({ includeArchived: true }),
+    cliVersion: LIST_JSON_VERSION,
+    // A listing file would hold the candidates' titles in the clear: an encrypted store sends them over the socket only.
+    listingDir: store.atRest.state === 'on' ? undefined : listingsDir(options.dataDir),
+  });
   let endpointServer: EndpointServer;
   const receive = createReceiver({
     store,
@@ -160,7 +167,7 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
   let agentListMemo: { key: string; version: string; value: UiResponse<'agents:list'> } | null = null;
   const watches = createSessionWatches({ resolve: (id) => watchTargetOf(store, id), onDrift: (sessionId, paths) => emitUiEvent('workspace:drift', { sessionId, paths }) });
   const dispatch = createUiDispatcher({
-    'host:info': async () => ({ host: options.kind, version: BATON_VERSION, dataDir: options.dataDir, endpoint: endpoint.address }),
+    'host:info': async () => ({ host: options.kind, version: BATON_VERSION, dataDir: options.dataDir, endpoint: endpoint.address, encryption: encryptionView(store.atRest) }),
     'sessions:list': async ({ includeArchived }) => store.list({ includeArchived }),
     'session:get': async ({ id }) => {
       // Messages first: damage this read finds is recorded in the session it returns.

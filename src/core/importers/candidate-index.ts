@@ -6,6 +6,7 @@ import { normalizeCwd, timeOf } from '../../shared/resume-groups.js';
 import { SCAN_CACHE_VERSION } from './limits.js';
 import type { IndexRow } from '../../shared/session.js';
 import { resumeCommandFor, type AgentSource, type ImportedCandidate } from './types.js';
+import { openFileFor, sealFileFor } from '../store/at-rest/registry.js';
 
 /**
  * The compact warm cache (docs/importer-candidate-index.md): one entry per scanned session file
@@ -322,7 +323,7 @@ export async function readCandidateIndex(file: string | undefined): Promise<{ en
     const handle = await fsp.open(file, 'r');
     try {
       const [stat, buf, verified] = await Promise.all([handle.stat(), handle.readFile(), fsp.readFile(verifiedFileOf(file), 'utf8').catch(() => '')]);
-      const decoded = decodeCandidateIndexWithMeta(buf);
+      const decoded = decodeCandidateIndexWithMeta(openFileFor(file, buf));
       const verifiedAt = /^\d{1,16}$/.test(verified.trim()) ? Number(verified.trim()) : 0;
       return decoded ? { ...decoded, writtenAt: stat.mtimeMs, verifiedAt } : null;
     } finally {
@@ -349,7 +350,7 @@ export async function saveCandidateIndex(file: string, entries: readonly IndexEn
   const temp = join(dir, `.${basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   const handle = await fsp.open(temp, 'wx', 0o600);
   try {
-    await handle.writeFile(encodeCandidateIndex(entries, meta));
+    await handle.writeFile(sealFileFor(file, encodeCandidateIndex(entries, meta)));
     await handle.sync();
     await handle.close();
     await fsp.rename(temp, file);

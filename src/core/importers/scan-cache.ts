@@ -4,6 +4,7 @@ import { basename, dirname, join } from 'node:path';
 import { SCAN_CACHE_VERSION } from './limits.js';
 import type { FileState } from './summarize-file.js';
 import { isRecord } from './text.js';
+import { openFileFor, sealFileFor } from '../store/at-rest/registry.js';
 
 /** The scan cache: one FileState per source log, keyed by absolute path. Baton's own file. */
 export interface ScanCache {
@@ -48,7 +49,7 @@ export async function loadScanCache(cacheFile: string | undefined): Promise<Scan
     memo.delete(cacheFile);
   }
   try {
-    const parsed: unknown = JSON.parse(await fsp.readFile(cacheFile, 'utf8'));
+    const parsed: unknown = JSON.parse(openFileFor(cacheFile, await fsp.readFile(cacheFile)).toString('utf8'));
     if (isRecord(parsed) && parsed.version === SCAN_CACHE_VERSION && isRecord(parsed.entries)) {
       const entries: Record<string, FileState> = {};
       for (const [path, value] of Object.entries(parsed.entries)) if (isFileState(value)) entries[path] = value;
@@ -84,7 +85,8 @@ export async function saveScanCache(cacheFile: string, cache: ScanCache): Promis
   const temp = join(dir, `.${basename(cacheFile)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   const handle = await fsp.open(temp, 'wx', 0o600);
   try {
-    await handle.writeFile(JSON.stringify(cache));
+    // Sealed with the store's key when the data directory is encrypted (it names other tools' sessions).
+    await handle.writeFile(sealFileFor(cacheFile, Buffer.from(JSON.stringify(cache))));
     await handle.sync();
   } catch (error) {
     await handle.close().catch(() => undefined);

@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { nodeDurableFs } from '../fs/durable-fs.js';
+import { readEncryptionState } from '../store/at-rest/at-rest-state.js';
 
 /**
  * Whether a clear export must be asked for explicitly. With encryption at rest on (issue 17), a
@@ -13,10 +13,9 @@ export function exportNeedsEncryption(atRestEncrypted: boolean, chosen: ExportEn
 }
 
 /**
- * Whether encryption at rest is on for this data directory. Issue 17 (built in parallel) keeps its
- * state in `encryption.json` at the data directory's root; at merge this reads its parsed state.
+ * Whether encryption at rest is on for this data directory: its `encryption.json` (issue 17) names
+ * a key. A damaged settings file throws (KEY_UNAVAILABLE) rather than letting a clear export through.
  */
-export const AT_REST_STATE_FILE = 'encryption.json';
 export async function atRestEncrypted(dataDir: string): Promise<boolean> {
-  return existsSync(join(dataDir, AT_REST_STATE_FILE));
+  return (await readEncryptionState(nodeDurableFs, dataDir)) !== undefined;
 }

@@ -1,11 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { nodeDurableFs, writeFileAtomic } from '../fs/index.js';
+import { writeFileAtomic } from '../fs/index.js';
 import { creatingName } from '../store/housekeeping.js';
 import { ARTIFACTS_DIR, DIR_MODE, FILE_MODE, SESSIONS_DIR, checkId, liveDir } from '../store/layout.js';
 import { MESSAGES_FILE } from '../store/message-log.js';
 import { SESSION_FILE } from '../store/session-doc-file.js';
 import type { SessionStore } from '../store/types.js';
+import { recordCodecFor } from '../store/at-rest/index.js';
+import { plaintextLog, sealedLog } from '../store/at-rest/log-lines.js';
+import { storeFsFor } from '../store/at-rest/registry.js';
 
 /**
  * A session's files as they travel to another device: session.json, messages.jsonl (byte for byte,
@@ -30,9 +33,12 @@ export interface SessionBundle {
 
 export async function readSessionBundle(store: SessionStore, sessionId: string): Promise<SessionBundle> {
   const dir = store.sessionDir(sessionId);
-  const fs = nodeDurableFs;
+  // The store's own file system: documents and artifacts come back as plaintext when it is encrypted
+  // at rest, and message records are opened line by line (the bundle is sealed for the other device).
+  const fs = storeFsFor(dir);
   const files: BundleFile[] = [];
-  for (const name of [SESSION_FILE, MESSAGES_FILE]) files.push({ path: name, data: await fs.readFile(join(dir, name)) });
+  files.push({ path: SESSION_FILE, data: await fs.readFile(join(dir, SESSION_FILE)) });
+  files.push({ path: MESSAGES_FILE, data: plaintextLog(recordCodecFor(fs, dir), await fs.readFile(join(dir, MESSAGES_FILE))) });
   const artifacts = await fs.readdir(join(dir, ARTIFACTS_DIR)).catch(() => [] as string[]);
   for (const name of artifacts.sort()) {
     if (!ARTIFACT_NAME.test(name) || name.endsWith('.tmp')) continue;
@@ -112,7 +118,8 @@ export async function landSessionBundle(
   /** Other stamps merged into session.json (`sshFrom` for a session that came through `baton ssh`, issue 22). */
   stamp: Record<string, unknown> = {},
 ): Promise<'landed' | 'present'> {
-  const fs = nodeDurableFs;
+  // Encrypted with this store's key when the store is encrypted at rest.
+  const fs = storeFsFor(store.root);
   const target = liveDir(store.root, bundle.sessionId);
   if (fs.existsSync(target) || fs.existsSync(join(store.root, 'archived', bundle.sessionId))) return 'present';
   const staging = join(store.root, SESSIONS_DIR, creatingName(bundle.sessionId, randomBytes(4).toString('hex')));
@@ -125,7 +132,8 @@ export async function landSessionBundle(
         const relayed = relayedFrom ? { relayedFrom: { ...relayedFrom, receivedAt: new Date().toISOString() } } : {};
         data = Buffer.from(JSON.stringify({ ...doc, ...relayed, ...stamp }, null, 2));
       }
-      await writeFileAtomic(join(staging, file.path), data, { mode: FILE_MODE });
+      if (file.path === MESSAGES_FILE) data = sealedLog(recordCodecFor(fs, staging), data);
+      await writeFileAtomic(join(staging, file.path), data, { mode: FILE_MODE, fs });
     }
     await fs.fsyncDir(join(staging, ARTIFACTS_DIR));
     await fs.fsyncDir(staging);

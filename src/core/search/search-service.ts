@@ -1,9 +1,10 @@
-import { readFile, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { MessageRecord } from '../../shared/message.js';
 import type { SessionStore } from '../store/types.js';
 import { writeFileAtomic } from '../fs/write-file-atomic.js';
 import { chunkOf, CHUNK_MESSAGES, MessageIndex, searchableText } from './message-index.js';
+import { storeFsFor } from '../store/at-rest/registry.js';
 
 /** The index file in the data directory (rebuilt from the logs when missing or damaged). */
 export const SEARCH_INDEX_FILE = 'search-index.bin';
@@ -58,7 +59,9 @@ export function snippetOf(text: string, term: string): string {
 
 export async function createSearchService({ store, dataDir }: { store: SessionStore; dataDir: string }): Promise<SearchService> {
   const file = join(dataDir, SEARCH_INDEX_FILE);
-  const saved = await readFile(file).catch(() => undefined);
+  // Encrypted with the store's key when the store is (the index holds the words of every message).
+  const fs = storeFsFor(file);
+  const saved = await fs.readFile(file).catch(() => undefined);
   const index = (saved === undefined ? undefined : MessageIndex.fromBytes(saved)) ?? MessageIndex.empty();
   await rm(join(dataDir, LEGACY_INDEX_FILE), { force: true }).catch(() => undefined);
   let queue: Promise<void> = Promise.resolve();
@@ -69,7 +72,7 @@ export async function createSearchService({ store, dataDir }: { store: SessionSt
   const persist = async (): Promise<void> => {
     if (!dirty) return;
     dirty = false;
-    await writeFileAtomic(file, index.toBytes(), { mode: 0o600 }).catch((error: unknown) => console.error(`baton: the search index was not saved (${(error as Error).message}); it is rebuilt at the next start`));
+    await writeFileAtomic(file, index.toBytes(), { mode: 0o600, fs }).catch((error: unknown) => console.error(`baton: the search index was not saved (${(error as Error).message}); it is rebuilt at the next start`));
   };
   const schedulePersist = (): void => {
     dirty = true;

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { DurableFs } from '../fs/durable-fs.js';
 import { tempPathFor } from '../fs/write-file-atomic.js';
 import { canonicalJson, crc32Hex } from './canonical.js';
-import { decodeLine } from './record-codec.js';
+import { plainRecordCodec, type RecordCodec } from './record-codec.js';
 
 /**
  * messages.checkpoint.json: the last verified offset and seq of messages.jsonl, so opening a log
@@ -51,7 +51,7 @@ export async function writeCheckpoint(fs: DurableFs, dir: string, cp: Checkpoint
 }
 
 /** The checkpoint when it is intact and still matches the log's bytes; undefined otherwise. */
-export async function readCheckpoint(fs: DurableFs, dir: string, logSize: number, readAt: (start: number, end: number) => Promise<Buffer>): Promise<Checkpoint | undefined> {
+export async function readCheckpoint(fs: DurableFs, dir: string, logSize: number, readAt: (start: number, end: number) => Promise<Buffer>, codec: RecordCodec = plainRecordCodec): Promise<Checkpoint | undefined> {
   let raw: Record<string, unknown>;
   try {
     raw = JSON.parse((await fs.readFile(checkpointPath(dir))).toString('utf8')) as Record<string, unknown>;
@@ -66,7 +66,7 @@ export async function readCheckpoint(fs: DurableFs, dir: string, logSize: number
   // The line just before the offset must still be the record the checkpoint names.
   const line = await readAt(cp.lastLineStart, cp.offset);
   if (line[line.length - 1] !== 0x0a) return undefined;
-  const record = decodeLine(line.subarray(0, line.length - 1));
+  const record = codec.decode(line.subarray(0, line.length - 1));
   if (!record || record.crc !== cp.lastCrc || record.seq !== cp.lastSeq) return undefined;
   return cp;
 }

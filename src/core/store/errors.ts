@@ -9,6 +9,7 @@ export type StoreErrorCode =
   | typeof ErrorCode.IO_ERROR
   | typeof ErrorCode.READ_ONLY
   | typeof ErrorCode.UNSAFE_STORE
+  | typeof ErrorCode.KEY_UNAVAILABLE
   | typeof ErrorCode.BAD_REQUEST
   | typeof ErrorCode.INTERNAL;
 
@@ -48,6 +49,9 @@ export function fromFsError(error: unknown, path: string, action: string): Store
       return new StoreError(ErrorCode.ACCESS_DENIED, `Permission denied while ${action} (${path}). Check that this user owns the Baton data directory.`, path, { cause: error });
     case 'EROFS':
       return new StoreError(ErrorCode.READ_ONLY, `The file system is read-only while ${action} (${path}).`, path, { cause: error });
+    case 'EBADMSG':
+      // Encrypted at rest and failing authentication (at-rest-cipher.ts): damaged or moved content, not a failing disk.
+      return new StoreError(ErrorCode.IO_ERROR, `${(error as Error).message} (while ${action})`, path, { cause: error });
     case 'ENOENT':
       return new StoreError(ErrorCode.NOT_FOUND, `Not found while ${action}: ${path}.`, path, { cause: error });
     default:

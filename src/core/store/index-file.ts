@@ -5,6 +5,7 @@ import { writeFileAtomic } from '../fs/write-file-atomic.js';
 import { canonicalJson, crc32Hex } from './canonical.js';
 import { errnoOf, fromFsError } from './errors.js';
 import { withFileLock } from './lock.js';
+import { cipherOf, openLineFor, sealLineFor } from './at-rest/index.js';
 
 /**
  * index.json is a compacted snapshot of rows; index.journal.jsonl takes one line per session
@@ -18,6 +19,11 @@ export const INDEX_JOURNAL_OLD = 'index.journal.old.jsonl';
 export const INDEX_LOCK = 'index.lock';
 /** Fold the journal into index.json once it is this large. */
 export const INDEX_COMPACT_BYTES = 512 * 1024;
+/**
+ * The same for an encrypted store: every journal line is opened on its own (one cipher call each,
+ * ~30 µs), so a cold read of a long journal costs far more than one of the sealed snapshot.
+ */
+export const INDEX_COMPACT_BYTES_SEALED = 64 * 1024;
 
 export type Row = IndexRow & { revision: number };
 
@@ -39,12 +45,16 @@ function mergeRow(rows: Map<string, Row>, row: Row): void {
 }
 
 /** Parses whole lines; returns how many bytes it consumed (a torn last line is left for later). */
-function parseJournal(bytes: Buffer, rows: Map<string, Row>): number {
+function parseJournal(bytes: Buffer, rows: Map<string, Row>, open: (line: Buffer) => Buffer | undefined): number {
   const end = bytes.lastIndexOf(0x0a) + 1;
-  for (const line of bytes.subarray(0, end).toString('utf8').split('\n')) {
+  for (let pos = 0; pos < end; ) {
+    const nl = bytes.indexOf(0x0a, pos);
+    // An encrypted store seals each line; one that fails authentication is skipped like a damaged one.
+    const line = nl > pos ? open(bytes.subarray(pos, nl)) : undefined;
+    pos = nl + 1;
     if (!line) continue;
     try {
-      const { crc, ...row } = JSON.parse(line) as Row & { crc: string };
+      const { crc, ...row } = JSON.parse(line.toString('utf8')) as Row & { crc: string };
       // The checksum proves the line is whole and what we wrote; the full schema was checked then.
       if (crc !== crc32Hex(canonicalJson(row)) || typeof row.id !== 'string' || typeof row.revision !== 'number') continue;
       mergeRow(rows, row);
@@ -78,6 +88,8 @@ export class IndexFile {
 
   private cache: Cache | undefined;
 
+  private readonly openLine = (line: Buffer): Buffer | undefined => openLineFor(this.fs, this.path(INDEX_JOURNAL), line);
+
   /**
    * The merged index as on disk now. Cached, but validated on every call by stat: a changed
    * index.json or old journal means a full read; a grown journal means reading only its new bytes.
@@ -90,7 +102,7 @@ export class IndexFile {
       if (journal.size > c.journalOffset) {
         const file = await this.fs.open(this.path(INDEX_JOURNAL), 'r');
         try {
-          c.journalOffset += parseJournal(await file.read(journal.size - c.journalOffset, c.journalOffset), c.state.rows);
+          c.journalOffset += parseJournal(await file.read(journal.size - c.journalOffset, c.journalOffset), c.state.rows, this.openLine);
         } finally {
           await file.close();
         }
@@ -119,7 +131,7 @@ export class IndexFile {
     }
     for (const name of [INDEX_JOURNAL_OLD, INDEX_JOURNAL]) {
       try {
-        const used = parseJournal(await this.fs.readFile(this.path(name)), rows);
+        const used = parseJournal(await this.fs.readFile(this.path(name)), rows, this.openLine);
         if (name === INDEX_JOURNAL) journalBytes = used;
       } catch (error) {
         if (errnoOf(error) !== 'ENOENT') throw fromFsError(error, this.path(name), 'reading the index journal');
@@ -131,7 +143,8 @@ export class IndexFile {
   /** One row change, durable before it returns. Compacts (best effort) when the journal is large. */
   async append(row: Row): Promise<void> {
     const path = this.path(INDEX_JOURNAL);
-    const line = Buffer.from(`${JSON.stringify({ ...row, crc: crc32Hex(canonicalJson(row)) })}\n`, 'utf8');
+    const plain = Buffer.from(JSON.stringify({ ...row, crc: crc32Hex(canonicalJson(row)) }), 'utf8');
+    const line = Buffer.concat([sealLineFor(this.fs, path, plain), Buffer.from('\n')]);
     let size = 0;
     for (let attempt = 0; attempt < 3; attempt++) {
       try {
@@ -153,7 +166,7 @@ export class IndexFile {
         throw fromFsError(error, path, 'updating the session index');
       }
     }
-    if (size >= INDEX_COMPACT_BYTES) await this.compact().catch(() => undefined);
+    if (size >= (cipherOf(this.fs) ? INDEX_COMPACT_BYTES_SEALED : INDEX_COMPACT_BYTES)) await this.compact().catch(() => undefined);
   }
 
   /** Folds the journal into index.json under the index lock. */
@@ -196,7 +209,7 @@ export class IndexFile {
       const merged = new Map<string, Row>();
       for (const r of rows) mergeRow(merged, r);
       try {
-        parseJournal(await this.fs.readFile(this.path(INDEX_JOURNAL_OLD)), merged);
+        parseJournal(await this.fs.readFile(this.path(INDEX_JOURNAL_OLD)), merged, this.openLine);
       } catch {
         /* no journal */
       }

@@ -2,6 +2,7 @@ import { dirname } from 'node:path';
 import type { DurableFile, DurableFs } from '../fs/durable-fs.js';
 import { DIR_MODE, FILE_MODE } from './layout.js';
 import { decodeSealedLine, encodeSealedLine, scanLines, type ByteRange } from './record-codec.js';
+import { openLineFor, sealLineFor } from './at-rest/index.js';
 
 /** How far back from the end an append looks for the last newline when the file ends torn. */
 export const TORN_TAIL_WINDOW_BYTES = 64 * 1024;
@@ -40,11 +41,11 @@ export class LineLog {
   /** Resolves once every line is fsynced (and, the first time, the directory entry of the file). */
   async append(values: readonly Record<string, unknown>[]): Promise<void> {
     const { fs } = this.options;
-    const bytes = Buffer.concat(values.map((v) => (this.options.seal ? encodeSealedLine(v) : Buffer.from(`${JSON.stringify(v)}\n`, 'utf8'))));
+    const bytes = Buffer.concat(values.map((v) => this.encode(v)));
     if (!this.dirSynced) await fs.mkdir(dirname(this.path), DIR_MODE);
     const file = await fs.open(this.path, 'a+', FILE_MODE);
     try {
-      await cutDamagedTail(file);
+      await cutDamagedTail(file, this.decode);
       await file.write(bytes);
       await file.sync();
     } finally {
@@ -57,6 +58,18 @@ export class LineLog {
     }
   }
 
+  /** One value as its line on disk: sealed with a crc, then (encrypted store) sealed with the data key. */
+  private encode(value: Record<string, unknown>): Buffer {
+    const line = this.options.seal ? encodeSealedLine(value) : Buffer.from(`${JSON.stringify(value)}\n`, 'utf8');
+    return Buffer.concat([sealLineFor(this.options.fs, this.path, line.subarray(0, line.length - 1)), Buffer.from('\n')]);
+  }
+
+  /** A line on disk → its value, or undefined when it is damaged (or fails authentication). */
+  private readonly decode = (line: Buffer): Record<string, unknown> | undefined => {
+    const plain = openLineFor(this.options.fs, this.path, line);
+    return plain && decodeSealedLine(plain);
+  };
+
   /** Every decodable line, in order; undefined when the file does not exist. */
   async read(): Promise<LineLogRead | undefined> {
     let bytes: Buffer;
@@ -67,7 +80,7 @@ export class LineLog {
       throw error;
     }
     this.dirSynced = true;
-    const scan = scanLines(bytes, 0, decodeSealedLine);
+    const scan = scanLines(bytes, 0, this.decode);
     return { values: scan.records.map((r) => r.record), damage: scan.midDamage, tail: scan.tail };
   }
 }
@@ -77,7 +90,7 @@ export class LineLog {
  * them: a torn append, or garbage a power loss left in an extended file) and makes the cut durable.
  * Reads back from the end in growing windows, so the cost does not grow with the log.
  */
-async function cutDamagedTail(file: DurableFile): Promise<void> {
+async function cutDamagedTail(file: DurableFile, decode: (line: Buffer) => Record<string, unknown> | undefined): Promise<void> {
   const size = (await file.stat()).size;
   if (size === 0) return;
   let window = TORN_TAIL_WINDOW_BYTES;
@@ -86,7 +99,7 @@ async function cutDamagedTail(file: DurableFile): Promise<void> {
     const buf = await file.read(size - start, start);
     // Unless the window starts the file, its first line may be partial: start after its newline.
     const first = start === 0 ? 0 : buf.indexOf(NEWLINE) + 1;
-    const scan = first === 0 && start > 0 ? undefined : scanLines(buf.subarray(first), start + first, decodeSealedLine);
+    const scan = first === 0 && start > 0 ? undefined : scanLines(buf.subarray(first), start + first, decode);
     if (scan && (scan.records.length > 0 || start === 0)) {
       if (scan.tail) {
         await file.truncate(scan.tail.start);

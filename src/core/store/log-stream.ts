@@ -13,7 +13,7 @@ export const LOG_STREAM_CHUNK_BYTES = 1024 * 1024;
 /**
  * A line as stored → the record line it holds (without '\n'), or undefined when it cannot be
  * opened. Plaintext logs hold records as they are; a store encrypted at rest (issue 17) plugs its
- * per-record opener in here, while hashes stay over the bytes on disk.
+ * per-record opener in here (session-store.ts streamFile, which then hashes the opened lines).
  */
 export type LineOpener = (line: Buffer) => Buffer | undefined;
 export const plainLines: LineOpener = (line) => line;

@@ -4,7 +4,8 @@ import type { DurableFile, DurableFs } from '../fs/durable-fs.js';
 import { copyToSideFile, type QuarantinedRange } from './damage.js';
 import { StoreError, fromFsError } from './errors.js';
 import { CHECKPOINT_INTERVAL_BYTES, CHECKPOINT_RECENT_IDS, readCheckpoint, writeCheckpoint, type Checkpoint } from './checkpoint.js';
-import { acceptRecords, encodeNewRecord, scanLog, type ByteRange, type StoredRecord } from './record-codec.js';
+import { acceptRecords, encodeNewRecord, scanLog, type ByteRange, type RecordCodec, type StoredRecord } from './record-codec.js';
+import { recordCodecFor } from './at-rest/index.js';
 import { newId } from '../../shared/ids.js';
 
 export const MESSAGES_FILE = 'messages.jsonl';
@@ -60,11 +61,15 @@ export class MessageLog {
   private committing: Promise<void> | undefined;
   private poisoned = false;
   count = 0;
+  /** Plaintext lines, or one sealed record a line when the store is encrypted at rest. */
+  private readonly codec: RecordCodec;
 
   private constructor(
     readonly dir: string,
     private readonly opts: MessageLogOptions,
-  ) {}
+  ) {
+    this.codec = recordCodecFor(opts.fs, dir);
+  }
 
   get path(): string {
     return join(this.dir, MESSAGES_FILE);
@@ -94,11 +99,11 @@ export class MessageLog {
     }
     const file = this.file;
     const size = (await file.stat()).size;
-    const cp = await readCheckpoint(fs, this.dir, size, (s, e) => file.read(e - s, s)).catch(() => undefined);
+    const cp = await readCheckpoint(fs, this.dir, size, (s, e) => file.read(e - s, s), this.codec).catch(() => undefined);
     const from = cp?.offset ?? 0;
     if (cp) this.applyCheckpoint(cp);
     const bytes = await file.read(size - from, from);
-    const scan = scanLog(bytes, from);
+    const scan = scanLog(bytes, from, this.codec);
     const quarantined: QuarantinedRange[] = [];
     for (const range of scan.midDamage) quarantined.push(await this.quarantine(file, range));
     const { accepted, lastSeq } = acceptRecords(scan.records, new Set(this.ids.keys()), this.lastSeq);
@@ -249,7 +254,7 @@ export class MessageLog {
         const { record, line } = encodeNewRecord({ ...input, id, seq, createdAt: input.createdAt ?? createdAt, epoch: req.epoch } as Omit<StoredRecord, 'crc'>);
         batchIds.set(id, record);
         fresh.push(record);
-        chunks.push(line);
+        chunks.push(this.codec.sealLine(seq, line));
         return record;
       }),
     );
@@ -264,7 +269,7 @@ export class MessageLog {
         const range = input.id === undefined ? undefined : this.ids.get(input.id);
         if (!range || known.has(input.id!)) continue;
         const line = await this.file!.read(range.end - range.start, range.start);
-        const record = scanLog(line, range.start).records[0]?.record;
+        const record = scanLog(line, range.start, this.codec).records[0]?.record;
         if (record && record.id === input.id) known.set(record.id, record);
       }
     }
@@ -286,7 +291,7 @@ export class MessageLog {
     const size = (await this.file!.stat()).size;
     if (size === this.durableEnd) return;
     if (size < this.durableEnd) throw new StoreError('IO_ERROR', `The message log shrank under us (${this.path}); reopen the session.`, this.path);
-    const scan = scanLog(await this.file!.read(size - this.durableEnd, this.durableEnd), this.durableEnd);
+    const scan = scanLog(await this.file!.read(size - this.durableEnd, this.durableEnd), this.durableEnd, this.codec);
     const { accepted, lastSeq } = acceptRecords(scan.records, new Set(this.ids.keys()), this.lastSeq);
     for (const s of accepted) this.remember(s.record, s);
     this.count += accepted.length;

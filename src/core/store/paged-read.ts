@@ -1,4 +1,4 @@
-import { acceptRecords, decodeLine, scanLog, type ByteRange, type StoredRecord } from './record-codec.js';
+import { acceptRecords, plainRecordCodec, scanLog, type ByteRange, type RecordCodec, type StoredRecord } from './record-codec.js';
 
 /**
  * Pages of messages.jsonl by seq, read by byte offset: records are appended in increasing seq, so
@@ -29,12 +29,12 @@ export interface PageResult {
  * lost the baton, seq out of order) can shift the answer by one window; the callers' accept step
  * drops such records, and the window keeps the page correct.
  */
-export async function offsetOfSeq(file: ReadableFile, size: number, seq: number): Promise<number> {
+export async function offsetOfSeq(file: ReadableFile, size: number, seq: number, codec: RecordCodec = plainRecordCodec): Promise<number> {
   let lo = 0;
   let hi = size;
   while (hi - lo > PAGE_WINDOW_BYTES) {
     const mid = lo + Math.floor((hi - lo) / 2);
-    const probe = await firstRecordFrom(file, mid, hi);
+    const probe = await firstRecordFrom(file, mid, hi, codec);
     if (probe === undefined) {
       hi = mid;
       continue;
@@ -54,7 +54,7 @@ export async function offsetOfSeq(file: ReadableFile, size: number, seq: number)
       window *= 2;
       continue;
     }
-    const found = scanLog(buf.subarray(0, cut), pos).records.find((r) => r.record.seq >= seq);
+    const found = scanLog(buf.subarray(0, cut), pos, codec).records.find((r) => r.record.seq >= seq);
     if (found !== undefined) return found.start;
     pos += cut;
   }
@@ -62,7 +62,7 @@ export async function offsetOfSeq(file: ReadableFile, size: number, seq: number)
 }
 
 /** The first whole valid record starting at or after `from` (a line start is found first) and before `limit`. */
-async function firstRecordFrom(file: ReadableFile, from: number, limit: number): Promise<{ record: StoredRecord; start: number; end: number } | undefined> {
+async function firstRecordFrom(file: ReadableFile, from: number, limit: number, codec: RecordCodec): Promise<{ record: StoredRecord; start: number; end: number } | undefined> {
   let window = PAGE_WINDOW_BYTES;
   for (;;) {
     const length = Math.min(window, limit - from);
@@ -79,7 +79,7 @@ async function firstRecordFrom(file: ReadableFile, from: number, limit: number):
     while (pos < buf.length) {
       const nl = buf.indexOf(0x0a, pos);
       if (nl === -1) break;
-      const record = decodeLine(buf.subarray(pos, nl));
+      const record = codec.decode(buf.subarray(pos, nl));
       if (record !== undefined) return { record, start: from + pos, end: from + nl + 1 };
       pos = nl + 1;
     }
@@ -90,7 +90,7 @@ async function firstRecordFrom(file: ReadableFile, from: number, limit: number):
 }
 
 /** Up to `count` records from byte offset `start` (a line start) forward; all of them to the end when count is undefined. */
-export async function readForward(file: ReadableFile, size: number, start: number, count: number | undefined): Promise<PageResult> {
+export async function readForward(file: ReadableFile, size: number, start: number, count: number | undefined, codec: RecordCodec = plainRecordCodec): Promise<PageResult> {
   const records: StoredRecord[] = [];
   const midDamage: ByteRange[] = [];
   const seen = new Set<string>();
@@ -106,7 +106,7 @@ export async function readForward(file: ReadableFile, size: number, start: numbe
       window *= 2;
       continue;
     }
-    const scan = scanLog(buf.subarray(0, cut), pos);
+    const scan = scanLog(buf.subarray(0, cut), pos, codec);
     const accepted = acceptRecords(scan.records, seen, lastSeq);
     lastSeq = accepted.lastSeq;
     for (const s of accepted.accepted) records.push(s.record);
@@ -117,7 +117,7 @@ export async function readForward(file: ReadableFile, size: number, start: numbe
 }
 
 /** The last `count` records that end at or before byte offset `end` (a line start or the file size). */
-export async function readBackward(file: ReadableFile, end: number, count: number): Promise<PageResult> {
+export async function readBackward(file: ReadableFile, end: number, count: number, codec: RecordCodec = plainRecordCodec): Promise<PageResult> {
   if (count <= 0 || end === 0) return { records: [], midDamage: [] };
   let window = PAGE_WINDOW_BYTES;
   for (;;) {
@@ -125,7 +125,7 @@ export async function readBackward(file: ReadableFile, end: number, count: numbe
     const buf = await file.read(end - start, start);
     // Skip the partial first line unless the window starts at the beginning of the file.
     const first = start === 0 ? 0 : buf.indexOf(0x0a) + 1;
-    const scan = scanLog(buf.subarray(first), start + first);
+    const scan = scanLog(buf.subarray(first), start + first, codec);
     const records = acceptRecords(scan.records, new Set(), -1).accepted.map((s) => s.record);
     // A range that starts the window may begin before it: left for a read that sees all of it.
     const midDamage = start === 0 ? scan.midDamage : scan.midDamage.filter((r) => r.start > start + first);

@@ -113,9 +113,23 @@ export function scanLines<T>(buf: Buffer, base: number, decode: (line: Buffer) =
   return { records, midDamage, tail };
 }
 
+/**
+ * How a session's records become lines and back: plaintext here, or sealed per record when the
+ * store is encrypted at rest (at-rest/at-rest-cipher.ts). Either way one record is one line.
+ */
+export interface RecordCodec {
+  /** A record's plaintext line (with its '\n') → the line as it goes to disk (with its '\n'). */
+  sealLine(seq: number, plain: Buffer): Buffer;
+  /** A line from disk (without '\n') → its plaintext line (without '\n'), or undefined when it fails authentication. */
+  openLine(line: Buffer): Buffer | undefined;
+  /** A line from disk (without '\n') → the record, or undefined when it is damaged in any way. */
+  decode(line: Buffer): StoredRecord | undefined;
+}
+export const plainRecordCodec: RecordCodec = { sealLine: (_seq, plain) => plain, openLine: (line) => line, decode: decodeLine };
+
 /** Splits `buf` (the file's bytes from offset `base`) into valid records and damaged ranges. */
-export function scanLog(buf: Buffer, base: number): ScanResult {
-  return scanLines(buf, base, decodeLine);
+export function scanLog(buf: Buffer, base: number, codec: RecordCodec = plainRecordCodec): ScanResult {
+  return scanLines(buf, base, codec.decode);
 }
 
 /**

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { DurableFs } from '../fs/durable-fs.js';
 import { createFileAtomic } from '../fs/write-file-atomic.js';
 import { errnoOf } from './errors.js';
+import { bytesOnDisk } from './at-rest/index.js';
 
 /** `session.rev-<n>.json`: the revision markers commitSessionDoc publishes (see session-doc-file.ts). */
 const MARKER = /^session\.rev-(\d+)\.json$/;
@@ -63,7 +64,8 @@ export async function restoreDocFiles(fs: DurableFs, dir: string, revision: numb
   };
   const sessionJson = join(dir, 'session.json');
   if (await unreadable(sessionJson)) {
-    const bytes = await fs.readFile(sessionJson).catch(() => undefined);
+    // As on disk: a sealed file that failed authentication is kept as it is, not lost.
+    const bytes = await bytesOnDisk(fs, sessionJson).catch(() => undefined);
     if (bytes) await createFileAtomic(join(dir, keptAs), bytes, { fs });
   }
   for (const marker of await revisionMarkers(fs, dir)) {

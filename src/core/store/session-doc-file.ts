@@ -41,6 +41,8 @@ async function readJson(fs: DurableFs, path: string): Promise<Record<string, unk
     bytes = await fs.readFile(path);
   } catch (error) {
     if (errnoOf(error) === 'ENOENT') return undefined;
+    // Encrypted at rest and failing authentication: damaged content (restored from a revision), not an I/O error.
+    if (errnoOf(error) === 'EBADMSG') throw new UnreadableContent('IO_ERROR', (error as Error).message, path);
     throw fromFsError(error, path, 'reading session.json');
   }
   try {

@@ -18,11 +18,15 @@ import { LineLog } from './line-log.js';
 import { readRecords } from './log-reader.js';
 import { MESSAGES_FILE, MessageLog, type RecoveryReport } from './message-log.js';
 import { checkOwnedPath, checkStoreTree } from './permissions.js';
-import { decodeLine, encodeNewRecord, type ByteRange, type StoredRecord } from './record-codec.js';
+import { decodeLine, encodeNewRecord, plainRecordCodec, type ByteRange, type StoredRecord } from './record-codec.js';
 import { checkLineCrc } from './line-crc.js';
-import { plainLines, streamLog, type LineOpener, type LogBytes } from './log-stream.js';
+import { streamLog, type LineOpener, type LogBytes } from './log-stream.js';
 import { streamRecords } from './stream-records.js';
 import { CHECKPOINT_INTERVAL_BYTES, CHECKPOINT_RECENT_IDS, writeCheckpoint, type Checkpoint } from './checkpoint.js';
+import { encryptingFs, recordCodecFor } from './at-rest/index.js';
+import { registerStoreFs } from './at-rest/registry.js';
+import { osKeyStore, type KeyStore } from './at-rest/key-store.js';
+import { resolveAtRest, type AtRestStatus } from './at-rest/at-rest-state.js';
 import { commitSessionDoc, docStamp, isSessionDoc, readSessionDoc, revisionMarker, SESSION_FILE, type LoadedDoc } from './session-doc-file.js';
 import type { LandedLog, NewArtifact, NewSession, ReadMessagesOptions, Receipt, SessionStore } from './types.js';
 
@@ -32,6 +36,8 @@ export interface OpenStoreOptions {
   now?: () => Date;
   /** Delay before messageCount/updatedAt are written back after appends (group several commits). */
   metadataFlushMs?: number;
+  /** Where the at-rest data key lives (the OS keychain by default); null: no secret store, the store stays unencrypted unless it already is. */
+  keyStore?: KeyStore | null;
 }
 
 /** CAS retries of mutate() before CONFLICT reaches the caller (many writers on one session). */
@@ -39,6 +45,7 @@ export const MUTATE_CAS_RETRIES = 50;
 /** messageCount/updatedAt write-back delay: list() may lag appends by this much, fsyncs stay few. */
 export const METADATA_FLUSH_MS = 200;
 const EMPTY_LINE = Buffer.alloc(0);
+const NEWLINE = Buffer.from('\n');
 /** A new session's messages are written to its log in chunks of about this many bytes. */
 export const LANDING_CHUNK_BYTES = 4 * 1024 * 1024;
 const ARTIFACT_REF = /^artifacts\/[0-9a-f]{64}(\.[A-Za-z0-9]{1,16})?$/;
@@ -51,9 +58,11 @@ interface Located {
 }
 
 export class FileSessionStore implements SessionStore {
-  private readonly fs: DurableFs;
+  private fs: DurableFs;
   private readonly now: () => Date;
-  private readonly index: IndexFile;
+  private index: IndexFile;
+  /** Encrypted at rest or not, and why not: doctor, `baton encrypt --status` and the UI footer say it. */
+  atRest: AtRestStatus = { state: 'off', reason: 'the store is not open yet' };
   private readonly logs = new Map<string, Promise<{ log: MessageLog; report: RecoveryReport }>>();
   private readonly docCache = new Map<string, { stamp: string; loaded: LoadedDoc }>();
   private readonly flushTimers = new Map<string, NodeJS.Timeout>();
@@ -81,6 +90,15 @@ export class FileSessionStore implements SessionStore {
     } catch (error) {
       throw fromFsError(error, this.root, 'creating the store directories');
     }
+    // Before anything else is read or written: a store whose key cannot be read is refused here.
+    const resolved = await resolveAtRest(this.fs, this.root, this.options.keyStore === undefined ? osKeyStore() : this.options.keyStore);
+    this.atRest = resolved.status;
+    if (resolved.cipher) {
+      this.fs = encryptingFs(this.fs, resolved.cipher);
+      this.index = new IndexFile(this.fs, this.root);
+    }
+    // Approvals, tasks, the search index and the importers' cache under this root follow the store.
+    registerStoreFs(this.root, resolved.cipher ? this.fs : undefined);
     await checkStoreTree(this.fs, this.root, top, [INDEX_FILE, INDEX_JOURNAL, EVENTS_FILE].filter((f) => this.fs.existsSync(join(this.root, f))));
     const state = await this.index.read();
     if (state.version > SESSION_SCHEMA_VERSION) {
@@ -109,6 +127,11 @@ export class FileSessionStore implements SessionStore {
     this.docCache.delete(liveDir(this.root, id));
     this.docCache.delete(archivedDir(this.root, id));
     this.checkedDirs = undefined;
+  }
+
+  /** The file system the store writes through: encrypting when the store is encrypted at rest. */
+  get fileSystem(): DurableFs {
+    return this.fs;
   }
 
   private writable(): void {
@@ -217,18 +240,39 @@ export class FileSessionStore implements SessionStore {
   }
 
   /** Record lines as stored in `dir` → as written (at rest, issue 17: the store's per-record opener goes here). */
-  private lineOpener(_dir: string): LineOpener {
-    return plainLines;
+  private lineOpener(dir: string): LineOpener {
+    return recordCodecFor(this.fs, dir).openLine;
   }
 
-  /** Streams messages.jsonl; `onLine` gets each record line opened (an empty line when it cannot be), the hash covers the bytes on disk. */
+  /**
+   * Streams messages.jsonl; `onLine` gets each record line opened (an empty line when it cannot be).
+   * The hash and byte count cover the record lines as written (plaintext, each with its '\n'):
+   * for a plaintext log those are the bytes on disk, hashed a chunk at a time; for a log encrypted
+   * at rest, the opened lines, so a sender's figures hold at a receiver whose store seals the
+   * same records under another key (relay, ssh, bundles). `upTo` counts the same bytes.
+   */
   private async streamFile(path: string, onLine: (line: Buffer, start: number) => void | Promise<void>, upTo?: number): Promise<LogBytes> {
-    const open = this.lineOpener(dirname(path));
+    const codec = recordCodecFor(this.fs, dirname(path));
     try {
       const file = await this.fs.open(path, 'r');
       try {
         const size = (await file.stat()).size;
-        return await streamLog(file, Math.min(size, upTo ?? size), (line, start) => onLine(open(line) ?? EMPTY_LINE, start));
+        if (codec === plainRecordCodec) return await streamLog(file, Math.min(size, upTo ?? size), (line, start) => onLine(line, start));
+        const hash = createHash('sha256');
+        let bytes = 0;
+        let done = false;
+        await streamLog(file, size, (line, start) => {
+          if (done) return;
+          const plain = codec.openLine(line) ?? EMPTY_LINE;
+          if (upTo !== undefined && bytes + plain.length + 1 > upTo) {
+            done = true;
+            return;
+          }
+          hash.update(plain).update(NEWLINE);
+          bytes += plain.length + 1;
+          return onLine(plain, start);
+        });
+        return { bytes, sha256: hash.digest('hex') };
       } finally {
         await file.close();
       }
@@ -280,11 +324,14 @@ export class FileSessionStore implements SessionStore {
       const log = await this.fs.open(join(staging, MESSAGES_FILE), 'wx', FILE_MODE);
       try {
         // Encoded once and written in chunks of about LANDING_CHUNK_BYTES: memory stays bounded by the chunk, not the session.
+        // Each plaintext line is sealed (encrypted at rest) before its end offset is counted: offsets are on-disk bytes.
+        const codec = recordCodecFor(this.fs, staging);
         let chunk: Buffer[] = [];
         let chunkBytes = 0;
         for (let seq = 0; seq < messages.length; seq++) {
           const m = messages[seq]!;
-          const { record, line } = encodeNewRecord({ ...m, id: m.id ?? newId('m-'), seq, createdAt: m.createdAt ?? now, epoch: 1 } as Omit<StoredRecord, 'crc'>);
+          const { record, line: plain } = encodeNewRecord({ ...m, id: m.id ?? newId('m-'), seq, createdAt: m.createdAt ?? now, epoch: 1 } as Omit<StoredRecord, 'crc'>);
+          const line = codec.sealLine(seq, plain);
           records.push(record);
           ends.push((offset += line.length));
           chunk.push(line);

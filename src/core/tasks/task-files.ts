@@ -1,8 +1,9 @@
 import { join } from 'node:path';
 import { TaskRecord } from '../../shared/tasks.js';
 import { isValidId } from '../../shared/ids.js';
-import { createFileAtomic, nodeDurableFs, writeFileAtomic, type DurableFs } from '../fs/index.js';
+import { createFileAtomic, writeFileAtomic, type DurableFs } from '../fs/index.js';
 import { TaskError } from './errors.js';
+import { storeFsFor } from '../store/at-rest/registry.js';
 
 /**
  * `<dataDir>/tasks/<taskId>.json`, one file a task, always replaced whole (temp → fsync →
@@ -15,7 +16,7 @@ export class TaskFiles {
 
   constructor(
     dataDir: string,
-    private readonly fs: DurableFs = nodeDurableFs,
+    private readonly fs: DurableFs = storeFsFor(dataDir),
   ) {
     this.dir = join(dataDir, 'tasks');
   }

@@ -21,5 +21,6 @@ const out = (value: unknown): void => {
   writeSync(1, `${JSON.stringify(value)}\n`);
 };
 const store = await openStore(root!, { fs, metadataFlushMs: 600_000 });
-await runScenario(store, Number(variantArg), (a) => out(a), fs);
+// The store's file system: the fault layer, wrapped by the cipher when the store is encrypted.
+await runScenario(store, Number(variantArg), (a) => out(a), store.fileSystem);
 out({ kind: 'done', ops: fs.count });

@@ -2,6 +2,7 @@ import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { openStore } from '../index.js';
 import { scanLog } from '../record-codec.js';
+import { recordCodecFor } from '../at-rest/index.js';
 import { ApprovalLog, APPROVALS_FILE } from '../../approvals/approval-log.js';
 import { TaskFiles } from '../../tasks/task-files.js';
 import { approvalOf, contentOf, type Ack } from './crash-scenario.js';
@@ -41,7 +42,7 @@ export async function verifyAfterCrash(root: string, acks: Ack[]): Promise<Verdi
         if (r.content !== contentOf(r.id)) v.problems.push(`${id}: content of ${r.id} differs`);
       });
       const raw = await readFile(join(store.sessionDir(id), 'messages.jsonl'));
-      const scan = scanLog(raw, 0);
+      const scan = scanLog(raw, 0, recordCodecFor(store.fileSystem, store.sessionDir(id)));
       if (scan.tail) v.tornTailsLeft += 1;
       if (scan.midDamage.length > 0) v.problems.push(`${id}: damage left mid-file`);
       const doc = await store.getSession(id);

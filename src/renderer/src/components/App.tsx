@@ -1,5 +1,6 @@
 import { DevicesPanel } from '../features/devices/DevicesPanel';
 import { RelayFooter } from '../features/devices/RelayFooter';
+import { EncryptionFooter } from '../features/encryption/EncryptionFooter';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { BatonApi } from '../api';
 import { ApprovalsPanel } from '../features/approvals/ApprovalsPanel';
@@ -207,6 +208,7 @@ export function App({ api }: { api: BatonApi }) {
                 Your data
               </button>
               <RelayFooter pressed={panel === 'devices'} onOpen={() => togglePanel('devices')} />
+              <EncryptionFooter encryption={info.value?.encryption} />
             </footer>
           </aside>
           <SidebarResizer width={sidebarWidth} onResize={setSidebarWidth} />
