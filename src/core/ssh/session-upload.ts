@@ -3,6 +3,7 @@ import { MESSAGES_FILE } from '../store/message-log.js';
 import { ErrorCode } from '../../shared/error-codes.js';
 import { isValidId } from '../../shared/ids.js';
 import { sshOriginOf } from '../../shared/ssh-origin.js';
+import { decodeLine } from '../store/record-codec.js';
 import { BUNDLE_MAX_BYTES, decodeBundle, encodeBundle, landSessionBundle, readSessionBundle, type SessionBundle } from '../relay/session-bundle.js';
 import type { SessionStore } from '../store/types.js';
 import type { CredentialInfo } from '../transport/session-credentials.js';
@@ -136,17 +137,12 @@ async function sameMessages(store: SessionStore, bundle: SessionBundle): Promise
   const here = await store.readMessages(bundle.sessionId).catch(() => null);
   if (sent === undefined || here === null) return false;
   const key = (r: { seq?: unknown; id?: unknown; crc?: unknown }) => `${String(r.seq)}:${String(r.id)}:${String(r.crc)}`;
-  const sentKeys = sent
-    .toString('utf8')
-    .split('\n')
-    .filter((line) => line.trim().length > 0)
-    .map((line) => {
-      try {
-        return key(JSON.parse(line) as Record<string, unknown>);
-      } catch {
-        return null; // a damaged line never matches
-      }
-    });
+  // decodeLine reads both record formats (the byte CRC of line-crc.ts and the older canonical `crc`); a damaged line never matches.
+  const lines = sent.toString('utf8').split('\n').filter((line) => line.trim().length > 0);
+  const sentKeys = lines.map((line) => {
+    const record = decodeLine(Buffer.from(line, 'utf8'));
+    return record ? key(record) : null;
+  });
   return here.length === sentKeys.length && here.every((r, i) => key(r) === sentKeys[i]);
 }
 
