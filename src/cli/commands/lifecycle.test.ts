@@ -68,20 +68,6 @@ describe('baton export / import / archive / delete / purge', () => {
     expect((await baton('a', ['export', ids[1]!, '--plain', '--passphrase-file', pass])).code).toBe(2);
   });
 
-  it('with encryption at rest on, a clear export is refused unless --plain, which warns', async () => {
-    await writeFile(join(root, 'a', 'encryption.json'), '{}');
-    try {
-      const refused = await baton('a', ['export', ids[2]!, '--out', join(root, 'clear.baton'), '--json']);
-      expect(json(refused)).toMatchObject({ ok: false, code: 'ENCRYPTION_REQUIRED' });
-      expect(existsSync(join(root, 'clear.baton'))).toBe(false);
-      const plain = await baton('a', ['export', ids[2]!, '--out', join(root, 'clear.baton'), '--plain']);
-      expect(plain.code).toBe(0);
-      expect(plain.stderr).toContain('warning: the bundle is not encrypted');
-    } finally {
-      await rm(join(root, 'a', 'encryption.json'));
-    }
-  });
-
   it('archives several ids at once; list --archived shows them; unarchive brings them back', async () => {
     expect((await baton('a', ['archive', ids[1]!, ids[2]!])).code).toBe(0);
     const live = await baton('a', ['list', '--no-agents']);
