@@ -33,6 +33,12 @@ async function secretToolLookup(account: string): Promise<string> {
   }
 }
 
+/** Every device-key account in the keychain, listed by secret-tool (it prints attributes on stderr). */
+async function deviceKeyAccounts(): Promise<string[]> {
+  const { stdout, stderr } = await execFileP('secret-tool', ['search', '--all', 'service', 'baton'], { env: service.env });
+  return [...(stdout + stderr).matchAll(/attribute\.username = (device-key-d[0-9a-f]+)/g)].map((m) => m[1]!);
+}
+
 /** The raw private scalar of a key (JWK `d`), to look for on disk. */
 function privateScalars(identity: { encryptionPrivate: import('node:crypto').KeyObject; signingPrivate: import('node:crypto').KeyObject }): string[] {
   return [identity.encryptionPrivate, identity.signingPrivate].map((k) => (k.export({ format: 'jwk' }) as { d: string }).d);
@@ -83,6 +89,15 @@ describe('device private keys in the OS keychain', () => {
     expect(await secretToolLookup(deviceKeyAccount(old.deviceId))).toContain('BEGIN PRIVATE KEY');
     // Opening again reads from the keychain; same identity.
     expect((await loadOrCreateIdentity(dataDir, 'ignored'))!.signingKey).toBe(old.signingKey);
+  });
+
+  it('processes that make the identity at once end up with one identity and one keychain entry', async () => {
+    const before = await deviceKeyAccounts();
+    const made = await Promise.all(Array.from({ length: 6 }, () => loadOrCreateIdentity(dataDir, 'racer')));
+    expect(new Set(made.map((m) => m.signingKey)).size).toBe(1);
+    // The losers removed the entries named for their own ids: only the winner's is new.
+    const added = (await deviceKeyAccounts()).filter((a) => !before.includes(a));
+    expect(added).toEqual([deviceKeyAccount(made[0]!.deviceId)]);
   });
 
   it('a missing keychain entry is refused with a precise error naming the file and the entry', async () => {
