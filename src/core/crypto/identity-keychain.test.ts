@@ -8,7 +8,7 @@ import { osKeyStore } from '../store/at-rest/key-store.js';
 import { startSecretService, type SecretService } from '../store/at-rest/test-support/secret-service.js';
 import { removeDir, tempDataDir } from '../tasks/test-support/endpoint.js';
 import { identityPath, loadOrCreateIdentity, readIdentity } from './identity.js';
-import { deviceKeyAccount } from './identity-keychain.js';
+import { DEVICE_SECRET_MAX_BYTES, deviceKeyAccount, storeDeviceKeys } from './identity-keychain.js';
 import { seal, open } from './seal.js';
 
 /**
@@ -110,6 +110,20 @@ describe('device private keys in the OS keychain', () => {
     expect((error as Error).message).toContain(deviceKeyAccount(made.deviceId));
     // Nothing was rewritten: the file still names the entry, with no keys.
     expect(JSON.parse(await readFile(identityPath(dataDir), 'utf8'))).toMatchObject({ version: 2, keychain: { account: deviceKeyAccount(made.deviceId) } });
+  });
+
+  it('an entry holding other keys, or bytes Baton did not write, is refused and the file is left as it was', async () => {
+    const made = await loadOrCreateIdentity(dataDir, 'swapped');
+    const account = deviceKeyAccount(made.deviceId);
+    const file = await readFile(identityPath(dataDir), 'utf8');
+    const stranger = await loadOrCreateIdentity(join(root, 'stranger'), 'stranger', { keyStore: null });
+    await storeDeviceKeys(osKeyStore(), account, stranger);
+    await expect(readIdentity(dataDir)).rejects.toMatchObject({ code: 'IDENTITY_KEY_UNAVAILABLE', message: expect.stringContaining('holds other keys') });
+    for (const garbage of [Buffer.from('not json'), Buffer.from('{"version":1}'), Buffer.alloc(DEVICE_SECRET_MAX_BYTES + 1, 0x20)]) {
+      await osKeyStore().write(account, garbage);
+      await expect(readIdentity(dataDir)).rejects.toMatchObject({ code: 'IDENTITY_KEY_UNAVAILABLE', message: expect.stringContaining(account) });
+    }
+    expect(await readFile(identityPath(dataDir), 'utf8')).toBe(file);
   });
 
   it('doctor says the keys are in the keychain; with no secret store they stay in the 0600 file and doctor says so', { timeout: 60_000 }, async () => {
