@@ -29,13 +29,16 @@ export async function relayDoctorChecks(dataDir: string): Promise<DoctorCheck[]>
   const identity = await readIdentity(dataDir).catch((e: Error) => e);
   if (identity instanceof Error) {
     checks.push({ name: 'device keys', ok: false, detail: identity.message, fix: 'Move the damaged file away; a new identity is made (pair again).' });
+  } else if (identity?.keyStorage.kind === 'keychain') {
+    checks.push({ name: 'device keys', ok: true, detail: `private keys of ${identity.name} (${identity.deviceId}) are in the ${identity.keyStorage.store} (${identity.keyStorage.account}); ${identityPath(dataDir)} holds only the public keys` });
   } else if (identity) {
     const path = identityPath(dataDir);
     const mode = (await stat(path)).mode & 0o777;
+    const why = identity.keyStorage.kind === 'file' ? identity.keyStorage.reason : 'no secret store';
     checks.push({
       name: 'device keys',
       ok: mode === 0o600,
-      detail: `private keys of ${identity.name} (${identity.deviceId}) are kept in ${path} with mode ${mode.toString(8)}, not in the OS keychain (that comes with encryption at rest, issue 17)`,
+      detail: `private keys of ${identity.name} (${identity.deviceId}) are kept in ${path} with mode ${mode.toString(8)}, not in the OS keychain: ${why}`,
       ...(mode === 0o600 ? {} : { fix: `chmod 600 ${path}` }),
     });
   }

@@ -12,5 +12,6 @@ export function generateIdentity(name: string): DeviceIdentity {
     signingKey: rawPublicKey(sig.publicKey),
     encryptionPrivate: enc.privateKey,
     signingPrivate: sig.privateKey,
+    keyStorage: { kind: 'file', reason: 'held in memory by a test' },
   };
 }
