@@ -1,6 +1,10 @@
 import { defineConfig } from '@playwright/test';
 import type { BatonOptions } from './e2e/support/fixtures.js';
 
+// The hosts and CLIs the tests start never reach the person's own keychain (issue 17): a session bus
+// that does not exist, so their stores are unencrypted. Runner and workers both load this file.
+process.env.DBUS_SESSION_BUS_ADDRESS = 'unix:path=/nonexistent/baton-tests-have-no-session-bus';
+
 /** Debian's chromium (Playwright's own browsers cannot be downloaded here). */
 export const CHROMIUM_PATH = process.env.BATON_CHROMIUM ?? '/usr/bin/chromium';
 
