@@ -16,6 +16,7 @@ import { parseCodexStreamLine } from './codex-stream.js';
 import { stopStartedProcess } from './stop-process.js';
 import { syncAgentLog } from './sync-agent-log.js';
 import { watchRunFiles } from './run-files.js';
+import { captureRunBaseline } from './run-baseline.js';
 import { WATCH_DEBOUNCE_MS } from '../watch/file-watcher.js';
 
 /** Task kind of a desktop run, so a restarted host recognises the runs a previous one left. */
@@ -132,6 +133,8 @@ export function createAgentRunner(options: AgentRunnerOptions): AgentRunner {
     const parseLine = tool === 'claude' ? parseClaudeStreamLine : parseCodexStreamLine;
     // Continuing in the desktop takes the baton (epoch + 1); the terminal gets it back with handBack.
     const claimed = await options.store.claim(session.id, DESKTOP_HOLDER);
+    // The baseline the Changes tab diffs the agent's edits against, taken before the agent starts.
+    const baseline = await captureRunBaseline(options.store, claimed).catch((error: Error) => ({ kind: 'failed' as const, reason: error.message }));
     const child = spawn(bin, args, {
       cwd: session.cwd,
       env: { ...env, BATON_HOME: options.dataDir, BATON_SESSION_ID: session.id },
@@ -158,6 +161,7 @@ export function createAgentRunner(options: AgentRunnerOptions): AgentRunner {
     live.set(session.id, run);
     lastRun.set(session.id, view);
     push(view, { kind: 'started', at: new Date().toISOString(), pid: spawned, command, model: view.model });
+    if (baseline.kind === 'failed') push(view, { kind: 'error', message: `the working directory could not be captured, so the Changes tab has no diff for this run: ${baseline.reason}` });
     // The files the agent touches, live, through the tree watcher (the diff view re-reads on them).
     const files = watchRunFiles(session.cwd, (paths, more) => push(view, { kind: 'files', paths, more }));
     let lineNo = 0;
