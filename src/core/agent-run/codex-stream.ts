@@ -1,5 +1,6 @@
 import type { RunEvent } from '../../shared/agent-run.js';
 import { MAX_STREAM_LINE_CHARS, STREAM_OUTPUT_MAX_CHARS } from './claude-stream.js';
+import { unwrapShellCommand } from './codex-shell-command.js';
 
 /**
  * `codex exec --json` output (0.169.0), one JSON event a line: `item.started` / `item.completed`
@@ -34,7 +35,9 @@ export function parseCodexStreamLine(line: string, lineNo: number): RunEvent[] {
     case 'agent_message':
       return done && typeof item.text === 'string' ? [{ kind: 'text', id, text: item.text }] : [];
     case 'command_execution': {
-      const call: RunEvent = { kind: 'tool-call', id, name: 'exec_command', input: { command: item.command } };
+      // The card shows the model's command; `argv` keeps what Codex ran, shell wrapper and all.
+      const printed = typeof item.command === 'string' ? item.command : '';
+      const call: RunEvent = { kind: 'tool-call', id, name: 'exec_command', input: { command: unwrapShellCommand(printed), argv: printed } };
       if (!done) return [call];
       const output = typeof item.aggregated_output === 'string' ? item.aggregated_output : '';
       const failed = item.status === 'failed' || (typeof item.exit_code === 'number' && item.exit_code !== 0);

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { RunEvent } from '../../shared/agent-run.js';
 import { MAX_STREAM_LINE_CHARS, STREAM_OUTPUT_MAX_CHARS, parseClaudeStreamLine } from './claude-stream.js';
 import { parseCodexStreamLine } from './codex-stream.js';
+import { unwrapShellCommand } from './codex-shell-command.js';
 
 /** Lines as Claude Code 2.1.328 and Codex 0.169.0 print them (shortened from real runs against the stand-in model). */
 const CLAUDE_TOOL_USE =
@@ -38,7 +39,28 @@ describe('parseClaudeStreamLine', () => {
 describe('parseCodexStreamLine', () => {
   it.each([
     ['an answer', '{"type":"item.completed","item":{"id":"item_1","type":"agent_message","text":"Hello."}}', [{ kind: 'text', id: 'item_1', text: 'Hello.' }]],
-    ['a command starting', '{"type":"item.started","item":{"id":"item_2","type":"command_execution","command":"ls","status":"in_progress"}}', [{ kind: 'tool-call', id: 'item_2', name: 'exec_command', input: { command: 'ls' } }]],
+    ['a command starting', '{"type":"item.started","item":{"id":"item_2","type":"command_execution","command":"ls","status":"in_progress"}}', [{ kind: 'tool-call', id: 'item_2', name: 'exec_command', input: { command: 'ls', argv: 'ls' } }]],
+    // Real lines of codex 0.169.0 (`codex exec resume <id> --json`, read-only sandbox, stand-in model), 2026-11-30.
+    [
+      'a real shell call starting',
+      '{"type":"item.started","item":{"id":"item_1","type":"command_execution","command":"/bin/bash -c ls","aggregated_output":"","exit_code":null,"status":"in_progress"}}',
+      [{ kind: 'tool-call', id: 'item_1', name: 'exec_command', input: { command: 'ls', argv: '/bin/bash -c ls' } }],
+    ],
+    [
+      'a real shell call done',
+      '{"type":"item.completed","item":{"id":"item_1","type":"command_execution","command":"/bin/bash -c ls","aggregated_output":"","exit_code":0,"status":"completed"}}',
+      [{ kind: 'tool-result', id: 'item_1', output: '', isError: false }],
+    ],
+    [
+      'a real quoted shell call starting',
+      '{"type":"item.started","item":{"id":"item_1","type":"command_execution","command":"/bin/bash -c \'echo \\"it is\\" && touch x.txt\'","aggregated_output":"","exit_code":null,"status":"in_progress"}}',
+      [{ kind: 'tool-call', id: 'item_1', name: 'exec_command', input: { command: 'echo "it is" && touch x.txt', argv: '/bin/bash -c \'echo "it is" && touch x.txt\'' } }],
+    ],
+    [
+      'a real shell call refused by the read-only sandbox',
+      '{"type":"item.completed","item":{"id":"item_1","type":"command_execution","command":"/bin/bash -c \'echo \\"it is\\" && touch x.txt\'","aggregated_output":"it is\\ntouch: cannot touch \'x.txt\': Read-only file system\\n","exit_code":1,"status":"failed"}}',
+      [{ kind: 'tool-result', id: 'item_1', output: "it is\ntouch: cannot touch 'x.txt': Read-only file system\n", isError: true }],
+    ],
     [
       'a command failing',
       '{"type":"item.completed","item":{"id":"item_2","type":"command_execution","command":"touch x","aggregated_output":"Read-only file system","exit_code":1,"status":"failed"}}',
@@ -51,6 +73,34 @@ describe('parseCodexStreamLine', () => {
     ['a broken line', '{"type":', [{ kind: 'error', message: 'codex --json line 3 is not JSON: {"type":' }]],
   ])('%s', (_name, line, expected) => {
     expect(parseCodexStreamLine(line, 3)).toEqual(expected);
+  });
+});
+
+describe('unwrapShellCommand', () => {
+  it.each([
+    ['/bin/bash -c ls', 'ls'],
+    ['bash -lc pwd', 'pwd'],
+    ['/usr/bin/zsh -c \'git status --short\'', 'git status --short'],
+    ["/bin/bash -c 'echo '\\''quoted'\\'' word'", "echo 'quoted' word"],
+    // Not one shell word: shown as Codex printed it.
+    ["/bin/bash -c 'a' 'b'", "/bin/bash -c 'a' 'b'"],
+    ['/bin/bash -c echo hi', '/bin/bash -c echo hi'],
+    ["/bin/bash -c '", "/bin/bash -c '"],
+    ['python3 -c print(1)', 'python3 -c print(1)'],
+    ['ls -la', 'ls -la'],
+    ['', ''],
+  ])('%s', (printed, shown) => {
+    expect(unwrapShellCommand(printed)).toBe(shown);
+  });
+
+  it('round-trips any command quoted the POSIX way', () => {
+    const quote = (s: string) => `'${s.replace(/'/g, "'\\''")}'`;
+    fc.assert(
+      fc.property(fc.string({ minLength: 1 }), (command) => {
+        expect(unwrapShellCommand(`/bin/bash -c ${quote(command)}`)).toBe(command);
+      }),
+      { numRuns: 500 },
+    );
   });
 });
 
