@@ -226,9 +226,8 @@ describe('continue a Claude Code session in the desktop', () => {
     const started = sent.run!.events.find((e) => e.kind === 'started') as { pid: number };
     const startTime = await processStartTime(started.pid);
     await until('the approval request', () => host.approvals.listPending().find((v) => v.request.sessionId === sessionId));
-    process.env.BATON_LEAVE_RUNS_ON_CLOSE = '1';
-    await host.close();
-    delete process.env.BATON_LEAVE_RUNS_ON_CLOSE;
+    // As the desktop shell closes it, with the person's "leave runs going" preference.
+    await host.close({ leaveRunsOnClose: true });
     expect(await processStartTime(started.pid)).toBe(startTime);
     host = await startHostServices({ dataDir, kind: 'browser', capabilities: [], batonCommand: BATON_DEV_COMMAND });
     const task = (await host.tasks.list({ sessionId })).at(-1)!;
