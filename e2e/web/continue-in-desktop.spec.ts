@@ -137,6 +137,12 @@ test.describe('continue an agent session in the desktop (issue 19)', () => {
     model.script([{ kind: 'shell', command: 'touch codex-e2e.txt' }, { kind: 'text', text: 'The sandbox refused the write.' }]);
     await composer.send('make the file');
     await expect(page.getByTestId('run-text').last()).toHaveText('The sandbox refused the write.');
+    // Codex's shell call as a tool card (read from its rollout): the command, and the sandbox's refusal.
+    await expect(composer.tools().first()).toContainText('touch codex-e2e.txt');
+    await expect(composer.tools().first()).toHaveAttribute('data-status', 'failed');
+    await expect(composer.tools().first().getByTestId('run-tool-output')).toContainText('Read-only file system');
+    // In the browser host, leaving runs going is the env variable of baton serve, and the composer says so.
+    await expect(page.getByTestId('composer-leave-runs-env')).toContainText('BATON_LEAVE_RUNS_ON_CLOSE=1');
     await expect(composer.state()).toHaveText('Finished');
     expect(readFileSync(rollout, 'utf8')).toContain('make the file');
     const shown = await composer.handBack();
