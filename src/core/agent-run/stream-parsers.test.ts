@@ -120,15 +120,21 @@ describe('tailCodexRollout', () => {
 });
 
 describe('both parsers, on any input', () => {
-  it('never throw and only return events the UI contract accepts', () => {
+  it('never throw and only return events the UI contract accepts (the rollout reader too)', () => {
     const shapes = fc.oneof(
       fc.string(),
       fc.json(),
       fc.record({ type: fc.constantFrom('assistant', 'user', 'result', 'item.started', 'item.completed', 'turn.failed'), message: fc.anything(), item: fc.anything(), is_error: fc.boolean(), uuid: fc.string() }).map((v) => JSON.stringify(v)),
+      fc
+        .record({
+          type: fc.constant('response_item'),
+          payload: fc.record({ type: fc.constantFrom('function_call', 'custom_tool_call', 'function_call_output', 'custom_tool_call_output', 'message'), call_id: fc.oneof(fc.string(), fc.anything()), name: fc.anything(), arguments: fc.oneof(fc.string(), fc.json()), input: fc.anything(), output: fc.anything() }),
+        })
+        .map((v) => JSON.stringify(v)),
     );
     fc.assert(
       fc.property(shapes, fc.nat(), (line, n) => {
-        for (const event of [...parseClaudeStreamLine(line, n), ...parseCodexStreamLine(line, n)]) expect(RunEvent.safeParse(event).success).toBe(true);
+        for (const event of [...parseClaudeStreamLine(line, n), ...parseCodexStreamLine(line, n), ...parseCodexRolloutToolLine(line)]) expect(RunEvent.safeParse(event).success).toBe(true);
       }),
       { numRuns: 2_000 },
     );
