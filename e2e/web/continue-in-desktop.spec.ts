@@ -43,6 +43,10 @@ test.describe('continue an agent session in the desktop (issue 19)', () => {
     const agent = makeAgentHome(model.url, binaries);
     homes.push(agent.root);
     model.script([{ kind: 'text', text: 'Hello from the terminal turn.' }]);
+    // A git project: the run's baseline is captured from it, and the Changes tab diffs the agent's file against it.
+    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', ...args], { cwd: agent.project });
+    git('init', '-q');
+    git('commit', '-q', '--allow-empty', '-m', 'start');
     const { sessionId, transcript } = await seedClaudeSession(agent, binaries);
 
     const host = await launchHost(agent.env);
@@ -56,10 +60,10 @@ test.describe('continue an agent session in the desktop (issue 19)', () => {
 
     // 1. A follow-up whose tool call waits for an approval in the UI, then runs.
     // A high-risk call (eval: dynamic, so the policy cannot read it): approving takes the second, deliberate click.
-    model.script([{ kind: 'shell', command: 'eval "touch e2e-made.txt" && echo made-it' }, { kind: 'text', text: 'Made the file.' }]);
+    model.script([{ kind: 'shell', command: 'eval "echo written by the agent > e2e-made.txt" && echo made-it' }, { kind: 'text', text: 'Made the file.' }]);
     await composer.send('make the file');
     await expect(composer.tools().first()).toHaveAttribute('data-status', 'running');
-    await expect(composer.approval()).toContainText('touch e2e-made.txt');
+    await expect(composer.approval()).toContainText('echo written by the agent > e2e-made.txt');
     await expect(composer.approval()).toHaveAttribute('data-risk', 'high');
     // The streamed run as a person sees it mid-way: the tool card running, its approval asked here.
     mkdirSync(SHOTS, { recursive: true });
@@ -76,7 +80,7 @@ test.describe('continue an agent session in the desktop (issue 19)', () => {
     await expect(composer.tools().first().getByTestId('run-tool-output')).toHaveText('made-it');
     await expect(page.getByTestId('run-text').last()).toHaveText('Made the file.');
     await expect(composer.state()).toHaveText('Finished');
-    expect(readFileSync(join(agent.project, 'e2e-made.txt'), 'utf8')).toBe('');
+    expect(readFileSync(join(agent.project, 'e2e-made.txt'), 'utf8')).toBe('written by the agent\n');
     // The watcher saw the agent's edit while the run went.
     await expect(page.getByTestId('run-file')).toContainText(['e2e-made.txt']);
     await composer.root().scrollIntoViewIfNeeded();
@@ -105,6 +109,12 @@ test.describe('continue an agent session in the desktop (issue 19)', () => {
     // 4. Continue in terminal hands the baton back with the exact command.
     const shown = await composer.handBack();
     await expect(shown).toContainText(`claude --resume ${sessionId}`);
+
+    // 5. The Changes tab: the file the agent wrote, as a diff against the baseline taken before the run.
+    await page.getByRole('tab', { name: 'Changes' }).click();
+    const made = page.locator('[data-testid="drifted-file"][data-path="e2e-made.txt"]');
+    await made.getByTestId('drift-show-diff').click();
+    await expect(made.getByTestId('drift-diff').locator('.view-lines').first()).toContainText('written by the agent', { timeout: 20_000 });
   });
 
   test('Codex: the composer names the approval gap, runs codex exec resume in the session sandbox, and streams the answer', async ({ page, launchHost }) => {
@@ -127,6 +137,12 @@ test.describe('continue an agent session in the desktop (issue 19)', () => {
     model.script([{ kind: 'shell', command: 'touch codex-e2e.txt' }, { kind: 'text', text: 'The sandbox refused the write.' }]);
     await composer.send('make the file');
     await expect(page.getByTestId('run-text').last()).toHaveText('The sandbox refused the write.');
+    // Codex's shell call as a tool card (read from its rollout): the command, and the sandbox's refusal.
+    await expect(composer.tools().first()).toContainText('touch codex-e2e.txt');
+    await expect(composer.tools().first()).toHaveAttribute('data-status', 'failed');
+    await expect(composer.tools().first().getByTestId('run-tool-output')).toContainText('Read-only file system');
+    // In the browser host, leaving runs going is the env variable of baton serve, and the composer says so.
+    await expect(page.getByTestId('composer-leave-runs-env')).toContainText('BATON_LEAVE_RUNS_ON_CLOSE=1');
     await expect(composer.state()).toHaveText('Finished');
     expect(readFileSync(rollout, 'utf8')).toContain('make the file');
     const shown = await composer.handBack();

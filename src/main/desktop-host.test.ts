@@ -296,6 +296,24 @@ describe('shutdown', () => {
     errors.mockRestore();
   });
 
+  it('closes the services with the "leave runs going" preference as it stands at quit', async () => {
+    const closedWith: unknown[] = [];
+    const { window } = await readyHost({
+      startServices: async (dataDir) => {
+        const services = await startHostServices({ dataDir, kind: 'electron', capabilities: DESKTOP_CAPABILITIES });
+        started.push(services);
+        return { ...services, close: async (options?: { leaveRunsOnClose?: boolean }) => void closedWith.push(options) } as HostServices;
+      },
+    });
+    const ours = { sender: window.webContents, senderFrame: { url: 'app://baton/index.html', parent: null } };
+    expect(await ipcMain.invokeAs(ours, IPC_INVOKE, 'prefs:set', { leaveRunsOnClose: true })).toMatchObject({ ok: true, value: { leaveRunsOnClose: true } });
+    let quit = false;
+    app.on('quit', () => (quit = true));
+    app.quit();
+    await vi.waitFor(() => expect(quit).toBe(true));
+    expect(closedWith).toEqual([{ leaveRunsOnClose: true }]);
+  });
+
   it('window-all-closed quits (through the same wait)', async () => {
     const { window } = await readyHost();
     let quit = false;

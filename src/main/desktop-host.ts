@@ -134,7 +134,8 @@ async function start(deps: DesktopHostDeps, links: DeepLinkQueue): Promise<void>
   holdQuitUntilClosed(async () => {
     unbindNotifications();
     unbind();
-    await services.close();
+    // The person's "leave runs going" preference, as it stands when the app closes.
+    await services.close({ leaveRunsOnClose: prefs.get().leaveRunsOnClose });
   });
 }
 

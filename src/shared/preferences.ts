@@ -35,6 +35,11 @@ export const Preferences = z.object({
   sidebarWidth: z.number().int().min(SIDEBAR_WIDTH.min).max(SIDEBAR_WIDTH.max),
   notifications: NotificationPrefs,
   approvalSound: z.boolean(),
+  /**
+   * Desktop runs (issue 19) go on when the desktop app closes, marked as orphans at the next
+   * start, instead of being stopped. Read by the desktop shell when it closes the host.
+   */
+  leaveRunsOnClose: z.boolean(),
 });
 export type Preferences = z.infer<typeof Preferences>;
 
@@ -44,6 +49,7 @@ export const DEFAULT_PREFERENCES: Preferences = {
   sidebarWidth: SIDEBAR_WIDTH.default,
   notifications: { approvals: true, minimumRisk: 'low' },
   approvalSound: false,
+  leaveRunsOnClose: false,
 };
 
 /** A change to some preferences; `notifications` may change one of its fields. */

@@ -1,9 +1,11 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ComposerStatus, RunEvent } from '../../shared/agent-run.js';
+import type { FileDiff, WorkspaceVerification } from '../../shared/workspace.js';
 import { startHostServices, type HostServices } from '../host/host-services.js';
 import { processStartTime } from '../tasks/process-start-time.js';
 import { syncAgentLog } from './sync-agent-log.js';
@@ -68,6 +70,13 @@ beforeAll(async () => {
   // The host reads the agents' folders and starts them with its own environment: the private one.
   Object.assign(process.env, agent.env);
   model.script([{ kind: 'text', text: 'Hello from the first turn.' }]);
+  // A git project with one commit and one file already dirty before Baton runs the agent.
+  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', ...args], { cwd: agent.project });
+  git('init', '-q');
+  writeFileSync(join(agent.project, 'notes.txt'), 'first line\n');
+  git('add', 'notes.txt');
+  git('commit', '-q', '-m', 'start');
+  writeFileSync(join(agent.project, 'notes.txt'), 'first line\ndirty before the run\n');
   ({ transcript } = await seedClaudeSession(agent, binaries));
   dataDir = await mkdtemp(join(tmpdir(), 'baton-run-'));
   host = await startHostServices({ dataDir, kind: 'browser', capabilities: [], batonCommand: BATON_DEV_COMMAND });
@@ -101,14 +110,14 @@ describe('continue a Claude Code session in the desktop', () => {
 
   it('streams a tool call, waits for the approval in Baton, runs it, and the session and the agent log get the new turns once', async () => {
     const before = await host.store.getSession(sessionId);
-    model.script([{ kind: 'shell', command: 'touch made-by-agent.txt && echo created' }, { kind: 'text', text: 'Created the file.' }]);
+    model.script([{ kind: 'shell', command: 'echo made by the agent > made-by-agent.txt && echo created' }, { kind: 'text', text: 'Created the file.' }]);
     const run = collect();
     const sent = await call<ComposerStatus>('composer:send', { sessionId, prompt: 'make the file' });
     expect(sent.run?.state).toBe('running');
     // The baton moved to the desktop (epoch + 1).
     expect((await host.store.getSession(sessionId)).holder).toMatchObject({ who: 'desktop', epoch: before.holder.epoch + 1 });
     const pending = await until('the approval request', () => host.approvals.listPending().find((v) => v.request.sessionId === sessionId));
-    expect(pending.request.input).toMatchObject({ command: 'touch made-by-agent.txt && echo created' });
+    expect(pending.request.input).toMatchObject({ command: 'echo made by the agent > made-by-agent.txt && echo created' });
     expect(run.events.some((e) => e.kind === 'tool-call' && e.name === 'Bash')).toBe(true);
     await call('approvals:decide', { requestId: pending.request.requestId, decision: 'approve', confirmHighRisk: true });
     const finished = await run.finished;
@@ -118,6 +127,15 @@ describe('continue a Claude Code session in the desktop', () => {
     expect(existsSync(join(agent.project, 'made-by-agent.txt'))).toBe(true);
     // The tree watcher saw the agent's file while the run went.
     expect(run.events.filter((e) => e.kind === 'files').at(-1)).toMatchObject({ paths: expect.arrayContaining(['made-by-agent.txt']) });
+    // The Changes tab: the working directory was captured before the run (the dirty notes.txt is
+    // in the baseline, not a change of the run); the file the agent wrote differs from it, and its
+    // diff has the baseline (no file) on one side and what the agent wrote on the other.
+    const status = await call<{ hasWorkspace: boolean; verification: WorkspaceVerification }>('workspace:status', { sessionId });
+    expect(status.hasWorkspace).toBe(true);
+    expect(status.verification.drifted.map((d) => d.path)).toEqual(['made-by-agent.txt']);
+    const diff = await call<FileDiff>('workspace:file', { sessionId, path: 'made-by-agent.txt', against: 'disk' });
+    expect(diff.original).toMatchObject({ kind: 'text', text: 'made by the agent\n' });
+    expect(diff.modified).toMatchObject({ kind: 'absent' });
     // The agent's own log holds the new turns (claude --resume continues from them) …
     expect(readFileSync(transcript, 'utf8')).toContain('Created the file.');
     // … and Baton's copy caught up, without duplicates when synced again.
@@ -208,9 +226,8 @@ describe('continue a Claude Code session in the desktop', () => {
     const started = sent.run!.events.find((e) => e.kind === 'started') as { pid: number };
     const startTime = await processStartTime(started.pid);
     await until('the approval request', () => host.approvals.listPending().find((v) => v.request.sessionId === sessionId));
-    process.env.BATON_LEAVE_RUNS_ON_CLOSE = '1';
-    await host.close();
-    delete process.env.BATON_LEAVE_RUNS_ON_CLOSE;
+    // As the desktop shell closes it, with the person's "leave runs going" preference.
+    await host.close({ leaveRunsOnClose: true });
     expect(await processStartTime(started.pid)).toBe(startTime);
     host = await startHostServices({ dataDir, kind: 'browser', capabilities: [], batonCommand: BATON_DEV_COMMAND });
     const task = (await host.tasks.list({ sessionId })).at(-1)!;

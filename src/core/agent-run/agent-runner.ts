@@ -16,6 +16,9 @@ import { parseCodexStreamLine } from './codex-stream.js';
 import { stopStartedProcess } from './stop-process.js';
 import { syncAgentLog } from './sync-agent-log.js';
 import { watchRunFiles } from './run-files.js';
+import { captureRunBaseline } from './run-baseline.js';
+import { tailCodexRollout } from './codex-rollout-tools.js';
+import { stat } from 'node:fs/promises';
 import { WATCH_DEBOUNCE_MS } from '../watch/file-watcher.js';
 
 /** Task kind of a desktop run, so a restarted host recognises the runs a previous one left. */
@@ -132,6 +135,10 @@ export function createAgentRunner(options: AgentRunnerOptions): AgentRunner {
     const parseLine = tool === 'claude' ? parseClaudeStreamLine : parseCodexStreamLine;
     // Continuing in the desktop takes the baton (epoch + 1); the terminal gets it back with handBack.
     const claimed = await options.store.claim(session.id, DESKTOP_HOLDER);
+    // The baseline the Changes tab diffs the agent's edits against, taken before the agent starts.
+    const baseline = await captureRunBaseline(options.store, claimed).catch((error: Error) => ({ kind: 'failed' as const, reason: error.message }));
+    // Codex's tool calls are read from its rollout as it grows, from where it ends now.
+    const rollout = tool === 'codex' && session.source.path ? { path: session.source.path, from: (await stat(session.source.path).catch(() => null))?.size ?? 0 } : null;
     const child = spawn(bin, args, {
       cwd: session.cwd,
       env: { ...env, BATON_HOME: options.dataDir, BATON_SESSION_ID: session.id },
@@ -158,8 +165,10 @@ export function createAgentRunner(options: AgentRunnerOptions): AgentRunner {
     live.set(session.id, run);
     lastRun.set(session.id, view);
     push(view, { kind: 'started', at: new Date().toISOString(), pid: spawned, command, model: view.model });
+    if (baseline.kind === 'failed') push(view, { kind: 'error', message: `the working directory could not be captured, so the Changes tab has no diff for this run: ${baseline.reason}` });
     // The files the agent touches, live, through the tree watcher (the diff view re-reads on them).
     const files = watchRunFiles(session.cwd, (paths, more) => push(view, { kind: 'files', paths, more }));
+    const tail = rollout ? tailCodexRollout(rollout.path, rollout.from, (events) => events.forEach((event) => push(view, event))) : null;
     let lineNo = 0;
     createInterface({ input: child.stdout! }).on('line', (line) => {
       for (const event of parseLine(line, ++lineNo)) push(view, event);
@@ -183,6 +192,7 @@ export function createAgentRunner(options: AgentRunnerOptions): AgentRunner {
         // One more debounce window, so the last edits reach the run before the watch closes.
         await new Promise((r) => setTimeout(r, RUN_FILES_SETTLE_MS));
         await files.close();
+        await tail?.close();
         const reason = state === 'stopped' ? 'stopped by the person' : state === 'failed' ? `${tool} exited with ${code ?? signal}` : null;
         await call('task.complete', { id: taskId, epoch, status: state === 'completed' ? 'completed' : 'failed', exitCode: code, lastLogLines: run.stderr, reason }).catch(() => undefined);
         try {

@@ -63,6 +63,13 @@ it('runs codex exec resume in the session sandbox, streams its answer, and the r
   expect(events.filter((e) => e.kind === 'error' && !/Model metadata/.test(e.message))).toEqual([]);
   expect(events.at(-1)).toMatchObject({ kind: 'finished', state: 'completed', exitCode: 0 });
   expect(events.some((e) => e.kind === 'text' && e.text === 'Codex tried.')).toBe(true);
+  // Codex's shell call as a live tool card, read from the rollout as it grew (with an approval
+  // policy set, codex 0.169.0 prints no command_execution item): the call, then its result.
+  const call = events.findIndex((e) => e.kind === 'tool-call' && e.name === 'exec_command');
+  expect(events[call]).toMatchObject({ kind: 'tool-call', input: { command: 'touch codex-made.txt' } });
+  const result = events.findIndex((e) => e.kind === 'tool-result' && e.id === (events[call] as { id: string }).id);
+  expect(result).toBeGreaterThan(call);
+  expect(events[result]).toMatchObject({ isError: true, output: expect.stringMatching(/Read-only file system/) });
   // The session's read-only sandbox held: the write was refused by Codex, not widened.
   const toolOutput = JSON.stringify(model.requests.at(-1)?.body);
   expect(toolOutput).toMatch(/Read-only file system/);

@@ -1,14 +1,13 @@
 import type { RunEvent } from '../../shared/agent-run.js';
-import { MAX_STREAM_LINE_CHARS, STREAM_OUTPUT_MAX_CHARS } from './claude-stream.js';
+import { MAX_STREAM_LINE_CHARS } from './claude-stream.js';
 
 /**
  * `codex exec --json` output (0.169.0), one JSON event a line: `item.started` / `item.completed`
- * with items of type agent_message, command_execution, file_change, error; `turn.failed` and
- * `error`. Anything else is skipped; a line that is not JSON becomes an error event naming it.
+ * with items of type agent_message and error; `turn.failed` and `error`. Tool calls are read from
+ * the rollout instead (codex-rollout-tools.ts). Anything else is skipped; a line that is not JSON becomes an error event naming it.
  */
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
-const clip = (t: string): string => (t.length > STREAM_OUTPUT_MAX_CHARS ? `${t.slice(0, STREAM_OUTPUT_MAX_CHARS)}\n… (${t.length - STREAM_OUTPUT_MAX_CHARS} more characters in the session log)` : t);
 
 export function parseCodexStreamLine(line: string, lineNo: number): RunEvent[] {
   const trimmed = line.trim();
@@ -33,15 +32,8 @@ export function parseCodexStreamLine(line: string, lineNo: number): RunEvent[] {
   switch (item.type) {
     case 'agent_message':
       return done && typeof item.text === 'string' ? [{ kind: 'text', id, text: item.text }] : [];
-    case 'command_execution': {
-      const call: RunEvent = { kind: 'tool-call', id, name: 'exec_command', input: { command: item.command } };
-      if (!done) return [call];
-      const output = typeof item.aggregated_output === 'string' ? item.aggregated_output : '';
-      const failed = item.status === 'failed' || (typeof item.exit_code === 'number' && item.exit_code !== 0);
-      return [{ kind: 'tool-result', id, output: clip(output), isError: failed }];
-    }
-    case 'file_change':
-      return done ? [{ kind: 'tool-call', id, name: 'apply_patch', input: { path: Array.isArray(item.changes) ? item.changes.map((c) => (isObject(c) ? c.path : '')).join(', ') : '' } }, { kind: 'tool-result', id, output: String(item.status ?? ''), isError: item.status === 'failed' }] : [];
+    // Shell calls and patches are not read here: with an approval policy set, 0.169.0 leaves them
+    // out of stdout. The tool cards come from the rollout (codex-rollout-tools.ts), the one source.
     case 'error':
       // Codex reports a missing model catalogue entry as an error item and goes on: shown, not fatal.
       return done && typeof item.message === 'string' ? [{ kind: 'error', message: item.message }] : [];

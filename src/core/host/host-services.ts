@@ -69,7 +69,8 @@ export interface HostServices {
   readonly runner: AgentRunner;
   onUiEvent(listener: <E extends UiEvent>(event: E, payload: UiEventPayload<E>) => void): () => void;
   emitUiEvent<E extends UiEvent>(event: E, payload: UiEventPayload<E>): void;
-  close(): Promise<void>;
+  /** `leaveRunsOnClose` here (the desktop's preference, read at close) wins over the start option and the env variable. */
+  close(options?: { leaveRunsOnClose?: boolean }): Promise<void>;
 }
 
 /**
@@ -290,9 +291,9 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
       emitter.on('ui', listener);
       return () => emitter.off('ui', listener);
     },
-    async close() {
-      // The runs this host started stop with it (their tasks record why).
-      await runner.close({ leaveRunning: options.leaveRunsOnClose ?? process.env.BATON_LEAVE_RUNS_ON_CLOSE === '1' });
+    async close(closing = {}) {
+      // The runs this host started stop with it (their tasks record why), unless the person chose to leave them.
+      await runner.close({ leaveRunning: closing.leaveRunsOnClose ?? options.leaveRunsOnClose ?? process.env.BATON_LEAVE_RUNS_ON_CLOSE === '1' });
       emitter.removeAllListeners();
       for (const unsubscribe of unsubscribers) unsubscribe();
       await relay?.close();

@@ -68,6 +68,9 @@ describe('fileDiff', () => {
       await expect(fileDiff({ snapshot: later, patch, path, against: 'disk' })).rejects.toMatchObject({ code: 'WORKSPACE_NOT_IN_HANDOFF' });
     }
     await expect(fileDiff({ snapshot, patch, path: 'README.md' })).rejects.toMatchObject({ code: 'WORKSPACE_NOT_IN_HANDOFF' });
+    // A file made on this disk afterwards (an agent run wrote it): the handed-off side has no file.
+    repo.write('made-later.txt', 'new here\n');
+    expect(await fileDiff({ snapshot: later, patch, path: 'made-later.txt', against: 'disk' })).toMatchObject({ status: 'untracked', original: { kind: 'text', text: 'new here\n' }, modified: { kind: 'absent' } });
   });
 
   it('gives HEAD and handed-off text for a modified file', async () => {

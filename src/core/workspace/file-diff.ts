@@ -83,9 +83,11 @@ async function cleanFileAgainstDisk(request: FileDiffRequest, handedOffRoot: str
   if (request.path.startsWith('/') || segments.includes('..') || segments.includes('.git'))
     throw new WorkspaceError(WorkspaceErrorCode.NOT_IN_HANDOFF, `${request.path} is not a path inside the handed-off repository.`, request.path);
   const expected = (await readBlobs(repoRoot, head, [request.path])).get(request.path) ?? null;
-  if (expected === null) throw new WorkspaceError(WorkspaceErrorCode.NOT_IN_HANDOFF, `${request.path} was neither changed by the handoff nor in its HEAD.`, request.path);
   const disk = await readDisk(request.diskRoot ?? repoRoot, request.path);
   const full = request.full === true;
+  // A file made on this disk since (an agent run wrote it): the handed-off side has no file.
+  if (expected === null && disk !== null) return { path: request.path, status: 'untracked', binary: false, against: 'disk', original: describe(disk, false, full), modified: { kind: 'absent' } };
+  if (expected === null) throw new WorkspaceError(WorkspaceErrorCode.NOT_IN_HANDOFF, `${request.path} was neither changed by the handoff nor in its HEAD.`, request.path);
   return { path: request.path, status: 'modified', binary: false, against: 'disk', original: describe(disk, false, full), modified: describe(expected, false, full) };
 }
 

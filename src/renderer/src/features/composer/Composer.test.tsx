@@ -2,6 +2,7 @@
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ComposerStatus, RunView } from '../../../../shared/agent-run';
+import { DEFAULT_PREFERENCES, applyPreferencesPatch, type Preferences, type PreferencesPatch } from '../../../../shared/preferences';
 import { MemoryBridge, okResult } from '../../test-support/memory-bridge';
 import { renderWithApi } from '../workspace/test-kit';
 import { Composer } from './Composer';
@@ -62,6 +63,31 @@ describe('Composer', () => {
     expect(screen.queryByText('elsewhere')).toBeNull();
     expect(screen.getByTestId('composer-stop')).toBeTruthy();
     expect(screen.getByTestId('composer-send').textContent).toBe('Queue');
+  });
+
+  it('on the desktop, "leave runs going when Baton closes" is a preference the checkbox reads and writes', async () => {
+    let prefs: Preferences = DEFAULT_PREFERENCES;
+    const bridge = bridgeWith(on)
+      .handle('host:info', () => okResult({ host: 'electron', version: '0', dataDir: '/d', endpoint: '/e' }))
+      .handle('prefs:get', () => okResult(prefs))
+      .handle('prefs:set', (patch) => okResult((prefs = applyPreferencesPatch(prefs, patch as PreferencesPatch))));
+    renderWithApi(<Composer sessionId="s1" externalId="ext-1" />, bridge);
+    const box = (await screen.findByTestId('composer-leave-runs')) as HTMLInputElement;
+    await waitFor(() => expect(box.disabled).toBe(false));
+    expect(box.checked).toBe(false);
+    fireEvent.click(box);
+    await waitFor(() => expect(prefs.leaveRunsOnClose).toBe(true));
+    expect(box.checked).toBe(true);
+    expect(bridge.calls.find((c) => c.channel === 'prefs:set')?.payload).toEqual({ leaveRunsOnClose: true });
+  });
+
+  it('in the browser host, says the choice is the env variable of baton serve (the page does not close the host)', async () => {
+    const bridge = bridgeWith(on)
+      .handle('host:info', () => okResult({ host: 'browser', version: '0', dataDir: '/d', endpoint: '/e' }))
+      .handle('prefs:get', () => okResult(DEFAULT_PREFERENCES));
+    renderWithApi(<Composer sessionId="s1" externalId="ext-1" />, bridge);
+    expect((await screen.findByTestId('composer-leave-runs-env')).textContent).toMatch(/BATON_LEAVE_RUNS_ON_CLOSE=1/);
+    expect(screen.queryByTestId('composer-leave-runs')).toBeNull();
   });
 
   it('shows a queued follow-up as queued', async () => {

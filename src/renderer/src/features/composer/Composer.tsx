@@ -2,6 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import type { TerminalCommand } from '../../../../shared/agents';
 import { toApiError } from '../../api';
 import { useApi } from '../../hooks/api-context';
+import { LeaveRunsToggle } from './LeaveRunsToggle';
 import { RunApprovals } from './RunApprovals';
 import { RunStream } from './RunStream';
 import { useComposer } from './use-composer';
@@ -113,6 +114,7 @@ export function Composer({ sessionId, externalId }: { sessionId: string; externa
               {running ? 'Queue' : 'Send'}
             </button>
           </div>
+          <LeaveRunsToggle />
           {status.queued !== null && (
             <p className="muted" data-testid="composer-queued">
               Queued: “{status.queued}” runs when this turn ends.
