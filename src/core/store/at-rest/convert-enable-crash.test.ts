@@ -1,0 +1,3 @@
+import { convertCrashSuite } from './test-support/convert-crash-suite.js';
+
+convertCrashSuite('enable');

@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { bundleChild, pool, runChild } from '../../test-support/crash-runner.js';
+import { fastTmpRoot } from '../../test-support/temp-dir.js';
+import { readEncryptionState } from '../at-rest-state.js';
+import { enableEncryption, rotateKey } from '../convert.js';
+import { nodeDurableFs } from '../../../fs/durable-fs.js';
+import { buildStore, checkStore, notUnderKey } from './convert-fixture.js';
+import { startSecretService, type SecretService } from './secret-service.js';
+
+const PARALLEL = 4;
+const SUITE_TIMEOUT_MS = 900_000;
+const CONVERT_CHILD = fileURLToPath(new URL('./convert-crash-child.ts', import.meta.url));
+
+/**
+ * `baton encrypt --enable` or `baton key rotate` killed after each of its writes/fsyncs/renames
+ * (plain and torn writes), against a real Secret Service. After every kill each session reads back
+ * whole (old or new), and a second run finishes the job with every file under the current key.
+ * One mode per test file: each file gets a keyring of its own (after a part's hundreds of
+ * SIGKILLed keychain clients, Debian's gnome-keyring 42 has been seen to leave the bus, and this
+ * process's keychain binding keeps the bus it first connected to).
+ */
+export function convertCrashSuite(mode: 'enable' | 'rotate'): void {
+  let service: SecretService;
+  let work: string;
+  let convertCmd: string[];
+  let dispose: () => Promise<void> = async () => undefined;
+
+  beforeAll(async () => {
+    service = await startSecretService();
+    work = await mkdtemp(join(fastTmpRoot(), `baton-crash-${mode}-`));
+    const child = await bundleChild(CONVERT_CHILD, `convert-child-${mode}`);
+    convertCmd = child.cmd;
+    dispose = child.dispose;
+  }, 120_000);
+
+  afterAll(async () => {
+    await rm(work, { recursive: true, force: true });
+    await dispose();
+    await service.stop();
+  });
+
+  describe(`crash suite with encryption at rest on: ${mode === 'enable' ? 'baton encrypt --enable' : 'baton key rotate'}`, () => {
+    it(`${mode === 'enable' ? 'baton encrypt --enable' : 'baton key rotate'} killed after every write/fsync/rename: every session readable, old or new; a second run finishes it`, async () => {
+      const started = Date.now();
+      const dry = join(work, `${mode}-dry`);
+      await buildStore(dry, mode === 'rotate');
+      const { ops } = await runChild(convertCmd, [dry, '0', '0', mode]);
+      expect(ops).toBeGreaterThan(20);
+      const plan = [0, 1].flatMap((variant) => Array.from({ length: ops! }, (_, i) => ({ variant, k: i + 1 })));
+      const totals = { trials: 0, killed: 0, unreadable: 0, notFinished: 0 };
+      const failures: string[] = [];
+      await pool(plan, PARALLEL, async ({ variant, k }) => {
+        const root = join(work, `${mode}-${variant}-${k}`);
+        const expected = await buildStore(root, mode === 'rotate');
+        const res = await runChild(convertCmd, [root, String(k), String(variant), mode]);
+        totals.trials += 1;
+        if (res.signal === 'SIGKILL') totals.killed += 1;
+        const afterKill = await checkStore(root, expected);
+        // Resume: the same command again, to the end.
+        if (mode === 'enable') await enableEncryption(root);
+        else await rotateKey(root);
+        const state = (await readEncryptionState(nodeDurableFs, root))!;
+        const afterResume = [...(await checkStore(root, expected)), ...(await notUnderKey(root, state.key.keyId)).map((f) => `not under the current key: ${f}`), ...(state.previous.length > 0 ? ['old key still listed'] : [])];
+        if (afterKill.length > 0) totals.unreadable += 1;
+        if (afterResume.length > 0) totals.notFinished += 1;
+        if (afterKill.length + afterResume.length > 0 || res.stderr) failures.push(`${mode} variant ${variant} K=${k}: ${[...afterKill, ...afterResume, res.stderr].join(' | ')}`);
+        else await rm(root, { recursive: true, force: true });
+      });
+      console.log(`crash suite (${mode}): ${JSON.stringify(totals)} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      expect(failures.slice(0, 10)).toEqual([]);
+      expect(totals.killed).toBe(totals.trials);
+      expect(totals.trials).toBe(2 * ops!);
+    }, SUITE_TIMEOUT_MS);
+  });
+}
