@@ -10,7 +10,13 @@ import { nodeDurableFs } from '../../../fs/durable-fs.js';
 import { buildStore, checkStore, notUnderKey } from './convert-fixture.js';
 import { startSecretService, type SecretService } from './secret-service.js';
 
-const PARALLEL = 4;
+/**
+ * Trials at once. Rotation's trials run one at a time: with several processes creating, reading and
+ * deleting keychain items at once, Debian's gnome-keyring 42 has answered a read of an item that
+ * exists with "not found" (seen twice under CI load); one client at a time keeps the daemon honest,
+ * and every kill point is still tried.
+ */
+const PARALLEL: Record<'enable' | 'rotate', number> = { enable: 4, rotate: 1 };
 const SUITE_TIMEOUT_MS = 900_000;
 const CONVERT_CHILD = fileURLToPath(new URL('./convert-crash-child.ts', import.meta.url));
 
@@ -52,7 +58,7 @@ export function convertCrashSuite(mode: 'enable' | 'rotate'): void {
       const plan = [0, 1].flatMap((variant) => Array.from({ length: ops! }, (_, i) => ({ variant, k: i + 1 })));
       const totals = { trials: 0, killed: 0, unreadable: 0, notFinished: 0 };
       const failures: string[] = [];
-      await pool(plan, PARALLEL, async ({ variant, k }) => {
+      await pool(plan, PARALLEL[mode], async ({ variant, k }) => {
         const root = join(work, `${mode}-${variant}-${k}`);
         const expected = await buildStore(root, mode === 'rotate');
         const res = await runChild(convertCmd, [root, String(k), String(variant), mode]);
