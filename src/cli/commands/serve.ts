@@ -5,6 +5,9 @@ import { BROWSER_HOST_CAPABILITIES } from '../../core/host/capabilities.js';
 import { startBrowserHost } from '../../server/browser-host.js';
 import { createOutput, EXIT } from '../output.js';
 
+/** How long `baton serve` waits for a graceful stop (UI connections closed, host services flushed) after SIGINT/SIGTERM. */
+const SERVE_STOP_DEADLINE_MS = 10_000;
+
 export function registerServe(program: Command): void {
   program
     .command('serve')
@@ -35,6 +38,12 @@ export function registerServe(program: Command): void {
         [`Baton is serving its UI at ${host.url}`, `Data: ${dataDir}`, `Receiving handoffs on ${services.endpoint.address}`, 'Press Ctrl+C to stop.'].join('\n'),
       );
       const stop = async () => {
+        // Everything acknowledged is already on disk; a close that hangs (a client holding a
+        // connection, a flush stuck on a device) must not keep the process alive forever.
+        setTimeout(() => {
+          console.error(`baton serve: stopping took longer than ${SERVE_STOP_DEADLINE_MS / 1000} s; exiting now`);
+          process.exit(EXIT.failure);
+        }, SERVE_STOP_DEADLINE_MS).unref();
         await host.close();
         await services.close();
         process.exit(EXIT.ok);
