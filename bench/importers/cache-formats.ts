@@ -10,7 +10,7 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { candidateIndexFileFor, decodeCandidateIndex } from '../../src/core/importers/candidate-index.js';
+import { candidateIndexFileFor, decodeCandidateIndexWithMeta } from '../../src/core/importers/candidate-index.js';
 import { forgetScanCacheMemo, loadScanCache } from '../../src/core/importers/scan-cache.js';
 
 const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=') as [string, string]));
@@ -37,7 +37,7 @@ async function time(name: string, bytes: number, body: () => Promise<number>): P
   return { format: name, 'file MB': (bytes / 2 ** 20).toFixed(1), rows, 'median ms': median(times).toFixed(1), 'min ms': Math.min(...times).toFixed(1) };
 }
 
-const index = decodeCandidateIndex(await readFile(indexFile));
+const index = decodeCandidateIndexWithMeta(await readFile(indexFile))?.entries;
 if (!index) throw new Error(`${indexFile}: no index; run \`baton list\` on the corpus first`);
 await writeFile(linesFile, index.map((e) => JSON.stringify({ path: e.path, size: e.size, mtimeMs: e.mtimeMs, ...(e.skip === null ? { row: JSON.parse(e.rowText()) } : { skip: e.skip }) })).join('\n'));
 const size = async (f: string) => (await readFile(f)).length;
@@ -59,7 +59,7 @@ const table = [
     return bytes > 0 ? n : 0;
   }),
   await time('compact index: columns + lazy rows', await size(indexFile), async () => {
-    const entries = decodeCandidateIndex(await readFile(indexFile))!;
+    const entries = decodeCandidateIndexWithMeta(await readFile(indexFile))!.entries;
     let bytes = 0;
     for (const e of entries) if (e.skip === null) bytes += e.rowText().length;
     return bytes > 0 ? entries.length : 0;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { candidateRow } from '../../shared/agents.js';
-import { candidateIndexFileFor, decodeCandidateIndex, encodeCandidateIndex, entryOf, loadCandidateIndex } from './candidate-index.js';
+import { candidateIndexFileFor, decodeCandidateIndexWithMeta, encodeCandidateIndex, entryOf, readCandidateIndex } from './candidate-index.js';
 import { forgetScanCacheMemo } from './scan-cache.js';
 import { scanAgentSessions, scanCandidateIndex } from './scan.js';
 import { claude, claudeLogPath, writeLog } from './test-fixtures/build-logs.js';
@@ -64,7 +64,7 @@ describe('candidate index encoding', () => {
         : entryOf(candidate(i).path, 'claude', i * 10, i * 3.5, candidate(i, i % 5 === 0 ? { note: 'torn' } : i % 11 === 0 ? { title: '', cwd: null, model: 'm' } : {}), null, [i, 0, 0, 1]),
     );
     const buf = encodeCandidateIndex(entries);
-    const back = decodeCandidateIndex(buf)!;
+    const back = decodeCandidateIndexWithMeta(buf)!.entries;
     expect(back).toHaveLength(300);
     for (let i = 0; i < 300; i++) {
       const a = entries[i]!;
@@ -82,11 +82,11 @@ describe('candidate index encoding', () => {
 
   it('refuses damaged or foreign files instead of serving them: every truncation and a flipped magic', () => {
     const buf = encodeCandidateIndex(Array.from({ length: 20 }, (_, i) => entryOf(candidate(i).path, 'claude', 1, 1, candidate(i), null, [0, 0, 0, 0])));
-    for (let cut = 0; cut < buf.length; cut += 37) expect(decodeCandidateIndex(buf.subarray(0, cut))).toBeNull();
+    for (let cut = 0; cut < buf.length; cut += 37) expect(decodeCandidateIndexWithMeta(buf.subarray(0, cut))).toBeNull();
     const foreign = Buffer.from(buf);
     foreign.write('XXXX', 0, 'latin1');
-    expect(decodeCandidateIndex(foreign)).toBeNull();
-    expect(decodeCandidateIndex(Buffer.from('{"version":2,"entries":{}}'))).toBeNull();
+    expect(decodeCandidateIndexWithMeta(foreign)).toBeNull();
+    expect(decodeCandidateIndexWithMeta(Buffer.from('{"version":2,"entries":{}}'))).toBeNull();
   });
 });
 
@@ -95,7 +95,7 @@ describe('warm scans answer from the index', () => {
     const paths = await writeSessions(12);
     const cold = await scanCandidateIndex({ env, cacheFile });
     expect(cold.stats).toMatchObject({ files: 12, parsed: 12 });
-    expect((await loadCandidateIndex(candidateIndexFileFor(cacheFile)))!.length).toBe(12);
+    expect((await readCandidateIndex(candidateIndexFileFor(cacheFile)))!.entries.length).toBe(12);
 
     // A damaged digest cache proves a warm scan never reads it: the answer is still complete.
     const digest = await readFile(cacheFile, 'utf8');
@@ -120,7 +120,7 @@ describe('warm scans answer from the index', () => {
     await rm(paths[0]!);
     const after = await scanCandidateIndex({ env, cacheFile });
     expect(after.entries).toHaveLength(4);
-    expect((await loadCandidateIndex(candidateIndexFileFor(cacheFile)))!.map((e) => e.path)).not.toContain(paths[0]);
+    expect((await readCandidateIndex(candidateIndexFileFor(cacheFile)))!.entries.map((e) => e.path)).not.toContain(paths[0]);
     expect(Object.keys(JSON.parse(await readFile(cacheFile, 'utf8')).entries)).not.toContain(paths[0]);
   });
 });

@@ -263,10 +263,6 @@ function candidateOf(source: AgentSource, path: string, note: string | null, row
 }
 
 /** Decodes an index; null for a missing, damaged or other-version file (the scan rebuilds it). */
-export function decodeCandidateIndex(buf: Buffer): IndexEntry[] | null {
-  return decodeCandidateIndexWithMeta(buf)?.entries ?? null;
-}
-
 export function decodeCandidateIndexWithMeta(buf: Buffer): { entries: IndexEntry[]; meta: IndexMeta } | null {
   if (buf.length < 16 || buf.toString('latin1', 0, 8) !== MAGIC) return null;
   const headLength = buf.readUInt32LE(8);
@@ -306,10 +302,6 @@ export function decodeCandidateIndexWithMeta(buf: Buffer): { entries: IndexEntry
   }
   const meta: IndexMeta = { folders: columns.folders, folderMtimes: columns.folderMtimes, scope: columns.scope, unindexed: columns.unindexed, skipped: columns.skipped ?? {} };
   return { entries, meta };
-}
-
-export async function loadCandidateIndex(file: string | undefined): Promise<IndexEntry[] | null> {
-  return (await readCandidateIndex(file))?.entries ?? null;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { sshOriginOf, sshResumeLine } from './ssh-origin.js';
+import { sshOriginOf, sshResumeLine } from '../../shared/ssh-origin.js';
 
 describe('sshOriginOf', () => {
   it('reads the stamp the desktop wrote', () => {
