@@ -4,7 +4,7 @@ import { ErrorState } from '../../components/ErrorState';
 import { Skeleton } from '../../components/Skeleton';
 import { useApi } from '../../hooks/api-context';
 import { useRemote } from '../../hooks/use-remote';
-import { ConfirmDialog } from './ConfirmDialog';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { formatBytes } from '../../../../shared/format-bytes';
 
 /**
@@ -78,7 +78,7 @@ export function DataPanel() {
           </p>
         )}
         {confirming && (
-          <ConfirmDialog title="Remove all of Baton's data?" confirmLabel={`Remove ${formatBytes(p.bytes)}`} busy={busy} testId="purge-dialog" onCancel={() => setConfirming(false)} onConfirm={runPurge}>
+          <ConfirmDialog tone="danger" title="Remove all of Baton's data?" confirmLabel={`Remove ${formatBytes(p.bytes)}`} busy={busy} testId="purge-dialog" onCancel={() => setConfirming(false)} onConfirm={runPurge}>
             <p>
               {p.items.filter((i) => i.kind === 'session').length} sessions, {p.items.filter((i) => i.kind === 'archived').length} archived sessions and {p.items.filter((i) => i.kind !== 'session' && i.kind !== 'archived').map((i) => i.name).join(', ') || 'nothing else'} — {formatBytes(p.bytes)} — go for good.
             </p>

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { toApiError } from '../../api';
 import type { DeletePlanView } from '../../../../shared/lifecycle-contract';
 import { useApi } from '../../hooks/api-context';
-import { ConfirmDialog } from './ConfirmDialog';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { formatBytes } from '../../../../shared/format-bytes';
 
 type DeleteState = { kind: 'closed' } | { kind: 'loading' } | { kind: 'confirm'; plan: DeletePlanView } | { kind: 'deleting'; plan: DeletePlanView };
@@ -73,6 +73,7 @@ export function SessionLifecycleActions({ sessionId, archived, onDeleted }: { se
       )}
       {(del.kind === 'confirm' || del.kind === 'deleting') && (
         <ConfirmDialog
+          tone="danger"
           title="Delete this session for good?"
           confirmLabel={del.plan.blockers.length > 0 ? 'Delete it anyway' : 'Delete session'}
           busy={del.kind === 'deleting'}

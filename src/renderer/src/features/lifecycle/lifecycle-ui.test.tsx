@@ -18,7 +18,8 @@ describe('Delete in the session view', () => {
     fireEvent.click(screen.getByTestId('delete-session'));
     const dialog = await screen.findByTestId('delete-dialog');
     expect(within(dialog).getByTestId('delete-what').textContent).toBe("“Fix login” (live): 42 messages, its artifacts and workspace patch, 2 handoff receipts — 3.0 MB in Baton's data directory.");
-    expect(document.activeElement).toBe(within(dialog).getByTestId('delete-dialog-cancel'));
+    // The dialog moves focus to Cancel in an effect, after it is first in the DOM.
+    await waitFor(() => expect(document.activeElement).toBe(within(dialog).getByTestId('delete-dialog-cancel')));
     fireEvent.click(within(dialog).getByTestId('delete-dialog-cancel'));
     expect(screen.queryByTestId('delete-dialog')).toBeNull();
     expect(bridge.callsTo('sessions:delete')).toBe(0);

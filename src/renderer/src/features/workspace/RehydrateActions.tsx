@@ -2,7 +2,7 @@ import { useId, useState } from 'react';
 import { toApiError, type ApiError } from '../../api';
 import type { DriftedFile, RehydrateRequest, RehydrateResult, RehydrationPlan } from '../../../../shared/workspace';
 import { useApi } from '../../hooks/api-context';
-import { ConfirmDialog } from './ConfirmDialog';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { describeStep } from './describe-step';
 import { shortHash } from './format';
 
