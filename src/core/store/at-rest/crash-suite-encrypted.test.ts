@@ -7,6 +7,7 @@ import { bundleChild, runScenarioSuite } from '../test-support/crash-runner.js';
 import { fastTmpRoot } from '../test-support/temp-dir.js';
 import { ENCRYPTION_FILE } from './at-rest-state.js';
 import { notUnderKey } from './test-support/convert-fixture.js';
+import { osKeyStore, type KeyStore } from './key-store.js';
 import { startSecretService, type SecretService } from './test-support/secret-service.js';
 
 /**
@@ -26,6 +27,22 @@ let scenarioCmd: string[];
 /** One key for every scenario trial (created once): encryption.json is copied into each trial root. */
 let encryptionJson: string;
 let disposeChildren: () => Promise<void> = async () => undefined;
+
+/**
+ * How this process reads the suite's one key while it verifies trials: through the keychain once,
+ * then from memory. The trial children each read it from the Secret Service themselves; this
+ * process's binding keeps its D-Bus session for life, so a keyring daemon restarted mid-suite
+ * (see test-support/secret-service.ts) would fail every later verification in here.
+ */
+function keyReadOnce(keys: KeyStore): KeyStore {
+  const read = new Map<string, Promise<Buffer | undefined>>();
+  return {
+    label: keys.label,
+    read: (account) => read.get(account) ?? (read.set(account, keys.read(account)), read.get(account)!),
+    write: (account, secret) => keys.write(account, secret),
+    remove: (account) => keys.remove(account),
+  };
+}
 
 beforeAll(async () => {
   service = await startSecretService();
@@ -51,8 +68,8 @@ describe('crash suite with encryption at rest on', () => {
       await mkdir(root, { recursive: true, mode: 0o700 });
       await writeFile(join(root, ENCRYPTION_FILE), encryptionJson, { mode: 0o600 });
     };
-    const { totals, failures, dryErrors } = await runScenarioSuite({ work, childCmd: scenarioCmd, trialsMin: TRIALS_MIN, parallel: PARALLEL, prepare });
-    console.log(`crash suite (encrypted): ${JSON.stringify(totals)} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    const { totals, failures, dryErrors } = await runScenarioSuite({ work, childCmd: scenarioCmd, trialsMin: TRIALS_MIN, parallel: PARALLEL, prepare, verifyStoreOptions: { keyStore: keyReadOnce(osKeyStore()) } });
+    console.log(`crash suite (encrypted): ${JSON.stringify(totals)} in ${((Date.now() - started) / 1000).toFixed(1)} s; keyring daemon started ${await service.daemonStarts()} time(s)`);
     expect(dryErrors).toEqual([]);
     expect(failures.slice(0, 10)).toEqual([]);
     expect(totals.trials).toBeGreaterThanOrEqual(TRIALS_MIN);

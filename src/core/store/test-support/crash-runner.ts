@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { OpenStoreOptions } from '../index.js';
 import type { Ack } from './crash-scenario.js';
 import { verifyAfterCrash, type Verdict } from './verify-store.js';
 
@@ -87,6 +88,8 @@ export interface ScenarioSuiteOptions {
   parallel: number;
   /** Prepares a trial's root before its child runs (the encrypted suite writes encryption.json). */
   prepare?: (root: string) => Promise<void>;
+  /** How this process opens a trial's store to verify it (the encrypted suite names its key store). */
+  verifyStoreOptions?: OpenStoreOptions;
 }
 
 /**
@@ -115,7 +118,7 @@ export async function runScenarioSuite(o: ScenarioSuiteOptions): Promise<{ total
     const root = join(o.work, `t-${v}-${k}`);
     await o.prepare?.(root);
     const res = await runChild(o.childCmd, [root, String(k), String(v)]);
-    const verdict: Verdict = await verifyAfterCrash(root, res.acks);
+    const verdict: Verdict = await verifyAfterCrash(root, res.acks, o.verifyStoreOptions);
     totals.trials += 1;
     if (res.signal === 'SIGKILL') totals.killed += 1;
     totals.acked += res.acks.length;

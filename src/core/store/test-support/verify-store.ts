@@ -1,6 +1,6 @@
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { openStore } from '../index.js';
+import { openStore, type OpenStoreOptions } from '../index.js';
 import { scanLog } from '../record-codec.js';
 import { recordCodecFor } from '../at-rest/index.js';
 import { ApprovalLog, APPROVALS_FILE } from '../../approvals/approval-log.js';
@@ -19,9 +19,9 @@ export interface Verdict {
 }
 
 /** Recovers a store after a crash and checks it against what was acknowledged before the crash. */
-export async function verifyAfterCrash(root: string, acks: Ack[]): Promise<Verdict> {
+export async function verifyAfterCrash(root: string, acks: Ack[], storeOptions: OpenStoreOptions = {}): Promise<Verdict> {
   const v: Verdict = { sessions: 0, corrupted: [], lost: [], duplicates: [], tornTailsRepaired: 0, tornTailsLeft: 0, midDamage: 0, problems: [] };
-  const store = await openStore(root, { metadataFlushMs: 0 });
+  const store = await openStore(root, { ...storeOptions, metadataFlushMs: 0 });
   const dirs: string[] = [];
   for (const sub of ['sessions', 'archived']) {
     for (const name of await readdir(join(root, sub)).catch(() => [] as string[])) if (!name.startsWith('.')) dirs.push(name);

@@ -75,7 +75,7 @@ export function convertCrashSuite(mode: 'enable' | 'rotate'): void {
         if (afterKill.length + afterResume.length > 0 || res.stderr) failures.push(`${mode} variant ${variant} K=${k}: ${[...afterKill, ...afterResume, res.stderr].join(' | ')}`);
         else await rm(root, { recursive: true, force: true });
       });
-      console.log(`crash suite (${mode}): ${JSON.stringify(totals)} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      console.log(`crash suite (${mode}): ${JSON.stringify(totals)} in ${((Date.now() - started) / 1000).toFixed(1)} s; keyring daemon started ${await service.daemonStarts()} time(s)`);
       expect(failures.slice(0, 10)).toEqual([]);
       expect(totals.killed).toBe(totals.trials);
       expect(totals.trials).toBe(2 * ops!);
