@@ -31,9 +31,12 @@ export function claudeSession(id: string, cwd: string, i: number): string {
 
 export function codexRollout(id: string, cwd: string, i: number): string {
   const ts = (k: number) => new Date(BASE_MS + i * 60_000 + k * 1000).toISOString();
-  const meta = { timestamp: ts(0), type: 'session_meta', payload: { id, timestamp: ts(0), cwd, originator: 'codex_cli_rs', cli_version: '0.77.0', git: { branch: 'main' } } };
+  const meta = { timestamp: ts(0), type: 'session_meta', payload: { id, timestamp: ts(0), cwd, originator: 'codex_cli_rs', cli_version: '0.77.0', source: 'cli', model_provider: 'openai', git: { branch: 'main' } } };
   const user = { timestamp: ts(1), type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: `Refactor handler ${i}` }] } };
-  return fill([JSON.stringify(meta), JSON.stringify(user)], (k) =>
+  // Real rollouts record the prompt twice: as a model input and as the user's event. Codex's own
+  // picker lists only sessions with the event (its state database's has_user_event).
+  const userEvent = { timestamp: ts(1), type: 'event_msg', payload: { type: 'user_message', message: `Refactor handler ${i}`, images: [] } };
+  return fill([JSON.stringify(meta), JSON.stringify(user), JSON.stringify(userEvent)], (k) =>
     JSON.stringify(
       k % 2 === 0
         ? { timestamp: ts(k + 2), type: 'response_item', payload: { type: 'function_call_output', call_id: `c${k}`, output: 'test output line\n'.repeat(40) } }

@@ -6,17 +6,19 @@
  *   baseline        `node -e ""` (a plain child, and the same inside the pty)
  *   baton resume    the picker, no host running, then with `baton serve` running
  *   claude --resume Claude Code's picker (offline: dummy key pre-approved, API at a closed port)
- *   codex resume    Codex's picker (`--all`: every directory, as Baton lists), dummy API-key login
+ *   codex resume    Codex's picker (`--all`: every directory, as Baton lists), dummy API-key login:
+ *                   once cold (no state database, no app-server daemon: it indexes every rollout),
+ *                   then warm (database built, the daemon the previous run left running)
  *
  *   npm run build:node
- *   npx tsx bench/importers/pickers.ts --dir=/tmp/baton-c15/full --runs=7 [--peers=/work/peers [--codex]]
+ *   npx tsx bench/importers/pickers.ts --dir=/tmp/baton-c15/full --runs=7 [--peers=/work/peers]
  *
  * The peers are installed outside the repo: npm install @anthropic-ai/claude-code@2.1.328
  * @openai/codex@0.169.0 in the --peers directory. Without it the peer rows are left out.
  */
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { timeToScreen } from './pty-screen.js';
@@ -81,6 +83,22 @@ function prepareCodex(codex: string): void {
   execFileSync(codex, ['login', '--with-api-key'], { env, input: 'sk-bench15-dummy\n', stdio: ['pipe', 'ignore', 'inherit'] });
 }
 
+/** Codex's picker talks to an app-server daemon it starts from CODEX_HOME/packages and leaves running. */
+function stopCodexDaemons(): void {
+  try {
+    execFileSync('pkill', ['-f', join(home, '.codex', 'packages')]);
+  } catch {
+    // pkill exits 1 when nothing matched.
+  }
+}
+
+/** Codex without its state database (rebuilt from the rollouts on the next start) and without its daemon. */
+async function coldCodex(): Promise<void> {
+  stopCodexDaemons();
+  const codexHome = join(home, '.codex');
+  for (const name of await readdir(codexHome)) if (name.startsWith('state_')) await rm(join(codexHome, name), { force: true });
+}
+
 async function startHost(): Promise<ChildProcess> {
   const child = spawn(process.execPath, [BATON, 'serve', '--json'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
   await new Promise<void>((done, fail) => {
@@ -102,12 +120,16 @@ async function main(): Promise<void> {
   const samples: Record<string, number[]> = {};
   const add = (name: string, ms: number) => (samples[name] ??= []).push(ms);
   const claude = peers ? join(peers, 'node_modules', '.bin', 'claude') : null;
-  // Codex 0.169.0's picker stayed at "Loading sessions… 0 / 0" on this corpus (400 s, offline):
-  // measured only when asked for.
-  const codex = peers && args.has('codex') ? join(peers, 'node_modules', '.bin', 'codex') : null;
+  // Codex lists only rollouts with a user_message event (the corpus writes one, as real rollouts do).
+  const codex = peers ? join(peers, 'node_modules', '.bin', 'codex') : null;
   if (claude) await prepareClaude();
   if (codex) prepareCodex(codex);
   const port = await closedPort();
+  const codexRow = /Refactor handler \d+/;
+  if (codex) {
+    await coldCodex();
+    add('codex resume --all (Codex 0.169.0), cold: builds its state database', (await timeToScreen(`${codex} resume --all`, codexRow, { env, cwd: CLAUDE_PROJECT, timeoutMs: 600_000 })).ms);
+  }
   for (let i = 0; i < runs; i++) {
     add('baseline: node -e ""', await plainNode());
     add('baseline: node -e "" in the pty (until exit)', (await timeToScreen(`${process.execPath} -e "process.stdout.write('ready')"`, /ready/, { env })).ms);
@@ -116,8 +138,9 @@ async function main(): Promise<void> {
       const claudeEnv = { ...env, ANTHROPIC_API_KEY: DUMMY_KEY, ANTHROPIC_BASE_URL: `http://127.0.0.1:${port}`, DISABLE_AUTOUPDATER: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' };
       add('claude --resume (Claude Code 2.1.328)', (await timeToScreen(`${claude} --resume`, /Session \d+: make the build green/, { env: claudeEnv, cwd: CLAUDE_PROJECT, timeoutMs: 60_000 })).ms);
     }
-    if (codex) add('codex resume --all (Codex 0.169.0)', (await timeToScreen(`${codex} resume --all`, /Refactor handler \d+/, { env, cwd: CLAUDE_PROJECT, timeoutMs: 60_000 })).ms);
+    if (codex) add('codex resume --all (Codex 0.169.0), warm', (await timeToScreen(`${codex} resume --all`, codexRow, { env, cwd: CLAUDE_PROJECT, timeoutMs: 60_000 })).ms);
   }
+  stopCodexDaemons();
   const host = await startHost();
   try {
     for (let i = 0; i < runs; i++) {
