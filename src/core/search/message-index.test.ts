@@ -1,34 +1,34 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { MessageRecord } from '../../shared/message.js';
-import { CHUNK_MESSAGES, chunkOf, MessageIndex, SCORED_CHUNKS_MAX } from './message-index.js';
+import { CHUNK_MESSAGES, type ChunkHit, chunkOf, MessageIndex, SCORED_CHUNKS_MAX } from './message-index.js';
 
 const msg = (seq: number, content: string): MessageRecord => ({ seq, role: seq % 2 ? 'assistant' : 'user', content, id: `m${seq}`, createdAt: "2026-11-30T00:00:00.000Z", crc: "0" });
 
-/** What the index must answer: the chunks whose text holds every term (the last as a prefix). */
+/**
+ * What the index must answer, from a plain scan of the text: per chunk, the seqs of the messages
+ * that hold every term (the last as a prefix), as `session:firstSeq → seqs`; chunks with none left out.
+ */
 function naive(corpus: Map<string, string[]>, query: string): string[] {
   const terms = MessageIndex.terms(query);
   if (terms.length === 0) return [];
-  const out: string[] = [];
+  const chunks = new Map<string, number[]>();
   for (const [session, messages] of corpus) {
-    const chunks = new Map<number, Set<string>>();
     messages.forEach((text, seq) => {
-      const set = chunks.get(chunkOf(seq)) ?? new Set();
-      for (const t of MessageIndex.terms(text)) set.add(t);
-      chunks.set(chunkOf(seq), set);
-    });
-    for (const [first, words] of chunks) {
+      const words = new Set(MessageIndex.terms(text));
       const ok = terms.every((term, i) => (i === terms.length - 1 ? [...words].some((w) => w.startsWith(term)) : words.has(term)));
-      if (ok) out.push(`${session}:${first}`);
-    }
+      if (!ok) return;
+      const key = `${session}:${chunkOf(seq)}`;
+      chunks.set(key, [...(chunks.get(key) ?? []), seq]);
+    });
   }
-  return out.sort();
+  return [...chunks].map(([key, seqs]) => `${key} → ${seqs.join(',')}`).sort();
 }
 
-const keys = (hits: { sessionId: string; firstSeq: number }[]) => hits.map((h) => `${h.sessionId}:${h.firstSeq}`).sort();
+const keys = (hits: ChunkHit[]) => hits.map((h) => `${h.sessionId}:${h.firstSeq} → ${h.seqs().join(',')}`).sort();
 
 describe('message index (typed-array postings)', () => {
-  it('agrees with a scan of the text over 300 random corpora, through re-indexing, removal, compaction and a save/load', () => {
+  it('agrees at message level with a scan of the text over 300 random corpora (one to three words), through re-indexing, removal, compaction and a save/load', () => {
     const word = fc.constantFrom('alpha', 'alps', 'beta', 'gamma', 'gam', 'delta', 'worker17', 'ts', 'x');
     const session = fc.array(fc.array(word, { minLength: 1, maxLength: 6 }).map((w) => w.join(' ')), { minLength: 1, maxLength: CHUNK_MESSAGES * 2 + 5 });
     fc.assert(
