@@ -1,7 +1,7 @@
 /**
  * Cross-session search at the issue's scale: 2,000 sessions, 1,000,000 messages in a real store
  * (temp dir), indexed by the host's search service (src/core/search), then queried end to end
- * (index + reading the hit chunks from the logs for the exact message and snippet). Memory is the
+ * (index + reading the hit messages the index names from the logs for the exact message and snippet). Memory is the
  * heap growth the index causes (gc before and after), JS heap plus typed-array bytes. Baseline in the same run: the same queries
  * answered by scanning every log (store.readMessages of every session) — what search costs without
  * an index.

@@ -133,8 +133,8 @@ export async function createSearchService({ store, dataDir }: { store: SessionSt
     sessionChanged: (id) => void enqueue(() => indexSession(id)),
     async searchSessions(query, limit = SEARCH_SESSIONS_MAX) {
       const started = performance.now();
-      const all = await rows();
       await queue;
+      const all = await rows();
       const terms = MessageIndex.terms(query);
       const best = new Map<string, ChunkHit>();
       for (const hit of index.query(query)) if (!best.has(hit.sessionId) && all.has(hit.sessionId)) best.set(hit.sessionId, hit);
