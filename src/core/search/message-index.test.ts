@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { MessageRecord } from '../../shared/message.js';
+import { POSITIONS_MAX } from './compact-postings.js';
 import { CHUNK_MESSAGES, type ChunkHit, chunkOf, MessageIndex, SCORED_CHUNKS_MAX } from './message-index.js';
 
 const msg = (seq: number, content: string): MessageRecord => ({ seq, role: seq % 2 ? 'assistant' : 'user', content, id: `m${seq}`, createdAt: "2026-11-30T00:00:00.000Z", crc: "0" });
@@ -54,6 +55,20 @@ describe('message index (typed-array postings)', () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it("a chunk's message offsets fit the one byte per position the postings store", () => {
+    expect(CHUNK_MESSAGES).toBeLessThanOrEqual(POSITIONS_MAX + 1);
+  });
+
+  it('names the messages holding every word; words in one chunk but never one message are no hit', () => {
+    const index = MessageIndex.empty();
+    const texts = Array.from({ length: CHUNK_MESSAGES }, (_, seq) => (seq === 7 ? 'mifuka alone' : seq === 150 ? 'tenkaka alone' : seq === 199 || seq === 0 ? 'tenkaka and mifuka' : 'filler'));
+    index.addMessages('s', texts.map((t, seq) => msg(seq, t)));
+    expect(index.query('mifuka tenkaka').map((h) => h.seqs())).toEqual([[0, 199]]);
+    expect(index.query('mifuka alone').map((h) => h.seqs())).toEqual([[7]]);
+    expect(index.query('alone and')).toEqual([]);
+    expect(index.query('tenk').map((h) => h.seqs())).toEqual([[0, 150, 199]]);
   });
 
   it('ranks a chunk that says the word more often first, and newer chunks first on a tie', () => {
