@@ -1,6 +1,6 @@
-import MiniSearch from 'minisearch';
 import type { MessageRecord } from '../../shared/message.js';
 import { CompactPostings, positionStarts } from './compact-postings.js';
+import { termsOf } from './terms.js';
 
 /**
  * The full-text index over what was said in Baton's sessions. One document per chunk of
@@ -13,8 +13,11 @@ import { CompactPostings, positionStarts } from './compact-postings.js';
  * chunk and the seqs of the messages holding every term.
  */
 export const CHUNK_MESSAGES = 200;
-/** Index format: bump when the fields, the chunking or the layout change (an old file is then rebuilt). */
-export const INDEX_VERSION = 4;
+/**
+ * Index format: bump when the fields, the chunking, the tokenizer or the layout change (an old file
+ * is then rebuilt). 5: terms split on symbols too (terms.ts); 4 had minisearch's tokenizer.
+ */
+export const INDEX_VERSION = 5;
 /**
  * A very common word (in most chunks) scores only its newest SCORED_CHUNKS_MAX chunks: the answer
  * lists 20 sessions, and scoring every chunk of a word said everywhere is what made such queries
@@ -50,8 +53,6 @@ export function searchableText(message: Pick<MessageRecord, 'content' | 'toolCal
   return calls.length === 0 ? message.content : `${message.content}\n${calls.join('\n')}`;
 }
 
-const tokenize = MiniSearch.getDefault('tokenize') as (text: string) => string[];
-
 interface Group {
   lists: Uint32Array[];
   /** Per list: the term's positions, and where each posting's start (filled on first use). */
@@ -83,9 +84,7 @@ export class MessageIndex {
 
   /** The index's own tokenizer, so exact matching in a message agrees with the index. */
   static terms(query: string): string[] {
-    return tokenize(query)
-      .map((t) => t.toLowerCase())
-      .filter((t) => t.length > 0);
+    return termsOf(query);
   }
 
   get documentCount(): number {

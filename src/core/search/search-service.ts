@@ -5,6 +5,7 @@ import type { SessionStore } from '../store/types.js';
 import { writeFileAtomic } from '../fs/write-file-atomic.js';
 import { type ChunkHit, chunkOf, MessageIndex, searchableText } from './message-index.js';
 import { storeFsFor } from '../store/at-rest/registry.js';
+import { termsOf, wordsMatch } from './terms.js';
 
 /** The index file in the data directory (rebuilt from the logs when missing or damaged). */
 export const SEARCH_INDEX_FILE = 'search-index.bin';
@@ -41,11 +42,12 @@ export interface SearchService {
   close(): Promise<void>;
 }
 
-/** True when `message` holds every term (the index's tokenizer; the last term may be a prefix). */
+/**
+ * True when `message` holds every term as a word (the index's tokenizer; the last term as a
+ * prefix): the same test the index answers, so a read message confirms exactly what it named.
+ */
 export function messageMatches(message: Pick<MessageRecord, 'content' | 'toolCalls'>, terms: readonly string[]): boolean {
-  if (terms.length === 0) return false;
-  const hay = searchableText(message).toLowerCase();
-  return terms.every((term) => hay.includes(term));
+  return wordsMatch(termsOf(searchableText(message)), terms);
 }
 
 export function snippetOf(text: string, term: string): string {
