@@ -40,4 +40,15 @@ describe('compact postings with positions', () => {
     expect(() => CompactPostings.deserialize({ ...data, positions: data.positions.subarray(0, 1) })).toThrow(/positions shorter/);
     expect(() => CompactPostings.deserialize({ ...data, positionLengths: Uint32Array.of(1), positions: data.positions.subarray(0, 1) })).toThrow(/"a" counts 2 positions but holds 1/);
   });
+
+  it('a term whose docs were all removed before a save takes postings again after the load', () => {
+    const p = new CompactPostings();
+    p.remove(p.add(new Map([['gone', [0]]])));
+    p.add(new Map([['kept', [1]]]));
+    p.compact();
+    const loaded = CompactPostings.deserialize(p.serialize());
+    expect(read(loaded, 'gone')).toEqual([]);
+    const doc = loaded.add(new Map([['gone', [3, 7]]]));
+    expect(read(loaded, 'gone')).toEqual([[doc, [3, 7]]]);
+  });
 });

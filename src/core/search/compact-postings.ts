@@ -226,7 +226,9 @@ export class CompactPostings {
     let list = this.lists[term]!;
     const n = this.lengths[term]!;
     if (n === list.length) {
-      const bigger = new Uint32Array(list.length * 2);
+      // A loaded term with no postings left (its docs all removed before the save) has a
+      // zero-length list: doubling it gave zero, and the write past its end was silently lost.
+      const bigger = new Uint32Array(Math.max(FIRST_CAPACITY, list.length * 2));
       bigger.set(list);
       this.lists[term] = list = bigger;
     }

@@ -94,6 +94,23 @@ describe('search service', () => {
     await search.close();
   });
 
+  it('finds `worker-12.ts` the way the e2e large session says it (Markdown backticks and bold), across and inside a session', async () => {
+    // The messages of e2e/support/large-session.ts that broke message-level search: the backtick
+    // is a symbol, and glued to the word it hid "worker" from the index.
+    const said = Array.from({ length: 2 * CHUNK_MESSAGES + 10 }, (_, n) => ({ role: 'user' as const, content: `Step ${n}: check the **timeout** handling in \`worker-${n % 97}.ts\`.` }));
+    const s = await store.createSession({ ...base, title: 'large' }, said);
+    const search = await createSearchService({ store, dataDir: tmp.dir });
+    await search.syncAll();
+    const all = said.map((_, n) => n);
+    expect(await search.searchSession(s.id, 'worker ts')).toEqual(all);
+    expect(await search.searchSession(s.id, 'timeout worker')).toEqual(all);
+    expect(await search.searchSession(s.id, 'worker-12.ts')).toEqual(all.filter((n) => n % 97 === 12 || n === 12));
+    const { hits } = await search.searchSessions('worker-12.ts');
+    expect(hits.map((h) => h.sessionId)).toEqual([s.id]);
+    expect(said[hits[0]!.seq]!.content).toContain('`worker-12.ts`');
+    await search.close();
+  });
+
   it('a damaged index file is rebuilt from the logs', async () => {
     await store.createSession(base, [{ role: 'user', content: 'pangolin migration' }]);
     await writeFile(join(tmp.dir, SEARCH_INDEX_FILE), Buffer.from([0x42, 0x54, 0x53, 0x49, 3, 0, 0, 0, 200, 0, 0, 0, 123]));
