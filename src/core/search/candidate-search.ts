@@ -1,6 +1,6 @@
 import type { ImportedCandidate } from '../importers/types.js';
 import { MessageIndex } from './message-index.js';
-import { termsOf, wordsMatch } from './terms.js';
+import { termsOf, wordsMatch } from '../../shared/search-terms.js';
 import { snippetOf, type SessionSearchHit } from './search-service.js';
 
 /** Claude Code / Codex candidates a cross-session query answers with, besides Baton's sessions. */

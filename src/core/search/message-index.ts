@@ -1,6 +1,6 @@
 import type { MessageRecord } from '../../shared/message.js';
 import { CompactPostings, positionStarts } from './compact-postings.js';
-import { termsOf } from './terms.js';
+import { termsOf } from '../../shared/search-terms.js';
 
 /**
  * The full-text index over what was said in Baton's sessions. One document per chunk of

@@ -5,7 +5,7 @@ import type { SessionStore } from '../store/types.js';
 import { writeFileAtomic } from '../fs/write-file-atomic.js';
 import { type ChunkHit, chunkOf, MessageIndex, searchableText } from './message-index.js';
 import { storeFsFor } from '../store/at-rest/registry.js';
-import { termsOf, wordsMatch } from './terms.js';
+import { termsOf, wordsMatch } from '../../shared/search-terms.js';
 
 /** The index file in the data directory (rebuilt from the logs when missing or damaged). */
 export const SEARCH_INDEX_FILE = 'search-index.bin';

@@ -1,10 +1,11 @@
 /**
- * The words of a text, as the search index stores them and as a query is matched: lowercase runs
- * of letters, digits and combining marks. Everything else separates words — spaces, punctuation,
- * and also symbols and control characters. minisearch's default tokenizer (kept until format 4)
- * split on spaces and punctuation only, so the backtick (a symbol, \p{Sk}) around Markdown code
- * stayed glued to the word: "`worker-12.ts`" gave "`worker", "12", "ts`", and at message level
- * "worker ts" found nothing (a tab, \p{Cc}, glued words the same way).
+ * The words of a text, as the search index stores them, as a query is matched and as the
+ * conversation paints a hit: lowercase runs of letters, digits and combining marks. Everything
+ * else separates words: spaces, punctuation, and also symbols and control characters.
+ * minisearch's default tokenizer (used until index format 4) split on spaces and punctuation
+ * only, so the backtick (a symbol, \p{Sk}) around Markdown code stayed glued to the word:
+ * "`worker-12.ts`" gave "`worker", "12", "ts`", and at message level "worker ts" found nothing
+ * (a tab, \p{Cc}, glued words the same way).
  */
 export const WORD_SEPARATOR = /[^\p{L}\p{N}\p{M}]+/u;
 
