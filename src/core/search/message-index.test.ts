@@ -46,13 +46,21 @@ const separator = fc.constantFrom(...SEPARATORS);
 
 /** Words joined by separators, maybe wrapped in more (a leading backtick, a trailing period). */
 const phrase = (words: fc.Arbitrary<string[]>) =>
-  fc.tuple(words, fc.array(separator, { minLength: 40, maxLength: 40 }), fc.boolean()).map(([ws, seps, wrap]) => {
+  fc.tuple(words, fc.array(separator, { minLength: 7, maxLength: 7 }), fc.boolean()).map(([ws, seps, wrap]) => {
     const joined = ws.map((w, i) => (i === 0 ? w : seps[i % seps.length]! + w)).join('');
     return { text: wrap ? `${seps[0]}${joined}${seps[1]}` : joined, words: ws };
   });
 const message = phrase(fc.array(word, { minLength: 1, maxLength: 6 }));
-/** Up to two chunks and a bit; with few words, one is in every message of a chunk (and > 255 of a session). */
-const session = fc.array(message, { minLength: 1, maxLength: CHUNK_MESSAGES * 2 + 5 });
+/**
+ * Up to two chunks and a bit (the length drawn uniformly: fast-check's default size keeps arrays
+ * near ten), and now and then one word said in every message, so it is in all the messages of a
+ * chunk and in more than 255 of the session.
+ */
+const session = fc
+  .tuple(fc.integer({ min: 1, max: CHUNK_MESSAGES * 2 + 5 }), fc.option(word, { freq: 3 }), fc.array(separator, { minLength: 1, maxLength: 1 }))
+  .chain(([n, everywhere, [sep]]) =>
+    fc.array(message, { minLength: n, maxLength: n }).map((said) => (everywhere === null ? said : said.map((m) => ({ text: `${m.text}${sep}${everywhere}`, words: [...m.words, everywhere] })))),
+  );
 /** One to three words, the last maybe cut to a prefix, typed with any separators and case. */
 const query = fc
   .tuple(fc.array(word, { minLength: 1, maxLength: 3 }), fc.integer({ min: 1, max: 8 }), fc.array(separator, { minLength: 40, maxLength: 40 }), fc.boolean())
@@ -122,6 +130,10 @@ describe('message index (typed-array postings)', () => {
     expect(seqs('worker-12.ts')).toEqual(all.filter((n) => n % 97 === 12 || n === 12));
     expect(seqs('`worker-12.ts`')).toEqual(seqs('worker-12.ts'));
     expect(seqs('**timeout** handling\tin')).toEqual(all);
+    // "worker" is in all 200 messages of each chunk (200 offsets in one posting), also after a save/load.
+    const loaded = MessageIndex.fromBytes(ix.toBytes())!;
+    expect(loaded.query('worker ts').flatMap((h) => h.seqs()).sort((a, b) => a - b)).toEqual(all);
+    expect(loaded.query('worker-12.ts').flatMap((h) => h.seqs()).sort((a, b) => a - b)).toEqual(seqs('worker-12.ts'));
   });
 
   it('the last word matches the exact word and at most PREFIX_TERMS_MAX - 1 longer ones, in sorted order', () => {
