@@ -15,7 +15,7 @@ import { termsOf } from '../../shared/search-terms.js';
 export const CHUNK_MESSAGES = 200;
 /**
  * Index format: bump when the fields, the chunking, the tokenizer or the layout change (an old file
- * is then rebuilt). 5: terms split on symbols too (terms.ts); 4 had minisearch's tokenizer.
+ * is then rebuilt). 5: words split on symbols too (src/shared/search-terms.ts); 4 had minisearch's tokenizer.
  */
 export const INDEX_VERSION = 5;
 /**
