@@ -1,14 +1,15 @@
 /**
  * Cross-session search at the issue's scale: 2,000 sessions, 1,000,000 messages in a real store
  * (temp dir), indexed by the host's search service (src/core/search), then queried end to end
- * (index + reading the hit chunks from the logs for the exact message and snippet). Memory is the
+ * (index + reading the hit messages the index names from the logs for the exact message and snippet). Memory is the
  * heap growth the index causes (gc before and after), JS heap plus typed-array bytes. Baseline in the same run: the same queries
  * answered by scanning every log (store.readMessages of every session) — what search costs without
  * an index.
+ * Wall time and CPU time (user + system, the whole process) are printed side by side.
  * Run: node --expose-gc --import tsx bench/search/message-search.ts [sessions] [messagesPerSession]
  */
 import { mkdtemp, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore } from '../../src/core/store/index.js';
 import { createSearchService, messageMatches, SEARCH_INDEX_FILE } from '../../src/core/search/search-service.js';
@@ -44,6 +45,12 @@ const heap = () => {
   return m.heapUsed + m.arrayBuffers;
 };
 
+/** CPU (user + system) since `from`, in ms: beside wall time, since the machine is shared. */
+const cpuMs = (from: NodeJS.CpuUsage) => {
+  const used = process.cpuUsage(from);
+  return (used.user + used.system) / 1000;
+};
+
 const dir = await mkdtemp(join(tmpdir(), 'baton-bench-search-'));
 try {
   const store = await openStore(dir);
@@ -58,18 +65,22 @@ try {
 
   const before = heap();
   const built = performance.now();
+  const buildCpu = process.cpuUsage();
   const search = await createSearchService({ store, dataDir: dir });
   await search.syncAll();
   const buildMs = performance.now() - built;
+  const buildCpuMs = cpuMs(buildCpu);
   const indexBytes = heap() - before;
   await search.close();
   const fileBytes = (await stat(join(dir, SEARCH_INDEX_FILE))).size;
 
   // A restart: the index is loaded from the data dir, no log is read again.
   const reloaded = performance.now();
+  const reloadCpu = process.cpuUsage();
   const again = await createSearchService({ store, dataDir: dir });
   await again.syncAll();
   const reloadMs = performance.now() - reloaded;
+  const reloadCpuMs = cpuMs(reloadCpu);
 
   const queries = ['quokka calibrated', 'worker17.ts', WORDS[10]!, `${WORDS[200]} ${WORDS[3]}`, 'nothingmatchesthis'];
   const rows: Record<string, string | number>[] = [];
@@ -78,27 +89,34 @@ try {
     // Baseline: every session's log read and scanned.
     const terms = MessageIndex.terms(query);
     const scan: number[] = [];
+    const scanCpu: number[] = [];
     let scanHits = 0;
     for (let r = 0; r < BASELINE_RUNS; r++) {
       const t = performance.now();
+      const c = process.cpuUsage();
       scanHits = 0;
       for (const row of rowsList) if ((await store.readMessages(row.id)).some((m) => messageMatches(m, terms))) scanHits++;
       scan.push(performance.now() - t);
+      scanCpu.push(cpuMs(c));
     }
     const times: number[] = [];
+    const cpu: number[] = [];
     let hits = 0;
     for (let r = 0; r < QUERY_RUNS; r++) {
+      const c = process.cpuUsage();
       const result = await again.searchSessions(query);
+      cpu.push(cpuMs(c));
       times.push(result.tookMs);
       hits = result.hits.length;
     }
     const s = summarize(times);
-    rows.push({ query, 'baseline: scan all logs ms': summarize(scan).p50, 'sessions matching (scan)': scanHits, 'index p50 ms': s.p50, 'index p95 ms': s.p95, 'sessions answered (max 20)': hits });
+    rows.push({ query, 'baseline: scan all logs ms': summarize(scan).p50, 'baseline CPU ms': summarize(scanCpu).p50, 'sessions matching (scan)': scanHits, 'index p50 ms': s.p50, 'index p95 ms': s.p95, 'index p50 CPU ms': summarize(cpu).p50, 'sessions answered (max 20)': hits });
   }
   await again.close();
   await store.close();
   console.log(`${SESSIONS.toLocaleString('en-US')} sessions × ${PER_SESSION} = ${(SESSIONS * PER_SESSION).toLocaleString('en-US')} messages; seeded in ${(seedMs / 1000).toFixed(1)} s`);
-  printTable([{ 'index build s': +(buildMs / 1000).toFixed(1), 'index memory MB (heap + array buffers)': +(indexBytes / 1024 / 1024).toFixed(1), 'index file MB': +(fileBytes / 1024 / 1024).toFixed(1), 'restart (load, no log read) s': +(reloadMs / 1000).toFixed(2) }]);
+  printTable([{ 'index build s': +(buildMs / 1000).toFixed(1), 'build CPU s': +(buildCpuMs / 1000).toFixed(1), 'index memory MB (heap + array buffers)': +(indexBytes / 1024 / 1024).toFixed(1), 'index file MB': +(fileBytes / 1024 / 1024).toFixed(1), 'restart (load, no log read) s': +(reloadMs / 1000).toFixed(2), 'restart CPU s': +(reloadCpuMs / 1000).toFixed(2) }]);
+  console.log(`load average at the end: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   printTable(rows);
 } finally {
   await rm(dir, { recursive: true, force: true });

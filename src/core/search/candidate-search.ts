@@ -1,5 +1,6 @@
 import type { ImportedCandidate } from '../importers/types.js';
 import { MessageIndex } from './message-index.js';
+import { termsOf, wordsMatch } from '../../shared/search-terms.js';
 import { snippetOf, type SessionSearchHit } from './search-service.js';
 
 /** Claude Code / Codex candidates a cross-session query answers with, besides Baton's sessions. */
@@ -16,11 +17,8 @@ export function searchCandidates(candidates: readonly ImportedCandidate[], query
   const terms = MessageIndex.terms(query);
   if (terms.length === 0) return [];
   const hits = candidates
-    .filter((c) => {
-      const words = MessageIndex.terms(c.title);
-      // Every term a word of the title, the last as a prefix: what the message index answers.
-      return terms.every((term, i) => words.some((w) => (i === terms.length - 1 ? w.startsWith(term) : w === term)));
-    })
+    // Every term a word of the title, the last as a prefix: what the message index answers.
+    .filter((c) => wordsMatch(termsOf(c.title), terms))
     .sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0))
     .slice(0, limit);
   return hits.map((c) => ({ sessionId: `${c.source}:${c.externalId}`, title: c.title, cwd: c.cwd ?? '', seq: 0, snippet: snippetOf(c.title, terms[0]!), source: c.source }));

@@ -1,59 +1,170 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { MessageRecord } from '../../shared/message.js';
-import { CHUNK_MESSAGES, chunkOf, MessageIndex, SCORED_CHUNKS_MAX } from './message-index.js';
+import { POSITIONS_MAX } from './compact-postings.js';
+import { CHUNK_MESSAGES, type ChunkHit, chunkOf, MessageIndex, PREFIX_TERMS_MAX, SCORED_CHUNKS_MAX } from './message-index.js';
 
 const msg = (seq: number, content: string): MessageRecord => ({ seq, role: seq % 2 ? 'assistant' : 'user', content, id: `m${seq}`, createdAt: "2026-11-30T00:00:00.000Z", crc: "0" });
 
-/** What the index must answer: the chunks whose text holds every term (the last as a prefix). */
-function naive(corpus: Map<string, string[]>, query: string): string[] {
-  const terms = MessageIndex.terms(query);
-  if (terms.length === 0) return [];
-  const out: string[] = [];
-  for (const [session, messages] of corpus) {
-    const chunks = new Map<number, Set<string>>();
-    messages.forEach((text, seq) => {
-      const set = chunks.get(chunkOf(seq)) ?? new Set();
-      for (const t of MessageIndex.terms(text)) set.add(t);
-      chunks.set(chunkOf(seq), set);
-    });
-    for (const [first, words] of chunks) {
-      const ok = terms.every((term, i) => (i === terms.length - 1 ? [...words].some((w) => w.startsWith(term)) : words.has(term)));
-      if (ok) out.push(`${session}:${first}`);
-    }
-  }
-  return out.sort();
+/**
+ * A corpus the test knows word by word, without the product's tokenizer: each message is a list of
+ * words (any case) joined by separators the way agents write them (Markdown backticks and bold,
+ * file names, tabs, arrows, dashes), so "`worker-12.ts`" is known to hold worker, 12 and ts.
+ */
+interface Said {
+  text: string;
+  words: string[];
 }
 
-const keys = (hits: { sessionId: string; firstSeq: number }[]) => hits.map((h) => `${h.sessionId}:${h.firstSeq}`).sort();
+/**
+ * What the index must answer, from a plain scan of the known words: per chunk, the seqs of the
+ * messages that hold every query word (the last as a prefix), as `session:firstSeq → seqs`; chunks
+ * with none left out. Words compare in lowercase.
+ */
+function naive(corpus: Map<string, Said[]>, queryWords: readonly string[]): string[] {
+  const terms = queryWords.map((w) => w.toLowerCase());
+  const chunks = new Map<string, number[]>();
+  for (const [session, messages] of corpus) {
+    messages.forEach((said, seq) => {
+      const words = new Set(said.words.map((w) => w.toLowerCase()));
+      const ok = terms.every((term, i) => (i === terms.length - 1 ? [...words].some((w) => w.startsWith(term)) : words.has(term)));
+      if (!ok) return;
+      const key = `${session}:${chunkOf(seq)}`;
+      chunks.set(key, [...(chunks.get(key) ?? []), seq]);
+    });
+  }
+  return [...chunks].map(([key, seqs]) => `${key} → ${seqs.join(',')}`).sort();
+}
+
+const keys = (hits: ChunkHit[]) => hits.map((h) => `${h.sessionId}:${h.firstSeq} → ${h.seqs().join(',')}`).sort();
+
+/** Fewer than PREFIX_TERMS_MAX words share a prefix, so every prefix match is in the answer. */
+const WORDS = ['alpha', 'Alps', 'beta', 'gamma', 'gam', 'delta', 'worker', 'Worker17', '12', '120', 'ts', 'TSX', 'x', 'timeout', 'café', 'Ünïcode', 'naïve'];
+const SEPARATORS = [' ', '-', '.', '`', '**', '\t', '\n', ', ', '/', '_', '(', ')', '+', '=', '|', '~', '$', ' — ', '::', '"', ' → ', ' ✓ ', '\u00a0', '#', '<', '>', '@', '\\'];
+const word = fc.constantFrom(...WORDS);
+const separator = fc.constantFrom(...SEPARATORS);
+
+/** Words joined by separators, maybe wrapped in more (a leading backtick, a trailing period). */
+const phrase = (words: fc.Arbitrary<string[]>) =>
+  fc.tuple(words, fc.array(separator, { minLength: 7, maxLength: 7 }), fc.boolean()).map(([ws, seps, wrap]) => {
+    const joined = ws.map((w, i) => (i === 0 ? w : seps[i % seps.length]! + w)).join('');
+    return { text: wrap ? `${seps[0]}${joined}${seps[1]}` : joined, words: ws };
+  });
+const message = phrase(fc.array(word, { minLength: 1, maxLength: 6 }));
+/**
+ * Up to two chunks and a bit (the length drawn uniformly: fast-check's default size keeps arrays
+ * near ten), and now and then one word said in every message, so it is in all the messages of a
+ * chunk and in more than 255 of the session.
+ */
+const session = fc
+  .tuple(fc.integer({ min: 1, max: CHUNK_MESSAGES * 2 + 5 }), fc.option(word, { freq: 3 }), fc.array(separator, { minLength: 1, maxLength: 1 }))
+  .chain(([n, everywhere, [sep]]) =>
+    fc.array(message, { minLength: n, maxLength: n }).map((said) => (everywhere === null ? said : said.map((m) => ({ text: `${m.text}${sep}${everywhere}`, words: [...m.words, everywhere] })))),
+  );
+/** One to three words, the last maybe cut to a prefix, typed with any separators and case. */
+const query = fc
+  .tuple(fc.array(word, { minLength: 1, maxLength: 3 }), fc.integer({ min: 1, max: 8 }), fc.array(separator, { minLength: 40, maxLength: 40 }), fc.boolean())
+  .map(([ws, cut, seps, upper]) => {
+    const words = ws.map((w, i) => (i === ws.length - 1 ? w.slice(0, cut) : w)).map((w) => (upper ? w.toUpperCase() : w));
+    return { text: words.map((w, i) => (i === 0 ? w : seps[i]! + w)).join(''), words };
+  });
+
+const index = (messages: readonly Said[], from = 0) => messages.map((m, i) => msg(from + i, m.text));
 
 describe('message index (typed-array postings)', () => {
-  it('agrees with a scan of the text over 300 random corpora, through re-indexing, removal, compaction and a save/load', () => {
-    const word = fc.constantFrom('alpha', 'alps', 'beta', 'gamma', 'gam', 'delta', 'worker17', 'ts', 'x');
-    const session = fc.array(fc.array(word, { minLength: 1, maxLength: 6 }).map((w) => w.join(' ')), { minLength: 1, maxLength: CHUNK_MESSAGES * 2 + 5 });
+  it('agrees at message level with a plain scan over 300 random corpora of punctuated words (one to three words), through re-indexing, growth, removal, compaction and a save/load', () => {
     fc.assert(
-      fc.property(fc.array(session, { minLength: 1, maxLength: 5 }), fc.array(word, { minLength: 1, maxLength: 3 }), fc.integer({ min: 0, max: 4 }), (sessions, queryWords, removeAt) => {
-        let index = MessageIndex.empty();
-        const corpus = new Map<string, string[]>();
-        sessions.forEach((texts, s) => {
+      fc.property(fc.array(session, { minLength: 1, maxLength: 5 }), query, fc.integer({ min: 0, max: 4 }), fc.option(session), session, (sessions, q, removeAt, reborn, more) => {
+        let ix = MessageIndex.empty();
+        const corpus = new Map<string, Said[]>();
+        const check = () => {
+          expect(keys(ix.query(q.text))).toEqual(naive(corpus, q.words));
+          for (const [id, said] of corpus) expect(keys(ix.query(q.text, id))).toEqual(naive(new Map([[id, said]]), q.words));
+        };
+        sessions.forEach((said, s) => {
           const id = `s${s}`;
           // Indexed twice (as a live session is: the last chunk again): the old chunk is a tombstone.
-          index.addMessages(id, texts.map((t, seq) => msg(seq, t)));
-          index.addMessages(id, texts.slice(chunkOf(texts.length - 1)).map((t, i) => msg(chunkOf(texts.length - 1) + i, t)));
-          corpus.set(id, texts);
+          ix.addMessages(id, index(said));
+          const last = chunkOf(said.length - 1);
+          ix.addMessages(id, index(said.slice(last), last));
+          corpus.set(id, said);
         });
+        check();
         if (removeAt < sessions.length) {
-          index.removeSession(`s${removeAt}`);
+          // Removing a session (most of the postings, often) compacts the index.
+          ix.removeSession(`s${removeAt}`);
           corpus.delete(`s${removeAt}`);
+          if (reborn !== null) {
+            // The same id again, saying other things.
+            ix.addMessages(`s${removeAt}`, index(reborn));
+            corpus.set(`s${removeAt}`, reborn);
+          }
+          check();
         }
-        const query = queryWords.join(' ');
-        expect(keys(index.query(query))).toEqual(naive(corpus, query));
-        index = MessageIndex.fromBytes(index.toBytes())!;
-        expect(keys(index.query(query))).toEqual(naive(corpus, query));
-        for (const id of corpus.keys()) expect(keys(index.query(query, id))).toEqual(naive(new Map([[id, corpus.get(id)!]]), query));
+        ix = MessageIndex.fromBytes(ix.toBytes())!;
+        check();
+        // A loaded index grows: session 0 gains messages (its last chunk is rebuilt from its first seq).
+        const s0 = corpus.get('s0');
+        if (s0 !== undefined) {
+          const grown = [...s0, ...more];
+          const last = chunkOf(s0.length - 1);
+          ix.addMessages('s0', index(grown.slice(last), last));
+          corpus.set('s0', grown);
+          check();
+        }
       }),
       { numRuns: 300 },
     );
+  });
+
+  it('the e2e large session: "worker ts", "timeout worker" and "worker-12.ts" find the messages that say `worker-K.ts`', () => {
+    // Shaped like e2e/support/large-session.ts: Markdown bold and a file name in backticks.
+    const texts = Array.from({ length: 3 * CHUNK_MESSAGES }, (_, n) => `Step ${n}: check the **timeout** handling in \`worker-${n % 97}.ts\`.`);
+    const ix = MessageIndex.empty();
+    ix.addMessages('large', texts.map((t, seq) => msg(seq, t)));
+    const seqs = (q: string) => ix.query(q).flatMap((h) => h.seqs()).sort((a, b) => a - b);
+    const all = texts.map((_, seq) => seq);
+    expect(MessageIndex.terms(texts[12]!)).toEqual(['step', '12', 'check', 'the', 'timeout', 'handling', 'in', 'worker', '12', 'ts']);
+    expect(seqs('worker ts')).toEqual(all);
+    expect(seqs('timeout worker')).toEqual(all);
+    expect(seqs('worker-12.ts')).toEqual(all.filter((n) => n % 97 === 12 || n === 12));
+    expect(seqs('`worker-12.ts`')).toEqual(seqs('worker-12.ts'));
+    expect(seqs('**timeout** handling\tin')).toEqual(all);
+    // "worker" is in all 200 messages of each chunk (200 offsets in one posting), also after a save/load.
+    const loaded = MessageIndex.fromBytes(ix.toBytes())!;
+    expect(loaded.query('worker ts').flatMap((h) => h.seqs()).sort((a, b) => a - b)).toEqual(all);
+    expect(loaded.query('worker-12.ts').flatMap((h) => h.seqs()).sort((a, b) => a - b)).toEqual(seqs('worker-12.ts'));
+  });
+
+  it('the last word matches the exact word and at most PREFIX_TERMS_MAX - 1 longer ones, in sorted order', () => {
+    const ix = MessageIndex.empty();
+    // "12" and 100 words that start with it, one message each.
+    const texts = ['worker 12', ...Array.from({ length: 100 }, (_, i) => `worker 12${i}`)];
+    ix.addMessages('s', texts.map((t, seq) => msg(seq, t)));
+    const expected = texts
+      .map((t, seq) => [t.split(' ')[1]!, seq] as const)
+      .sort((a, b) => (a[0] === '12' ? -1 : b[0] === '12' ? 1 : a[0] < b[0] ? -1 : 1))
+      .slice(0, PREFIX_TERMS_MAX)
+      .map(([, seq]) => seq)
+      .sort((a, b) => a - b);
+    expect(ix.query('worker 12').flatMap((h) => h.seqs())).toEqual(expected);
+    // A longer prefix reaches the words the cap left out.
+    expect(ix.query('worker 1299').flatMap((h) => h.seqs())).toEqual([100]);
+    expect(ix.query('worker 12999')).toEqual([]);
+  });
+
+  it("a chunk's message offsets fit the one byte per position the postings store", () => {
+    expect(CHUNK_MESSAGES).toBeLessThanOrEqual(POSITIONS_MAX + 1);
+  });
+
+  it('names the messages holding every word; words in one chunk but never one message are no hit', () => {
+    const index = MessageIndex.empty();
+    const texts = Array.from({ length: CHUNK_MESSAGES }, (_, seq) => (seq === 7 ? 'mifuka alone' : seq === 150 ? 'tenkaka alone' : seq === 199 || seq === 0 ? 'tenkaka and mifuka' : 'filler'));
+    index.addMessages('s', texts.map((t, seq) => msg(seq, t)));
+    expect(index.query('mifuka tenkaka').map((h) => h.seqs())).toEqual([[0, 199]]);
+    expect(index.query('mifuka alone').map((h) => h.seqs())).toEqual([[7]]);
+    expect(index.query('alone and')).toEqual([]);
+    expect(index.query('tenk').map((h) => h.seqs())).toEqual([[0, 150, 199]]);
   });
 
   it('ranks a chunk that says the word more often first, and newer chunks first on a tie', () => {

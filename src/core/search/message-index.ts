@@ -1,17 +1,23 @@
-import MiniSearch from 'minisearch';
 import type { MessageRecord } from '../../shared/message.js';
-import { CompactPostings } from './compact-postings.js';
+import { CompactPostings, positionStarts } from './compact-postings.js';
+import { termsOf } from '../../shared/search-terms.js';
 
 /**
  * The full-text index over what was said in Baton's sessions. One document per chunk of
  * CHUNK_MESSAGES consecutive messages of a session, not per message: a term repeated in a chunk is
  * one posting. Postings live in typed arrays (compact-postings.ts): minisearch's Maps cost 267 MB
- * of heap for 1 M messages, this well under the 150 MB target (bench/search). A hit names a
- * session and a seq range; the exact messages are found by reading that range.
+ * of heap for 1 M messages, this well under the 150 MB target (bench/search). Each posting also
+ * keeps the offsets (0–199, one byte each) of the chunk's messages that hold the term, so a query
+ * of several words intersects at message level before anything is read: two words that share
+ * chunks but rarely a message used to cost a read of every such chunk. A hit names a session, its
+ * chunk and the seqs of the messages holding every term.
  */
 export const CHUNK_MESSAGES = 200;
-/** Index format: bump when the fields, the chunking or the layout change (an old file is then rebuilt). */
-export const INDEX_VERSION = 3;
+/**
+ * Index format: bump when the fields, the chunking, the tokenizer or the layout change (an old file
+ * is then rebuilt). 5: words split on symbols too (src/shared/search-terms.ts); 4 had minisearch's tokenizer.
+ */
+export const INDEX_VERSION = 5;
 /**
  * A very common word (in most chunks) scores only its newest SCORED_CHUNKS_MAX chunks: the answer
  * lists 20 sessions, and scoring every chunk of a word said everywhere is what made such queries
@@ -30,6 +36,11 @@ export interface ChunkHit {
   sessionId: string;
   firstSeq: number;
   score: number;
+  /**
+   * The seqs of the chunk's messages that hold every term (the last as a prefix), ascending and
+   * never empty. Computed on first call from the index as it is: call it before the index changes.
+   */
+  seqs(): number[];
 }
 
 export function chunkOf(seq: number): number {
@@ -42,13 +53,16 @@ export function searchableText(message: Pick<MessageRecord, 'content' | 'toolCal
   return calls.length === 0 ? message.content : `${message.content}\n${calls.join('\n')}`;
 }
 
-const tokenize = MiniSearch.getDefault('tokenize') as (text: string) => string[];
-
 interface Group {
   lists: Uint32Array[];
+  /** Per list: the term's positions, and where each posting's start (filled on first use). */
+  positions: Uint8Array[];
+  starts: (Uint32Array | undefined)[];
   weights: number[];
   df: number;
 }
+/** A chunk's messages as a 256-bit set (8 words), so a group's union and the groups' intersection are word operations. */
+const BITMAP_WORDS = 8;
 
 export class MessageIndex {
   private chunkSession = new Uint32Array(1024);
@@ -70,9 +84,7 @@ export class MessageIndex {
 
   /** The index's own tokenizer, so exact matching in a message agrees with the index. */
   static terms(query: string): string[] {
-    return tokenize(query)
-      .map((t) => t.toLowerCase())
-      .filter((t) => t.length > 0);
+    return termsOf(query);
   }
 
   get documentCount(): number {
@@ -86,12 +98,19 @@ export class MessageIndex {
    * which must hold all of that chunk's messages (the caller reads from the chunk's first seq).
    */
   addMessages(sessionId: string, chunkMessages: readonly MessageRecord[]): void {
-    const byChunk = new Map<number, Map<string, number>>();
-    for (const m of chunkMessages) {
+    // Per chunk: term → the offsets of the messages holding it (a term counts once per message).
+    const byChunk = new Map<number, Map<string, number[]>>();
+    const ordered = [...chunkMessages].sort((a, b) => a.seq - b.seq);
+    for (const m of ordered) {
       const first = chunkOf(m.seq);
+      const offset = m.seq - first;
       let tf = byChunk.get(first);
       if (tf === undefined) byChunk.set(first, (tf = new Map()));
-      for (const term of MessageIndex.terms(searchableText(m))) tf.set(term, (tf.get(term) ?? 0) + 1);
+      for (const term of MessageIndex.terms(searchableText(m))) {
+        const at = tf.get(term);
+        if (at === undefined) tf.set(term, [offset]);
+        else if (at.at(-1) !== offset) at.push(offset);
+      }
     }
     const session = this.sessionNum(sessionId);
     let chunks = this.sessionChunks.get(sessionId);
@@ -118,7 +137,10 @@ export class MessageIndex {
     if (this.postings.deadShare > COMPACT_DEAD_SHARE) this.compact();
   }
 
-  /** Chunks holding every term of `query` (the last one as a prefix), best first (newest first on a tie). */
+  /**
+   * Chunks where one message holds every term of `query` (the last one as a prefix), best first
+   * (newest first on a tie). The score counts, per term, the chunk's messages holding it.
+   */
   query(query: string, sessionId?: string): ChunkHit[] {
     const terms = MessageIndex.terms(query);
     if (terms.length === 0) return [];
@@ -152,8 +174,21 @@ export class MessageIndex {
         else scores.set(doc, score + s * idf(g));
       }
     }
+    // Several words: a chunk counts only when one of its messages holds them all (the positions
+    // intersect), so no chunk is read to find that none does.
+    const known = new Map<number, number[]>();
+    if (groups.length > 1) {
+      for (const doc of scores.keys()) {
+        const seqs = this.messageSeqs(groups, doc);
+        if (seqs.length === 0) scores.delete(doc);
+        else known.set(doc, seqs);
+      }
+    }
     const ranked = [...scores].filter(([doc]) => this.postings.isAlive(doc)).sort((a, b) => b[1] - a[1] || b[0] - a[0]);
-    return ranked.map(([doc, score]) => ({ sessionId: this.sessionNames[this.chunkSession[doc]!]!, firstSeq: this.chunkFirstSeq[doc]!, score }));
+    return ranked.map(([doc, score]) => {
+      let seqs = known.get(doc);
+      return { sessionId: this.sessionNames[this.chunkSession[doc]!]!, firstSeq: this.chunkFirstSeq[doc]!, score, seqs: () => (seqs ??= this.messageSeqs(groups, doc)) };
+    });
   }
 
   /** Binary layout: magic, version, header length, JSON header (sessions, terms, indexedUpTo), then Uint32 tables. */
@@ -161,9 +196,10 @@ export class MessageIndex {
     if (this.postings.deadShare > 0) this.compact();
     const data = this.postings.serialize();
     const docs = data.docPostingCount.length;
-    const header = Buffer.from(JSON.stringify({ indexedUpTo: Object.fromEntries(this.indexedUpTo), sessions: this.sessionNames, terms: data.terms, postings: data.postings.length, docs }), 'utf8');
+    const header = Buffer.from(JSON.stringify({ indexedUpTo: Object.fromEntries(this.indexedUpTo), sessions: this.sessionNames, terms: data.terms, postings: data.postings.length, positions: data.positions.length, docs }), 'utf8');
     const headerPadded = Math.ceil(header.length / 4) * 4;
-    const tables = [data.lengths, data.postings, data.docPostingCount, this.chunkSession.subarray(0, docs), this.chunkFirstSeq.subarray(0, docs)];
+    // The byte table (positions) goes last, so every Uint32 table stays 4-byte aligned.
+    const tables = [data.lengths, data.postings, data.positionLengths, data.docPostingCount, this.chunkSession.subarray(0, docs), this.chunkFirstSeq.subarray(0, docs), data.positions];
     const out = Buffer.alloc(12 + headerPadded + tables.reduce((n, t) => n + t.byteLength, 0));
     out.writeUInt32LE(MAGIC, 0);
     out.writeUInt32LE(INDEX_VERSION, 4);
@@ -182,7 +218,7 @@ export class MessageIndex {
     try {
       if (bytes.length < 12 || bytes.readUInt32LE(0) !== MAGIC || bytes.readUInt32LE(4) !== INDEX_VERSION) return undefined;
       const headerLength = bytes.readUInt32LE(8);
-      const header = JSON.parse(bytes.subarray(12, 12 + headerLength).toString('utf8')) as { indexedUpTo: Record<string, number>; sessions: string[]; terms: string[]; postings: number; docs: number };
+      const header = JSON.parse(bytes.subarray(12, 12 + headerLength).toString('utf8')) as { indexedUpTo: Record<string, number>; sessions: string[]; terms: string[]; postings: number; positions: number; docs: number };
       let at = 12 + Math.ceil(headerLength / 4) * 4;
       const table = (n: number): Uint32Array<ArrayBuffer> => {
         if (at + n * 4 > bytes.length) throw new Error('search index: file shorter than its header says');
@@ -193,11 +229,13 @@ export class MessageIndex {
       };
       const lengths = table(header.terms.length);
       const postings = table(header.postings);
+      const positionLengths = table(header.terms.length);
       const docPostingCount = table(header.docs);
       const chunkSession = table(header.docs);
       const chunkFirstSeq = table(header.docs);
-      if (at !== bytes.length) return undefined;
-      const index = new MessageIndex(CompactPostings.deserialize({ terms: header.terms, lengths, postings, docPostingCount }), new Map(Object.entries(header.indexedUpTo)));
+      if (!Number.isInteger(header.positions) || at + header.positions !== bytes.length) return undefined;
+      const positions = new Uint8Array(bytes.subarray(at, at + header.positions));
+      const index = new MessageIndex(CompactPostings.deserialize({ terms: header.terms, lengths, postings, positionLengths, positions, docPostingCount }), new Map(Object.entries(header.indexedUpTo)));
       index.chunkSession = grow(chunkSession, 1024);
       index.chunkFirstSeq = grow(chunkFirstSeq, 1024);
       header.sessions.forEach((id, n) => {
@@ -230,7 +268,28 @@ export class MessageIndex {
   private group(term: string, prefix: boolean): Group {
     const terms = prefix ? this.postings.termsWithPrefix(term, PREFIX_TERMS_MAX) : [term];
     const lists = terms.map((t) => this.postings.postings(t));
-    return { lists, weights: terms.map((t) => (t === term ? 1 : PREFIX_WEIGHT)), df: lists.reduce((n, l) => n + l.length, 0) };
+    return { lists, positions: terms.map((t) => this.postings.positions(t)), starts: lists.map(() => undefined), weights: terms.map((t) => (t === term ? 1 : PREFIX_WEIGHT)), df: lists.reduce((n, l) => n + l.length, 0) };
+  }
+
+  /** The seqs of `doc`'s messages holding every group: per group the union of its terms' positions, then their intersection. */
+  private messageSeqs(groups: Group[], doc: number): number[] {
+    const all = new Uint32Array(BITMAP_WORDS).fill(0xffffffff);
+    const one = new Uint32Array(BITMAP_WORDS);
+    for (const g of groups) {
+      one.fill(0);
+      g.lists.forEach((list, li) => {
+        const i = find(list, doc);
+        if (i < 0) return;
+        const starts = (g.starts[li] ??= positionStarts(list));
+        const at = g.positions[li]!;
+        for (let k = starts[i]!, end = k + (list[i]! % 256); k < end; k++) one[at[k]! >>> 5]! |= 1 << (at[k]! & 31);
+      });
+      for (let w = 0; w < BITMAP_WORDS; w++) all[w]! &= one[w]!;
+    }
+    const first = this.chunkFirstSeq[doc]!;
+    const seqs: number[] = [];
+    for (let w = 0; w < BITMAP_WORDS; w++) for (let b = 0; b < 32; b++) if ((all[w]! >>> b) & 1) seqs.push(first + w * 32 + b);
+    return seqs;
   }
 
   /** Renumbers chunks after the postings drop removed ones. */
@@ -256,19 +315,25 @@ function weightOf(posting: number): number {
   return tf / (tf + 1.2);
 }
 
-/** A group's score in one doc (0 when the doc holds none of its terms): binary search per list. */
+/** The index of `doc`'s posting in a sorted list, or -1: binary search. */
+function find(list: Uint32Array, doc: number): number {
+  let lo = 0;
+  let hi = list.length;
+  const key = doc * 256;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (list[mid]! < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < list.length && Math.floor(list[lo]! / 256) === doc ? lo : -1;
+}
+
+/** A group's score in one doc (0 when the doc holds none of its terms). */
 function tfScore(g: Group, doc: number): number {
   let score = 0;
   g.lists.forEach((list, li) => {
-    let lo = 0;
-    let hi = list.length;
-    const key = doc * 256;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (list[mid]! < key) lo = mid + 1;
-      else hi = mid;
-    }
-    if (lo < list.length && Math.floor(list[lo]! / 256) === doc) score += weightOf(list[lo]!) * g.weights[li]!;
+    const i = find(list, doc);
+    if (i >= 0) score += weightOf(list[i]!) * g.weights[li]!;
   });
   return score;
 }

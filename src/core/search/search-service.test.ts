@@ -74,6 +74,43 @@ describe('search service', () => {
     await second.close();
   });
 
+  it('two words in one chunk but never in one message: no hit, and no log read to find that out; a hit reads its one message', async () => {
+    // "mifuka" and "tenkaka" share the chunk 0–199 of `apart` but no message; `together` says both once.
+    const apart = await store.createSession({ ...base, title: 'apart' }, [...filler(50), { role: 'user', content: 'mifuka only' }, ...filler(100, 51), { role: 'assistant', content: 'tenkaka only' }]);
+    const together = await store.createSession({ ...base, title: 'together' }, [...filler(120), { role: 'assistant', content: 'mifuka then tenkaka' }, ...filler(60, 121)]);
+    const first = await createSearchService({ store, dataDir: tmp.dir });
+    await first.syncAll();
+    await first.close();
+    const watched = counting(store);
+    const search = await createSearchService({ store: watched.store, dataDir: tmp.dir });
+    await search.syncAll();
+    const before = watched.reads();
+    const { hits } = await search.searchSessions('mifuka tenkaka');
+    expect(hits.map((h) => [h.title, h.seq])).toEqual([['together', 120]]);
+    // One read of one message: `apart`'s chunk is never read.
+    expect(watched.reads() - before).toBe(1);
+    expect(await search.searchSession(apart.id, 'mifuka tenkaka')).toEqual([]);
+    expect(await search.searchSession(together.id, 'tenkaka mifu')).toEqual([120]);
+    await search.close();
+  });
+
+  it('finds `worker-12.ts` the way the e2e large session says it (Markdown backticks and bold), across and inside a session', async () => {
+    // The messages of e2e/support/large-session.ts that broke message-level search: the backtick
+    // is a symbol, and glued to the word it hid "worker" from the index.
+    const said = Array.from({ length: 2 * CHUNK_MESSAGES + 10 }, (_, n) => ({ role: 'user' as const, content: `Step ${n}: check the **timeout** handling in \`worker-${n % 97}.ts\`.` }));
+    const s = await store.createSession({ ...base, title: 'large' }, said);
+    const search = await createSearchService({ store, dataDir: tmp.dir });
+    await search.syncAll();
+    const all = said.map((_, n) => n);
+    expect(await search.searchSession(s.id, 'worker ts')).toEqual(all);
+    expect(await search.searchSession(s.id, 'timeout worker')).toEqual(all);
+    expect(await search.searchSession(s.id, 'worker-12.ts')).toEqual(all.filter((n) => n % 97 === 12 || n === 12));
+    const { hits } = await search.searchSessions('worker-12.ts');
+    expect(hits.map((h) => h.sessionId)).toEqual([s.id]);
+    expect(said[hits[0]!.seq]!.content).toContain('`worker-12.ts`');
+    await search.close();
+  });
+
   it('a damaged index file is rebuilt from the logs', async () => {
     await store.createSession(base, [{ role: 'user', content: 'pangolin migration' }]);
     await writeFile(join(tmp.dir, SEARCH_INDEX_FILE), Buffer.from([0x42, 0x54, 0x53, 0x49, 3, 0, 0, 0, 200, 0, 0, 0, 123]));

@@ -3,8 +3,9 @@ import { join } from 'node:path';
 import type { MessageRecord } from '../../shared/message.js';
 import type { SessionStore } from '../store/types.js';
 import { writeFileAtomic } from '../fs/write-file-atomic.js';
-import { chunkOf, CHUNK_MESSAGES, MessageIndex, searchableText } from './message-index.js';
+import { type ChunkHit, chunkOf, MessageIndex, searchableText } from './message-index.js';
 import { storeFsFor } from '../store/at-rest/registry.js';
+import { termsOf, wordsMatch } from '../../shared/search-terms.js';
 
 /** The index file in the data directory (rebuilt from the logs when missing or damaged). */
 export const SEARCH_INDEX_FILE = 'search-index.bin';
@@ -19,8 +20,6 @@ export const SEARCH_SESSIONS_MAX = 20;
 /** Hits a search inside one session answers with. */
 export const SESSION_HITS_MAX = 2_000;
 const SNIPPET_CHARS = 80;
-/** Messages read at a time when looking for the hit message inside a chunk. */
-export const HIT_READ_PAGE = 25;
 
 export interface SessionSearchHit {
   sessionId: string;
@@ -43,11 +42,12 @@ export interface SearchService {
   close(): Promise<void>;
 }
 
-/** True when `message` holds every term (the index's tokenizer; the last term may be a prefix). */
+/**
+ * True when `message` holds every term as a word (the index's tokenizer; the last term as a
+ * prefix): the same test the index answers, so a read message confirms exactly what it named.
+ */
 export function messageMatches(message: Pick<MessageRecord, 'content' | 'toolCalls'>, terms: readonly string[]): boolean {
-  if (terms.length === 0) return false;
-  const hay = searchableText(message).toLowerCase();
-  return terms.every((term) => hay.includes(term));
+  return wordsMatch(termsOf(searchableText(message)), terms);
 }
 
 export function snippetOf(text: string, term: string): string {
@@ -109,17 +109,13 @@ export async function createSearchService({ store, dataDir }: { store: SessionSt
     return next;
   };
   /**
-   * The first message of a chunk holding every term, the first HIT_READ_PAGE messages first: a
-   * common word is in them, so an answer of 20 sessions reads 20 short pages, not 20 whole chunks
-   * (that read was most of a common word's query time, bench/search).
+   * The first of `seqs` (the index's messages holding every term) whose text holds them: each is
+   * read alone (one record), so a hit costs one short read, never its whole chunk.
    */
-  const firstMatchIn = async (sessionId: string, firstSeq: number, terms: readonly string[]): Promise<MessageRecord | undefined> => {
-    // The first page is short (a common word is in it); the rest of the chunk is read in one go.
-    for (let after = firstSeq - 1, limit = HIT_READ_PAGE; after < firstSeq + CHUNK_MESSAGES - 1; limit = CHUNK_MESSAGES) {
-      const page = await store.readMessages(sessionId, { afterSeq: after, limit: Math.min(limit, firstSeq + CHUNK_MESSAGES - 1 - after) });
-      const found = page.find((m) => messageMatches(m, terms));
-      if (found !== undefined || page.length === 0) return found;
-      after = page.at(-1)!.seq;
+  const firstMatchIn = async (sessionId: string, seqs: readonly number[], terms: readonly string[]): Promise<MessageRecord | undefined> => {
+    for (const seq of seqs) {
+      const [message] = await store.readMessages(sessionId, { afterSeq: seq - 1, limit: 1 });
+      if (message?.seq === seq && messageMatches(message, terms)) return message;
     }
     return undefined;
   };
@@ -140,17 +136,18 @@ export async function createSearchService({ store, dataDir }: { store: SessionSt
     async searchSessions(query, limit = SEARCH_SESSIONS_MAX) {
       const started = performance.now();
       await queue;
-      const terms = MessageIndex.terms(query);
-      const best = new Map<string, number>();
-      for (const hit of index.query(query)) if (!best.has(hit.sessionId)) best.set(hit.sessionId, hit.firstSeq);
       const all = await rows();
-      // The best chunk of each of the first `limit` sessions is read (in parallel) for the exact
-      // message and its snippet; a chunk holding the terms only across messages is dropped.
-      const candidates = [...best].filter(([sessionId]) => all.has(sessionId)).slice(0, limit);
+      const terms = MessageIndex.terms(query);
+      const best = new Map<string, ChunkHit>();
+      for (const hit of index.query(query)) if (!best.has(hit.sessionId) && all.has(hit.sessionId)) best.set(hit.sessionId, hit);
+      // The best chunk of each of the first `limit` sessions: its messages holding every term come
+      // from the index (now, before an await lets indexing change it), then are read in parallel
+      // for the exact message and its snippet.
+      const candidates = [...best].slice(0, limit).map(([sessionId, hit]) => [sessionId, hit.seqs()] as const);
       const found = await Promise.all(
-        candidates.map(async ([sessionId, firstSeq]): Promise<SessionSearchHit | undefined> => {
+        candidates.map(async ([sessionId, seqs]): Promise<SessionSearchHit | undefined> => {
           const row = all.get(sessionId)!;
-          const message = await firstMatchIn(sessionId, firstSeq, terms);
+          const message = await firstMatchIn(sessionId, seqs, terms);
           return message === undefined ? undefined : { sessionId, title: row.title, cwd: row.cwd, seq: message.seq, snippet: snippetOf(message.content, terms[0]!) };
         }),
       );
@@ -160,14 +157,17 @@ export async function createSearchService({ store, dataDir }: { store: SessionSt
     async searchSession(id, query) {
       await enqueue(() => indexSession(id));
       const terms = MessageIndex.terms(query);
+      // The index names the messages (taken now, before an await lets indexing change it); only the
+      // span from a chunk's first such message to its last is read, to confirm them.
       const chunks = index
         .query(query, id)
-        .map((h) => h.firstSeq)
-        .sort((a, b) => a - b);
+        .sort((a, b) => a.firstSeq - b.firstSeq)
+        .map((h) => h.seqs());
       const seqs: number[] = [];
-      for (const firstSeq of chunks) {
-        const chunk = await store.readMessages(id, { afterSeq: firstSeq - 1, limit: CHUNK_MESSAGES });
-        for (const m of chunk) if (chunkOf(m.seq) === firstSeq && messageMatches(m, terms)) seqs.push(m.seq);
+      for (const wanted of chunks) {
+        const want = new Set(wanted);
+        const span = await store.readMessages(id, { afterSeq: wanted[0]! - 1, limit: wanted.at(-1)! - wanted[0]! + 1 });
+        for (const m of span) if (want.has(m.seq) && messageMatches(m, terms)) seqs.push(m.seq);
         if (seqs.length >= SESSION_HITS_MAX) break;
       }
       return seqs.slice(0, SESSION_HITS_MAX);

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { SEARCH_QUERY_MAX_CHARS } from '../../../../shared/ui-contract';
+import { termsOf } from '../../../../shared/search-terms';
 import { useApi } from '../../hooks/api-context';
 import { formatCount } from '../../model/format-number';
 
@@ -49,7 +50,7 @@ export function SessionSearch({ sessionId, initialQuery = '', initialSeq, onHit 
           const wanted = startAt.current === undefined ? 0 : Math.max(0, value.seqs.indexOf(startAt.current));
           startAt.current = undefined;
           setCurrent(wanted);
-          onHitRef.current(value.seqs[wanted] ?? null, trimmed.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean));
+          onHitRef.current(value.seqs[wanted] ?? null, termsOf(trimmed));
         },
         (failure: Error) => live && setError(failure.message),
       );
@@ -64,7 +65,7 @@ export function SessionSearch({ sessionId, initialQuery = '', initialSeq, onHit 
     if (seqs === null || seqs.length === 0) return;
     const next = (current + delta + seqs.length) % seqs.length;
     setCurrent(next);
-    onHitRef.current(seqs[next]!, query.trim().toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean));
+    onHitRef.current(seqs[next]!, termsOf(query));
   };
 
   return (
