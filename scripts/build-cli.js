@@ -7,9 +7,9 @@ import { build } from 'esbuild';
 import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { compileCli, compileFastList, CLI_BUNDLE, CLI_CACHE, FAST_LIST_CACHE } from '../bin/load-cli.js';
+import { compileCli, compileFastList, compileHandoff, CLI_BUNDLE, CLI_CACHE, FAST_LIST_CACHE, HANDOFF_BUNDLE, HANDOFF_CACHE } from '../bin/load-cli.js';
 
-await build({
+const cliOptions = {
   entryPoints: ['src/cli/index.ts'],
   // Two levels below the repo root, like src/server: out/renderer is found the same way.
   outfile: CLI_BUNDLE,
@@ -29,7 +29,11 @@ await build({
   // web-tree-sitter's ES build loads node:module with a dynamic import(), which vm.Script (bin/
   // load-cli.js) cannot run; its CommonJS build does not.
   alias: { 'web-tree-sitter': './node_modules/web-tree-sitter/tree-sitter.cjs' },
-});
+};
+await build(cliOptions);
+// `baton handoff` alone (src/cli/handoff-main.ts), same options: bin/baton.js runs it for a
+// handoff, so that process reads and deserializes only what a handoff runs.
+await build({ ...cliOptions, entryPoints: ['src/cli/handoff-main.ts'], outfile: HANDOFF_BUNDLE, sourcemap: false });
 
 // `baton list --json` with a host running: a small bundle bin/baton.js tries before the whole CLI.
 await build({
@@ -66,6 +70,18 @@ try {
   process.exitCode = 0;
 }
 await writeFile(CLI_CACHE, script.createCachedData());
+
+// The handoff bundle's cache, warmed by the same dry run (the --help of every command is not in it).
+const handoff = compileHandoff();
+process.stdout.write = process.stderr.write = () => true;
+try {
+  await handoff.cli.main(['node', 'baton', 'handoff', '--cwd', scratch, '--title', 'warm', '--messages', messages, '--dry-run', '--no-launch', '--json']);
+} finally {
+  process.stdout.write = quiet.out;
+  process.stderr.write = quiet.err;
+  process.exitCode = 0;
+}
+await writeFile(HANDOFF_CACHE, handoff.script.createCachedData());
 
 // The fast-list bundle's cache, warmed by a call that reaches the socket check (no host here).
 const fast = compileFastList();

@@ -9,6 +9,7 @@ import { endpointFor, openCliStore, resumeCommand } from '../context.js';
 import { readStdin } from '../stdin.js';
 import { realpath } from 'node:fs/promises';
 import type { SessionStore } from '../../core/store/types.js';
+import { markPhase } from '../../core/perf/phase-trace.js';
 
 /** The tools `--from` imports from (the importers themselves load only when asked). */
 const AGENT_SOURCES = ['claude', 'codex'] as const;
@@ -44,7 +45,9 @@ export function registerHandoff(program: Command): void {
     .option('--to <device>', 'hand off to a paired device through the relay (baton device list); waits --timeout for its receipt')
     .option('--json', 'print one versioned JSON object')
     .action(async (flags: HandoffFlags) => {
+      markPhase('action');
       process.exitCode = await runHandoff(flags);
+      markPhase('done');
     });
 }
 

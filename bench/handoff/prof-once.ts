@@ -1,0 +1,18 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { startHostServices } from '../../src/core/host/host-services.js';
+const BIN = process.argv[3] ?? resolve(import.meta.dirname, '..', '..', 'bin', 'baton.js');
+const out = process.argv[2]!;
+const root = await mkdtemp(join(tmpdir(), 'baton-prof-'));
+const dataDir = join(root, 'data');
+const services = await startHostServices({ dataDir, kind: 'browser', capabilities: ['conversation', 'approval-ui'] });
+const file = join(root, 'c.jsonl');
+await writeFile(file, Array.from({ length: 150 }, (_, i) => JSON.stringify({ role: i % 2 ? 'assistant' : 'user', content: `Message ${i}: ${'lorem ipsum dolor sit amet '.repeat(8)}` })).join('\n') + '\n');
+const { execFile } = await import('node:child_process');
+const run = (args: string[], env: Record<string,string>) => new Promise<void>((res, rej) => execFile(process.execPath, args, { env: { ...process.env, BATON_HOME: dataDir, ...env } }, (e, so, se) => e ? rej(new Error(so + se)) : res()));
+await run(['-r', '/tmp/k20s/modlist.cjs', '-e', ''], { MODLIST_OUT: join(out, 'floor.json') });
+await run([BIN, 'handoff', '--cwd', root, '--title', 'x', '--messages', file, '--no-launch', '--json'], {});
+await run(['--cpu-prof', `--cpu-prof-dir=${out}`, "--cpu-prof-interval=100", '-r', '/tmp/k20s/modlist.cjs', BIN, 'handoff', '--cwd', root, '--title', 'x', '--messages', file, '--no-launch', '--json'], { MODLIST_OUT: join(out, 'cli.json') });
+await services.close();
