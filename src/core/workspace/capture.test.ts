@@ -219,6 +219,26 @@ describe('captureWorkspace', () => {
     expect(patchBytes!.toString()).not.toContain('inner');
   });
 
+  it('from any directory of the work tree: the same files, status, submodules and patch as from the root', async () => {
+    // status, remotes and ls-files run from cwd while the root is still being looked up.
+    const inner = makeRepo();
+    inner.write('inner.txt', 'inner\n');
+    const innerHead = inner.commitAll('inner');
+    const outer = repoWithEveryChange().repo;
+    outer.git('-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', inner.root, 'vendor/inner');
+    outer.write('deep/er/x.txt', 'x\n');
+    outer.write('deep/other/y.txt', 'y\n');
+    const at = new Date('2026-11-30T12:00:00Z');
+    const fromRoot = await captureWorkspaceWithPatch(outer.root, { now: at });
+    for (const dir of ['deep/er', 'deep', 'new dir']) {
+      const fromSub = await captureWorkspaceWithPatch(join(outer.root, dir), { now: at });
+      expect({ ...fromSub.snapshot, cwd: fromRoot.snapshot.cwd }, dir).toEqual(fromRoot.snapshot);
+      expect(fromSub.patchBytes!.equals(fromRoot.patchBytes!), dir).toBe(true);
+    }
+    expect(fromRoot.snapshot.git!.submodules).toEqual([{ path: 'vendor/inner', commit: innerHead }]);
+    expect(fromRoot.snapshot.git!.untrackedFiles).toEqual(expect.arrayContaining(['deep/er/x.txt', 'deep/other/y.txt', 'new dir/with space.txt']));
+  });
+
   it('leaves an embedded repository (not a submodule) out of the patch, with a warning', async () => {
     const repo = makeRepo();
     repo.write('a.txt', 'a\n');

@@ -55,11 +55,14 @@ export async function captureWorkspaceWithPatch(cwd: string, options: CaptureOpt
   });
   const warnings: WorkspaceWarning[] = [];
   const base = { version: WORKSPACE_SNAPSHOT_VERSION, cwd: real, capturedAt: (options.now ?? new Date()).toISOString() };
-  const located = await locateRepository(real);
+  // status, the remotes and the gitlinks do not depend on where in the work tree git starts
+  // (porcelain status and `ls-files --full-name :(top)` name paths from the root): they run from
+  // cwd alongside the repository lookup, one round of git processes fewer on every handoff.
+  // Outside a repository they fail like the lookup does and their answers are not read.
+  const [located, statusResult, remotes, submodules] = await Promise.all([locateRepository(real), runGit(real, STATUS_ARGS), readRemotes(real), readSubmodules(real)]);
   if (!located) return { snapshot: { ...base, git: null, warnings }, patchBytes: null };
 
   const { root, gitDir, commonDir, indexPath } = located;
-  const [statusResult, remotes, submodules] = await Promise.all([runGit(root, STATUS_ARGS), readRemotes(root), readSubmodules(root)]);
   if (statusResult.code !== 0) throw gitFailed('status', root, statusResult.stderr);
   const status = parseStatusV2(statusResult.stdout.toString('utf8'));
   const head = status.oid;
@@ -173,9 +176,12 @@ export async function locateRepository(dir: string): Promise<RepositoryLocation 
   };
 }
 
-/** Gitlinks (mode 160000) in the index: submodules are listed with their recorded commit, never descended. */
-async function readSubmodules(root: string): Promise<WorkspaceSubmodule[]> {
-  const result = await runGit(root, ['ls-files', '-z', '--stage']);
+/**
+ * Gitlinks (mode 160000) in the index: submodules are listed with their recorded commit, never
+ * descended. From any directory of the work tree: the whole index, paths from the root.
+ */
+async function readSubmodules(dir: string): Promise<WorkspaceSubmodule[]> {
+  const result = await runGit(dir, ['ls-files', '-z', '--stage', '--full-name', ':(top)']);
   if (result.code !== 0) return [];
   const submodules: WorkspaceSubmodule[] = [];
   for (const record of result.stdout.toString('utf8').split('\0')) {
