@@ -78,6 +78,12 @@ for (const count of [150, 10_000]) {
   const file = await conversation(count);
   for (const build of builds) cases.push({ name: `baton handoff, ${count} messages, ${build.name}`, args: handoffArgs(build.bin, file, count), runs: count > 1000 ? Math.max(3, Math.floor(RUNS / 5)) : RUNS });
 }
+// Issue 15's listing, same rounds: with the host above running (the small fast-list bundle
+// answers through it) and with --no-host (the whole CLI reads the store itself).
+for (const build of builds) {
+  cases.push({ name: `baton list --json --no-agents --limit 50, host running, ${build.name}`, args: [build.bin, 'list', '--json', '--no-agents', '--limit', '50'], runs: RUNS });
+  cases.push({ name: `baton list --json --no-agents --limit 50 --no-host, ${build.name}`, args: [build.bin, 'list', '--json', '--no-agents', '--limit', '50', '--no-host'], runs: RUNS });
+}
 // One untimed run of each, so the page cache holds the bundles and git's files.
 for (const c of cases) await time(c.args);
 const samples = new Map<string, Sample[]>(cases.map((c) => [c.name, []]));
@@ -106,7 +112,7 @@ const p50 = (values: number[]) => percentile(values, 0.5);
 const mark = (l: PhaseTraceLine, name: string) => l.marks[name] ?? NaN;
 console.log(`\nthis build, 150 messages, ${lines.length} traced runs (p50 of each part; ms since the process started, or wall ms of the part):`);
 printTable([
-  { part: 'Node start-up + launcher + bundle load (to main)', ms: p50(lines.map((l) => mark(l, 'main'))) },
+  { part: 'Node start-up + launcher + bundle load (to main)', ms: p50(lines.map((l) => mark(l, 'main'))), count: '' },
   { part: 'command module init + argument parsing (main → action)', ms: p50(lines.map((l) => mark(l, 'action') - mark(l, 'main'))) },
   { part: 'the handoff (action → done)', ms: p50(lines.map((l) => mark(l, 'done') - mark(l, 'action'))) },
   { part: '  of which git probes (wall while any runs)', ms: p50(lines.map((l) => l.parts.git.ms)), count: p50(lines.map((l) => l.parts.git.count)) },

@@ -72,6 +72,7 @@ async function runHandoff(flags: HandoffFlags): Promise<number> {
   }
 
   const { dataDir, store } = await openCliStore();
+  let endpointAsked: ReturnType<typeof endpointFor> | undefined;
   try {
     let sessionId = flags.from ? undefined : flags.session;
     let landed: LandedSession | undefined;
@@ -85,6 +86,10 @@ async function runHandoff(flags: HandoffFlags): Promise<number> {
         out.problem('handoff', 'BAD_INPUT', input.message);
         return EXIT.usage;
       }
+      // The endpoint directory and token are read while the session lands (one wait fewer); a
+      // refusal still surfaces where it did, after the landing.
+      endpointAsked = endpointFor(dataDir);
+      endpointAsked.catch(() => undefined);
       try {
         landed = await landAndReadBack(store, { cwd: flags.cwd ?? process.cwd(), title: flags.title ?? titleFrom(input.messages), messages: input.messages });
         sessionId = landed.session.id;
@@ -99,7 +104,7 @@ async function runHandoff(flags: HandoffFlags): Promise<number> {
         });
       }
     }
-    const { endpoint, token, forwarded } = await endpointFor(dataDir);
+    const { endpoint, token, forwarded } = await (endpointAsked ?? endpointFor(dataDir));
     if (flags.to !== undefined) {
       const { handoffToDevice } = await import('../../core/relay/handoff-to-device.js');
       const outcome = await handoffToDevice({ dataDir, store, sessionId: sessionId!, landed, to: flags.to, offer: { endpoint, token, timeoutMs: timeoutSeconds * 1000 }, receiptWaitMs: timeoutSeconds * 1000 });
