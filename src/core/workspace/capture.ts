@@ -13,7 +13,7 @@ import { WorkspaceError, gitFailed } from './errors.js';
 import { hashDiskPath, mapLimit, type DiskHash } from './file-hash.js';
 import { runGit } from './git.js';
 import type { DiffEntry } from './diff-list.js';
-import { PATCH_MAX_BYTES, capturePatch, listDiff } from './patch.js';
+import { PATCH_MAX_BYTES, capturePatch, emptyPatch, listDiff } from './patch.js';
 import { primaryRemote, readRemotes } from './remotes.js';
 import { STATUS_ARGS, parseStatusV2, type StatusEntry } from './status.js';
 import { diffSummarySha256 } from './summary-hash.js';
@@ -74,12 +74,18 @@ export async function captureWorkspaceWithPatch(cwd: string, options: CaptureOpt
   // the patch: our hashing and git's work overlap instead of adding up.
   const hashing = hashChangedPaths(root, status.entries);
   hashing.catch(() => undefined); // awaited below; keeps an early failure from going unhandled meanwhile
-  const { entries, patch } = await withWorkingTreeIndex(root, indexPath, head, warnings, async (env) => {
-    const patchRun = wantPatch ? capturePatch(root, head, env, options.patchMaxBytes ?? PATCH_MAX_BYTES) : Promise.resolve(null);
-    patchRun.catch(() => undefined);
-    const listed = await listDiff(root, head, env);
-    return { entries: listed, patch: await patchRun };
-  });
+  // A clean work tree (status names nothing, not even an untracked file or a submodule) diffs
+  // empty: the temporary index and both diffs are skipped, three git processes (each a fork of
+  // this one) fewer. Anything status names takes the full path.
+  const { entries, patch } =
+    status.entries.length === 0
+      ? { entries: [] as DiffEntry[], patch: wantPatch ? emptyPatch() : null }
+      : await withWorkingTreeIndex(root, indexPath, head, warnings, async (env) => {
+          const patchRun = wantPatch ? capturePatch(root, head, env, options.patchMaxBytes ?? PATCH_MAX_BYTES) : Promise.resolve(null);
+          patchRun.catch(() => undefined);
+          const listed = await listDiff(root, head, env);
+          return { entries: listed, patch: await patchRun };
+        });
   const hashes = await hashing;
   const files = await mapLimit(entries, HASH_CONCURRENCY, (entry) => describeFile(root, entry, byPath, hashes, warnings));
 
