@@ -39,6 +39,9 @@ git('init', '-q', '-b', 'main');
 git('add', '-A');
 git('commit', '-qm', 'start');
 await writeFile(join(work, 'src', 'file-3.ts'), 'export const changed = true;\n');
+// The same repository with nothing changed: a handoff right after a commit.
+const clean = join(root, 'clean');
+execFileSync('git', ['clone', '-q', work, clean]);
 
 async function conversation(count: number): Promise<string> {
   const file = join(root, `conv-${count}.jsonl`);
@@ -68,8 +71,8 @@ function time(args: string[], env: Record<string, string> = {}): Promise<Sample>
   );
 }
 
-function handoffArgs(bin: string, file: string, count: number): string[] {
-  return [bin, 'handoff', '--cwd', work, '--title', `bench ${count}`, '--messages', file, '--no-launch', '--json'];
+function handoffArgs(bin: string, file: string, count: number, cwd = work): string[] {
+  return [bin, 'handoff', '--cwd', cwd, '--title', `bench ${count}`, '--messages', file, '--no-launch', '--json'];
 }
 
 const builds = [...(BEFORE ? [{ name: 'before', bin: resolve(BEFORE) }] : []), { name: BEFORE ? 'after' : 'this build', bin: BIN }];
@@ -78,6 +81,7 @@ for (const count of [150, 10_000]) {
   const file = await conversation(count);
   for (const build of builds) cases.push({ name: `baton handoff, ${count} messages, ${build.name}`, args: handoffArgs(build.bin, file, count), runs: count > 1000 ? Math.max(3, Math.floor(RUNS / 5)) : RUNS });
 }
+for (const build of builds) cases.push({ name: `baton handoff, 150 messages, clean work tree, ${build.name}`, args: handoffArgs(build.bin, join(root, 'conv-150.jsonl'), 150, clean), runs: RUNS });
 // Issue 15's listing, same rounds: with the host above running (the small fast-list bundle
 // answers through it) and with --no-host (the whole CLI reads the store itself).
 for (const build of builds) {

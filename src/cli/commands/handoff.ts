@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { parseMessageInput, MESSAGE_INPUT_MAX_BYTES } from '../../core/handoff/read-message-input.js';
 import { DEFAULT_HANDOFF_TIMEOUT_MS, landAndReadBack, offerSession, type LandedSession } from '../../core/handoff/send.js';
+import { connectFirst, type ConnectAttempt } from '../../core/handoff/find-target.js';
 import { HANDOFF_EXIT_CODE, HandoffCategory, type HandoffOutcome } from '../../core/handoff/outcome.js';
 import { isValidId } from '../../shared/ids.js';
 import { createOutput, EXIT, writeHuman } from '../output.js';
@@ -73,6 +74,7 @@ async function runHandoff(flags: HandoffFlags): Promise<number> {
 
   const { dataDir, store } = await openCliStore();
   let endpointAsked: ReturnType<typeof endpointFor> | undefined;
+  let firstConnection: Promise<ConnectAttempt> | undefined;
   try {
     let sessionId = flags.from ? undefined : flags.session;
     let landed: LandedSession | undefined;
@@ -90,6 +92,12 @@ async function runHandoff(flags: HandoffFlags): Promise<number> {
       // refusal still surfaces where it did, after the landing.
       endpointAsked = endpointFor(dataDir);
       endpointAsked.catch(() => undefined);
+      // The desktop is connected to (and authenticated with) while the session lands; nothing is
+      // offered before the landing succeeded, and the connection is closed if it did not.
+      if (!flags.dryRun && flags.to === undefined) {
+        firstConnection = endpointAsked.then(({ endpoint, token }) => connectFirst({ endpoint, token, timeoutMs: timeoutSeconds * 1000 }));
+        firstConnection.catch(() => undefined);
+      }
       try {
         landed = await landAndReadBack(store, { cwd: flags.cwd ?? process.cwd(), title: flags.title ?? titleFrom(input.messages), messages: input.messages });
         sessionId = landed.session.id;
@@ -122,12 +130,15 @@ async function runHandoff(flags: HandoffFlags): Promise<number> {
       launch: flags.launch && !forwarded,
       dryRun: !!flags.dryRun,
       forwarded,
+      ...(firstConnection ? { firstConnection } : {}),
     }, landed);
     await store
       .appendEvent({ at: new Date().toISOString(), side: 'source', category: outcome.category, sessionId: outcome.sessionId, handoffId: outcome.handoffId, durationsMs: outcome.durationsMs, ...(flags.dryRun ? { dryRun: true } : {}) })
       .catch(() => undefined); // observability must never turn a delivered handoff into a failure
     return report(out, outcome);
   } finally {
+    // offerSession closes the connection it used; this closes one a failed landing left open.
+    if (firstConnection) void firstConnection.then((attempt) => attempt.client?.close(), () => undefined);
     await store.close();
   }
 }

@@ -19,7 +19,7 @@ import { redactSessionContent } from './redact-messages.js';
 import { MESSAGE_MAX_DEPTH, nestedDeeperThan } from './read-message-input.js';
 import { trimToolOutputs } from '../context/trim-tool-output.js';
 import { prepareContext } from '../context/context-transfer.js';
-import { findTarget } from './find-target.js';
+import { findTarget, type ConnectAttempt } from './find-target.js';
 import { batonModelOf } from './manifest-model.js';
 import { HandoffCategory, type HandoffOutcome } from './outcome.js';
 import { storeFsFor } from '../store/at-rest/registry.js';
@@ -52,6 +52,8 @@ export interface OfferOptions {
    * have this session, so the landed session is sent over the same connection before the offer.
    */
   forwarded?: boolean;
+  /** A connection attempt started before the offer (find-target.ts connectFirst). */
+  firstConnection?: Promise<ConnectAttempt>;
 }
 
 /**
@@ -159,7 +161,7 @@ export async function offerSession(sessionId: string, options: OfferOptions, lan
 
   const [record, found] = await Promise.allSettled([
     recorded,
-    tracePart('socket', findTarget({ endpoint: options.endpoint, token: options.token, handoffId: manifest.handoff_id, sessionId, timeoutMs: options.timeoutMs, launch: options.launch })),
+    tracePart('socket', findTarget({ endpoint: options.endpoint, token: options.token, handoffId: manifest.handoff_id, sessionId, timeoutMs: options.timeoutMs, launch: options.launch, ...(options.firstConnection ? { first: options.firstConnection } : {}) })),
   ]);
   if (found.status === 'rejected') throw found.reason;
   const target = found.value;
