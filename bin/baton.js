@@ -1,12 +1,21 @@
 #!/usr/bin/env node
 // The `baton` command: runs the bundled CLI (npm run build:node writes dist/cli/baton.cjs).
-import { cliIsBuilt, compileCli, fastListIsBuilt, loadFastList } from './load-cli.js';
+// CommonJS (bin/package.json) so Node starts without its ES-module loader.
+'use strict';
+const { cliIsBuilt, compileFor, fastListIsBuilt, loadFastList } = require('./load-cli.js');
 
-if (!cliIsBuilt()) {
-  process.stderr.write('baton: the CLI is not built yet. Run: npm run build\n');
-  process.exit(1);
+async function run() {
+  if (!cliIsBuilt()) {
+    process.stderr.write('baton: the CLI is not built yet. Run: npm run build\n');
+    process.exit(1);
+  }
+  // `baton list --json` asks a running host through a small bundle first (issue 15); it declines
+  // (false) whenever the full CLI is needed.
+  if (process.argv[2] === 'list' && !process.argv.includes('--no-host') && fastListIsBuilt() && (await loadFastList().tryFastList(process.argv))) process.exit(0);
+  await compileFor(process.argv).cli.main(process.argv);
 }
-// `baton list --json` asks a running host through a small bundle first (issue 15); it declines
-// (false) whenever the full CLI is needed.
-if (process.argv[2] === 'list' && !process.argv.includes('--no-host') && fastListIsBuilt() && (await loadFastList().tryFastList(process.argv))) process.exit(0);
-await compileCli().cli.main(process.argv);
+
+run().catch((error) => {
+  process.stderr.write(`baton: ${error && error.stack ? error.stack : String(error)}\n`);
+  process.exitCode = 1;
+});

@@ -1,17 +1,28 @@
 // Loads the bundled CLI through vm.Script with its V8 code cache (see scripts/build-cli.js).
 // A cache from another Node/V8 build is rejected by V8 and the bundle simply compiles as usual.
-import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import vm from 'node:vm';
+// CommonJS (bin/package.json): an ES-module launcher makes Node start its ESM loader and
+// node:fs's stream facade, ~5 ms of every command (bench/handoff/cli-process.ts).
+'use strict';
+const { existsSync, readFileSync } = require('node:fs');
+const { createRequire } = require('node:module');
+const { dirname, join } = require('node:path');
+const vm = require('node:vm');
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-export const CLI_BUNDLE = join(ROOT, 'dist', 'cli', 'baton.cjs');
-export const CLI_CACHE = `${CLI_BUNDLE}.cache`;
+const ROOT = join(__dirname, '..');
+const CLI_BUNDLE = join(ROOT, 'dist', 'cli', 'baton.cjs');
+const CLI_CACHE = `${CLI_BUNDLE}.cache`;
+/** `baton handoff` alone (src/cli/handoff-main.ts): a smaller bundle and cache than the whole CLI. */
+const HANDOFF_BUNDLE = join(ROOT, 'dist', 'cli', 'baton-handoff.cjs');
+const HANDOFF_CACHE = `${HANDOFF_BUNDLE}.cache`;
+const FAST_LIST_BUNDLE = join(ROOT, 'dist', 'cli', 'baton-list.cjs');
+const FAST_LIST_CACHE = `${FAST_LIST_BUNDLE}.cache`;
 
-export function compileCli() {
+function compileCli() {
   return compileBundle(CLI_BUNDLE, CLI_CACHE);
+}
+
+function compileHandoff() {
+  return compileBundle(HANDOFF_BUNDLE, HANDOFF_CACHE);
 }
 
 /** Runs a CommonJS bundle with the V8 code cache beside it (when there is one). */
@@ -25,23 +36,41 @@ function compileBundle(file, cacheFile) {
   return { script, cli: module.exports };
 }
 
-export const FAST_LIST_BUNDLE = join(ROOT, 'dist', 'cli', 'baton-list.cjs');
+/**
+ * The bundle that runs argv's command: the handoff bundle for `baton handoff` when it was built,
+ * otherwise the whole CLI (a missing or partial build never changes what runs, only how fast).
+ */
+function compileFor(argv) {
+  return argv[2] === 'handoff' && existsSync(HANDOFF_BUNDLE) ? compileHandoff() : compileCli();
+}
 
-export function fastListIsBuilt() {
+function fastListIsBuilt() {
   return existsSync(FAST_LIST_BUNDLE);
 }
 
-export const FAST_LIST_CACHE = `${FAST_LIST_BUNDLE}.cache`;
-
 /** The fast-list bundle, compiled with its code cache (written by scripts/build-cli.js): its start-up is most of a hosted listing. */
-export function compileFastList() {
+function compileFastList() {
   return compileBundle(FAST_LIST_BUNDLE, FAST_LIST_CACHE);
 }
 
-export function loadFastList() {
+function loadFastList() {
   return compileFastList().cli;
 }
 
-export function cliIsBuilt() {
+function cliIsBuilt() {
   return existsSync(CLI_BUNDLE);
 }
+
+exports.CLI_BUNDLE = CLI_BUNDLE;
+exports.CLI_CACHE = CLI_CACHE;
+exports.HANDOFF_BUNDLE = HANDOFF_BUNDLE;
+exports.HANDOFF_CACHE = HANDOFF_CACHE;
+exports.FAST_LIST_BUNDLE = FAST_LIST_BUNDLE;
+exports.FAST_LIST_CACHE = FAST_LIST_CACHE;
+exports.compileCli = compileCli;
+exports.compileHandoff = compileHandoff;
+exports.compileFor = compileFor;
+exports.compileFastList = compileFastList;
+exports.loadFastList = loadFastList;
+exports.fastListIsBuilt = fastListIsBuilt;
+exports.cliIsBuilt = cliIsBuilt;

@@ -4,12 +4,15 @@
 // warm cache keep a handoff's start-up short (bench/handoff/cli-process.ts); Node 20 has no
 // module.enableCompileCache. Type-checking is `npm run typecheck`; this step only transpiles.
 import { build } from 'esbuild';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { Script } from 'node:vm';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { compileCli, compileFastList, CLI_BUNDLE, CLI_CACHE, FAST_LIST_CACHE } from '../bin/load-cli.js';
+import { compileCli, compileFastList, compileHandoff, CLI_BUNDLE, CLI_CACHE, FAST_LIST_CACHE, HANDOFF_BUNDLE, HANDOFF_CACHE } from '../bin/load-cli.js';
 
-await build({
+const cliOptions = {
   entryPoints: ['src/cli/index.ts'],
   // Two levels below the repo root, like src/server: out/renderer is found the same way.
   outfile: CLI_BUNDLE,
@@ -29,7 +32,11 @@ await build({
   // web-tree-sitter's ES build loads node:module with a dynamic import(), which vm.Script (bin/
   // load-cli.js) cannot run; its CommonJS build does not.
   alias: { 'web-tree-sitter': './node_modules/web-tree-sitter/tree-sitter.cjs' },
-});
+};
+await build(cliOptions);
+// `baton handoff` alone (src/cli/handoff-main.ts), same options: bin/baton.js runs it for a
+// handoff, so that process reads and deserializes only what a handoff runs.
+await build({ ...cliOptions, entryPoints: ['src/cli/handoff-main.ts'], outfile: HANDOFF_BUNDLE, sourcemap: false });
 
 // `baton list --json` with a host running: a small bundle bin/baton.js tries before the whole CLI.
 await build({
@@ -48,8 +55,9 @@ for (const wasm of ['web-tree-sitter/tree-sitter.wasm', 'tree-sitter-bash/tree-s
   await copyFile(join('node_modules', wasm), join(dirname(CLI_BUNDLE), basename(wasm)));
 }
 
-// Warm the cache with what a handoff runs: --help (every command's module) and a dry-run handoff
-// in a throw-away store, so the functions on that path are compiled into the cache too.
+// Warm the whole CLI's cache with --help (every command's module); a handoff runs from its own
+// bundle below. (With the dry-run handoff also run here, V8 aborted lazily compiling a function
+// of `list --no-host` from this cache: "Check failed: stack_overflow()", see the check at the end.)
 const { script, cli } = compileCli();
 const scratch = await mkdtemp(join(tmpdir(), 'baton-build-'));
 const messages = join(scratch, 'm.jsonl');
@@ -59,13 +67,24 @@ process.stdout.write = process.stderr.write = () => true;
 process.env.BATON_HOME = join(scratch, 'home');
 try {
   await cli.main(['node', 'baton', '--help']);
-  await cli.main(['node', 'baton', 'handoff', '--cwd', scratch, '--title', 'warm', '--messages', messages, '--dry-run', '--no-launch', '--json']);
 } finally {
   process.stdout.write = quiet.out;
   process.stderr.write = quiet.err;
   process.exitCode = 0;
 }
 await writeFile(CLI_CACHE, script.createCachedData());
+
+// The handoff bundle's cache, warmed by the same dry run (the --help of every command is not in it).
+const handoff = compileHandoff();
+process.stdout.write = process.stderr.write = () => true;
+try {
+  await handoff.cli.main(['node', 'baton', 'handoff', '--cwd', scratch, '--title', 'warm', '--messages', messages, '--dry-run', '--no-launch', '--json']);
+} finally {
+  process.stdout.write = quiet.out;
+  process.stderr.write = quiet.err;
+  process.exitCode = 0;
+}
+await writeFile(HANDOFF_CACHE, handoff.script.createCachedData());
 
 // The fast-list bundle's cache, warmed by a call that reaches the socket check (no host here).
 const fast = compileFastList();
@@ -76,4 +95,29 @@ process.env.BATON_HOME = saved.home;
 if (saved.runtime === undefined) delete process.env.XDG_RUNTIME_DIR;
 else process.env.XDG_RUNTIME_DIR = saved.runtime;
 await writeFile(FAST_LIST_CACHE, fast.script.createCachedData());
+
+// A cache made after running code can make Node 20's V8 abort the process when it later compiles
+// a function the warm-up did not run (seen once, above). Each cache is tried in fresh processes
+// on paths the warm-up did not take; a cache that aborts any of them is replaced by one of the
+// compile alone (top level only: slower to start, never wrong).
+const probes = [
+  { bundle: CLI_BUNDLE, cache: CLI_CACHE, runs: [['list', '--json', '--no-host', '--no-agents'], ['show', '--json', 'nope'], ['stats', '--json'], ['policy', '--help']] },
+  { bundle: HANDOFF_BUNDLE, cache: HANDOFF_CACHE, runs: [['handoff', '--messages', join(scratch, 'missing.jsonl'), '--json'], ['handoff', '--cwd', scratch, '--messages', messages, '--no-launch', '--json', '--timeout', '0']] },
+];
+for (const { bundle, cache, runs } of probes) {
+  const aborted = runs.find((args) => {
+    const run = spawnSync(process.execPath, [join('bin', 'baton.js'), ...args], { env: { ...process.env, BATON_HOME: join(scratch, 'probe'), XDG_RUNTIME_DIR: join(scratch, 'probe-run') }, encoding: 'utf8', timeout: 60_000 });
+    return run.signal !== null || /Fatal error|Check failed/.test(run.stderr);
+  });
+  if (aborted) {
+    process.stderr.write(`build-cli: ${basename(cache)} made V8 abort on \`baton ${aborted.join(' ')}\`; writing a cache of the compile alone\n`);
+    await writeFile(cache, compileOnlyCache(bundle));
+  }
+}
 await rm(scratch, { recursive: true, force: true });
+
+/** The code cache of a bundle compiled but not run: only what V8 compiles eagerly. */
+function compileOnlyCache(file) {
+  const source = readFileSync(file, 'utf8');
+  return new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file }).createCachedData();
+}

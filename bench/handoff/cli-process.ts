@@ -1,19 +1,47 @@
 // The whole `baton handoff` process, Node start-up included, for a 150- and a 10,000-message
-// session, against the floor of starting Node itself, measured in the same run.
-//   npm run build:node && npx tsx bench/handoff/cli-process.ts [runs]
+// session, against the floor of starting Node itself, measured in the same run (issue 20, "CLI
+// start-up"). Each case runs in turn within one round, so a change of load hits all of them.
+// Wall time from this process; CPU (user + system) of the child from /usr/bin/time.
+//
+//   npm run build:node && npx tsx bench/handoff/cli-process.ts [runs] [--before=OTHER/bin/baton.js] [--profile=DIR]
+//
+// --before: another build of the CLI (a copy of bin/ and dist/ with node_modules linked) timed
+// in the same rounds. The per-part breakdown comes from this build's BATON_PHASE_TRACE
+// (src/core/perf/phase-trace.ts), in separate runs so the tracing itself is not in the table.
+// --profile: also writes a CPU profile (`node --cpu-prof`) of one 150-message handoff to DIR and
+// prints the Node internal modules it loads beyond `node -e ""` (process.moduleLoadList).
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startHostServices } from '../../src/core/host/host-services.js';
-import { printTable, summarize } from '../stats.js';
+import { PHASE_TRACE_ENV, type PhaseTraceLine } from '../../src/core/perf/phase-trace.js';
+import { percentile, printTable, summarize } from '../stats.js';
 
-const RUNS = Number(process.argv[2] ?? 30);
+const RUNS = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 30);
+const BEFORE = process.argv.find((a) => a.startsWith('--before='))?.slice('--before='.length);
+const PROFILE_DIR = process.argv.find((a) => a.startsWith('--profile='))?.slice('--profile='.length);
 const BIN = resolve(import.meta.dirname, '..', '..', 'bin', 'baton.js');
+const TIME = '/usr/bin/time';
 
 const root = await mkdtemp(join(tmpdir(), 'baton-bench-cli-'));
 const dataDir = join(root, 'data');
-const services = await startHostServices({ dataDir, kind: 'browser', capabilities: ['conversation', 'approval-ui'] });
+const services = await startHostServices({ dataDir, kind: 'browser', capabilities: ['conversation', 'approval-ui', 'diff-viewer', 'file-watcher'] });
+
+// A small repository with a commit and a changed file: the handoff runs its git probes as it
+// would in a project (a directory outside git stops after the first probe).
+const work = join(root, 'work');
+await mkdir(join(work, 'src'), { recursive: true });
+const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@example.invalid', ...args], { cwd: work });
+for (let i = 0; i < 20; i++) await writeFile(join(work, 'src', `file-${i}.ts`), `export const value${i} = ${i};\n`.repeat(20));
+git('init', '-q', '-b', 'main');
+git('add', '-A');
+git('commit', '-qm', 'start');
+await writeFile(join(work, 'src', 'file-3.ts'), 'export const changed = true;\n');
+// The same repository with nothing changed: a handoff right after a commit.
+const clean = join(root, 'clean');
+execFileSync('git', ['clone', '-q', work, clean]);
 
 async function conversation(count: number): Promise<string> {
   const file = join(root, `conv-${count}.jsonl`);
@@ -24,32 +52,92 @@ async function conversation(count: number): Promise<string> {
   return file;
 }
 
-/** Wall time of one process; async, so the in-process receiver keeps answering meanwhile. */
-function time(args: string[]): Promise<number> {
+interface Sample {
+  wallMs: number;
+  cpuMs: number;
+}
+
+/** One process: wall time seen from here, CPU from /usr/bin/time; async, so the in-process receiver keeps answering. */
+function time(args: string[], env: Record<string, string> = {}): Promise<Sample> {
+  const cpuFile = join(root, 'cpu.txt');
   const started = process.hrtime.bigint();
   return new Promise((resolve, reject) =>
-    execFile(process.execPath, args, { env: { ...process.env, BATON_HOME: dataDir } }, (error, stdout, stderr) => {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      if (error) reject(new Error(`${args.join(' ')} failed: ${stdout}${stderr}`));
-      else resolve(ms);
+    execFile(TIME, ['-f', '%U %S', '-o', cpuFile, process.execPath, ...args], { cwd: work, env: { ...process.env, BATON_HOME: dataDir, ...env } }, async (error, stdout, stderr) => {
+      const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
+      if (error) return reject(new Error(`${args.join(' ')} failed: ${stdout}${stderr}`));
+      const [user, system] = (await readFile(cpuFile, 'utf8')).trim().split(/\s+/).map(Number);
+      resolve({ wallMs, cpuMs: ((user ?? NaN) + (system ?? NaN)) * 1000 });
     }),
   );
 }
 
-async function repeat(n: number, args: string[]): Promise<number[]> {
-  const times: number[] = [];
-  for (let i = 0; i < n; i++) times.push(await time(args));
-  return times;
+function handoffArgs(bin: string, file: string, count: number, cwd = work): string[] {
+  return [bin, 'handoff', '--cwd', cwd, '--title', `bench ${count}`, '--messages', file, '--no-launch', '--json'];
 }
 
-const floor = await repeat(RUNS, ['-e', '']);
-const rows = [{ case: 'node -e "" (floor)', ...summarize(floor), 'x floor': 1 }];
+const builds = [...(BEFORE ? [{ name: 'before', bin: resolve(BEFORE) }] : []), { name: BEFORE ? 'after' : 'this build', bin: BIN }];
+const cases: { name: string; args: string[]; runs: number }[] = [{ name: 'node -e "" (floor)', args: ['-e', ''], runs: RUNS }];
 for (const count of [150, 10_000]) {
   const file = await conversation(count);
-  const runs = await repeat(count > 1000 ? Math.max(5, Math.floor(RUNS / 3)) : RUNS, [BIN, 'handoff', '--cwd', root, '--title', `bench ${count}`, '--messages', file, '--no-launch', '--json']);
-  const s = summarize(runs);
-  rows.push({ case: `baton handoff, ${count} messages`, ...s, 'x floor': s.p50 / summarize(floor).p50 });
+  for (const build of builds) cases.push({ name: `baton handoff, ${count} messages, ${build.name}`, args: handoffArgs(build.bin, file, count), runs: count > 1000 ? Math.max(3, Math.floor(RUNS / 5)) : RUNS });
 }
-printTable(rows);
+for (const build of builds) cases.push({ name: `baton handoff, 150 messages, clean work tree, ${build.name}`, args: handoffArgs(build.bin, join(root, 'conv-150.jsonl'), 150, clean), runs: RUNS });
+// Issue 15's listing, same rounds: with the host above running (the small fast-list bundle
+// answers through it) and with --no-host (the whole CLI reads the store itself).
+for (const build of builds) {
+  cases.push({ name: `baton list --json --no-agents --limit 50, host running, ${build.name}`, args: [build.bin, 'list', '--json', '--no-agents', '--limit', '50'], runs: RUNS });
+  cases.push({ name: `baton list --json --no-agents --limit 50 --no-host, ${build.name}`, args: [build.bin, 'list', '--json', '--no-agents', '--limit', '50', '--no-host'], runs: RUNS });
+}
+// One untimed run of each, so the page cache holds the bundles and git's files.
+for (const c of cases) await time(c.args);
+const samples = new Map<string, Sample[]>(cases.map((c) => [c.name, []]));
+for (let round = 0; round < RUNS; round++) {
+  for (const c of cases) if (round < c.runs) samples.get(c.name)!.push(await time(c.args));
+}
+const floor = samples.get(cases[0]!.name)!;
+const floorWall = percentile(floor.map((s) => s.wallMs), 0.5);
+const floorCpu = percentile(floor.map((s) => s.cpuMs), 0.5);
+printTable(
+  cases.map((c) => {
+    const s = samples.get(c.name)!;
+    const wall = summarize(s.map((x) => x.wallMs));
+    const cpu = percentile(s.map((x) => x.cpuMs), 0.5);
+    return { case: c.name, n: wall.n, 'p50 ms': wall.p50, p95: wall.p95, '+ floor ms': wall.p50 - floorWall, 'CPU p50 ms': cpu, '+ floor CPU': cpu - floorCpu };
+  }),
+);
+
+// Where the time goes, from this build's own trace (BATON_PHASE_TRACE), 150 messages.
+const traceFile = join(root, 'trace.jsonl');
+const file150 = join(root, 'conv-150.jsonl');
+const traced: Sample[] = [];
+for (let i = 0; i < Math.max(5, Math.floor(RUNS / 2)); i++) traced.push(await time(handoffArgs(BIN, file150, 150), { [PHASE_TRACE_ENV]: traceFile }));
+const lines = (await readFile(traceFile, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as PhaseTraceLine);
+const p50 = (values: number[]) => percentile(values, 0.5);
+const mark = (l: PhaseTraceLine, name: string) => l.marks[name] ?? NaN;
+console.log(`\nthis build, 150 messages, ${lines.length} traced runs (p50 of each part; ms since the process started, or wall ms of the part):`);
+printTable([
+  { part: 'Node start-up + launcher + bundle load (to main)', ms: p50(lines.map((l) => mark(l, 'main'))), count: '' },
+  { part: 'command module init + argument parsing (main → action)', ms: p50(lines.map((l) => mark(l, 'action') - mark(l, 'main'))) },
+  { part: 'the handoff (action → done)', ms: p50(lines.map((l) => mark(l, 'done') - mark(l, 'action'))) },
+  { part: '  of which git probes (wall while any runs)', ms: p50(lines.map((l) => l.parts.git.ms)), count: p50(lines.map((l) => l.parts.git.count)) },
+  { part: '  of which fsyncs (wall while any runs)', ms: p50(lines.map((l) => l.parts.fsync.ms)), count: p50(lines.map((l) => l.parts.fsync.count)) },
+  { part: '  of which socket exchange (connect + offer)', ms: p50(lines.map((l) => l.parts.socket.ms)), count: p50(lines.map((l) => l.parts.socket.count)) },
+  { part: 'done → exit event', ms: p50(lines.map((l) => mark(l, 'exit') - mark(l, 'done'))) },
+  { part: 'exit event → parent saw the exit (teardown)', ms: p50(traced.map((s) => s.wallMs)) - p50(lines.map((l) => mark(l, 'exit'))) },
+  { part: 'whole process, wall (traced runs)', ms: p50(traced.map((s) => s.wallMs)) },
+]);
+
+if (PROFILE_DIR) {
+  await mkdir(PROFILE_DIR, { recursive: true });
+  const preload = join(root, 'module-list.cjs');
+  await writeFile(preload, `process.once('exit', () => require('node:fs').writeFileSync(process.env.MODULE_LIST_OUT, JSON.stringify(process.moduleLoadList)));\n`);
+  const floorList = join(root, 'floor-modules.json');
+  const cliList = join(root, 'cli-modules.json');
+  await time(['-r', preload, '-e', ''], { MODULE_LIST_OUT: floorList });
+  await time(['-r', preload, '--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`, '--cpu-prof-interval=100', ...handoffArgs(BIN, file150, 150)], { MODULE_LIST_OUT: cliList });
+  const base = new Set(JSON.parse(await readFile(floorList, 'utf8')) as string[]);
+  const extra = (JSON.parse(await readFile(cliList, 'utf8')) as string[]).filter((m) => !base.has(m));
+  console.log(`\nNode internals loaded beyond node -e "": ${extra.length}\n${extra.join(' ')}\nCPU profile in ${PROFILE_DIR} (npx tsx bench/importers/profile-summary.ts FILE)`);
+}
 await services.close();
 await rm(root, { recursive: true, force: true });

@@ -1,7 +1,5 @@
-import { Command, CommanderError } from 'commander';
-import { BATON_VERSION } from '../core/version.js';
-import { createOutput, EXIT } from './output.js';
-import { terminalLines } from './terminal-text.js';
+import type { Command } from 'commander';
+import { newProgram, runProgram } from './program.js';
 
 type Register = (program: Command) => void;
 
@@ -39,35 +37,13 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
 
 /** The program with the named command, or with all of them (for --help and unknown commands). */
 export async function buildProgram(commandName?: string): Promise<Command> {
-  const program = new Command()
-    .name('baton')
-    .description('Hand an AI coding session from the terminal to the Baton desktop app, and back.')
-    .version(BATON_VERSION, '-v, --version')
-    .showHelpAfterError('(run baton --help for usage)')
-    // Commander echoes unknown options and arguments back: they go through the same sanitiser.
-    .configureOutput({ writeOut: (text) => process.stdout.write(terminalLines(text)), writeErr: (text) => process.stderr.write(terminalLines(text)) })
-    .exitOverride();
+  const program = newProgram();
   const names = commandName && Object.hasOwn(COMMANDS, commandName) ? [commandName] : Object.keys(COMMANDS);
   const registers = await Promise.all(names.map((name) => COMMANDS[name]!()));
   for (const register of registers) register(program);
   return program;
 }
 
-export async function main(argv: string[]): Promise<void> {
-  try {
-    await (await buildProgram(argv[2])).parseAsync(argv);
-  } catch (error) {
-    if (error instanceof CommanderError) {
-      // --help and --version end through here with exit code 0.
-      process.exitCode = error.exitCode === 0 ? EXIT.ok : EXIT.usage;
-      return;
-    }
-    // A refusal before any command could answer (an unsafe data directory, a store written by a
-    // newer Baton): still one JSON object when --json was asked for, so callers parse one stream.
-    const code = (error as { code?: unknown }).code;
-    if (argv.includes('--json')) {
-      createOutput(true).problem(argv[2] ?? 'baton', typeof code === 'string' ? code : 'ERROR', (error as Error).message);
-    } else process.stderr.write(`baton: ${terminalLines((error as Error).message)}\n`);
-    process.exitCode = EXIT.failure;
-  }
+export function main(argv: string[]): Promise<void> {
+  return runProgram(argv, buildProgram);
 }

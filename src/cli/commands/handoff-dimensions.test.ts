@@ -114,6 +114,21 @@ describe('baton handoff: capabilities from the session (real CLI, real socket)',
     expect(text.stderr).toContain(`baton handoff --session ${sessionId}`);
   });
 
+  it('the desktop is connected to while the session lands; a landing that fails offers nothing and the process still ends at once', async () => {
+    const store = await startTestReceiver(['conversation', 'approval-ui', 'diff-viewer', 'file-watcher']);
+    const started = Date.now();
+    const failed = await baton(['handoff', '--cwd', join(root, 'gone'), '--messages', messagesFile, '--no-launch', '--json', '--timeout', '20']);
+    expect(failed.code).not.toBe(0);
+    expect(failed.json).toMatchObject({ ok: false, category: 'write_failure', sessionId: null });
+    // The early connection was closed, not left to the 20 s timeout or the receiver's idle limit.
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(await store.list({ includeArchived: true })).toEqual([]);
+    // The same receiver then takes a handoff whose landing succeeds, over the early connection.
+    const run = await baton(['handoff', '--cwd', repo, '--messages', messagesFile, '--no-launch', '--json']);
+    expect(run).toMatchObject({ code: 0, json: { category: 'accepted' } });
+    expect(await store.readMessages(String(run.json.sessionId))).toHaveLength(2);
+  });
+
   it('a clean repository needs no diff-viewer: the same receiver accepts it', async () => {
     git('checkout', '--', 'app.js');
     await startTestReceiver(['conversation', 'approval-ui']);

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { parseMessageInput, MESSAGE_INPUT_MAX_BYTES } from '../../core/handoff/read-message-input.js';
 import { DEFAULT_HANDOFF_TIMEOUT_MS, landAndReadBack, offerSession, type LandedSession } from '../../core/handoff/send.js';
+import { connectFirst, type ConnectAttempt } from '../../core/handoff/find-target.js';
 import { HANDOFF_EXIT_CODE, HandoffCategory, type HandoffOutcome } from '../../core/handoff/outcome.js';
 import { isValidId } from '../../shared/ids.js';
 import { createOutput, EXIT, writeHuman } from '../output.js';
@@ -9,6 +10,7 @@ import { endpointFor, openCliStore, resumeCommand } from '../context.js';
 import { readStdin } from '../stdin.js';
 import { realpath } from 'node:fs/promises';
 import type { SessionStore } from '../../core/store/types.js';
+import { markPhase } from '../../core/perf/phase-trace.js';
 
 /** The tools `--from` imports from (the importers themselves load only when asked). */
 const AGENT_SOURCES = ['claude', 'codex'] as const;
@@ -44,7 +46,9 @@ export function registerHandoff(program: Command): void {
     .option('--to <device>', 'hand off to a paired device through the relay (baton device list); waits --timeout for its receipt')
     .option('--json', 'print one versioned JSON object')
     .action(async (flags: HandoffFlags) => {
+      markPhase('action');
       process.exitCode = await runHandoff(flags);
+      markPhase('done');
     });
 }
 
@@ -69,6 +73,8 @@ async function runHandoff(flags: HandoffFlags): Promise<number> {
   }
 
   const { dataDir, store } = await openCliStore();
+  let endpointAsked: ReturnType<typeof endpointFor> | undefined;
+  let firstConnection: Promise<ConnectAttempt> | undefined;
   try {
     let sessionId = flags.from ? undefined : flags.session;
     let landed: LandedSession | undefined;
@@ -81,6 +87,16 @@ async function runHandoff(flags: HandoffFlags): Promise<number> {
       if (!input.ok) {
         out.problem('handoff', 'BAD_INPUT', input.message);
         return EXIT.usage;
+      }
+      // The endpoint directory and token are read while the session lands (one wait fewer); a
+      // refusal still surfaces where it did, after the landing.
+      endpointAsked = endpointFor(dataDir);
+      endpointAsked.catch(() => undefined);
+      // The desktop is connected to (and authenticated with) while the session lands; nothing is
+      // offered before the landing succeeded, and the connection is closed if it did not.
+      if (!flags.dryRun && flags.to === undefined) {
+        firstConnection = endpointAsked.then(({ endpoint, token }) => connectFirst({ endpoint, token, timeoutMs: timeoutSeconds * 1000 }));
+        firstConnection.catch(() => undefined);
       }
       try {
         landed = await landAndReadBack(store, { cwd: flags.cwd ?? process.cwd(), title: flags.title ?? titleFrom(input.messages), messages: input.messages });
@@ -96,7 +112,7 @@ async function runHandoff(flags: HandoffFlags): Promise<number> {
         });
       }
     }
-    const { endpoint, token, forwarded } = await endpointFor(dataDir);
+    const { endpoint, token, forwarded } = await (endpointAsked ?? endpointFor(dataDir));
     if (flags.to !== undefined) {
       const { handoffToDevice } = await import('../../core/relay/handoff-to-device.js');
       const outcome = await handoffToDevice({ dataDir, store, sessionId: sessionId!, landed, to: flags.to, offer: { endpoint, token, timeoutMs: timeoutSeconds * 1000 }, receiptWaitMs: timeoutSeconds * 1000 });
@@ -114,12 +130,15 @@ async function runHandoff(flags: HandoffFlags): Promise<number> {
       launch: flags.launch && !forwarded,
       dryRun: !!flags.dryRun,
       forwarded,
+      ...(firstConnection ? { firstConnection } : {}),
     }, landed);
     await store
       .appendEvent({ at: new Date().toISOString(), side: 'source', category: outcome.category, sessionId: outcome.sessionId, handoffId: outcome.handoffId, durationsMs: outcome.durationsMs, ...(flags.dryRun ? { dryRun: true } : {}) })
       .catch(() => undefined); // observability must never turn a delivered handoff into a failure
     return report(out, outcome);
   } finally {
+    // offerSession closes the connection it used; this closes one a failed landing left open.
+    if (firstConnection) void firstConnection.then((attempt) => attempt.client?.close(), () => undefined);
     await store.close();
   }
 }

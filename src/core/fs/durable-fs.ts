@@ -1,5 +1,6 @@
 import { existsSync, promises as fsp, constants as fsc } from 'node:fs';
 import { readFully } from './read-fully.js';
+import { tracePart } from '../perf/phase-trace.js';
 
 /**
  * The file-system operations the store needs, behind one interface so tests can inject faults
@@ -90,7 +91,7 @@ class NodeFile implements DurableFile {
   }
 
   sync(): Promise<void> {
-    return this.handle.sync();
+    return tracePart('fsync', this.handle.sync());
   }
 
   truncate(length: number): Promise<void> {
@@ -130,7 +131,7 @@ export const nodeDurableFs: DurableFs = {
     if (process.platform === 'win32') return;
     const handle = await fsp.open(path, fsc.O_RDONLY);
     try {
-      await handle.sync();
+      await tracePart('fsync', handle.sync());
     } finally {
       await handle.close();
     }

@@ -20,6 +20,17 @@ export interface FindTargetOptions {
   timeoutMs: number;
   /** Start the desktop app through baton:// when nothing answers. */
   launch: boolean;
+  /**
+   * The first attempt, already under way (connectFirst): the CLI connects while the session is
+   * still landing, so the handshake is not waited for after it.
+   */
+  first?: Promise<ConnectAttempt>;
+}
+
+export interface ConnectAttempt {
+  client?: EndpointClient;
+  code?: string;
+  reason: string;
 }
 
 /**
@@ -27,7 +38,7 @@ export interface FindTargetOptions {
  * and retries with bounded backoff. Never waits when there is nothing that could start the app.
  */
 export async function findTarget(options: FindTargetOptions): Promise<TargetResult> {
-  const first = await tryConnect(options);
+  const first = await (options.first ?? tryConnect(options));
   if (first.client) return { found: true, client: first.client, launched: false };
   if (first.code !== 'NO_TARGET') return { found: false, category: 'no_target', reason: first.reason };
   if (!options.launch) return { found: false, category: 'no_target', reason: 'no Baton app is running (launching was turned off)' };
@@ -51,7 +62,12 @@ export async function findTarget(options: FindTargetOptions): Promise<TargetResu
   };
 }
 
-async function tryConnect(options: FindTargetOptions): Promise<{ client?: EndpointClient; code?: string; reason: string }> {
+/** One connection attempt to start early; never rejects (its failure is findTarget's first answer). */
+export function connectFirst(options: Pick<FindTargetOptions, 'endpoint' | 'token' | 'timeoutMs'>): Promise<ConnectAttempt> {
+  return tryConnect(options);
+}
+
+async function tryConnect(options: Pick<FindTargetOptions, 'endpoint' | 'token' | 'timeoutMs'>): Promise<ConnectAttempt> {
   try {
     const client = await connectEndpoint({ endpoint: options.endpoint, token: options.token, timeoutMs: Math.min(options.timeoutMs, 5_000) });
     return { client, reason: '' };

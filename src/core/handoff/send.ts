@@ -19,11 +19,11 @@ import { redactSessionContent } from './redact-messages.js';
 import { MESSAGE_MAX_DEPTH, nestedDeeperThan } from './read-message-input.js';
 import { trimToolOutputs } from '../context/trim-tool-output.js';
 import { prepareContext } from '../context/context-transfer.js';
-import { findTarget } from './find-target.js';
-import { uploadSession } from '../ssh/session-upload.js';
+import { findTarget, type ConnectAttempt } from './find-target.js';
 import { batonModelOf } from './manifest-model.js';
 import { HandoffCategory, type HandoffOutcome } from './outcome.js';
 import { storeFsFor } from '../store/at-rest/registry.js';
+import { tracePart } from '../perf/phase-trace.js';
 
 export const DEFAULT_HANDOFF_TIMEOUT_MS = 10_000;
 
@@ -52,6 +52,8 @@ export interface OfferOptions {
    * have this session, so the landed session is sent over the same connection before the offer.
    */
   forwarded?: boolean;
+  /** A connection attempt started before the offer (find-target.ts connectFirst). */
+  firstConnection?: Promise<ConnectAttempt>;
 }
 
 /**
@@ -159,7 +161,7 @@ export async function offerSession(sessionId: string, options: OfferOptions, lan
 
   const [record, found] = await Promise.allSettled([
     recorded,
-    findTarget({ endpoint: options.endpoint, token: options.token, handoffId: manifest.handoff_id, sessionId, timeoutMs: options.timeoutMs, launch: options.launch }),
+    tracePart('socket', findTarget({ endpoint: options.endpoint, token: options.token, handoffId: manifest.handoff_id, sessionId, timeoutMs: options.timeoutMs, launch: options.launch, ...(options.firstConnection ? { first: options.firstConnection } : {}) })),
   ]);
   if (found.status === 'rejected') throw found.reason;
   const target = found.value;
@@ -173,12 +175,14 @@ export async function offerSession(sessionId: string, options: OfferOptions, lan
   try {
     if (options.forwarded) {
       const uploadStarted = Date.now();
+      // Loaded only through baton ssh: a local handoff does not start the relay/bundle code it needs.
+      const { uploadSession } = await import('../ssh/session-upload.js');
       const sent = await uploadSession(target.client, store, sessionId, manifest.handoff_id);
       durationsMs.upload = Date.now() - uploadStarted;
       if (!sent.ok) return { ...base, ...categorise(sent), answer: sent };
     }
     const offerStarted = Date.now();
-    const answer = await target.client.request('handoff.offer', { manifest }, { timeoutMs: options.timeoutMs });
+    const answer = await tracePart('socket', target.client.request('handoff.offer', { manifest }, { timeoutMs: options.timeoutMs }));
     durationsMs.offer = Date.now() - offerStarted;
     return { ...base, ...categorise(answer), answer };
   } finally {

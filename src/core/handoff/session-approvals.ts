@@ -1,5 +1,7 @@
 import { join } from 'node:path';
-import { ApprovalLog, APPROVALS_FILE } from '../approvals/index.js';
+// The log alone: the barrel would start the approval service and the risk policy (tree-sitter) in
+// every handoff process.
+import { ApprovalLog, APPROVALS_FILE } from '../approvals/approval-log.js';
 import type { SessionStore } from '../store/types.js';
 
 export interface ApprovalFacts {

@@ -2,6 +2,9 @@ import { symlinkSync, unlinkSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { captureWorkspace, captureWorkspaceWithPatch } from './capture.js';
+import { capturePatch, listDiff } from './patch.js';
+import { diffSummarySha256 } from './summary-hash.js';
+import { withWorkingTreeIndex } from './temp-index.js';
 import { cleanupTemp, git, makeRepo, sha256, tempDir } from './test-support/repo.js';
 
 afterAll(cleanupTemp);
@@ -217,6 +220,55 @@ describe('captureWorkspace', () => {
     expect(g.files.map((f) => f.path)).toEqual(['outer.txt']);
     expect(g.dirtyFiles).toEqual(['outer.txt']);
     expect(patchBytes!.toString()).not.toContain('inner');
+  });
+
+  it('from any directory of the work tree: the same files, status, submodules and patch as from the root', async () => {
+    // status, remotes and ls-files run from cwd while the root is still being looked up.
+    const inner = makeRepo();
+    inner.write('inner.txt', 'inner\n');
+    const innerHead = inner.commitAll('inner');
+    const outer = repoWithEveryChange().repo;
+    outer.git('-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', inner.root, 'vendor/inner');
+    outer.write('deep/er/x.txt', 'x\n');
+    outer.write('deep/other/y.txt', 'y\n');
+    const at = new Date('2026-11-30T12:00:00Z');
+    const fromRoot = await captureWorkspaceWithPatch(outer.root, { now: at });
+    for (const dir of ['deep/er', 'deep', 'new dir']) {
+      const fromSub = await captureWorkspaceWithPatch(join(outer.root, dir), { now: at });
+      expect({ ...fromSub.snapshot, cwd: fromRoot.snapshot.cwd }, dir).toEqual(fromRoot.snapshot);
+      expect(fromSub.patchBytes!.equals(fromRoot.patchBytes!), dir).toBe(true);
+    }
+    expect(fromRoot.snapshot.git!.submodules).toEqual([{ path: 'vendor/inner', commit: innerHead }]);
+    expect(fromRoot.snapshot.git!.untrackedFiles).toEqual(expect.arrayContaining(['deep/er/x.txt', 'deep/other/y.txt', 'new dir/with space.txt']));
+  });
+
+  it('a clean work tree skips the temporary index and gives exactly what the full diff path gives', async () => {
+    const committed = makeRepo();
+    committed.write('a.txt', 'a\n');
+    committed.write('.gitignore', '*.log\n');
+    committed.commitAll('a');
+    committed.write('debug.log', 'ignored, never captured\n');
+    const unborn = makeRepo(); // no commit, no file: HEAD is null
+    for (const repo of [committed, unborn]) {
+      const { snapshot, patchBytes } = await captureWorkspaceWithPatch(repo.root);
+      const g = snapshot.git!;
+      // The full path, run by hand on the same tree: temporary index, --raw/--numstat, the patch.
+      const full = await withWorkingTreeIndex(repo.root, join(repo.root, '.git', 'index'), g.head, [], async (env) => ({
+        entries: await listDiff(repo.root, g.head, env),
+        patch: await capturePatch(repo.root, g.head, env),
+      }));
+      expect(full.entries).toEqual([]);
+      expect(g.files).toEqual([]);
+      expect(patchBytes!.equals(full.patch.bytes!)).toBe(true);
+      expect(g.patch).toEqual({ sha256: full.patch.sha256, size: full.patch.size, stored: true, ref: null });
+      expect(g.diffSha256).toBe(diffSummarySha256([], full.patch.sha256));
+      expect(snapshot.warnings).toEqual([]);
+    }
+    // One untracked file is enough to take the full path.
+    committed.write('new.txt', 'new\n');
+    const dirty = await captureWorkspaceWithPatch(committed.root);
+    expect(dirty.snapshot.git!.files.map((f) => f.path)).toEqual(['new.txt']);
+    expect(dirty.patchBytes!.toString()).toContain('+new');
   });
 
   it('leaves an embedded repository (not a submodule) out of the patch, with a warning', async () => {

@@ -13,7 +13,7 @@ import { WorkspaceError, gitFailed } from './errors.js';
 import { hashDiskPath, mapLimit, type DiskHash } from './file-hash.js';
 import { runGit } from './git.js';
 import type { DiffEntry } from './diff-list.js';
-import { PATCH_MAX_BYTES, capturePatch, listDiff } from './patch.js';
+import { PATCH_MAX_BYTES, capturePatch, emptyPatch, listDiff } from './patch.js';
 import { primaryRemote, readRemotes } from './remotes.js';
 import { STATUS_ARGS, parseStatusV2, type StatusEntry } from './status.js';
 import { diffSummarySha256 } from './summary-hash.js';
@@ -55,11 +55,14 @@ export async function captureWorkspaceWithPatch(cwd: string, options: CaptureOpt
   });
   const warnings: WorkspaceWarning[] = [];
   const base = { version: WORKSPACE_SNAPSHOT_VERSION, cwd: real, capturedAt: (options.now ?? new Date()).toISOString() };
-  const located = await locateRepository(real);
+  // status, the remotes and the gitlinks do not depend on where in the work tree git starts
+  // (porcelain status and `ls-files --full-name :(top)` name paths from the root): they run from
+  // cwd alongside the repository lookup, one round of git processes fewer on every handoff.
+  // Outside a repository they fail like the lookup does and their answers are not read.
+  const [located, statusResult, remotes, submodules] = await Promise.all([locateRepository(real), runGit(real, STATUS_ARGS), readRemotes(real), readSubmodules(real)]);
   if (!located) return { snapshot: { ...base, git: null, warnings }, patchBytes: null };
 
   const { root, gitDir, commonDir, indexPath } = located;
-  const [statusResult, remotes, submodules] = await Promise.all([runGit(root, STATUS_ARGS), readRemotes(root), readSubmodules(root)]);
   if (statusResult.code !== 0) throw gitFailed('status', root, statusResult.stderr);
   const status = parseStatusV2(statusResult.stdout.toString('utf8'));
   const head = status.oid;
@@ -71,12 +74,18 @@ export async function captureWorkspaceWithPatch(cwd: string, options: CaptureOpt
   // the patch: our hashing and git's work overlap instead of adding up.
   const hashing = hashChangedPaths(root, status.entries);
   hashing.catch(() => undefined); // awaited below; keeps an early failure from going unhandled meanwhile
-  const { entries, patch } = await withWorkingTreeIndex(root, indexPath, head, warnings, async (env) => {
-    const patchRun = wantPatch ? capturePatch(root, head, env, options.patchMaxBytes ?? PATCH_MAX_BYTES) : Promise.resolve(null);
-    patchRun.catch(() => undefined);
-    const listed = await listDiff(root, head, env);
-    return { entries: listed, patch: await patchRun };
-  });
+  // A clean work tree (status names nothing, not even an untracked file or a submodule) diffs
+  // empty: the temporary index and both diffs are skipped, three git processes (each a fork of
+  // this one) fewer. Anything status names takes the full path.
+  const { entries, patch } =
+    status.entries.length === 0
+      ? { entries: [] as DiffEntry[], patch: wantPatch ? emptyPatch() : null }
+      : await withWorkingTreeIndex(root, indexPath, head, warnings, async (env) => {
+          const patchRun = wantPatch ? capturePatch(root, head, env, options.patchMaxBytes ?? PATCH_MAX_BYTES) : Promise.resolve(null);
+          patchRun.catch(() => undefined);
+          const listed = await listDiff(root, head, env);
+          return { entries: listed, patch: await patchRun };
+        });
   const hashes = await hashing;
   const files = await mapLimit(entries, HASH_CONCURRENCY, (entry) => describeFile(root, entry, byPath, hashes, warnings));
 
@@ -173,9 +182,12 @@ export async function locateRepository(dir: string): Promise<RepositoryLocation 
   };
 }
 
-/** Gitlinks (mode 160000) in the index: submodules are listed with their recorded commit, never descended. */
-async function readSubmodules(root: string): Promise<WorkspaceSubmodule[]> {
-  const result = await runGit(root, ['ls-files', '-z', '--stage']);
+/**
+ * Gitlinks (mode 160000) in the index: submodules are listed with their recorded commit, never
+ * descended. From any directory of the work tree: the whole index, paths from the root.
+ */
+async function readSubmodules(dir: string): Promise<WorkspaceSubmodule[]> {
+  const result = await runGit(dir, ['ls-files', '-z', '--stage', '--full-name', ':(top)']);
   if (result.code !== 0) return [];
   const submodules: WorkspaceSubmodule[] = [];
   for (const record of result.stdout.toString('utf8').split('\0')) {

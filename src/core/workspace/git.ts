@@ -1,4 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
+import { tracePart } from '../perf/phase-trace.js';
 
 /** Largest output we accept from one buffered git call (patches are streamed instead). */
 export const GIT_MAX_BUFFER_BYTES = 256 * 1024 * 1024;
@@ -36,7 +37,7 @@ function baseArgs(args: string[]): string[] {
  * taking index.lock while the person's own git runs.
  */
 export function runGit(cwd: string, args: string[], input?: Buffer, options: GitOptions = {}): Promise<GitResult> {
-  return new Promise((resolve) => {
+  return tracePart('git', new Promise((resolve) => {
     const child = execFile(
       'git',
       baseArgs(args),
@@ -49,7 +50,7 @@ export function runGit(cwd: string, args: string[], input?: Buffer, options: Git
     child.stdin?.on('error', () => undefined); // git may exit before reading all of its input
     if (input) child.stdin?.end(input);
     else child.stdin?.end();
-  });
+  }));
 }
 
 /**
@@ -57,14 +58,14 @@ export function runGit(cwd: string, args: string[], input?: Buffer, options: Git
  * hashed in constant memory. Resolves with the exit code and stderr.
  */
 export function streamGit(cwd: string, args: string[], onChunk: (chunk: Buffer) => void, options: GitOptions = {}): Promise<{ code: number; stderr: string }> {
-  return new Promise((resolve) => {
+  return tracePart('git', new Promise((resolve) => {
     const child = spawn('git', baseArgs(args), { cwd, env: gitEnv(options.env), stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
     const errors: Buffer[] = [];
     child.stdout.on('data', (chunk: Buffer) => onChunk(chunk));
     child.stderr.on('data', (chunk: Buffer) => errors.push(chunk));
     child.on('error', (error) => resolve({ code: 128, stderr: error.message }));
     child.on('close', (code) => resolve({ code: code ?? 128, stderr: Buffer.concat(errors).toString('utf8') }));
-  });
+  }));
 }
 
 /** git output as a trimmed string, or null when the command failed (not a repository, no HEAD …). */

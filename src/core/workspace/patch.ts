@@ -29,6 +29,11 @@ export interface PatchCapture {
   bytes: Buffer | null;
 }
 
+/** What capturePatch gives for a diff with nothing in it. */
+export function emptyPatch(): PatchCapture {
+  return { sha256: createHash('sha256').digest('hex'), size: 0, bytes: Buffer.alloc(0) };
+}
+
 /** The binary-safe patch (`git diff --binary`), hashed while it streams; kept only up to maxBytes. */
 export async function capturePatch(root: string, head: string | null, env: Record<string, string>, maxBytes = PATCH_MAX_BYTES): Promise<PatchCapture> {
   const hash = createHash('sha256');

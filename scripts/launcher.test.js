@@ -1,0 +1,105 @@
+// bin/baton.js runs `baton handoff` from its own bundle (dist/cli/baton-handoff.cjs, issue 20's
+// CLI start-up) and everything else from the whole CLI. What runs must not depend on which bundle
+// answered, nor on whether the handoff bundle or a code cache is there and current: a copy of
+// the built launcher is run with the handoff bundle as built, without it, and with caches that V8
+// must reject. Needs the build (scripts/test.sh builds before the unit tests).
+import { execFile } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+let dir;
+
+beforeAll(() => {
+  if (!existsSync(join(ROOT, 'dist', 'cli', 'baton-handoff.cjs'))) throw new Error('the build is missing: run npm run build:node first (npm test does)');
+  dir = mkdtempSync(join(tmpdir(), 'baton-launcher-'));
+});
+
+afterAll(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A copy of bin/ and dist/cli beside the real node_modules, changed by `alter`. */
+function install(name, alter) {
+  const at = join(dir, name);
+  cpSync(join(ROOT, 'bin'), join(at, 'bin'), { recursive: true });
+  cpSync(join(ROOT, 'dist', 'cli'), join(at, 'dist', 'cli'), { recursive: true, filter: (f) => !f.endsWith('.map') });
+  cpSync(join(ROOT, 'package.json'), join(at, 'package.json'));
+  symlinkSync(join(ROOT, 'node_modules'), join(at, 'node_modules'));
+  alter(join(at, 'dist', 'cli'));
+  return join(at, 'bin', 'baton.js');
+}
+
+async function baton(bin, args, home) {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [bin, ...args], { env: { ...process.env, BATON_HOME: home, XDG_RUNTIME_DIR: '' }, cwd: dir });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    return { code: error.code, stdout: error.stdout, stderr: error.stderr };
+  }
+}
+
+/** The parts of a --dry-run handoff's answer that do not name this run's ids, paths or times. */
+function stable(stdout) {
+  const answer = JSON.parse(stdout);
+  return { ok: answer.ok, category: answer.category, exitCode: answer.exitCode, keys: Object.keys(answer).sort(), manifestKeys: Object.keys(answer.answer.manifest).sort() };
+}
+
+describe('bin/baton.js and the handoff bundle', () => {
+  it('answers handoff the same from its own bundle, without it, and with stale or foreign code caches', async () => {
+    const variants = {
+      built: install('built', () => undefined),
+      'no handoff bundle': install('no-bundle', (cli) => rmSync(join(cli, 'baton-handoff.cjs'))),
+      'caches rejected': install('stale-cache', (cli) => {
+        // Another Node/V8 build's cache, or a damaged one: V8 rejects it and compiles the source.
+        writeFileSync(join(cli, 'baton-handoff.cjs.cache'), Buffer.alloc(4096, 7));
+        writeFileSync(join(cli, 'baton.cjs.cache'), Buffer.from('not a cache'));
+      }),
+      'no caches': install('no-cache', (cli) => {
+        rmSync(join(cli, 'baton-handoff.cjs.cache'));
+        rmSync(join(cli, 'baton.cjs.cache'));
+      }),
+    };
+    const messages = join(dir, 'm.jsonl');
+    writeFileSync(messages, '{"role":"user","content":"hello"}\n{"role":"assistant","content":"hi"}\n');
+    const results = {};
+    for (const [name, bin] of Object.entries(variants)) {
+      const home = join(dir, `home-${name.replace(/ /g, '-')}`);
+      const help = await baton(bin, ['handoff', '--help'], home);
+      const badFlag = await baton(bin, ['handoff', '--bogus'], home);
+      const badInput = await baton(bin, ['handoff', '--messages', join(dir, 'missing.jsonl'), '--json'], home);
+      const dryRun = await baton(bin, ['handoff', '--cwd', dir, '--title', 't', '--messages', messages, '--dry-run', '--no-launch', '--json'], home);
+      expect(dryRun.code, `${name}: ${dryRun.stderr}`).toBe(0);
+      results[name] = {
+        help: [help.code, help.stdout],
+        badFlag: [badFlag.code, badFlag.stderr],
+        badInput: [badInput.code, JSON.parse(badInput.stdout).code ?? JSON.parse(badInput.stdout).error?.code ?? JSON.parse(badInput.stdout).ok],
+        dryRun: stable(dryRun.stdout),
+      };
+    }
+    expect(results.built.help[0]).toBe(0);
+    expect(results.built.help[1]).toContain('--messages <file>');
+    expect(results.built.badFlag[0]).toBe(2);
+    expect(results.built.dryRun).toMatchObject({ ok: true, category: 'accepted', exitCode: 0 });
+    for (const name of Object.keys(variants)) expect(results[name], name).toEqual(results.built);
+  }, 60_000);
+
+  it('runs every other command from the whole CLI, even when only the handoff bundle would be current', async () => {
+    const bin = install('other-commands', (cli) => writeFileSync(join(cli, 'baton-handoff.cjs'), 'throw new Error("the handoff bundle ran for another command");'));
+    const version = await baton(bin, ['--version'], join(dir, 'home-other'));
+    expect(version).toMatchObject({ code: 0 });
+    expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+    const list = await baton(bin, ['list', '--json', '--no-host', '--no-agents'], join(dir, 'home-other'));
+    expect(list.code, list.stderr).toBe(0);
+    expect(JSON.parse(list.stdout)).toMatchObject({ ok: true });
+    // The same broken bundle is what `baton handoff` would run: proof the copy is the one used.
+    const handoff = await baton(bin, ['handoff', '--help'], join(dir, 'home-other'));
+    expect(handoff.code).not.toBe(0);
+    expect(handoff.stderr).toContain('the handoff bundle ran for another command');
+  }, 60_000);
+});
