@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { BATON_VERSION } from '../core/version.js';
+import { passphraseRefused } from '../core/store/at-rest/passphrase-refusal.js';
 import { createOutput, EXIT } from './output.js';
 import { terminalLines } from './terminal-text.js';
 
@@ -56,6 +57,8 @@ export async function buildProgram(commandName?: string): Promise<Command> {
 export async function main(argv: string[]): Promise<void> {
   try {
     await (await buildProgram(argv[2])).parseAsync(argv);
+    // Whatever the command reported: a passphrase store with no host to give its key exits 6.
+    if (passphraseRefused()) process.exitCode = EXIT.locked;
   } catch (error) {
     if (error instanceof CommanderError) {
       // --help and --version end through here with exit code 0.
@@ -68,6 +71,6 @@ export async function main(argv: string[]): Promise<void> {
     if (argv.includes('--json')) {
       createOutput(true).problem(argv[2] ?? 'baton', typeof code === 'string' ? code : 'ERROR', (error as Error).message);
     } else process.stderr.write(`baton: ${terminalLines((error as Error).message)}\n`);
-    process.exitCode = EXIT.failure;
+    process.exitCode = passphraseRefused() ? EXIT.locked : EXIT.failure;
   }
 }
