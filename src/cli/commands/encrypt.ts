@@ -6,6 +6,8 @@ import { encryptionView } from '../../core/store/at-rest/encryption-view.js';
 import { connectEndpoint } from '../../core/transport/client.js';
 import { loadOrCreateToken, resolveEndpoint } from '../../core/transport/endpoint.js';
 import { MIN_PASSPHRASE_CHARS } from '../../core/store/at-rest/passphrase.js';
+import { PASSPHRASE_KEY_STORE } from '../../core/store/at-rest/at-rest-state.js';
+import { passphraseSettings } from '../../core/store/at-rest/host-unlock.js';
 import { createOutput, EXIT, type Output } from '../output.js';
 import { readPassphrase } from '../passphrase-input.js';
 
@@ -58,9 +60,17 @@ async function status(out: Output): Promise<number> {
     const store = await openStore(dataDir);
     const view = encryptionView(store.atRest);
     await store.close();
-    out.result('encrypt', { dataDir, ...view, ...(store.atRest.state === 'on' ? { keyId: store.atRest.keyId, keyStore: store.atRest.keyStore } : {}) }, () => view.detail);
+    const mode = store.atRest.state === 'on' ? (store.atRest.keyStore === PASSPHRASE_KEY_STORE ? 'passphrase' : 'keyring') : undefined;
+    out.result('encrypt', { dataDir, ...view, ...(store.atRest.state === 'on' ? { mode, keyId: store.atRest.keyId, keyStore: store.atRest.keyStore } : {}) }, () => view.detail);
     return EXIT.ok;
   } catch (error) {
+    // Passphrase mode with no unlocked host: the mode is still known (exit 6 says the key is not here).
+    const settings = await passphraseSettings(dataDir).catch(() => undefined);
+    if (settings) {
+      const detail = `Encrypted at rest (AES-256-GCM) with a key derived from a passphrase, id ${settings.key.keyId}; locked: ${(error as Error).message}`;
+      out.result('encrypt', { dataDir, state: 'on', mode: 'passphrase', locked: true, keyId: settings.key.keyId, detail }, () => detail);
+      return EXIT.locked;
+    }
     return failed(out, 'encrypt', error);
   }
 }
