@@ -68,6 +68,8 @@ export const EXAMPLES: Record<string, Example[]> = {
   encrypt: [
     { command: 'baton encrypt --status', what: 'whether sessions are encrypted at rest, with which key, or why not' },
     { command: 'baton encrypt --enable', what: 'encrypt an existing store with a new key in the OS keychain (quit the desktop app first)' },
+    { command: 'baton encrypt --enable --passphrase', what: 'no OS keychain here: derive the key from a passphrase typed without echo; then run baton serve, which asks for it and lends the key to the CLI (exit 6 while no host runs)' },
+    { command: 'BATON_PASSPHRASE_FD=3 baton serve 3<pass.txt', what: 'a passphrase-mode host started from a script: the passphrase is read from descriptor 3, never from argv' },
   ],
   key: [{ command: 'baton key rotate', what: 're-encrypt every session under a new key' }],
   'key rotate': [{ command: 'baton key rotate --json', what: 'rotate, and print the old and new key ids as JSON' }],
