@@ -141,6 +141,9 @@ describe('passphrase mode', () => {
     expect((await baton(['list', '--json'])).stdout).toContain(`Title ${MARKER}`);
     const status = await baton(['encrypt', '--status', '--json']);
     expect(status.json).toMatchObject({ ok: true, state: 'on', mode: 'passphrase', keyId });
+    const doctor = await baton(['doctor', '--json']);
+    const check = (doctor.json.checks as { name: string; ok: boolean; detail: string }[]).find((c) => c.name === 'sessions encrypted at rest');
+    expect(check).toMatchObject({ ok: true, detail: expect.stringMatching(/passphrase/) });
     await stop(served.child);
 
     expect(await grepMarker(dataDir)).toEqual([]);
@@ -161,6 +164,9 @@ describe('passphrase mode', () => {
     const locked = await baton(['encrypt', '--status', '--json']);
     expect(locked.code).toBe(6);
     expect(locked.json).toMatchObject({ state: 'on', mode: 'passphrase', locked: true, keyId });
+    const lockedDoctor = await baton(['doctor', '--json']);
+    const lockedCheck = (lockedDoctor.json.checks as { name: string; ok: boolean; detail: string; fix: string }[]).find((c) => c.name === 'sessions encrypted at rest');
+    expect(lockedCheck).toMatchObject({ ok: false, detail: expect.stringMatching(/passphrase, and locked/), fix: expect.stringMatching(/baton serve/) });
     expect(await snapshot(dataDir)).toEqual(before);
     expect(await grepMarker(dataDir)).toEqual([]);
   }, 180_000);
