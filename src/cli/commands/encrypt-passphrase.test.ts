@@ -7,7 +7,8 @@ import { BROWSER_HOST_CAPABILITIES } from '../../core/host/capabilities.js';
 import { startHostServices, type HostServices } from '../../core/host/host-services.js';
 import { isEnvelope } from '../../core/store/at-rest/line-envelope.js';
 import { passphraseSettings, unlockHostStore } from '../../core/store/at-rest/host-unlock.js';
-import { KEY_METHOD } from '../../core/store/at-rest/key-request.js';
+import { KEY_METHOD, keyRequestMethod } from '../../core/store/at-rest/key-request.js';
+import { REMOTE_METHODS } from '../../core/ssh/remote-gate.js';
 import { removeDir, tempDataDir } from '../../core/tasks/test-support/endpoint.js';
 import { connectEndpoint } from '../../core/transport/client.js';
 import { loadOrCreateToken, resolveEndpoint } from '../../core/transport/endpoint.js';
@@ -223,5 +224,9 @@ describe('passphrase mode', () => {
     const good = await client.request(KEY_METHOD, { version: 1, keyId });
     expect(good).toMatchObject({ ok: true, version: 1, keyId });
     client.close();
+    // A remote box (a `baton ssh` session credential) never gets it, even well-formed: the handler refuses, and the remote gate does not route it.
+    const remote = await keyRequestMethod(dataDir)({ id: 'r1', method: KEY_METHOD, params: { version: 1, keyId } }, { signal: new AbortController().signal, credential: { id: 'c1', kind: 'ssh', host: 'devbox' } });
+    expect(remote).toMatchObject({ ok: false, code: 'ACCESS_DENIED' });
+    expect(REMOTE_METHODS.has(KEY_METHOD)).toBe(false);
   }, 120_000);
 });

@@ -52,8 +52,9 @@ function refuse(root: string, why: string): StoreError {
 /** The CLI's side: the key from the host on this machine's own endpoint; refused (before anything is written) when none answers. */
 export async function requestPassphraseKey(root: string, keyId: string): Promise<DataKey> {
   const endpoint = resolveEndpoint(root);
-  // No socket: no host. Checked first so the token file is never created by a refusal.
+  // No socket or no token: no host. Checked first so a refusal never creates a file (the token).
   if (process.platform !== 'win32' && !existsSync(endpoint.address)) throw refuse(root, 'no Baton host is running');
+  if (!existsSync(endpoint.tokenPath)) throw refuse(root, 'no Baton host has run here yet (no endpoint token)');
   let client;
   try {
     client = await connectEndpoint({ endpoint, token: await loadOrCreateToken(endpoint.tokenPath), timeoutMs: KEY_REQUEST_TIMEOUT_MS });
