@@ -178,6 +178,10 @@ describe('passphrase mode', () => {
     const wrong = await serve('not the passphrase at all');
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toMatch(/Wrong passphrase/);
+    // Turning it on again (a resume) with another passphrase is refused the same way.
+    const reenable = await baton(['encrypt', '--enable', '--passphrase', '--json'], 'another passphrase entirely\n');
+    expect(reenable.code).toBe(1);
+    expect(reenable.json).toMatchObject({ ok: false, code: 'KEY_UNAVAILABLE', message: expect.stringMatching(/Wrong passphrase/) });
     const none = await serve('');
     expect(none.code).toBe(1);
     expect(none.stderr).toMatch(/no passphrase/);
