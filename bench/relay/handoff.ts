@@ -8,6 +8,10 @@
  *                 verify, decrypt, land, receiver check, claim, sealed receipt; until A reads it
  *
  * Run: npx tsx bench/relay/handoff.ts [runs]
+ * Encryption at rest (issue 17): BATON_BENCH_AT_REST=on starts the test Secret Service
+ * (gnome-keyring on a private D-Bus bus) so both devices' stores are encrypted; =off points D-Bus
+ * at nothing so both are not. Unset: whatever this machine's secret store gives.
+ * `npx tsx bench/relay/handoff-at-rest.ts [runs]` runs both and prints them side by side.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -21,11 +25,16 @@ import { ensureEndpointDir, loadOrCreateToken, resolveEndpoint } from '../../src
 import { handoffToDevice } from '../../src/core/relay/handoff-to-device.js';
 import { connectTo, makeDevice, pairDevices } from '../../src/core/relay/test-support/devices.js';
 import { startNatsServer } from '../../src/core/relay/test-support/nats-server.js';
+import { startSecretService } from '../../src/core/store/at-rest/test-support/secret-service.js';
 import { printTable, summarize } from '../stats.js';
 
 const RUNS = Number(process.argv[2] ?? 30);
 const BIG_RUNS = Math.max(3, Math.round(RUNS / 6));
 const WARMUP = 3;
+
+const atRest = process.env.BATON_BENCH_AT_REST;
+const secretService = atRest === 'on' ? await startSecretService() : undefined;
+if (atRest === 'off') process.env.DBUS_SESSION_BUS_ADDRESS = 'unix:path=/nonexistent/baton-bench-no-bus';
 
 const server = await startNatsServer();
 const setup = await connectTo(server);
@@ -39,6 +48,11 @@ await ensureEndpointDir(endpoint.dir);
 const token = await loadOrCreateToken(endpoint.tokenPath);
 const host = await startHostServices({ dataDir: b.dataDir, kind: 'browser', capabilities: BROWSER_HOST_CAPABILITIES });
 await host.relay!.ready;
+if (atRest === 'on' || atRest === 'off') {
+  for (const [who, state] of [['device A', store.atRest.state], ['device B', (host.store as unknown as { atRest: { state: string } }).atRest.state]] as const) {
+    if (state !== atRest) throw new Error(`${who}'s store is encrypted=${state}, BATON_BENCH_AT_REST=${atRest} asked otherwise`);
+  }
+}
 
 let serial = 0;
 function conversation(count: number, chars: number) {
@@ -64,10 +78,15 @@ async function toDevice(count: number, chars: number): Promise<number> {
   return performance.now() - started;
 }
 
+/** CPU (user+system) of this process per measured run, by sample: both devices' work, on a shared machine. */
+let lastCpuPerRun = 0;
 async function sample(fn: () => Promise<number>, runs: number, warmup: number): Promise<number[]> {
   for (let i = 0; i < warmup; i++) await fn();
   const out: number[] = [];
+  const cpuAt = process.cpuUsage();
   for (let i = 0; i < runs; i++) out.push(await fn());
+  const cpu = process.cpuUsage(cpuAt);
+  lastCpuPerRun = (cpu.user + cpu.system) / 1000 / runs;
   return out;
 }
 
@@ -78,16 +97,20 @@ const cases = [
 ];
 for (const c of cases) {
   const base = summarize(await sample(() => baseline(c.count, c.chars), c.runs, WARMUP));
+  const baseCpu = lastCpuPerRun;
   relayOnly.length = 0;
   const relay = summarize(await sample(() => toDevice(c.count, c.chars), c.runs, WARMUP));
+  const relayCpu = lastCpuPerRun;
   const sendOnly = summarize(relayOnly.slice(WARMUP));
-  rows.push({ case: c.name, path: 'baseline: land + manifest', n: base.n, 'p50 ms': base.p50, 'p95 ms': base.p95, '× baseline': 1 });
-  rows.push({ case: c.name, path: 'land + --to device (until receipt)', n: relay.n, 'p50 ms': relay.p50, 'p95 ms': relay.p95, '× baseline': relay.p50 / base.p50 });
-  rows.push({ case: c.name, path: '--to device only (after landing)', n: sendOnly.n, 'p50 ms': sendOnly.p50, 'p95 ms': sendOnly.p95, '× baseline': sendOnly.p50 / base.p50 });
+  rows.push({ case: c.name, path: 'baseline: land + manifest', n: base.n, 'p50 ms': base.p50, 'p95 ms': base.p95, 'CPU ms/run': baseCpu, '× baseline': 1 });
+  rows.push({ case: c.name, path: 'land + --to device (until receipt)', n: relay.n, 'p50 ms': relay.p50, 'p95 ms': relay.p95, 'CPU ms/run': relayCpu, '× baseline': relay.p50 / base.p50 });
+  rows.push({ case: c.name, path: '--to device only (after landing)', n: sendOnly.n, 'p50 ms': sendOnly.p50, 'p95 ms': sendOnly.p95, 'CPU ms/run': '', '× baseline': sendOnly.p50 / base.p50 });
 }
 printTable(rows);
+if (process.env.BATON_BENCH_JSON) console.log(`JSON ${JSON.stringify(rows)}`);
 
 await host.close();
 await store.close();
 await server.stop();
 for (const dir of [a.dataDir, b.dataDir, cwd]) await rm(dir, { recursive: true, force: true });
+await secretService?.stop();

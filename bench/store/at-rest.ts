@@ -136,8 +136,11 @@ try {
     await setup.close();
   }
   const cold: number[][] = [[], []];
+  // CPU (user+system) of this process during each call: on a shared machine wall time also counts waiting for a core.
+  const coldCpu: number[][] = [[], []];
   for (let run = 0; run < LIST_RUNS; run++) {
     for (const [i, m] of modes.entries()) {
+      const cpuAt = process.cpuUsage();
       cold[i]!.push(
         await timeIt(async () => {
           const store = await openStore(rootOf('list', i), m.options);
@@ -146,18 +149,38 @@ try {
           await store.close();
         }),
       );
+      const cpu = process.cpuUsage(cpuAt);
+      coldCpu[i]!.push((cpu.user + cpu.system) / 1000);
     }
   }
+  /** A `baton` process over store `i`: wall ms, and its CPU ms from /usr/bin/time (user + system, on stderr). */
+  const batonProcess = async (i: number, args: string[]): Promise<{ wall: number; cpu: number }> => {
+    // The unencrypted store has no encryption.json and sessions already: it stays unencrypted with the bus up too.
+    const env = { ...process.env, BATON_HOME: rootOf('list', i), XDG_RUNTIME_DIR: '' };
+    let stderr = '';
+    const wall = await timeIt(async () => ({ stderr } = await execFileP('/usr/bin/time', ['-f', 'CPU %U %S', process.execPath, 'bin/baton.js', ...args], { env, maxBuffer: 64 << 20 })));
+    const m = /CPU ([\d.]+) ([\d.]+)/.exec(stderr);
+    if (!m) throw new Error(`no CPU time from /usr/bin/time: ${stderr.slice(-200)}`);
+    return { wall, cpu: (Number(m[1]) + Number(m[2])) * 1000 };
+  };
   const cli: number[][] = [[], []];
+  const cliCpu: number[][] = [[], []];
+  // Issue 18's Tab-time path: the completion script asks for every saved session id.
+  const tab: number[][] = [[], []];
+  const tabCpu: number[][] = [[], []];
   for (let run = 0; run < CLI_RUNS; run++) {
     for (let i = 0; i < modes.length; i++) {
-      // The unencrypted store has no encryption.json and sessions already: it stays unencrypted with the bus up too.
-      const env = { ...process.env, BATON_HOME: rootOf('list', i), XDG_RUNTIME_DIR: '' };
-      cli[i]!.push(await timeIt(() => execFileP(process.execPath, ['bin/baton.js', 'list', '--no-agents', '--no-host', '--json'], { env, maxBuffer: 64 << 20 })));
+      const listed = await batonProcess(i, ['list', '--no-agents', '--no-host', '--json']);
+      cli[i]!.push(listed.wall);
+      cliCpu[i]!.push(listed.cpu);
+      const ids = await batonProcess(i, ['completion', '--session-ids']);
+      tab[i]!.push(ids.wall);
+      tabCpu[i]!.push(ids.cpu);
     }
   }
-  printTable(`list() of ${SESSIONS} sessions, fresh store each call (opens the store, reads the key, reads the index; ms, ${LIST_RUNS} runs)`, ['mode', 'median ms', 'p95 ms', 'ratio to baseline'], modes.map((m, i) => [m.name, median(cold[i]!), percentile(cold[i]!, 95), median(cold[i]!) / median(cold[0]!)]));
-  printTable(`\`baton list --no-agents --no-host --json\` process over ${SESSIONS} sessions (ms, ${CLI_RUNS} runs)`, ['mode', 'median ms', 'p95 ms', 'ratio to baseline'], modes.map((m, i) => [m.name, median(cli[i]!), percentile(cli[i]!, 95), median(cli[i]!) / median(cli[0]!)]));
+  printTable(`list() of ${SESSIONS} sessions, fresh store each call (opens the store, reads the key, reads the index; ms, ${LIST_RUNS} runs)`, ['mode', 'median ms', 'p95 ms', 'median CPU ms', 'ratio to baseline'], modes.map((m, i) => [m.name, median(cold[i]!), percentile(cold[i]!, 95), median(coldCpu[i]!), median(cold[i]!) / median(cold[0]!)]));
+  printTable(`\`baton list --no-agents --no-host --json\` process over ${SESSIONS} sessions (ms, ${CLI_RUNS} runs)`, ['mode', 'median ms', 'p95 ms', 'median CPU ms', 'ratio to baseline'], modes.map((m, i) => [m.name, median(cli[i]!), percentile(cli[i]!, 95), median(cliCpu[i]!), median(cli[i]!) / median(cli[0]!)]));
+  printTable(`\`baton completion --session-ids\` process (Tab time) over ${SESSIONS} sessions (ms, ${CLI_RUNS} runs)`, ['mode', 'median ms', 'p95 ms', 'median CPU ms', 'ratio to baseline'], modes.map((m, i) => [m.name, median(tab[i]!), percentile(tab[i]!, 95), median(tabCpu[i]!), median(tab[i]!) / median(tab[0]!)]));
   }
 } finally {
   await rm(dir, { recursive: true, force: true });

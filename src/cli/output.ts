@@ -38,4 +38,5 @@ export function writeHuman(stream: 'stdout' | 'stderr', text: string): void {
 }
 
 /** Exit codes shared by every command; `baton handoff` adds its own (outcome.ts). */
-export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
+/** locked: the store is encrypted with a passphrase and no running, unlocked host gave its key; nothing was written. */
+export const EXIT = { ok: 0, failure: 1, usage: 2, locked: 6 } as const;

@@ -3,6 +3,7 @@ import { BATON_VERSION } from '../core/version.js';
 import { createOutput, EXIT } from './output.js';
 import { terminalLines } from './terminal-text.js';
 import { markPhase } from '../core/perf/phase-trace.js';
+import { passphraseRefused } from '../core/store/at-rest/passphrase-refusal.js';
 
 /** The `baton` program with no command yet: index.ts adds every command, handoff-main.ts only handoff. */
 export function newProgram(): Command {
@@ -21,6 +22,8 @@ export async function runProgram(argv: string[], build: (commandName?: string) =
   markPhase('main');
   try {
     await (await build(argv[2])).parseAsync(argv);
+    // Whatever the command reported: a passphrase store with no host to give its key exits 6.
+    if (passphraseRefused()) process.exitCode = EXIT.locked;
   } catch (error) {
     if (error instanceof CommanderError) {
       // --help and --version end through here with exit code 0.
@@ -33,6 +36,6 @@ export async function runProgram(argv: string[], build: (commandName?: string) =
     if (argv.includes('--json')) {
       createOutput(true).problem(argv[2] ?? 'baton', typeof code === 'string' ? code : 'ERROR', (error as Error).message);
     } else process.stderr.write(`baton: ${terminalLines((error as Error).message)}\n`);
-    process.exitCode = EXIT.failure;
+    process.exitCode = passphraseRefused() ? EXIT.locked : EXIT.failure;
   }
 }

@@ -4,6 +4,7 @@ import { startHostServices } from '../../core/host/host-services.js';
 import { BROWSER_HOST_CAPABILITIES } from '../../core/host/capabilities.js';
 import { startBrowserHost } from '../../server/browser-host.js';
 import { createOutput, EXIT } from '../output.js';
+import { readPassphrase } from '../passphrase-input.js';
 
 /** How long `baton serve` waits for a graceful stop (UI connections closed, host services flushed) after SIGINT/SIGTERM. */
 const SERVE_STOP_DEADLINE_MS = 10_000;
@@ -25,6 +26,10 @@ export function registerServe(program: Command): void {
       const dataDir = resolveDataDir();
       let services;
       try {
+        // Passphrase mode: this host is the only holder of the key, so it asks before opening the store.
+        const { passphraseSettings, unlockHostStore } = await import('../../core/store/at-rest/host-unlock.js');
+        const settings = await passphraseSettings(dataDir);
+        if (settings) await unlockHostStore(dataDir, settings, await readPassphrase(`Passphrase for the Baton store ${dataDir}: `));
         services = await startHostServices({ dataDir, kind: 'browser', capabilities: BROWSER_HOST_CAPABILITIES });
       } catch (error) {
         const code = (error as { code?: string }).code ?? 'ERROR';

@@ -23,6 +23,7 @@ export const EXAMPLES: Record<string, Example[]> = {
   serve: [
     { command: 'baton serve', what: 'the browser host on a free port of 127.0.0.1; open the printed URL' },
     { command: 'baton serve --port 4780', what: 'on a fixed port; on a remote box, reach it from your laptop with ssh -L 4780:127.0.0.1:4780 devbox and open the printed URL' },
+    { command: 'BATON_PASSPHRASE_FD=3 baton serve 3<pass.txt', what: 'a store in passphrase mode, from a script: the passphrase is read from descriptor 3, never from argv (a terminal is asked without echo)' },
     { command: 'baton serve --port 4780 --json', what: 'the URL as JSON; through ssh -L 9000:127.0.0.1:4780 devbox, open it with port 9000 instead (any local port works)' },
   ],
   ssh: [
@@ -68,6 +69,7 @@ export const EXAMPLES: Record<string, Example[]> = {
   encrypt: [
     { command: 'baton encrypt --status', what: 'whether sessions are encrypted at rest, with which key, or why not' },
     { command: 'baton encrypt --enable', what: 'encrypt an existing store with a new key in the OS keychain (quit the desktop app first)' },
+    { command: 'baton encrypt --enable --passphrase', what: 'no OS keychain here: derive the key from a passphrase typed without echo; then run baton serve, which asks for it and lends the key to the CLI (exit 6 while no host runs)' },
   ],
   key: [{ command: 'baton key rotate', what: 're-encrypt every session under a new key' }],
   'key rotate': [{ command: 'baton key rotate --json', what: 'rotate, and print the old and new key ids as JSON' }],

@@ -2,6 +2,7 @@ import { createLifecycleUiHandlers } from './lifecycle-ui-handlers.js';
 import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { openStore } from '../store/index.js';
+import { KEY_METHOD, keyRequestMethod } from '../store/at-rest/key-request.js';
 import type { SessionStore } from '../store/types.js';
 import { ensureEndpointDir, loadOrCreateToken, resolveEndpoint } from '../transport/endpoint.js';
 import { startEndpointServer } from '../transport/server.js';
@@ -133,7 +134,8 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
     holder: options.kind === 'electron' ? 'desktop' : 'browser',
     onEvent: onReceiverEvent,
     beforeAccept: (manifest) => applyCarriedPermissions({ store, dataDir: options.dataDir, grants: approvals.grants }, manifest),
-    methods: { ...approvals.methods, ...tasks.methods, ...candidateMethods },
+    // Passphrase mode: the CLI asks this host for the key it holds (local connections only).
+    methods: { ...approvals.methods, ...tasks.methods, ...candidateMethods, [KEY_METHOD]: keyRequestMethod(options.dataDir) },
   });
   try {
     // Remote boxes reach the receiver through `baton ssh` with one-time credentials (issue 22).

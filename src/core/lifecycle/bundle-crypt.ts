@@ -14,7 +14,7 @@ const IV_BYTES = 12;
 const TAG_BYTES = 16;
 /** scrypt cost 2^15 (about 0.1 s here), r 8, p 1: the parameters travel in the header. */
 export const SCRYPT_LOG_N = 15;
-const SCRYPT_MAX_LOG_N = 20;
+export const SCRYPT_MAX_LOG_N = 20;
 const SEALED_KIND = 'bundle';
 const SEALED_CONTEXT = 'baton-export-v1';
 
@@ -27,7 +27,8 @@ export function wrappingOf(bytes: Buffer): BundleWrapping | 'unknown' {
   return 'unknown';
 }
 
-function deriveKey(passphrase: string, salt: Buffer, logN: number): Promise<Buffer> {
+/** scrypt(NFC passphrase, salt) → 32 bytes, r 8, p 1; shared with the at-rest passphrase mode. */
+export function deriveKey(passphrase: string, salt: Buffer, logN: number): Promise<Buffer> {
   const options: ScryptOptions = { N: 2 ** logN, r: 8, p: 1, maxmem: 256 * 2 ** logN * 8 + 1024 * 1024 };
   return new Promise((resolve, reject) => scryptCb(passphrase.normalize('NFC'), salt, 32, options, (err, key) => (err ? reject(err) : resolve(key))));
 }

@@ -26,6 +26,7 @@ import { CHECKPOINT_INTERVAL_BYTES, CHECKPOINT_RECENT_IDS, writeCheckpoint, type
 import { encryptingFs, recordCodecFor } from './at-rest/index.js';
 import { registerStoreFs } from './at-rest/registry.js';
 import { osKeyStore, type KeyStore } from './at-rest/key-store.js';
+import { readAheadFs } from '../fs/read-ahead-fs.js';
 import { resolveAtRest, type AtRestStatus } from './at-rest/at-rest-state.js';
 import { commitSessionDoc, docStamp, isSessionDoc, readSessionDoc, revisionMarker, SESSION_FILE, type LoadedDoc } from './session-doc-file.js';
 import type { LandedLog, NewArtifact, NewSession, ReadMessagesOptions, Receipt, SessionStore } from './types.js';
@@ -90,13 +91,14 @@ export class FileSessionStore implements SessionStore {
     } catch (error) {
       throw fromFsError(error, this.root, 'creating the store directories');
     }
+    // The index snapshot comes off the disk while the key is read from the keychain (a D-Bus round
+    // trip of several ms); it is used only if unchanged since (read-ahead-fs.ts).
+    const ahead = readAheadFs(this.fs, [join(this.root, INDEX_FILE)]);
     // Before anything else is read or written: a store whose key cannot be read is refused here.
     const resolved = await resolveAtRest(this.fs, this.root, this.options.keyStore === undefined ? osKeyStore() : this.options.keyStore);
     this.atRest = resolved.status;
-    if (resolved.cipher) {
-      this.fs = encryptingFs(this.fs, resolved.cipher);
-      this.index = new IndexFile(this.fs, this.root);
-    }
+    this.fs = resolved.cipher ? encryptingFs(ahead, resolved.cipher) : ahead;
+    this.index = new IndexFile(this.fs, this.root);
     // Approvals, tasks, the search index and the importers' cache under this root follow the store.
     registerStoreFs(this.root, resolved.cipher ? this.fs : undefined);
     await checkStoreTree(this.fs, this.root, top, [INDEX_FILE, INDEX_JOURNAL, EVENTS_FILE].filter((f) => this.fs.existsSync(join(this.root, f))));

@@ -8,6 +8,8 @@ import { ARCHIVED_DIR, EVENTS_FILE, FILE_MODE, RECEIPTS_DIR, SESSIONS_DIR } from
 import { dataKeyOf, newDataKey, type DataKey } from './aead.js';
 import { AtRestCipher } from './at-rest-cipher.js';
 import type { KeyStore } from './key-store.js';
+import { requestPassphraseKey } from './key-request.js';
+import { heldPassphraseKey, ScryptParams } from './passphrase.js';
 
 /**
  * encryption.json at the top of the data directory says the store is encrypted and which keychain
@@ -27,6 +29,19 @@ const EncryptionState = z.strictObject({
 });
 export type EncryptionState = z.infer<typeof EncryptionState>;
 export type KeyRef = z.infer<typeof KeyRef>;
+/** Passphrase mode (passphrase.ts): the key is derived with scrypt and held only by a running host; the file keeps the salt, parameters and key id (the check value), never the key. */
+const PassphraseState = z.strictObject({
+  version: z.literal(1),
+  mode: z.literal('passphrase'),
+  kdf: ScryptParams,
+  key: z.strictObject({ keyId: KeyRef.shape.keyId }),
+  enabledAt: z.string(),
+});
+export type PassphraseState = z.infer<typeof PassphraseState>;
+const AtRestSettings = z.discriminatedUnion('mode', [EncryptionState, PassphraseState]);
+export type AtRestSettings = z.infer<typeof AtRestSettings>;
+/** What the status line says holds a passphrase-mode key. */
+export const PASSPHRASE_KEY_STORE = 'memory of the running Baton host (passphrase)';
 
 export type AtRestStatus =
   | { state: 'on'; keyId: string; keyStore: string; rotating: boolean }
@@ -35,10 +50,18 @@ export type AtRestStatus =
 export interface ResolvedAtRest {
   cipher: AtRestCipher | undefined;
   status: AtRestStatus;
-  state: EncryptionState | undefined;
+  state: AtRestSettings | undefined;
 }
 
+/** The keychain-mode settings; a store in passphrase mode is refused (BAD_REQUEST): enabling the keychain or rotating does not apply to it. */
 export async function readEncryptionState(fs: DurableFs, root: string): Promise<EncryptionState | undefined> {
+  const settings = await readAtRestSettings(fs, root);
+  if (settings?.mode === 'passphrase') throw new StoreError('BAD_REQUEST', `This store (${root}) is encrypted with a passphrase, not a key in the OS keychain: this does not apply to it. Nothing was changed.`, join(root, ENCRYPTION_FILE));
+  return settings;
+}
+
+/** encryption.json in either mode, or undefined when the store is not encrypted. */
+export async function readAtRestSettings(fs: DurableFs, root: string): Promise<AtRestSettings | undefined> {
   const path = join(root, ENCRYPTION_FILE);
   let text: string;
   try {
@@ -53,12 +76,12 @@ export async function readEncryptionState(fs: DurableFs, root: string): Promise<
   } catch {
     throw new StoreError('KEY_UNAVAILABLE', `${path} is not valid JSON: this store is encrypted and Baton cannot tell which key opens it. Restore the file from a backup; nothing was written.`, path);
   }
-  const parsed = EncryptionState.safeParse(raw);
+  const parsed = AtRestSettings.safeParse(raw);
   if (!parsed.success) throw new StoreError('KEY_UNAVAILABLE', `${path} is not a valid encryption settings file (${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}). Restore it from a backup; nothing was written.`, path);
   return parsed.data;
 }
 
-export async function writeEncryptionState(fs: DurableFs, root: string, state: EncryptionState): Promise<void> {
+export async function writeEncryptionState(fs: DurableFs, root: string, state: AtRestSettings): Promise<void> {
   await writeFileAtomic(join(root, ENCRYPTION_FILE), `${JSON.stringify(state, null, 2)}\n`, { fs, mode: FILE_MODE });
 }
 
@@ -112,7 +135,12 @@ async function isNewStore(fs: DurableFs, root: string): Promise<boolean> {
  * unencrypted, with the reason in `status` for doctor and the UI footer.
  */
 export async function resolveAtRest(fs: DurableFs, root: string, keys: KeyStore | null): Promise<ResolvedAtRest> {
-  const state = await readEncryptionState(fs, root);
+  const state = await readAtRestSettings(fs, root);
+  if (state?.mode === 'passphrase') {
+    // A host unlocked it at its start; any other process asks that host (and is refused, before writing anything, when none runs).
+    const key = heldPassphraseKey(root) ?? (await requestPassphraseKey(root, state.key.keyId));
+    return { cipher: new AtRestCipher(root, key), status: { state: 'on', keyId: key.keyId, keyStore: PASSPHRASE_KEY_STORE, rotating: false }, state };
+  }
   if (state) return { cipher: await cipherFor(keys, state, root), status: { state: 'on', keyId: state.key.keyId, keyStore: keys!.label, rotating: state.previous.length > 0 }, state };
   if (!keys) return off('encryption at rest is turned off for this process (no secret store configured)');
   if (!(await isNewStore(fs, root))) return off('this store already holds sessions stored unencrypted; `baton encrypt --enable` converts it');
@@ -131,7 +159,8 @@ export async function resolveAtRest(fs: DurableFs, root: string, keys: KeyStore 
   return { cipher: new AtRestCipher(root, created.key), status: { state: 'on', keyId: created.key.keyId, keyStore: keys.label, rotating: false }, state: fresh };
 }
 
-export async function cipherFor(keys: KeyStore | null, state: EncryptionState, root: string): Promise<AtRestCipher> {
+export async function cipherFor(keys: KeyStore | null, state: AtRestSettings, root: string): Promise<AtRestCipher> {
+  if (state.mode === 'passphrase') return new AtRestCipher(root, heldPassphraseKey(root) ?? (await requestPassphraseKey(root, state.key.keyId)));
   const current = await loadKey(keys, state.key, root);
   const older: DataKey[] = [];
   for (const ref of state.previous) older.push(await loadKey(keys, ref, root));

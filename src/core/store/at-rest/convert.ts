@@ -3,7 +3,9 @@ import { nodeDurableFs, type DurableFs } from '../../fs/durable-fs.js';
 import { createFileAtomic } from '../../fs/write-file-atomic.js';
 import { StoreError } from '../errors.js';
 import { FILE_MODE } from '../layout.js';
-import { ENCRYPTION_FILE, cipherFor, createKey, readEncryptionState, writeEncryptionState, type EncryptionState } from './at-rest-state.js';
+import { AtRestCipher } from './at-rest-cipher.js';
+import { ENCRYPTION_FILE, cipherFor, createKey, readAtRestSettings, readEncryptionState, writeEncryptionState, type EncryptionState, type PassphraseState } from './at-rest-state.js';
+import { derivePassphraseKey, newScryptParams, unlockWithPassphrase } from './passphrase.js';
 import { osKeyStore, type KeyStore } from './key-store.js';
 import { resealStore, type ResealReport } from './reseal.js';
 
@@ -49,6 +51,29 @@ export async function enableEncryption(root: string, options: ConvertOptions = {
   const cipher = await cipherFor(keys, state, root);
   const report = await resealStore(root, fs, cipher, options.onSession);
   return { created, keyId: state.key.keyId, report };
+}
+
+/**
+ * `baton encrypt --enable --passphrase`: the key derived from `passphrase` with scrypt; the file
+ * keeps the salt, the parameters and the key id, then the store is re-encrypted like --enable.
+ * Run again on a store already in passphrase mode it resumes, after checking the passphrase.
+ */
+export async function enablePassphraseEncryption(root: string, passphrase: Buffer, options: ConvertOptions = {}): Promise<EnableResult> {
+  const fs = options.fs ?? nodeDurableFs;
+  let state = await readAtRestSettings(fs, root);
+  if (state?.mode === 'keyring') throw new StoreError('BAD_REQUEST', `This store (${root}) is already encrypted with a key in the OS keychain (id ${state.key.keyId}); it stays so. Nothing was changed.`, join(root, ENCRYPTION_FILE));
+  let created = false;
+  if (!state) {
+    const kdf = newScryptParams();
+    const derived = await derivePassphraseKey(passphrase, kdf);
+    const next: PassphraseState = { version: 1, mode: 'passphrase', kdf, key: { keyId: derived.keyId }, enabledAt: new Date().toISOString() };
+    created = await createFileAtomic(join(root, ENCRYPTION_FILE), `${JSON.stringify(next, null, 2)}\n`, { fs, mode: FILE_MODE });
+    state = (await readAtRestSettings(fs, root))!;
+    if (state.mode !== 'passphrase') throw new StoreError('CONFLICT', `Another process turned on keychain encryption of ${root} at the same moment; nothing else was changed.`, join(root, ENCRYPTION_FILE));
+  }
+  const key = await unlockWithPassphrase(root, state.kdf, state.key.keyId, passphrase);
+  const report = await resealStore(root, fs, new AtRestCipher(root, key), options.onSession);
+  return { created, keyId: key.keyId, report };
 }
 
 export interface RotateResult {

@@ -1,6 +1,7 @@
 import type { DoctorCheck } from '../../doctor.js';
 import { openStore } from '../index.js';
 import { encryptionView } from './encryption-view.js';
+import { passphraseSettings } from './host-unlock.js';
 
 /** `baton doctor`: whether sessions are encrypted at rest, and if not, why and what would turn it on. */
 export async function checkEncryption(dataDir: string): Promise<DoctorCheck> {
@@ -9,6 +10,9 @@ export async function checkEncryption(dataDir: string): Promise<DoctorCheck> {
   try {
     store = await openStore(dataDir);
   } catch (error) {
+    if (await passphraseSettings(dataDir).catch(() => undefined)) {
+      return { name, ok: false, detail: `Encrypted at rest with a passphrase, and locked: ${(error as Error).message}`, fix: 'Start baton serve and type the passphrase: it holds the key in memory and gives it to the other baton commands.' };
+    }
     return { name, ok: false, detail: (error as Error).message, fix: 'The data key of this store is in the OS keychain: unlock it (or run Baton where it is reachable).' };
   }
   const view = encryptionView(store.atRest);
