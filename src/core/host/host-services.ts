@@ -239,7 +239,8 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
       // The resident set: no rescan per request (issue 15); watches keep it current. A page
       // reload with nothing changed gets the list sorted for the last one; the UI asks for the
       // newest page first and streams the rest.
-      await candidates.current();
+      // A fresh data directory: the rows read so far, marked scanning (the UI shows them with the progress).
+      await candidates.current({ partialOk: true });
       // Archived sessions count as imported: archiving one must not bring its Claude Code / Codex candidate back.
       const rows = await store.list({ includeArchived: true });
       const key = `${candidates.version()}|${rows.map((r) => r.id).join(',')}`;
@@ -253,7 +254,7 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
       const { value, version } = agentListMemo;
       const from = offset ?? 0;
       const page = from === 0 && limit === undefined ? value.candidates : value.candidates.slice(from, limit === undefined ? undefined : from + limit);
-      return { candidates: page, stats: value.stats, total: value.candidates.length, version };
+      return { candidates: page, stats: value.stats, total: value.candidates.length, version, ...(candidates.partial() ? { scanning: true } : {}) };
     },
     'agents:import': async ({ source, path }) => {
       const { session, created } = await importAgentSession(store, source, path);

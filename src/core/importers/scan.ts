@@ -30,6 +30,8 @@ type Outcome =
 
 /** A cold scan reports its progress at most this often. */
 export const PROGRESS_INTERVAL_MS = 100;
+/** A long scan hands out its candidates so far after its first batch, then at most this often. */
+export const PARTIAL_INTERVAL_MS = 1000;
 
 function emptyStats(): ScanStats {
   return { files: 0, parsed: 0, cached: 0, skipped: 0, skippedReasons: {}, tornLines: 0, unknownTypes: 0, danglingParents: 0, compactions: 0, bytesRead: 0, ms: 0 };
@@ -249,7 +251,15 @@ export async function scanCandidateIndex(options: ScanOptions = {}): Promise<Ind
 
 /** scanCandidateIndex, plus what a resident holder (the host) keeps: skip entries and fresh digests. */
 export async function scanCandidateIndexFull(
-  options: ScanOptions & { onProgress?: (p: ScanProgress) => void; loaded?: Awaited<ReturnType<typeof readCandidateIndex>> } = {},
+  options: ScanOptions & {
+    onProgress?: (p: ScanProgress) => void;
+    /**
+     * A long scan's candidates so far, redacted, at most every PARTIAL_INTERVAL_MS (each call
+     * adds to the previous ones): a host on a fresh data directory shows rows before the end.
+     */
+    onPartial?: (added: IndexEntry[]) => void;
+    loaded?: Awaited<ReturnType<typeof readCandidateIndex>>;
+  } = {},
 ): Promise<{ scan: IndexedScan; indexed: IndexEntry[]; states: Map<string, FileState> }> {
   const started = performance.now();
   const counted = byteCountingReader(options.reader ?? nodeImportReader);
@@ -287,6 +297,8 @@ export async function scanCandidateIndexFull(
   for (const i of toRead) totals[found.files[i]!.source] += 1;
   const done = { claude: 0, codex: 0 };
   let lastReport = 0;
+  let lastPartial = 0;
+  let partialFrom = 0;
   for (let from = 0; from < toRead.length; from += SCAN_READ_BATCH) {
     const batchEnd = Math.min(toRead.length, from + SCAN_READ_BATCH);
     const prefixes = await readSmallFiles(reader, toRead.slice(from, batchEnd), found.files, fileStats, cache);
@@ -306,10 +318,25 @@ export async function scanCandidateIndexFull(
       }
     };
     await Promise.all(Array.from({ length: Math.min(SCAN_CONCURRENCY, batchEnd - from) }, worker));
+    // Redacted per batch (not once at the end) so a partial list shows nothing unredacted.
+    const batchOutcomes = outcomes.slice(from, batchEnd);
+    const batchIdx = toRead.slice(from, batchEnd);
+    await redactFreshStates(batchOutcomes, batchIdx.map((i) => found.files[i]!), batchIdx.map((i) => paths[i]!));
+    for (let k = from; k < batchEnd; k++) outcomes[k] = batchOutcomes[k - from]!;
+    if (options.onPartial && batchEnd < toRead.length && (partialFrom === 0 || performance.now() - lastPartial >= PARTIAL_INTERVAL_MS)) {
+      lastPartial = performance.now();
+      const fresh: IndexEntry[] = [];
+      for (let k = partialFrom; k < batchEnd; k++) {
+        const o = outcomes[k]!;
+        const i = toRead[k]!;
+        const stat = fileStats[i]!;
+        if (o.kind === 'candidate') fresh.push(entryOf(paths[i]!, found.files[i]!.source, stat instanceof Error ? 0 : stat.size, stat instanceof Error ? 0 : stat.mtimeMs, o.candidate, null, totalsOf(o.state)));
+      }
+      // The unchanged entries of a previous index come with the first partial list.
+      options.onPartial(partialFrom === 0 ? [...next.filter((e) => e.skip === null), ...fresh] : fresh);
+      partialFrom = batchEnd;
+    }
   }
-  const readFiles = toRead.map((i) => found.files[i]!);
-  const readPaths = toRead.map((i) => paths[i]!);
-  await redactFreshStates(outcomes, readFiles, readPaths);
 
   let changed = vanished || previous === null;
   const freshStates = new Map<string, FileState>();

@@ -42,7 +42,9 @@ export function useAgentScan(api: BatonApi): AgentScanState {
         // An older host answers everything at once, without a total.
         const total = first.total ?? first.candidates.length;
         let got = first.candidates;
-        setState({ candidates: got, total, scanning: false, error: undefined, settled: true, progress: undefined });
+        // A host still on its first scan answers the rows read so far: keep the progress line up.
+        const scanning = first.scanning === true;
+        setState((s) => ({ candidates: got, total, scanning, error: undefined, settled: true, progress: scanning ? s.progress : undefined }));
         while (got.length < total) {
           const page = await api.invoke('agents:list', { offset: got.length, limit: AGENT_PAGE_SIZE });
           if (mine !== generation.current) return;
