@@ -9,7 +9,7 @@
  *     painted, when every candidate is counted
  * `node -e ""` is timed in the same run as the baseline. Needs `npm run build` (out/renderer).
  *
- *   npx tsx bench/renderer/candidates-ui.ts --dir=/tmp/baton-c15/full [--runs=5] [--fresh-runs=1] [--expect=20000]
+ *   npx tsx bench/renderer/candidates-ui.ts --dir=/tmp/baton-c15/full [--runs=5] [--fresh-runs=1] [--expect=20000] [--bin=other/bin/baton.js]
  */
 import { chromium, type Page } from '@playwright/test';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
@@ -19,7 +19,8 @@ import { join, resolve } from 'node:path';
 const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=') as [string, string]));
 const dir = resolve(args.get('dir') ?? '/tmp/baton-c15/full');
 const runs = Number(args.get('runs') ?? 5);
-const BATON = resolve(import.meta.dirname, '..', '..', 'bin', 'baton.js');
+// --bin: another build's bin/baton.js (a before/after of the host in one sitting).
+const BATON = resolve(args.get('bin') ?? resolve(import.meta.dirname, '..', '..', 'bin', 'baton.js'));
 const CHROMIUM = process.env.BATON_CHROMIUM ?? '/usr/bin/chromium';
 const env = { ...process.env, HOME: join(dir, 'home'), BATON_HOME: join(dir, 'data'), XDG_RUNTIME_DIR: join(dir, 'run') };
 
@@ -37,7 +38,15 @@ async function startHost(dataDir = env.BATON_HOME): Promise<{ child: ChildProces
   return { child, url: (JSON.parse(line) as { url: string }).url };
 }
 
+/** The host's peak RSS so far (VmHWM), MB. */
+async function peakMb(child: ChildProcess): Promise<number> {
+  const m = /VmHWM:\s+(\d+) kB/.exec(await readFile(`/proc/${child.pid}/status`, 'utf8').catch(() => ''));
+  return m ? Math.round(Number(m[1]) / 1024) : NaN;
+}
+let hostPeakMb = 0;
+
 async function stop(child: ChildProcess): Promise<void> {
+  hostPeakMb = Math.max(hostPeakMb, await peakMb(child));
   child.kill('SIGTERM');
   await new Promise((r) => child.once('exit', r));
 }
@@ -128,6 +137,7 @@ async function main(): Promise<void> {
     { measure: 'page reload, host warm', runs, 'median ms': Math.round(median(reloads)), 'min ms': Math.round(Math.min(...reloads)) },
     ...freshRows,
   ]);
+  console.log(`host (${BATON}): peak RSS ${hostPeakMb} MB over the runs`);
   console.log(`load average: ${(await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).join(' ')}`);
 }
 

@@ -78,6 +78,8 @@ export function createAgentCandidates(options: AgentCandidatesOptions) {
   let restartTimer: NodeJS.Timeout | null = null;
   let rootTimer: NodeJS.Timeout | null = null;
   let queue: Promise<void> = Promise.resolve();
+  /** The index a quick start answered from, until the confirming full scan takes it. */
+  let startIndex: Awaited<ReturnType<typeof readCandidateIndex>> = null;
   /** The first scan is running and has listed the rows it read so far (agents:list answers them). */
   let partial = false;
   let firstRows!: () => void;
@@ -103,7 +105,10 @@ export function createAgentCandidates(options: AgentCandidatesOptions) {
           options.onChange?.({ added: added.length, updated: 0, removed: 0, rescan: false });
         }
       : undefined;
-    const result = await scanCandidateIndexFull({ env, cacheFile, onProgress: options.onProgress, ...(onPartial ? { onPartial } : {}) });
+    // The start's confirming scan reuses the index quickStart decoded (decoding it again held two 60 MB copies at 100,000).
+    const loaded = startIndex;
+    startIndex = null;
+    const result = await scanCandidateIndexFull({ env, cacheFile, onProgress: options.onProgress, ...(onPartial ? { onPartial } : {}), ...(loaded ? { loaded } : {}) });
     const wasPartial = partial;
     partial = false;
     // The resident entries replace the parsed digest cache a cold scan leaves memoized (80 MB at 100,000 sessions).
@@ -234,6 +239,7 @@ export function createAgentCandidates(options: AgentCandidatesOptions) {
     const quick = index ? await quickIndexScan(nodeImportReader, index) : null;
     if (!index || !quick || closed) return false;
     entries = new Map(index.entries.map((e) => [e.path, e]));
+    startIndex = index;
     unindexed = new Set();
     stats = quick.stats;
     version += 1;
