@@ -1,8 +1,10 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SCAN_READ_BATCH } from '../importers/limits.js';
+import { candidateIndexFileFor } from '../importers/candidate-index.js';
+import { importersCacheFile } from '../paths.js';
 import { claude, claudeLogPath, writeLog } from '../importers/test-fixtures/build-logs.js';
 import { createAgentCandidates, type AgentCandidates, type CandidateChange } from './agent-candidates.js';
 
@@ -63,16 +65,22 @@ describe('first scan on a fresh data directory', () => {
     expect(changes.at(-1)).toMatchObject({ rescan: true });
   });
 
-  it('a start with warm caches (index or digest cache) has no partial phase', async () => {
+  it('a start from an index it cannot trust (verified too long ago) answers the UI its rows at once, marked partial, then the confirmed list', async () => {
     await writeSessions();
     const dataDir = join(root, 'data');
     service = createAgentCandidates({ dataDir, env: { HOME: home } });
     await service.ready;
     await service.close();
+    // The last full scan confirmed the index long ago: a quick start declines it.
+    await writeFile(`${candidateIndexFileFor(importersCacheFile(dataDir))}.verified`, '1');
     const changes: CandidateChange[] = [];
     service = createAgentCandidates({ dataDir, env: { HOME: home }, onChange: (c) => changes.push(c) });
     await service.current({ partialOk: true });
+    expect(service.partial()).toBe(true);
+    expect(service.entries()).toHaveLength(FILES);
+    await service.current();
     expect(service.partial()).toBe(false);
     expect(service.entries()).toHaveLength(FILES);
+    expect(changes.at(-1)).toMatchObject({ rescan: true });
   });
 });

@@ -237,6 +237,18 @@ export function createAgentCandidates(options: AgentCandidatesOptions) {
     if (options.quickStart === false) return false;
     const index = await readCandidateIndex(candidateIndexFileFor(cacheFile));
     const quick = index ? await quickIndexScan(nodeImportReader, index) : null;
+    if (index && !quick && !closed) {
+      // An index too old (or written by watched changes) to trust: its rows are still the best
+      // first screen. The UI gets them marked scanning until the full scan replaces them; the
+      // CLI waits for that scan.
+      entries = new Map(index.entries.map((e) => [e.path, e]));
+      startIndex = index;
+      partial = true;
+      version += 1;
+      health.candidates = index.entries.length;
+      firstRows();
+      return false;
+    }
     if (!index || !quick || closed) return false;
     entries = new Map(index.entries.map((e) => [e.path, e]));
     startIndex = index;
