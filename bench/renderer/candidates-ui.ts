@@ -9,11 +9,11 @@
  *     painted, when every candidate is counted
  * `node -e ""` is timed in the same run as the baseline. Needs `npm run build` (out/renderer).
  *
- *   npx tsx bench/renderer/candidates-ui.ts --dir=/tmp/baton-c15/full [--runs=5] [--fresh-runs=1] [--expect=20000] [--bin=other/bin/baton.js]
+ *   npx tsx bench/renderer/candidates-ui.ts --dir=/tmp/baton-c15/full [--runs=5] [--fresh-runs=1] [--expect=20000] [--bin=other/bin/baton.js] [--stale]
  */
 import { chromium, type Page } from '@playwright/test';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 
 const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=') as [string, string]));
@@ -107,6 +107,8 @@ async function main(): Promise<void> {
   const freshDirs: Array<{ progress: number; first: number; all: number }> = [];
   try {
     for (let i = 0; i < runs; i++) {
+      // --stale: the index was confirmed long ago (a host started minutes after the last scan), so no quick start.
+      if (args.has('stale')) await writeFile(join(env.BATON_HOME, 'importers-candidates.idx.verified'), '1');
       const t0 = performance.now();
       const { child, url } = await startHost();
       const page = await browser.newPage();
