@@ -5,6 +5,7 @@ import { createApiFromTransport, createBridgeTransport, type BatonApi } from '..
 import { App } from '../../components/App';
 import { MemoryBridge, okResult } from '../../test-support/memory-bridge';
 import { agentCandidate } from './candidate-fixture';
+import { AGENT_FIRST_PAGE } from '../../../../shared/agents';
 
 const apis: BatonApi[] = [];
 beforeEach(() => {
@@ -41,5 +42,29 @@ describe('a host still on its first scan (fresh data directory, issue 15)', () =
     act(() => bridge.emit('agents:changed', { added: 0, updated: 0, removed: 0, rescan: true }));
     await waitFor(() => expect(screen.queryByTestId('scan-status')).toBeNull());
     expect(screen.getByTestId('session-total').textContent).toBe('2 sessions');
+  });
+
+  it('asks only for the first page while the host scans, and for the rest once the list is whole', async () => {
+    const total = AGENT_FIRST_PAGE + 10;
+    const all = Array.from({ length: total }, (_, i) => agentCandidate({ externalId: `c-${i}`, title: `Session ${i}`, cwd: '/home/dev/api', updatedAt: new Date(Date.UTC(2026, 10, 29) - i * 60_000).toISOString() }));
+    let scanning = true;
+    const asked: number[] = [];
+    const bridge = new MemoryBridge()
+      .handle('sessions:list', () => okResult([]))
+      .handle('agents:list', (payload) => {
+        const { offset = 0, limit } = (payload ?? {}) as { offset?: number; limit?: number };
+        asked.push(offset);
+        return okResult({ candidates: all.slice(offset, limit === undefined ? undefined : offset + limit), stats: { files: 0, ms: 0 }, total, version: scanning ? 'a' : 'b', ...(scanning ? { scanning: true } : {}) });
+      });
+    const api = createApiFromTransport(createBridgeTransport(bridge));
+    apis.push(api);
+    render(<App api={api} />);
+    await screen.findByRole('button', { name: /Session 0\b/ });
+    expect(screen.getByTestId('session-total').textContent).toBe(`${total} sessions`);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(asked).toEqual([0]);
+    scanning = false;
+    act(() => bridge.emit('agents:changed', { added: 0, updated: 0, removed: 0, rescan: true }));
+    await waitFor(() => expect(asked).toEqual([0, 0, AGENT_FIRST_PAGE]));
   });
 });
