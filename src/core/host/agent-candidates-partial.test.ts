@@ -83,4 +83,27 @@ describe('first scan on a fresh data directory', () => {
     expect(service.entries()).toHaveLength(FILES);
     expect(changes.at(-1)).toMatchObject({ rescan: true });
   });
+
+  it('a first scan that fails after listing rows leaves them, no longer marked partial, and says so', async () => {
+    await writeSessions();
+    // The data directory is a file: the scan reads every session, then cannot write its caches.
+    const dataDir = join(root, 'data-is-a-file');
+    await writeFile(dataDir, 'not a directory');
+    const changes: CandidateChange[] = [];
+    service = createAgentCandidates({ dataDir, env: { HOME: home }, onChange: (c) => changes.push(c) });
+    await service.current({ partialOk: true });
+    expect(service.partial()).toBe(true);
+    await service.ready.catch(() => undefined);
+    await until(() => !service!.partial());
+    expect(service.entries().length).toBeGreaterThanOrEqual(SCAN_READ_BATCH);
+    expect(changes.at(-1)).toEqual({ added: 0, updated: 0, removed: 0, rescan: true });
+  });
 });
+
+async function until(what: () => boolean, ms = 5000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!what()) {
+    if (Date.now() > end) throw new Error(`not within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}

@@ -108,7 +108,18 @@ export function createAgentCandidates(options: AgentCandidatesOptions) {
     // The start's confirming scan reuses the index quickStart decoded (decoding it again held two 60 MB copies at 100,000).
     const loaded = startIndex;
     startIndex = null;
-    const result = await scanCandidateIndexFull({ env, cacheFile, onProgress: options.onProgress, ...(onPartial ? { onPartial } : {}), ...(loaded ? { loaded } : {}) });
+    let result: Awaited<ReturnType<typeof scanCandidateIndexFull>>;
+    try {
+      result = await scanCandidateIndexFull({ env, cacheFile, onProgress: options.onProgress, ...(onPartial ? { onPartial } : {}), ...(loaded ? { loaded } : {}) });
+    } catch (error) {
+      // A failed scan leaves the rows it had, no longer marked as still coming (no endless progress line).
+      if (partial) {
+        partial = false;
+        version += 1;
+        options.onChange?.({ added: 0, updated: 0, removed: 0, rescan: true });
+      }
+      throw error;
+    }
     const wasPartial = partial;
     partial = false;
     // The resident entries replace the parsed digest cache a cold scan leaves memoized (80 MB at 100,000 sessions).
