@@ -10,7 +10,10 @@
  *                   with `candidates.list` until listed (watch + debounce + one file read)
  * Wall time per run; peak RSS of the CLI (and of the host) from /usr/bin/time and VmHWM.
  *
- *   npx tsx bench/importers/candidates.ts --dir=/tmp/baton-c15/full [--claude=10000 --codex=10000] [--runs=7] [--cold-runs=2]
+ *   npx tsx bench/importers/candidates.ts --dir=/tmp/baton-c15/full [--claude=10000 --codex=10000] [--runs=7] [--cold-runs=2] [--before=/path/to/older/bin/baton.js]
+ *
+ * --before: the cold listing of another build too (e.g. `git archive` of the previous commit,
+ * built with `node scripts/build-cli.js`), run alternately with this one: before/after in one run.
  *
  * The corpus is written under <dir>/home once and reused (delete <dir> to regenerate).
  */
@@ -101,7 +104,17 @@ async function main(): Promise<void> {
 
   const rows = [];
   rows.push(await series('baseline: node -e ""', runs, [process.execPath, '-e', '']));
-  if (coldRuns > 0) rows.push(await series('baton list --json, cold (no cache)', coldRuns, list, clearCaches));
+  const before = args.get('before');
+  if (coldRuns > 0 && before) {
+    // Alternating, so both builds see the same load.
+    const olds: Array<Record<string, string | number>> = [];
+    const news: Array<Record<string, string | number>> = [];
+    for (let i = 0; i < coldRuns; i++) {
+      olds.push(await series(`before (${before}): cold`, 1, [process.execPath, before, 'list', '--json'], clearCaches));
+      news.push(await series('baton list --json, cold (no cache)', 1, list, clearCaches));
+    }
+    rows.push(...olds, ...news);
+  } else if (coldRuns > 0) rows.push(await series('baton list --json, cold (no cache)', coldRuns, list, clearCaches));
   rows.push(await series('baton list --json, warm, no host', runs, list));
   rows.push(await series('baton list --json --limit 50, warm, no host', runs, [...list, '--limit', '50']));
   rows.push(await series('baseline again: node -e ""', runs, [process.execPath, '-e', '']));

@@ -4,19 +4,23 @@
  * navigation until the list's total reads every candidate and the first row is painted:
  *   - new host, warm cache: host started, then the page opened (from the spawn)
  *   - page reload, host warm: the same page reloaded
+ *   - fresh data directory (--fresh-runs, default 1): a host on an empty BATON_HOME (no caches),
+ *     the page opened at once: when the cold-scan progress line shows, when the first row is
+ *     painted, when every candidate is counted
  * `node -e ""` is timed in the same run as the baseline. Needs `npm run build` (out/renderer).
  *
- *   npx tsx bench/renderer/candidates-ui.ts --dir=/tmp/baton-c15/full [--runs=5]
+ *   npx tsx bench/renderer/candidates-ui.ts --dir=/tmp/baton-c15/full [--runs=5] [--fresh-runs=1] [--expect=20000] [--bin=other/bin/baton.js] [--stale]
  */
 import { chromium, type Page } from '@playwright/test';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 
 const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=') as [string, string]));
 const dir = resolve(args.get('dir') ?? '/tmp/baton-c15/full');
 const runs = Number(args.get('runs') ?? 5);
-const BATON = resolve(import.meta.dirname, '..', '..', 'bin', 'baton.js');
+// --bin: another build's bin/baton.js (a before/after of the host in one sitting).
+const BATON = resolve(args.get('bin') ?? resolve(import.meta.dirname, '..', '..', 'bin', 'baton.js'));
 const CHROMIUM = process.env.BATON_CHROMIUM ?? '/usr/bin/chromium';
 const env = { ...process.env, HOME: join(dir, 'home'), BATON_HOME: join(dir, 'data'), XDG_RUNTIME_DIR: join(dir, 'run') };
 
@@ -25,8 +29,8 @@ function median(values: number[]): number {
   return s[Math.floor(s.length / 2)]!;
 }
 
-async function startHost(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [BATON, 'serve', '--json'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+async function startHost(dataDir = env.BATON_HOME): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [BATON, 'serve', '--json'], { env: { ...env, BATON_HOME: dataDir }, stdio: ['ignore', 'pipe', 'inherit'] });
   const line = await new Promise<string>((done, fail) => {
     child.stdout!.once('data', (d: Buffer) => done(d.toString()));
     child.once('exit', (code) => fail(new Error(`baton serve exited (${code})`)));
@@ -34,7 +38,15 @@ async function startHost(): Promise<{ child: ChildProcess; url: string }> {
   return { child, url: (JSON.parse(line) as { url: string }).url };
 }
 
+/** The host's peak RSS so far (VmHWM), MB. */
+async function peakMb(child: ChildProcess): Promise<number> {
+  const m = /VmHWM:\s+(\d+) kB/.exec(await readFile(`/proc/${child.pid}/status`, 'utf8').catch(() => ''));
+  return m ? Math.round(Number(m[1]) / 1024) : NaN;
+}
+let hostPeakMb = 0;
+
 async function stop(child: ChildProcess): Promise<void> {
+  hostPeakMb = Math.max(hostPeakMb, await peakMb(child));
   child.kill('SIGTERM');
   await new Promise((r) => child.once('exit', r));
 }
@@ -53,6 +65,32 @@ async function untilListed(page: Page, expected: number, t0: number): Promise<nu
   return performance.now() - t0;
 }
 
+/** ms since `t0` until `predicate` holds in the page (polled every frame). */
+async function until(page: Page, t0: number, predicate: () => boolean): Promise<number> {
+  await page.waitForFunction(predicate, undefined, { timeout: 180_000, polling: 'raf' });
+  return performance.now() - t0;
+}
+
+/** A host on an empty data directory: progress shown, first row, all counted; ms from the spawn. */
+async function freshDataDir(browser: Awaited<ReturnType<typeof chromium.launch>>, expected: number): Promise<{ progress: number; first: number; all: number }> {
+  const dataDir = await mkdtemp(join(dir, 'fresh-data-'));
+  const t0 = performance.now();
+  const { child, url } = await startHost(dataDir);
+  const page = await browser.newPage();
+  try {
+    await page.goto(url);
+    // The progress line, or a row already (a scan that finished before the first frame shows no progress).
+    const progress = await until(page, t0, () => /Reading .* sessions/.test(document.querySelector('[data-testid="scan-status"]')?.textContent ?? '') || document.querySelector('[data-testid="session-item"]') !== null);
+    const first = await until(page, t0, () => document.querySelector('[data-testid="session-item"]') !== null);
+    const all = await untilListed(page, expected, t0);
+    return { progress, first, all };
+  } finally {
+    await page.close();
+    await stop(child);
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
   await mkdir(env.XDG_RUNTIME_DIR, { recursive: true, mode: 0o700 });
   const expected = Number(args.get('expect') ?? 20_000);
@@ -65,8 +103,12 @@ async function main(): Promise<void> {
   const browser = await chromium.launch({ executablePath: CHROMIUM });
   const fresh: number[] = [];
   const reloads: number[] = [];
+  const freshRuns = Number(args.get('fresh-runs') ?? 1);
+  const freshDirs: Array<{ progress: number; first: number; all: number }> = [];
   try {
     for (let i = 0; i < runs; i++) {
+      // --stale: the index was confirmed long ago (a host started minutes after the last scan), so no quick start.
+      if (args.has('stale')) await writeFile(join(env.BATON_HOME, 'importers-candidates.idx.verified'), '1');
       const t0 = performance.now();
       const { child, url } = await startHost();
       const page = await browser.newPage();
@@ -81,14 +123,23 @@ async function main(): Promise<void> {
         await stop(child);
       }
     }
+    for (let i = 0; i < freshRuns; i++) freshDirs.push(await freshDataDir(browser, expected));
   } finally {
     await browser.close();
   }
+  const f = (k: 'progress' | 'first' | 'all') => freshDirs.map((r) => r[k]);
+  const freshRows = freshRuns === 0 ? [] : [
+    { measure: 'fresh data directory: cold-scan progress shown', runs: freshRuns, 'median ms': Math.round(median(f('progress'))), 'min ms': Math.round(Math.min(...f('progress'))) },
+    { measure: 'fresh data directory: first row painted', runs: freshRuns, 'median ms': Math.round(median(f('first'))), 'min ms': Math.round(Math.min(...f('first'))) },
+    { measure: `fresh data directory: all ${expected} counted`, runs: freshRuns, 'median ms': Math.round(median(f('all'))), 'min ms': Math.round(Math.min(...f('all'))) },
+  ];
   console.table([
     { measure: 'baseline: node -e ""', runs, 'median ms': Math.round(median(baseline)), 'min ms': Math.round(Math.min(...baseline)) },
     { measure: `new host, warm cache: ${expected} counted, first row painted`, runs, 'median ms': Math.round(median(fresh)), 'min ms': Math.round(Math.min(...fresh)) },
     { measure: 'page reload, host warm', runs, 'median ms': Math.round(median(reloads)), 'min ms': Math.round(Math.min(...reloads)) },
+    ...freshRows,
   ]);
+  console.log(`host (${BATON}): peak RSS ${hostPeakMb} MB over the runs`);
   console.log(`load average: ${(await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).join(' ')}`);
 }
 

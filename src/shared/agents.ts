@@ -40,6 +40,8 @@ export const AgentScan = z.object({
   total: z.number().int().nonnegative().optional(),
   /** Changes whenever the set does: pages of different versions are not mixed. */
   version: z.string().optional(),
+  /** The host's first scan is still reading files: these are the rows so far (agents:changed follows). */
+  scanning: z.boolean().optional(),
 });
 export type AgentScan = z.infer<typeof AgentScan>;
 

@@ -78,6 +78,12 @@ export function createAgentCandidates(options: AgentCandidatesOptions) {
   let restartTimer: NodeJS.Timeout | null = null;
   let rootTimer: NodeJS.Timeout | null = null;
   let queue: Promise<void> = Promise.resolve();
+  /** The index a quick start answered from, until the confirming full scan takes it. */
+  let startIndex: Awaited<ReturnType<typeof readCandidateIndex>> = null;
+  /** The first scan is running and has listed the rows it read so far (agents:list answers them). */
+  let partial = false;
+  let firstRows!: () => void;
+  const firstRowsListed = new Promise<void>((resolve) => (firstRows = resolve));
   const health: CandidateHealth = { mode: 'starting', watchedDirs: 0, lastTrouble: null, troubleAt: null, rescans: 0, watchedUpdates: 0, candidates: 0 };
 
   /** Scans and updates run one at a time, in order. */
@@ -87,7 +93,35 @@ export function createAgentCandidates(options: AgentCandidatesOptions) {
     if (closed) return;
     const first = version === 0;
     const before = entries;
-    const result = await scanCandidateIndexFull({ env, cacheFile, onProgress: options.onProgress });
+    // The first scan without a trusted index (a fresh data directory) lists its rows as it reads.
+    const onPartial = first
+      ? (added: IndexEntry[]) => {
+          if (closed) return;
+          for (const e of added) entries.set(e.path, e);
+          partial = true;
+          version += 1;
+          health.candidates = entries.size;
+          firstRows();
+          options.onChange?.({ added: added.length, updated: 0, removed: 0, rescan: false });
+        }
+      : undefined;
+    // The start's confirming scan reuses the index quickStart decoded (decoding it again held two 60 MB copies at 100,000).
+    const loaded = startIndex;
+    startIndex = null;
+    let result: Awaited<ReturnType<typeof scanCandidateIndexFull>>;
+    try {
+      result = await scanCandidateIndexFull({ env, cacheFile, onProgress: options.onProgress, ...(onPartial ? { onPartial } : {}), ...(loaded ? { loaded } : {}) });
+    } catch (error) {
+      // A failed scan leaves the rows it had, no longer marked as still coming (no endless progress line).
+      if (partial) {
+        partial = false;
+        version += 1;
+        options.onChange?.({ added: 0, updated: 0, removed: 0, rescan: true });
+      }
+      throw error;
+    }
+    const wasPartial = partial;
+    partial = false;
     // The resident entries replace the parsed digest cache a cold scan leaves memoized (80 MB at 100,000 sessions).
     forgetScanCacheMemo();
     const indexedPaths = new Set(result.indexed.map((e) => e.path));
@@ -100,8 +134,8 @@ export function createAgentCandidates(options: AgentCandidatesOptions) {
     health.candidates = result.scan.entries.length;
     let added = 0;
     for (const path of entries.keys()) if (!before.has(path)) added += 1;
-    // The first scan changes nothing anyone saw: agents:list waits for it.
-    if (!first) options.onChange?.({ added, updated: 0, removed: [...before.keys()].filter((p) => !entries.has(p)).length, rescan: true });
+    // The first scan changes nothing anyone saw (agents:list waits for it), unless it listed rows as it read.
+    if (!first || wasPartial) options.onChange?.({ added, updated: 0, removed: [...before.keys()].filter((p) => !entries.has(p)).length, rescan: true });
   }
 
   function schedulePersist(): void {
@@ -214,8 +248,21 @@ export function createAgentCandidates(options: AgentCandidatesOptions) {
     if (options.quickStart === false) return false;
     const index = await readCandidateIndex(candidateIndexFileFor(cacheFile));
     const quick = index ? await quickIndexScan(nodeImportReader, index) : null;
+    if (index && !quick && !closed) {
+      // An index too old (or written by watched changes) to trust: its rows are still the best
+      // first screen. The UI gets them marked scanning until the full scan replaces them; the
+      // CLI waits for that scan.
+      entries = new Map(index.entries.map((e) => [e.path, e]));
+      startIndex = index;
+      partial = true;
+      version += 1;
+      health.candidates = index.entries.length;
+      firstRows();
+      return false;
+    }
     if (!index || !quick || closed) return false;
     entries = new Map(index.entries.map((e) => [e.path, e]));
+    startIndex = index;
     unindexed = new Set();
     stats = quick.stats;
     version += 1;
@@ -247,7 +294,12 @@ export function createAgentCandidates(options: AgentCandidatesOptions) {
     /** Resolves once the first scan is done and the watches are up. */
     ready,
     /** Waits for the first scan, and picks up a tool folder that appeared since (two stats when one was missing). */
-    async current(): Promise<void> {
+    async current(options: { partialOk?: boolean } = {}): Promise<void> {
+      if (options.partialOk) {
+        await Promise.race([ready, firstRowsListed]);
+        // A cold first scan's rows so far (partial() says the list is not complete yet); the CLI waits for all.
+        if (partial) return;
+      }
       await ready;
       await checkRoots();
       // While the start's confirming scan runs, answer from the trusted index (it reports its corrections).
@@ -255,6 +307,8 @@ export function createAgentCandidates(options: AgentCandidatesOptions) {
     },
     /** Changes with every update; a listing rendered for one version can be reused until it moves. */
     version: () => version,
+    /** True while the first scan runs and entries() holds only what it has read so far. */
+    partial: () => partial,
     /** Candidates (not skipped files), in no particular order. */
     entries(): IndexEntry[] {
       return [...entries.values()].filter((e) => e.skip === null);

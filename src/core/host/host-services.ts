@@ -18,6 +18,7 @@ import { initPolicy } from '../policy/parser.js';
 import { createTaskService, type TaskService } from '../tasks/index.js';
 import { importAgentSession, notYetImported } from '../handoff/import-agent-session.js';
 import { createAgentCandidates, type AgentCandidates } from './agent-candidates.js';
+import { agentListPage, orderAgentEntries, type AgentListOrder } from './agent-list-page.js';
 import { createCandidateMethods } from './candidate-listing.js';
 import { listingsDir } from '../paths.js';
 import { LIST_JSON_VERSION } from '../importers/list-json.js';
@@ -167,7 +168,7 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
 
   const workspace = createWorkspaceHandlers(store);
   const preview = createCandidatePreview({ find: (source, path) => candidates.entries().find((e) => e.source === source && e.path === path)?.candidate() });
-  let agentListMemo: { key: string; version: string; value: UiResponse<'agents:list'> } | null = null;
+  let agentListMemo: AgentListOrder | null = null;
   const watches = createSessionWatches({ resolve: (id) => watchTargetOf(store, id), onDrift: (sessionId, paths) => emitUiEvent('workspace:drift', { sessionId, paths }) });
   const dispatch = createUiDispatcher({
     'host:info': async () => ({ host: options.kind, version: BATON_VERSION, dataDir: options.dataDir, endpoint: endpoint.address, encryption: encryptionView(store.atRest) }),
@@ -241,21 +242,17 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
       // The resident set: no rescan per request (issue 15); watches keep it current. A page
       // reload with nothing changed gets the list sorted for the last one; the UI asks for the
       // newest page first and streams the rest.
-      await candidates.current();
+      // A fresh data directory: the rows read so far, marked scanning (the UI shows them with the progress).
+      await candidates.current({ partialOk: true });
       // Archived sessions count as imported: archiving one must not bring its Claude Code / Codex candidate back.
       const rows = await store.list({ includeArchived: true });
       const key = `${candidates.version()}|${rows.map((r) => r.id).join(',')}`;
       if (agentListMemo?.key !== key) {
-        const list = candidates.entries().map((e) => e.candidate());
-        list.sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0));
         const stats = candidates.stats();
         const version = createHash('sha256').update(key).digest('hex').slice(0, 16);
-        agentListMemo = { key, version, value: { candidates: notYetImported(list, new Set(rows.map((r) => r.id))), stats: { files: stats?.files ?? 0, ms: stats?.ms ?? 0 } } };
+        agentListMemo = { key, version, sorted: orderAgentEntries(candidates.entries(), new Set(rows.map((r) => r.id))), stats: { files: stats?.files ?? 0, ms: stats?.ms ?? 0 } };
       }
-      const { value, version } = agentListMemo;
-      const from = offset ?? 0;
-      const page = from === 0 && limit === undefined ? value.candidates : value.candidates.slice(from, limit === undefined ? undefined : from + limit);
-      return { candidates: page, stats: value.stats, total: value.candidates.length, version };
+      return { ...agentListPage(agentListMemo, offset, limit), ...(candidates.partial() ? { scanning: true } : {}) };
     },
     'agents:import': async ({ source, path }) => {
       const { session, created } = await importAgentSession(store, source, path);

@@ -45,6 +45,11 @@ export const READ_CHUNK_BYTES = 1024 * 1024;
 export const LINE_MAX_BYTES = 64 * 1024 * 1024;
 /** Stats run synchronously this many at a time, yielding to the event loop in between. */
 export const STAT_BATCH = 256;
+/**
+ * A cold scan reads its small files (at most WHOLE_READ_MAX_BYTES, nothing cached) synchronously,
+ * this many per batch: at most 12 MB held, a few milliseconds of blocked event loop per batch.
+ */
+export const SCAN_READ_BATCH = 256;
 /** Files read in parallel during a scan. */
 export const SCAN_CONCURRENCY = 16;
 /** Version of the scan cache file; another version is ignored and rebuilt. */

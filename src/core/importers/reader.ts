@@ -1,4 +1,4 @@
-import { promises as fsp, statSync } from 'node:fs';
+import { closeSync, openSync, promises as fsp, readSync, statSync } from 'node:fs';
 import { STAT_BATCH } from './limits.js';
 import { readFully } from '../fs/read-fully.js';
 
@@ -35,6 +35,12 @@ export interface ImportReader {
   open(path: string): Promise<ImportHandle>;
   /** The path with every link resolved; without it links are never followed. */
   realpath?(path: string): Promise<string>;
+  /**
+   * The first `length` bytes of each file (shorter at end of file), or the error, per item, in
+   * order (optional). A cold scan reads its small files whole this way: one open, read and close
+   * each, without the thread-pool hop of a FileHandle per call.
+   */
+  readPrefixes?(items: ReadonlyArray<{ path: string; length: number }>): Promise<Array<Buffer | Error>>;
 }
 
 class NodeHandle implements ImportHandle {
@@ -86,6 +92,35 @@ export const nodeImportReader: ImportReader = {
   async open(path) {
     return new NodeHandle(await fsp.open(path, 'r'));
   },
+  /**
+   * Synchronous, like statMany: at 20,000 files of 20 KB a cold scan spent more time in the
+   * promise and thread-pool hops of open/read/close (and idle between them) than in the reads.
+   * The caller passes small batches (SCAN_READ_BATCH files of at most WHOLE_READ_MAX_BYTES), so
+   * one call blocks the event loop for a few milliseconds; it yields before answering.
+   */
+  async readPrefixes(items) {
+    const out: Array<Buffer | Error> = [];
+    for (const { path, length } of items) {
+      let fd = -1;
+      try {
+        fd = openSync(path, 'r');
+        const buf = Buffer.allocUnsafe(length);
+        let got = 0;
+        while (got < length) {
+          const n = readSync(fd, buf, got, length - got, got);
+          if (n === 0) break;
+          got += n;
+        }
+        out.push(got === length ? buf : buf.subarray(0, got));
+      } catch (error) {
+        out.push(error as Error);
+      } finally {
+        if (fd >= 0) closeSync(fd);
+      }
+    }
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    return out;
+  },
 };
 
 /** statMany when the reader has it, else one stat at a time. */
@@ -109,6 +144,22 @@ export function countingReader(base: ImportReader = nodeImportReader): CountingR
     stat: (path) => base.stat(path),
     ...(base.statMany ? { statMany: base.statMany.bind(base) } : {}),
     ...(base.realpath ? { realpath: base.realpath.bind(base) } : {}),
+    ...(base.readPrefixes
+      ? {
+          async readPrefixes(items: ReadonlyArray<{ path: string; length: number }>) {
+            const out = await base.readPrefixes!(items);
+            out.forEach((r, i) => {
+              if (r instanceof Error) return; // the scan falls back to open(), counted there
+              counts.opens += 1;
+              counts.reads += 1;
+              counts.bytes += r.length;
+              const path = items[i]!.path;
+              counts.byPath.set(path, (counts.byPath.get(path) ?? 0) + r.length);
+            });
+            return out;
+          },
+        }
+      : {}),
     async open(path) {
       const handle = await base.open(path);
       counts.opens += 1;

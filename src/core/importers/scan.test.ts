@@ -157,6 +157,11 @@ describe('scanAgentSessions', () => {
         if (path === a) throw Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' });
         return nodeImportReader.open(path);
       },
+      // The cold scan's batched whole reads fail the same way (and fall back to open()).
+      async readPrefixes(items) {
+        const out = await nodeImportReader.readPrefixes!(items);
+        return out.map((r, i) => (items[i]!.path === a ? Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' }) : r));
+      },
     };
     const { candidates, stats } = await scanAgentSessions({ env, reader: failing });
     expect(candidates).toHaveLength(4);

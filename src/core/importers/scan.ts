@@ -3,7 +3,7 @@ import { messagesOf } from './digest.js';
 import { discoverSessionFiles, type FoundFile } from './discover.js';
 export type { FoundFile } from './discover.js';
 import { errnoOf } from './errors.js';
-import { SCAN_CONCURRENCY } from './limits.js';
+import { SCAN_CONCURRENCY, SCAN_READ_BATCH, WHOLE_READ_MAX_BYTES } from './limits.js';
 import { locateAgentDirs } from './locate.js';
 import { nodeImportReader, statAll, type ImportReader, type ImportStat } from './reader.js';
 import { emptyCache, loadScanCache, saveScanCache, type ScanCache } from './scan-cache.js';
@@ -30,6 +30,8 @@ type Outcome =
 
 /** A cold scan reports its progress at most this often. */
 export const PROGRESS_INTERVAL_MS = 100;
+/** A long scan hands out its candidates so far after its first batch, then at most this often. */
+export const PARTIAL_INTERVAL_MS = 1000;
 
 function emptyStats(): ScanStats {
   return { files: 0, parsed: 0, cached: 0, skipped: 0, skippedReasons: {}, tornLines: 0, unknownTypes: 0, danglingParents: 0, compactions: 0, bytesRead: 0, ms: 0 };
@@ -45,6 +47,15 @@ function byteCountingReader(base: ImportReader): { reader: ImportReader; bytes: 
       stat: (p) => base.stat(p),
       ...(base.statMany ? { statMany: base.statMany.bind(base) } : {}),
       ...(base.realpath ? { realpath: base.realpath.bind(base) } : {}),
+      ...(base.readPrefixes
+        ? {
+            async readPrefixes(items: ReadonlyArray<{ path: string; length: number }>) {
+              const out = await base.readPrefixes!(items);
+              for (const r of out) if (!(r instanceof Error)) bytes += r.length;
+              return out;
+            },
+          }
+        : {}),
       async open(path) {
         const h = await base.open(path);
         return {
@@ -60,7 +71,7 @@ function byteCountingReader(base: ImportReader): { reader: ImportReader; bytes: 
   };
 }
 
-async function scanOne(reader: ImportReader, file: FoundFile, stat: ImportStat | Error, cached: FileState | undefined): Promise<Outcome> {
+async function scanOne(reader: ImportReader, file: FoundFile, stat: ImportStat | Error, cached: FileState | undefined, prefix?: Buffer): Promise<Outcome> {
   if (stat instanceof Error) {
     const code = errnoOf(stat);
     if (code === 'ENOENT') return { kind: 'skip', reason: 'vanished during the scan', read: false };
@@ -74,7 +85,7 @@ async function scanOne(reader: ImportReader, file: FoundFile, stat: ImportStat |
   if (cached && cached.size === stat.size && cached.mtimeMs === stat.mtimeMs && cached.digest.source === file.source) state = cached;
   else {
     try {
-      state = (await summarizeFile(reader, file.source, file.path, stat, cached?.digest.source === file.source ? cached : undefined)).state;
+      state = (await summarizeFile(reader, file.source, file.path, stat, cached?.digest.source === file.source ? cached : undefined, prefix)).state;
       read = true;
     } catch (error) {
       const code = errnoOf(error);
@@ -88,6 +99,30 @@ async function scanOne(reader: ImportReader, file: FoundFile, stat: ImportStat |
   return { kind: 'candidate', candidate: candidateFromState(file.source, file.path, state), state, read };
 }
 
+
+/**
+ * The bytes of the files in `batch` (indexes into `files`) that a cold scan reads whole: new
+ * (nothing cached to continue from), regular, uncompressed, not empty, at most
+ * WHOLE_READ_MAX_BYTES. Read in one synchronous call when the reader can (readPrefixes); a file
+ * that failed or changed size is left out and summarizeFile opens it as before.
+ */
+async function readSmallFiles(reader: ImportReader, batch: readonly number[], files: readonly FoundFile[], stats: ReadonlyArray<ImportStat | Error>, cache: ScanCache): Promise<Map<number, Buffer>> {
+  const out = new Map<number, Buffer>();
+  if (!reader.readPrefixes) return out;
+  const wanted = batch.filter((i) => {
+    const stat = stats[i]!;
+    const file = files[i]!;
+    const cached = cache.entries[file.path];
+    return !(stat instanceof Error) && stat.isFile && !file.compressed && stat.size > 0 && stat.size <= WHOLE_READ_MAX_BYTES && !(cached && cached.digest.source === file.source);
+  });
+  if (wanted.length === 0) return out;
+  const read = await reader.readPrefixes(wanted.map((i) => ({ path: files[i]!.path, length: (stats[i] as ImportStat).size })));
+  wanted.forEach((i, k) => {
+    const r = read[k]!;
+    if (!(r instanceof Error)) out.set(i, r);
+  });
+  return out;
+}
 
 /**
  * What a scan read for the first time is redacted before it is cached or shown: a title is the
@@ -216,7 +251,15 @@ export async function scanCandidateIndex(options: ScanOptions = {}): Promise<Ind
 
 /** scanCandidateIndex, plus what a resident holder (the host) keeps: skip entries and fresh digests. */
 export async function scanCandidateIndexFull(
-  options: ScanOptions & { onProgress?: (p: ScanProgress) => void; loaded?: Awaited<ReturnType<typeof readCandidateIndex>> } = {},
+  options: ScanOptions & {
+    onProgress?: (p: ScanProgress) => void;
+    /**
+     * A long scan's candidates so far, redacted, at most every PARTIAL_INTERVAL_MS (each call
+     * adds to the previous ones): a host on a fresh data directory shows rows before the end.
+     */
+    onPartial?: (added: IndexEntry[]) => void;
+    loaded?: Awaited<ReturnType<typeof readCandidateIndex>>;
+  } = {},
 ): Promise<{ scan: IndexedScan; indexed: IndexEntry[]; states: Map<string, FileState> }> {
   const started = performance.now();
   const counted = byteCountingReader(options.reader ?? nodeImportReader);
@@ -254,24 +297,46 @@ export async function scanCandidateIndexFull(
   for (const i of toRead) totals[found.files[i]!.source] += 1;
   const done = { claude: 0, codex: 0 };
   let lastReport = 0;
-  let cursor = 0;
-  const worker = async (): Promise<void> => {
-    while (cursor < toRead.length) {
-      const k = cursor++;
-      const i = toRead[k]!;
-      const source = found.files[i]!.source;
-      outcomes[k] = await scanOne(reader, { ...found.files[i]!, path: paths[i]! }, fileStats[i]!, cache.entries[paths[i]!]);
-      done[source] += 1;
-      if (options.onProgress && (done[source] === totals[source] || performance.now() - lastReport >= PROGRESS_INTERVAL_MS)) {
-        lastReport = performance.now();
-        options.onProgress({ source, done: done[source], total: totals[source] });
+  let lastPartial = 0;
+  let partialFrom = 0;
+  for (let from = 0; from < toRead.length; from += SCAN_READ_BATCH) {
+    const batchEnd = Math.min(toRead.length, from + SCAN_READ_BATCH);
+    const prefixes = await readSmallFiles(reader, toRead.slice(from, batchEnd), found.files, fileStats, cache);
+    let cursor = from;
+    const worker = async (): Promise<void> => {
+      while (cursor < batchEnd) {
+        const k = cursor++;
+        const i = toRead[k]!;
+        const source = found.files[i]!.source;
+        outcomes[k] = await scanOne(reader, { ...found.files[i]!, path: paths[i]! }, fileStats[i]!, cache.entries[paths[i]!], prefixes.get(i));
+        prefixes.delete(i);
+        done[source] += 1;
+        if (options.onProgress && (done[source] === totals[source] || performance.now() - lastReport >= PROGRESS_INTERVAL_MS)) {
+          lastReport = performance.now();
+          options.onProgress({ source, done: done[source], total: totals[source] });
+        }
       }
+    };
+    await Promise.all(Array.from({ length: Math.min(SCAN_CONCURRENCY, batchEnd - from) }, worker));
+    // Redacted per batch (not once at the end) so a partial list shows nothing unredacted.
+    const batchOutcomes = outcomes.slice(from, batchEnd);
+    const batchIdx = toRead.slice(from, batchEnd);
+    await redactFreshStates(batchOutcomes, batchIdx.map((i) => found.files[i]!), batchIdx.map((i) => paths[i]!));
+    for (let k = from; k < batchEnd; k++) outcomes[k] = batchOutcomes[k - from]!;
+    if (options.onPartial && batchEnd < toRead.length && (partialFrom === 0 || performance.now() - lastPartial >= PARTIAL_INTERVAL_MS)) {
+      lastPartial = performance.now();
+      const fresh: IndexEntry[] = [];
+      for (let k = partialFrom; k < batchEnd; k++) {
+        const o = outcomes[k]!;
+        const i = toRead[k]!;
+        const stat = fileStats[i]!;
+        if (o.kind === 'candidate') fresh.push(entryOf(paths[i]!, found.files[i]!.source, stat instanceof Error ? 0 : stat.size, stat instanceof Error ? 0 : stat.mtimeMs, o.candidate, null, totalsOf(o.state)));
+      }
+      // The unchanged entries of a previous index come with the first partial list.
+      options.onPartial(partialFrom === 0 ? [...next.filter((e) => e.skip === null), ...fresh] : fresh);
+      partialFrom = batchEnd;
     }
-  };
-  await Promise.all(Array.from({ length: Math.min(SCAN_CONCURRENCY, toRead.length) }, worker));
-  const readFiles = toRead.map((i) => found.files[i]!);
-  const readPaths = toRead.map((i) => paths[i]!);
-  await redactFreshStates(outcomes, readFiles, readPaths);
+  }
 
   let changed = vanished || previous === null;
   const freshStates = new Map<string, FileState>();

@@ -48,7 +48,14 @@ export async function summarizeFile(
   path: string,
   stat: { size: number; mtimeMs: number },
   previous?: FileState,
+  prefix?: Buffer,
 ): Promise<SummarizeResult> {
+  // A small new file whose bytes the scan already read (reader.readPrefixes): nothing to open.
+  if (!previous && prefix && stat.size <= WHOLE_READ_MAX_BYTES && prefix.length === stat.size) {
+    const digest = newDigest(source);
+    feedAll(digest, splitLines(prefix, 0, false, true).lines, new Set());
+    return { state: await finish(null, path, stat, digest, true, prefix), mode: 'whole' };
+  }
   const handle = await reader.open(path);
   try {
     if (previous && (await canContinue(handle, stat.size, previous))) {
@@ -76,9 +83,9 @@ function feedAll(d: SessionDigest, lines: LogLine[], known?: Set<string>): void 
 }
 
 /** `whole`: the file's bytes from offset 0, already read (a whole read): the check bytes are taken from it instead of read again. */
-async function checkHashAt(handle: ImportHandle, endOffset: number, whole?: Buffer): Promise<string> {
+async function checkHashAt(handle: ImportHandle | null, endOffset: number, whole?: Buffer): Promise<string> {
   const from = Math.max(0, endOffset - APPEND_CHECK_BYTES);
-  const bytes = endOffset <= 0 ? Buffer.alloc(0) : whole && whole.length >= endOffset ? whole.subarray(from, endOffset) : await handle.read(from, endOffset - from);
+  const bytes = endOffset <= 0 ? Buffer.alloc(0) : whole && whole.length >= endOffset ? whole.subarray(from, endOffset) : await handle!.read(from, endOffset - from);
   // A continuity check, not a security boundary: 64 bits keep the cache small.
   return createHash('sha256').update(bytes).digest('hex').slice(0, 16);
 }
@@ -89,7 +96,8 @@ async function canContinue(handle: ImportHandle, size: number, previous: FileSta
   return (await checkHashAt(handle, end)) === previous.checkHash;
 }
 
-async function finish(handle: ImportHandle, path: string, stat: { size: number; mtimeMs: number }, digest: SessionDigest, exact: boolean, whole?: Buffer): Promise<FileState> {
+/** `handle` may be null only with `whole` (every byte up to the digest's end is in it). */
+async function finish(handle: ImportHandle | null, path: string, stat: { size: number; mtimeMs: number }, digest: SessionDigest, exact: boolean, whole?: Buffer): Promise<FileState> {
   settleDigest(digest);
   // Only the last response can continue in appended lines; keep the cache small.
   digest.recentResponseIds = digest.recentResponseIds.slice(-RECENT_RESPONSE_IDS_KEPT);

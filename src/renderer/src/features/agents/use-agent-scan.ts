@@ -42,8 +42,12 @@ export function useAgentScan(api: BatonApi): AgentScanState {
         // An older host answers everything at once, without a total.
         const total = first.total ?? first.candidates.length;
         let got = first.candidates;
-        setState({ candidates: got, total, scanning: false, error: undefined, settled: true, progress: undefined });
-        while (got.length < total) {
+        // A host still on its first scan answers the rows read so far: keep the progress line up.
+        const scanning = first.scanning === true;
+        setState((s) => ({ candidates: got, total, scanning, error: undefined, settled: true, progress: scanning ? s.progress : undefined }));
+        // While the host still scans, the first page is enough: the rest would be fetched again
+        // at the next agents:changed, competing with the scan for the same cores.
+        while (!scanning && got.length < total) {
           const page = await api.invoke('agents:list', { offset: got.length, limit: AGENT_PAGE_SIZE });
           if (mine !== generation.current) return;
           // The set changed between pages (agents:changed follows and starts over); stop mixing versions.
