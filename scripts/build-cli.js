@@ -90,11 +90,12 @@ try {
 await writeFile(HANDOFF_CACHE, handoff.script.createCachedData());
 
 // The resume bundle's cache, warmed by its refusal off a terminal (module init and the command
-// line; the picker itself needs a terminal).
+// line) and by one off-screen picker (its first screen's functions).
 const resume = compileResume();
 process.stdout.write = process.stderr.write = () => true;
 try {
   await resume.cli.main(['node', 'baton', 'resume', '--json']);
+  await resume.cli.warmPicker();
 } finally {
   process.stdout.write = quiet.out;
   process.stderr.write = quiet.err;

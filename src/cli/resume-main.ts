@@ -16,3 +16,5 @@ export function main(argv: string[]): Promise<void> {
     return program;
   });
 }
+
+export { warmPicker } from './picker/warm-picker.js';

@@ -1,0 +1,19 @@
+import { PassThrough } from 'node:stream';
+import { groupsOfDocument } from '../commands/list-document.js';
+import { pickSession } from './resume-picker.js';
+
+/**
+ * Runs the picker once off screen, for scripts/build-cli.js: the resume bundle's V8 code cache is
+ * taken after this, so the functions of the first screen (a host's document parsed into groups,
+ * the model, clack's autocomplete and its first render) come compiled from the cache instead of
+ * being compiled while the person waits. Escape ends it as soon as the first frame is written.
+ */
+export async function warmPicker(): Promise<void> {
+  const row = { id: 'claude:warm', cwd: '/warm/project', gitRoot: null, branch: null, title: 'warm the code cache', updatedAt: '2026-11-30T00:00:00.000Z', messageCount: 1, source: 'claude', parentId: null, archived: false };
+  const { groups, total } = groupsOfDocument(JSON.stringify({ groups: [{ cwd: row.cwd, newestAt: 0, sessions: [row] }], total: 1, notes: [] }));
+  const input = new PassThrough();
+  const output = new PassThrough();
+  output.once('data', () => setImmediate(() => input.write('\u001b')));
+  output.resume();
+  await pickSession(groups, total, { input, output });
+}
