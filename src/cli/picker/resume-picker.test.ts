@@ -70,6 +70,15 @@ function inPty(ready: RegExp, keys: string[], runner = `node --import tsx ${JSON
   });
 }
 
+describe('warmPicker (the resume bundle\'s code-cache warm-up)', () => {
+  it('draws the first frame off screen and cancels', async () => {
+    const { warmPicker } = await import('./warm-picker.js');
+    const written = await warmPicker();
+    expect(written).toContain('warm the code cache');
+    expect(written).toContain('1 in all');
+  });
+});
+
 describe('baton resume picker in a real pty', () => {
   it('shows the sessions grouped by directory, filters by the words typed, and prints the picked session\'s own resume command', async () => {
     const { code, screen, raw } = await inPty(/task number 10/, ['number 7', '\r']);
