@@ -14,6 +14,9 @@ const CLI_CACHE = `${CLI_BUNDLE}.cache`;
 /** `baton handoff` alone (src/cli/handoff-main.ts): a smaller bundle and cache than the whole CLI. */
 const HANDOFF_BUNDLE = join(ROOT, 'dist', 'cli', 'baton-handoff.cjs');
 const HANDOFF_CACHE = `${HANDOFF_BUNDLE}.cache`;
+/** `baton resume` with no id, the picker (src/cli/resume-main.ts): the resume command alone. */
+const RESUME_BUNDLE = join(ROOT, 'dist', 'cli', 'baton-resume.cjs');
+const RESUME_CACHE = `${RESUME_BUNDLE}.cache`;
 const FAST_LIST_BUNDLE = join(ROOT, 'dist', 'cli', 'baton-list.cjs');
 const FAST_LIST_CACHE = `${FAST_LIST_BUNDLE}.cache`;
 
@@ -23,6 +26,10 @@ function compileCli() {
 
 function compileHandoff() {
   return compileBundle(HANDOFF_BUNDLE, HANDOFF_CACHE);
+}
+
+function compileResume() {
+  return compileBundle(RESUME_BUNDLE, RESUME_CACHE);
 }
 
 /** Runs a CommonJS bundle with the V8 code cache beside it (when there is one). */
@@ -37,11 +44,14 @@ function compileBundle(file, cacheFile) {
 }
 
 /**
- * The bundle that runs argv's command: the handoff bundle for `baton handoff` when it was built,
- * otherwise the whole CLI (a missing or partial build never changes what runs, only how fast).
+ * The bundle that runs argv's command: the handoff bundle for `baton handoff`, the resume bundle
+ * for the picker (`baton resume` and nothing more) when they were built, otherwise the whole CLI
+ * (a missing or partial build never changes what runs, only how fast).
  */
 function compileFor(argv) {
-  return argv[2] === 'handoff' && existsSync(HANDOFF_BUNDLE) ? compileHandoff() : compileCli();
+  if (argv[2] === 'handoff' && existsSync(HANDOFF_BUNDLE)) return compileHandoff();
+  if (argv[2] === 'resume' && argv.length === 3 && existsSync(RESUME_BUNDLE)) return compileResume();
+  return compileCli();
 }
 
 function fastListIsBuilt() {
@@ -65,6 +75,9 @@ exports.CLI_BUNDLE = CLI_BUNDLE;
 exports.CLI_CACHE = CLI_CACHE;
 exports.HANDOFF_BUNDLE = HANDOFF_BUNDLE;
 exports.HANDOFF_CACHE = HANDOFF_CACHE;
+exports.RESUME_BUNDLE = RESUME_BUNDLE;
+exports.RESUME_CACHE = RESUME_CACHE;
+exports.compileResume = compileResume;
 exports.FAST_LIST_BUNDLE = FAST_LIST_BUNDLE;
 exports.FAST_LIST_CACHE = FAST_LIST_CACHE;
 exports.compileCli = compileCli;

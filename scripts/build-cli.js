@@ -10,7 +10,7 @@ import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { Script } from 'node:vm';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { compileCli, compileFastList, compileHandoff, CLI_BUNDLE, CLI_CACHE, FAST_LIST_CACHE, HANDOFF_BUNDLE, HANDOFF_CACHE } from '../bin/load-cli.js';
+import { compileCli, compileFastList, compileHandoff, compileResume, CLI_BUNDLE, CLI_CACHE, FAST_LIST_CACHE, HANDOFF_BUNDLE, HANDOFF_CACHE, RESUME_BUNDLE, RESUME_CACHE } from '../bin/load-cli.js';
 
 const cliOptions = {
   entryPoints: ['src/cli/index.ts'],
@@ -37,6 +37,9 @@ await build(cliOptions);
 // `baton handoff` alone (src/cli/handoff-main.ts), same options: bin/baton.js runs it for a
 // handoff, so that process reads and deserializes only what a handoff runs.
 await build({ ...cliOptions, entryPoints: ['src/cli/handoff-main.ts'], outfile: HANDOFF_BUNDLE, sourcemap: false });
+// `baton resume` with no id (the picker) alone (src/cli/resume-main.ts): its first screen waits for
+// what the process reads and deserializes before it.
+await build({ ...cliOptions, entryPoints: ['src/cli/resume-main.ts'], outfile: RESUME_BUNDLE, sourcemap: false });
 
 // `baton list --json` with a host running: a small bundle bin/baton.js tries before the whole CLI.
 await build({
@@ -86,6 +89,20 @@ try {
 }
 await writeFile(HANDOFF_CACHE, handoff.script.createCachedData());
 
+// The resume bundle's cache, warmed by its refusal off a terminal (module init and the command
+// line) and by one off-screen picker (its first screen's functions).
+const resume = compileResume();
+process.stdout.write = process.stderr.write = () => true;
+try {
+  await resume.cli.main(['node', 'baton', 'resume', '--json']);
+  await resume.cli.warmPicker();
+} finally {
+  process.stdout.write = quiet.out;
+  process.stderr.write = quiet.err;
+  process.exitCode = 0;
+}
+await writeFile(RESUME_CACHE, resume.script.createCachedData());
+
 // The fast-list bundle's cache, warmed by a call that reaches the socket check (no host here).
 const fast = compileFastList();
 const saved = { home: process.env.BATON_HOME, runtime: process.env.XDG_RUNTIME_DIR };
@@ -102,6 +119,7 @@ await writeFile(FAST_LIST_CACHE, fast.script.createCachedData());
 // compile alone (top level only: slower to start, never wrong).
 const probes = [
   { bundle: CLI_BUNDLE, cache: CLI_CACHE, runs: [['list', '--json', '--no-host', '--no-agents'], ['show', '--json', 'nope'], ['stats', '--json'], ['policy', '--help']] },
+  { bundle: RESUME_BUNDLE, cache: RESUME_CACHE, runs: [['resume']] },
   { bundle: HANDOFF_BUNDLE, cache: HANDOFF_CACHE, runs: [['handoff', '--messages', join(scratch, 'missing.jsonl'), '--json'], ['handoff', '--cwd', scratch, '--messages', messages, '--no-launch', '--json', '--timeout', '0']] },
 ];
 for (const { bundle, cache, runs } of probes) {

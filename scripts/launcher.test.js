@@ -102,4 +102,30 @@ describe('bin/baton.js and the handoff bundle', () => {
     expect(handoff.code).not.toBe(0);
     expect(handoff.stderr).toContain('the handoff bundle ran for another command');
   }, 60_000);
+
+  it('runs `baton resume` alone from the resume bundle and answers the same without it or with a foreign cache; `resume ID` uses the whole CLI', async () => {
+    const home = join(dir, 'home-resume');
+    const variants = {
+      built: install('resume-built', () => undefined),
+      'no resume bundle': install('resume-none', (cli) => rmSync(join(cli, 'baton-resume.cjs'))),
+      'foreign cache': install('resume-cache', (cli) => writeFileSync(join(cli, 'baton-resume.cjs.cache'), Buffer.alloc(4096, 7))),
+    };
+    const answers = {};
+    for (const [name, bin] of Object.entries(variants)) {
+      // Off a terminal the picker refuses with a usage error; from every bundle alike.
+      const off = await baton(bin, ['resume'], home);
+      const json = await baton(bin, ['resume', '--json'], home);
+      answers[name] = { off: [off.code, off.stderr], json: [json.code, JSON.parse(json.stdout).category] };
+    }
+    expect(answers.built.off[0]).toBe(2);
+    expect(answers.built.off[1]).toContain('the picker runs on a terminal only');
+    for (const name of Object.keys(variants)) expect(answers[name], name).toEqual(answers.built);
+
+    const bin = install('resume-broken', (cli) => writeFileSync(join(cli, 'baton-resume.cjs'), 'throw new Error("the resume bundle ran");'));
+    const picker = await baton(bin, ['resume'], home);
+    expect(picker.stderr).toContain('the resume bundle ran');
+    const byId = await baton(bin, ['resume', 'nope', '--json'], home);
+    expect(byId.stderr).not.toContain('the resume bundle ran');
+    expect(JSON.parse(byId.stdout)).toMatchObject({ ok: false });
+  }, 60_000);
 });

@@ -11,7 +11,11 @@
  *                   then warm (database built, the daemon the previous run left running)
  *
  *   npm run build:node
- *   npx tsx bench/importers/pickers.ts --dir=/tmp/baton-c15/full --runs=7 [--peers=/work/peers]
+ *   npx tsx bench/importers/pickers.ts --dir=/tmp/baton-c15/full --runs=7 [--peers=/work/peers] [--before=DIR/bin/baton.js]
+ *
+ * --before: another build's launcher (a copy of bin/ and dist/ with node_modules linked beside it),
+ * timed in the same rounds as this one. The CPU column is the pty's process tree's user + system
+ * time up to the match, from /proc (the programs are killed there, so no rusage comes back).
  *
  * The peers are installed outside the repo: npm install @anthropic-ai/claude-code@2.1.328
  * @openai/codex@0.169.0 in the --peers directory. Without it the peer rows are left out.
@@ -28,6 +32,7 @@ const dir = resolve(args.get('dir') ?? '/tmp/baton-c15/full');
 const runs = Number(args.get('runs') ?? 7);
 const peers = args.get('peers');
 const BATON = resolve(import.meta.dirname, '..', '..', 'bin', 'baton.js');
+const BEFORE = args.get('before') ? resolve(args.get('before')!) : null;
 const home = join(dir, 'home');
 const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, BATON_HOME: join(dir, 'data'), XDG_RUNTIME_DIR: join(dir, 'run'), TERM: 'xterm-256color', NO_COLOR: undefined };
 /** Where the corpus's Claude Code sessions say they ran (Claude's picker lists the current directory's). */
@@ -39,8 +44,8 @@ function median(values: number[]): number {
   return s[Math.floor(s.length / 2)]!;
 }
 
-function row(measure: string, ms: number[]): Record<string, string | number> {
-  return { measure, runs: ms.length, 'median ms': Math.round(median(ms)), 'min ms': Math.round(Math.min(...ms)), 'max ms': Math.round(Math.max(...ms)) };
+function row(measure: string, ms: number[], cpu: number[]): Record<string, string | number> {
+  return { measure, runs: ms.length, 'median ms': Math.round(median(ms)), 'min ms': Math.round(Math.min(...ms)), 'max ms': Math.round(Math.max(...ms)), 'CPU ms (median)': cpu.length > 0 ? Math.round(median(cpu)) : '' };
 }
 
 async function series(n: number, once: () => Promise<number>): Promise<number[]> {
@@ -118,7 +123,11 @@ async function main(): Promise<void> {
   const rows: Array<Record<string, string | number>> = [];
   // Interleaved per round, so load changes hit every measure alike.
   const samples: Record<string, number[]> = {};
-  const add = (name: string, ms: number) => (samples[name] ??= []).push(ms);
+  const cpu: Record<string, number[]> = {};
+  const add = (name: string, run: number | { ms: number; cpuMs: number }) => {
+    (samples[name] ??= []).push(typeof run === 'number' ? run : run.ms);
+    if (typeof run !== 'number') (cpu[name] ??= []).push(run.cpuMs);
+  };
   const claude = peers ? join(peers, 'node_modules', '.bin', 'claude') : null;
   // Codex lists only rollouts with a user_message event (the corpus writes one, as real rollouts do).
   const codex = peers ? join(peers, 'node_modules', '.bin', 'codex') : null;
@@ -128,30 +137,34 @@ async function main(): Promise<void> {
   const codexRow = /Refactor handler \d+/;
   if (codex) {
     await coldCodex();
-    add('codex resume --all (Codex 0.169.0), cold: builds its state database', (await timeToScreen(`${codex} resume --all`, codexRow, { env, cwd: CLAUDE_PROJECT, timeoutMs: 600_000 })).ms);
+    add('codex resume --all (Codex 0.169.0), cold: builds its state database', (await timeToScreen(`${codex} resume --all`, codexRow, { env, cwd: CLAUDE_PROJECT, timeoutMs: 600_000 })));
   }
   for (let i = 0; i < runs; i++) {
     add('baseline: node -e ""', await plainNode());
-    add('baseline: node -e "" in the pty (until exit)', (await timeToScreen(`${process.execPath} -e "process.stdout.write('ready')"`, /ready/, { env })).ms);
-    add('baton resume picker, no host', (await timeToScreen(`${process.execPath} ${BATON} resume`, firstRow, { env, cwd: CLAUDE_PROJECT })).ms);
+    // Kept alive after writing, so its CPU can be read at the match like the pickers'.
+    add('baseline: node -e "" in the pty', await timeToScreen(`${process.execPath} -e "process.stdout.write('ready'); setTimeout(() => {}, 5000)"`, /ready/, { env }));
+    if (BEFORE) add('before: baton resume picker, no host', await timeToScreen(`${process.execPath} ${BEFORE} resume`, firstRow, { env, cwd: CLAUDE_PROJECT }));
+    add('baton resume picker, no host', await timeToScreen(`${process.execPath} ${BATON} resume`, firstRow, { env, cwd: CLAUDE_PROJECT }));
     if (claude) {
       const claudeEnv = { ...env, ANTHROPIC_API_KEY: DUMMY_KEY, ANTHROPIC_BASE_URL: `http://127.0.0.1:${port}`, DISABLE_AUTOUPDATER: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' };
-      add('claude --resume (Claude Code 2.1.328)', (await timeToScreen(`${claude} --resume`, /Session \d+: make the build green/, { env: claudeEnv, cwd: CLAUDE_PROJECT, timeoutMs: 60_000 })).ms);
+      add('claude --resume (Claude Code 2.1.328)', (await timeToScreen(`${claude} --resume`, /Session \d+: make the build green/, { env: claudeEnv, cwd: CLAUDE_PROJECT, timeoutMs: 60_000 })));
     }
-    if (codex) add('codex resume --all (Codex 0.169.0), warm', (await timeToScreen(`${codex} resume --all`, codexRow, { env, cwd: CLAUDE_PROJECT, timeoutMs: 60_000 })).ms);
+    if (codex) add('codex resume --all (Codex 0.169.0), warm', (await timeToScreen(`${codex} resume --all`, codexRow, { env, cwd: CLAUDE_PROJECT, timeoutMs: 60_000 })));
   }
   stopCodexDaemons();
   const host = await startHost();
   try {
     for (let i = 0; i < runs; i++) {
       add('baseline again: node -e ""', await plainNode());
-      add('baton resume picker, host running', (await timeToScreen(`${process.execPath} ${BATON} resume`, firstRow, { env, cwd: CLAUDE_PROJECT })).ms);
+      add('baseline again: node -e "" in the pty', await timeToScreen(`${process.execPath} -e "process.stdout.write('ready'); setTimeout(() => {}, 5000)"`, /ready/, { env }));
+      if (BEFORE) add('before: baton resume picker, host running', await timeToScreen(`${process.execPath} ${BEFORE} resume`, firstRow, { env, cwd: CLAUDE_PROJECT }));
+      add('baton resume picker, host running', await timeToScreen(`${process.execPath} ${BATON} resume`, firstRow, { env, cwd: CLAUDE_PROJECT }));
     }
   } finally {
     host.kill('SIGTERM');
     await new Promise((r) => host.once('exit', r));
   }
-  for (const [name, ms] of Object.entries(samples)) rows.push(row(name, ms));
+  for (const [name, ms] of Object.entries(samples)) rows.push(row(name, ms, cpu[name] ?? []));
   console.table(rows);
   console.log(`load average at the end: ${await load()}`);
 }

@@ -7,13 +7,9 @@ import { importedSessionId } from '../../core/handoff/import-agent-session.js';
 import { openCliStore } from '../context.js';
 import { listFromHost } from './list-host.js';
 
-export interface Listing {
-  groups: ListGroup[];
-  /** Sessions that matched, before the limit. */
-  total: number;
-  notes: string[];
-  agentScan: { files: number; ms: number } | null;
-}
+import { groupsOfDocument, type Listing } from './list-document.js';
+
+export { groupsOfDocument, type Listing } from './list-document.js';
 
 /** Candidates already imported at their current state are listed as their Baton session instead. */
 function notImported(entries: IndexEntry[], sessionIds: ReadonlySet<string>): IndexEntry[] {
@@ -22,12 +18,6 @@ function notImported(entries: IndexEntry[], sessionIds: ReadonlySet<string>): In
   return entries.filter((e) => !sessionIds.has(importedSessionId(e.candidate().fingerprint)));
 }
 
-/** The host's `baton list --json` document, back as groups. */
-export function groupsOfDocument(text: string): Listing {
-  const doc = JSON.parse(text) as { groups: Array<{ cwd: string; newestAt: number; sessions: IndexRow[] }>; total: number; notes: string[] };
-  const groups = doc.groups.map((g) => ({ cwd: g.cwd, newestAt: g.newestAt, items: g.sessions.map(itemOfRow) }));
-  return { groups, total: doc.total, notes: doc.notes, agentScan: null };
-}
 
 /**
  * What `baton list` and the resume picker show: from a running host when there is one (asked

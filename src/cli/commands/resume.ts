@@ -1,16 +1,18 @@
 import type { Command } from 'commander';
 import { createOutput, EXIT, type Output } from '../output.js';
-import { openCliStore } from '../context.js';
 import { RESUME_EVENT } from '../../core/handoff/session-durations.js';
-import { commandTargetOf, terminalCommandFor } from '../../core/terminal-command.js';
 import { sshOriginOf } from '../../shared/ssh-origin.js';
 import { resumeCommandFor } from '../../core/importers/types.js';
 import { terminalField } from '../terminal-text.js';
-import { groupsOfDocument, loadListing } from './list-groups.js';
+import { groupsOfDocument } from './list-document.js';
 import { listFromHost } from './list-host.js';
 import { PICKER_MAX_ROWS } from '../picker/picker-options.js';
+import { markPhase } from '../../core/perf/phase-trace.js';
 
+// The store, the scanner and git are imported where used: the picker's first screen from a
+// running host needs none of them, and their module init is most of this bundle's start-up.
 async function resumeById(id: string, out: Output): Promise<void> {
+  const { openCliStore } = await import('../context.js');
   const { store } = await openCliStore();
   try {
     const before = await store.getSession(id);
@@ -20,6 +22,7 @@ async function resumeById(id: string, out: Output): Promise<void> {
     const last = await store.readMessages(id, { tail: 3 });
     // A session from a remote box (baton ssh, issue 22) continues there: the ssh line, not a local cd.
     const origin = sshOriginOf(session);
+    const { commandTargetOf, terminalCommandFor } = await import('../../core/terminal-command.js');
     const sshLine = origin ? (await terminalCommandFor(commandTargetOf(session))).shellLine : null;
     out.result('resume', { session, previousHolder: before.holder, recentMessages: last, ...(sshLine ? { sshLine } : {}) }, () =>
       [
@@ -41,8 +44,9 @@ async function resumeById(id: string, out: Output): Promise<void> {
 async function resumePicked(out: Output): Promise<void> {
   // With a host: its first screen first (one small answer), the whole listing once that is drawn.
   const first = await listFromHost({ agents: true, filter: {}, limit: PICKER_MAX_ROWS });
-  const { groups, total } = first !== null ? groupsOfDocument(first) : await loadListing({ agents: true, archived: false, host: false, filter: {} });
-  const rest = first !== null ? async () => (await loadListing({ agents: true, archived: false, host: true, filter: {} })).groups : undefined;
+  const { groups, total } = first !== null ? groupsOfDocument(first) : await (await import('./list-groups.js')).loadListing({ agents: true, archived: false, host: false, filter: {} });
+  markPhase('listing');
+  const rest = first !== null ? async () => (await (await import('./list-groups.js')).loadListing({ agents: true, archived: false, host: true, filter: {} })).groups : undefined;
   const { pickSession } = await import('../picker/resume-picker.js');
   const row = await pickSession(groups, total, rest ? { rest } : {});
   if (row === null) {

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -38,9 +39,9 @@ afterAll(async () => {
 const strip = (s: string) => s.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').replace(/\r/g, '\n');
 
 /** `baton resume` in a pty: waits for `ready` on screen, types `keys`, returns everything the terminal showed. */
-function inPty(ready: RegExp, keys: string[]): Promise<{ code: number; screen: string; raw: string }> {
+function inPty(ready: RegExp, keys: string[], runner = `node --import tsx ${JSON.stringify(CLI)}`): Promise<{ code: number; screen: string; raw: string }> {
   return new Promise((resolve, fail) => {
-    const command = `stty cols 120 rows 30; exec node --import tsx ${JSON.stringify(CLI)} resume`;
+    const command = `stty cols 120 rows 30; exec ${runner} resume`;
     const child = spawn('script', ['-qfec', command, '/dev/null'], {
       cwd: REPO,
       env: { ...process.env, HOME: join(root, 'home'), BATON_HOME: join(root, 'data'), XDG_RUNTIME_DIR: join(root, 'run'), TERM: 'xterm-256color' },
@@ -68,6 +69,15 @@ function inPty(ready: RegExp, keys: string[]): Promise<{ code: number; screen: s
     });
   });
 }
+
+describe('warmPicker (the resume bundle\'s code-cache warm-up)', () => {
+  it('draws the first frame off screen and cancels', async () => {
+    const { warmPicker } = await import('./warm-picker.js');
+    const written = await warmPicker();
+    expect(written).toContain('warm the code cache');
+    expect(written).toContain('1 in all');
+  });
+});
 
 describe('baton resume picker in a real pty', () => {
   it('shows the sessions grouped by directory, filters by the words typed, and prints the picked session\'s own resume command', async () => {
@@ -102,6 +112,16 @@ describe('baton resume picker in a real pty', () => {
       if (saved.runtime === undefined) delete process.env.XDG_RUNTIME_DIR;
       else process.env.XDG_RUNTIME_DIR = saved.runtime;
     }
+  }, 60_000);
+
+  it('from the built launcher (its resume bundle, bin/load-cli.js): the same first screen and the same pick', async () => {
+    const launcher = join(REPO, 'bin', 'baton.js');
+    if (!existsSync(join(REPO, 'dist', 'cli', 'baton-resume.cjs'))) throw new Error('the build is missing: run npm run build:node first (npm test does)');
+    const { code, screen } = await inPty(/task number 10/, ['number 7', '\r'], `node ${JSON.stringify(launcher)}`);
+    expect(code).toBe(0);
+    expect(screen).toMatch(/\/home\/dev\/api\s+task number 10 in api/);
+    expect(screen).toMatch(/12 in all/);
+    expect(screen).toContain(`claude --resume ${idOf(7)}`);
   }, 60_000);
 
   it('Escape cancels: nothing resumed, exit 1', async () => {

@@ -1,6 +1,7 @@
 import type { ListGroup } from '../../core/importers/candidate-list.js';
 import type { IndexRow } from '../../shared/session.js';
 import { PickerModel } from './picker-options.js';
+import { markPhase } from '../../core/perf/phase-trace.js';
 
 /** Rows visible at once (clack's autocomplete scrolls through the rest). */
 export const PICKER_VISIBLE_ROWS = 16;
@@ -18,7 +19,9 @@ export async function pickSession(
   const model = new PickerModel(groups, total);
   const first = model.options('', PICKER_VISIBLE_ROWS).find((o) => !o.disabled);
   if (!first) return null;
+  markPhase('picker-model');
   const { autocomplete, isCancel } = await import('@clack/prompts');
+  markPhase('picker-loaded');
   const prompt = autocomplete<string>({
     message: `Resume which session? ${total.toLocaleString('en-US')} in all; type to filter, ↑↓ to move, Enter to pick`,
     // A getter: clack calls it for every keystroke with the prompt as `this`; the model filters.
@@ -33,6 +36,7 @@ export async function pickSession(
     ...(io.input ? { input: io.input as NodeJS.ReadStream } : {}),
     ...(io.output ? { output: io.output as NodeJS.WriteStream } : {}),
   });
+  markPhase('picker-drawn');
   // The first screen is drawn: now fetch the whole listing for searching (a failure leaves the first screen's rows).
   if (io.rest) {
     io.rest().then(
