@@ -47,4 +47,24 @@ describe('readAheadFs', () => {
     await writeFile(join(dir, 'other'), 'x');
     expect((await ahead.readFile(join(dir, 'other'))).toString()).toBe('x');
   });
+
+  it('keeps every method of a class-based fs (methods on the prototype, as the tests\' fault injectors have)', async () => {
+    class PrototypeFs {
+      readFile(path: string): Promise<Buffer> {
+        return nodeDurableFs.readFile(path);
+      }
+      existsSync(path: string): boolean {
+        return nodeDurableFs.existsSync(path);
+      }
+      stat(path: string) {
+        return nodeDurableFs.stat(path);
+      }
+    }
+    const path = join(dir, 'index.json');
+    await writeFile(path, 'snapshot');
+    const ahead = readAheadFs(Object.assign(new PrototypeFs(), {}) as unknown as DurableFs, [path]);
+    expect(ahead.existsSync(path)).toBe(true);
+    expect(ahead.existsSync(join(dir, 'missing'))).toBe(false);
+    expect((await ahead.readFile(path)).toString()).toBe('snapshot');
+  });
 });

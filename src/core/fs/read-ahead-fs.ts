@@ -1,3 +1,4 @@
+import { delegatingFs } from './delegating-fs.js';
 import type { DurableFs, FileStat } from './durable-fs.js';
 
 /**
@@ -28,8 +29,7 @@ export function readAheadFs(inner: DurableFs, paths: readonly string[]): Durable
       })().catch(() => undefined),
     );
   }
-  return {
-    ...inner,
+  return delegatingFs(inner, {
     async readFile(path) {
       const ahead = pending.get(path);
       if (ahead) {
@@ -40,5 +40,5 @@ export function readAheadFs(inner: DurableFs, paths: readonly string[]): Durable
       }
       return inner.readFile(path);
     },
-  };
+  });
 }

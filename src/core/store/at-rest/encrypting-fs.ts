@@ -1,5 +1,6 @@
 import { basename } from 'node:path';
 import type { DurableFile, DurableFs, OpenFlags } from '../../fs/durable-fs.js';
+import { delegatingFs } from '../../fs/delegating-fs.js';
 import { TEMP_SUFFIX } from '../../fs/write-file-atomic.js';
 
 const LOG_SUFFIX = '.jsonl';
@@ -29,7 +30,7 @@ function isLineLog(path: string): boolean {
 }
 
 export function encryptingFs(inner: DurableFs, cipher: AtRestCipher): DurableFs {
-  const fs: DurableFs = {
+  const fs = delegatingFs(inner, {
     open: async (path: string, flags: OpenFlags, mode?: number) => {
       const file = await inner.open(path, flags, mode);
       return (flags === 'wx' || flags === 'w') && !isLineLog(path) ? new SealingFile(file, cipher) : file;
@@ -38,18 +39,7 @@ export function encryptingFs(inner: DurableFs, cipher: AtRestCipher): DurableFs 
       const bytes = await inner.readFile(path);
       return cipher.openFile(path, bytes) ?? bytes;
     },
-    rename: (a, b) => inner.rename(a, b),
-    link: (a, b) => inner.link(a, b),
-    unlink: (p) => inner.unlink(p),
-    mkdir: (p, m) => inner.mkdir(p, m),
-    readdir: (p) => inner.readdir(p),
-    stat: (p) => inner.stat(p),
-    lstat: (p) => inner.lstat(p),
-    chmod: (p, m) => inner.chmod(p, m),
-    fsyncDir: (p) => inner.fsyncDir(p),
-    removeTree: (p) => inner.removeTree(p),
-    existsSync: (p) => inner.existsSync(p),
-  };
+  });
   ciphers.set(fs, cipher);
   return fs;
 }
