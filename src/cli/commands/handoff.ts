@@ -1,12 +1,11 @@
-import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { parseMessageInput, MESSAGE_INPUT_MAX_BYTES } from '../../core/handoff/read-message-input.js';
+import { MESSAGE_INPUT_MAX_BYTES } from '../../core/handoff/read-message-input.js';
+import { parseMessageFile, parseMessageStream } from '../../core/handoff/stream-message-input.js';
 import { DEFAULT_HANDOFF_TIMEOUT_MS, landAndReadBack, offerSession, type LandedSession } from '../../core/handoff/send.js';
 import { HANDOFF_EXIT_CODE, HandoffCategory, type HandoffOutcome } from '../../core/handoff/outcome.js';
 import { isValidId } from '../../shared/ids.js';
 import { createOutput, EXIT, writeHuman } from '../output.js';
 import { endpointFor, openCliStore, resumeCommand } from '../context.js';
-import { readStdin } from '../stdin.js';
 import { realpath } from 'node:fs/promises';
 import type { SessionStore } from '../../core/store/types.js';
 
@@ -182,16 +181,11 @@ async function importFrom(store: SessionStore, source: AgentSource, flags: Hando
   }
 }
 
+/** The messages, parsed a line at a time as they are read: the input is never held whole (issue 20). */
 async function readMessages(file: string | undefined) {
-  if (file && file !== '-') {
-    const text = await readFile(file, 'utf8').catch((error: Error) => error);
-    if (text instanceof Error) return { ok: false as const, message: `cannot read ${file}: ${text.message}` };
-    return parseMessageInput(text, file);
-  }
+  if (file && file !== '-') return parseMessageFile(file);
   if (process.stdin.isTTY) return { ok: false as const, message: 'no --messages file given and stdin is a terminal: pipe JSONL messages in or pass --messages FILE' };
-  const text = await readStdin(MESSAGE_INPUT_MAX_BYTES);
-  if (text === null) return { ok: false as const, message: `stdin holds more than ${MESSAGE_INPUT_MAX_BYTES} bytes` };
-  return parseMessageInput(text, 'stdin');
+  return parseMessageStream(process.stdin, 'stdin', MESSAGE_INPUT_MAX_BYTES);
 }
 
 /** Without --title: the first line of the first user message, shortened. */
