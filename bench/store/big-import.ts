@@ -119,4 +119,5 @@ printTable([
   ...(BASE_BIN ? [row('before: import (base build)', baseImports, FLOOR)] : []),
   row('import: baton handoff --from claude --dry-run', imports, FLOOR),
 ]);
-await rm(root, { recursive: true, force: true });
+if (!process.env.BATON_BENCH_KEEP) await rm(root, { recursive: true, force: true });
+else console.log(`kept ${transcript}`);

@@ -8,6 +8,7 @@ import { createOutput, EXIT, writeHuman } from '../output.js';
 import { endpointFor, openCliStore, resumeCommand } from '../context.js';
 import { realpath } from 'node:fs/promises';
 import type { SessionStore } from '../../core/store/types.js';
+import type { ImportResult } from '../../core/handoff/import-agent-session.js';
 
 /** The tools `--from` imports from (the importers themselves load only when asked). */
 const AGENT_SOURCES = ['claude', 'codex'] as const;
@@ -74,7 +75,8 @@ async function runHandoff(flags: HandoffFlags): Promise<number> {
     if (flags.from) {
       const imported = await importFrom(store, flags.from as AgentSource, flags, out);
       if (typeof imported === 'number') return imported;
-      sessionId = imported;
+      sessionId = imported.session.id;
+      landed = imported.landed;
     } else if (!sessionId) {
       const input = await readMessages(flags.messages);
       if (!input.ok) {
@@ -156,8 +158,8 @@ function report(out: ReturnType<typeof createOutput>, outcome: HandoffOutcome): 
   return code;
 }
 
-/** Imports the named (or latest) session of a terminal tool; returns its Baton id, or an exit code. */
-async function importFrom(store: SessionStore, source: AgentSource, flags: HandoffFlags, out: ReturnType<typeof createOutput>): Promise<string | number> {
+/** Imports the named (or latest) session of a terminal tool; returns the import (with what was landed, when new), or an exit code. */
+async function importFrom(store: SessionStore, source: AgentSource, flags: HandoffFlags, out: ReturnType<typeof createOutput>): Promise<ImportResult | number> {
   const [{ findLatestSession }, { importAgentSession }] = await Promise.all([
     import('../../core/importers/index.js'),
     import('../../core/handoff/import-agent-session.js'),
@@ -173,8 +175,8 @@ async function importFrom(store: SessionStore, source: AgentSource, flags: Hando
       }
       pathOrId = latest.path;
     }
-    const { session } = await importAgentSession(store, source, pathOrId!);
-    return session.id;
+    // A new import's read-back goes to the offer: the log is not parsed a second time for the manifest.
+    return await importAgentSession(store, source, pathOrId!);
   } catch (error) {
     out.problem('handoff', (error as { code?: string }).code ?? 'ERROR', `Could not import the ${source} session: ${(error as Error).message}`);
     return EXIT.failure;
