@@ -62,7 +62,8 @@ function run(args: string[], stdout: 'ignore' | 'pipe' = 'ignore'): Promise<Run>
       const [rssKb, cpuUs] = (await readFile(rssFile, 'utf8').catch(() => '0 0')).split(' ').map(Number);
       done({ ms, cpuMs: cpuUs! / 1000, rssMb: rssKb! / 1024, out: stdout === 'pipe' ? out : '' });
     });
-    if (stdout === 'ignore') child.stdout?.resume();
+    // Dropped as it comes (execFile would keep it: `show --all` of 1 GB is more than one string can hold).
+    if (stdout === 'ignore') child.stdout?.removeAllListeners('data').resume();
   });
 }
 

@@ -1,7 +1,8 @@
 // The per-record floor of `baton handoff`, each part timed in this (fresh) process; prints JSON.
 //   node --import tsx bench/store/handoff-floor.ts INPUT.jsonl SCRATCH.jsonl   (run by big-session.ts)
 import { createHash } from 'node:crypto';
-import { open, readFile, rm } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { open, rm } from 'node:fs/promises';
 import { redactSessionContent } from '../../src/core/handoff/redact-messages.js';
 import { contextWithoutSummary } from '../../src/core/context/context-transfer.js';
 import type { MessageInput, MessageRecord } from '../../src/shared/message.js';
@@ -11,11 +12,17 @@ const t = () => performance.now();
 // CPU of the parts alone (not of tsx loading this script), to set beside the baton process's CPU.
 const cpuAt = process.cpuUsage();
 let at = t();
-const text = await readFile(input, 'utf8');
-const messages = text
-  .split('\n')
-  .filter(Boolean)
-  .map((l) => JSON.parse(l) as MessageInput);
+// Read in 1 MiB chunks, as `baton handoff` now does (a 1 GB input is more than one string can hold).
+const messages: MessageInput[] = [];
+{
+  let carry = '';
+  for await (const chunk of createReadStream(input, { encoding: 'utf8', highWaterMark: 1024 * 1024 })) {
+    const parts = (carry + (chunk as string)).split('\n');
+    carry = parts.pop()!;
+    for (const line of parts) if (line) messages.push(JSON.parse(line) as MessageInput);
+  }
+  if (carry) messages.push(JSON.parse(carry) as MessageInput);
+}
 const parse = t() - at;
 at = t();
 const file = await open(out, 'w');
@@ -31,7 +38,11 @@ await file.sync();
 await file.close();
 const write = t() - at;
 at = t();
-createHash('sha256').update(await readFile(out)).digest('hex');
+{
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(out, { highWaterMark: 1024 * 1024 })) hash.update(chunk as Buffer);
+  hash.digest('hex');
+}
 const readBack = t() - at;
 at = t();
 // Issue 12's redaction over the same messages, as the landing runs it.

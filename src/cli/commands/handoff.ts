@@ -1,16 +1,16 @@
-import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { parseMessageInput, MESSAGE_INPUT_MAX_BYTES } from '../../core/handoff/read-message-input.js';
+import { MESSAGE_INPUT_MAX_BYTES } from '../../core/handoff/read-message-input.js';
+import { parseMessageFile, parseMessageStream } from '../../core/handoff/stream-message-input.js';
 import { DEFAULT_HANDOFF_TIMEOUT_MS, landAndReadBack, offerSession, type LandedSession } from '../../core/handoff/send.js';
 import { connectFirst, type ConnectAttempt } from '../../core/handoff/find-target.js';
 import { HANDOFF_EXIT_CODE, HandoffCategory, type HandoffOutcome } from '../../core/handoff/outcome.js';
 import { isValidId } from '../../shared/ids.js';
 import { createOutput, EXIT, writeHuman } from '../output.js';
 import { endpointFor, openCliStore, resumeCommand } from '../context.js';
-import { readStdin } from '../stdin.js';
 import { realpath } from 'node:fs/promises';
 import type { SessionStore } from '../../core/store/types.js';
 import { markPhase } from '../../core/perf/phase-trace.js';
+import type { ImportResult } from '../../core/handoff/import-agent-session.js';
 
 /** The tools `--from` imports from (the importers themselves load only when asked). */
 const AGENT_SOURCES = ['claude', 'codex'] as const;
@@ -81,7 +81,8 @@ async function runHandoff(flags: HandoffFlags): Promise<number> {
     if (flags.from) {
       const imported = await importFrom(store, flags.from as AgentSource, flags, out);
       if (typeof imported === 'number') return imported;
-      sessionId = imported;
+      sessionId = imported.session.id;
+      landed = imported.landed;
     } else if (!sessionId) {
       const input = await readMessages(flags.messages);
       if (!input.ok) {
@@ -176,8 +177,8 @@ function report(out: ReturnType<typeof createOutput>, outcome: HandoffOutcome): 
   return code;
 }
 
-/** Imports the named (or latest) session of a terminal tool; returns its Baton id, or an exit code. */
-async function importFrom(store: SessionStore, source: AgentSource, flags: HandoffFlags, out: ReturnType<typeof createOutput>): Promise<string | number> {
+/** Imports the named (or latest) session of a terminal tool; returns the import (with what was landed, when new), or an exit code. */
+async function importFrom(store: SessionStore, source: AgentSource, flags: HandoffFlags, out: ReturnType<typeof createOutput>): Promise<ImportResult | number> {
   const [{ findLatestSession }, { importAgentSession }] = await Promise.all([
     import('../../core/importers/index.js'),
     import('../../core/handoff/import-agent-session.js'),
@@ -193,24 +194,19 @@ async function importFrom(store: SessionStore, source: AgentSource, flags: Hando
       }
       pathOrId = latest.path;
     }
-    const { session } = await importAgentSession(store, source, pathOrId!);
-    return session.id;
+    // A new import's read-back goes to the offer: the log is not parsed a second time for the manifest.
+    return await importAgentSession(store, source, pathOrId!);
   } catch (error) {
     out.problem('handoff', (error as { code?: string }).code ?? 'ERROR', `Could not import the ${source} session: ${(error as Error).message}`);
     return EXIT.failure;
   }
 }
 
+/** The messages, parsed a line at a time as they are read: the input is never held whole (issue 20). */
 async function readMessages(file: string | undefined) {
-  if (file && file !== '-') {
-    const text = await readFile(file, 'utf8').catch((error: Error) => error);
-    if (text instanceof Error) return { ok: false as const, message: `cannot read ${file}: ${text.message}` };
-    return parseMessageInput(text, file);
-  }
+  if (file && file !== '-') return parseMessageFile(file);
   if (process.stdin.isTTY) return { ok: false as const, message: 'no --messages file given and stdin is a terminal: pipe JSONL messages in or pass --messages FILE' };
-  const text = await readStdin(MESSAGE_INPUT_MAX_BYTES);
-  if (text === null) return { ok: false as const, message: `stdin holds more than ${MESSAGE_INPUT_MAX_BYTES} bytes` };
-  return parseMessageInput(text, 'stdin');
+  return parseMessageStream(process.stdin, 'stdin', MESSAGE_INPUT_MAX_BYTES);
 }
 
 /** Without --title: the first line of the first user message, shortened. */

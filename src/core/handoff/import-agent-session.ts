@@ -5,12 +5,14 @@ import { readAgentSession, type AgentSource } from '../importers/index.js';
 import { importedModel } from '../importers/imported-model.js';
 import { importedPermission } from '../importers/imported-permission.js';
 import type { SessionStore } from '../store/types.js';
-import { landNewSession } from './send.js';
+import { landAndReadBack, type LandedSession } from './send.js';
 
 export interface ImportResult {
   session: SessionDoc;
   /** False when this exact source state had been imported before (nothing new was written). */
   created: boolean;
+  /** When created: what was landed, as read back (offerSession builds the manifest from it instead of parsing the log again). */
+  landed?: LandedSession;
 }
 
 /** Length of the hash part of an imported session's id. */
@@ -34,7 +36,7 @@ export async function importAgentSession(store: SessionStore, source: AgentSourc
     throw error;
   });
   if (existing) return { session: existing, created: false };
-  const session = await landNewSession(store, {
+  const landed = await landAndReadBack(store, {
     id,
     cwd: imported.cwd ?? process.cwd(),
     title: imported.title || `${source} session ${imported.externalId}`,
@@ -44,7 +46,7 @@ export async function importAgentSession(store: SessionStore, source: AgentSourc
     permission: await importedPermission(imported, env),
     tasks: imported.tasks,
   });
-  return { session, created: true };
+  return { session: landed.session, created: true, landed };
 }
 
 /** Candidates not yet imported at their current state (an imported one is listed as its Baton session). */

@@ -33,21 +33,32 @@ export function parseMessageInput(text: string, source: string): MessageInputRes
   const messages: MessageInput[] = [];
   const lines = text.split('\n');
   for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!.replace(/\r$/, '');
-    if (line.trim() === '') continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      // JSON.parse's message quotes the start of the line: the file may be /etc/shadow. Never echo content.
-      return { ok: false, message: `${source}:${i + 1}: not valid JSON (each line must be one {"role","content"} object; the line's content is not shown)` };
-    }
-    if (nestedDeeperThan(value, MESSAGE_MAX_DEPTH)) {
-      return { ok: false, message: `${source}:${i + 1}: nested deeper than ${MESSAGE_MAX_DEPTH} levels; Baton stores messages up to that depth` };
-    }
-    const parsed = MessageInput.safeParse(value);
-    if (!parsed.success) return { ok: false, message: `${source}:${i + 1}: ${describeZodError(parsed.error)}` };
-    messages.push(parsed.data);
+    const error = parseMessageLine(lines[i]!, source, i + 1, messages);
+    if (error !== null) return { ok: false, message: error };
   }
   return { ok: true, messages };
+}
+
+/**
+ * One line of the input (without its '\n'; a trailing '\r' is dropped, blank lines are skipped):
+ * pushes its message onto `into`, or answers the error naming `source:lineNo`. Shared by the
+ * whole-text parse above and the streamed one (stream-message-input.ts), so both say the same.
+ */
+export function parseMessageLine(raw: string, source: string, lineNo: number, into: MessageInput[]): string | null {
+  const line = raw.replace(/\r$/, '');
+  if (line.trim() === '') return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    // JSON.parse's message quotes the start of the line: the file may be /etc/shadow. Never echo content.
+    return `${source}:${lineNo}: not valid JSON (each line must be one {"role","content"} object; the line's content is not shown)`;
+  }
+  if (nestedDeeperThan(value, MESSAGE_MAX_DEPTH)) {
+    return `${source}:${lineNo}: nested deeper than ${MESSAGE_MAX_DEPTH} levels; Baton stores messages up to that depth`;
+  }
+  const parsed = MessageInput.safeParse(value);
+  if (!parsed.success) return `${source}:${lineNo}: ${describeZodError(parsed.error)}`;
+  into.push(parsed.data);
+  return null;
 }

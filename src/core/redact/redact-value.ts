@@ -24,33 +24,54 @@ export function redactionMarker(kind: string): string {
 }
 
 /**
- * Redacts many strings in one detector pass (secretlint's per-call overhead dominates short
- * strings): they are joined, scanned once, and each span is cut back to the strings it covers.
+ * Most characters joined for one detector pass. Joining every string of a 300 MB session made one
+ * 300 MB string (600 MB when any character is outside Latin-1) beside the session itself (issue
+ * 20); batches of this size cost the same passes, as the detector scans in 8 KiB windows anyway.
  */
-export async function redactStrings(texts: readonly string[]): Promise<{ texts: string[]; found: RedactionCounts }> {
+export const REDACT_BATCH_CHARS = 4 * 1024 * 1024;
+
+/**
+ * Redacts many strings in few detector passes (secretlint's per-call overhead dominates short
+ * strings): they are joined in batches of about `batchChars`, each scanned once, and each span is
+ * cut back to the strings it covers. A batch ends between two strings, where the separator already
+ * stops every pattern, so the batching changes no finding.
+ */
+export async function redactStrings(texts: readonly string[], batchChars = REDACT_BATCH_CHARS): Promise<{ texts: string[]; found: RedactionCounts }> {
   const found: RedactionCounts = {};
-  if (texts.length === 0) return { texts: [], found };
+  const out = [...texts];
+  for (let from = 0; from < texts.length; ) {
+    let to = from;
+    let chars = 0;
+    do chars += texts[to++]!.length + SEPARATOR.length;
+    while (to < texts.length && chars + texts[to]!.length <= batchChars);
+    await redactBatch(texts, from, to, out, found);
+    from = to;
+  }
+  return { texts: out, found };
+}
+
+/** One detector pass over texts[from, to) joined: replaced strings go into `out` at the same index. */
+async function redactBatch(texts: readonly string[], from: number, to: number, out: string[], found: RedactionCounts): Promise<void> {
+  const batch = texts.slice(from, to);
   const starts: number[] = [];
   let offset = 0;
-  for (const text of texts) {
+  for (const text of batch) {
     starts.push(offset);
     offset += text.length + SEPARATOR.length;
   }
-  const spans = await detectSecrets(texts.join(SEPARATOR));
+  const spans = await detectSecrets(batch.join(SEPARATOR));
   const perText = new Map<number, SecretSpan[]>();
   for (const span of spans) {
-    for (let i = pieceAt(starts, span.start); i < texts.length && starts[i]! < span.end; i++) {
+    for (let i = pieceAt(starts, span.start); i < batch.length && starts[i]! < span.end; i++) {
       const start = Math.max(span.start - starts[i]!, 0);
-      const end = Math.min(span.end - starts[i]!, texts[i]!.length);
+      const end = Math.min(span.end - starts[i]!, batch[i]!.length);
       if (end <= start) continue;
       let list = perText.get(i);
       if (!list) perText.set(i, (list = []));
       list.push({ start, end, kind: span.kind });
     }
   }
-  const out = [...texts];
-  for (const [i, list] of perText) out[i] = replaceSpans(texts[i]!, list, found);
-  return { texts: out, found };
+  for (const [i, list] of perText) out[from + i] = replaceSpans(batch[i]!, list, found);
 }
 
 /** The index of the string that contains position `at` of the joined text (or precedes it). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { redactStrings } from './redact-value.js';
+import { REDACT_BATCH_CHARS, redactStrings } from './redact-value.js';
 import { BENIGN_CORPUS, SECRET_CORPUS } from './test-support/secret-corpus.js';
 
 /** No run of this many characters of a secret may survive: a partial leak is a leak. */
@@ -42,5 +42,20 @@ describe('secret corpus', () => {
       if (i % 2 === 0) expect(leaks(texts[i]!, SECRET_CORPUS[i / 2]!.secret)).toBe(false);
       else expect(texts[i]).toBe(text);
     });
+  });
+
+  it('gives the same texts and counts whatever the batch size (issue 20: a big session is scanned in batches, not one string)', async () => {
+    // Secrets and benign text interleaved, with secrets cut across neighbouring strings and long strings past a batch.
+    const pieces = SECRET_CORPUS.flatMap((c, i) => {
+      const half = Math.floor(c.text.length / 2);
+      return [c.text, BENIGN_CORPUS[i % BENIGN_CORPUS.length]!.text, c.text.slice(0, half), c.text.slice(half), `${'filler line\n'.repeat(i * 40)}${c.text}`];
+    });
+    const corpus = [...pieces, ...pieces.reverse()];
+    expect(corpus.length).toBeGreaterThan(400);
+    const whole = await redactStrings(corpus, Infinity);
+    expect(Object.keys(whole.found).length).toBeGreaterThan(10);
+    for (const batchChars of [1, 64, 1000, 8 * 1024, 100_000, REDACT_BATCH_CHARS]) {
+      expect(await redactStrings(corpus, batchChars), `batch of ${batchChars} chars`).toEqual(whole);
+    }
   });
 });

@@ -1,0 +1,123 @@
+// Issue 20: import of a big Claude Code transcript (`baton handoff --from claude --session FILE
+// --dry-run`: read, convert, redact, land, read back, manifest) against its floor measured in the
+// same run: a Node process that reads the file in 1 MiB chunks and JSON.parses every line
+// (parse-floor.cjs). Each process's wall time, CPU time (user + system) and peak RSS.
+//   npm run build:node && npx tsx bench/store/big-import.ts [megabytes=300] [runs=1]
+// The transcript repeats the lines of ../shared/fixtures/agent-logs/claude-code-session.sample.jsonl
+// (the real shape), each with its own uuid/parentUuid chain and message id, padded text to size.
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, open, readFile, rm, stat } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { printTable, summarize } from '../stats.js';
+
+const MEGABYTES = Number(process.argv[2] ?? 300);
+const RUNS = Number(process.argv[3] ?? 1);
+const BIN = process.env.BATON_BENCH_BIN ?? resolve(import.meta.dirname, '..', '..', 'bin', 'baton.js');
+const BASE_BIN = process.env.BATON_BENCH_BASE_BIN;
+const RSS_HOOK = resolve(import.meta.dirname, 'max-rss.cjs');
+const PARSE_FLOOR = resolve(import.meta.dirname, 'parse-floor.cjs');
+const FIXTURE = resolve(import.meta.dirname, '..', '..', '..', 'shared', 'fixtures', 'agent-logs', 'claude-code-session.sample.jsonl');
+
+const root = await mkdtemp(join(tmpdir(), 'baton-bench-import-'));
+const home = join(root, 'home');
+const sessionId = '4d5611e5-241a-462a-8d15-5122611a9569';
+const projectDir = join(home, '.claude', 'projects', '-bench-project');
+await mkdir(projectDir, { recursive: true });
+const transcript = join(projectDir, `${sessionId}.jsonl`);
+
+/** Template lines with their conversation text grown, so the transcript is mostly message text as real ones are. */
+const templates = (await readFile(FIXTURE, 'utf8')).split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+const PAD = ' The build passes; next the parser keeps each line once and the reader streams the rest.'.repeat(3);
+{
+  const file = await open(transcript, 'w');
+  let written = 0;
+  let parent: string | null = null;
+  for (let i = 0; written < MEGABYTES * 1e6; ) {
+    let batch = '';
+    for (let j = 0; j < 2_000; j++, i++) {
+      const line = structuredClone(templates[i % templates.length]!);
+      const uuid = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
+      line.uuid = uuid;
+      if ('parentUuid' in line) line.parentUuid = parent;
+      parent = uuid;
+      const message = line.message as { id?: string; content?: unknown } | undefined;
+      if (message?.id) message.id = `msg_bench_${i}`;
+      if (message && typeof message.content === 'string') message.content = `${message.content} (${i})${PAD}`;
+      if (message && Array.isArray(message.content))
+        for (const part of message.content as Record<string, unknown>[]) {
+          if (typeof part.text === 'string') part.text = `${part.text} (${i})${PAD}`;
+          if (typeof part.id === 'string') part.id = `toolu_bench_${i}`;
+          if (typeof part.tool_use_id === 'string') part.tool_use_id = `toolu_bench_${i - 1}`;
+          if (typeof part.content === 'string') part.content = `${part.content} (${i})${PAD}`;
+        }
+      batch += `${JSON.stringify(line)}\n`;
+    }
+    await file.write(batch);
+    written += Buffer.byteLength(batch);
+  }
+  await file.close();
+}
+const inputBytes = (await stat(transcript)).size;
+
+interface Run {
+  ms: number;
+  cpuMs: number;
+  rssMb: number;
+  out: string;
+}
+
+function run(args: string[], dataDir: string): Promise<Run> {
+  const rssFile = join(root, `rss-${Math.random().toString(36).slice(2)}`);
+  const started = process.hrtime.bigint();
+  return new Promise((done, fail) => {
+    execFile(process.execPath, args, { env: { ...process.env, HOME: home, BATON_HOME: dataDir, NODE_OPTIONS: `--require ${RSS_HOOK}`, BATON_BENCH_RSS_FILE: rssFile }, maxBuffer: 1 << 26 }, async (error, out, err) => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      if (error) return fail(new Error(`${args.join(' ')}: ${error.message} ${out.slice(0, 1500)} ${err.slice(0, 500)}`));
+      const [rssKb, cpuUs] = (await readFile(rssFile, 'utf8').catch(() => '0 0')).split(' ').map(Number);
+      done({ ms, cpuMs: cpuUs! / 1000, rssMb: rssKb! / 1024, out });
+    });
+  });
+}
+
+const importArgs = (bin: string) => [bin, 'handoff', '--from', 'claude', '--session', transcript, '--dry-run', '--no-launch', '--json'];
+const floors: Run[] = [];
+const imports: Run[] = [];
+const baseImports: Run[] = [];
+let messages = 0;
+for (let r = 0; r < RUNS; r++) {
+  floors.push(await run([PARSE_FLOOR, transcript], join(root, `floor-${r}`)));
+  if (BASE_BIN) baseImports.push(await run(importArgs(BASE_BIN), join(root, `base-${r}`)));
+  // A fresh data directory each run: an imported session already in the store is not imported again.
+  const dataDir = join(root, `data-${r}`);
+  const done = await run(importArgs(BIN), dataDir);
+  const answer = JSON.parse(done.out) as { ok: boolean; answer?: { manifest?: { context?: { message_count?: number } } } };
+  if (!answer.ok) throw new Error(`import failed: ${done.out.slice(0, 500)}`);
+  messages = answer.answer?.manifest?.context?.message_count ?? 0;
+  imports.push(done);
+  await rm(dataDir, { recursive: true, force: true });
+}
+
+const med = (runs: Run[], key: keyof Omit<Run, 'out'>) => summarize(runs.map((x) => x[key])).p50;
+const floorMs = med(floors, 'ms');
+const floorCpu = med(floors, 'cpuMs');
+console.log(`\nClaude Code transcript: ${(inputBytes / 1e6).toFixed(1)} MB, ${messages.toLocaleString('en')} messages imported; ${RUNS} runs, medians; load ${loadavg().map((l) => l.toFixed(2)).join(' ')}\n`);
+const row = (name: string, runs: Run[], floor: string) => ({
+  measure: name,
+  ms: med(runs, 'ms').toFixed(0),
+  'floor ms': floorMs.toFixed(0),
+  ratio: (med(runs, 'ms') / floorMs).toFixed(2),
+  'CPU ms': med(runs, 'cpuMs').toFixed(0),
+  'floor CPU ms': floorCpu.toFixed(0),
+  'CPU ratio': (med(runs, 'cpuMs') / floorCpu).toFixed(2),
+  'peak RSS MB': med(runs, 'rssMb').toFixed(0),
+  floor,
+});
+const FLOOR = 'node process: 1 MiB reads + JSON.parse of every line (parse-floor.cjs)';
+printTable([
+  row('floor itself', floors, FLOOR),
+  ...(BASE_BIN ? [row('before: import (base build)', baseImports, FLOOR)] : []),
+  row('import: baton handoff --from claude --dry-run', imports, FLOOR),
+]);
+if (!process.env.BATON_BENCH_KEEP) await rm(root, { recursive: true, force: true });
+else console.log(`kept ${transcript}`);
