@@ -65,42 +65,34 @@ const { script, cli } = compileCli();
 const scratch = await mkdtemp(join(tmpdir(), 'baton-build-'));
 const messages = join(scratch, 'm.jsonl');
 await writeFile(messages, '{"role":"user","content":"warm the code cache"}\n');
-const quiet = { out: process.stdout.write, err: process.stderr.write };
-process.stdout.write = process.stderr.write = () => true;
-process.env.BATON_HOME = join(scratch, 'home');
-try {
-  await cli.main(['node', 'baton', '--help']);
-} finally {
-  process.stdout.write = quiet.out;
-  process.stderr.write = quiet.err;
-  process.exitCode = 0;
+/** Runs a warm-up with stdout and stderr silenced, and leaves the exit code as it was. */
+async function quietly(warmUp) {
+  const quiet = { out: process.stdout.write, err: process.stderr.write };
+  process.stdout.write = process.stderr.write = () => true;
+  try {
+    await warmUp();
+  } finally {
+    process.stdout.write = quiet.out;
+    process.stderr.write = quiet.err;
+    process.exitCode = 0;
+  }
 }
+process.env.BATON_HOME = join(scratch, 'home');
+await quietly(() => cli.main(['node', 'baton', '--help']));
 await writeFile(CLI_CACHE, script.createCachedData());
 
 // The handoff bundle's cache, warmed by the same dry run (the --help of every command is not in it).
 const handoff = compileHandoff();
-process.stdout.write = process.stderr.write = () => true;
-try {
-  await handoff.cli.main(['node', 'baton', 'handoff', '--cwd', scratch, '--title', 'warm', '--messages', messages, '--dry-run', '--no-launch', '--json']);
-} finally {
-  process.stdout.write = quiet.out;
-  process.stderr.write = quiet.err;
-  process.exitCode = 0;
-}
+await quietly(() => handoff.cli.main(['node', 'baton', 'handoff', '--cwd', scratch, '--title', 'warm', '--messages', messages, '--dry-run', '--no-launch', '--json']));
 await writeFile(HANDOFF_CACHE, handoff.script.createCachedData());
 
 // The resume bundle's cache, warmed by its refusal off a terminal (module init and the command
 // line) and by one off-screen picker (its first screen's functions).
 const resume = compileResume();
-process.stdout.write = process.stderr.write = () => true;
-try {
+await quietly(async () => {
   await resume.cli.main(['node', 'baton', 'resume', '--json']);
   await resume.cli.warmPicker();
-} finally {
-  process.stdout.write = quiet.out;
-  process.stderr.write = quiet.err;
-  process.exitCode = 0;
-}
+});
 await writeFile(RESUME_CACHE, resume.script.createCachedData());
 
 // The fast-list bundle's cache, warmed by a call that reaches the socket check (no host here).

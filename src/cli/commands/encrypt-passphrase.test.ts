@@ -1,7 +1,6 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BROWSER_HOST_CAPABILITIES } from '../../core/host/capabilities.js';
 import { startHostServices, type HostServices } from '../../core/host/host-services.js';
@@ -10,6 +9,7 @@ import { passphraseSettings, unlockHostStore } from '../../core/store/at-rest/ho
 import { KEY_METHOD, keyRequestMethod } from '../../core/store/at-rest/key-request.js';
 import { REMOTE_METHODS } from '../../core/ssh/remote-gate.js';
 import { removeDir, tempDataDir } from '../../core/tasks/test-support/endpoint.js';
+import { grepMarker, markerWorkspace } from '../test-support/marker-workspace.js';
 import { connectEndpoint } from '../../core/transport/client.js';
 import { loadOrCreateToken, resolveEndpoint } from '../../core/transport/endpoint.js';
 
@@ -22,7 +22,6 @@ import { loadOrCreateToken, resolveEndpoint } from '../../core/transport/endpoin
 const CLI = join(import.meta.dirname, '..', 'run.ts');
 const MARKER = 'WOMBAT-5521-MARKER';
 const PASSPHRASE = 'correct horse battery staple';
-const execFileP = promisify(execFile);
 
 let root: string;
 let dataDir: string;
@@ -83,28 +82,6 @@ async function snapshot(dir: string): Promise<Map<string, string>> {
   return out;
 }
 
-async function grepMarker(dir: string): Promise<string[]> {
-  try {
-    const { stdout } = await execFileP('grep', ['-r', '-i', '-l', '-a', MARKER, dir]);
-    return stdout.split('\n').filter(Boolean);
-  } catch (error) {
-    if ((error as { code?: number }).code === 1) return [];
-    throw error;
-  }
-}
-
-async function gitWorkspace(): Promise<string> {
-  const work = join(root, 'work');
-  await mkdir(work);
-  const git = (...args: string[]) => execFileP('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd: work });
-  await git('init', '-q');
-  await writeFile(join(work, 'app.ts'), 'export const a = 1;\n');
-  await git('add', '.');
-  await git('commit', '-qm', 'init');
-  await writeFile(join(work, 'app.ts'), `export const a = 1;\n// ${MARKER} in the patch\n`);
-  return work;
-}
-
 beforeEach(async () => {
   root = await tempDataDir('baton-cli-passphrase-');
   dataDir = join(root, 'data');
@@ -132,7 +109,7 @@ describe('passphrase mode', () => {
     const keyId = await enable();
     const served = await serve(PASSPHRASE);
     expect(served.url, served.stderr).toBeDefined();
-    const work = await gitWorkspace();
+    const work = await markerWorkspace(root, MARKER);
     const messages = join(root, 'session.jsonl');
     await writeFile(messages, [{ role: 'user', content: `Fix the ${MARKER} bug` }, { role: 'assistant', content: `Patched ${MARKER}.` }].map((m) => JSON.stringify(m)).join('\n') + '\n');
     const handoff = await baton(['handoff', '--cwd', work, '--title', `Title ${MARKER}`, '--messages', messages, '--no-launch', '--json']);
@@ -147,7 +124,7 @@ describe('passphrase mode', () => {
     expect(check).toMatchObject({ ok: true, detail: expect.stringMatching(/passphrase/) });
     await stop(served.child);
 
-    expect(await grepMarker(dataDir)).toEqual([]);
+    expect(await grepMarker(dataDir, MARKER)).toEqual([]);
     const log = await readFile(join(dataDir, 'sessions', sessionId, 'messages.jsonl'), 'utf8');
     expect(log.split('\n').filter(Boolean).every((l) => isEnvelope(Buffer.from(l)))).toBe(true);
 
@@ -169,7 +146,7 @@ describe('passphrase mode', () => {
     const lockedCheck = (lockedDoctor.json.checks as { name: string; ok: boolean; detail: string; fix: string }[]).find((c) => c.name === 'sessions encrypted at rest');
     expect(lockedCheck).toMatchObject({ ok: false, detail: expect.stringMatching(/passphrase, and locked/), fix: expect.stringMatching(/baton serve/) });
     expect(await snapshot(dataDir)).toEqual(before);
-    expect(await grepMarker(dataDir)).toEqual([]);
+    expect(await grepMarker(dataDir, MARKER)).toEqual([]);
   }, 180_000);
 
   it('a restarted host needs the passphrase again: a wrong or missing one is refused and nothing is written', async () => {

@@ -1,7 +1,6 @@
 import { execFile } from 'node:child_process';
-import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BROWSER_HOST_CAPABILITIES } from '../../core/host/capabilities.js';
 import { startHostServices, type HostServices } from '../../core/host/host-services.js';
@@ -10,6 +9,7 @@ import { FILE_MAGIC } from '../../core/store/at-rest/at-rest-cipher.js';
 import { isEnvelope } from '../../core/store/at-rest/line-envelope.js';
 import { keyringEntries, startSecretService, type SecretService } from '../../core/store/at-rest/test-support/secret-service.js';
 import { removeDir, tempDataDir } from '../../core/tasks/test-support/endpoint.js';
+import { grepMarker, markerWorkspace } from '../test-support/marker-workspace.js';
 
 /**
  * Encryption at rest end to end, against a real Secret Service (gnome-keyring on a private D-Bus
@@ -20,7 +20,6 @@ import { removeDir, tempDataDir } from '../../core/tasks/test-support/endpoint.j
 const CLI = join(import.meta.dirname, '..', 'run.ts');
 const MARKER = 'QUOKKA-7731-MARKER';
 const ALLOW_LIST_DOC = join(import.meta.dirname, '..', '..', '..', 'docs', 'encryption.md');
-const execFileP = promisify(execFile);
 
 let service: SecretService;
 let root: string;
@@ -71,29 +70,6 @@ async function plaintextFiles(dir: string): Promise<string[]> {
   return bad;
 }
 
-/** `grep -r -i -l MARKER dir`: the files that contain the marker (grep exits 1 when none do). */
-async function grepMarker(dir: string): Promise<string[]> {
-  try {
-    const { stdout } = await execFileP('grep', ['-r', '-i', '-l', '-a', MARKER, dir]);
-    return stdout.split('\n').filter(Boolean);
-  } catch (error) {
-    if ((error as { code?: number }).code === 1) return [];
-    throw error;
-  }
-}
-
-async function gitWorkspace(): Promise<string> {
-  const work = join(root, 'work');
-  await mkdir(work);
-  const git = (...args: string[]) => execFileP('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd: work });
-  await git('init', '-q');
-  await writeFile(join(work, 'app.ts'), 'export const a = 1;\n');
-  await git('add', '.');
-  await git('commit', '-qm', 'init');
-  await writeFile(join(work, 'app.ts'), `export const a = 1;\n// ${MARKER} in the patch\n`);
-  return work;
-}
-
 beforeAll(async () => {
   service = await startSecretService();
 });
@@ -113,7 +89,7 @@ describe('encryption at rest, end to end', () => {
     host = await startHostServices({ dataDir, kind: 'browser', capabilities: BROWSER_HOST_CAPABILITIES });
     const info = await host.dispatch('host:info', {});
     expect(info).toMatchObject({ ok: true, value: { encryption: { state: 'on' } } });
-    const work = await gitWorkspace();
+    const work = await markerWorkspace(root, MARKER);
     const messages = join(root, 'session.jsonl');
     await writeFile(messages, [{ role: 'user', content: `Fix the ${MARKER} bug` }, { role: 'assistant', content: `Patched ${MARKER}.` }].map((m) => JSON.stringify(m)).join('\n') + '\n');
     const handoff = await baton(['handoff', '--cwd', work, '--title', `Title ${MARKER}`, '--messages', messages, '--no-launch', '--json']);
@@ -133,7 +109,7 @@ describe('encryption at rest, end to end', () => {
     const files = (await filesUnder(dataDir)).map((p) => relative(dataDir, p));
     // The scenario wrote what the issue names: messages, the session document, a patch, the index, a receipt, a task.
     for (const expected of [/messages\.jsonl$/, /session\.json$/, /\.patch$/, /^index\.(json|journal\.jsonl)$/, /^receipts\//, /^tasks\//, /handoffs\.jsonl$/, /^events\.jsonl$/]) expect(files.some((f) => expected.test(f)), String(expected)).toBe(true);
-    expect(await grepMarker(dataDir)).toEqual([]);
+    expect(await grepMarker(dataDir, MARKER)).toEqual([]);
     expect(await plaintextFiles(dataDir)).toEqual([]);
   }, 120_000);
 
@@ -145,7 +121,7 @@ describe('encryption at rest, end to end', () => {
     await plain.appendEvent({ kind: 'note', note: MARKER });
     await plain.close();
     // The walk and the grep do see plaintext: the same checks on the store before conversion fail.
-    expect((await grepMarker(dataDir)).length).toBeGreaterThan(3);
+    expect((await grepMarker(dataDir, MARKER)).length).toBeGreaterThan(3);
     expect((await plaintextFiles(dataDir)).length).toBeGreaterThan(3);
 
     const before = await baton(['encrypt', '--status', '--json']);
@@ -153,7 +129,7 @@ describe('encryption at rest, end to end', () => {
     const enabled = await baton(['encrypt', '--enable', '--json']);
     expect(enabled.json).toMatchObject({ ok: true, state: 'on', created: true, sessions: 1, undecodable: [] });
     expect(enabled.json.resealed as number).toBeGreaterThan(5);
-    expect(await grepMarker(dataDir)).toEqual([]);
+    expect(await grepMarker(dataDir, MARKER)).toEqual([]);
     expect(await plaintextFiles(dataDir)).toEqual([]);
 
     const again = await baton(['encrypt', '--enable', '--json']);
