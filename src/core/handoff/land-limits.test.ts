@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MESSAGE_MAX_DEPTH, nestedDeeperThan } from './read-message-input.js';
-import { landNewSession } from './send.js';
+import { landAndReadBack } from './send.js';
 import { createHandoffFixture, type HandoffFixture } from './test-support/handoff-fixture.js';
 
 let fixture: HandoffFixture;
@@ -25,7 +25,7 @@ describe('landing refuses what the store cannot hold, by name, before any write'
   });
 
   it('an import with tool input nested 5,000 levels is BAD_REQUEST naming the message, and nothing is written', async () => {
-    const error = await landNewSession(fixture.store, {
+    const error = await landAndReadBack(fixture.store, {
       cwd: fixture.workDir,
       title: 'deep',
       source: { tool: 'claude', externalId: 'x', path: '/x.jsonl' },

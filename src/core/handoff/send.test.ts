@@ -87,17 +87,17 @@ describe('offerSession', () => {
   });
 });
 
-describe('landNewSession', () => {
+describe('landAndReadBack', () => {
   it('redacts secrets before anything is written, and counts them', async () => {
-    const { landNewSession } = await import('./send.js');
-    const session = await landNewSession(fixture.store, {
+    const { landAndReadBack } = await import('./send.js');
+    const session = (await landAndReadBack(fixture.store, {
       cwd: fixture.workDir,
       title: 'secrets',
       messages: [
         { role: 'user', content: 'use AKIAIOSFODNN7EXAMPLE' },
         { role: 'assistant', content: 'ok', toolCalls: [{ id: 't', name: 'Bash', input: { command: 'curl -H "Authorization: Bearer abcdefghijklmnopqrstuvwxyz123"' } }] },
       ],
-    });
+    })).session;
     const records = await fixture.store.readMessages(session.id);
     expect(records[0]!.content).toBe('use [REDACTED:aws-access-key]');
     expect(JSON.stringify(records[1]!.toolCalls)).toContain('[REDACTED:bearer-token]');
@@ -108,23 +108,23 @@ describe('landNewSession', () => {
   });
 });
 
-describe('landNewSession for an imported session', () => {
+describe('landAndReadBack for an imported session', () => {
   it('keeps the conversation when the recorded directory no longer exists', async () => {
-    const { landNewSession } = await import('./send.js');
+    const { landAndReadBack } = await import('./send.js');
     const gone = `${fixture.workDir}/moved-away`;
-    const session = await landNewSession(fixture.store, {
+    const session = (await landAndReadBack(fixture.store, {
       cwd: gone,
       title: 'from claude',
       messages: [{ role: 'user', content: 'hi' }],
       source: { tool: 'claude', externalId: 'abc' },
-    });
+    })).session;
     expect(session.cwd).toBe(gone);
     expect(session.gitRoot).toBeNull();
     expect(await fixture.store.readMessages(session.id)).toHaveLength(1);
   });
 
   it('refuses a missing directory for a session handed off by Baton itself', async () => {
-    const { landNewSession } = await import('./send.js');
-    await expect(landNewSession(fixture.store, { cwd: `${fixture.workDir}/nope`, title: 't', messages: [] })).rejects.toMatchObject({ code: 'WORKSPACE_CWD_MISSING' });
+    const { landAndReadBack } = await import('./send.js');
+    await expect(landAndReadBack(fixture.store, { cwd: `${fixture.workDir}/nope`, title: 't', messages: [] })).rejects.toMatchObject({ code: 'WORKSPACE_CWD_MISSING' });
   });
 });

@@ -56,14 +56,6 @@ export interface OfferOptions {
   firstConnection?: Promise<ConnectAttempt>;
 }
 
-/**
- * Step 1 of a handoff (ARCHITECTURE.md §4): land the session on disk and read it back. Throws
- * (with the store's typed error) when anything could not be made durable: nothing is sent then.
- */
-export async function landNewSession(store: SessionStore, request: NewSessionRequest): Promise<SessionDoc> {
-  return (await landAndReadBack(store, request)).session;
-}
-
 /** What was landed, as read back from the disk: offerSession can build the manifest from it without reading again. */
 export interface LandedSession {
   session: SessionDoc;
@@ -72,6 +64,10 @@ export interface LandedSession {
   log: LogBytes;
 }
 
+/**
+ * Step 1 of a handoff (ARCHITECTURE.md §4): land the session on disk and read it back. Throws
+ * (with the store's typed error) when anything could not be made durable: nothing is sent then.
+ */
 export async function landAndReadBack(store: SessionStore, request: NewSessionRequest): Promise<LandedSession> {
   const captured = await captureWorkspaceWithPatch(request.cwd).catch((error: { code?: string }) => {
     // An imported session may name a directory that is gone: keep the conversation, without a workspace.

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { UiEvent } from '../../shared/ui-contract.js';
-import { landAndReadBack, landNewSession, offerSession } from '../handoff/send.js';
+import { landAndReadBack, offerSession } from '../handoff/send.js';
 import { claude, claudeLogPath, writeLog } from '../importers/test-fixtures/build-logs.js';
 import { openStore } from '../store/index.js';
 import { connectEndpoint } from '../transport/client.js';
@@ -85,7 +85,7 @@ describe('host services', () => {
   it(`session:get sends the newest ${SESSION_VIEW_MESSAGE_LIMIT} messages and says it truncated`, async () => {
     const count = SESSION_VIEW_MESSAGE_LIMIT + 3;
     const messages = Array.from({ length: count }, (_, i) => ({ role: 'user' as const, content: `m${i}` }));
-    const session = await landNewSession(services.store, { cwd: root, title: 'long', messages });
+    const session = (await landAndReadBack(services.store, { cwd: root, title: 'long', messages })).session;
     const detail = await services.dispatch('session:get', { id: session.id });
     expect(detail.ok).toBe(true);
     const value = detail.ok ? (detail.value as { messages: { content: string }[]; truncated: boolean }) : null;

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { landNewSession } from '../handoff/send.js';
+import { landAndReadBack } from '../handoff/send.js';
 import { BROWSER_HOST_CAPABILITIES, DESKTOP_CAPABILITIES } from './capabilities.js';
 import { startHostServices, type HostServices } from './host-services.js';
 
@@ -33,7 +33,7 @@ describe('workspace:watch through the host', () => {
   it('both hosts declare file-watcher; a watched file changed on disk emits workspace:drift; unwatch and close stop it', async () => {
     expect(BROWSER_HOST_CAPABILITIES).toContain('file-watcher');
     expect(DESKTOP_CAPABILITIES).toContain('file-watcher');
-    const session = await landNewSession(host!.store, { cwd: repo, title: 't', messages: [{ role: 'user', content: 'change a' }] });
+    const session = (await landAndReadBack(host!.store, { cwd: repo, title: 't', messages: [{ role: 'user', content: 'change a' }] })).session;
     const drift: unknown[] = [];
     host!.onUiEvent((event, payload) => event === 'workspace:drift' && drift.push(payload));
     const started = await host!.dispatch('workspace:watch', { sessionId: session.id });
@@ -51,7 +51,7 @@ describe('workspace:watch through the host', () => {
     await new Promise((r) => setTimeout(r, 400));
     expect(drift).toHaveLength(1);
     // A session without a git workspace: nothing to watch, no error.
-    const plain = await landNewSession(host!.store, { cwd: root, title: 'no git', messages: [{ role: 'user', content: 'x' }] });
+    const plain = (await landAndReadBack(host!.store, { cwd: root, title: 'no git', messages: [{ role: 'user', content: 'x' }] })).session;
     expect(await host!.dispatch('workspace:watch', { sessionId: plain.id })).toMatchObject({ ok: true, value: { watching: 0 } });
     await host!.close();
     host = null;

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { landNewSession } from '../handoff/send.js';
+import { landAndReadBack } from '../handoff/send.js';
 import { openStore } from '../store/index.js';
 import { MUTATE_CAS_RETRIES } from '../store/session-store.js';
 import type { SessionStore } from '../store/types.js';
@@ -20,7 +20,7 @@ async function handedOffRepo() {
   repo.write('a.txt', 'one\n');
   repo.commitAll('base');
   repo.write('a.txt', 'two\n');
-  const session = await landNewSession(store, { cwd: repo.root, title: 't', messages: [{ role: 'user', content: 'go' }] });
+  const session = (await landAndReadBack(store, { cwd: repo.root, title: 't', messages: [{ role: 'user', content: 'go' }] })).session;
   return { repo, sessionId: session.id };
 }
 
@@ -48,13 +48,13 @@ function racingStore(real: SessionStore, races: number): SessionStore {
 
 describe('workspace handlers', () => {
   it('status of a session handed off outside git: no workspace, no plan, no error', async () => {
-    const session = await landNewSession(store, { cwd: tempDir(), title: 'plain', messages: [{ role: 'user', content: 'x' }] });
+    const session = (await landAndReadBack(store, { cwd: tempDir(), title: 'plain', messages: [{ role: 'user', content: 'x' }] })).session;
     const handlers = createWorkspaceHandlers(store);
     expect(await handlers.status({ sessionId: session.id })).toEqual({ hasWorkspace: false, verification: null, plan: null });
   });
 
   it('diff, file and rehydrate of a session without a git workspace answer NOT_FOUND naming the session', async () => {
-    const session = await landNewSession(store, { cwd: tempDir(), title: 'plain', messages: [{ role: 'user', content: 'x' }] });
+    const session = (await landAndReadBack(store, { cwd: tempDir(), title: 'plain', messages: [{ role: 'user', content: 'x' }] })).session;
     const handlers = createWorkspaceHandlers(store);
     for (const call of [
       () => handlers.diff({ sessionId: session.id }),

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readIdentity } from '../crypto/identity.js';
 import { conversation } from '../handoff/test-support/handoff-fixture.js';
-import { landNewSession } from '../handoff/send.js';
+import { landAndReadBack } from '../handoff/send.js';
 import { exportSession } from './export-session.js';
 import { importBundle } from './import-bundle.js';
 import { readTarGz } from './bundle-tar.js';
@@ -15,7 +15,7 @@ let good: Buffer;
 beforeAll(async () => {
   m = await twoMachines();
   await m.pair();
-  const session = await landNewSession(m.a.store, { cwd: m.root, title: 'corpus', messages: conversation(12) }, );
+  const session = (await landAndReadBack(m.a.store, { cwd: m.root, title: 'corpus', messages: conversation(12) }, )).session;
   await m.a.store.putArtifact(session.id, Buffer.from('a tool output kept as an artifact\n'), 'txt');
   good = (await exportSession(m.a.store, m.a.dataDir, session.id, { kind: 'none' })).bytes;
   const read = await readTarGz(good);

@@ -6,7 +6,7 @@ import { readTarGz } from './bundle-tar.js';
 import { packRaw, resign } from './test-support/refusal-corpus.js';
 import { readPeers } from '../crypto/peers.js';
 import { conversation } from '../handoff/test-support/handoff-fixture.js';
-import { landNewSession } from '../handoff/send.js';
+import { landAndReadBack } from '../handoff/send.js';
 import { readSessionPatch, readSessionWorkspace, rehydrateIntoWorktree } from '../workspace/index.js';
 import { cleanupTemp, makeRepo, tempDir } from '../workspace/test-support/repo.js';
 import { exportSession } from './export-session.js';
@@ -30,7 +30,7 @@ describe('export → import on a second data directory', () => {
     const head = repo.commitAll('first');
     repo.write('a.txt', 'one\ntwo (uncommitted)\n');
     repo.write('new.txt', 'untracked\n');
-    const session = await landNewSession(m.a.store, { cwd: repo.root, title: 'dirty work', messages: conversation(30) });
+    const session = (await landAndReadBack(m.a.store, { cwd: repo.root, title: 'dirty work', messages: conversation(30) })).session;
 
     const exported = await exportSession(m.a.store, m.a.dataDir, session.id, { kind: 'none' });
     const first = await importBundle(exported.bytes, { store: m.b.store, dataDir: m.b.dataDir, trust: false });
@@ -58,7 +58,7 @@ describe('export → import on a second data directory', () => {
   });
 
   it('refuses an unpaired signer without --trust and imports it with --trust and a warning', async () => {
-    const session = await landNewSession(m.a.store, { cwd: m.root, title: 'foreign', messages: conversation(4) });
+    const session = (await landAndReadBack(m.a.store, { cwd: m.root, title: 'foreign', messages: conversation(4) })).session;
     const exported = await exportSession(m.a.store, m.a.dataDir, session.id, { kind: 'none' });
     const before = await snapshotTree(m.b.dataDir);
     const refused = await importBundle(exported.bytes, { store: m.b.store, dataDir: m.b.dataDir, trust: false });
@@ -73,7 +73,7 @@ describe('export → import on a second data directory', () => {
 
   it('opens a passphrase bundle only with the passphrase, and a device-sealed bundle only on that device', async () => {
     await m.pair();
-    const session = await landNewSession(m.a.store, { cwd: m.root, title: 'sealed', messages: conversation(6) });
+    const session = (await landAndReadBack(m.a.store, { cwd: m.root, title: 'sealed', messages: conversation(6) })).session;
     const pass = await exportSession(m.a.store, m.a.dataDir, session.id, { kind: 'passphrase', passphrase: 'correct horse' });
     expect(pass.bytes.includes(Buffer.from('message 3'))).toBe(false);
     expect(await importBundle(pass.bytes, { store: m.b.store, dataDir: m.b.dataDir, trust: false })).toMatchObject({ ok: false, code: 'NEEDS_PASSPHRASE' });
@@ -97,7 +97,7 @@ describe('export → import on a second data directory', () => {
 
   it('refuses a flipped byte anywhere in a passphrase or device-sealed bundle, writing nothing', async () => {
     await m.pair();
-    const session = await landNewSession(m.a.store, { cwd: m.root, title: 'wrapped', messages: conversation(4) });
+    const session = (await landAndReadBack(m.a.store, { cwd: m.root, title: 'wrapped', messages: conversation(4) })).session;
     const desk = (await readPeers(m.a.dataDir)).find((p) => p.name === 'desk')!;
     const pass = (await exportSession(m.a.store, m.a.dataDir, session.id, { kind: 'passphrase', passphrase: 'correct horse' })).bytes;
     const sealed = (await exportSession(m.a.store, m.a.dataDir, session.id, { kind: 'device', peer: desk })).bytes;
@@ -120,7 +120,7 @@ describe('export → import on a second data directory', () => {
 
   it('a bundle whose manifest disagrees with its files (signed by the paired key) is refused by the receiver and taken away again', async () => {
     await m.pair();
-    const session = await landNewSession(m.a.store, { cwd: m.root, title: 'inconsistent', messages: conversation(6) });
+    const session = (await landAndReadBack(m.a.store, { cwd: m.root, title: 'inconsistent', messages: conversation(6) })).session;
     const { bytes } = await exportSession(m.a.store, m.a.dataDir, session.id, { kind: 'none' });
     const read = await readTarGz(bytes);
     if (!read.ok) throw new Error(read.message);

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RehydrateRequest } from '../../shared/workspace.js';
-import { landNewSession } from '../handoff/send.js';
+import { landAndReadBack } from '../handoff/send.js';
 import { createWorkspaceHandlers } from '../host/workspace-handlers.js';
 import { openStore } from '../store/index.js';
 import { captureWorkspace } from './capture.js';
@@ -22,7 +22,7 @@ describe('the workspace flow the UI drives (status, diff, rehydrate)', () => {
     repo.write('README.md', '# new\n');
     const store = await openStore(join(tempDir(), 'store'));
     try {
-      const session = await landNewSession(store, { cwd: repo.root, title: 'three files', messages: [{ role: 'user', content: 'go' }] });
+      const session = (await landAndReadBack(store, { cwd: repo.root, title: 'three files', messages: [{ role: 'user', content: 'go' }] })).session;
       const service = createWorkspaceHandlers(store);
       const sessionId = session.id;
 

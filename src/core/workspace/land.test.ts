@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Manifest } from '../../shared/manifest.js';
 import { buildManifest } from '../handoff/build-manifest.js';
-import { landNewSession } from '../handoff/send.js';
+import { landAndReadBack } from '../handoff/send.js';
 import { openStore } from '../store/index.js';
 import { captureWorkspace } from './capture.js';
 import { WORKSPACE_REUSE_MS, reuseOrCaptureWorkspace } from './land.js';
@@ -20,7 +20,7 @@ describe('landing the workspace with the session', () => {
     repo.write('b.ts', 'new\n');
     const store = await openStore(join(tempDir(), 'store'));
     try {
-      const session = await landNewSession(store, { cwd: repo.root, title: 'work', messages: [{ role: 'user', content: 'hi' }] });
+      const session = (await landAndReadBack(store, { cwd: repo.root, title: 'work', messages: [{ role: 'user', content: 'hi' }] })).session;
       const workspace = (await readSessionWorkspace(store, session.id))!;
       const git = workspace.git!;
       expect(git.files.map((f) => ({ path: f.path, status: f.status, sha256: f.sha256 }))).toEqual([
@@ -52,7 +52,7 @@ describe('landing the workspace with the session', () => {
     const dir = tempDir();
     const store = await openStore(join(tempDir(), 'store'));
     try {
-      const session = await landNewSession(store, { cwd: dir, title: 'plain', messages: [] });
+      const session = (await landAndReadBack(store, { cwd: dir, title: 'plain', messages: [] })).session;
       expect((await readSessionWorkspace(store, session.id))!.git).toBeNull();
       const manifest = buildManifest({ handoffId: 'h-2', session, records: [], workspace: await captureWorkspace(dir), client: { name: 't', version: '0' } });
       expect(manifest.workspace).toEqual({ root: dir, git: null, requires_rehydration: false });

@@ -8,7 +8,7 @@ import { openStore } from '../../store/index.js';
 import type { SessionStore } from '../../store/types.js';
 import { captureWorkspace } from '../../workspace/capture.js';
 import { buildManifest } from '../build-manifest.js';
-import { landNewSession } from '../send.js';
+import { landAndReadBack } from '../send.js';
 
 export interface HandoffFixture {
   root: string;
@@ -40,7 +40,7 @@ export async function createHandoffFixture(): Promise<HandoffFixture> {
     workDir,
     store,
     async landed(count = 4, title = 'A session') {
-      const session = await landNewSession(store, { cwd: workDir, title, messages: conversation(count) });
+      const session = (await landAndReadBack(store, { cwd: workDir, title, messages: conversation(count) })).session;
       const records = await store.readMessages(session.id);
       const manifest = buildManifest({
         handoffId: newId('h'),
