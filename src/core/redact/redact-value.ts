@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { detectSecrets, type SecretSpan } from './detect-secrets.js';
 
 /**
@@ -36,7 +37,7 @@ export const REDACT_BATCH_CHARS = 4 * 1024 * 1024;
  * cut back to the strings it covers. A batch ends between two strings, where the separator already
  * stops every pattern, so the batching changes no finding.
  */
-export async function redactStrings(texts: readonly string[], batchChars = REDACT_BATCH_CHARS): Promise<{ texts: string[]; found: RedactionCounts }> {
+export async function redactStrings(texts: readonly string[], batchChars = REDACT_BATCH_CHARS, perText?: RedactionCounts[]): Promise<{ texts: string[]; found: RedactionCounts }> {
   const found: RedactionCounts = {};
   const out = [...texts];
   for (let from = 0; from < texts.length; ) {
@@ -44,14 +45,14 @@ export async function redactStrings(texts: readonly string[], batchChars = REDAC
     let chars = 0;
     do chars += texts[to++]!.length + SEPARATOR.length;
     while (to < texts.length && chars + texts[to]!.length <= batchChars);
-    await redactBatch(texts, from, to, out, found);
+    await redactBatch(texts, from, to, out, found, perText);
     from = to;
   }
   return { texts: out, found };
 }
 
 /** One detector pass over texts[from, to) joined: replaced strings go into `out` at the same index. */
-async function redactBatch(texts: readonly string[], from: number, to: number, out: string[], found: RedactionCounts): Promise<void> {
+async function redactBatch(texts: readonly string[], from: number, to: number, out: string[], found: RedactionCounts, perText?: RedactionCounts[]): Promise<void> {
   const batch = texts.slice(from, to);
   const starts: number[] = [];
   let offset = 0;
@@ -60,18 +61,23 @@ async function redactBatch(texts: readonly string[], from: number, to: number, o
     offset += text.length + SEPARATOR.length;
   }
   const spans = await detectSecrets(batch.join(SEPARATOR));
-  const perText = new Map<number, SecretSpan[]>();
+  const spansOf = new Map<number, SecretSpan[]>();
   for (const span of spans) {
     for (let i = pieceAt(starts, span.start); i < batch.length && starts[i]! < span.end; i++) {
       const start = Math.max(span.start - starts[i]!, 0);
       const end = Math.min(span.end - starts[i]!, batch[i]!.length);
       if (end <= start) continue;
-      let list = perText.get(i);
-      if (!list) perText.set(i, (list = []));
+      let list = spansOf.get(i);
+      if (!list) spansOf.set(i, (list = []));
       list.push({ start, end, kind: span.kind });
     }
   }
-  for (const [i, list] of perText) out[from + i] = replaceSpans(batch[i]!, list, found);
+  for (const [i, list] of spansOf) {
+    // `perText`, when asked for, gets each string's own counts (StreamRedactor counts a string once per session).
+    const counts: RedactionCounts = perText ? (perText[from + i] = {}) : found;
+    out[from + i] = replaceSpans(batch[i]!, list, counts);
+    if (perText) for (const [kind, n] of Object.entries(counts)) found[kind] = (found[kind] ?? 0) + n;
+  }
 }
 
 /** The index of the string that contains position `at` of the joined text (or precedes it). */
@@ -116,22 +122,78 @@ function replaceSpans(text: string, spans: SecretSpan[], found: RedactionCounts)
  * the same value is returned, uncopied.
  */
 export async function redactValue<T>(value: T): Promise<Redacted<T>> {
-  const { strings, keyed } = collectStrings(value);
-  const unique = [...strings];
-  const { texts, found } = await redactStrings(unique);
-  const replaced = new Map<string, string>();
-  unique.forEach((text, i) => {
-    if (texts[i] !== text) replaced.set(text, texts[i]!);
-  });
-  // In structured input a key and its value are two strings, so no text pattern sees
-  // `"apiKey": "…"`: a literal under a secret-named key goes whole.
-  for (const text of keyed) {
-    if (replaced.has(text)) continue;
-    replaced.set(text, redactionMarker(KEYED_KIND));
-    found[KEYED_KIND] = (found[KEYED_KIND] ?? 0) + 1;
+  const keyed = new Set<string>();
+  collectKeyedSecrets(value, keyed);
+  const redactor = new StreamRedactor(keyed);
+  return { value: await redactor.redact(value), found: redactor.found() };
+}
+
+/**
+ * Redacts a session a part at a time (issue 20: a 300 MB session is never one value) with the same
+ * result as `redactValue` on the whole: a literal under a secret-named key anywhere in the session
+ * is replaced wherever it occurs, so those are gathered by a first pass (`collectKeyedSecrets`);
+ * and each distinct string counts once in `found`, so the strings already counted are remembered
+ * (by hash: only strings that held a secret, a handful per session).
+ */
+export class StreamRedactor {
+  private readonly counted = new Set<string>();
+  private readonly counts: RedactionCounts = {};
+
+  constructor(private readonly keyed: ReadonlySet<string>) {}
+
+  /** A copy of `value` with every secret replaced (the value itself when there is none). */
+  async redact<T>(value: T): Promise<T> {
+    const { strings, keyed } = collectStrings(value, this.keyed);
+    const unique = [...strings];
+    const local: RedactionCounts = {};
+    const perText: RedactionCounts[] = [];
+    const { texts } = await redactStrings(unique, REDACT_BATCH_CHARS, perText);
+    const replaced = new Map<string, string>();
+    for (let i = 0; i < unique.length; i++) {
+      if (texts[i] === unique[i]) continue;
+      replaced.set(unique[i]!, texts[i]!);
+      // A string's findings count once per session, however many times (or parts) it occurs in.
+      if (this.firstTime(unique[i]!)) for (const [kind, n] of Object.entries(perText[i] ?? {})) local[kind] = (local[kind] ?? 0) + n;
+    }
+    for (const text of keyed) {
+      if (replaced.has(text)) continue;
+      replaced.set(text, redactionMarker(KEYED_KIND));
+      if (this.firstTime(text)) local[KEYED_KIND] = (local[KEYED_KIND] ?? 0) + 1;
+    }
+    for (const [kind, n] of Object.entries(local)) this.counts[kind] = (this.counts[kind] ?? 0) + n;
+    return replaced.size === 0 ? value : copyReplacing(value, replaced);
   }
-  if (replaced.size === 0) return { value, found };
-  return { value: copyReplacing(value, replaced), found };
+
+  /** How many secrets of each kind were replaced, by kind name: the same order however the session was cut. */
+  found(): RedactionCounts {
+    return Object.fromEntries(Object.entries(this.counts).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  }
+
+  private firstTime(text: string): boolean {
+    const key = text.length > 64 ? createHash('sha256').update(text).digest('base64') : text;
+    if (this.counted.has(key)) return false;
+    this.counted.add(key);
+    return true;
+  }
+}
+
+/** Adds to `into` every literal that sits under a secret-named key anywhere in `value`. */
+export function collectKeyedSecrets(value: unknown, into: Set<string>): void {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (node === null || typeof node !== 'object') continue;
+    if (Array.isArray(node)) {
+      for (const item of node) if (item !== null && typeof item === 'object') stack.push(item);
+      continue;
+    }
+    for (const key in node) {
+      const item = (node as Record<string, unknown>)[key];
+      if (typeof item === 'string') {
+        if (item.length >= MIN_KEYED_CHARS && SECRET_KEY_NAME.test(key) && !NOT_A_SECRET.test(item)) into.add(item);
+      } else if (item !== null && typeof item === 'object') stack.push(item);
+    }
+  }
 }
 
 /**
@@ -145,24 +207,30 @@ const KEYED_KIND = 'keyed-secret';
 /** Shorter values under a secret-named key are flags or placeholders ("", "x", "yes"). */
 const MIN_KEYED_CHARS = 4;
 
-function collectStrings(root: unknown): { strings: Set<string>; keyed: Set<string> } {
+/**
+ * The distinct strings of `root` the detector looks at (values and keys of at least
+ * MIN_CANDIDATE_CHARS), and those of any length that are in `keyedSecrets` (replaced wherever they occur).
+ */
+function collectStrings(root: unknown, keyedSecrets: ReadonlySet<string>): { strings: Set<string>; keyed: Set<string> } {
   const strings = new Set<string>();
   const keyed = new Set<string>();
   const seen = new WeakSet<object>();
   const stack: unknown[] = [root];
+  const note = (text: string) => {
+    if (text.length >= MIN_CANDIDATE_CHARS) strings.add(text);
+    if (keyedSecrets.size > 0 && keyedSecrets.has(text)) keyed.add(text);
+  };
   while (stack.length > 0) {
     const value = stack.pop();
-    if (typeof value === 'string') {
-      if (value.length >= MIN_CANDIDATE_CHARS) strings.add(value);
-    } else if (value !== null && typeof value === 'object') {
+    if (typeof value === 'string') note(value);
+    else if (value !== null && typeof value === 'object') {
       if (seen.has(value)) continue;
       seen.add(value);
       if (Array.isArray(value)) {
         for (const item of value) stack.push(item);
       } else {
         for (const [key, item] of Object.entries(value)) {
-          if (key.length >= MIN_CANDIDATE_CHARS) strings.add(key);
-          if (typeof item === 'string' && item.length >= MIN_KEYED_CHARS && SECRET_KEY_NAME.test(key) && !NOT_A_SECRET.test(item)) keyed.add(item);
+          note(key);
           stack.push(item);
         }
       }
