@@ -27,3 +27,9 @@ export function liveDir(root: string, id: string): string {
 export function archivedDir(root: string, id: string): string {
   return join(root, ARCHIVED_DIR, checkId(id));
 }
+
+/** `<sha256>.<ext>`: the name of a content-addressed artifact. */
+export function artifactName(sha256: string, extension?: string): string {
+  if (extension !== undefined && !/^[A-Za-z0-9]{1,16}$/.test(extension)) throw new StoreError('BAD_REQUEST', `Invalid artifact extension ${JSON.stringify(extension)}.`);
+  return `${sha256}${extension ? `.${extension}` : ''}`;
+}

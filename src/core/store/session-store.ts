@@ -9,9 +9,10 @@ import { StoreError, errnoOf, fromFsError } from './errors.js';
 import { cleanTemps, creatingName } from './housekeeping.js';
 import { deleteSessionFiles, finishPendingDeletes, type DeleteSteps } from './delete-session.js';
 import { INDEX_FILE, INDEX_JOURNAL, IndexFile, rowOf, type Row } from './index-file.js';
-import { ARCHIVED_DIR, ARTIFACTS_DIR, DIR_MODE, EVENTS_FILE, FILE_MODE, HANDOFFS_FILE, HANDOFF_FILE, RECEIPTS_DIR, SESSIONS_DIR, archivedDir, checkId, liveDir } from './layout.js';
+import { ARCHIVED_DIR, ARTIFACTS_DIR, DIR_MODE, EVENTS_FILE, FILE_MODE, HANDOFFS_FILE, HANDOFF_FILE, RECEIPTS_DIR, SESSIONS_DIR, archivedDir, artifactName, checkId, liveDir } from './layout.js';
 import { copyToSideFile, unrecorded, withDamage, type QuarantinedRange } from './damage.js';
-import { foldDuplicateIds } from './fold-duplicates.js';
+import { DuplicateFolder, foldDuplicateIds } from './fold-duplicates.js';
+import { LandingWriter } from './landing-writer.js';
 import { restoreDocFiles } from './restore-doc.js';
 import { describeIssues } from './typed-fields.js';
 import { LineLog } from './line-log.js';
@@ -22,14 +23,18 @@ import { decodeLine, encodeNewRecord, plainRecordCodec, type ByteRange, type Sto
 import { checkLineCrc } from './line-crc.js';
 import { streamLog, type LineOpener, type LogBytes } from './log-stream.js';
 import { streamRecords } from './stream-records.js';
-import { CHECKPOINT_INTERVAL_BYTES, CHECKPOINT_RECENT_IDS, writeCheckpoint, type Checkpoint } from './checkpoint.js';
+import { CHECKPOINT_INTERVAL_BYTES, writeCheckpoint } from './checkpoint.js';
 import { encryptingFs, recordCodecFor } from './at-rest/index.js';
 import { registerStoreFs } from './at-rest/registry.js';
 import { osKeyStore, type KeyStore } from './at-rest/key-store.js';
 import { readAheadFs } from '../fs/read-ahead-fs.js';
 import { resolveAtRest, type AtRestStatus } from './at-rest/at-rest-state.js';
 import { commitSessionDoc, docStamp, isSessionDoc, readSessionDoc, revisionMarker, SESSION_FILE, type LoadedDoc } from './session-doc-file.js';
-import type { LandedLog, NewArtifact, NewSession, ReadMessagesOptions, Receipt, SessionStore } from './types.js';
+import type { LandedLog, LandedStream, LandingBatch, LandingStreamOptions, NewArtifact, NewSession, ReadMessagesOptions, Receipt, SessionStore } from './types.js';
+
+async function* oneBatch(batch: LandingBatch): AsyncIterable<LandingBatch> {
+  yield batch;
+}
 
 export interface OpenStoreOptions {
   /** The file-system layer every write goes through (tests inject faults here). */
@@ -47,8 +52,7 @@ export const MUTATE_CAS_RETRIES = 50;
 export const METADATA_FLUSH_MS = 200;
 const EMPTY_LINE = Buffer.alloc(0);
 const NEWLINE = Buffer.from('\n');
-/** A new session's messages are written to its log in chunks of about this many bytes. */
-export const LANDING_CHUNK_BYTES = 4 * 1024 * 1024;
+export { LANDING_CHUNK_BYTES } from './landing-writer.js';
 const ARTIFACT_REF = /^artifacts\/[0-9a-f]{64}(\.[A-Za-z0-9]{1,16})?$/;
 /** A named artifact: a series written once per number (summary-03.md), checked against a hash the caller holds. */
 const NAMED_ARTIFACT = /^[a-z][a-z0-9]{0,31}-\d{2,6}\.[a-z0-9]{1,8}$/;
@@ -207,13 +211,31 @@ export class FileSessionStore implements SessionStore {
   }
 
   async createSession(init: NewSession, input: MessageInput[] = [], artifacts: readonly NewArtifact[] = []): Promise<SessionDoc> {
-    return (await this.create(init, input, artifacts)).doc;
+    return (await this.createFromArray(init, input, artifacts)).doc;
   }
 
   async landSession(init: NewSession, input: MessageInput[] = [], artifacts: readonly NewArtifact[] = []): Promise<LandedLog> {
-    const { doc, records } = await this.create(init, input, artifacts);
-    const log = await this.readBack(doc.id, records);
+    const { doc, records, writer } = await this.createFromArray(init, input, artifacts);
+    const log = await this.readBack(doc.id, writer);
     return { session: doc, records, log };
+  }
+
+  async landSessionStream(init: NewSession, batches: AsyncIterable<LandingBatch>, options: LandingStreamOptions = {}): Promise<LandedStream> {
+    const id = checkId(init.id ?? newId('s-'));
+    const folder = new DuplicateFolder(id, options.repeatedIds ?? (() => false));
+    const { doc, writer } = await this.create({ ...init, id }, batches, folder, [], options.onRecord);
+    const log = await this.readBack(doc.id, writer);
+    return { session: doc, log, count: writer.count };
+  }
+
+  /** An input held whole: folded before anything is written (a refused input leaves no staging behind), then landed as one batch. */
+  private async createFromArray(init: NewSession, input: MessageInput[], artifacts: readonly NewArtifact[]): Promise<{ doc: SessionDoc; records: StoredRecord[]; writer: LandingWriter }> {
+    this.writable();
+    const id = checkId(init.id ?? newId('s-'));
+    const { messages, notes } = foldDuplicateIds(input, id);
+    const records: StoredRecord[] = [];
+    const { doc, writer } = await this.create({ ...init, id }, oneBatch({ messages, artifacts }), null, notes, (record) => records.push(record));
+    return { doc, records, writer };
   }
 
   /**
@@ -221,17 +243,17 @@ export class FileSessionStore implements SessionStore {
    * against the record written at that place and counts them, hashing the bytes on the way. A
    * line in the current format is checked without a parse (line-crc.ts).
    */
-  private async readBack(id: string, records: readonly StoredRecord[]): Promise<LogBytes> {
+  private async readBack(id: string, written: Pick<LandingWriter, 'count' | 'crcAt'>): Promise<LogBytes> {
     const path = join((await this.locate(id)).dir, MESSAGES_FILE);
     let count = 0;
     let wrong: number | undefined;
     const log = await this.streamFile(path, (line) => {
       const crc = checkLineCrc(line) ?? decodeLine(line)?.crc;
-      if (crc === undefined || crc !== records[count]?.crc) wrong ??= count;
+      if (crc === undefined || Number.parseInt(crc, 16) !== written.crcAt(count)) wrong ??= count;
       count++;
     });
-    if (wrong !== undefined || count !== records.length) {
-      const at = wrong !== undefined ? `line ${wrong + 1} does not hold the record written there` : `${count} lines instead of ${records.length}`;
+    if (wrong !== undefined || count !== written.count) {
+      const at = wrong !== undefined ? `line ${wrong + 1} does not hold the record written there` : `${count} lines instead of ${written.count}`;
       throw new StoreError('IO_ERROR', `Session ${id}: the log read back differs from what was written (${at}); nothing was offered.`, path);
     }
     return log;
@@ -283,83 +305,75 @@ export class FileSessionStore implements SessionStore {
     }
   }
 
-  private async create(init: NewSession, input: MessageInput[], artifacts: readonly NewArtifact[]): Promise<{ doc: SessionDoc; records: StoredRecord[] }> {
+  /**
+   * Builds the session in a staging directory from its messages, a batch at a time, and renames it
+   * into place: a session exists completely or not at all. `folder` folds repeated ids as the
+   * messages arrive (a streamed input); `notes` are those of an input folded beforehand.
+   */
+  private async create(init: NewSession & { id: string }, batches: AsyncIterable<LandingBatch>, folder: DuplicateFolder | null, notes: string[], onRecord?: (record: StoredRecord) => void): Promise<{ doc: SessionDoc; writer: LandingWriter }> {
     this.writable();
-    const id = checkId(init.id ?? newId('s-'));
-    // Before anything is written: a refused input leaves no session behind.
-    const { messages, notes } = foldDuplicateIds(input, id);
+    const id = init.id;
     if (init.parentId) checkId(init.parentId, 'parent session id');
     const target = liveDir(this.root, id);
     if ((await this.exists(target)) || (await this.exists(archivedDir(this.root, id)))) throw new StoreError('CONFLICT', `Session ${id} already exists.`, target);
     const now = this.now().toISOString();
-    const parsed = SessionDoc.safeParse({
-      ...init.extra,
-      schemaVersion: SESSION_SCHEMA_VERSION,
-      id,
-      parentId: init.parentId ?? null,
-      createdAt: now,
-      updatedAt: now,
-      cwd: init.cwd,
-      gitRoot: init.gitRoot,
-      branch: init.branch,
-      title: init.title,
-      source: init.source,
-      model: init.model ?? null,
-      permission: init.permission ?? null,
-      holder: { who: init.holder, epoch: 1 },
-      revision: 0,
-      messageCount: messages.length,
-      archived: false,
-      ...(notes.length > 0 ? { notes: [...((init.extra?.notes as string[] | undefined) ?? []), ...notes.map((n) => `${now}: ${n}`)] } : {}),
-    });
-    if (!parsed.success) throw new StoreError('BAD_REQUEST', `The new session ${id} is not valid: ${describeIssues(parsed.error.issues)}.`);
-    const doc = parsed.data;
-    // Built in a staging directory and renamed into place: a session exists completely or not at all.
+    const docOf = (messageCount: number, folded: string[]) => {
+      const parsed = SessionDoc.safeParse({
+        ...init.extra,
+        schemaVersion: SESSION_SCHEMA_VERSION,
+        id,
+        parentId: init.parentId ?? null,
+        createdAt: now,
+        updatedAt: now,
+        cwd: init.cwd,
+        gitRoot: init.gitRoot,
+        branch: init.branch,
+        title: init.title,
+        source: init.source,
+        model: init.model ?? null,
+        permission: init.permission ?? null,
+        holder: { who: init.holder, epoch: 1 },
+        revision: 0,
+        messageCount,
+        archived: false,
+        ...(folded.length > 0 ? { notes: [...((init.extra?.notes as string[] | undefined) ?? []), ...folded.map((n) => `${now}: ${n}`)] } : {}),
+      });
+      if (!parsed.success) throw new StoreError('BAD_REQUEST', `The new session ${id} is not valid: ${describeIssues(parsed.error.issues)}.`);
+      return parsed.data;
+    };
+    // Checked before anything is written: a refused document leaves no session behind. The count
+    // and the fold's notes are known once the last message is written.
+    docOf(0, notes);
     const staging = join(this.root, SESSIONS_DIR, creatingName(id, randomBytes(4).toString('hex')));
-    const records: StoredRecord[] = [];
-    const ends: number[] = [];
-    let offset = 0;
+    let doc: SessionDoc;
+    let writer: LandingWriter;
     try {
       await this.fs.mkdir(join(staging, ARTIFACTS_DIR), DIR_MODE);
-      // Artifacts the messages refer to land in the same staging directory: never a ref without its file.
-      await this.writeStagedArtifacts(join(staging, ARTIFACTS_DIR), artifacts);
       const log = await this.fs.open(join(staging, MESSAGES_FILE), 'wx', FILE_MODE);
       try {
-        // Encoded once and written in chunks of about LANDING_CHUNK_BYTES: memory stays bounded by the chunk, not the session.
-        // Each plaintext line is sealed (encrypted at rest) before its end offset is counted: offsets are on-disk bytes.
-        const codec = recordCodecFor(this.fs, staging);
-        let chunk: Buffer[] = [];
-        let chunkBytes = 0;
-        for (let seq = 0; seq < messages.length; seq++) {
-          const m = messages[seq]!;
-          const { record, line: plain } = encodeNewRecord({ ...m, id: m.id ?? newId('m-'), seq, createdAt: m.createdAt ?? now, epoch: 1 } as Omit<StoredRecord, 'crc'>);
-          const line = codec.sealLine(seq, plain);
-          records.push(record);
-          ends.push((offset += line.length));
-          chunk.push(line);
-          chunkBytes += line.length;
-          if (chunkBytes >= LANDING_CHUNK_BYTES || seq === messages.length - 1) {
-            await log.write(Buffer.concat(chunk, chunkBytes), offset - chunkBytes);
-            chunk = [];
-            chunkBytes = 0;
-          }
-        }
-        await log.sync();
+        // Written in chunks of about LANDING_CHUNK_BYTES: memory stays bounded by the chunk and the batch, not the session.
+        writer = new LandingWriter(this.fs, staging, log, recordCodecFor(this.fs, staging), now, folder, onRecord);
+        for await (const batch of batches) await writer.add(batch);
+        await writer.finish();
       } finally {
         await log.close();
       }
+      doc = docOf(writer.count, [...notes, ...writer.notes()]);
       // The first writer to open the log (the receiver taking the baton) starts from here, not from
       // a full scan; below the interval, as for appends (message-log.ts), recovery scans it all.
-      if (offset >= CHECKPOINT_INTERVAL_BYTES) await writeCheckpoint(this.fs, staging, landingCheckpoint(records, ends));
+      const checkpoint = writer.checkpoint();
+      if (checkpoint && writer.bytes >= CHECKPOINT_INTERVAL_BYTES) await writeCheckpoint(this.fs, staging, checkpoint);
       await commitSessionDoc(this.fs, staging, 0, doc, true);
       await this.fs.rename(staging, target);
       await this.fs.fsyncDir(join(this.root, SESSIONS_DIR));
     } catch (error) {
+      // A streamed input refused part-way (two messages with one id) leaves no staging behind.
+      if (error instanceof StoreError && error.code === 'BAD_REQUEST') await this.fs.removeTree(staging).catch(() => undefined);
       if (['EEXIST', 'ENOTEMPTY'].includes(errnoOf(error) ?? '')) throw new StoreError('CONFLICT', `Session ${id} already exists.`, target);
       throw fromFsError(error, target, 'creating the session');
     }
     await this.index.append(rowOf(indexRowOf(doc), doc.revision));
-    return { doc, records };
+    return { doc, writer };
   }
 
   private openLog(id: string, loc: Located): Promise<{ log: MessageLog; report: RecoveryReport }> {
@@ -662,23 +676,6 @@ export class FileSessionStore implements SessionStore {
     return { sha256, ref };
   }
 
-  private async writeStagedArtifacts(dir: string, artifacts: readonly NewArtifact[]): Promise<void> {
-    const written = new Set<string>();
-    for (const artifact of artifacts) {
-      const name = artifactName(createHash('sha256').update(artifact.bytes).digest('hex'), artifact.extension);
-      if (written.has(name)) continue;
-      written.add(name);
-      const file = await this.fs.open(join(dir, name), 'wx', FILE_MODE);
-      try {
-        await file.write(artifact.bytes, 0);
-        await file.sync();
-      } finally {
-        await file.close();
-      }
-    }
-    if (written.size > 0) await this.fs.fsyncDir(dir);
-  }
-
   async putNamedArtifact(id: string, name: string, bytes: Uint8Array): Promise<{ sha256: string; ref: string }> {
     this.writable();
     if (!NAMED_ARTIFACT.test(name)) throw new StoreError('BAD_REQUEST', `Invalid artifact name ${JSON.stringify(name)}.`);
@@ -785,17 +782,3 @@ export class FileSessionStore implements SessionStore {
   }
 }
 
-/** `<sha256>.<ext>`: the name of a content-addressed artifact. */
-function artifactName(sha256: string, extension?: string): string {
-  if (extension !== undefined && !/^[A-Za-z0-9]{1,16}$/.test(extension)) throw new StoreError('BAD_REQUEST', `Invalid artifact extension ${JSON.stringify(extension)}.`);
-  return `${sha256}${extension ? `.${extension}` : ''}`;
-}
-
-/** The checkpoint of a log just written from `records` (line i ends at ends[i]). */
-function landingCheckpoint(records: readonly StoredRecord[], ends: readonly number[]): Checkpoint {
-  const last = records.length - 1;
-  const first = Math.max(0, records.length - CHECKPOINT_RECENT_IDS);
-  const recentIds: Array<[string, number, number]> = [];
-  for (let i = first; i <= last; i++) recentIds.push([records[i]!.id, i === 0 ? 0 : ends[i - 1]!, ends[i]!]);
-  return { offset: ends[last]!, lastSeq: records[last]!.seq, count: records.length, lastLineStart: last === 0 ? 0 : ends[last - 1]!, lastCrc: records[last]!.crc, recentIds };
-}

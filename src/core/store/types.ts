@@ -51,6 +51,27 @@ export interface ReadMessagesOptions {
 }
 
 /** A session landed by landSession: its document, the records as written, and the log's bytes as read back. */
+/** Part of a new session's messages, with the artifacts (full tool outputs) they refer to. */
+export interface LandingBatch {
+  messages: readonly MessageInput[];
+  artifacts: readonly NewArtifact[];
+}
+
+/** How a streamed landing folds repeated ids and reports its records (landSessionStream). */
+export interface LandingStreamOptions {
+  /** Ids that may occur more than once (a first pass over the input found them): only those are remembered for the fold. */
+  repeatedIds?: (id: string) => boolean;
+  /** Each record as written, for running totals (digest, summary, anchors). */
+  onRecord?: (record: MessageRecord) => void;
+}
+
+/** A streamed landing's result: the document, the log as read back, and how many records it holds. */
+export interface LandedStream {
+  session: SessionDoc;
+  log: LogBytes;
+  count: number;
+}
+
 export interface LandedLog {
   session: SessionDoc;
   records: MessageRecord[];
@@ -68,6 +89,12 @@ export interface SessionStore {
    * against the record written there and hashes the bytes (IO_ERROR when they differ).
    */
   landSession(init: NewSession, messages?: MessageInput[], artifacts?: readonly NewArtifact[]): Promise<LandedLog>;
+  /**
+   * landSession for an input that is never held whole (issue 20): the messages arrive in batches
+   * (redacted and trimmed), are folded, written and checksummed as they come, and the log is read
+   * back as landSession does. The records are not kept: `onRecord` sees each one as written.
+   */
+  landSessionStream(init: NewSession, batches: AsyncIterable<LandingBatch>, options?: LandingStreamOptions): Promise<LandedStream>;
   /** One streaming pass over messages.jsonl (its first `upTo` bytes): each complete record line, opened, to `onLine`; the bytes on disk hashed. */
   streamMessages(id: string, onLine: (line: Buffer, start: number) => void | Promise<void>, upTo?: number): Promise<LogBytes>;
   /**
