@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { MESSAGE_INPUT_MAX_BYTES } from '../../core/handoff/read-message-input.js';
-import { parseMessageFile, parseMessageStream } from '../../core/handoff/stream-message-input.js';
+import { parseMessageStream } from '../../core/handoff/stream-message-input.js';
+import { defaultTitle, scanMessageArray, scanMessageFile, type ScannedInput } from '../../core/handoff/message-source.js';
 import { DEFAULT_HANDOFF_TIMEOUT_MS, landAndReadBack, offerSession, type LandedSession } from '../../core/handoff/send.js';
 import { connectFirst, type ConnectAttempt } from '../../core/handoff/find-target.js';
 import { HANDOFF_EXIT_CODE, HandoffCategory, type HandoffOutcome } from '../../core/handoff/outcome.js';
@@ -100,7 +101,7 @@ async function runHandoff(flags: HandoffFlags): Promise<number> {
         firstConnection.catch(() => undefined);
       }
       try {
-        landed = await landAndReadBack(store, { cwd: flags.cwd ?? process.cwd(), title: flags.title ?? titleFrom(input.messages), messages: input.messages });
+        landed = await landAndReadBack(store, { cwd: flags.cwd ?? process.cwd(), title: flags.title ?? defaultTitle(input.scan), messages: input.source, scan: input.scan });
         sessionId = landed.session.id;
       } catch (error) {
         return report(out, {
@@ -203,16 +204,10 @@ async function importFrom(store: SessionStore, source: AgentSource, flags: Hando
 }
 
 /** The messages, parsed a line at a time as they are read: the input is never held whole (issue 20). */
-async function readMessages(file: string | undefined) {
-  if (file && file !== '-') return parseMessageFile(file);
+/** A --messages file is scanned here and read again as it lands (never held whole); stdin, which cannot be read twice, is held. */
+async function readMessages(file: string | undefined): Promise<ScannedInput> {
+  if (file && file !== '-') return scanMessageFile(file);
   if (process.stdin.isTTY) return { ok: false as const, message: 'no --messages file given and stdin is a terminal: pipe JSONL messages in or pass --messages FILE' };
-  return parseMessageStream(process.stdin, 'stdin', MESSAGE_INPUT_MAX_BYTES);
-}
-
-/** Without --title: the first line of the first user message, shortened. */
-const TITLE_MAX_CHARS = 80;
-function titleFrom(messages: { role: string; content: string }[]): string {
-  const first = messages.find((m) => m.role === 'user')?.content.trim().split('\n')[0] ?? '';
-  if (!first) return 'Untitled session';
-  return first.length > TITLE_MAX_CHARS ? `${first.slice(0, TITLE_MAX_CHARS - 1)}…` : first;
+  const parsed = await parseMessageStream(process.stdin, 'stdin', MESSAGE_INPUT_MAX_BYTES);
+  return parsed.ok ? scanMessageArray(parsed.messages) : parsed;
 }

@@ -1,7 +1,7 @@
 import type { MessageRecord } from '../../shared/message.js';
 import type { SessionDoc } from '../../shared/session.js';
 import type { SessionStore } from '../store/types.js';
-import { anchorMessageIds } from './anchors.js';
+import { anchorMessageIds, anchorsOf, type TurnRef } from './anchors.js';
 import { emptyState, extend, type ExtractState } from './extract.js';
 import { parseSummaryState, renderSummary } from './summary.js';
 import { tokensFromUnits, type TokenizerFamily } from './token-estimate.js';
@@ -26,10 +26,16 @@ export function tokenizerFamilyOf(session: Pick<SessionDoc, 'source' | 'model'>)
   return /^(gpt|o\d|codex|chatgpt)/i.test(session.model?.name ?? '') ? 'openai' : 'claude';
 }
 
+/** What a landing kept of the conversation as it wrote it (landing-totals.ts): the whole log read into a state, and its last turns. */
+export interface LandedConversation {
+  state: ExtractState;
+  lastTurns: readonly TurnRef[];
+}
+
 /** Anchors and estimate from a state, without writing anything (no summary yet). */
-export function contextFromState(state: ExtractState, records: readonly MessageRecord[], family: TokenizerFamily): Omit<ContextTransfer, 'compacted_summary_ref' | 'compacted_summary_sha256'> {
+export function contextFromState(state: ExtractState, records: readonly MessageRecord[] | LandedConversation, family: TokenizerFamily): Omit<ContextTransfer, 'compacted_summary_ref' | 'compacted_summary_sha256'> {
   return {
-    anchor_message_ids: anchorMessageIds(state, records),
+    anchor_message_ids: 'lastTurns' in records ? anchorsOf(state, records.lastTurns) : anchorMessageIds(state, records),
     token_estimate: tokensFromUnits(state.units, family),
     token_estimate_method: `${TOKEN_METHOD_VERSION}/${family}`,
   };
@@ -46,17 +52,18 @@ export function contextWithoutSummary(session: Pick<SessionDoc, 'source' | 'mode
  * summary with the messages after it (or starts one), writes it as artifacts/summary-NN.md, records
  * it in session.json's `context`, and returns the manifest fields. The full log is never changed.
  */
-export async function prepareContext(store: SessionStore, session: SessionDoc, records: readonly MessageRecord[]): Promise<ContextTransfer> {
+export async function prepareContext(store: SessionStore, session: SessionDoc, records: readonly MessageRecord[] | LandedConversation): Promise<ContextTransfer> {
   const family = tokenizerFamilyOf(session);
-  const last = records[records.length - 1];
+  const lastSeq = 'lastTurns' in records ? records.state.throughSeq : (records[records.length - 1]?.seq ?? -1);
   const previous = await readPreviousSummary(store, session);
-  if (previous.kind === 'current' && previous.state.throughSeq === (last?.seq ?? -1)) {
+  if (previous.kind === 'current' && previous.state.throughSeq === lastSeq) {
     return { ...contextFromState(previous.state, records, family), compacted_summary_ref: previous.ref, compacted_summary_sha256: previous.sha256 };
   }
   // A log that is shorter than what the summary read (a fork, a repair) is read again from the start.
-  const base = previous.kind === 'current' && previous.state.throughSeq <= (last?.seq ?? -1) ? previous.state : emptyState();
+  // A landing's conversation is a new session's whole log: it has no previous summary to extend.
+  const base = previous.kind === 'current' && previous.state.throughSeq <= lastSeq && !('lastTurns' in records) ? previous.state : emptyState();
   const rebuilt = previous.kind === 'unreadable' ? previous.reason : previous.kind === 'current' && base !== previous.state ? 'the log is shorter than the previous summary' : undefined;
-  const state = extend(base, records);
+  const state = 'lastTurns' in records ? records.state : extend(base, records);
   let number = (session.context?.summaryNumber ?? 0) + 1;
   let written: { sha256: string; ref: string } | null = null;
   for (let attempt = 0; attempt < SUMMARY_NUMBER_ATTEMPTS; attempt++, number++) {

@@ -62,48 +62,51 @@ export function extend(previous: ExtractState, records: readonly MessageRecord[]
     questions: [...previous.questions],
     failures: [...previous.failures],
   };
-  for (const record of records) {
-    if (record.seq <= state.throughSeq) continue;
-    state.throughSeq = record.seq;
-    state.messages++;
-    state.units += countUnits(record.content);
-    for (const call of record.toolCalls ?? []) {
-      state.toolCalls++;
-      state.units += countUnits(call.name) + (call.input === undefined ? 0 : countUnits(JSON.stringify(call.input))) + (call.output ? countUnits(call.output) : 0);
-      if (typeof call.exitCode === 'number' && call.exitCode !== 0) {
-        state.failedToolCalls++;
-        state.failures.push({ id: record.id, seq: record.seq, role: 'tool', text: `${call.name} ${quote(commandOf(call.input), 160)} → exit ${call.exitCode}` });
-        if (state.failures.length > FAILURES_MAX) state.failures.shift();
-      }
-    }
-    if ((record as { compactSummary?: unknown }).compactSummary === true) {
-      state.compaction = { id: record.id, seq: record.seq, role: record.role, text: record.content.slice(0, COMPACTION_MAX_CHARS) };
-      continue;
-    }
-    if (record.role !== 'user' && record.role !== 'assistant') continue;
-    const text = record.content.slice(0, EXTRACT_SCAN_CHARS);
-    if (text.trim().length === 0) continue;
-    // The goal is often where the ground rules are stated too: it is read for constraints like any message.
-    if (record.role === 'user' && state.goal === null) state.goal = { id: record.id, seq: record.seq, role: 'user', text: quote(record.content, GOAL_MAX_CHARS) };
-    // A reply from the other side closes the questions it could answer.
-    state.questions = state.questions.filter((q) => q.role === record.role);
-    let decided = false;
-    for (const sentence of sentences(text)) {
-      if (!decided) {
-        const kind: ItemKind | null = CONSTRAINT.test(sentence) ? 'constraint' : DECISION.test(sentence) ? 'decision' : null;
-        if (kind) {
-          addDecision(state, { id: record.id, seq: record.seq, role: record.role, text: quote(sentence, ITEM_MAX_CHARS), kind });
-          decided = true;
-        }
-      }
-      if (sentence.endsWith('?')) {
-        state.questions = state.questions.filter((q) => q.id !== record.id);
-        state.questions.push({ id: record.id, seq: record.seq, role: record.role, text: quote(sentence, ITEM_MAX_CHARS) });
-        if (state.questions.length > QUESTIONS_MAX) state.questions.shift();
-      }
+  for (const record of records) extendWith(state, record);
+  return state;
+}
+
+/** Reads one record into `state` (changed in place): a landing feeds each record as it writes it. */
+export function extendWith(state: ExtractState, record: MessageRecord): void {
+  if (record.seq <= state.throughSeq) return;
+  state.throughSeq = record.seq;
+  state.messages++;
+  state.units += countUnits(record.content);
+  for (const call of record.toolCalls ?? []) {
+    state.toolCalls++;
+    state.units += countUnits(call.name) + (call.input === undefined ? 0 : countUnits(JSON.stringify(call.input))) + (call.output ? countUnits(call.output) : 0);
+    if (typeof call.exitCode === 'number' && call.exitCode !== 0) {
+      state.failedToolCalls++;
+      state.failures.push({ id: record.id, seq: record.seq, role: 'tool', text: `${call.name} ${quote(commandOf(call.input), 160)} → exit ${call.exitCode}` });
+      if (state.failures.length > FAILURES_MAX) state.failures.shift();
     }
   }
-  return state;
+  if ((record as { compactSummary?: unknown }).compactSummary === true) {
+    state.compaction = { id: record.id, seq: record.seq, role: record.role, text: record.content.slice(0, COMPACTION_MAX_CHARS) };
+    return;
+  }
+  if (record.role !== 'user' && record.role !== 'assistant') return;
+  const text = record.content.slice(0, EXTRACT_SCAN_CHARS);
+  if (text.trim().length === 0) return;
+  // The goal is often where the ground rules are stated too: it is read for constraints like any message.
+  if (record.role === 'user' && state.goal === null) state.goal = { id: record.id, seq: record.seq, role: 'user', text: quote(record.content, GOAL_MAX_CHARS) };
+  // A reply from the other side closes the questions it could answer.
+  state.questions = state.questions.filter((q) => q.role === record.role);
+  let decided = false;
+  for (const sentence of sentences(text)) {
+    if (!decided) {
+      const kind: ItemKind | null = CONSTRAINT.test(sentence) ? 'constraint' : DECISION.test(sentence) ? 'decision' : null;
+      if (kind) {
+        addDecision(state, { id: record.id, seq: record.seq, role: record.role, text: quote(sentence, ITEM_MAX_CHARS), kind });
+        decided = true;
+      }
+    }
+    if (sentence.endsWith('?')) {
+      state.questions = state.questions.filter((q) => q.id !== record.id);
+      state.questions.push({ id: record.id, seq: record.seq, role: record.role, text: quote(sentence, ITEM_MAX_CHARS) });
+      if (state.questions.length > QUESTIONS_MAX) state.questions.shift();
+    }
+  }
 }
 
 function addDecision(state: ExtractState, item: Item): void {

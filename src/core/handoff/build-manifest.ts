@@ -3,7 +3,7 @@ import { MANIFEST_PROTOCOL_VERSION, type Manifest } from '../../shared/manifest.
 import type { SessionDoc } from '../../shared/session.js';
 import type { MessageRecord } from '../../shared/message.js';
 import { canonicalJson, sha256Hex } from '../hash.js';
-import { digestMessages } from './context-digest.js';
+import { digestMessages, type ContextDigest } from './context-digest.js';
 import { contextWithoutSummary, type ContextTransfer } from '../context/context-transfer.js';
 import type { WorkspaceSnapshot } from '../workspace/capture.js';
 import type { HandoffFacts } from './handoff-facts.js';
@@ -12,7 +12,9 @@ import type { LogBytes } from '../store/log-stream.js';
 export interface ManifestInput {
   handoffId: string;
   session: SessionDoc;
-  records: readonly MessageRecord[];
+  /** The log's records; or, for a session just landed, its `digest` and `context` (the records are not kept). */
+  records?: readonly MessageRecord[];
+  digest?: ContextDigest;
   workspace: WorkspaceSnapshot;
   client: { name: string; version: string };
   capabilities?: string[];
@@ -55,8 +57,8 @@ export function buildManifest(input: ManifestInput): Manifest {
       requires_rehydration: (git?.files?.length ?? 0) > 0,
     },
     context: {
-      ...digestMessages(input.records),
-      ...(input.context ?? contextWithoutSummary(session, input.records)),
+      ...(input.digest ?? digestMessages(input.records ?? [])),
+      ...(input.context ?? contextWithoutSummary(session, input.records ?? [])),
       ...(input.log ? { log_bytes: input.log.bytes, log_sha256: input.log.sha256 } : {}),
     },
     capabilities_required: input.capabilities ?? input.facts?.capabilities ?? ['conversation'],

@@ -16,23 +16,31 @@ export interface ContextDigest {
  * record's seq, id and checksum, so any change, loss or reordering changes it.
  */
 export function digestMessages(records: readonly MessageRecord[]): ContextDigest {
-  const messages = sha256Stream();
-  const tools = sha256Stream();
-  let toolCalls = 0;
-  for (const record of records) {
-    messages.add(`${record.seq}:${record.id}:${record.crc}\n`);
+  const digest = new DigestBuilder();
+  for (const record of records) digest.add(record);
+  return digest.result();
+}
+
+/** digestMessages a record at a time, as a landing writes them (issue 20: the records are not kept). */
+export class DigestBuilder {
+  private readonly messages = sha256Stream();
+  private readonly tools = sha256Stream();
+  private count = 0;
+  private toolCalls = 0;
+
+  add(record: MessageRecord): void {
+    this.count++;
+    this.messages.add(`${record.seq}:${record.id}:${record.crc}\n`);
     for (const call of record.toolCalls ?? []) {
-      toolCalls++;
+      this.toolCalls++;
       // The full output's hash, when it was trimmed into an artifact, is part of the record.
-      tools.add(`${canonicalJson({ id: call.id, name: call.name, exitCode: call.exitCode ?? null, ...(call.fullOutput ? { output: call.fullOutput.sha256 } : {}) })}\n`);
+      this.tools.add(`${canonicalJson({ id: call.id, name: call.name, exitCode: call.exitCode ?? null, ...(call.fullOutput ? { output: call.fullOutput.sha256 } : {}) })}\n`);
     }
   }
-  return {
-    message_count: records.length,
-    messages_sha256: messages.digest(),
-    tool_calls_count: toolCalls,
-    tool_calls_sha256: tools.digest(),
-  };
+
+  result(): ContextDigest {
+    return { message_count: this.count, messages_sha256: this.messages.digest(), tool_calls_count: this.toolCalls, tool_calls_sha256: this.tools.digest() };
+  }
 }
 
 /** Text handed to the hash at a time: one update per ~64 KiB, not one per record nor one string of the whole log. */

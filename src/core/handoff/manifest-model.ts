@@ -27,11 +27,14 @@ export interface CarriedModel {
 export function batonModelOf(messages: readonly MessageInput[]): { name: string; settings: ModelSettings & Record<string, unknown> } | null {
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i]!;
-    if (m.role === 'assistant' && typeof m.model === 'string' && m.model.length > 0) {
-      return { name: m.model, settings: { sourceTool: 'baton', model: m.model, instructions: [], sources: [] } };
-    }
+    if (m.role === 'assistant' && typeof m.model === 'string' && m.model.length > 0) return batonModelNamed(m.model);
   }
   return null;
+}
+
+/** The model snapshot of a Baton session whose last assistant message names `name` (a landing's scan finds it). */
+export function batonModelNamed(name: string | null): { name: string; settings: ModelSettings & Record<string, unknown> } | null {
+  return name ? { name, settings: { sourceTool: 'baton', model: name, instructions: [], sources: [] } } : null;
 }
 
 /**

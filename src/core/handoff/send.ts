@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { MessageInput, MessageRecord } from '../../shared/message.js';
+import type { MessageInput } from '../../shared/message.js';
 import { WorkspaceErrorCode } from '../../shared/workspace.js';
 import { Manifest } from '../../shared/manifest.js';
 import { newId } from '../../shared/ids.js';
@@ -14,13 +14,15 @@ import { BATON_VERSION } from '../version.js';
 import { buildManifest } from './build-manifest.js';
 import { factsMatch, gatherHandoffFacts } from './handoff-facts.js';
 import { describeMissing } from './manifest-capabilities.js';
-import { digestMessages } from './context-digest.js';
-import { redactSessionContent } from './redact-messages.js';
-import { MESSAGE_MAX_DEPTH, nestedDeeperThan } from './read-message-input.js';
-import { trimToolOutputs } from '../context/trim-tool-output.js';
-import { prepareContext } from '../context/context-transfer.js';
+import { digestMessages, type ContextDigest } from './context-digest.js';
+import { MESSAGE_MAX_DEPTH } from './read-message-input.js';
+import { prepareContext, type LandedConversation } from '../context/context-transfer.js';
+import { collectKeyedSecrets, StreamRedactor } from '../redact/redact-value.js';
+import { arraySource, scanMessages, type InputScan, type MessageSource } from './message-source.js';
+import { redactedBatches } from './landing-batches.js';
+import { LandingTotals } from './landing-totals.js';
 import { findTarget, type ConnectAttempt } from './find-target.js';
-import { batonModelOf } from './manifest-model.js';
+import { batonModelNamed } from './manifest-model.js';
 import { HandoffCategory, type HandoffOutcome } from './outcome.js';
 import { storeFsFor } from '../store/at-rest/registry.js';
 import { tracePart } from '../perf/phase-trace.js';
@@ -32,7 +34,12 @@ export interface NewSessionRequest {
   id?: string;
   cwd: string;
   title: string;
-  messages: MessageInput[];
+  /** The messages, whole or from a source read twice (a --messages file: never held whole). */
+  messages: MessageInput[] | MessageSource;
+  /** The source's scan, when the caller already made it (the CLI, which names bad lines before landing). */
+  scan?: InputScan;
+  /** Characters per redaction batch (LANDING_BATCH_CHARS); tests cut inputs finer to cross batch edges. */
+  batchChars?: number;
   source?: SessionSource;
   model?: { name: string; settings?: Record<string, unknown> } | null;
   permission?: PermissionState | null;
@@ -59,7 +66,9 @@ export interface OfferOptions {
 /** What was landed, as read back from the disk: offerSession can build the manifest from it without reading again. */
 export interface LandedSession {
   session: SessionDoc;
-  records: MessageRecord[];
+  /** The conversation's digest and summary state, kept as each record was written (the records are not). */
+  digest: ContextDigest;
+  conversation: LandedConversation;
   /** Size and sha256 of messages.jsonl as read back: the receiver checks the disk against these instead of parsing the log again. */
   log: LogBytes;
 }
@@ -75,22 +84,28 @@ export async function landAndReadBack(store: SessionStore, request: NewSessionRe
     throw error;
   });
   const workspace = captured.snapshot;
-  const tooDeep = request.messages.findIndex((m) => nestedDeeperThan(m, MESSAGE_MAX_DEPTH));
-  if (tooDeep >= 0) {
+  // One pipeline for every input (issue 20): a scan, then batches redacted, trimmed and written as
+  // they are read, with running totals for the manifest; the session is never held whole.
+  const source = Array.isArray(request.messages) ? arraySource(request.messages) : (request.messages as MessageSource);
+  const scan = request.scan ?? (await scanMessages(source, { checkDepth: true }));
+  if (scan.tooDeep >= 0) {
     // Imports arrive here without the CLI's line check: the same limit, named before any write.
-    throw Object.assign(new Error(`message ${tooDeep + 1} is nested deeper than ${MESSAGE_MAX_DEPTH} levels; Baton stores messages up to that depth`), { code: 'BAD_REQUEST' });
+    throw Object.assign(new Error(`message ${scan.tooDeep + 1} is nested deeper than ${MESSAGE_MAX_DEPTH} levels; Baton stores messages up to that depth`), { code: 'BAD_REQUEST' });
   }
-  const { content, found: redactions } = await redactSessionContent({
+  const header = {
     title: request.title,
-    messages: request.messages,
     // A Baton session's model is what its messages say (README: message format); imports pass theirs.
-    model: request.model ?? (request.source && request.source.tool !== 'baton' ? null : batonModelOf(request.messages)),
+    model: request.model ?? (request.source && request.source.tool !== 'baton' ? null : batonModelNamed(scan.lastAssistantModel)),
     permission: request.permission ?? null,
     tasks: request.tasks ?? [],
-  });
-  // Large tool outputs are trimmed structurally; their full text lands with the session, by hash.
-  const { messages, artifacts } = trimToolOutputs(content.messages);
-  const { session: created, records, log } = await store.landSession(
+  };
+  // A literal under a secret-named key goes wherever it occurs: in the messages or in the header.
+  const keyed = new Set(scan.keyedSecrets);
+  collectKeyedSecrets(header, keyed);
+  const redactor = new StreamRedactor(keyed);
+  const content = await redactor.redact(header);
+  const totals = new LandingTotals();
+  const { session: created, log } = await store.landSessionStream(
     {
       ...(request.id ? { id: request.id } : {}),
       cwd: workspace.cwd,
@@ -101,21 +116,30 @@ export async function landAndReadBack(store: SessionStore, request: NewSessionRe
       model: content.model,
       permission: content.permission,
       holder: 'terminal',
-      extra: { workspace, ...(Object.keys(redactions).length > 0 ? { redactions } : {}), ...(content.tasks.length ? { tasks: content.tasks } : {}) },
+      extra: { workspace },
     },
-    messages,
-    artifacts,
+    redactedBatches(source, scan, redactor, request.batchChars),
+    {
+      repeatedIds: scan.mayRepeat,
+      onRecord: (record) => totals.add(record),
+      // Known once every message went through the redactor.
+      lateExtra: () => {
+        const redactions = redactor.found();
+        return { ...(Object.keys(redactions).length > 0 ? { redactions } : {}), ...(content.tasks.length ? { tasks: content.tasks } : {}) };
+      },
+    },
   );
   // The patch goes under artifacts/ (by hash) and its ref into session.json's `workspace`.
   const session = await landWorkspace(store, created, captured);
-  // landSession read the log back (every line's checksum against the record written there, and
-  // the count); the store folds a repeated message (same id, same content) into one, with a note.
-  if (records.length !== session.messageCount) {
-    throw Object.assign(new Error(`Session ${session.id}: wrote ${session.messageCount} messages but read back ${records.length}`), {
+  // landSessionStream read the log back (every line's checksum against the record written there,
+  // and the count); the store folds a repeated message (same id, same content) into one, with a note.
+  const digest = totals.digest();
+  if (digest.message_count !== session.messageCount) {
+    throw Object.assign(new Error(`Session ${session.id}: wrote ${session.messageCount} messages but read back ${digest.message_count}`), {
       code: 'IO_ERROR',
     });
   }
-  return { session, records, log };
+  return { session, digest, conversation: totals.conversation(), log };
 }
 
 /**
@@ -131,9 +155,10 @@ export async function offerSession(sessionId: string, options: OfferOptions, lan
   // Just landed in this process: the read-back is the disk's state, no need to read it again.
   const fresh = landed?.session.id === sessionId ? landed : null;
   const session = fresh?.session ?? (await store.getSession(sessionId));
-  const records = fresh?.records ?? (await store.readMessages(sessionId));
+  // A fresh landing kept its digest and summary state: the log is not read again.
+  const records = fresh ? null : await store.readMessages(sessionId);
   const previous = fresh ? null : await readLatestManifest(sessionDir);
-  const digest = digestMessages(records);
+  const digest = fresh?.digest ?? digestMessages(records!);
   let manifest: Manifest;
   let recorded: Promise<void> = Promise.resolve();
   const workspace = await reuseOrCaptureWorkspace(store, session).catch(() => ({ cwd: session.cwd, git: null }));
@@ -142,8 +167,8 @@ export async function offerSession(sessionId: string, options: OfferOptions, lan
     manifest = previous;
   } else {
     // Summary (artifacts/summary-NN.md, extending the previous one), anchors and token estimate.
-    const context = await prepareContext(store, session, records);
-    manifest = buildManifest({ handoffId: newId('h'), session, records, workspace, facts, context, client: { name: 'baton-cli', version: BATON_VERSION }, ...(fresh ? { log: fresh.log } : {}) });
+    const context = await prepareContext(store, session, fresh?.conversation ?? records!);
+    manifest = buildManifest({ handoffId: newId('h'), session, digest, workspace, facts, context, client: { name: 'baton-cli', version: BATON_VERSION }, ...(fresh ? { log: fresh.log } : {}) });
     // Recorded before anything is offered (a re-offer reuses this handoff id), while the connection is made.
     recorded = store.recordHandoff(sessionId, manifest as Record<string, unknown>);
   }

@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openStore } from '../store/index.js';
 import { parseMessageFile } from './stream-message-input.js';
-import { landAndReadBack, offerSession } from './send.js';
+import { landAndReadBack, offerSession, type NewSessionRequest } from './send.js';
+import { defaultTitle, scanMessageFile } from './message-source.js';
 import { landingCorpus } from './test-support/landing-corpus.js';
 
 /**
@@ -22,6 +23,8 @@ vi.mock('../../shared/ids.js', async (original) => ({
 
 const GOLDENS = join(import.meta.dirname, 'fixtures', 'landing-goldens.json');
 const CASES = 300;
+const MODES = ['array', 'file', 'file-1'] as const;
+type Mode = (typeof MODES)[number];
 const TITLE_MAX_CHARS = 80;
 let tmp: string;
 
@@ -47,15 +50,27 @@ function titleFrom(messages: { role: string; content: string }[]): string {
   return first.length > TITLE_MAX_CHARS ? `${first.slice(0, TITLE_MAX_CHARS - 1)}…` : first;
 }
 
-/** What `baton handoff --messages FILE --dry-run` does, through the same core calls. */
-async function handOffFile(dir: string, path: string, cwd: string): Promise<Outcome> {
+/**
+ * What `baton handoff --messages FILE --dry-run` does, through the same core calls: `file` as the
+ * CLI does it (scanned, then read again as it lands), `file-1` the same with every message its
+ * own redaction batch, `array` with the messages parsed into memory first (imports, stdin).
+ */
+async function handOffFile(dir: string, path: string, cwd: string, mode: Mode): Promise<Outcome> {
   const store = await openStore(join(dir, 'data'));
   try {
-    const input = await parseMessageFile(path);
-    if (!input.ok) return { error: normalise(input.message, dir) };
+    let request: NewSessionRequest;
+    if (mode === 'array') {
+      const input = await parseMessageFile(path);
+      if (!input.ok) return { error: normalise(input.message, dir) };
+      request = { cwd, title: titleFrom(input.messages), messages: input.messages };
+    } else {
+      const input = await scanMessageFile(path);
+      if (!input.ok) return { error: normalise(input.message, dir) };
+      request = { cwd, title: defaultTitle(input.scan), messages: input.source, scan: input.scan, ...(mode === 'file-1' ? { batchChars: 1 } : {}) };
+    }
     let landed;
     try {
-      landed = await landAndReadBack(store, { cwd, title: titleFrom(input.messages), messages: input.messages });
+      landed = await landAndReadBack(store, request);
     } catch (error) {
       return { error: normalise((error as Error).message, dir) };
     }
@@ -85,20 +100,20 @@ function sha256(text: string): string {
 }
 
 describe('the streaming landing against the whole-array goldens', () => {
-  it(`lands ${CASES} generated inputs byte for byte as the whole-array path did`, { timeout: 300_000 }, async () => {
+  it.each(MODES)(`lands ${CASES} generated inputs (%s) byte for byte as the whole-array path did`, { timeout: 300_000 }, async (mode) => {
     const results: Record<string, Outcome> = {};
     for (const c of landingCorpus(CASES)) {
       counter = 0;
       const dir = join(tmp, c.name);
       const cwd = join(dir, 'cwd');
-      await import('node:fs/promises').then((fs) => fs.mkdir(cwd, { recursive: true }));
+      await mkdir(cwd, { recursive: true });
       const path = join(dir, 'messages.jsonl');
       await writeFile(path, c.text);
-      const outcome = await handOffFile(dir, path, cwd);
+      const outcome = await handOffFile(dir, path, cwd, mode);
       results[c.name] = outcome.manifest ? { ...outcome, manifest: sha256(outcome.manifest) } : outcome;
       await rm(dir, { recursive: true, force: true });
     }
-    if (process.env.BATON_WRITE_GOLDENS === '1') await writeFile(GOLDENS, `${JSON.stringify(results, null, 1)}\n`);
+    if (process.env.BATON_WRITE_GOLDENS === '1' && mode === 'array') await writeFile(GOLDENS, `${JSON.stringify(results, null, 1)}\n`);
     const goldens = JSON.parse(await readFile(GOLDENS, 'utf8')) as Record<string, Outcome>;
     // The corpus must exercise every kind of case, or the comparison proves little.
     const values = Object.values(goldens);

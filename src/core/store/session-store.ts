@@ -36,6 +36,35 @@ async function* oneBatch(batch: LandingBatch): AsyncIterable<LandingBatch> {
   yield batch;
 }
 
+/** An error thrown while the caller produced the next batch (its input), told apart from the store's own. */
+class CallerInputFailure {
+  constructor(readonly cause: unknown) {}
+}
+
+async function* fromCaller(batches: AsyncIterable<LandingBatch>): AsyncIterable<LandingBatch> {
+  const iterator = batches[Symbol.asyncIterator]();
+  let finished = false;
+  try {
+    for (;;) {
+      let next: IteratorResult<LandingBatch>;
+      try {
+        next = await iterator.next();
+      } catch (error) {
+        finished = true;
+        throw new CallerInputFailure(error);
+      }
+      if (next.done) {
+        finished = true;
+        return;
+      }
+      yield next.value;
+    }
+  } finally {
+    // The landing stopped early (a write failed): the caller's input is closed (a file stream released).
+    if (!finished) await iterator.return?.(undefined)?.catch(() => undefined);
+  }
+}
+
 export interface OpenStoreOptions {
   /** The file-system layer every write goes through (tests inject faults here). */
   fs?: DurableFs;
@@ -223,7 +252,7 @@ export class FileSessionStore implements SessionStore {
   async landSessionStream(init: NewSession, batches: AsyncIterable<LandingBatch>, options: LandingStreamOptions = {}): Promise<LandedStream> {
     const id = checkId(init.id ?? newId('s-'));
     const folder = new DuplicateFolder(id, options.repeatedIds ?? (() => false));
-    const { doc, writer } = await this.create({ ...init, id }, batches, folder, [], options.onRecord);
+    const { doc, writer } = await this.create({ ...init, id }, batches, folder, [], options.onRecord, options.lateExtra);
     const log = await this.readBack(doc.id, writer);
     return { session: doc, log, count: writer.count };
   }
@@ -310,16 +339,24 @@ export class FileSessionStore implements SessionStore {
    * into place: a session exists completely or not at all. `folder` folds repeated ids as the
    * messages arrive (a streamed input); `notes` are those of an input folded beforehand.
    */
-  private async create(init: NewSession & { id: string }, batches: AsyncIterable<LandingBatch>, folder: DuplicateFolder | null, notes: string[], onRecord?: (record: StoredRecord) => void): Promise<{ doc: SessionDoc; writer: LandingWriter }> {
+  private async create(
+    init: NewSession & { id: string },
+    batches: AsyncIterable<LandingBatch>,
+    folder: DuplicateFolder | null,
+    notes: string[],
+    onRecord?: (record: StoredRecord) => void,
+    lateExtra?: () => Record<string, unknown>,
+  ): Promise<{ doc: SessionDoc; writer: LandingWriter }> {
     this.writable();
     const id = init.id;
     if (init.parentId) checkId(init.parentId, 'parent session id');
     const target = liveDir(this.root, id);
     if ((await this.exists(target)) || (await this.exists(archivedDir(this.root, id)))) throw new StoreError('CONFLICT', `Session ${id} already exists.`, target);
     const now = this.now().toISOString();
-    const docOf = (messageCount: number, folded: string[]) => {
+    const docOf = (messageCount: number, folded: string[], late: Record<string, unknown> = {}) => {
       const parsed = SessionDoc.safeParse({
         ...init.extra,
+        ...late,
         schemaVersion: SESSION_SCHEMA_VERSION,
         id,
         parentId: init.parentId ?? null,
@@ -353,12 +390,12 @@ export class FileSessionStore implements SessionStore {
       try {
         // Written in chunks of about LANDING_CHUNK_BYTES: memory stays bounded by the chunk and the batch, not the session.
         writer = new LandingWriter(this.fs, staging, log, recordCodecFor(this.fs, staging), now, folder, onRecord);
-        for await (const batch of batches) await writer.add(batch);
+        for await (const batch of fromCaller(batches)) await writer.add(batch);
         await writer.finish();
       } finally {
         await log.close();
       }
-      doc = docOf(writer.count, [...notes, ...writer.notes()]);
+      doc = docOf(writer.count, [...notes, ...writer.notes()], lateExtra?.());
       // The first writer to open the log (the receiver taking the baton) starts from here, not from
       // a full scan; below the interval, as for appends (message-log.ts), recovery scans it all.
       const checkpoint = writer.checkpoint();
@@ -367,8 +404,10 @@ export class FileSessionStore implements SessionStore {
       await this.fs.rename(staging, target);
       await this.fs.fsyncDir(join(this.root, SESSIONS_DIR));
     } catch (error) {
-      // A streamed input refused part-way (two messages with one id) leaves no staging behind.
-      if (error instanceof StoreError && error.code === 'BAD_REQUEST') await this.fs.removeTree(staging).catch(() => undefined);
+      // A streamed input refused part-way (two messages with one id, a file that changed) leaves no staging behind.
+      if (error instanceof CallerInputFailure || (error instanceof StoreError && error.code === 'BAD_REQUEST')) await this.fs.removeTree(staging).catch(() => undefined);
+      // The caller's input failed (not the disk): its own error, as it was thrown.
+      if (error instanceof CallerInputFailure) throw error.cause;
       if (['EEXIST', 'ENOTEMPTY'].includes(errnoOf(error) ?? '')) throw new StoreError('CONFLICT', `Session ${id} already exists.`, target);
       throw fromFsError(error, target, 'creating the session');
     }

@@ -63,6 +63,8 @@ export interface LandingStreamOptions {
   repeatedIds?: (id: string) => boolean;
   /** Each record as written, for running totals (digest, summary, anchors). */
   onRecord?: (record: MessageRecord) => void;
+  /** session.json fields known only once every message went through (the redaction counts): merged after `init.extra`. */
+  lateExtra?: () => Record<string, unknown>;
 }
 
 /** A streamed landing's result: the document, the log as read back, and how many records it holds. */

@@ -1,0 +1,157 @@
+import { stat } from 'node:fs/promises';
+import { crc32 } from 'node:zlib';
+import type { MessageInput } from '../../shared/message.js';
+import { collectKeyedSecrets } from '../redact/redact-value.js';
+import { MESSAGE_MAX_DEPTH, nestedDeeperThan } from './read-message-input.js';
+import { MessageInputError, readMessageFile } from './stream-message-input.js';
+
+/**
+ * Where a new session's messages come from (issue 20). The landing reads them twice, and holds
+ * neither pass: once to scan (below) and once to redact, trim and write them a batch at a time.
+ */
+export interface MessageSource {
+  /** The messages from the start, in parts (one read of the file each call). */
+  parts(): AsyncIterable<readonly MessageInput[]>;
+  /** Called after the second read: throws when the input changed between the two. */
+  checkUnchanged?(scan: InputScan): Promise<void>;
+}
+
+/**
+ * What the landing must know before the first write, from one pass over the input:
+ * - the literals under secret-named keys, because redaction replaces them wherever they occur
+ *   (an earlier message may say the same string);
+ * - which ids may repeat: a 32-bit hash of each id (4 bytes a message, not a set of strings) and
+ *   the hashes seen twice, so the fold remembers only those ids (a hash collision only means one
+ *   more id remembered);
+ * - the count, the first user line (the default title), the last assistant model (a Baton
+ *   session's model) and the first message nested too deep, all before anything is written.
+ */
+export interface InputScan {
+  count: number;
+  keyedSecrets: Set<string>;
+  mayRepeat: (id: string) => boolean;
+  /** First line of the first user message, trimmed (undefined: no user message). */
+  firstUserLine: string | undefined;
+  lastAssistantModel: string | null;
+  /** Index of the first message nested deeper than MESSAGE_MAX_DEPTH, or -1. */
+  tooDeep: number;
+  /** The file's size and modification time when scanned, to tell a change before the second read. */
+  fileStamp?: string;
+}
+
+export function arraySource(messages: readonly MessageInput[]): MessageSource {
+  return {
+    async *parts() {
+      yield messages;
+    },
+  };
+}
+
+/** A messages file read twice, a MESSAGE_INPUT_CHUNK_BYTES chunk at a time; parse errors are MessageInputErrors naming the line. */
+export function fileSource(path: string): MessageSource {
+  return {
+    parts: () => readMessageFile(path),
+    async checkUnchanged(scan) {
+      if (scan.fileStamp !== (await fileStamp(path))) throw new MessageInputError(`${path} changed while Baton was reading it; nothing was saved. Hand it off again once it is written.`);
+    },
+  };
+}
+
+async function fileStamp(path: string): Promise<string> {
+  const s = await stat(path);
+  return `${s.size}:${s.mtimeMs}:${s.ino}`;
+}
+
+/** One pass over the source (see InputScan); `checkDepth` for inputs that no line parser checked (imports, arrays). */
+export async function scanMessages(source: MessageSource, options: { checkDepth: boolean; path?: string }): Promise<InputScan> {
+  const fileStampBefore = options.path ? await fileStamp(options.path) : undefined;
+  const keyedSecrets = new Set<string>();
+  let hashes = new Uint32Array(1024);
+  let count = 0;
+  let firstUserLine: string | undefined;
+  let lastAssistantModel: string | null = null;
+  let tooDeep = -1;
+  for await (const part of source.parts()) {
+    for (const m of part) {
+      if (options.checkDepth && tooDeep < 0 && nestedDeeperThan(m, MESSAGE_MAX_DEPTH)) tooDeep = count;
+      collectKeyedSecrets(m, keyedSecrets);
+      if (m.id !== undefined) {
+        while (count >= hashes.length) hashes = grow(hashes);
+        hashes[count] = idHash(m.id);
+      }
+      if (firstUserLine === undefined && m.role === 'user') firstUserLine = firstLine(m.content);
+      if (m.role === 'assistant' && typeof m.model === 'string' && m.model.length > 0) lastAssistantModel = m.model;
+      count++;
+    }
+  }
+  const repeated = repeatedHashes(hashes.subarray(0, count));
+  return {
+    count,
+    keyedSecrets,
+    mayRepeat: repeated.size === 0 ? () => false : (id) => repeated.has(idHash(id)),
+    firstUserLine,
+    lastAssistantModel,
+    tooDeep,
+    ...(fileStampBefore !== undefined ? { fileStamp: fileStampBefore } : {}),
+  };
+}
+
+/** `content.trim().split('\n')[0]` without splitting a 4 MB content into lines. */
+function firstLine(content: string): string {
+  const trimmed = content.trim();
+  const nl = trimmed.indexOf('\n');
+  return nl < 0 ? trimmed : trimmed.slice(0, nl);
+}
+
+/** crc32 of the id, never 0 (0 marks a message without one). */
+function idHash(id: string): number {
+  return crc32(id) || 1;
+}
+
+function grow(array: Uint32Array): Uint32Array {
+  const grown = new Uint32Array(array.length * 2);
+  grown.set(array);
+  return grown;
+}
+
+/** Hash values that occur more than once (0, no id, excepted): sorted in place, then one scan. */
+function repeatedHashes(hashes: Uint32Array): Set<number> {
+  hashes.sort();
+  const out = new Set<number>();
+  for (let i = 1; i < hashes.length; i++) if (hashes[i] !== 0 && hashes[i] === hashes[i - 1]) out.add(hashes[i]!);
+  return out;
+}
+
+export type ScannedInput = { ok: true; source: MessageSource; scan: InputScan } | { ok: false; message: string };
+
+/**
+ * `baton handoff --messages FILE`: the file scanned once (every line parsed and checked, the first
+ * bad one named before anything is written); the landing reads it a second time.
+ */
+export async function scanMessageFile(path: string): Promise<ScannedInput> {
+  const source = fileSource(path);
+  try {
+    return { ok: true, source, scan: await scanMessages(source, { checkDepth: false, path }) };
+  } catch (error) {
+    if (error instanceof MessageInputError) return { ok: false, message: error.message };
+    const code = (error as { code?: string }).code;
+    if (typeof code === 'string') return { ok: false, message: `cannot read ${path}: ${(error as Error).message}` };
+    throw error;
+  }
+}
+
+/** Messages already in memory (stdin, which cannot be read twice), scanned like a file. */
+export async function scanMessageArray(messages: readonly MessageInput[]): Promise<ScannedInput> {
+  const source = arraySource(messages);
+  return { ok: true, source, scan: await scanMessages(source, { checkDepth: false }) };
+}
+
+/** Longest default title (the first line of the first user message). */
+export const DEFAULT_TITLE_MAX_CHARS = 80;
+
+/** Without --title: the first line of the first user message, shortened. */
+export function defaultTitle(scan: Pick<InputScan, 'firstUserLine'>): string {
+  const first = scan.firstUserLine ?? '';
+  if (!first) return 'Untitled session';
+  return first.length > DEFAULT_TITLE_MAX_CHARS ? `${first.slice(0, DEFAULT_TITLE_MAX_CHARS - 1)}…` : first;
+}
