@@ -30,7 +30,11 @@ beforeEach(async () => {
 });
 afterEach(async () => fixture.dispose());
 
-const land = (messages: MessageInput[]) => landAndReadBack(fixture.store, { cwd: fixture.workDir, title: 't', messages });
+// The landing keeps no records (issue 20): the tests read them back from the store.
+const land = async (messages: MessageInput[]) => {
+  const landed = await landAndReadBack(fixture.store, { cwd: fixture.workDir, title: 't', messages });
+  return { ...landed, records: await fixture.store.readMessages(landed.session.id) };
+};
 
 describe('anchors', () => {
   it('carry the first goal, decisions, constraints, open questions and the last turns, in log order', async () => {

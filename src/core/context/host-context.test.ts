@@ -43,7 +43,7 @@ describe('host: context transfer through the real receiver and UI contract', () 
     const landed = await land();
     const outcome = await offerSession(landed.session.id, options(false), landed);
     expect(outcome.category).toBe('accepted');
-    const ref = landed.records[1]!.toolCalls![0]!.fullOutput!.ref;
+    const ref = (await host.store.readMessages(landed.session.id))[1]!.toolCalls![0]!.fullOutput!.ref;
     expect(await host.dispatch('artifact:text', { sessionId: landed.session.id, ref })).toEqual({ ok: true, value: { text: full, bytes: Buffer.byteLength(full), shownBytes: Buffer.byteLength(full) } });
     expect(await host.dispatch('artifact:text', { sessionId: landed.session.id, ref: '../session.json' })).toMatchObject({ ok: false, error: { code: 'BAD_REQUEST' } });
     const path = join(host.store.sessionDir(landed.session.id), ref);
@@ -74,7 +74,7 @@ describe('host: context transfer through the real receiver and UI contract', () 
   it('artifact:text sends at most FULL_OUTPUT_VIEW_MAX_BYTES of a huge output and says how big it is', async () => {
     const huge = 'line of a very long log\n'.repeat(Math.ceil((FULL_OUTPUT_VIEW_MAX_BYTES + 1_000_000) / 24));
     const landed = await landAndReadBack(host.store, { cwd: join(root, 'work'), title: 'huge', messages: [{ role: 'tool', content: huge, toolCallId: 'x' }] });
-    const ref = landed.records[0]!.fullOutput!.ref;
+    const ref = (await host.store.readMessages(landed.session.id))[0]!.fullOutput!.ref;
     const answer = (await host.dispatch('artifact:text', { sessionId: landed.session.id, ref })) as { ok: true; value: { text: string; bytes: number; shownBytes: number } };
     expect(answer.value.bytes).toBe(Buffer.byteLength(huge));
     expect(answer.value.shownBytes).toBe(FULL_OUTPUT_VIEW_MAX_BYTES);

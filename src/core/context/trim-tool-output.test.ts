@@ -83,7 +83,7 @@ describe('landing a session with large tool outputs', () => {
 
   it('stores the trimmed form in the log and the full output as an artifact by hash, in the same landing', async () => {
     const full = numbered(5_000, (i) => (i === 2_500 ? 'npm ERR! code ELIFECYCLE' : `building module ${i}`));
-    const { session, records } = await landAndReadBack(fixture.store, {
+    const { session } = await landAndReadBack(fixture.store, {
       cwd: fixture.workDir,
       title: 'big output',
       messages: [
@@ -92,6 +92,7 @@ describe('landing a session with large tool outputs', () => {
         { role: 'tool', content: full, toolCallId: 't1', exitCode: 1 },
       ],
     });
+    const records = await fixture.store.readMessages(session.id);
     const call = records[1]!.toolCalls![0]!;
     expect(call.output).toContain('2501│ npm ERR! code ELIFECYCLE');
     expect(call.output!.length).toBeLessThan(full.length / 10);
