@@ -6,6 +6,7 @@ import { DEFAULT_HANDOFF_TIMEOUT_MS, landAndReadBack, offerSession, type LandedS
 import { connectFirst, type ConnectAttempt } from '../../core/handoff/find-target.js';
 import { HANDOFF_EXIT_CODE, HandoffCategory, type HandoffOutcome } from '../../core/handoff/outcome.js';
 import { isValidId } from '../../shared/ids.js';
+import { IDLE_TIMEOUT_MS } from '../../shared/wire.js';
 import { createOutput, EXIT, writeHuman } from '../output.js';
 import { endpointFor, openCliStore, resumeCommand } from '../context.js';
 import { realpath } from 'node:fs/promises';
@@ -100,9 +101,17 @@ async function runHandoff(flags: HandoffFlags): Promise<number> {
         firstConnection = endpointAsked.then(({ endpoint, token }) => connectFirst({ endpoint, token, timeoutMs: timeoutSeconds * 1000 }));
         firstConnection.catch(() => undefined);
       }
+      const landingStarted = Date.now();
       try {
         landed = await landAndReadBack(store, { cwd: flags.cwd ?? process.cwd(), title: flags.title ?? defaultTitle(input.scan), messages: input.source, scan: input.scan });
         sessionId = landed.session.id;
+        // The receiver closes a connection left idle for IDLE_TIMEOUT_MS: after a long landing (a
+        // 300 MB session) the early one may be gone, so a fresh one is made for the offer.
+        if (firstConnection && Date.now() - landingStarted > IDLE_TIMEOUT_MS / 2) {
+          const early = firstConnection;
+          firstConnection = undefined;
+          void early.then((attempt) => attempt.client?.close(), () => undefined);
+        }
       } catch (error) {
         return report(out, {
           category: HandoffCategory.writeFailure,
