@@ -66,7 +66,7 @@ async function fileStamp(path: string): Promise<string> {
 export async function scanMessages(source: MessageSource, options: { checkDepth: boolean; path?: string }): Promise<InputScan> {
   const fileStampBefore = options.path ? await fileStamp(options.path) : undefined;
   const keyedSecrets = new Set<string>();
-  let hashes = new Uint32Array(1024);
+  let hashes: Uint32Array = new Uint32Array(1024);
   let count = 0;
   let firstUserLine: string | undefined;
   let lastAssistantModel: string | null = null;
