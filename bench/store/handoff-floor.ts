@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { open, rm } from 'node:fs/promises';
-import { redactSessionContent } from '../../src/core/handoff/redact-messages.js';
+import { redactValue } from '../../src/core/redact/redact-value.js';
 import { contextWithoutSummary } from '../../src/core/context/context-transfer.js';
 import type { MessageInput, MessageRecord } from '../../src/shared/message.js';
 
@@ -46,7 +46,7 @@ at = t();
 const readBack = t() - at;
 at = t();
 // Issue 12's redaction over the same messages, as the landing runs it.
-await redactSessionContent({ title: 'floor', messages, model: null, permission: null, tasks: [] });
+await redactValue({ title: 'floor', messages, model: null, permission: null, tasks: [] });
 const redact = t() - at;
 at = t();
 // Issues 9/11: anchors and the token estimate over the records (the summary is rendered from the same state).
