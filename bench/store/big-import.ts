@@ -16,6 +16,8 @@ const RUNS = Number(process.argv[3] ?? 1);
 const BIN = process.env.BATON_BENCH_BIN ?? resolve(import.meta.dirname, '..', '..', 'bin', 'baton.js');
 const BASE_BIN = process.env.BATON_BENCH_BASE_BIN;
 const RSS_HOOK = resolve(import.meta.dirname, 'max-rss.cjs');
+// BATON_BENCH_CPU_PROF=DIR: each baton process writes a V8 CPU profile there (summarise with profile-summary.ts).
+const PROF = process.env.BATON_BENCH_CPU_PROF;
 const PARSE_FLOOR = resolve(import.meta.dirname, 'parse-floor.cjs');
 const FIXTURE = resolve(import.meta.dirname, '..', '..', '..', 'shared', 'fixtures', 'agent-logs', 'claude-code-session.sample.jsonl');
 
@@ -71,7 +73,9 @@ function run(args: string[], dataDir: string): Promise<Run> {
   const rssFile = join(root, `rss-${Math.random().toString(36).slice(2)}`);
   const started = process.hrtime.bigint();
   return new Promise((done, fail) => {
-    execFile(process.execPath, args, { env: { ...process.env, HOME: home, BATON_HOME: dataDir, NODE_OPTIONS: `--require ${RSS_HOOK}`, BATON_BENCH_RSS_FILE: rssFile }, maxBuffer: 1 << 26 }, async (error, out, err) => {
+    // NODE_OPTIONS may not carry --cpu-prof: it goes on the command line of the baton processes only.
+    const profile = PROF && (args[0] === BIN || args[0] === BASE_BIN) ? ['--cpu-prof', `--cpu-prof-dir=${PROF}`] : [];
+    execFile(process.execPath, [...profile, ...args], { env: { ...process.env, HOME: home, BATON_HOME: dataDir, NODE_OPTIONS: `--require ${RSS_HOOK}`, BATON_BENCH_RSS_FILE: rssFile }, maxBuffer: 1 << 26 }, async (error, out, err) => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       if (error) return fail(new Error(`${args.join(' ')}: ${error.message} ${out.slice(0, 1500)} ${err.slice(0, 500)}`));
       const [rssKb, cpuUs] = (await readFile(rssFile, 'utf8').catch(() => '0 0')).split(' ').map(Number);
