@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { gitFailed } from './errors.js';
 import { runGit, streamGit } from './git.js';
+import { runGitBatch } from './git-batch.js';
 import { parseRawNumstatZ, type DiffEntry } from './diff-list.js';
 
 /** Past this size the patch is referenced by hash and size, not stored (the person is warned). */
@@ -36,10 +37,51 @@ export function emptyPatch(): PatchCapture {
 
 /** The binary-safe patch (`git diff --binary`), hashed while it streams; kept only up to maxBytes. */
 export async function capturePatch(root: string, head: string | null, env: Record<string, string>, maxBytes = PATCH_MAX_BYTES): Promise<PatchCapture> {
+  const collector = patchCollector(maxBytes);
+  const result = await streamGit(root, patchArgs(head), collector.add, { env });
+  if (result.code !== 0) throw gitFailed('diff --binary', root, result.stderr);
+  return collector.done();
+}
+
+/**
+ * The changed files (listDiff) and, when asked, the patch (capturePatch), from one child process
+ * (git-batch.ts): the two diffs run side by side as before, for one fork of this process.
+ */
+export async function listAndCapturePatch(
+  root: string,
+  head: string | null,
+  env: Record<string, string>,
+  options: { patch: boolean; maxBytes?: number },
+): Promise<{ entries: DiffEntry[]; patch: PatchCapture | null }> {
+  const collector = patchCollector(options.maxBytes ?? PATCH_MAX_BYTES);
+  const [listed, patched] = await runGitBatch(
+    root,
+    [{ args: [...diffArgs(head), '-z', '--raw', '--numstat'] }, ...(options.patch ? [{ args: patchArgs(head), onStdout: collector.add }] : [])],
+    { env },
+  );
+  if (listed!.code !== 0) throw gitFailed('diff --raw', root, listed!.stderr);
+  if (patched && patched.code !== 0) throw gitFailed('diff --binary', root, patched.stderr);
+  return { entries: parseRawNumstatZ(listed!.stdout.toString('utf8')), patch: patched ? collector.done() : null };
+}
+
+/** Hashes every chunk of a patch and keeps them while the total stays within maxBytes. */
+function patchCollector(maxBytes: number): { add: (chunk: Buffer) => void; done: () => PatchCapture } {
   const hash = createHash('sha256');
   let chunks: Buffer[] | null = [];
   let size = 0;
-  const args = [
+  return {
+    add(chunk) {
+      hash.update(chunk);
+      size += chunk.length;
+      if (chunks && size <= maxBytes) chunks.push(chunk);
+      else chunks = null; // past the cap: keep hashing, stop keeping
+    },
+    done: () => ({ sha256: hash.digest('hex'), size, bytes: chunks ? Buffer.concat(chunks, size) : null }),
+  };
+}
+
+function patchArgs(head: string | null): string[] {
+  return [
     ...diffArgs(head),
     '--binary',
     '--full-index',
@@ -50,17 +92,4 @@ export async function capturePatch(root: string, head: string | null, env: Recor
     '--unified=3',
     '--inter-hunk-context=0',
   ];
-  const result = await streamGit(
-    root,
-    args,
-    (chunk) => {
-      hash.update(chunk);
-      size += chunk.length;
-      if (chunks && size <= maxBytes) chunks.push(chunk);
-      else chunks = null; // past the cap: keep hashing, stop keeping
-    },
-    { env },
-  );
-  if (result.code !== 0) throw gitFailed('diff --binary', root, result.stderr);
-  return { sha256: hash.digest('hex'), size, bytes: chunks ? Buffer.concat(chunks, size) : null };
 }
