@@ -170,7 +170,7 @@ export interface RepositoryLocation {
 }
 
 /** The git command that finds the work tree around a directory (parseLocation reads its answer). */
-const LOCATE_ARGS = ['rev-parse', '--show-toplevel', '--absolute-git-dir', '--git-common-dir', '--git-path', 'index'];
+export const LOCATE_ARGS = ['rev-parse', '--show-toplevel', '--absolute-git-dir', '--git-common-dir', '--git-path', 'index'];
 
 /** The work tree around `dir`, or null outside any (or inside a .git directory / bare repository). */
 export async function locateRepository(dir: string): Promise<RepositoryLocation | null> {
@@ -178,7 +178,7 @@ export async function locateRepository(dir: string): Promise<RepositoryLocation 
 }
 
 /** LOCATE_ARGS's answer, run from `dir`. */
-async function parseLocation(dir: string, result: GitResult): Promise<RepositoryLocation | null> {
+export async function parseLocation(dir: string, result: GitResult): Promise<RepositoryLocation | null> {
   if (result.code !== 0) return null;
   const [top, gitDir, commonDir, index] = result.stdout.toString('utf8').split('\n');
   if (!top || !gitDir || !commonDir || !index) return null;
