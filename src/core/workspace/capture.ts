@@ -14,7 +14,7 @@ import { hashDiskPath, mapLimit, type DiskHash } from './file-hash.js';
 import { runGit, type GitResult } from './git.js';
 import { runGitBatch } from './git-batch.js';
 import type { DiffEntry } from './diff-list.js';
-import { PATCH_MAX_BYTES, emptyPatch, listAndCapturePatch } from './patch.js';
+import { PATCH_MAX_BYTES, emptyPatch, listAndPatchRun } from './patch.js';
 import { REMOTES_ARGS, parseRemotes, primaryRemote } from './remotes.js';
 import { STATUS_ARGS, parseStatusV2, type StatusEntry } from './status.js';
 import { diffSummarySha256 } from './summary-hash.js';
@@ -85,9 +85,7 @@ export async function captureWorkspaceWithPatch(cwd: string, options: CaptureOpt
   const { entries, patch } =
     status.entries.length === 0
       ? { entries: [] as DiffEntry[], patch: wantPatch ? emptyPatch() : null }
-      : await withWorkingTreeIndex(root, indexPath, head, warnings, (env) =>
-          listAndCapturePatch(root, head, env, { patch: wantPatch, maxBytes: options.patchMaxBytes ?? PATCH_MAX_BYTES }),
-        );
+      : await withWorkingTreeIndex(root, indexPath, head, warnings, () => listAndPatchRun(root, head, { patch: wantPatch, maxBytes: options.patchMaxBytes ?? PATCH_MAX_BYTES }));
   const hashes = await hashing;
   const files = await mapLimit(entries, HASH_CONCURRENCY, (entry) => describeFile(root, entry, byPath, hashes, warnings));
 

@@ -58,6 +58,15 @@ describe('runGitBatch: each command answers as it does on its own', () => {
     expect((await runGit(repo.root, ['ls-files', '--stage'])).stdout.toString().trim().split('\n')).toHaveLength(3);
   });
 
+  it('firstAlone: the first command ends before the others start, so they read what it wrote', async () => {
+    const env = { GIT_INDEX_FILE: join(tempDir('baton-batch-index-'), 'index') };
+    const [added, staged, cached] = await runGitBatch(repo.root, [{ args: ['add', '--all'] }, { args: ['ls-files', '--stage'] }, { args: ['diff', '--cached', '--name-only', 'HEAD'] }], { env, firstAlone: true });
+    expect(added).toMatchObject({ code: 0, stderr: '' });
+    expect(staged!.stdout.toString().trim().split('\n')).toHaveLength(3);
+    expect(cached!.stdout.toString()).toBe('small.txt\n');
+    expect(batchScript([{ args: ['a'] }, { args: ['b'] }], true).split('\n')[0]).not.toMatch(/&$/);
+  });
+
   it('a directory that does not exist gives what each command gives on its own', async () => {
     const gone = join(repo.root, 'gone');
     const calls = [['rev-parse', '--show-toplevel'], ['status']];

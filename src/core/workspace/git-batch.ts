@@ -27,14 +27,23 @@ export interface GitCall {
   onStdout?: (chunk: Buffer) => void;
 }
 
+export interface GitBatchOptions extends GitOptions {
+  /** The first call runs to its end before the others start (they read what it wrote), whatever its exit code. */
+  firstAlone?: boolean;
+}
+
 /** The calls' results, in the calls' order. All calls share `cwd` and `options.env`. */
-export function runGitBatch(cwd: string, calls: readonly GitCall[], options: GitOptions = {}): Promise<GitResult[]> {
+export function runGitBatch(cwd: string, calls: readonly GitCall[], options: GitBatchOptions = {}): Promise<GitResult[]> {
   if (calls.length > GIT_BATCH_MAX_CALLS) throw new RangeError(`runGitBatch: ${calls.length} calls, at most ${GIT_BATCH_MAX_CALLS}`);
   if (calls.length <= 1 || process.platform === 'win32') return eachOnItsOwn(cwd, calls, options);
   return tracePart('git', viaShell(cwd, calls, options)).then((results) => results ?? eachOnItsOwn(cwd, calls, options));
 }
 
-function eachOnItsOwn(cwd: string, calls: readonly GitCall[], options: GitOptions): Promise<GitResult[]> {
+async function eachOnItsOwn(cwd: string, calls: readonly GitCall[], options: GitBatchOptions): Promise<GitResult[]> {
+  if (options.firstAlone && calls.length > 1) {
+    const [first] = await eachOnItsOwn(cwd, calls.slice(0, 1), { ...options, firstAlone: false });
+    return [first!, ...(await eachOnItsOwn(cwd, calls.slice(1), { ...options, firstAlone: false }))];
+  }
   return Promise.all(
     calls.map((call) =>
       call.onStdout ? streamGit(cwd, call.args, call.onStdout, options).then((r) => ({ ...r, stdout: Buffer.alloc(0) })) : runGit(cwd, call.args, undefined, options),
@@ -46,18 +55,18 @@ const quote = (arg: string) => `'${arg.replaceAll("'", "'\\''")}'`;
 const stdoutFd = (i: number) => 3 + i;
 const stderrFd = (i: number) => (i < 3 ? 7 + i : 2);
 
-/** The shell script: every command in the background, its code as "INDEX CODE" once it ends. */
-export function batchScript(calls: readonly GitCall[]): string {
-  const jobs = calls.map((call, i) => `{ git ${gitArgs(call.args).map(quote).join(' ')} >&${stdoutFd(i)} 2>&${stderrFd(i)}; echo "${i} $?"; } &`);
+/** The shell script: every command in the background (the first in the foreground when firstAlone), its code as "INDEX CODE" once it ends. */
+export function batchScript(calls: readonly GitCall[], firstAlone = false): string {
+  const jobs = calls.map((call, i) => `{ git ${gitArgs(call.args).map(quote).join(' ')} >&${stdoutFd(i)} 2>&${stderrFd(i)}; echo "${i} $?"; }${firstAlone && i === 0 ? '' : ' &'}`);
   return `${jobs.join('\n')}\nwait\n`;
 }
 
 /** Resolves null when the shell could not be started (the caller runs each command on its own). */
-function viaShell(cwd: string, calls: readonly GitCall[], options: GitOptions): Promise<GitResult[] | null> {
+function viaShell(cwd: string, calls: readonly GitCall[], options: GitBatchOptions): Promise<GitResult[] | null> {
   return new Promise((resolve) => {
     const descriptors = 7 + Math.min(calls.length, 3);
     const stdio = Array.from({ length: descriptors }, (_, fd) => (fd === 0 ? 'ignore' : 'pipe')) as ('ignore' | 'pipe')[];
-    const child = spawn('/bin/sh', ['-c', batchScript(calls)], { cwd, env: gitEnv(options.env), stdio, windowsHide: true });
+    const child = spawn('/bin/sh', ['-c', batchScript(calls, options.firstAlone)], { cwd, env: gitEnv(options.env), stdio, windowsHide: true });
     const outputs = calls.map(() => ({ chunks: [] as Buffer[], size: 0, overflow: false, errors: [] as Buffer[] }));
     let codes = '';
     // No shell (or no cwd): nothing ran; each command on its own then gives its usual answer.

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { gitFailed } from './errors.js';
-import { runGit, streamGit } from './git.js';
-import { runGitBatch } from './git-batch.js';
+import type { GitResult } from './git.js';
+import type { GitCall } from './git-batch.js';
 import { parseRawNumstatZ, type DiffEntry } from './diff-list.js';
 
 /** Past this size the patch is referenced by hash and size, not stored (the person is warned). */
@@ -17,12 +17,6 @@ function diffArgs(head: string | null): string[] {
   return head ? [...args, head] : args; // an unborn branch diffs against the empty tree
 }
 
-export async function listDiff(root: string, head: string | null, env: Record<string, string>): Promise<DiffEntry[]> {
-  const result = await runGit(root, [...diffArgs(head), '-z', '--raw', '--numstat'], undefined, { env });
-  if (result.code !== 0) throw gitFailed('diff --raw', root, result.stderr);
-  return parseRawNumstatZ(result.stdout.toString('utf8'));
-}
-
 export interface PatchCapture {
   sha256: string;
   size: number;
@@ -30,38 +24,37 @@ export interface PatchCapture {
   bytes: Buffer | null;
 }
 
-/** What capturePatch gives for a diff with nothing in it. */
+/** The patch of a diff with nothing in it. */
 export function emptyPatch(): PatchCapture {
   return { sha256: createHash('sha256').digest('hex'), size: 0, bytes: Buffer.alloc(0) };
 }
 
-/** The binary-safe patch (`git diff --binary`), hashed while it streams; kept only up to maxBytes. */
-export async function capturePatch(root: string, head: string | null, env: Record<string, string>, maxBytes = PATCH_MAX_BYTES): Promise<PatchCapture> {
-  const collector = patchCollector(maxBytes);
-  const result = await streamGit(root, patchArgs(head), collector.add, { env });
-  if (result.code !== 0) throw gitFailed('diff --binary', root, result.stderr);
-  return collector.done();
+export interface PatchOptions {
+  patch: boolean;
+  maxBytes?: number;
+}
+
+export interface ListedPatch {
+  entries: DiffEntry[];
+  patch: PatchCapture | null;
 }
 
 /**
- * The changed files (listDiff) and, when asked, the patch (capturePatch), from one child process
- * (git-batch.ts): the two diffs run side by side as before, for one fork of this process.
+ * The changed files (`--raw --numstat`) and, when asked, the binary-safe patch (`--binary`,
+ * hashed while it streams, kept only up to maxBytes), from one child process (git-batch.ts): the
+ * two diffs run side by side, for one fork of this process.
+ * The calls go into a batch that may run more (temp-index.ts runs `add` before them).
  */
-export async function listAndCapturePatch(
-  root: string,
-  head: string | null,
-  env: Record<string, string>,
-  options: { patch: boolean; maxBytes?: number },
-): Promise<{ entries: DiffEntry[]; patch: PatchCapture | null }> {
+export function listAndPatchRun(root: string, head: string | null, options: PatchOptions): { calls: GitCall[]; finish: (results: GitResult[]) => ListedPatch } {
   const collector = patchCollector(options.maxBytes ?? PATCH_MAX_BYTES);
-  const [listed, patched] = await runGitBatch(
-    root,
-    [{ args: [...diffArgs(head), '-z', '--raw', '--numstat'] }, ...(options.patch ? [{ args: patchArgs(head), onStdout: collector.add }] : [])],
-    { env },
-  );
-  if (listed!.code !== 0) throw gitFailed('diff --raw', root, listed!.stderr);
-  if (patched && patched.code !== 0) throw gitFailed('diff --binary', root, patched.stderr);
-  return { entries: parseRawNumstatZ(listed!.stdout.toString('utf8')), patch: patched ? collector.done() : null };
+  return {
+    calls: [{ args: [...diffArgs(head), '-z', '--raw', '--numstat'] }, ...(options.patch ? [{ args: patchArgs(head), onStdout: collector.add }] : [])],
+    finish([listed, patched]) {
+      if (listed!.code !== 0) throw gitFailed('diff --raw', root, listed!.stderr);
+      if (patched && patched.code !== 0) throw gitFailed('diff --binary', root, patched.stderr);
+      return { entries: parseRawNumstatZ(listed!.stdout.toString('utf8')), patch: patched ? collector.done() : null };
+    },
+  };
 }
 
 /** Hashes every chunk of a patch and keeps them while the total stays within maxBytes. */
