@@ -67,6 +67,16 @@ describe('runGitBatch: each command answers as it does on its own', () => {
     expect(batchScript([{ args: ['a'] }, { args: ['b'] }], true).split('\n')[0]).not.toMatch(/&$/);
   });
 
+  it('each git holds only its own stdin, stdout and stderr: nothing it leaves running keeps the batch open', async () => {
+    // An alias runs a shell from git, with git's descriptors: ls lists them (3 is its own listing).
+    const calls = [['-c', 'alias.fds=!ls /proc/self/fd', 'fds'], ['-c', 'alias.fds=!ls /proc/self/fd', 'fds'], ['--version']];
+    const results = await runGitBatch(repo.root, calls.map((args) => ({ args })));
+    // The same list as a git spawned on its own (this process may pass on a descriptor of its own to both).
+    const alone = (await runGit(repo.root, calls[0]!)).stdout.toString();
+    expect(alone.trim().split('\n').slice(0, 3)).toEqual(['0', '1', '2']);
+    for (const result of results.slice(0, 2)) expect(result.stdout.toString()).toBe(alone);
+  });
+
   it('a directory that does not exist gives what each command gives on its own', async () => {
     const gone = join(repo.root, 'gone');
     const calls = [['rev-parse', '--show-toplevel'], ['status']];

@@ -57,7 +57,12 @@ const stderrFd = (i: number) => (i < 3 ? 7 + i : 2);
 
 /** The shell script: every command in the background (the first in the foreground when firstAlone), its code as "INDEX CODE" once it ends. */
 export function batchScript(calls: readonly GitCall[], firstAlone = false): string {
-  const jobs = calls.map((call, i) => `{ git ${gitArgs(call.args).map(quote).join(' ')} >&${stdoutFd(i)} 2>&${stderrFd(i)}; echo "${i} $?"; }${firstAlone && i === 0 ? '' : ' &'}`);
+  // Each git gets its own pipes as 1 and 2 and no other descriptor of the batch: something it
+  // leaves running (an fsmonitor daemon) must not hold the batch's pipes open, as with one spawn.
+  const closeAll = Array.from({ length: 7 }, (_, k) => `${3 + k}>&-`).join(' ');
+  const jobs = calls.map(
+    (call, i) => `{ git ${gitArgs(call.args).map(quote).join(' ')} >&${stdoutFd(i)} 2>&${stderrFd(i)} ${closeAll}; echo "${i} $?"; }${firstAlone && i === 0 ? '' : ' &'}`,
+  );
   return `${jobs.join('\n')}\nwait\n`;
 }
 
