@@ -5,17 +5,21 @@
 //
 //   npm run build:node && npx tsx bench/handoff/cli-process.ts [runs] [--before=OTHER/bin/baton.js] [--profile=DIR]
 //
-// --before: another build of the CLI (a copy of bin/ and dist/ with node_modules linked) timed
-// in the same rounds. The per-part breakdown comes from this build's BATON_PHASE_TRACE
+// Each build hands off to its own receiver (`startHostServices`, as `baton serve` runs it) in a
+// process of its own (receiver-host.ts), as on a person's machine: the bench process does
+// nothing while a CLI runs, so the host's work after its answer cannot delay seeing the exit.
+// --before: another build of the CLI (a tree with bin/, dist/ and node_modules linked) timed
+// in the same rounds, against the receiver of that tree's src/ when it has one. The per-part breakdown comes from this build's BATON_PHASE_TRACE
 // (src/core/perf/phase-trace.ts), in separate runs so the tracing itself is not in the table.
 // --profile: also writes a CPU profile (`node --cpu-prof`) of one 150-message handoff to DIR and
 // prints the Node internal modules it loads beyond `node -e ""` (process.moduleLoadList).
-import { execFile } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { startHostServices } from '../../src/core/host/host-services.js';
+import { dirname, join, resolve } from 'node:path';
+import { once } from 'node:events';
 import { PHASE_TRACE_ENV, type PhaseTraceLine } from '../../src/core/perf/phase-trace.js';
 import { percentile, printTable, summarize } from '../stats.js';
 
@@ -27,7 +31,15 @@ const TIME = '/usr/bin/time';
 
 const root = await mkdtemp(join(tmpdir(), 'baton-bench-cli-'));
 const dataDir = join(root, 'data');
-const services = await startHostServices({ dataDir, kind: 'browser', capabilities: ['conversation', 'approval-ui', 'diff-viewer', 'file-watcher'] });
+const receivers: ChildProcess[] = [];
+
+/** A receiver for one build, in its own process (receiver-host.ts), once it listens. */
+async function startReceiver(data: string, src?: string): Promise<void> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'receiver-host.ts'), data, ...(src ? [src] : [])], { stdio: ['pipe', 'pipe', 'inherit'] });
+  receivers.push(child);
+  const [chunk] = (await once(child.stdout!, 'data')) as [Buffer];
+  if (!chunk.toString().startsWith('ready')) throw new Error(`receiver for ${data} did not start: ${chunk.toString()}`);
+}
 
 // A small repository with a commit and a changed file: the handoff runs its git probes as it
 // would in a project (a directory outside git stops after the first probe).
@@ -62,7 +74,7 @@ function time(args: string[], env: Record<string, string> = {}): Promise<Sample>
   const cpuFile = join(root, 'cpu.txt');
   const started = process.hrtime.bigint();
   return new Promise((resolve, reject) =>
-    execFile(TIME, ['-f', '%U %S', '-o', cpuFile, process.execPath, ...args], { cwd: work, env: { ...process.env, BATON_HOME: dataDir, ...env } }, async (error, stdout, stderr) => {
+    execFile(TIME, ['-f', '%U %S', '-o', cpuFile, process.execPath, ...args], { cwd: work, env: { ...process.env, BATON_HOME: caseHome(args), ...env } }, async (error, stdout, stderr) => {
       const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
       if (error) return reject(new Error(`${args.join(' ')} failed: ${stdout}${stderr}`));
       const [user, system] = (await readFile(cpuFile, 'utf8')).trim().split(/\s+/).map(Number);
@@ -75,8 +87,17 @@ function handoffArgs(bin: string, file: string, count: number, cwd = work): stri
   return [bin, 'handoff', '--cwd', cwd, '--title', `bench ${count}`, '--messages', file, '--no-launch', '--json'];
 }
 
-const builds = [...(BEFORE ? [{ name: 'before', bin: resolve(BEFORE) }] : []), { name: BEFORE ? 'after' : 'this build', bin: BIN }];
+const beforeSrc = BEFORE ? resolve(dirname(resolve(BEFORE)), '..', 'src') : undefined;
+const builds = [
+  ...(BEFORE ? [{ name: 'before', bin: resolve(BEFORE), home: join(root, 'data-before'), src: beforeSrc && existsSync(beforeSrc) ? beforeSrc : undefined }] : []),
+  { name: BEFORE ? 'after' : 'this build', bin: BIN, home: dataDir, src: undefined as string | undefined },
+];
+for (const build of builds) await startReceiver(build.home, build.src);
+if (BEFORE && !builds[0]!.src) console.log(`(no src/ beside ${BEFORE}: its handoffs go to this tree's receiver)`);
+const homeOf = (bin: string) => builds.find((b) => b.bin === bin)?.home ?? dataDir;
 const cases: { name: string; args: string[]; runs: number }[] = [{ name: 'node -e "" (floor)', args: ['-e', ''], runs: RUNS }];
+/** The data directory (and so the receiver) of the build a case runs. */
+const caseHome = (args: string[]) => homeOf(args[0]!);
 for (const count of [150, 10_000]) {
   const file = await conversation(count);
   for (const build of builds) cases.push({ name: `baton handoff, ${count} messages, ${build.name}`, args: handoffArgs(build.bin, file, count), runs: count > 1000 ? Math.max(3, Math.floor(RUNS / 5)) : RUNS });
@@ -139,5 +160,8 @@ if (PROFILE_DIR) {
   const extra = (JSON.parse(await readFile(cliList, 'utf8')) as string[]).filter((m) => !base.has(m));
   console.log(`\nNode internals loaded beyond node -e "": ${extra.length}\n${extra.join(' ')}\nCPU profile in ${PROFILE_DIR} (npx tsx bench/importers/profile-summary.ts FILE)`);
 }
-await services.close();
+for (const receiver of receivers) {
+  receiver.stdin!.end();
+  await once(receiver, 'exit');
+}
 await rm(root, { recursive: true, force: true });

@@ -1,5 +1,5 @@
 import { execFile, execFileSync, spawn } from 'node:child_process';
-import { chmod, mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -127,6 +127,21 @@ describe('baton handoff: capabilities from the session (real CLI, real socket)',
     const run = await baton(['handoff', '--cwd', repo, '--messages', messagesFile, '--no-launch', '--json']);
     expect(run).toMatchObject({ code: 0, json: { category: 'accepted' } });
     expect(await store.readMessages(String(run.json.sessionId))).toHaveLength(2);
+  });
+
+  it('the workspace is captured while the messages are read: a bad input still refuses with nothing saved and no temporary index left behind', async () => {
+    const store = await startTestReceiver(['conversation', 'approval-ui', 'diff-viewer', 'file-watcher']);
+    const bad = join(root, 'bad.jsonl');
+    await writeFile(bad, '{"role":"user","content":"ok"}\nnot json\n');
+    // A private TMPDIR: the dirty tree's temporary index goes there while the capture runs.
+    const tmp = join(root, 'tmp');
+    await mkdir(tmp);
+    const run = await baton(['handoff', '--cwd', repo, '--messages', bad, '--no-launch', '--json'], { TMPDIR: tmp });
+    expect(run.code).toBe(2);
+    expect(run.json).toMatchObject({ ok: false, code: 'BAD_INPUT' });
+    expect(String(run.json.message)).toContain('bad.jsonl:2: not valid JSON');
+    expect(await store.list({ includeArchived: true })).toEqual([]);
+    expect((await readdir(tmp)).filter((name) => name.startsWith('baton-'))).toEqual([]);
   });
 
   it('a clean repository needs no diff-viewer: the same receiver accepts it', async () => {

@@ -13,6 +13,7 @@ import { realpath } from 'node:fs/promises';
 import type { SessionStore } from '../../core/store/types.js';
 import { markPhase } from '../../core/perf/phase-trace.js';
 import type { ImportResult } from '../../core/handoff/import-agent-session.js';
+import { captureWorkspaceWithPatch } from '../../core/workspace/capture.js';
 
 /** The tools `--from` imports from (the importers themselves load only when asked). */
 const AGENT_SOURCES = ['claude', 'codex'] as const;
@@ -74,6 +75,13 @@ async function runHandoff(flags: HandoffFlags): Promise<number> {
     return EXIT.usage;
   }
 
+  // A new session's workspace is captured while the store opens and the messages are read: the
+  // capture is git processes and file hashing, the other two are this process's own work. It only
+  // reads (a dirty tree's temporary index is private); landAndReadBack waits for it and reports
+  // its failure where it always did. Settled before exit whatever happens (its git children keep
+  // the process alive), and never left unhandled.
+  const capture = !flags.from && !flags.session ? captureWorkspaceWithPatch(flags.cwd ?? process.cwd()) : undefined;
+  capture?.catch(() => undefined);
   const { dataDir, store } = await openCliStore();
   let endpointAsked: ReturnType<typeof endpointFor> | undefined;
   let firstConnection: Promise<ConnectAttempt> | undefined;
@@ -103,7 +111,7 @@ async function runHandoff(flags: HandoffFlags): Promise<number> {
       }
       const landingStarted = Date.now();
       try {
-        landed = await landAndReadBack(store, { cwd: flags.cwd ?? process.cwd(), title: flags.title ?? defaultTitle(input.scan), messages: input.source, scan: input.scan });
+        landed = await landAndReadBack(store, { cwd: flags.cwd ?? process.cwd(), title: flags.title ?? defaultTitle(input.scan), messages: input.source, scan: input.scan, capture });
         sessionId = landed.session.id;
         // The receiver closes a connection left idle for IDLE_TIMEOUT_MS: after a long landing (a
         // 300 MB session) the early one may be gone, so a fresh one is made for the offer.

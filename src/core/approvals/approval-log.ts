@@ -10,7 +10,7 @@ import { storeFsFor } from '../store/at-rest/registry.js';
  * the decision before the agent hears it). A torn last line left by a killed writer is skipped on
  * read and cut before the next append, so the next record is never glued to it.
  */
-export const APPROVALS_FILE = 'approvals.jsonl';
+export { APPROVALS_FILE } from './approvals-file.js';
 
 export interface ReadResult {
   records: ApprovalLogRecord[];

@@ -1,3 +1,4 @@
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApprovalLog, APPROVALS_FILE } from '../approvals/index.js';
@@ -62,6 +63,14 @@ describe('gatherHandoffFacts (real store, real approvals log, real task files)',
     const decided = await gatherHandoffFacts(fixture.store, await fixture.store.getSession(sessionId), workspace);
     expect(decided.capabilities).toEqual(['conversation', 'task-panel']);
     expect(factsMatch(manifest, decided)).toBe(false);
+  });
+
+  it('a session with no approvals log has no pending request and no grant; a log that cannot be read is reported, not taken as none', async () => {
+    const { sessionId } = await fixture.landed(2);
+    expect(await readApprovalFacts(fixture.store, sessionId)).toEqual({ pending: 0, activeGrants: [] });
+    // A directory where the log should be: not "no log", so the reader runs and names the file.
+    await mkdir(join(fixture.store.sessionDir(sessionId), APPROVALS_FILE));
+    await expect(readApprovalFacts(fixture.store, sessionId)).rejects.toThrow(APPROVALS_FILE);
   });
 
   it('a change git status sees but the diff missed still needs the diff viewer (same-size edit within a second of the commit)', () => {

@@ -37,9 +37,9 @@ export interface HandoffFacts {
  * the target lists the same tasks the manifest names.
  */
 export async function gatherHandoffFacts(store: SessionStore, session: SessionDoc, workspace: WorkspaceSnapshot): Promise<HandoffFacts> {
-  const approvals = await readApprovalFacts(store, session.id);
+  // The approvals log and the task files are read side by side: neither depends on the other.
   const service = createTaskService({ dataDir: store.root, sweepIntervalMs: 0 });
-  const views = await service.list({ sessionId: session.id }).finally(() => service.close());
+  const [approvals, views] = await Promise.all([readApprovalFacts(store, session.id), service.list({ sessionId: session.id }).finally(() => service.close())]);
   const imported = (session.tasks ?? []).filter((t) => t.origin !== 'baton');
   const summaries: SessionTaskSummary[] = [...imported.filter((t) => !views.some((v) => v.record.id === t.id)), ...toSessionTasks(views)];
   let current = session;

@@ -2,6 +2,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createReceiver } from './receiver.js';
 import { createHandoffFixture, type HandoffFixture } from './test-support/handoff-fixture.js';
 import type { Answer, RequestHandler } from '../transport/types.js';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { git } from '../workspace/test-support/repo.js';
 
 const connection = { signal: new AbortController().signal };
 let fixture: HandoffFixture;
@@ -88,6 +91,42 @@ describe('receiver: handoff.offer', () => {
     expect(await offer(extended)).toMatchObject({ status: 'accepted' });
     expect(await offer(extended)).toMatchObject({ status: 'duplicate' });
     expect(await offer(manifest)).toMatchObject({ code: 'CONFLICT' });
+  });
+});
+
+describe('receiver: the workspace verdict in the answer', () => {
+  /** The fixture's work directory as a real repository with one committed and one changed file. */
+  async function dirtyRepo(): Promise<void> {
+    await writeFile(join(fixture.workDir, 'a.txt'), 'one\n');
+    git(fixture.workDir, 'init', '-q', '-b', 'main');
+    git(fixture.workDir, 'add', '-A');
+    git(fixture.workDir, '-c', 'user.name=t', '-c', 'user.email=t@example.invalid', 'commit', '-qm', 'start');
+    await writeFile(join(fixture.workDir, 'a.txt'), 'two\n');
+  }
+
+  it('answers with the work tree as it is when the offer is verified (complete, then partial after a change)', async () => {
+    await dirtyRepo();
+    const first = await fixture.landed();
+    expect(await offer(first.manifest)).toMatchObject({ status: 'accepted', workspace: { status: 'complete', drifted: [] } });
+    const second = await fixture.landed();
+    await writeFile(join(fixture.workDir, 'a.txt'), 'three\n');
+    expect(await offer(second.manifest)).toMatchObject({ status: 'accepted', workspace: { status: 'partial', drifted: ['a.txt'] } });
+  });
+
+  it('a refused narrowing refuses the offer whatever the verdict running beside it found, and the baton stays', async () => {
+    await dirtyRepo();
+    const { sessionId, manifest } = await fixture.landed();
+    const refusing = createReceiver({
+      store: fixture.store,
+      capabilities: ['conversation', 'diff-viewer'],
+      holder: 'desktop',
+      beforeAccept: async () => {
+        throw Object.assign(new Error('narrowing refused'), { code: 'POLICY' });
+      },
+    });
+    expect(await refusing({ id: 'r', method: 'handoff.offer', params: { manifest } }, connection)).toMatchObject({ ok: false, code: 'POLICY', message: 'narrowing refused' });
+    expect((await fixture.store.getSession(sessionId)).holder.epoch).toBe(1);
+    expect(await fixture.store.getReceipt(manifest.handoff_id)).toBeUndefined();
   });
 });
 

@@ -55,6 +55,11 @@ export function createReceiver(options: ReceiverOptions): RequestHandler {
     const receipt = await store.getReceipt(manifest.handoff_id);
     if (receipt) return replay(receipt, payloadSha256);
 
+    // The workspace verdict only reads (session.json's snapshot and git), and its git processes
+    // are most of the receiver's time: it runs beside the verification, the narrowing and the
+    // baton instead of after them. It never rejects; an offer refused below leaves it unread.
+    const workspace = workspaceVerdict(store, manifest.session_id);
+
     let mismatches;
     try {
       mismatches = await verifyAgainstDisk(store, manifest);
@@ -74,8 +79,7 @@ export function createReceiver(options: ReceiverOptions): RequestHandler {
     // Narrowing first: if it fails the handoff is refused and the baton stays where it was.
     await options.beforeAccept?.(manifest);
     const epoch = await takeBaton(store, manifest.session_id, manifest.handoff_id, options.holder);
-    const workspace = await workspaceVerdict(store, manifest.session_id);
-    const answer = { ok: true, status: 'accepted', handoffId: manifest.handoff_id, sessionId: manifest.session_id, epoch, workspace };
+    const answer = { ok: true, status: 'accepted', handoffId: manifest.handoff_id, sessionId: manifest.session_id, epoch, workspace: await workspace };
     const stored = await store.putReceipt({
       handoffId: manifest.handoff_id,
       sessionId: manifest.session_id,

@@ -8,7 +8,7 @@ import type { SessionTaskSummary } from '../../shared/session-fields/tasks.js';
 import type { SessionStore } from '../store/types.js';
 import type { LogBytes } from '../store/log-stream.js';
 import type { EndpointInfo } from '../transport/types.js';
-import { captureWorkspaceWithPatch } from '../workspace/capture.js';
+import { captureWorkspaceWithPatch, type CapturedWorkspace } from '../workspace/capture.js';
 import { landWorkspace, reuseOrCaptureWorkspace } from '../workspace/land.js';
 import { BATON_VERSION } from '../version.js';
 import { buildManifest } from './build-manifest.js';
@@ -45,6 +45,11 @@ export interface NewSessionRequest {
   permission?: PermissionState | null;
   /** Background tasks found in an imported log (session.json `tasks`). */
   tasks?: SessionTaskSummary[];
+  /**
+   * The capture of `cwd` already under way (the CLI starts it before it opens the store and reads
+   * the messages, so git runs while they do). Without it, the capture starts here.
+   */
+  capture?: Promise<CapturedWorkspace>;
 }
 
 export interface OfferOptions {
@@ -78,7 +83,7 @@ export interface LandedSession {
  * (with the store's typed error) when anything could not be made durable: nothing is sent then.
  */
 export async function landAndReadBack(store: SessionStore, request: NewSessionRequest): Promise<LandedSession> {
-  const captured = await captureWorkspaceWithPatch(request.cwd).catch((error: { code?: string }) => {
+  const captured = await (request.capture ?? captureWorkspaceWithPatch(request.cwd)).catch((error: { code?: string }) => {
     // An imported session may name a directory that is gone: keep the conversation, without a workspace.
     if (request.source && request.source.tool !== 'baton' && error.code === WorkspaceErrorCode.CWD_MISSING) return { snapshot: { cwd: request.cwd, git: null }, patchBytes: null };
     throw error;

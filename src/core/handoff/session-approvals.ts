@@ -1,7 +1,6 @@
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-// The log alone: the barrel would start the approval service and the risk policy (tree-sitter) in
-// every handoff process.
-import { ApprovalLog, APPROVALS_FILE } from '../approvals/approval-log.js';
+import { APPROVALS_FILE } from '../approvals/approvals-file.js';
 import type { SessionStore } from '../store/types.js';
 
 export interface ApprovalFacts {
@@ -16,7 +15,14 @@ export interface ApprovalFacts {
  * close would deny what is pending): how many requests wait, and which grants are in force.
  */
 export async function readApprovalFacts(store: SessionStore, sessionId: string): Promise<ApprovalFacts> {
-  const { records } = await new ApprovalLog(join(store.sessionDir(sessionId), APPROVALS_FILE)).read();
+  const file = join(store.sessionDir(sessionId), APPROVALS_FILE);
+  // A session that never asked for an approval has no log (every newly landed one): its facts are
+  // known without the log's reader and zod schemas, ~3 ms of a handoff process's start-up. Any
+  // other answer than "not there" goes to the reader, which reports it.
+  if (await stat(file).then(() => false, (error: NodeJS.ErrnoException) => error.code === 'ENOENT')) return { pending: 0, activeGrants: [] };
+  // The log alone, when used: the barrel would start the approval service and the risk policy (tree-sitter).
+  const { ApprovalLog } = await import('../approvals/approval-log.js');
+  const { records } = await new ApprovalLog(file).read();
   const requests = new Set<string>();
   const decided = new Set<string>();
   const grants = new Map<string, string>();

@@ -2,7 +2,7 @@ import { symlinkSync, unlinkSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { captureWorkspace, captureWorkspaceWithPatch } from './capture.js';
-import { capturePatch, listDiff } from './patch.js';
+import { listAndPatchRun } from './patch.js';
 import { diffSummarySha256 } from './summary-hash.js';
 import { withWorkingTreeIndex } from './temp-index.js';
 import { cleanupTemp, git, makeRepo, sha256, tempDir } from './test-support/repo.js';
@@ -253,15 +253,12 @@ describe('captureWorkspace', () => {
       const { snapshot, patchBytes } = await captureWorkspaceWithPatch(repo.root);
       const g = snapshot.git!;
       // The full path, run by hand on the same tree: temporary index, --raw/--numstat, the patch.
-      const full = await withWorkingTreeIndex(repo.root, join(repo.root, '.git', 'index'), g.head, [], async (env) => ({
-        entries: await listDiff(repo.root, g.head, env),
-        patch: await capturePatch(repo.root, g.head, env),
-      }));
+      const full = await withWorkingTreeIndex(repo.root, join(repo.root, '.git', 'index'), g.head, [], () => listAndPatchRun(repo.root, g.head, { patch: true }));
       expect(full.entries).toEqual([]);
       expect(g.files).toEqual([]);
-      expect(patchBytes!.equals(full.patch.bytes!)).toBe(true);
-      expect(g.patch).toEqual({ sha256: full.patch.sha256, size: full.patch.size, stored: true, ref: null });
-      expect(g.diffSha256).toBe(diffSummarySha256([], full.patch.sha256));
+      expect(patchBytes!.equals(full.patch!.bytes!)).toBe(true);
+      expect(g.patch).toEqual({ sha256: full.patch!.sha256, size: full.patch!.size, stored: true, ref: null });
+      expect(g.diffSha256).toBe(diffSummarySha256([], full.patch!.sha256));
       expect(snapshot.warnings).toEqual([]);
     }
     // One untracked file is enough to take the full path.

@@ -11,10 +11,11 @@ import {
 } from '../../shared/workspace.js';
 import { WorkspaceError, gitFailed } from './errors.js';
 import { hashDiskPath, mapLimit, type DiskHash } from './file-hash.js';
-import { runGit } from './git.js';
+import { runGit, type GitResult } from './git.js';
+import { runGitBatch } from './git-batch.js';
 import type { DiffEntry } from './diff-list.js';
-import { PATCH_MAX_BYTES, capturePatch, emptyPatch, listDiff } from './patch.js';
-import { primaryRemote, readRemotes } from './remotes.js';
+import { PATCH_MAX_BYTES, emptyPatch, listAndPatchRun } from './patch.js';
+import { REMOTES_ARGS, parseRemotes, primaryRemote } from './remotes.js';
 import { STATUS_ARGS, parseStatusV2, type StatusEntry } from './status.js';
 import { diffSummarySha256 } from './summary-hash.js';
 import { withWorkingTreeIndex } from './temp-index.js';
@@ -59,8 +60,12 @@ export async function captureWorkspaceWithPatch(cwd: string, options: CaptureOpt
   // (porcelain status and `ls-files --full-name :(top)` name paths from the root): they run from
   // cwd alongside the repository lookup, one round of git processes fewer on every handoff.
   // Outside a repository they fail like the lookup does and their answers are not read.
-  const [located, statusResult, remotes, submodules] = await Promise.all([locateRepository(real), runGit(real, STATUS_ARGS), readRemotes(real), readSubmodules(real)]);
+  // All four in one child process where a shell can run them (git-batch.ts): one fork of this
+  // process instead of four.
+  const round = await runGitBatch(real, [{ args: LOCATE_ARGS }, { args: STATUS_ARGS }, { args: REMOTES_ARGS }, { args: SUBMODULES_ARGS }]);
+  const located = await parseLocation(real, round[0]!);
   if (!located) return { snapshot: { ...base, git: null, warnings }, patchBytes: null };
+  const [statusResult, remotes, submodules] = [round[1]!, parseRemotes(round[2]!), parseSubmodules(round[3]!)];
 
   const { root, gitDir, commonDir, indexPath } = located;
   if (statusResult.code !== 0) throw gitFailed('status', root, statusResult.stderr);
@@ -80,12 +85,7 @@ export async function captureWorkspaceWithPatch(cwd: string, options: CaptureOpt
   const { entries, patch } =
     status.entries.length === 0
       ? { entries: [] as DiffEntry[], patch: wantPatch ? emptyPatch() : null }
-      : await withWorkingTreeIndex(root, indexPath, head, warnings, async (env) => {
-          const patchRun = wantPatch ? capturePatch(root, head, env, options.patchMaxBytes ?? PATCH_MAX_BYTES) : Promise.resolve(null);
-          patchRun.catch(() => undefined);
-          const listed = await listDiff(root, head, env);
-          return { entries: listed, patch: await patchRun };
-        });
+      : await withWorkingTreeIndex(root, indexPath, head, warnings, () => listAndPatchRun(root, head, { patch: wantPatch, maxBytes: options.patchMaxBytes ?? PATCH_MAX_BYTES }));
   const hashes = await hashing;
   const files = await mapLimit(entries, HASH_CONCURRENCY, (entry) => describeFile(root, entry, byPath, hashes, warnings));
 
@@ -167,9 +167,16 @@ export interface RepositoryLocation {
   indexPath: string;
 }
 
+/** The git command that finds the work tree around a directory (parseLocation reads its answer). */
+export const LOCATE_ARGS = ['rev-parse', '--show-toplevel', '--absolute-git-dir', '--git-common-dir', '--git-path', 'index'];
+
 /** The work tree around `dir`, or null outside any (or inside a .git directory / bare repository). */
 export async function locateRepository(dir: string): Promise<RepositoryLocation | null> {
-  const result = await runGit(dir, ['rev-parse', '--show-toplevel', '--absolute-git-dir', '--git-common-dir', '--git-path', 'index']);
+  return parseLocation(dir, await runGit(dir, LOCATE_ARGS));
+}
+
+/** LOCATE_ARGS's answer, run from `dir`. */
+export async function parseLocation(dir: string, result: GitResult): Promise<RepositoryLocation | null> {
   if (result.code !== 0) return null;
   const [top, gitDir, commonDir, index] = result.stdout.toString('utf8').split('\n');
   if (!top || !gitDir || !commonDir || !index) return null;
@@ -186,8 +193,9 @@ export async function locateRepository(dir: string): Promise<RepositoryLocation 
  * Gitlinks (mode 160000) in the index: submodules are listed with their recorded commit, never
  * descended. From any directory of the work tree: the whole index, paths from the root.
  */
-async function readSubmodules(dir: string): Promise<WorkspaceSubmodule[]> {
-  const result = await runGit(dir, ['ls-files', '-z', '--stage', '--full-name', ':(top)']);
+const SUBMODULES_ARGS = ['ls-files', '-z', '--stage', '--full-name', ':(top)'];
+
+function parseSubmodules(result: GitResult): WorkspaceSubmodule[] {
   if (result.code !== 0) return [];
   const submodules: WorkspaceSubmodule[] = [];
   for (const record of result.stdout.toString('utf8').split('\0')) {

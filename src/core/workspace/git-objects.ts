@@ -2,8 +2,13 @@ import { runGit } from './git.js';
 
 /** True when `commit` is a commit in the repository at `root` (e.g. the handed-off HEAD was fetched). */
 export async function commitExists(root: string, commit: string): Promise<boolean> {
-  if (!/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(commit)) return false;
-  return (await runGit(root, ['cat-file', '-e', `${commit}^{commit}`])).code === 0;
+  const args = commitExistsArgs(commit);
+  return args !== null && (await runGit(root, args)).code === 0;
+}
+
+/** The git command whose exit code 0 says `commit` is a commit here; null for anything but a full object id. */
+export function commitExistsArgs(commit: string): string[] | null {
+  return /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(commit) ? ['cat-file', '-e', `${commit}^{commit}`] : null;
 }
 
 /**

@@ -28,7 +28,7 @@ export function gitEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 }
 
 /** Leading arguments of every call: no index.lock while the person's own git runs, raw path bytes. */
-function baseArgs(args: string[]): string[] {
+export function gitArgs(args: string[]): string[] {
   return ['--no-optional-locks', '-c', 'core.quotepath=off', ...args];
 }
 
@@ -40,7 +40,7 @@ export function runGit(cwd: string, args: string[], input?: Buffer, options: Git
   return tracePart('git', new Promise((resolve) => {
     const child = execFile(
       'git',
-      baseArgs(args),
+      gitArgs(args),
       { cwd, env: gitEnv(options.env), encoding: 'buffer', maxBuffer: GIT_MAX_BUFFER_BYTES, windowsHide: true },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : 128) : 0;
@@ -59,7 +59,7 @@ export function runGit(cwd: string, args: string[], input?: Buffer, options: Git
  */
 export function streamGit(cwd: string, args: string[], onChunk: (chunk: Buffer) => void, options: GitOptions = {}): Promise<{ code: number; stderr: string }> {
   return tracePart('git', new Promise((resolve) => {
-    const child = spawn('git', baseArgs(args), { cwd, env: gitEnv(options.env), stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+    const child = spawn('git', gitArgs(args), { cwd, env: gitEnv(options.env), stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
     const errors: Buffer[] = [];
     child.stdout.on('data', (chunk: Buffer) => onChunk(chunk));
     child.stderr.on('data', (chunk: Buffer) => errors.push(chunk));

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { gitFailed } from './errors.js';
-import { runGit, streamGit } from './git.js';
+import type { GitResult } from './git.js';
+import type { GitCall } from './git-batch.js';
 import { parseRawNumstatZ, type DiffEntry } from './diff-list.js';
 
 /** Past this size the patch is referenced by hash and size, not stored (the person is warned). */
@@ -16,12 +17,6 @@ function diffArgs(head: string | null): string[] {
   return head ? [...args, head] : args; // an unborn branch diffs against the empty tree
 }
 
-export async function listDiff(root: string, head: string | null, env: Record<string, string>): Promise<DiffEntry[]> {
-  const result = await runGit(root, [...diffArgs(head), '-z', '--raw', '--numstat'], undefined, { env });
-  if (result.code !== 0) throw gitFailed('diff --raw', root, result.stderr);
-  return parseRawNumstatZ(result.stdout.toString('utf8'));
-}
-
 export interface PatchCapture {
   sha256: string;
   size: number;
@@ -29,17 +24,57 @@ export interface PatchCapture {
   bytes: Buffer | null;
 }
 
-/** What capturePatch gives for a diff with nothing in it. */
+/** The patch of a diff with nothing in it. */
 export function emptyPatch(): PatchCapture {
   return { sha256: createHash('sha256').digest('hex'), size: 0, bytes: Buffer.alloc(0) };
 }
 
-/** The binary-safe patch (`git diff --binary`), hashed while it streams; kept only up to maxBytes. */
-export async function capturePatch(root: string, head: string | null, env: Record<string, string>, maxBytes = PATCH_MAX_BYTES): Promise<PatchCapture> {
+export interface PatchOptions {
+  patch: boolean;
+  maxBytes?: number;
+}
+
+export interface ListedPatch {
+  entries: DiffEntry[];
+  patch: PatchCapture | null;
+}
+
+/**
+ * The changed files (`--raw --numstat`) and, when asked, the binary-safe patch (`--binary`,
+ * hashed while it streams, kept only up to maxBytes), from one child process (git-batch.ts): the
+ * two diffs run side by side, for one fork of this process.
+ * The calls go into a batch that may run more (temp-index.ts runs `add` before them).
+ */
+export function listAndPatchRun(root: string, head: string | null, options: PatchOptions): { calls: GitCall[]; finish: (results: GitResult[]) => ListedPatch } {
+  const collector = patchCollector(options.maxBytes ?? PATCH_MAX_BYTES);
+  return {
+    calls: [{ args: [...diffArgs(head), '-z', '--raw', '--numstat'] }, ...(options.patch ? [{ args: patchArgs(head), onStdout: collector.add }] : [])],
+    finish([listed, patched]) {
+      if (listed!.code !== 0) throw gitFailed('diff --raw', root, listed!.stderr);
+      if (patched && patched.code !== 0) throw gitFailed('diff --binary', root, patched.stderr);
+      return { entries: parseRawNumstatZ(listed!.stdout.toString('utf8')), patch: patched ? collector.done() : null };
+    },
+  };
+}
+
+/** Hashes every chunk of a patch and keeps them while the total stays within maxBytes. */
+function patchCollector(maxBytes: number): { add: (chunk: Buffer) => void; done: () => PatchCapture } {
   const hash = createHash('sha256');
   let chunks: Buffer[] | null = [];
   let size = 0;
-  const args = [
+  return {
+    add(chunk) {
+      hash.update(chunk);
+      size += chunk.length;
+      if (chunks && size <= maxBytes) chunks.push(chunk);
+      else chunks = null; // past the cap: keep hashing, stop keeping
+    },
+    done: () => ({ sha256: hash.digest('hex'), size, bytes: chunks ? Buffer.concat(chunks, size) : null }),
+  };
+}
+
+function patchArgs(head: string | null): string[] {
+  return [
     ...diffArgs(head),
     '--binary',
     '--full-index',
@@ -50,17 +85,4 @@ export async function capturePatch(root: string, head: string | null, env: Recor
     '--unified=3',
     '--inter-hunk-context=0',
   ];
-  const result = await streamGit(
-    root,
-    args,
-    (chunk) => {
-      hash.update(chunk);
-      size += chunk.length;
-      if (chunks && size <= maxBytes) chunks.push(chunk);
-      else chunks = null; // past the cap: keep hashing, stop keeping
-    },
-    { env },
-  );
-  if (result.code !== 0) throw gitFailed('diff --binary', root, result.stderr);
-  return { sha256: hash.digest('hex'), size, bytes: chunks ? Buffer.concat(chunks, size) : null };
 }

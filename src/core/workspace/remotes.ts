@@ -1,5 +1,5 @@
 import type { WorkspaceRemote } from '../../shared/workspace.js';
-import { runGit } from './git.js';
+import { runGit, type GitResult } from './git.js';
 
 /**
  * Removes credentials from a remote URL: "https://user:token@host/x" → "https://host/x". The
@@ -12,9 +12,16 @@ export function redactRemoteUrl(url: string): string {
   return `${match[1]}${match[3]}`;
 }
 
+/** The git command that lists the remotes (parseRemotes reads its answer). */
+export const REMOTES_ARGS = ['config', '-z', '--get-regexp', '^remote\\..*\\.url$'];
+
 /** Every `remote.<name>.url`, in config order, credentials removed. */
 export async function readRemotes(root: string): Promise<WorkspaceRemote[]> {
-  const result = await runGit(root, ['config', '-z', '--get-regexp', '^remote\\..*\\.url$']);
+  return parseRemotes(await runGit(root, REMOTES_ARGS));
+}
+
+/** The remotes in REMOTES_ARGS's answer. */
+export function parseRemotes(result: GitResult): WorkspaceRemote[] {
   if (result.code !== 0) return []; // exit 1: no remote configured
   const remotes: WorkspaceRemote[] = [];
   for (const record of result.stdout.toString('utf8').split('\0')) {

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { WorkspaceWarning } from '../../shared/workspace.js';
 import { gitFailed } from './errors.js';
-import { runGit } from './git.js';
+import { runGit, type GitResult } from './git.js';
+import { runGitBatch, type GitCall } from './git-batch.js';
 
 /**
  * Runs `work` with a private index that holds the whole working tree (tracked changes and
@@ -15,35 +16,56 @@ import { runGit } from './git.js';
 /** git add's words for a file it could not read (exit 1 with --ignore-errors, the rest added). */
 const UNREADABLE_FILE = /unable to (index|read|stat)|Permission denied/;
 
+/** Git commands to run on the temporary index once it holds the working tree, and what their results give. */
+export interface IndexWork<T> {
+  calls: GitCall[];
+  finish: (results: GitResult[]) => T;
+}
+
+const ADD_ARGS = ['add', '--all', '--ignore-errors'];
+
 export async function withWorkingTreeIndex<T>(
   root: string,
   realIndex: string,
   head: string | null,
   warnings: WorkspaceWarning[],
-  work: (env: Record<string, string>) => Promise<T>,
+  work: () => IndexWork<T>,
 ): Promise<T> {
   const dir = await mkdtemp(join(tmpdir(), 'baton-index-'));
   const env = { GIT_INDEX_FILE: join(dir, 'index') };
   try {
     await copyIndexKeepingMtime(realIndex, env.GIT_INDEX_FILE);
-    let added = await runGit(root, ['add', '--all', '--ignore-errors'], undefined, { env });
-    if (added.code !== 0 && !UNREADABLE_FILE.test(added.stderr)) {
+    // `add`, then the work's commands side by side, in one child process (git-batch.ts): one fork
+    // of this process. Their results count only when the add did; otherwise they run again below.
+    const first = work();
+    const [firstAdded, ...results] = await runGitBatch(root, [{ args: ADD_ARGS }, ...first.calls], { env, firstAlone: true });
+    let added = firstAdded!;
+    if (added.code === 0 || UNREADABLE_FILE.test(added.stderr)) {
+      addWarnings(added, warnings);
+      return first.finish(results);
+    }
+    {
       // A copied index can refer to files beside the original (split index): start from HEAD.
       await rm(env.GIT_INDEX_FILE, { force: true });
       if (head) {
         const read = await runGit(root, ['read-tree', head], undefined, { env });
         if (read.code !== 0) throw gitFailed('read-tree', root, read.stderr);
       }
-      added = await runGit(root, ['add', '--all', '--ignore-errors'], undefined, { env });
+      added = await runGit(root, ADD_ARGS, undefined, { env });
       if (added.code !== 0 && !UNREADABLE_FILE.test(added.stderr)) throw gitFailed('add (temporary index)', root, added.stderr);
     }
-    // --ignore-errors: an unreadable file is left out of the patch and named in a warning.
-    for (const line of added.stderr.split('\n')) {
-      if (/^(error|warning):/.test(line)) warnings.push({ code: 'git-add', message: line.trim() });
-    }
-    return await work(env);
+    addWarnings(added, warnings);
+    const again = work();
+    return again.finish(await runGitBatch(root, again.calls, { env }));
   } finally {
     await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** --ignore-errors: an unreadable file is left out of the patch and named in a warning. */
+function addWarnings(added: GitResult, warnings: WorkspaceWarning[]): void {
+  for (const line of added.stderr.split('\n')) {
+    if (/^(error|warning):/.test(line)) warnings.push({ code: 'git-add', message: line.trim() });
   }
 }
 

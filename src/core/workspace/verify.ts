@@ -2,10 +2,11 @@ import { realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DriftedFile, VerificationReason, WorkspaceSnapshot, WorkspaceVerification } from '../../shared/workspace.js';
 import { sha256Hex } from '../hash.js';
-import { locateRepository } from './capture.js';
+import { LOCATE_ARGS, parseLocation } from './capture.js';
 import { gitFailed } from './errors.js';
 import { hashDiskPath, mapLimit } from './file-hash.js';
-import { commitExists, readBlobs } from './git-objects.js';
+import { commitExistsArgs, readBlobs } from './git-objects.js';
+import { runGitBatch } from './git-batch.js';
 import { runGit } from './git.js';
 import { describeHeadDrift } from './head-drift-words.js';
 import { readRemotes } from './remotes.js';
@@ -36,14 +37,20 @@ export async function verifyWorkspace(expected: WorkspaceSnapshot, targetPath: s
   if (git === null) {
     return { status: 'complete', reasons: [{ code: 'not-a-git-workspace', message: 'The handed-off directory is not a git repository: there is nothing to compare.' }], drifted: [], targetRoot: null };
   }
-  const located = await locateRepository(target);
+  // The repository lookup, its status and whether the handed-off HEAD is known here do not
+  // depend on each other (porcelain status names paths from the root wherever it runs): one round,
+  // one child process where a shell can run them (git-batch.ts). A host process is big, and each
+  // fork of it was most of this check's time.
+  const headArgs = git.head === null ? null : commitExistsArgs(git.head);
+  const round = await runGitBatch(target, [{ args: LOCATE_ARGS }, { args: STATUS_ARGS }, ...(headArgs ? [{ args: headArgs }] : [])]);
+  const located = await parseLocation(target, round[0]!);
   if (!located) return none('not-a-repository', `${target} is not inside a git repository.`);
   const root = located.root;
 
-  const statusResult = await runGit(root, STATUS_ARGS);
+  const statusResult = round[1]!;
   if (statusResult.code !== 0) throw gitFailed('status', root, statusResult.stderr);
   const status = parseStatusV2(statusResult.stdout.toString('utf8'));
-  const headKnown = git.head === null || (await commitExists(root, git.head));
+  const headKnown = git.head === null || round[2]?.code === 0;
   if (!(await sameRepository(git, located.commonDir, root, headKnown))) {
     return none('another-repository', `${root} is another repository than the handed-off ${git.root}.`, root);
   }
