@@ -36,14 +36,29 @@ export async function streamLog(
   chunkBytes = LOG_STREAM_CHUNK_BYTES,
 ): Promise<LogBytes> {
   const hash = createHash('sha256');
+  const bytes = await forEachLine(file, end, onLine, chunkBytes, (chunk) => void hash.update(chunk));
+  return { bytes, sha256: hash.digest('hex') };
+}
+
+/**
+ * streamLog without the hash, for passes that only need the lines (`show --all`: sha256 was a
+ * tenth of its time). `onChunk` sees each chunk as read, before its lines. Resolves to the bytes read.
+ */
+export async function forEachLine(
+  file: ReadableFile,
+  end: number,
+  onLine: (line: Buffer, start: number) => void | Promise<void>,
+  chunkBytes = LOG_STREAM_CHUNK_BYTES,
+  onChunk?: (chunk: Buffer) => void,
+): Promise<number> {
   // The start of a line that continues past the chunk it began in (kept as parts: a long line is joined once).
   let carry: Buffer[] = [];
   let carryStart = 0;
   let pos = 0;
   while (pos < end) {
     const chunk = await file.read(Math.min(chunkBytes, end - pos), pos);
-    if (chunk.length === 0) break; // the file shrank under us: report what was hashed
-    hash.update(chunk);
+    if (chunk.length === 0) break; // the file shrank under us: report what was read
+    onChunk?.(chunk);
     let at = 0;
     let nl = chunk.indexOf(0x0a);
     if (carry.length > 0 && nl !== -1) {
@@ -64,5 +79,5 @@ export async function streamLog(
     }
     pos += chunk.length;
   }
-  return { bytes: pos, sha256: hash.digest('hex') };
+  return pos;
 }

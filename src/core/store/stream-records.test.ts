@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { acceptRecords, encodeNewRecord, scanLog, type StoredRecord } from './record-codec.js';
+import { acceptRecords, decodeLine, encodeNewRecord, scanLog, type StoredRecord } from './record-codec.js';
+import { decodeRecordKeys } from './record-keys.js';
 import { LineIdSet } from './line-id-set.js';
 import { streamRecords } from './stream-records.js';
 import { legacyRecordLine } from './test-support/legacy-record.js';
@@ -9,9 +10,17 @@ const inMemory = (bytes: Buffer) => ({ read: async (length: number, position: nu
 const line = (seq: number, id: string, legacy = false) =>
   (legacy ? legacyRecordLine : encodeNewRecord)({ role: 'user', content: `c${seq}`, id, seq, createdAt: '2026-11-30T00:00:00.000Z', epoch: 1 } as Omit<StoredRecord, 'crc'>).line;
 
+/** Streams with the full decoder, and checks the keys-only decoder (record-keys.ts) accepts the same records, lines and damage. */
 async function streamed(bytes: Buffer) {
   const records: StoredRecord[] = [];
-  const result = await streamRecords(inMemory(bytes), bytes.length, (r) => void records.push(r));
+  const lines: string[] = [];
+  const result = await streamRecords(inMemory(bytes), bytes.length, decodeLine, (r, l) => void (records.push(r), lines.push(l.toString('latin1'))));
+  const keyed: Array<[string, number]> = [];
+  const keyedLines: string[] = [];
+  const byKeys = await streamRecords(inMemory(bytes), bytes.length, decodeRecordKeys, (k, l) => void (keyed.push([k.id, k.seq]), keyedLines.push(l.toString('latin1'))));
+  expect(keyed).toEqual(records.map((r) => [r.id, r.seq]));
+  expect(keyedLines).toEqual(lines);
+  expect(byKeys).toEqual(result);
   return { records, ...result };
 }
 
