@@ -32,7 +32,7 @@ function whole(bytes: Buffer) {
 
 describe('streaming the records of a log', () => {
   it('agrees with the whole read on random logs: repeated ids, stale seqs, damage, both formats, a torn end (400 cases)', async () => {
-    const entry = fc.record({ seq: fc.integer({ min: 0, max: 40 }), id: fc.constantFrom('a', 'b', 'c', 'plumless', 'buckeroo', 'm-1', 'm-2'), legacy: fc.boolean(), damage: fc.nat({ max: 9 }) });
+    const entry = fc.record({ seq: fc.integer({ min: 0, max: 40 }), id: fc.constantFrom('a', 'b', 'c', '7yzx', 'e6ad', 'm-1', 'm-2'), legacy: fc.boolean(), damage: fc.nat({ max: 9 }) });
     await fc.assert(
       fc.asyncProperty(fc.array(entry, { maxLength: 25 }), fc.nat({ max: 30 }), async (entries, torn) => {
         const parts = entries.map((e) => {
@@ -53,11 +53,11 @@ describe('streaming the records of a log', () => {
   });
 
   it('keeps two ids whose hashes collide, and drops a repeat of either', async () => {
-    expect(LineIdSet.hashOf('plumless')).toBe(LineIdSet.hashOf('buckeroo'));
-    const got = await streamed(Buffer.concat([line(0, 'plumless'), line(1, 'buckeroo'), line(2, 'plumless'), line(3, 'buckeroo', true), line(4, 'x')]));
+    expect(LineIdSet.hashOf('7yzx')).toBe(LineIdSet.hashOf('e6ad'));
+    const got = await streamed(Buffer.concat([line(0, '7yzx'), line(1, 'e6ad'), line(2, '7yzx'), line(3, 'e6ad', true), line(4, 'x')]));
     expect(got.records.map((r) => [r.seq, r.id])).toEqual([
-      [0, 'plumless'],
-      [1, 'buckeroo'],
+      [0, '7yzx'],
+      [1, 'e6ad'],
       [4, 'x'],
     ]);
   });
