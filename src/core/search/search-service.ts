@@ -15,6 +15,11 @@ const LEGACY_INDEX_FILE = 'search-index.json';
 export const INDEX_READ_PAGE = 1_000;
 /** The index is written this long after the last change, not on every message. */
 export const PERSIST_DELAY_MS = 2_000;
+/**
+ * While one session is being indexed (a 1 GB log takes minutes), what is indexed so far is written
+ * at least this often: a host stopped midway resumes there instead of reading the log again.
+ */
+export const PERSIST_PROGRESS_MS = 10_000;
 /** Sessions a cross-session query answers with. */
 export const SEARCH_SESSIONS_MAX = 20;
 /** Hits a search inside one session answers with. */
@@ -88,7 +93,15 @@ export async function createSearchService({ store, dataDir }: { store: SessionSt
     const upTo = index.indexedUpTo.get(id) ?? -1;
     let after = chunkOf(upTo + 1) - 1;
     let pending: MessageRecord[] = [];
+    let savedAt = performance.now();
     for (;;) {
+      // A host that is stopping does not finish a big session first (close() waits for this queue).
+      if (closed) return;
+      if (performance.now() - savedAt > PERSIST_PROGRESS_MS) {
+        dirty = true;
+        await persist();
+        savedAt = performance.now();
+      }
       const page = await store.readMessages(id, { afterSeq: after, limit: INDEX_READ_PAGE });
       if (page.length === 0) break;
       pending.push(...page);
