@@ -66,10 +66,16 @@ export async function createSearchService({ store, dataDir }: { store: SessionSt
   const file = join(dataDir, SEARCH_INDEX_FILE);
   // Encrypted with the store's key when the store is (the index holds the words of every message).
   const fs = storeFsFor(file);
-  const saved = await fs.readFile(file).catch(() => undefined);
-  const index = (saved === undefined ? undefined : MessageIndex.fromBytes(saved)) ?? MessageIndex.empty();
-  await rm(join(dataDir, LEGACY_INDEX_FILE), { force: true }).catch(() => undefined);
-  let queue: Promise<void> = Promise.resolve();
+  let index = MessageIndex.empty();
+  // Loaded as the queue's first job, in slices: the index of a 1 GB session is millions of terms
+  // and seconds of work, which must neither delay the host's start nor stall its answers to the
+  // UI (issue 20: the first screen of a big session). Everything that reads the index waits for
+  // the queue.
+  let queue: Promise<void> = (async () => {
+    const saved = await fs.readFile(file).catch(() => undefined);
+    index = (saved === undefined ? undefined : await MessageIndex.fromBytesInSlices(saved)) ?? MessageIndex.empty();
+    await rm(join(dataDir, LEGACY_INDEX_FILE), { force: true }).catch(() => undefined);
+  })().catch((error: unknown) => console.error(`baton: the search index was not loaded (${(error as Error).message}); it is rebuilt from the logs`));
   let persistTimer: ReturnType<typeof setTimeout> | null = null;
   let dirty = false;
   let closed = false;
