@@ -17,7 +17,7 @@ export const MAX_DOCS = 2 ** 24;
 export const POSITIONS_MAX = 255;
 const FIRST_CAPACITY = 4;
 /** Terms loaded between two turns of the event loop by deserializeInSlices (a few ms of work). */
-export const DESERIALIZE_SLICE_TERMS = 20_000;
+export const DESERIALIZE_SLICE_TERMS = 5_000;
 
 /** The layout `serialize` gives and `deserialize` reads. */
 export interface SerializedPostings {
@@ -206,7 +206,9 @@ export class CompactPostings {
         const pn = data.positionLengths[t]!;
         if (at + n > data.postings.length) throw new Error('search index: postings shorter than the lengths say');
         if (pat + pn > data.positions.length) throw new Error('search index: positions shorter than the lengths say');
-        const list = data.postings.slice(at, at + n);
+        // Views of the loaded tables, not copies (a million terms is a million copies): a list
+        // is only written within its own length, and grows into a new array (push).
+        const list = data.postings.subarray(at, at + n);
         let counted = 0;
         for (let i = 0; i < n; i++) counted += list[i]! % 256;
         if (counted !== pn) throw new Error(`search index: term "${data.terms[t]}" counts ${counted} positions but holds ${pn}`);
@@ -214,7 +216,7 @@ export class CompactPostings {
         p.termList.push(data.terms[t]!);
         p.lists.push(list);
         p.lengths[t] = n;
-        p.positionLists.push(data.positions.slice(pat, pat + pn));
+        p.positionLists.push(data.positions.subarray(pat, pat + pn));
         p.positionLengths[t] = pn;
         at += n;
         pat += pn;

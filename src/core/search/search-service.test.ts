@@ -111,6 +111,21 @@ describe('search service', () => {
     await next.close();
   });
 
+  it('a host’s delayed load of the saved index happens at once when a search asks', async () => {
+    const s = await store.createSession(base, [...filler(10), { role: 'user', content: 'the okapi ledger' }]);
+    const first = await createSearchService({ store, dataDir: tmp.dir });
+    await first.syncAll();
+    await first.close();
+    const watched = counting(store);
+    const delayed = await createSearchService({ store: watched.store, dataDir: tmp.dir, loadDelayMs: 600_000 });
+    const started = performance.now();
+    expect((await delayed.searchSessions('okapi')).hits.map((h) => [h.sessionId, h.seq])).toEqual([[s.id, 10]]);
+    expect(performance.now() - started).toBeLessThan(30_000);
+    // Loaded from the file, not rebuilt from the log (only the hit's one message was read).
+    expect(watched.reads()).toBe(1);
+    await delayed.close();
+  });
+
   it('two words in one chunk but never in one message: no hit, and no log read to find that out; a hit reads its one message', async () => {
     // "mifuka" and "tenkaka" share the chunk 0–199 of `apart` but no message; `together` says both once.
     const apart = await store.createSession({ ...base, title: 'apart' }, [...filler(50), { role: 'user', content: 'mifuka only' }, ...filler(100, 51), { role: 'assistant', content: 'tenkaka only' }]);

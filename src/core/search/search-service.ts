@@ -20,6 +20,12 @@ export const PERSIST_DELAY_MS = 2_000;
  * at least this often: a host stopped midway resumes there instead of reading the log again.
  */
 export const PERSIST_PROGRESS_MS = 10_000;
+/**
+ * A host loads the saved index this long after it starts, or at once when a search asks:
+ * loading the index of a 1 GB session is seconds of CPU, which must not compete with the first
+ * screens a host serves right after it starts (issue 20).
+ */
+export const INDEX_LOAD_DELAY_MS = 3_000;
 /** Sessions a cross-session query answers with. */
 export const SEARCH_SESSIONS_MAX = 20;
 /** Hits a search inside one session answers with. */
@@ -62,7 +68,8 @@ export function snippetOf(text: string, term: string): string {
   return `${start > 0 ? '…' : ''}${cut}${start + SNIPPET_CHARS < text.length ? '…' : ''}`;
 }
 
-export async function createSearchService({ store, dataDir }: { store: SessionStore; dataDir: string }): Promise<SearchService> {
+/** `loadDelayMs`: a host passes INDEX_LOAD_DELAY_MS (its first screens come first); a search loads the index at once. */
+export async function createSearchService({ store, dataDir, loadDelayMs = 0 }: { store: SessionStore; dataDir: string; loadDelayMs?: number }): Promise<SearchService> {
   const file = join(dataDir, SEARCH_INDEX_FILE);
   // Encrypted with the store's key when the store is (the index holds the words of every message).
   const fs = storeFsFor(file);
@@ -71,7 +78,14 @@ export async function createSearchService({ store, dataDir }: { store: SessionSt
   // and seconds of work, which must neither delay the host's start nor stall its answers to the
   // UI (issue 20: the first screen of a big session). Everything that reads the index waits for
   // the queue.
+  let loadNow = (): void => undefined;
+  const loadDue = new Promise<void>((resolve) => {
+    loadNow = resolve;
+    if (loadDelayMs <= 0) resolve();
+    else setTimeout(resolve, loadDelayMs).unref();
+  });
   let queue: Promise<void> = (async () => {
+    await loadDue;
     const saved = await fs.readFile(file).catch(() => undefined);
     index = (saved === undefined ? undefined : await MessageIndex.fromBytesInSlices(saved)) ?? MessageIndex.empty();
     await rm(join(dataDir, LEGACY_INDEX_FILE), { force: true }).catch(() => undefined);
@@ -154,6 +168,7 @@ export async function createSearchService({ store, dataDir }: { store: SessionSt
     sessionChanged: (id) => void enqueue(() => indexSession(id)),
     async searchSessions(query, limit = SEARCH_SESSIONS_MAX) {
       const started = performance.now();
+      loadNow();
       await queue;
       const all = await rows();
       const terms = MessageIndex.terms(query);
@@ -174,6 +189,7 @@ export async function createSearchService({ store, dataDir }: { store: SessionSt
       return { hits, tookMs: performance.now() - started };
     },
     async searchSession(id, query) {
+      loadNow();
       await enqueue(() => indexSession(id));
       const terms = MessageIndex.terms(query);
       // The index names the messages (taken now, before an await lets indexing change it); only the
@@ -193,6 +209,7 @@ export async function createSearchService({ store, dataDir }: { store: SessionSt
     },
     async close() {
       closed = true;
+      loadNow();
       if (persistTimer !== null) clearTimeout(persistTimer);
       persistTimer = null;
       await queue;
