@@ -184,10 +184,15 @@ export class CompactPostings {
   /**
    * deserialize, handing the event loop back every `slice` terms: a host loading the index of a
    * 1 GB session (millions of terms, seconds of work) keeps answering the UI meanwhile.
+   * Undefined when `stop()` turns true between slices.
    */
-  static async deserializeInSlices(data: SerializedPostings, slice = DESERIALIZE_SLICE_TERMS): Promise<CompactPostings> {
+  static async deserializeInSlices(data: SerializedPostings, stop: () => boolean = () => false, slice = DESERIALIZE_SLICE_TERMS): Promise<CompactPostings | undefined> {
     const load = CompactPostings.loader(data);
-    while (!load.terms(slice)) await new Promise((resolve) => setImmediate(resolve));
+    while (!load.terms(slice)) {
+      await new Promise((resolve) => setImmediate(resolve));
+      // A host that is stopping does not finish loading first.
+      if (stop()) return undefined;
+    }
     return load.finish();
   }
 

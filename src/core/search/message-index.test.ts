@@ -224,6 +224,8 @@ describe('loading a big index without holding the event loop', () => {
     }
     expect(sliced.query('41234').flatMap((h) => h.seqs())).toEqual([41234]);
     expect(sliced.indexedUpTo).toEqual(whole.indexedUpTo);
+    // Stopped between slices (a host closing): nothing, rather than a part.
+    expect(await MessageIndex.fromBytesInSlices(bytes, () => true)).toBeUndefined();
     // Damage is refused the same way.
     expect(await MessageIndex.fromBytesInSlices(bytes.subarray(0, bytes.length - 4))).toBeUndefined();
   });

@@ -233,11 +233,12 @@ export class MessageIndex {
     }
   }
 
-  /** fromBytes without holding the event loop for the whole load (CompactPostings.deserializeInSlices). */
-  static async fromBytesInSlices(bytes: Buffer): Promise<MessageIndex | undefined> {
+  /** fromBytes without holding the event loop for the whole load (CompactPostings.deserializeInSlices); undefined once `stop()`. */
+  static async fromBytesInSlices(bytes: Buffer, stop?: () => boolean): Promise<MessageIndex | undefined> {
     try {
       const parts = MessageIndex.tablesOf(bytes);
-      return parts && MessageIndex.assemble(await CompactPostings.deserializeInSlices(parts.postings), parts);
+      const postings = parts && (await CompactPostings.deserializeInSlices(parts.postings, stop));
+      return postings && MessageIndex.assemble(postings, parts);
     } catch {
       return undefined;
     }

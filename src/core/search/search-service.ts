@@ -87,7 +87,8 @@ export async function createSearchService({ store, dataDir, loadDelayMs = 0 }: {
   let queue: Promise<void> = (async () => {
     await loadDue;
     const saved = await fs.readFile(file).catch(() => undefined);
-    index = (saved === undefined ? undefined : await MessageIndex.fromBytesInSlices(saved)) ?? MessageIndex.empty();
+    // Stopped midway by close(): the index stays empty and unsaved (dirty is false), the file as it was.
+    index = (saved === undefined ? undefined : await MessageIndex.fromBytesInSlices(saved, () => closed)) ?? MessageIndex.empty();
     await rm(join(dataDir, LEGACY_INDEX_FILE), { force: true }).catch(() => undefined);
   })().catch((error: unknown) => console.error(`baton: the search index was not loaded (${(error as Error).message}); it is rebuilt from the logs`));
   let persistTimer: ReturnType<typeof setTimeout> | null = null;
