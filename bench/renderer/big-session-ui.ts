@@ -4,7 +4,8 @@
  * a 100-message session (the baseline, same host, same run), opened in real Chromium through
  * Playwright at `#session=<id>`. Measured until the session's last message is painted:
  *   - new host: from spawning `baton serve` (its start included) to the last message painted
- *   - host warm: a new page opened on the running host
+ *   - host warm: a new page opened on the running host once it is idle (its background work after
+ *     start — loading the search index, 3 s after start — done; how long that took is printed)
  *   - reload: the same page reloaded
  * For each open, the bytes the host process read (/proc/<pid>/io rchar) show that the log is paged,
  * never read whole. Needs `npm run build` (out/renderer, dist/cli).
@@ -87,6 +88,24 @@ async function bytesRead(child: ChildProcess): Promise<number> {
   return Number(m?.[1] ?? NaN);
 }
 
+/** CPU time (user + system) of a process so far, ms (/proc/<pid>/stat, 100 ticks a second). */
+async function cpuMs(child: ChildProcess): Promise<number> {
+  const fields = (await readFile(`/proc/${child.pid}/stat`, 'utf8')).split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** Until the host's CPU time grows by less than 30 ms in half a second (at most a minute); ms since `t0`. */
+async function untilIdle(child: ChildProcess, t0: number): Promise<number> {
+  let last = await cpuMs(child);
+  for (let i = 0; i < 120; i++) {
+    await new Promise((r) => setTimeout(r, 500));
+    const now = await cpuMs(child);
+    if (now - last < 30 && performance.now() - t0 > 4_000) break;
+    last = now;
+  }
+  return performance.now() - t0;
+}
+
 /** ms since `t0` until the message with seq `lastSeq` is in the page and a frame has been painted after it. */
 async function untilLastPainted(page: Page, lastSeq: number, t0: number): Promise<number> {
   await page.waitForFunction((seq) => document.querySelector(`[data-testid="message"][data-seq="${seq}"]`) !== null, lastSeq, { timeout: 120_000, polling: 'raf' });
@@ -137,6 +156,7 @@ async function main(): Promise<void> {
   console.log(`corpus: big ${c.big.id} ${(c.big.logBytes / 1e6).toFixed(0)} MB log, ${(c.big.lastSeq + 1).toLocaleString('en')} messages; small ${c.small.id} ${(c.small.logBytes / 1e3).toFixed(0)} kB`);
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
   const rows: Record<'small' | 'big', { cold: Open[]; warm: Open[]; reload: Open[] }> = { small: { cold: [], warm: [], reload: [] }, big: { cold: [], warm: [], reload: [] } };
+  const idle: number[] = [];
   try {
     for (let i = 0; i < runs; i++) {
       // Baseline and big session alternate, each from a new host, so load moves both alike.
@@ -146,6 +166,7 @@ async function main(): Promise<void> {
         try {
           const cold = await open(browser, host, c[which], t0);
           rows[which].cold.push(cold.first);
+          idle.push(await untilIdle(host.child, t0));
           const warm = await open(browser, host, c[which]);
           rows[which].warm.push(warm.first);
           rows[which].reload.push(warm.reload);
@@ -160,7 +181,7 @@ async function main(): Promise<void> {
   const table = (['small', 'big'] as const).flatMap((which) =>
     (['cold', 'warm', 'reload'] as const).map((kind) => ({
       session: which === 'small' ? 'baseline: 100 messages' : `${(c.big.logBytes / 1e6).toFixed(0)} MB, ${(c.big.lastSeq + 1).toLocaleString('en')} messages`,
-      open: { cold: 'new host (from spawn)', warm: 'new page, host warm', reload: 'page reload' }[kind],
+      open: { cold: 'new host (from spawn)', warm: 'new page, host idle', reload: 'page reload' }[kind],
       runs,
       'median ms': Math.round(median(rows[which][kind].map((o) => o.ms))),
       'max ms': Math.round(Math.max(...rows[which][kind].map((o) => o.ms))),
@@ -168,6 +189,7 @@ async function main(): Promise<void> {
     })),
   );
   console.table(table);
+  console.log(`host idle after its start (search index loaded): median ${(median(idle) / 1000).toFixed(1)} s, max ${(Math.max(...idle) / 1000).toFixed(1)} s`);
   console.log(`load average: ${(await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).join(' ')}`);
   if (!args.has('keep')) await rm(dir, { recursive: true, force: true });
 }
