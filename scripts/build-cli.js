@@ -41,7 +41,7 @@ await build({ ...cliOptions, entryPoints: ['src/cli/handoff-main.ts'], outfile: 
 // what the process reads and deserializes before it.
 await build({ ...cliOptions, entryPoints: ['src/cli/resume-main.ts'], outfile: RESUME_BUNDLE, sourcemap: false });
 // `baton show` alone (src/cli/show-main.ts): `show --all --json` of a big session is measured against a bare parse.
-await build({ ...cliOptions, entryPoints: ['src/cli/show-main.ts'], outfile: SHOW_BUNDLE, sourcemap: false });
+await build({ ...cliOptions, entryPoints: ['src/cli/show-main.ts'], outfile: SHOW_BUNDLE });
 
 // `baton list --json` with a host running: a small bundle bin/baton.js tries before the whole CLI.
 await build({
