@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodeLine, encodeNewRecord, type StoredRecord } from './record-codec.js';
-import { decodeRecordKeys, walkIdSeq } from './record-keys.js';
+import { decodeRecordKeys, walkIdSeq, walkIdSeqFromEnd } from './record-keys.js';
 import { legacyRecordLine } from './test-support/legacy-record.js';
 
 const body = (line: Buffer) => line.subarray(0, line.length - 1);
@@ -23,7 +23,7 @@ const jsonValue = fc.letrec((tie) => ({
 })).value;
 
 describe('record keys without a parse', () => {
-  it('the walk never disagrees with JSON.parse on a JSON.stringify line: same id and seq, or no answer (2,000 objects)', () => {
+  it('neither walk (forwards, from the end) disagrees with JSON.parse on a JSON.stringify line: same id and seq, or no answer (3,000 objects)', () => {
     fc.assert(
       fc.property(
         fc.dictionary(fc.oneof(fc.constantFrom('role', 'content', 'toolCalls', 'meta', 'id', 'seq', 'x'), fc.string({ unit: 'binary', maxLength: 6 })), jsonValue, { maxKeys: 8 }),
@@ -34,13 +34,14 @@ describe('record keys without a parse', () => {
           if (id !== undefined) value.id = id;
           if (seq !== undefined) value.seq = seq;
           const line = Buffer.from(JSON.stringify(value), 'utf8');
-          const walked = walkIdSeq(line);
-          if (walked === undefined) return;
           const parsed = JSON.parse(line.toString('utf8')) as Record<string, unknown>;
-          expect(walked).toEqual({ id: parsed.id, seq: parsed.seq });
+          for (const walk of [walkIdSeq, walkIdSeqFromEnd]) {
+            const walked = walk(line);
+            if (walked !== undefined) expect(walked, walk.name).toEqual({ id: parsed.id, seq: parsed.seq });
+          }
         },
       ),
-      { numRuns: 2_000 },
+      { numRuns: 3_000 },
     );
   });
 
@@ -52,6 +53,26 @@ describe('record keys without a parse', () => {
     ['a non-ASCII id', Buffer.from('{"id":"é😀","seq":1}'), { id: 'é😀', seq: 1 }],
   ])('finds the top-level id and seq: %s', (_name, line, want) => {
     expect(walkIdSeq(line)).toEqual(want);
+  });
+
+  it.each([
+    ['the writer’s layout, from the end', sealed({ id: 'm-1', seq: 7 }), { id: 'm-1', seq: 7 }],
+    ['the last of two ids and seqs, as JSON.parse reads them', Buffer.from('{"id":"a","seq":1,"x":[1],"id":"b","seq":2}'), { id: 'b', seq: 2 }],
+    ['strings ending in backslashes and quotes', Buffer.from('{"c":"x\\\\","d":"\\"}","id":"m","seq":5}'), { id: 'm', seq: 5 }],
+  ])('the walk from the end finds them: %s', (_name, line, want) => {
+    expect(walkIdSeqFromEnd(line)).toEqual(want);
+  });
+
+  it.each([
+    ['a nested value after them', '{"id":"a","seq":1,"t":[{"id":"b"}]}'],
+    ['an escaped key after them', '{"id":"a","seq":1,"i\\u0064":"b"}'],
+    ['escaped id', '{"seq":1,"id":"a\\"b"}'],
+    ['fractional seq', '{"id":"a","seq":1.5}'],
+    ['negative seq', '{"id":"a","seq":-1}'],
+    ['empty value', '{"id":"a","seq":}'],
+    ['spaces', '{"id":"a", "seq":1}'],
+  ])('the walk from the end leaves the rest to the forward walk or the parse: %s', (_name, text) => {
+    expect(walkIdSeqFromEnd(Buffer.from(text))).toBeUndefined();
   });
 
   it.each([

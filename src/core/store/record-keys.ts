@@ -35,7 +35,7 @@ const CLOSE_ARRAY = 0x5d;
  */
 export function decodeRecordKeys(line: Buffer): RecordKeys | undefined {
   if (lineCrcMatches(line)) {
-    const keys = walkIdSeq(line);
+    const keys = walkIdSeqFromEnd(line) ?? walkIdSeq(line);
     if (keys !== undefined) return keys;
   }
   const record = decodeLine(line);
@@ -82,6 +82,75 @@ export function walkIdSeq(line: Buffer): { id: string; seq: number } | undefined
     at++;
   }
   return id === undefined || seq === -1 ? undefined : { id, seq };
+}
+
+/**
+ * walkIdSeq from the object's closing brace backwards: the writer puts id, seq, createdAt and
+ * epoch last (`{...input, id, seq, …}`), so a line's keys are usually found without skipping its
+ * content. A quote is a string's delimiter exactly when an even number of backslashes precedes it
+ * (inside a string every quote is escaped), so strings can be walked backwards as well. The last
+ * `id` and `seq` win, as in JSON.parse. Undefined at a nested value (an object or array) before
+ * both are found, or at anything unexpected: walkIdSeq or the parse decide then.
+ */
+export function walkIdSeqFromEnd(line: Buffer): { id: string; seq: number } | undefined {
+  let at = line.length - 1;
+  if (at < 1 || line[0] !== OPEN_OBJECT || line[at] !== CLOSE_OBJECT) return undefined;
+  let id: string | undefined;
+  let seq = -1;
+  at--;
+  for (;;) {
+    // The value ends at `at`: a string, or a number / true / false / null.
+    let valueStart: number;
+    const last = line[at];
+    if (last === QUOTE) {
+      valueStart = stringStart(line, at);
+      if (valueStart === -1) return undefined;
+    } else {
+      if (last === CLOSE_OBJECT || last === CLOSE_ARRAY || last === COLON) return undefined;
+      valueStart = at;
+      while (valueStart > 0 && line[valueStart - 1] !== COLON) {
+        const c = line[valueStart - 1]!;
+        if (c === QUOTE || c === CLOSE_OBJECT || c === CLOSE_ARRAY || c === COMMA) return undefined;
+        valueStart--;
+      }
+    }
+    if (line[valueStart - 1] !== COLON || line[valueStart - 2] !== QUOTE) return undefined;
+    const keyEnd = valueStart - 2;
+    const keyStart = stringStart(line, keyEnd);
+    if (keyStart === -1) return undefined;
+    const keyLength = keyEnd - keyStart - 1;
+    // An escape could spell `id` another way (JSON.parse would read it as id): not this walk's to decide.
+    for (let k = keyStart + 1; k < keyEnd; k++) if (line[k] === BACKSLASH) return undefined;
+    if (keyLength === 2 && line[keyStart + 1] === 0x69 /* i */ && line[keyStart + 2] === 0x64 /* d */ && id === undefined) {
+      if (line[valueStart] !== QUOTE || at === valueStart + 1) return undefined;
+      for (let k = valueStart + 1; k < at; k++) if (line[k] === BACKSLASH) return undefined;
+      id = line.toString('utf8', valueStart + 1, at);
+    } else if (keyLength === 3 && line[keyStart + 1] === 0x73 /* s */ && line[keyStart + 2] === 0x65 /* e */ && line[keyStart + 3] === 0x71 /* q */ && seq === -1) {
+      const digits = at + 1 - valueStart;
+      if (digits > SEQ_MAX_DIGITS || (digits > 1 && line[valueStart] === 0x30)) return undefined;
+      let value = 0;
+      for (let k = valueStart; k <= at; k++) {
+        const c = line[k]!;
+        if (c < 0x30 || c > 0x39) return undefined;
+        value = value * 10 + (c - 0x30);
+      }
+      seq = value;
+    }
+    if (id !== undefined && seq !== -1) return { id, seq };
+    // Before the key: a comma and the previous member, or the opening brace (no more members).
+    if (line[keyStart - 1] !== COMMA) return undefined;
+    at = keyStart - 2;
+  }
+}
+
+/** Index of the quote opening the string whose closing quote is at `close`, or -1. */
+function stringStart(line: Buffer, close: number): number {
+  for (let q = line.lastIndexOf(QUOTE, close - 1); q !== -1; q = line.lastIndexOf(QUOTE, q - 1)) {
+    let slashes = 0;
+    for (let k = q - 1; line[k] === BACKSLASH; k--) slashes++;
+    if (slashes % 2 === 0) return q;
+  }
+  return -1;
 }
 
 /** Index of the quote closing the string that opens at `open`, or -1. */
