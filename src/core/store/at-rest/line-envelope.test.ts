@@ -33,7 +33,7 @@ describe('line envelopes read from their bytes', () => {
     let compact = 0;
     fc.assert(
       fc.property(envelope, fc.array(change, { maxLength: 2 }), ({ seq, keyId, sealed }, changes) => {
-        let line = Buffer.from(encodeEnvelope(seq, keyId, Buffer.from(sealed)), 'utf8');
+        let line: Buffer = Buffer.from(encodeEnvelope(seq, keyId, Buffer.from(sealed)), 'utf8');
         // encodeEnvelope writes key ids as they are: a real one (16 hex digits) reads back.
         if (changes.length === 0 && /^[0-9a-f]{16}$/.test(keyId)) {
           const parsed = parseEnvelope(line);
