@@ -44,14 +44,20 @@ export function lineCrcMatches(line: Buffer): boolean {
   const head = line.length - SUFFIX_LENGTH;
   if (head < 2 || line[line.length - 1] !== 0x7d /* } */ || line[line.length - 2] !== 0x22 /* " */) return false;
   for (let i = 0; i < SUFFIX_HEAD.length; i++) if (line[head + i] !== SUFFIX_HEAD[i]) return false;
-  let want = 0;
-  for (let i = head + SUFFIX_HEAD.length, end = i + 8; i < end; i++) {
-    const c = line[i]!;
-    const digit = c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x61 && c <= 0x66 ? c - 0x57 : -1;
-    if (digit === -1) return false;
-    want = want * 16 + digit;
+  const want = hex8At(line, head + SUFFIX_HEAD.length);
+  return want !== -1 && crc32(line.subarray(0, head)) === want;
+}
+
+/** The 8 lower-case hex digits at `at` as a number (a checksum as the store writes it), or -1. */
+export function hex8At(bytes: Uint8Array, at: number): number {
+  let value = 0;
+  for (let i = at; i < at + 8; i++) {
+    const c = bytes[i];
+    const digit = c === undefined ? -1 : c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x61 && c <= 0x66 ? c - 0x57 : -1;
+    if (digit === -1) return -1;
+    value = value * 16 + digit;
   }
-  return crc32(line.subarray(0, head)) === want;
+  return value;
 }
 
 /**

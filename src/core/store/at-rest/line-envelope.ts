@@ -1,5 +1,6 @@
 import { crc32 } from 'node:zlib';
 import { crc32Hex } from '../canonical.js';
+import { hex8At } from '../line-crc.js';
 
 /**
  * One encrypted line of a store log: `{"s":seq,"k":keyId,"e":base64(nonce‖ciphertext‖tag),"crc":…}`.
@@ -99,13 +100,8 @@ function parseCompactEnvelope(line: Buffer): Envelope | undefined | typeof NOT_C
   if (eEnd === -1 || !startsWith(line, eEnd, CRC_HEAD)) return NOT_COMPACT;
   const crcStart = eEnd + CRC_HEAD.length;
   if (crcStart + 10 !== line.length || line[line.length - 2] !== 0x22 || line[line.length - 1] !== 0x7d) return NOT_COMPACT;
-  let crc = 0;
-  for (let i = crcStart; i < crcStart + 8; i++) {
-    const c = line[i]!;
-    const digit = c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x61 && c <= 0x66 ? c - 0x57 : -1;
-    if (digit === -1) return NOT_COMPACT;
-    crc = crc * 16 + digit;
-  }
+  const crc = hex8At(line, crcStart);
+  if (crc === -1) return NOT_COMPACT;
   const keyId = line.toString('latin1', at, keyEnd);
   // crcOf's text is `${seq}.${keyId}.${e}`: the same bytes, the ciphertext's taken where they are.
   if (crc32(line.subarray(eStart, eEnd), crc32(`${seq ?? ''}.${keyId}.`)) !== crc) return undefined;
