@@ -17,6 +17,9 @@ const HANDOFF_CACHE = `${HANDOFF_BUNDLE}.cache`;
 /** `baton resume` with no id, the picker (src/cli/resume-main.ts): the resume command alone. */
 const RESUME_BUNDLE = join(ROOT, 'dist', 'cli', 'baton-resume.cjs');
 const RESUME_CACHE = `${RESUME_BUNDLE}.cache`;
+/** `baton show` alone (src/cli/show-main.ts): `show --all --json` of a big session is measured against a bare parse. */
+const SHOW_BUNDLE = join(ROOT, 'dist', 'cli', 'baton-show.cjs');
+const SHOW_CACHE = `${SHOW_BUNDLE}.cache`;
 const FAST_LIST_BUNDLE = join(ROOT, 'dist', 'cli', 'baton-list.cjs');
 const FAST_LIST_CACHE = `${FAST_LIST_BUNDLE}.cache`;
 
@@ -30,6 +33,10 @@ function compileHandoff() {
 
 function compileResume() {
   return compileBundle(RESUME_BUNDLE, RESUME_CACHE);
+}
+
+function compileShow() {
+  return compileBundle(SHOW_BUNDLE, SHOW_CACHE);
 }
 
 /** Runs a CommonJS bundle with the V8 code cache beside it (when there is one). */
@@ -51,6 +58,7 @@ function compileBundle(file, cacheFile) {
 function compileFor(argv) {
   if (argv[2] === 'handoff' && existsSync(HANDOFF_BUNDLE)) return compileHandoff();
   if (argv[2] === 'resume' && argv.length === 3 && existsSync(RESUME_BUNDLE)) return compileResume();
+  if (argv[2] === 'show' && existsSync(SHOW_BUNDLE)) return compileShow();
   return compileCli();
 }
 
@@ -78,6 +86,9 @@ exports.HANDOFF_CACHE = HANDOFF_CACHE;
 exports.RESUME_BUNDLE = RESUME_BUNDLE;
 exports.RESUME_CACHE = RESUME_CACHE;
 exports.compileResume = compileResume;
+exports.SHOW_BUNDLE = SHOW_BUNDLE;
+exports.SHOW_CACHE = SHOW_CACHE;
+exports.compileShow = compileShow;
 exports.FAST_LIST_BUNDLE = FAST_LIST_BUNDLE;
 exports.FAST_LIST_CACHE = FAST_LIST_CACHE;
 exports.compileCli = compileCli;

@@ -5,12 +5,12 @@
 // module.enableCompileCache. Type-checking is `npm run typecheck`; this step only transpiles.
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { Script } from 'node:vm';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { compileCli, compileFastList, compileHandoff, compileResume, CLI_BUNDLE, CLI_CACHE, FAST_LIST_CACHE, HANDOFF_BUNDLE, HANDOFF_CACHE, RESUME_BUNDLE, RESUME_CACHE } from '../bin/load-cli.js';
+import { compileCli, compileFastList, compileHandoff, compileResume, compileShow, CLI_BUNDLE, CLI_CACHE, FAST_LIST_CACHE, HANDOFF_BUNDLE, HANDOFF_CACHE, RESUME_BUNDLE, RESUME_CACHE, SHOW_BUNDLE, SHOW_CACHE } from '../bin/load-cli.js';
 
 const cliOptions = {
   entryPoints: ['src/cli/index.ts'],
@@ -40,6 +40,8 @@ await build({ ...cliOptions, entryPoints: ['src/cli/handoff-main.ts'], outfile: 
 // `baton resume` with no id (the picker) alone (src/cli/resume-main.ts): its first screen waits for
 // what the process reads and deserializes before it.
 await build({ ...cliOptions, entryPoints: ['src/cli/resume-main.ts'], outfile: RESUME_BUNDLE, sourcemap: false });
+// `baton show` alone (src/cli/show-main.ts): `show --all --json` of a big session is measured against a bare parse.
+await build({ ...cliOptions, entryPoints: ['src/cli/show-main.ts'], outfile: SHOW_BUNDLE });
 
 // `baton list --json` with a host running: a small bundle bin/baton.js tries before the whole CLI.
 await build({
@@ -95,6 +97,17 @@ await quietly(async () => {
 });
 await writeFile(RESUME_CACHE, resume.script.createCachedData());
 
+// The show bundle's cache, warmed by `show --all --json` of a session landed here (no receiver:
+// the handoff saves it and says so) and by `show` of one that is not there.
+await quietly(() => handoff.cli.main(['node', 'baton', 'handoff', '--cwd', scratch, '--title', 'warm', '--messages', messages, '--no-launch', '--json', '--timeout', '0']));
+const [landed] = readdirSync(join(process.env.BATON_HOME, 'sessions'));
+const show = compileShow();
+await quietly(async () => {
+  if (landed) await show.cli.main(['node', 'baton', 'show', landed, '--all', '--json']);
+  await show.cli.main(['node', 'baton', 'show', 's-warm-missing']);
+});
+await writeFile(SHOW_CACHE, show.script.createCachedData());
+
 // The fast-list bundle's cache, warmed by a call that reaches the socket check (no host here).
 const fast = compileFastList();
 const saved = { home: process.env.BATON_HOME, runtime: process.env.XDG_RUNTIME_DIR };
@@ -112,6 +125,7 @@ await writeFile(FAST_LIST_CACHE, fast.script.createCachedData());
 const probes = [
   { bundle: CLI_BUNDLE, cache: CLI_CACHE, runs: [['list', '--json', '--no-host', '--no-agents'], ['show', '--json', 'nope'], ['stats', '--json'], ['policy', '--help']] },
   { bundle: RESUME_BUNDLE, cache: RESUME_CACHE, runs: [['resume']] },
+  { bundle: SHOW_BUNDLE, cache: SHOW_CACHE, runs: [['show', 'nope'], ['show', 'nope', '--json'], ['show', '--help']] },
   { bundle: HANDOFF_BUNDLE, cache: HANDOFF_CACHE, runs: [['handoff', '--messages', join(scratch, 'missing.jsonl'), '--json'], ['handoff', '--cwd', scratch, '--messages', messages, '--no-launch', '--json', '--timeout', '0']] },
 ];
 for (const { bundle, cache, runs } of probes) {

@@ -128,4 +128,36 @@ describe('bin/baton.js and the handoff bundle', () => {
     expect(byId.stderr).not.toContain('the resume bundle ran');
     expect(JSON.parse(byId.stdout)).toMatchObject({ ok: false });
   }, 60_000);
+
+  it('runs `baton show` from the show bundle and prints the same bytes without it or with a foreign cache; other commands use the whole CLI', async () => {
+    const home = join(dir, 'home-show');
+    const messages = join(dir, 'show.jsonl');
+    writeFileSync(messages, `${Array.from({ length: 50 }, (_, i) => JSON.stringify({ role: i % 2 ? 'assistant' : 'user', content: `m${i} "é" \\ 😀` })).join('\n')}\n`);
+    // No desktop here: the handoff saves the session and names it.
+    const landed = await baton(install('show-land', () => undefined), ['handoff', '--cwd', dir, '--title', 'show', '--messages', messages, '--no-launch', '--json'], home);
+    const id = JSON.parse(landed.stdout).sessionId;
+    expect(id, landed.stdout).toMatch(/^s-/);
+    const variants = {
+      built: install('show-built', () => undefined),
+      'no show bundle': install('show-none', (cli) => rmSync(join(cli, 'baton-show.cjs'))),
+      'foreign cache': install('show-cache', (cli) => writeFileSync(join(cli, 'baton-show.cjs.cache'), Buffer.alloc(4096, 7))),
+    };
+    const answers = {};
+    for (const [name, bin] of Object.entries(variants)) {
+      const all = await baton(bin, ['show', id, '--all', '--json'], home);
+      const text = await baton(bin, ['show', id], home);
+      const missing = await baton(bin, ['show', 's-nope', '--json'], home);
+      answers[name] = { all: [all.code, all.stdout], text: [text.code, text.stdout], missing: [missing.code, missing.stdout] };
+    }
+    expect(answers.built.all[0]).toBe(0);
+    expect(JSON.parse(answers.built.all[1]).messages).toHaveLength(50);
+    expect(JSON.parse(answers.built.missing[1])).toMatchObject({ ok: false, code: 'NOT_FOUND' });
+    for (const name of Object.keys(variants)) expect(answers[name], name).toEqual(answers.built);
+
+    const bin = install('show-broken', (cli) => writeFileSync(join(cli, 'baton-show.cjs'), 'throw new Error("the show bundle ran");'));
+    expect((await baton(bin, ['show', id, '--json'], home)).stderr).toContain('the show bundle ran');
+    const list = await baton(bin, ['list', '--json', '--no-host', '--no-agents'], home);
+    expect(list.stderr).not.toContain('the show bundle ran');
+    expect(JSON.parse(list.stdout)).toMatchObject({ ok: true });
+  }, 60_000);
 });

@@ -1,6 +1,7 @@
 import type { SessionStore } from '../../core/store/types.js';
 import { recordJsonOfLine } from '../../core/store/line-crc.js';
 import { CLI_JSON_VERSION } from '../output.js';
+import { RecordJsonWriter } from '../record-json-writer.js';
 
 /** Output is handed to stdout in pieces of about this size: few writes, and memory bounded by it. */
 export const SHOW_STREAM_FLUSH_BYTES = 256 * 1024;
@@ -8,40 +9,33 @@ export const SHOW_STREAM_FLUSH_BYTES = 256 * 1024;
 /**
  * `baton show <id> --all --json`, streamed: the same object as the buffered form (keys in another
  * order: `messages` comes first, since the session's damage is known only once they are read),
- * written as the log is read, so memory stays flat for a session of any size. Each message is
- * the stored JSON spliced from its line (line-crc.ts), not parsed and serialised again.
+ * written as the log is read, so memory stays flat for a session of any size. A line checked by
+ * its byte-CRC is neither parsed nor serialised again: record-keys.ts finds its id and seq, and its
+ * JSON is spliced from the stored bytes (record-json-writer.ts). Earlier-format lines are parsed.
  */
 export async function writeAllMessagesJson(store: SessionStore, id: string, write: (chunk: Buffer) => void | Promise<void>): Promise<void> {
-  let parts: Buffer[] = [Buffer.from(`{"version":${CLI_JSON_VERSION},"command":"show","ok":true,"messages":[`)];
-  let pending = parts[0]!.length;
-  let first = true;
-  // `write` may return a promise (stdout full: a pipe read slowly): the read waits for it, so
-  // output never queues up in memory.
-  const flush = () => {
-    const chunk = Buffer.concat(parts, pending);
-    parts = [];
-    pending = 0;
-    return write(chunk);
-  };
-  const push = (b: Buffer) => {
-    parts.push(b);
-    pending += b.length;
-    return pending >= SHOW_STREAM_FLUSH_BYTES ? flush() : undefined;
-  };
   // The store checks the session exists before anything is written.
   await store.getSession(id);
-  await store.forEachMessage(id, (record, line) => {
-    if (!first) {
-      parts.push(COMMA);
-      pending += COMMA.length;
-    }
-    first = false;
-    return push(recordJsonOfLine(line, record.crc) ?? Buffer.from(JSON.stringify(record)));
-  });
+  const out = new RecordJsonWriter(SHOW_STREAM_FLUSH_BYTES, write);
+  out.text(`{"version":${CLI_JSON_VERSION},"command":"show","ok":true,"messages":[`);
+  let first = true;
+  await store.forEachMessageLine(
+    id,
+    (keys, line) => {
+      const comma = !first;
+      first = false;
+      if (keys.record === undefined) out.recordLine(line, comma);
+      else {
+        if (comma) out.bytes(COMMA);
+        out.bytes(recordJsonOfLine(line, keys.record.crc) ?? Buffer.from(JSON.stringify(keys.record)));
+      }
+      return out.due();
+    },
+    (chunk) => out.chunk(chunk),
+  );
   const session = await store.getSession(id);
-  parts.push(Buffer.from(`],"session":${JSON.stringify(session)},"damage":${JSON.stringify(session.damaged ?? [])},"notes":${JSON.stringify(session.notes ?? [])}}\n`));
-  pending += parts.at(-1)!.length;
-  await flush();
+  out.text(`],"session":${JSON.stringify(session)},"damage":${JSON.stringify(session.damaged ?? [])},"notes":${JSON.stringify(session.notes ?? [])}}\n`);
+  await out.end();
 }
 
 const COMMA = Buffer.from(',');

@@ -30,7 +30,7 @@ import { applyCarriedPermissions } from '../handoff/apply-permissions.js';
 import { carriedTasksOf } from '../tasks/carried-tasks.js';
 import { startRelayHost, type RelayHost } from '../relay/relay-host.js';
 import { createRelayUiHandlers } from '../relay/ui-handlers.js';
-import { createSearchService } from '../search/search-service.js';
+import { createSearchService, INDEX_LOAD_DELAY_MS } from '../search/search-service.js';
 import { createCredentialRegistry } from '../transport/session-credentials.js';
 import { createRemoteGate } from '../ssh/remote-gate.js';
 import { createAgentRunner, type AgentRunner } from '../agent-run/agent-runner.js';
@@ -92,7 +92,7 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
   const emitUiEvent = <E extends UiEvent>(event: E, payload: UiEventPayload<E>) => emitter.emit('ui', event, payload);
   // The full-text index follows every session change the UI hears of; at start it indexes only
   // what landed since the last run (in the background: the host does not wait for it).
-  const search = await createSearchService({ store, dataDir: options.dataDir });
+  const search = await createSearchService({ store, dataDir: options.dataDir, loadDelayMs: INDEX_LOAD_DELAY_MS });
   emitter.on('ui', (event: UiEvent, payload: { id?: string; reason?: string }) => {
     // A deleted (or purged) session leaves the full-text index too: syncAll drops what the store no longer lists.
     if (event === 'session:changed' && (payload.reason === 'deleted' || payload.reason === 'purged')) void search.syncAll();

@@ -16,6 +16,8 @@ export const MAX_DOCS = 2 ** 24;
 /** Positions per doc and term: they are counted in a posting's low byte and stored one byte each. */
 export const POSITIONS_MAX = 255;
 const FIRST_CAPACITY = 4;
+/** Terms loaded between two turns of the event loop by deserializeInSlices (a few ms of work). */
+export const DESERIALIZE_SLICE_TERMS = 5_000;
 
 /** The layout `serialize` gives and `deserialize` reads. */
 export interface SerializedPostings {
@@ -174,37 +176,68 @@ export class CompactPostings {
   }
 
   static deserialize(data: SerializedPostings): CompactPostings {
+    const load = CompactPostings.loader(data);
+    load.terms(data.terms.length);
+    return load.finish();
+  }
+
+  /**
+   * deserialize, handing the event loop back every `slice` terms: a host loading the index of a
+   * 1 GB session (millions of terms, seconds of work) keeps answering the UI meanwhile.
+   * Undefined when `stop()` turns true between slices.
+   */
+  static async deserializeInSlices(data: SerializedPostings, stop: () => boolean = () => false, slice = DESERIALIZE_SLICE_TERMS): Promise<CompactPostings | undefined> {
+    const load = CompactPostings.loader(data);
+    while (!load.terms(slice)) {
+      await new Promise((resolve) => setImmediate(resolve));
+      // A host that is stopping does not finish loading first.
+      if (stop()) return undefined;
+    }
+    return load.finish();
+  }
+
+  /** The steps of deserialize: `terms(n)` loads the next n terms (true once all are), `finish` checks the totals. */
+  private static loader(data: SerializedPostings): { terms: (n: number) => boolean; finish: () => CompactPostings } {
     const p = new CompactPostings();
     if (data.terms.length !== data.lengths.length || data.terms.length !== data.positionLengths.length) throw new Error('search index: term and length tables differ');
     let at = 0;
     let pat = 0;
+    let t = 0;
     p.lengths = new Uint32Array(Math.max(1024, data.terms.length));
     p.positionLengths = new Uint32Array(Math.max(1024, data.terms.length));
-    for (let t = 0; t < data.terms.length; t++) {
-      const n = data.lengths[t]!;
-      const pn = data.positionLengths[t]!;
-      if (at + n > data.postings.length) throw new Error('search index: postings shorter than the lengths say');
-      if (pat + pn > data.positions.length) throw new Error('search index: positions shorter than the lengths say');
-      const list = data.postings.slice(at, at + n);
-      let counted = 0;
-      for (let i = 0; i < n; i++) counted += list[i]! % 256;
-      if (counted !== pn) throw new Error(`search index: term "${data.terms[t]}" counts ${counted} positions but holds ${pn}`);
-      p.termIds.set(data.terms[t]!, t);
-      p.termList.push(data.terms[t]!);
-      p.lists.push(list);
-      p.lengths[t] = n;
-      p.positionLists.push(data.positions.slice(pat, pat + pn));
-      p.positionLengths[t] = pn;
-      at += n;
-      pat += pn;
-    }
-    if (at !== data.postings.length || pat !== data.positions.length) throw new Error('search index: postings longer than the lengths say');
-    p.docs = data.docPostingCount.length;
-    p.docPostingCount = grow32(data.docPostingCount.slice(), p.docs);
-    p.alive = new Uint8Array(Math.max(1024, p.docs)).fill(1, 0, p.docs);
-    p.livePostings = at;
-    p.unsorted = [...data.terms];
-    return p;
+    const terms = (count: number): boolean => {
+      for (const end = Math.min(data.terms.length, t + count); t < end; t++) {
+        const n = data.lengths[t]!;
+        const pn = data.positionLengths[t]!;
+        if (at + n > data.postings.length) throw new Error('search index: postings shorter than the lengths say');
+        if (pat + pn > data.positions.length) throw new Error('search index: positions shorter than the lengths say');
+        // Views of the loaded tables, not copies (a million terms is a million copies): a list
+        // is only written within its own length, and grows into a new array (push).
+        const list = data.postings.subarray(at, at + n);
+        let counted = 0;
+        for (let i = 0; i < n; i++) counted += list[i]! % 256;
+        if (counted !== pn) throw new Error(`search index: term "${data.terms[t]}" counts ${counted} positions but holds ${pn}`);
+        p.termIds.set(data.terms[t]!, t);
+        p.termList.push(data.terms[t]!);
+        p.lists.push(list);
+        p.lengths[t] = n;
+        p.positionLists.push(data.positions.subarray(pat, pat + pn));
+        p.positionLengths[t] = pn;
+        at += n;
+        pat += pn;
+      }
+      return t === data.terms.length;
+    };
+    const finish = (): CompactPostings => {
+      if (at !== data.postings.length || pat !== data.positions.length) throw new Error('search index: postings longer than the lengths say');
+      p.docs = data.docPostingCount.length;
+      p.docPostingCount = grow32(data.docPostingCount.slice(), p.docs);
+      p.alive = new Uint8Array(Math.max(1024, p.docs)).fill(1, 0, p.docs);
+      p.livePostings = at;
+      p.unsorted = [...data.terms];
+      return p;
+    };
+    return { terms, finish };
   }
 
   private termId(term: string): number {

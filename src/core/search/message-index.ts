@@ -1,5 +1,5 @@
 import type { MessageRecord } from '../../shared/message.js';
-import { CompactPostings, positionStarts } from './compact-postings.js';
+import { CompactPostings, positionStarts, type SerializedPostings } from './compact-postings.js';
 import { termsOf } from '../../shared/search-terms.js';
 
 /**
@@ -63,6 +63,16 @@ interface Group {
 }
 /** A chunk's messages as a 256-bit set (8 words), so a group's union and the groups' intersection are word operations. */
 const BITMAP_WORDS = 8;
+
+/** The JSON header of the index file (toBytes). */
+interface IndexHeader {
+  indexedUpTo: Record<string, number>;
+  sessions: string[];
+  terms: string[];
+  postings: number;
+  positions: number;
+  docs: number;
+}
 
 export class MessageIndex {
   private chunkSession = new Uint32Array(1024);
@@ -216,43 +226,64 @@ export class MessageIndex {
   /** From `toBytes()`; undefined when the file is damaged or of another version (then rebuilt). */
   static fromBytes(bytes: Buffer): MessageIndex | undefined {
     try {
-      if (bytes.length < 12 || bytes.readUInt32LE(0) !== MAGIC || bytes.readUInt32LE(4) !== INDEX_VERSION) return undefined;
-      const headerLength = bytes.readUInt32LE(8);
-      const header = JSON.parse(bytes.subarray(12, 12 + headerLength).toString('utf8')) as { indexedUpTo: Record<string, number>; sessions: string[]; terms: string[]; postings: number; positions: number; docs: number };
-      let at = 12 + Math.ceil(headerLength / 4) * 4;
-      const table = (n: number): Uint32Array<ArrayBuffer> => {
-        if (at + n * 4 > bytes.length) throw new Error('search index: file shorter than its header says');
-        const t = new Uint32Array(n);
-        Buffer.from(t.buffer).set(bytes.subarray(at, at + n * 4));
-        at += n * 4;
-        return t;
-      };
-      const lengths = table(header.terms.length);
-      const postings = table(header.postings);
-      const positionLengths = table(header.terms.length);
-      const docPostingCount = table(header.docs);
-      const chunkSession = table(header.docs);
-      const chunkFirstSeq = table(header.docs);
-      if (!Number.isInteger(header.positions) || at + header.positions !== bytes.length) return undefined;
-      const positions = new Uint8Array(bytes.subarray(at, at + header.positions));
-      const index = new MessageIndex(CompactPostings.deserialize({ terms: header.terms, lengths, postings, positionLengths, positions, docPostingCount }), new Map(Object.entries(header.indexedUpTo)));
-      index.chunkSession = grow(chunkSession, 1024);
-      index.chunkFirstSeq = grow(chunkFirstSeq, 1024);
-      header.sessions.forEach((id, n) => {
-        index.sessionNums.set(id, n);
-        index.sessionNames.push(id);
-      });
-      for (let doc = 0; doc < header.docs; doc++) {
-        const id = header.sessions[chunkSession[doc]!];
-        if (id === undefined) return undefined;
-        let chunks = index.sessionChunks.get(id);
-        if (chunks === undefined) index.sessionChunks.set(id, (chunks = new Map()));
-        chunks.set(chunkFirstSeq[doc]!, doc);
-      }
-      return index;
+      const parts = MessageIndex.tablesOf(bytes);
+      return parts && MessageIndex.assemble(CompactPostings.deserialize(parts.postings), parts);
     } catch {
       return undefined;
     }
+  }
+
+  /** fromBytes without holding the event loop for the whole load (CompactPostings.deserializeInSlices); undefined once `stop()`. */
+  static async fromBytesInSlices(bytes: Buffer, stop?: () => boolean): Promise<MessageIndex | undefined> {
+    try {
+      const parts = MessageIndex.tablesOf(bytes);
+      const postings = parts && (await CompactPostings.deserializeInSlices(parts.postings, stop));
+      return postings && MessageIndex.assemble(postings, parts);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** The header and tables of `toBytes()`'s layout; undefined (or a throw) when they do not add up. */
+  private static tablesOf(bytes: Buffer): { postings: SerializedPostings; header: IndexHeader; chunkSession: Uint32Array<ArrayBuffer>; chunkFirstSeq: Uint32Array<ArrayBuffer> } | undefined {
+    if (bytes.length < 12 || bytes.readUInt32LE(0) !== MAGIC || bytes.readUInt32LE(4) !== INDEX_VERSION) return undefined;
+    const headerLength = bytes.readUInt32LE(8);
+    const header = JSON.parse(bytes.subarray(12, 12 + headerLength).toString('utf8')) as IndexHeader;
+    let at = 12 + Math.ceil(headerLength / 4) * 4;
+    const table = (n: number): Uint32Array<ArrayBuffer> => {
+      if (at + n * 4 > bytes.length) throw new Error('search index: file shorter than its header says');
+      const t = new Uint32Array(n);
+      Buffer.from(t.buffer).set(bytes.subarray(at, at + n * 4));
+      at += n * 4;
+      return t;
+    };
+    const lengths = table(header.terms.length);
+    const postings = table(header.postings);
+    const positionLengths = table(header.terms.length);
+    const docPostingCount = table(header.docs);
+    const chunkSession = table(header.docs);
+    const chunkFirstSeq = table(header.docs);
+    if (!Number.isInteger(header.positions) || at + header.positions !== bytes.length) return undefined;
+    const positions = new Uint8Array(bytes.subarray(at, at + header.positions));
+    return { postings: { terms: header.terms, lengths, postings, positionLengths, positions, docPostingCount }, header, chunkSession, chunkFirstSeq };
+  }
+
+  private static assemble(postings: CompactPostings, { header, chunkSession, chunkFirstSeq }: { header: IndexHeader; chunkSession: Uint32Array<ArrayBuffer>; chunkFirstSeq: Uint32Array<ArrayBuffer> }): MessageIndex | undefined {
+    const index = new MessageIndex(postings, new Map(Object.entries(header.indexedUpTo)));
+    index.chunkSession = grow(chunkSession, 1024);
+    index.chunkFirstSeq = grow(chunkFirstSeq, 1024);
+    header.sessions.forEach((id, n) => {
+      index.sessionNums.set(id, n);
+      index.sessionNames.push(id);
+    });
+    for (let doc = 0; doc < header.docs; doc++) {
+      const id = header.sessions[chunkSession[doc]!];
+      if (id === undefined) return undefined;
+      let chunks = index.sessionChunks.get(id);
+      if (chunks === undefined) index.sessionChunks.set(id, (chunks = new Map()));
+      chunks.set(chunkFirstSeq[doc]!, doc);
+    }
+    return index;
   }
 
   private sessionNum(id: string): number {

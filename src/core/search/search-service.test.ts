@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { openStore } from '../store/index.js';
 import type { SessionStore, NewSession } from '../store/types.js';
 import { makeTempDir } from '../store/test-support/temp-dir.js';
-import { createSearchService, SEARCH_INDEX_FILE } from './search-service.js';
+import { createSearchService, INDEX_READ_PAGE, SEARCH_INDEX_FILE } from './search-service.js';
 import { CHUNK_MESSAGES, MessageIndex } from './message-index.js';
 
 const base: NewSession = { cwd: '/w/api', gitRoot: null, branch: null, title: 'session', source: { tool: 'claude' }, holder: 'terminal' };
@@ -72,6 +72,58 @@ describe('search service', () => {
     expect((await second.searchSessions('routine')).hits).toHaveLength(1);
     expect(await second.searchSession(s.id, 'routine message 3')).toContain(3);
     await second.close();
+  });
+
+  it('a host stopped while it indexes a big session stops within a page, keeps what it indexed, and the next one resumes there', async () => {
+    const total = INDEX_READ_PAGE * 6 + 10;
+    const s = await store.createSession(base, filler(total));
+    let service: Awaited<ReturnType<typeof createSearchService>> | undefined;
+    let closing: Promise<void> | undefined;
+    let reads = 0;
+    // The third page read asks the service to close, as a host's shutdown would, mid-session.
+    const stopping = new Proxy(store, {
+      get(target, key, receiver) {
+        if (key === 'readMessages')
+          return async (...args: Parameters<SessionStore['readMessages']>) => {
+            if (++reads === 3) closing = service!.close();
+            return target.readMessages(...args);
+          };
+        const value = Reflect.get(target, key, receiver) as unknown;
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    service = await createSearchService({ store: stopping, dataDir: tmp.dir });
+    await service.syncAll();
+    await closing;
+    expect(reads).toBe(3);
+    const saved = MessageIndex.fromBytes(await readFile(join(tmp.dir, SEARCH_INDEX_FILE)))!.indexedUpTo.get(s.id)!;
+    expect(saved).toBeGreaterThan(0);
+    expect(saved).toBeLessThan(total - 1);
+
+    const watched = counting(store);
+    const next = await createSearchService({ store: watched.store, dataDir: tmp.dir });
+    await next.syncAll();
+    // Only from the first chunk not indexed: fewer pages than the whole log takes.
+    expect(watched.reads()).toBeLessThan(Math.ceil(total / INDEX_READ_PAGE) + 1);
+    expect(watched.reads()).toBeGreaterThan(0);
+    expect((await next.searchSession(s.id, 'routine message worker')).length).toBe(Math.min(total, 2_000));
+    expect(await next.searchSession(s.id, `routine message ${total - 1}`)).toContain(total - 1);
+    await next.close();
+  });
+
+  it('a host’s delayed load of the saved index happens at once when a search asks', async () => {
+    const s = await store.createSession(base, [...filler(10), { role: 'user', content: 'the okapi ledger' }]);
+    const first = await createSearchService({ store, dataDir: tmp.dir });
+    await first.syncAll();
+    await first.close();
+    const watched = counting(store);
+    const delayed = await createSearchService({ store: watched.store, dataDir: tmp.dir, loadDelayMs: 600_000 });
+    const started = performance.now();
+    expect((await delayed.searchSessions('okapi')).hits.map((h) => [h.sessionId, h.seq])).toEqual([[s.id, 10]]);
+    expect(performance.now() - started).toBeLessThan(30_000);
+    // Loaded from the file, not rebuilt from the log (only the hit's one message was read).
+    expect(watched.reads()).toBe(1);
+    await delayed.close();
   });
 
   it('two words in one chunk but never in one message: no hit, and no log read to find that out; a hit reads its one message', async () => {

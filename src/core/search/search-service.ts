@@ -15,6 +15,17 @@ const LEGACY_INDEX_FILE = 'search-index.json';
 export const INDEX_READ_PAGE = 1_000;
 /** The index is written this long after the last change, not on every message. */
 export const PERSIST_DELAY_MS = 2_000;
+/**
+ * While one session is being indexed (a 1 GB log takes minutes), what is indexed so far is written
+ * at least this often: a host stopped midway resumes there instead of reading the log again.
+ */
+export const PERSIST_PROGRESS_MS = 10_000;
+/**
+ * A host loads the saved index this long after it starts, or at once when a search asks:
+ * loading the index of a 1 GB session is seconds of CPU, which must not compete with the first
+ * screens a host serves right after it starts (issue 20).
+ */
+export const INDEX_LOAD_DELAY_MS = 3_000;
 /** Sessions a cross-session query answers with. */
 export const SEARCH_SESSIONS_MAX = 20;
 /** Hits a search inside one session answers with. */
@@ -57,14 +68,29 @@ export function snippetOf(text: string, term: string): string {
   return `${start > 0 ? '…' : ''}${cut}${start + SNIPPET_CHARS < text.length ? '…' : ''}`;
 }
 
-export async function createSearchService({ store, dataDir }: { store: SessionStore; dataDir: string }): Promise<SearchService> {
+/** `loadDelayMs`: a host passes INDEX_LOAD_DELAY_MS (its first screens come first); a search loads the index at once. */
+export async function createSearchService({ store, dataDir, loadDelayMs = 0 }: { store: SessionStore; dataDir: string; loadDelayMs?: number }): Promise<SearchService> {
   const file = join(dataDir, SEARCH_INDEX_FILE);
   // Encrypted with the store's key when the store is (the index holds the words of every message).
   const fs = storeFsFor(file);
-  const saved = await fs.readFile(file).catch(() => undefined);
-  const index = (saved === undefined ? undefined : MessageIndex.fromBytes(saved)) ?? MessageIndex.empty();
-  await rm(join(dataDir, LEGACY_INDEX_FILE), { force: true }).catch(() => undefined);
-  let queue: Promise<void> = Promise.resolve();
+  let index = MessageIndex.empty();
+  // Loaded as the queue's first job, in slices: the index of a 1 GB session is millions of terms
+  // and seconds of work, which must neither delay the host's start nor stall its answers to the
+  // UI (issue 20: the first screen of a big session). Everything that reads the index waits for
+  // the queue.
+  let loadNow = (): void => undefined;
+  const loadDue = new Promise<void>((resolve) => {
+    loadNow = resolve;
+    if (loadDelayMs <= 0) resolve();
+    else setTimeout(resolve, loadDelayMs).unref();
+  });
+  let queue: Promise<void> = (async () => {
+    await loadDue;
+    const saved = await fs.readFile(file).catch(() => undefined);
+    // Stopped midway by close(): the index stays empty and unsaved (dirty is false), the file as it was.
+    index = (saved === undefined ? undefined : await MessageIndex.fromBytesInSlices(saved, () => closed)) ?? MessageIndex.empty();
+    await rm(join(dataDir, LEGACY_INDEX_FILE), { force: true }).catch(() => undefined);
+  })().catch((error: unknown) => console.error(`baton: the search index was not loaded (${(error as Error).message}); it is rebuilt from the logs`));
   let persistTimer: ReturnType<typeof setTimeout> | null = null;
   let dirty = false;
   let closed = false;
@@ -88,7 +114,15 @@ export async function createSearchService({ store, dataDir }: { store: SessionSt
     const upTo = index.indexedUpTo.get(id) ?? -1;
     let after = chunkOf(upTo + 1) - 1;
     let pending: MessageRecord[] = [];
+    let savedAt = performance.now();
     for (;;) {
+      // A host that is stopping does not finish a big session first (close() waits for this queue).
+      if (closed) return;
+      if (performance.now() - savedAt > PERSIST_PROGRESS_MS) {
+        dirty = true;
+        await persist();
+        savedAt = performance.now();
+      }
       const page = await store.readMessages(id, { afterSeq: after, limit: INDEX_READ_PAGE });
       if (page.length === 0) break;
       pending.push(...page);
@@ -135,6 +169,7 @@ export async function createSearchService({ store, dataDir }: { store: SessionSt
     sessionChanged: (id) => void enqueue(() => indexSession(id)),
     async searchSessions(query, limit = SEARCH_SESSIONS_MAX) {
       const started = performance.now();
+      loadNow();
       await queue;
       const all = await rows();
       const terms = MessageIndex.terms(query);
@@ -155,6 +190,7 @@ export async function createSearchService({ store, dataDir }: { store: SessionSt
       return { hits, tookMs: performance.now() - started };
     },
     async searchSession(id, query) {
+      loadNow();
       await enqueue(() => indexSession(id));
       const terms = MessageIndex.terms(query);
       // The index names the messages (taken now, before an await lets indexing change it); only the
@@ -174,6 +210,7 @@ export async function createSearchService({ store, dataDir }: { store: SessionSt
     },
     async close() {
       closed = true;
+      loadNow();
       if (persistTimer !== null) clearTimeout(persistTimer);
       persistTimer = null;
       await queue;

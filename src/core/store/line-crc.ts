@@ -16,7 +16,6 @@ export const LINE_CRC_KEY = 'bcrc';
 const SUFFIX_HEAD = Buffer.from(`"${LINE_CRC_KEY}":"`, 'latin1');
 /** `"bcrc":"` + 8 hex digits + `"}`. */
 const SUFFIX_LENGTH = SUFFIX_HEAD.length + 8 + 2;
-const HEX = /^[0-9a-f]{8}$/;
 
 /** One line (with its '\n') for the JSON of a record without a checksum: `json` must be an object with at least one key. */
 export function sealLine(json: string): { line: Buffer; crc: string } {
@@ -33,12 +32,32 @@ export function sealLine(json: string): { line: Buffer; crc: string } {
  * `crc` over canonical JSON a damaged new line cannot have).
  */
 export function checkLineCrc(line: Buffer): string | undefined {
+  return lineCrcMatches(line) ? line.toString('latin1', line.length - 10, line.length - 2) : undefined;
+}
+
+/**
+ * checkLineCrc without building the checksum's string: true when the line has the byte-CRC suffix
+ * and its bytes match it. Once per record on every whole-log read, so the suffix is compared and
+ * its hex read byte by byte (a Buffer.compare, a string and a regexp per line cost more than the CRC).
+ */
+export function lineCrcMatches(line: Buffer): boolean {
   const head = line.length - SUFFIX_LENGTH;
-  if (head < 2 || line[line.length - 1] !== 0x7d /* } */ || line[line.length - 2] !== 0x22 /* " */) return undefined;
-  if (SUFFIX_HEAD.compare(line, head, head + SUFFIX_HEAD.length) !== 0) return undefined;
-  const crc = line.toString('latin1', head + SUFFIX_HEAD.length, line.length - 2);
-  if (!HEX.test(crc)) return undefined;
-  return crc32(line.subarray(0, head)) === Number.parseInt(crc, 16) ? crc : undefined;
+  if (head < 2 || line[line.length - 1] !== 0x7d /* } */ || line[line.length - 2] !== 0x22 /* " */) return false;
+  for (let i = 0; i < SUFFIX_HEAD.length; i++) if (line[head + i] !== SUFFIX_HEAD[i]) return false;
+  const want = hex8At(line, head + SUFFIX_HEAD.length);
+  return want !== -1 && crc32(line.subarray(0, head)) === want;
+}
+
+/** The 8 lower-case hex digits at `at` as a number (a checksum as the store writes it), or -1. */
+export function hex8At(bytes: Uint8Array, at: number): number {
+  let value = 0;
+  for (let i = at; i < at + 8; i++) {
+    const c = bytes[i];
+    const digit = c === undefined ? -1 : c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x61 && c <= 0x66 ? c - 0x57 : -1;
+    if (digit === -1) return -1;
+    value = value * 16 + digit;
+  }
+  return value;
 }
 
 /**
@@ -52,4 +71,23 @@ export function recordJsonOfLine(line: Buffer, crc: string): Buffer | undefined 
   if (head < 2 || SUFFIX_HEAD.compare(line, head, head + SUFFIX_HEAD.length) !== 0) return undefined;
   if (line.toString('latin1', head + SUFFIX_HEAD.length, line.length - 2) !== crc) return undefined;
   return Buffer.concat([line.subarray(0, head), Buffer.from(`"crc":"${crc}"}`, 'latin1')]);
+}
+
+const RECORD_CRC_HEAD = Buffer.from('"crc":"', 'latin1');
+
+/**
+ * recordJsonOfLine in place, for a line whose byte-CRC was just checked (lineCrcMatches): the
+ * record's JSON of the line at [start, start + length) of `buf` (no '\n') is written at `to`
+ * (≤ start + 1: room for a separator before it) and the index after it returned. It is one byte shorter than the line, so a reader can
+ * turn a chunk of lines into the records' JSON within the chunk, with no buffer per record.
+ */
+export function spliceRecordJsonWithin(buf: Buffer, start: number, length: number, to: number): number {
+  const head = length - SUFFIX_LENGTH;
+  buf.copyWithin(to, start, start + head);
+  let at = to + head;
+  RECORD_CRC_HEAD.copy(buf, at);
+  at += RECORD_CRC_HEAD.length;
+  // The 8 hex digits and `"}`, as stored.
+  buf.copyWithin(at, start + head + SUFFIX_HEAD.length, start + length);
+  return at + SUFFIX_LENGTH - SUFFIX_HEAD.length;
 }

@@ -36,33 +36,58 @@ export async function streamLog(
   chunkBytes = LOG_STREAM_CHUNK_BYTES,
 ): Promise<LogBytes> {
   const hash = createHash('sha256');
+  const bytes = await forEachLine(file, end, onLine, chunkBytes, (chunk) => void hash.update(chunk));
+  return { bytes, sha256: hash.digest('hex') };
+}
+
+/**
+ * streamLog without the hash, for passes that only need the lines (`show --all`: sha256 was a
+ * tenth of its time). `onChunk` sees each chunk as read, before its lines. Resolves to the bytes read.
+ */
+export async function forEachLine(
+  file: ReadableFile,
+  end: number,
+  onLine: (line: Buffer, start: number) => void | Promise<void>,
+  chunkBytes = LOG_STREAM_CHUNK_BYTES,
+  onChunk?: (chunk: Buffer) => void,
+): Promise<number> {
   // The start of a line that continues past the chunk it began in (kept as parts: a long line is joined once).
   let carry: Buffer[] = [];
   let carryStart = 0;
   let pos = 0;
-  while (pos < end) {
-    const chunk = await file.read(Math.min(chunkBytes, end - pos), pos);
-    if (chunk.length === 0) break; // the file shrank under us: report what was hashed
-    hash.update(chunk);
-    let at = 0;
-    let nl = chunk.indexOf(0x0a);
-    if (carry.length > 0 && nl !== -1) {
-      const pending = onLine(Buffer.concat([...carry, chunk.subarray(0, nl)]), carryStart);
-      if (pending) await pending;
-      carry = [];
-      at = nl + 1;
-      nl = chunk.indexOf(0x0a, at);
+  // The next chunk is read while this one's lines are handled (the read runs on libuv's pool):
+  // a whole-log pass waited on the disk a tenth of its time. Memory: two chunks.
+  let next = pos < end ? file.read(Math.min(chunkBytes, end), 0) : undefined;
+  try {
+    while (next !== undefined) {
+      const chunk = await next;
+      if (chunk.length === 0) break; // the file shrank under us: report what was read
+      const after = pos + chunk.length;
+      next = after < end ? file.read(Math.min(chunkBytes, end - after), after) : undefined;
+      onChunk?.(chunk);
+      let at = 0;
+      let nl = chunk.indexOf(0x0a);
+      if (carry.length > 0 && nl !== -1) {
+        const pending = onLine(Buffer.concat([...carry, chunk.subarray(0, nl)]), carryStart);
+        if (pending) await pending;
+        carry = [];
+        at = nl + 1;
+        nl = chunk.indexOf(0x0a, at);
+      }
+      for (; nl !== -1; nl = chunk.indexOf(0x0a, at)) {
+        const pending = onLine(chunk.subarray(at, nl), pos + at);
+        if (pending) await pending;
+        at = nl + 1;
+      }
+      if (at < chunk.length) {
+        if (carry.length === 0) carryStart = pos + at;
+        carry.push(chunk.subarray(at));
+      }
+      pos = after;
     }
-    for (; nl !== -1; nl = chunk.indexOf(0x0a, at)) {
-      const pending = onLine(chunk.subarray(at, nl), pos + at);
-      if (pending) await pending;
-      at = nl + 1;
-    }
-    if (at < chunk.length) {
-      if (carry.length === 0) carryStart = pos + at;
-      carry.push(chunk.subarray(at));
-    }
-    pos += chunk.length;
+  } finally {
+    // Left unread when a callback threw: its failure is not this pass's to report.
+    next?.catch(() => undefined);
   }
-  return { bytes: pos, sha256: hash.digest('hex') };
+  return pos;
 }

@@ -19,6 +19,7 @@ import { LineLog } from './line-log.js';
 import { readRecords } from './log-reader.js';
 import { MESSAGES_FILE, MessageLog, type RecoveryReport } from './message-log.js';
 import { checkOwnedPath, checkStoreTree } from './permissions.js';
+import { decodeRecordKeys, type RecordKeys } from './record-keys.js';
 import { decodeLine, encodeNewRecord, plainRecordCodec, type ByteRange, type StoredRecord } from './record-codec.js';
 import { checkLineCrc } from './line-crc.js';
 import { streamLog, type LineOpener, type LogBytes } from './log-stream.js';
@@ -548,14 +549,14 @@ export class FileSessionStore implements SessionStore {
     return records;
   }
 
-  async forEachMessage(id: string, onRecord: (record: MessageRecord, line: Buffer) => void | Promise<void>): Promise<number> {
+  async forEachMessageLine(id: string, onRecord: (keys: RecordKeys, line: Buffer) => void | Promise<void>, onChunk?: (chunk: Buffer) => void): Promise<number> {
     const loc = await this.locate(id);
     const path = join(loc.dir, MESSAGES_FILE);
     let result: Awaited<ReturnType<typeof streamRecords>>;
     try {
       const file = await this.fs.open(path, 'r');
       try {
-        result = await streamRecords(file, (await file.stat()).size, onRecord, this.lineOpener(loc.dir));
+        result = await streamRecords(file, (await file.stat()).size, decodeRecordKeys, onRecord, this.lineOpener(loc.dir), onChunk);
       } finally {
         await file.close();
       }

@@ -1,40 +1,49 @@
 import type { ReadableFile } from './paged-read.js';
-import { plainLines, streamLog, type LineOpener } from './log-stream.js';
-import { decodeLine, type ByteRange, type StoredRecord } from './record-codec.js';
+import { forEachLine, plainLines, type LineOpener } from './log-stream.js';
+import type { ByteRange } from './record-codec.js';
 import { LineIdSet } from './line-id-set.js';
+
+/** What the log's ordering rules look at in a record. */
+export interface RecordIdentity {
+  id: string;
+  seq: number;
+}
 
 /**
  * Every record of a log in order, one streaming pass (log-stream.ts), under the same rules as a
  * whole read (record-codec.ts's scanLines + acceptRecords): damaged lines skipped, the first record
  * of an id kept, seq increasing; damage followed by a valid record is reported, a torn end is not.
- * Each record is parsed once and handed on with its (opened) line, valid only during the call, so a
- * caller that prints the stored JSON need not serialise it again. Memory: a chunk, and the ids
- * seen in a compact table (line-id-set.ts).
+ * `decode` takes what the caller needs from a line (the whole record with decodeLine; only id, seq
+ * and checksum with record-keys.ts) and returns undefined for a damaged one. Each accepted record is
+ * handed on with its (opened) line, valid only during the call, so a caller that prints the stored
+ * JSON need not serialise it again; `onChunk` sees each chunk read, before its lines. Memory: a chunk, and the ids seen in a compact table (line-id-set.ts).
  */
-export async function streamRecords(
+export async function streamRecords<T extends RecordIdentity>(
   file: ReadableFile,
   size: number,
-  onRecord: (record: StoredRecord, line: Buffer) => void | Promise<void>,
+  decode: (line: Buffer) => T | undefined,
+  onRecord: (record: T, line: Buffer) => void | Promise<void>,
   open: LineOpener = plainLines,
+  onChunk?: (chunk: Buffer) => void,
 ): Promise<{ count: number; midDamage: ByteRange[] }> {
-  const decode = (stored: Buffer) => {
-    const plain = open(stored);
-    return plain === undefined ? undefined : { record: decodeLine(plain), plain };
-  };
   const seen = new LineIdSet();
   const midDamage: ByteRange[] = [];
   let lastSeq = -1;
   let count = 0;
   let damageStart: number | undefined;
-  const accept = (record: StoredRecord, line: Buffer, hash: number, start: number, storedLength: number) => {
+  const opened = (stored: Buffer) => {
+    const plain = open(stored);
+    return plain === undefined ? undefined : decode(plain);
+  };
+  const accept = (record: T, line: Buffer, hash: number, start: number, storedLength: number) => {
     seen.add(hash, start, storedLength);
     lastSeq = record.seq;
     count++;
     return onRecord(record, line);
   };
-  await streamLog(file, size, (stored, start) => {
-    const opened = decode(stored);
-    const record = opened?.record;
+  await forEachLine(file, size, (stored, start) => {
+    const plain = open(stored);
+    const record = plain === undefined ? undefined : decode(plain);
     if (record === undefined) {
       damageStart ??= start;
       return;
@@ -46,13 +55,12 @@ export async function streamRecords(
     if (record.seq <= lastSeq) return;
     const hash = LineIdSet.hashOf(record.id);
     const earlier = seen.candidates(hash);
-    const line = opened!.plain;
-    if (earlier.length === 0) return accept(record, line, hash, start, stored.length);
+    if (earlier.length === 0) return accept(record, plain!, hash, start, stored.length);
     // Only a hash match: the earlier lines are read again to tell a repeated id from a collision.
     return (async () => {
-      for (const e of earlier) if (decode(await file.read(e.length, e.start))?.record?.id === record.id) return;
-      return accept(record, line, hash, start, stored.length);
+      for (const e of earlier) if (opened(await file.read(e.length, e.start))?.id === record.id) return;
+      return accept(record, plain!, hash, start, stored.length);
     })();
-  });
+  }, undefined, onChunk);
   return { count, midDamage };
 }

@@ -1,6 +1,7 @@
 import type { IndexRow, PermissionState, SessionDoc, SessionSource } from '../../shared/session.js';
 import type { MessageInput, MessageRecord } from '../../shared/message.js';
 import type { LogBytes } from './log-stream.js';
+import type { RecordKeys } from './record-keys.js';
 
 /**
  * The session store's public contract (ARCHITECTURE.md §3). Implemented in ./session-store.ts,
@@ -100,10 +101,14 @@ export interface SessionStore {
   /** One streaming pass over messages.jsonl (its first `upTo` bytes): each complete record line, opened, to `onLine`; the bytes on disk hashed. */
   streamMessages(id: string, onLine: (line: Buffer, start: number) => void | Promise<void>, upTo?: number): Promise<LogBytes>;
   /**
-   * Every message in order, streamed (bounded memory, one parse per line), with the line it was
-   * read from; damage the pass comes across is recorded as readMessages records it. Resolves to the count.
+   * Every message in order, streamed (bounded memory), as its line (opened, valid during the call)
+   * and its id, seq and checksum, found without parsing the record where its bytes allow
+   * (record-keys.ts; `keys.record` when it was parsed); the same records as readMessages, and
+   * damage the pass comes across is recorded as readMessages records it. Resolves to the count.
+   * `onChunk` sees each chunk of the file as read, before its lines (a plaintext log's lines are
+   * slices of it: a printer can splice them in place, record-json-writer.ts).
    */
-  forEachMessage(id: string, onRecord: (record: MessageRecord, line: Buffer) => void | Promise<void>): Promise<number>;
+  forEachMessageLine(id: string, onRecord: (keys: RecordKeys, line: Buffer) => void | Promise<void>, onChunk?: (chunk: Buffer) => void): Promise<number>;
   /** Throws StoreError NOT_FOUND. Archived sessions are found too. */
   getSession(id: string): Promise<SessionDoc>;
   /** Appends as holder `epoch`; resolves after the records are fsynced. STALE_HOLDER if epoch is old. */

@@ -1,0 +1,139 @@
+import { spliceRecordJsonWithin } from '../core/store/line-crc.js';
+
+const COMMA = 0x2c;
+
+/**
+ * The output of `show --all --json`, built from the log's own bytes (issue 20: the command used to
+ * spend most of its time on a buffer per record). The reader announces each chunk it reads
+ * (`chunk`); a record whose line lies in that chunk has its JSON spliced in a private copy of the
+ * chunk, in place (the JSON is one byte shorter than its stored line, so it always fits, comma
+ * included), and whole runs of records go out as one write. Anything else — text, a line joined
+ * across chunks, a line opened from a store encrypted at rest, a record serialised again — is
+ * copied into a spill buffer. Output leaves in order, `capacity` bytes or a chunk at a time, and
+ * `due()` lets a slow reader (a pipe) hold the producer back. A buffer handed to `write` is never
+ * touched again.
+ */
+export class RecordJsonWriter {
+  /** The reader's current chunk, and this writer's copy of it (made when a record of it is first printed). */
+  private source: Buffer | undefined;
+  private copy: Buffer | undefined;
+  /** Output waiting in `copy`: bytes [regionStart, at). */
+  private regionStart = 0;
+  private at = 0;
+  /** Output waiting in `spill`: bytes [0, spillUsed). Only one of the two is open at a time. */
+  private spill: Buffer;
+  private spillUsed = 0;
+  private ready: Buffer[] = [];
+  private readyBytes = 0;
+
+  constructor(
+    private readonly capacity: number,
+    private readonly write: (chunk: Buffer) => void | Promise<void>,
+  ) {
+    this.spill = Buffer.allocUnsafe(capacity);
+  }
+
+  /** The reader has read `source`: lines that are slices of it can be spliced in place. */
+  chunk(source: Buffer): void {
+    this.closeRegion();
+    this.source = source;
+    this.copy = undefined;
+    this.regionStart = 0;
+    this.at = 0;
+  }
+
+  /** The JSON of the record on `line`, a line whose byte-CRC was checked (line-crc.ts), preceded by a comma when asked. */
+  recordLine(line: Buffer, comma: boolean): void {
+    const start = this.offsetInChunk(line);
+    if (start === -1) {
+      // Not a slice of the chunk: copied into the spill buffer, then spliced there.
+      this.closeRegion();
+      this.room(line.length + 1);
+      if (comma) this.spill[this.spillUsed++] = COMMA;
+      line.copy(this.spill, this.spillUsed);
+      this.spillUsed = spliceRecordJsonWithin(this.spill, this.spillUsed, line.length, this.spillUsed);
+      return;
+    }
+    this.closeSpill();
+    if (this.copy === undefined) {
+      this.copy = Buffer.allocUnsafe(this.source!.length);
+      this.source!.copy(this.copy);
+    }
+    // Everything before `at` is output, everything from `start` on is still the stored line: at ≤ start.
+    const to = comma ? this.at + 1 : this.at;
+    const end = spliceRecordJsonWithin(this.copy, start, line.length, to);
+    if (comma) this.copy[this.at] = COMMA;
+    this.at = end;
+  }
+
+  bytes(bytes: Buffer): void {
+    this.closeRegion();
+    this.room(bytes.length);
+    bytes.copy(this.spill, this.spillUsed);
+    this.spillUsed += bytes.length;
+  }
+
+  text(value: string): void {
+    this.bytes(Buffer.from(value, 'utf8'));
+  }
+
+  /** Writes what is ready; a promise when the writer asks to wait, undefined otherwise (the common case). */
+  due(): Promise<void> | undefined {
+    if (this.readyBytes < this.capacity) return undefined;
+    return this.writeReady();
+  }
+
+  /** Writes everything. */
+  async end(): Promise<void> {
+    this.closeRegion();
+    this.closeSpill();
+    await this.writeReady();
+  }
+
+  private offsetInChunk(line: Buffer): number {
+    const source = this.source;
+    if (source === undefined || line.buffer !== source.buffer) return -1;
+    const start = line.byteOffset - source.byteOffset;
+    return start >= 0 && start + line.length <= source.length ? start : -1;
+  }
+
+  /** At least `n` bytes free in the spill buffer (a bigger one for a line longer than `capacity`). */
+  private room(n: number): void {
+    if (this.spillUsed + n <= this.spill.length) return;
+    this.closeSpill();
+    if (n > this.spill.length) this.spill = Buffer.allocUnsafe(n);
+  }
+
+  private closeRegion(): void {
+    if (this.at > this.regionStart) this.queue(this.copy!.subarray(this.regionStart, this.at));
+    this.regionStart = this.at;
+  }
+
+  private closeSpill(): void {
+    if (this.spillUsed === 0) return;
+    this.queue(this.spill.subarray(0, this.spillUsed));
+    this.spill = Buffer.allocUnsafe(this.capacity);
+    this.spillUsed = 0;
+  }
+
+  private queue(bytes: Buffer): void {
+    this.ready.push(bytes);
+    this.readyBytes += bytes.length;
+  }
+
+  private writeReady(): Promise<void> | undefined {
+    const ready = this.ready;
+    this.ready = [];
+    this.readyBytes = 0;
+    return writeInOrder(ready, 0, this.write);
+  }
+}
+
+/** Each buffer from `i` on, waiting whenever `write` returns a promise. */
+function writeInOrder(buffers: Buffer[], i: number, write: (chunk: Buffer) => void | Promise<void>): Promise<void> | undefined {
+  for (; i < buffers.length; i++) {
+    const pending = write(buffers[i]!);
+    if (pending) return pending.then(() => writeInOrder(buffers, i + 1, write));
+  }
+  return undefined;
+}

@@ -1,0 +1,194 @@
+import { lineCrcMatches } from './line-crc.js';
+import { decodeLine, type StoredRecord } from './record-codec.js';
+
+/**
+ * What a whole-log pass needs of a record to apply the log's rules (first id wins, seq increases):
+ * its id and seq. `record` is there when the line had to be parsed (an earlier-format line, or one
+ * whose shape the walk below does not vouch for); without it, the line passed its byte-CRC.
+ */
+export interface RecordKeys {
+  id: string;
+  seq: number;
+  record?: StoredRecord;
+}
+
+/** A seq with more digits is not read by the walk (still exact as a double below 2^53): the line is parsed instead. */
+const SEQ_MAX_DIGITS = 15;
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+const OPEN_OBJECT = 0x7b;
+const CLOSE_OBJECT = 0x7d;
+const OPEN_ARRAY = 0x5b;
+const CLOSE_ARRAY = 0x5d;
+
+/**
+ * A line's record keys without building the record: for a line whose bytes match its byte-CRC
+ * (line-crc.ts), the bytes are the ones the writer serialised with JSON.stringify, so its top-level
+ * keys can be walked (strings skipped with a native byte search) to find `id` and `seq`. Anything
+ * the walk does not expect — an earlier-format line, a damaged one, escapes in a key or in the id,
+ * a seq that is not plain digits, a key seen twice — goes to the one full parse (decodeLine), which
+ * decides as it always did. Issue 20: `show --all --json` prints the stored bytes, so this walk is
+ * all the per-record work besides the CRC.
+ */
+export function decodeRecordKeys(line: Buffer): RecordKeys | undefined {
+  if (lineCrcMatches(line)) {
+    const keys = walkIdSeqFromEnd(line) ?? walkIdSeq(line);
+    if (keys !== undefined) return keys;
+  }
+  const record = decodeLine(line);
+  return record === undefined ? undefined : { id: record.id, seq: record.seq, record };
+}
+
+/** The top-level `id` (a string without escapes) and `seq` (plain digits) of a compact JSON object, or undefined. */
+export function walkIdSeq(line: Buffer): { id: string; seq: number } | undefined {
+  const end = line.length - 1;
+  if (end < 1 || line[0] !== OPEN_OBJECT || line[end] !== CLOSE_OBJECT) return undefined;
+  let id: string | undefined;
+  let seq = -1;
+  let at = 1;
+  for (;;) {
+    // A key: a string without escapes (JSON.stringify writes none in a plain key).
+    if (line[at] !== QUOTE) return undefined;
+    const keyStart = at + 1;
+    const keyEnd = line.indexOf(QUOTE, keyStart);
+    if (keyEnd === -1 || line[keyEnd + 1] !== COLON) return undefined;
+    for (let k = keyStart; k < keyEnd; k++) if (line[k] === BACKSLASH) return undefined;
+    at = keyEnd + 2;
+    const keyLength = keyEnd - keyStart;
+    if (keyLength === 2 && line[keyStart] === 0x69 /* i */ && line[keyStart + 1] === 0x64 /* d */) {
+      if (id !== undefined || line[at] !== QUOTE) return undefined;
+      const close = stringEnd(line, at);
+      if (close === -1 || close === at + 1) return undefined;
+      for (let k = at + 1; k < close; k++) if (line[k] === BACKSLASH) return undefined;
+      id = line.toString('utf8', at + 1, close);
+      at = close + 1;
+    } else if (keyLength === 3 && line[keyStart] === 0x73 /* s */ && line[keyStart + 1] === 0x65 /* e */ && line[keyStart + 2] === 0x71 /* q */) {
+      if (seq !== -1) return undefined;
+      let value = 0;
+      const first = at;
+      for (let c = line[at]!; c >= 0x30 && c <= 0x39; c = line[++at]!) value = value * 10 + (c - 0x30);
+      const digits = at - first;
+      if (digits === 0 || digits > SEQ_MAX_DIGITS || (digits > 1 && line[first] === 0x30)) return undefined;
+      seq = value;
+    } else {
+      at = valueEnd(line, at, end);
+      if (at === -1) return undefined;
+    }
+    if (at === end) break;
+    if (line[at] !== COMMA) return undefined;
+    at++;
+  }
+  return id === undefined || seq === -1 ? undefined : { id, seq };
+}
+
+/**
+ * walkIdSeq from the object's closing brace backwards: the writer puts id, seq, createdAt and
+ * epoch last (`{...input, id, seq, …}`), so a line's keys are usually found without skipping its
+ * content. A quote is a string's delimiter exactly when an even number of backslashes precedes it
+ * (inside a string every quote is escaped), so strings can be walked backwards as well. The last
+ * `id` and `seq` win, as in JSON.parse. Undefined at a nested value (an object or array) before
+ * both are found, or at anything unexpected: walkIdSeq or the parse decide then.
+ */
+export function walkIdSeqFromEnd(line: Buffer): { id: string; seq: number } | undefined {
+  let at = line.length - 1;
+  if (at < 1 || line[0] !== OPEN_OBJECT || line[at] !== CLOSE_OBJECT) return undefined;
+  let id: string | undefined;
+  let seq = -1;
+  at--;
+  for (;;) {
+    // The value ends at `at`: a string, or a number / true / false / null.
+    let valueStart: number;
+    const last = line[at];
+    if (last === QUOTE) {
+      valueStart = stringStart(line, at);
+      if (valueStart === -1) return undefined;
+    } else {
+      if (last === CLOSE_OBJECT || last === CLOSE_ARRAY || last === COLON) return undefined;
+      valueStart = at;
+      while (valueStart > 0 && line[valueStart - 1] !== COLON) {
+        const c = line[valueStart - 1]!;
+        if (c === QUOTE || c === CLOSE_OBJECT || c === CLOSE_ARRAY || c === COMMA) return undefined;
+        valueStart--;
+      }
+    }
+    if (line[valueStart - 1] !== COLON || line[valueStart - 2] !== QUOTE) return undefined;
+    const keyEnd = valueStart - 2;
+    const keyStart = stringStart(line, keyEnd);
+    if (keyStart === -1) return undefined;
+    const keyLength = keyEnd - keyStart - 1;
+    // An escape could spell `id` another way (JSON.parse would read it as id): not this walk's to decide.
+    for (let k = keyStart + 1; k < keyEnd; k++) if (line[k] === BACKSLASH) return undefined;
+    if (keyLength === 2 && line[keyStart + 1] === 0x69 /* i */ && line[keyStart + 2] === 0x64 /* d */ && id === undefined) {
+      if (line[valueStart] !== QUOTE || at === valueStart + 1) return undefined;
+      for (let k = valueStart + 1; k < at; k++) if (line[k] === BACKSLASH) return undefined;
+      id = line.toString('utf8', valueStart + 1, at);
+    } else if (keyLength === 3 && line[keyStart + 1] === 0x73 /* s */ && line[keyStart + 2] === 0x65 /* e */ && line[keyStart + 3] === 0x71 /* q */ && seq === -1) {
+      const digits = at + 1 - valueStart;
+      if (digits > SEQ_MAX_DIGITS || (digits > 1 && line[valueStart] === 0x30)) return undefined;
+      let value = 0;
+      for (let k = valueStart; k <= at; k++) {
+        const c = line[k]!;
+        if (c < 0x30 || c > 0x39) return undefined;
+        value = value * 10 + (c - 0x30);
+      }
+      seq = value;
+    }
+    if (id !== undefined && seq !== -1) return { id, seq };
+    // Before the key: a comma and the previous member, or the opening brace (no more members).
+    if (line[keyStart - 1] !== COMMA) return undefined;
+    at = keyStart - 2;
+  }
+}
+
+/** Index of the quote opening the string whose closing quote is at `close`, or -1. */
+function stringStart(line: Buffer, close: number): number {
+  for (let q = line.lastIndexOf(QUOTE, close - 1); q !== -1; q = line.lastIndexOf(QUOTE, q - 1)) {
+    let slashes = 0;
+    for (let k = q - 1; line[k] === BACKSLASH; k--) slashes++;
+    if (slashes % 2 === 0) return q;
+  }
+  return -1;
+}
+
+/** Index of the quote closing the string that opens at `open`, or -1. */
+function stringEnd(line: Buffer, open: number): number {
+  let q = line.indexOf(QUOTE, open + 1);
+  while (q !== -1) {
+    let slashes = 0;
+    for (let k = q - 1; line[k] === BACKSLASH; k--) slashes++;
+    if (slashes % 2 === 0) return q;
+    q = line.indexOf(QUOTE, q + 1);
+  }
+  return -1;
+}
+
+/** Index just past the value starting at `at` (before `limit`), or -1 when it is not one the walk knows. */
+function valueEnd(line: Buffer, at: number, limit: number): number {
+  const c = line[at];
+  if (c === QUOTE) {
+    const close = stringEnd(line, at);
+    return close === -1 ? -1 : close + 1;
+  }
+  if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
+    // A nested value: only its brackets and strings matter to find where it ends.
+    let depth = 0;
+    for (let i = at; i < limit; i++) {
+      const b = line[i];
+      if (b === QUOTE) {
+        i = stringEnd(line, i);
+        if (i === -1) return -1;
+      } else if (b === OPEN_OBJECT || b === OPEN_ARRAY) depth++;
+      else if (b === CLOSE_OBJECT || b === CLOSE_ARRAY) {
+        if (--depth === 0) return i + 1;
+      }
+    }
+    return -1;
+  }
+  // A number, true, false or null: runs to the next comma or the closing brace.
+  let i = at;
+  while (i < limit && line[i] !== COMMA) i++;
+  return i === at ? -1 : i;
+}
