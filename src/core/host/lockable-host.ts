@@ -4,7 +4,7 @@ import { isLockChannel, lockChannels, type LockState } from '../../shared/lock-c
 import type { UiEvent, UiEventPayload } from '../../shared/ui-contract.js';
 import { describeZodError } from '../../shared/manifest.js';
 import type { PassphraseState } from '../store/at-rest/at-rest-state.js';
-import { unlockHostStore } from '../store/at-rest/host-unlock.js';
+import { passphraseSettings, unlockHostStore } from '../store/at-rest/host-unlock.js';
 import { dropPassphraseKey } from '../store/at-rest/passphrase.js';
 import { MAX_PASSPHRASE_BYTES } from '../store/at-rest/passphrase.js';
 import { ensureEndpointDir, loadOrCreateToken, resolveEndpoint } from '../transport/endpoint.js';
@@ -188,4 +188,13 @@ export async function startLockableHost(options: LockableHostOptions): Promise<L
       emitter.removeAllListeners();
     },
   };
+}
+
+/**
+ * The desktop's start: a passphrase store's host starts locked (the window asks for the
+ * passphrase; Electron has no terminal to ask on), any other store's host opens at once.
+ */
+export async function startHostForStore(options: HostOptions): Promise<HostServices | LockableHost> {
+  const settings = await passphraseSettings(options.dataDir);
+  return settings ? startLockableHost({ ...options, settings }) : startHostServices(options);
 }
