@@ -7,7 +7,6 @@ import { enablePassphraseEncryption } from '../store/at-rest/convert.js';
 import { dropPassphraseKey, holdPassphraseKey, unlockWithPassphrase } from '../store/at-rest/passphrase.js';
 import { passphraseSettings } from '../store/at-rest/host-unlock.js';
 import { openStore } from '../store/index.js';
-import type { SessionStore } from '../store/types.js';
 import { removeDir, tempDataDir } from '../tasks/test-support/endpoint.js';
 import { buildManifest } from './build-manifest.js';
 import { landAndReadBack, type LandedSession } from './send.js';
@@ -21,7 +20,7 @@ import { verifyAgainstDisk } from './verify-offer.js';
 const PASSPHRASE = 'stored bytes check passphrase';
 let root: string;
 let dataDir: string;
-let store: SessionStore;
+let store: Awaited<ReturnType<typeof openStore>>;
 let landed: LandedSession;
 let manifest: Manifest;
 
@@ -43,7 +42,7 @@ beforeEach(async () => {
     messages: [
       { role: 'user', content: 'build it' },
       { role: 'assistant', content: 'running', toolCalls: [{ id: 't1', name: 'bash', input: { command: 'make' }, output: longOutput, exitCode: 0 }] },
-      ...Array.from({ length: 200 }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: `message ${i}` })),
+      ...Array.from({ length: 200 }, (_, i) => ({ role: (i % 2 ? 'assistant' : 'user') as 'assistant' | 'user', content: `message ${i}` })),
     ],
   });
   manifest = buildManifest({ handoffId: 'h-stored', session: landed.session, records: landed.records, workspace: landed.session.workspace as never, client: { name: 'test', version: '0' }, log: landed.log });
