@@ -2,7 +2,7 @@ import { relative, sep } from 'node:path';
 import { decodeLine, type RecordCodec, type StoredRecord } from '../record-codec.js';
 import { ARCHIVED_DIR, SESSIONS_DIR } from '../layout.js';
 import { openBytes, sealBytes, type DataKey } from './aead.js';
-import { encodeEnvelope, isEnvelope, parseEnvelope } from './line-envelope.js';
+import { encodeEnvelope, envelopeToOpen, isEnvelope, parseEnvelope } from './line-envelope.js';
 
 /** Whole encrypted files start with this: a NUL first byte is never JSON or text, so it cannot be mistaken for plaintext. */
 export const FILE_MAGIC = Buffer.from('\0BATON-AT-REST-1\n', 'latin1');
@@ -69,7 +69,8 @@ export class AtRestCipher {
   /** The plaintext and, for an envelope, the seq it was sealed under. */
   private openRecord(sessionId: string, line: Buffer): { plain: Buffer; seq: number | undefined } | undefined {
     if (!isEnvelope(line)) return { plain: line, seq: undefined };
-    const env = parseEnvelope(line);
+    // The written layout read by position (the same checks as parseEnvelope, without a JSON parse).
+    const env = envelopeToOpen(line);
     const key = env?.seq === undefined ? undefined : this.keyFor(env.keyId);
     const plain = key && openBytes(key, env!.sealed, recordAad(sessionId, env!.seq!));
     return plain ? { plain, seq: env!.seq } : undefined;
