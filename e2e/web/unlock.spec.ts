@@ -42,6 +42,7 @@ test('locked screen, wrong passphrase, right passphrase, sessions and the CLI; L
   await expect(unlock.error()).toContainText('Wrong passphrase');
   await expect(unlock.field()).toHaveValue('');
   await expect(unlock.screen()).toBeVisible();
+  await page.screenshot({ path: join('test-results', 'screens', 'unlock-wrong-passphrase.png') });
 
   await unlock.unlockWith(PASSPHRASE);
   await expect(unlock.screen()).toHaveCount(0);
