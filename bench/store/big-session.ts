@@ -7,7 +7,10 @@ import { mkdtemp, open, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startHostServices } from '../../src/core/host/host-services.js';
+import { buildManifest } from '../../src/core/handoff/build-manifest.js';
+import { verifyAgainstDisk } from '../../src/core/handoff/verify-offer.js';
 import { openStore } from '../../src/core/store/index.js';
+import type { FileSessionStore } from '../../src/core/store/session-store.js';
 import { checkLineCrc } from '../../src/core/store/line-crc.js';
 import { acceptRecords, scanLog } from '../../src/core/store/record-codec.js';
 import { printTable, summarize } from '../stats.js';
@@ -28,6 +31,8 @@ const FLOOR_SCRIPT = resolve(import.meta.dirname, 'handoff-floor.ts');
 const root = await mkdtemp(join(tmpdir(), 'baton-bench-big-'));
 const dataDir = join(root, 'data');
 const services = await startHostServices({ dataDir, kind: 'browser', capabilities: ['conversation', 'approval-ui'] });
+// Encrypted at rest (a Secret Service answers: bench/with-secret-service.ts): the floor seals every record too.
+const ENCRYPTED = (services.store as unknown as FileSessionStore).atRest.state === 'on';
 const input = join(root, 'conv.jsonl');
 {
   const file = await open(input, 'w');
@@ -69,7 +74,7 @@ function run(args: string[], stdout: 'ignore' | 'pipe' = 'ignore'): Promise<Run>
 
 /** The per-record floor of a handoff, each part timed inside a fresh process (handoff-floor.ts), as baton's own heap is fresh. */
 async function handoffFloor(): Promise<Record<string, number>> {
-  const { out } = await run(['--import', 'tsx', FLOOR_SCRIPT, input, join(root, 'floor.jsonl')], 'pipe');
+  const { out } = await run(['--import', 'tsx', FLOOR_SCRIPT, input, join(root, 'floor.jsonl'), ...(ENCRYPTED ? ['--encrypt'] : [])], 'pipe');
   return JSON.parse(out) as Record<string, number>;
 }
 
@@ -97,7 +102,7 @@ const median = (xs: number[]) => summarize(xs).p50;
 const part = (k: string) => median(floors.map((f) => f[k]!));
 const nodeStart = median(startup.map((r) => r.ms));
 const nodeStartCpu = median(startup.map((r) => r.cpuMs));
-const ioFloor = part('parse') + part('write') + part('readBack');
+const ioFloor = part('parse') + part('encrypt') + part('write') + part('readBack');
 const fullFloor = ioFloor + part('redact') + part('context');
 const fullFloorCpu = nodeStartCpu + part('cpuMs');
 
@@ -125,7 +130,20 @@ const scan = async (fn: () => Promise<unknown>) => {
   return median(times);
 };
 const hashOnly = await scan(async () => createHash('sha256').update(await readFile(log)).digest('hex'));
-const receiverCheck = await scan(() => store.streamMessages(sessionId, () => undefined));
+// The receiver's check as it runs (verifyAgainstDisk) on the manifest the handoff sent: built here
+// from the same read-back (log bytes, and for an encrypted log its stored bytes) and records.
+const manifest = buildManifest({
+  handoffId: 'h-bench',
+  session: await store.getSession(sessionId),
+  records: await store.readMessages(sessionId),
+  workspace: (await store.getSession(sessionId)).workspace as never,
+  client: { name: 'bench', version: '0' },
+  log: await store.streamMessages(sessionId, () => undefined),
+});
+const mismatches = await verifyAgainstDisk(store, manifest);
+if (mismatches.length > 0) throw new Error(`the receiver's check failed: ${JSON.stringify(mismatches).slice(0, 500)}`);
+const receiverCheck = await scan(() => verifyAgainstDisk(store, manifest));
+const openedScan = await scan(() => store.streamMessages(sessionId, () => undefined));
 const readBackCheck = await scan(() => store.streamMessages(sessionId, (line) => void checkLineCrc(line)));
 const firstScreen = await scan(() => store.readMessages(sessionId, { tail: 50 }));
 // What a writer opening the log without its checkpoint does: the full recovery scan (a parse and
@@ -133,9 +151,9 @@ const firstScreen = await scan(() => store.readMessages(sessionId, { tail: 50 })
 const recoveryMs = await scan(async () => acceptRecords(scanLog(await readFile(log), 0).records, new Set(), -1));
 await store.close();
 
-console.log(`\n${COUNT.toLocaleString('en')} messages: input ${mb(inputBytes).toFixed(1)} MB, log ${mb(logBytes).toFixed(1)} MB; ${RUNS} runs, medians; load ${(await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).join(' ')}\n`);
+console.log(`\n${ENCRYPTED ? 'ENCRYPTED at rest' : 'not encrypted'}: ${COUNT.toLocaleString('en')} messages: input ${mb(inputBytes).toFixed(1)} MB, log ${mb(logBytes).toFixed(1)} MB; ${RUNS} runs, medians; load ${(await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).join(' ')}\n`);
 console.log('Handoff floor parts (ms, timed inside a fresh process):');
-printTable([{ 'node start': nodeStart, 'parse lines': part('parse'), 'write+fsync': part('write'), 'read back+sha256': part('readBack'), 'redaction (issue 12)': part('redact'), 'anchors+estimate (issue 9/11)': part('context') }]);
+printTable([{ 'node start': nodeStart, 'parse lines': part('parse'), 'AES-256-GCM seal per record': ENCRYPTED ? part('encrypt') : '—', 'write+fsync': part('write'), 'read back+sha256': part('readBack'), 'redaction (issue 12)': part('redact'), 'anchors+estimate (issue 9/11)': part('context') }]);
 console.log();
 const row = (measure: string, runs: Run[], floorMs: number, floorCpu: number, floor: string) => ({
   measure,
@@ -148,19 +166,20 @@ const row = (measure: string, runs: Run[], floorMs: number, floorCpu: number, fl
   'peak RSS MB': median(runs.map((r) => r.rssMb)),
   floor,
 });
-const fullFloorText = 'node start + parse + write + fsync + read back + sha256 + redaction + anchors';
+const fullFloorText = `node start + parse + ${ENCRYPTED ? 'one AES-256-GCM seal per record + ' : ''}write + fsync + read back + sha256 + redaction + anchors`;
 const parseFloor = median(parses.map((r) => r.ms));
 const parseFloorCpu = median(parses.map((r) => r.cpuMs));
 printTable([
   ...(BASE_BIN ? [row('before: baton handoff (base build)', baseHandoffs, nodeStart + fullFloor, fullFloorCpu, fullFloorText)] : []),
   row('baton handoff (whole process, receiver verifies)', handoffs, nodeStart + fullFloor, fullFloorCpu, fullFloorText),
-  { ...row('baton handoff vs the I/O floor alone', handoffs, nodeStart + ioFloor, Number.NaN, 'node start + parse + write + fsync + read back + sha256'), 'floor CPU ms': '', 'CPU ratio': '' },
+  { ...row('baton handoff vs the I/O floor alone', handoffs, nodeStart + ioFloor, Number.NaN, `node start + parse + ${ENCRYPTED ? 'seal + ' : ''}write + fsync + read back + sha256`), 'floor CPU ms': '', 'CPU ratio': '' },
   ...(BASE_BIN ? [row('before: baton show --all --json (base build)', baseShows, parseFloor, parseFloorCpu, 'node process: JSON.parse of every line (parse-floor.cjs)')] : []),
   row('baton show --all --json', shows, parseFloor, parseFloorCpu, 'node process: JSON.parse of every line (parse-floor.cjs)'),
 ]);
 console.log();
 printTable([
-  { measure: 'receiver check (sha256 + line count)', ms: receiverCheck, 'MB/s': mb(logBytes) / (receiverCheck / 1000), 'floor: readFile + sha256 ms': hashOnly, ratio: receiverCheck / hashOnly },
+  { measure: `receiver check as run (verifyAgainstDisk${manifest.context.log_stored_sha256 ? ': stored bytes, no decryption' : ''})`, ms: receiverCheck, 'MB/s': mb(logBytes) / (receiverCheck / 1000), 'floor: readFile + sha256 ms': hashOnly, ratio: receiverCheck / hashOnly },
+  { measure: `the log's records streamed${ENCRYPTED ? ' (one decipher per record)' : ''} + sha256`, ms: openedScan, 'MB/s': mb(logBytes) / (openedScan / 1000), 'floor: readFile + sha256 ms': hashOnly, ratio: openedScan / hashOnly },
   { measure: 'landing read-back (crc per line + sha256)', ms: readBackCheck, 'MB/s': mb(logBytes) / (readBackCheck / 1000), 'floor: readFile + sha256 ms': hashOnly, ratio: readBackCheck / hashOnly },
   { measure: 'recovery scan without checkpoint (parse + crc per line)', ms: recoveryMs, 'MB/s': mb(logBytes) / (recoveryMs / 1000), 'floor: readFile + sha256 ms': hashOnly, ratio: recoveryMs / hashOnly },
   { measure: 'first screen: the last 50 messages (the page the UI asks for)', ms: firstScreen, 'MB/s': '', 'floor: readFile + sha256 ms': '', ratio: '' },

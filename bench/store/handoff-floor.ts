@@ -1,13 +1,17 @@
 // The per-record floor of `baton handoff`, each part timed in this (fresh) process; prints JSON.
-//   node --import tsx bench/store/handoff-floor.ts INPUT.jsonl SCRATCH.jsonl   (run by big-session.ts)
-import { createHash } from 'node:crypto';
+//   node --import tsx bench/store/handoff-floor.ts INPUT.jsonl SCRATCH.jsonl [--encrypt]   (run by big-session.ts)
+// --encrypt (the store is encrypted at rest, issue 17): one AES-256-GCM seal per record (fresh
+// nonce from a pooled CSPRNG draw, the record's session and seq as associated data) and its base64
+// line, and the write and read-back of those sealed lines.
+import { createCipheriv, createHash, randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { open, rm } from 'node:fs/promises';
 import { redactValue } from '../../src/core/redact/redact-value.js';
 import { contextWithoutSummary } from '../../src/core/context/context-transfer.js';
 import type { MessageInput, MessageRecord } from '../../src/shared/message.js';
 
-const [input, out] = process.argv.slice(2) as [string, string];
+const [input, out, flag] = process.argv.slice(2) as [string, string, string | undefined];
+const ENCRYPT = flag === '--encrypt';
 const t = () => performance.now();
 // CPU of the parts alone (not of tsx loading this script), to set beside the baton process's CPU.
 const cpuAt = process.cpuUsage();
@@ -25,10 +29,26 @@ const messages: MessageInput[] = [];
 }
 const parse = t() - at;
 at = t();
+// The encryption floor: one seal per record, nothing else (no key lookups, no envelope CRC).
+let sealed: string[] | null = null;
+if (ENCRYPT) {
+  const key = randomBytes(32);
+  const nonces = randomBytes(12 * messages.length);
+  sealed = new Array<string>(messages.length);
+  for (let i = 0; i < messages.length; i++) {
+    const nonce = nonces.subarray(12 * i, 12 * i + 12);
+    const cipher = createCipheriv('aes-256-gcm', key, nonce);
+    cipher.setAAD(Buffer.from(`s-floor.${i}`));
+    const body = Buffer.concat([nonce, cipher.update(JSON.stringify({ ...messages[i], seq: i }), 'utf8'), cipher.final(), cipher.getAuthTag()]);
+    sealed[i] = `{"s":${i},"e":"${body.toString('base64')}"}`;
+  }
+}
+const encrypt = t() - at;
+at = t();
 const file = await open(out, 'w');
 let chunk: string[] = [];
 for (let i = 0; i < messages.length; i++) {
-  chunk.push(`${JSON.stringify({ ...messages[i], seq: i })}\n`);
+  chunk.push(`${sealed ? sealed[i] : JSON.stringify({ ...messages[i], seq: i })}\n`);
   if (chunk.length === 10_000 || i === messages.length - 1) {
     await file.write(chunk.join(''));
     chunk = [];
@@ -54,4 +74,4 @@ contextWithoutSummary({ source: { tool: 'baton' }, model: null }, messages.map((
 const context = t() - at;
 await rm(out);
 const cpu = process.cpuUsage(cpuAt);
-process.stdout.write(JSON.stringify({ parse, write, readBack, redact, context, cpuMs: (cpu.user + cpu.system) / 1000 }));
+process.stdout.write(JSON.stringify({ parse, encrypt, write, readBack, redact, context, cpuMs: (cpu.user + cpu.system) / 1000 }));

@@ -5,6 +5,8 @@ export interface RunningHost {
   url: string;
   port: number;
   stop(): Promise<void>;
+  /** Everything the host printed so far (stdout and stderr); absent for the desktop app. */
+  output?: () => string;
 }
 
 /**
@@ -33,6 +35,7 @@ export function startBrowserHost(home: string, env: NodeJS.ProcessEnv = {}): Pro
       resolve({
         url: info.url,
         port: info.port,
+        output: () => stdout + stderr,
         stop: () =>
           new Promise<void>((done) => {
             if (child.exitCode !== null) return done();

@@ -444,3 +444,56 @@ describe('start-up failures', () => {
     expect(callsOf('app.exit')).toEqual([[1]]);
   });
 });
+
+describe('passphrase store (issue 17)', () => {
+  it('starts locked in the window; the passphrase sent over IPC opens it, Lock closes it, and it is never echoed', async () => {
+    const { enablePassphraseEncryption } = await import('../core/store/at-rest/convert.js');
+    const { startHostForStore } = await import('../core/host/lockable-host.js');
+    const { requestPassphraseKey } = await import('../core/store/at-rest/key-request.js');
+    const passphrase = 'desktop unlock passphrase 4417';
+    const saved = { bus: process.env.DBUS_SESSION_BUS_ADDRESS, runtime: process.env.XDG_RUNTIME_DIR, home: process.env.HOME };
+    process.env.DBUS_SESSION_BUS_ADDRESS = `unix:path=${join(root, 'no-bus')}`;
+    delete process.env.XDG_RUNTIME_DIR;
+    process.env.HOME = join(root, 'home');
+    const dataDir = join(root, 'data');
+    await mkdir(dataDir, { recursive: true, mode: 0o700 });
+    const { keyId } = await enablePassphraseEncryption(dataDir, Buffer.from(passphrase));
+    const hosts: { close(): Promise<void> }[] = [];
+    try {
+      const { window } = await readyHost({
+        startServices: async (dir) => {
+          const started = await startHostForStore({ dataDir: dir, kind: 'electron', capabilities: DESKTOP_CAPABILITIES });
+          hosts.push(started);
+          return started as HostServices;
+        },
+      });
+      const ours = { sender: window.webContents, senderFrame: { url: 'app://baton/index.html', parent: null } };
+      const invoke = (channel: string, payload: unknown) => ipcMain.invokeAs(ours, IPC_INVOKE, channel, payload);
+      expect(await invoke('store:lock-state', {})).toEqual({ ok: true, value: { state: 'locked', dataDir } });
+      expect(await invoke('sessions:list', {})).toMatchObject({ ok: false, error: { code: 'LOCKED' } });
+      await expect(requestPassphraseKey(dataDir, keyId)).rejects.toMatchObject({ code: 'KEY_UNAVAILABLE' });
+
+      const wrong = await invoke('store:unlock', { passphrase: 'a wrong guess here' });
+      expect(wrong).toMatchObject({ ok: false, error: { code: 'KEY_UNAVAILABLE' } });
+      expect(JSON.stringify(wrong)).not.toContain('a wrong guess here');
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      expect(await invoke('store:unlock', { passphrase })).toEqual({ ok: true, value: { state: 'unlocked', dataDir } });
+      expect(await invoke('sessions:list', {})).toEqual({ ok: true, value: [] });
+      expect((await requestPassphraseKey(dataDir, keyId)).keyId).toBe(keyId);
+      expect(window.webContents.sent).toContainEqual({ channel: IPC_EVENT, args: ['store:lock-changed', { state: 'unlocked' }] });
+      // Approval notifications follow the open store: the badge is set when it opens.
+      expect(callsOf('app.setBadgeCount').length).toBeGreaterThan(0);
+
+      expect(await invoke('store:lock', {})).toEqual({ ok: true, value: { state: 'locked', dataDir } });
+      expect(await invoke('sessions:list', {})).toMatchObject({ ok: false, error: { code: 'LOCKED' } });
+      await expect(requestPassphraseKey(dataDir, keyId)).rejects.toMatchObject({ code: 'KEY_UNAVAILABLE' });
+      for (const sent of window.webContents.sent) expect(JSON.stringify(sent)).not.toContain(passphrase);
+    } finally {
+      for (const h of hosts) await h.close();
+      for (const [name, value] of [['DBUS_SESSION_BUS_ADDRESS', saved.bus], ['XDG_RUNTIME_DIR', saved.runtime], ['HOME', saved.home]] as const) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    }
+  });
+});

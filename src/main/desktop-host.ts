@@ -1,5 +1,6 @@
 import { app, BrowserWindow, dialog } from 'electron';
 import type { HostServices } from '../core/host/host-services.js';
+import type { LockableHost } from '../core/host/lockable-host.js';
 import { DeepLinkQueue, URL_MARKER_FLAG } from './deep-links.js';
 import { createSecureWindow, lockDownSession, rendererPaths } from './secure-window.js';
 import { bindUiContract } from './ipc-bridge.js';
@@ -23,7 +24,8 @@ export interface DesktopHostDeps {
   dataDir: () => string;
   /** Where client-local preferences live (Electron's userData): never inside the data directory. */
   preferencesDir: () => string;
-  startServices: (dataDir: string) => Promise<HostServices>;
+  /** A passphrase store's host starts locked (a LockableHost: the window shows the unlock screen); any other opens at once. */
+  startServices: (dataDir: string) => Promise<HostServices | LockableHost>;
   /** Hands this instance's links to the host that already owns the endpoint. */
   forward: (dataDir: string, links: DeepLinkQueue) => Promise<ForwardResult>;
   platform: NodeJS.Platform;
@@ -78,7 +80,7 @@ async function start(deps: DesktopHostDeps, links: DeepLinkQueue): Promise<void>
   lockDownSession();
   const dataDir = deps.dataDir();
   installApplicationMenu(deps.platform, deps.packaged, dataDir);
-  let services: HostServices;
+  let services: HostServices | LockableHost;
   for (;;) {
     try {
       services = await deps.startServices(dataDir);
@@ -117,8 +119,8 @@ async function start(deps: DesktopHostDeps, links: DeepLinkQueue): Promise<void>
     }),
   );
 
-  const unbindNotifications = bindApprovalNotifications({
-    approvals: services.approvals,
+  const unbindNotifications = whileOpen(services, (open) => bindApprovalNotifications({
+    approvals: open.approvals,
     preferences: () => prefs.get(),
     focusRequest: (request) => {
       const [target] = BrowserWindow.getAllWindows();
@@ -128,7 +130,7 @@ async function start(deps: DesktopHostDeps, links: DeepLinkQueue): Promise<void>
       target.focus();
       services.emitUiEvent('session:select', { id: request.sessionId });
     },
-  });
+  }));
 
   app.on('window-all-closed', () => app.quit());
   holdQuitUntilClosed(async () => {
@@ -137,6 +139,20 @@ async function start(deps: DesktopHostDeps, links: DeepLinkQueue): Promise<void>
     // The person's "leave runs going" preference, as it stands when the app closes.
     await services.close({ leaveRunsOnClose: prefs.get().leaveRunsOnClose });
   });
+}
+
+/** Runs `attach` on the open services: now for a plain host, at each unlock (undone at each Lock) for a passphrase store's. */
+function whileOpen(services: HostServices | LockableHost, attach: (open: HostServices) => () => void): () => void {
+  if (!('whileOpen' in services)) return attach(services);
+  let detach: (() => void) | undefined;
+  services.whileOpen((open) => {
+    detach = attach(open);
+    return () => {
+      detach?.();
+      detach = undefined;
+    };
+  });
+  return () => detach?.();
 }
 
 /**

@@ -2,7 +2,7 @@
 // (tested through a fake electron module); everything else testable lives in src/core.
 import { app } from 'electron';
 import { resolveDataDir } from '../core/paths.js';
-import { startHostServices } from '../core/host/host-services.js';
+import { startHostForStore } from '../core/host/lockable-host.js';
 import { DESKTOP_CAPABILITIES } from '../core/host/capabilities.js';
 import { forwardToRunningHost } from './forward.js';
 import { runDesktopHost } from './desktop-host.js';
@@ -14,7 +14,7 @@ runDesktopHost({
   mainDir: import.meta.dirname,
   dataDir: () => resolveDataDir(),
   preferencesDir: () => app.getPath('userData'),
-  startServices: (dataDir) => startHostServices({ dataDir, kind: 'electron', capabilities: DESKTOP_CAPABILITIES }),
+  startServices: (dataDir) => startHostForStore({ dataDir, kind: 'electron', capabilities: DESKTOP_CAPABILITIES }),
   forward: forwardToRunningHost,
   platform: process.platform,
   packaged: app.isPackaged,

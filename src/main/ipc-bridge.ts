@@ -13,7 +13,7 @@ export type LocalHandlers = { [C in ClientLocalChannel]: (payload: unknown) => O
  * Binds the UI contract to Electron IPC. A request is served only when it comes from the main
  * frame of one of our windows showing our bundled renderer (the sender check VS Code does).
  */
-export function bindUiContract(services: HostServices, windows: () => BrowserWindow[], rendererOrigin: string, local?: LocalHandlers): () => void {
+export function bindUiContract(services: Pick<HostServices, 'dispatch' | 'onUiEvent'>, windows: () => BrowserWindow[], rendererOrigin: string, local?: LocalHandlers): () => void {
   const trusted = (event: IpcMainInvokeEvent) => {
     const frame = event.senderFrame;
     return windows().some((w) => w.webContents.id === event.sender.id) && frame !== null && frame.parent === null && frame.url.startsWith(`${rendererOrigin}/`);

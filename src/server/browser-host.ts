@@ -23,8 +23,11 @@ export const MAX_BROWSER_CONNECTIONS = 32;
 /** Same policy as the renderer's meta tag, sent as a header so it also covers non-HTML responses. */
 export const BROWSER_HOST_CSP = RENDERER_CSP;
 
+/** What the browser host carries to its pages: a plain host's services, or a passphrase store's lockable host. */
+export type UiHostServices = Pick<HostServices, 'token' | 'dispatch' | 'onUiEvent'>;
+
 export interface BrowserHostOptions {
-  services: HostServices;
+  services: UiHostServices;
   port: number;
   rendererDir?: string;
 }

@@ -18,6 +18,10 @@ export const ErrorCode = {
   UNSAFE_STORE: 'UNSAFE_STORE',
   /** The store is encrypted at rest and its data key cannot be read (no secret store, locked, missing) or is the wrong one. */
   KEY_UNAVAILABLE: 'KEY_UNAVAILABLE',
+  /** A passphrase store whose host has not been unlocked yet (or was locked): unlock it in the app. */
+  LOCKED: 'LOCKED',
+  /** Too many wrong passphrases: the next attempt is heard after a delay. */
+  UNLOCK_THROTTLED: 'UNLOCK_THROTTLED',
   INTERNAL: 'INTERNAL',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

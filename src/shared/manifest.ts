@@ -2,7 +2,14 @@ import { z } from 'zod';
 import { isValidId } from './ids.js';
 
 /** The handoff manifest (ARCHITECTURE.md §5): hashes and references only, never contents or credentials. */
-export const MANIFEST_PROTOCOL_VERSION = '1.0';
+/**
+ * MAJOR.MINOR (docs/manifest.md): a new optional field is a minor step (a receiver that does not
+ * know it keeps it and verifies without it); a field whose absence would mislead is a major one.
+ * 1.1 (issue 17): log_stored_bytes, log_stored_sha256 and full_outputs.
+ */
+export const MANIFEST_PROTOCOL_VERSION = '1.1';
+/** Trimmed outputs listed in full_outputs at most; a session with more is verified by reading its records. */
+export const MANIFEST_FULL_OUTPUTS_MAX = 500;
 
 const Id = z.string().refine(isValidId, { message: 'not a valid id (letters, digits, . _ -; at most 128)' });
 const Sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'expected a lowercase hex sha256');
@@ -44,6 +51,16 @@ export const ManifestContext = z.looseObject({
    */
   log_bytes: z.number().int().nonnegative().optional(),
   log_sha256: Sha256.optional(),
+  /**
+   * messages.jsonl as stored when it is encrypted at rest (ciphertext), whole, hashed in the same
+   * read-back pass (1.1, issue 17). A receiver whose store holds the very same bytes (a local
+   * handoff) hashes them without decrypting; where they differ (another key: relay, ssh, bundles)
+   * it falls back to log_sha256 over the opened records.
+   */
+  log_stored_bytes: z.number().int().nonnegative().optional(),
+  log_stored_sha256: Sha256.optional(),
+  /** Every trimmed output's artifact the records name (ref and sha256), sent with log_stored_*: the stored-bytes check cannot read them from ciphertext. */
+  full_outputs: z.array(z.looseObject({ ref: z.string().regex(/^artifacts\/[0-9a-f]{64}\.txt$/, 'expected artifacts/<sha256>.txt'), sha256: Sha256 })).max(MANIFEST_FULL_OUTPUTS_MAX).optional(),
 });
 
 export const ManifestTask = z.looseObject({

@@ -7,6 +7,7 @@ import { AgentListRequest, AgentScan, TerminalCommand } from './agents.js';
 import { CarriedTaskView } from './carried-tasks.js';
 import { preferenceChannels } from './preferences.js';
 import { lifecycleChannels } from './lifecycle-contract.js';
+import { lockChannels } from './lock-contract.js';
 import { ComposerStatus, RunEvent, RunState, SendRequest } from './agent-run.js';
 import { SessionDoc as SessionDocSchema } from './session.js';
 import { DiffFileList, FileDiff, RehydrateRequest, RehydrateResult, RehydrationPlan, WorkspaceVerification } from './workspace.js';
@@ -240,6 +241,7 @@ export const uiChannels = {
   /** Client-local preferences: answered by the host shell (electron-store / localStorage), never by the core. */
   ...preferenceChannels,
   ...lifecycleChannels,
+  ...lockChannels,
 } as const;
 export type UiChannel = keyof typeof uiChannels;
 export type UiRequest<C extends UiChannel> = z.infer<(typeof uiChannels)[C]['request']>;
@@ -268,6 +270,8 @@ export const uiEvents = {
   'agents:progress': z.object({ source: z.enum(['claude', 'codex']), done: z.number(), total: z.number() }),
   /** A desktop run did something (text, a tool call or its result, an error, the end). */
   'composer:event': z.object({ sessionId: z.string(), runId: z.string(), state: RunState, event: RunEvent }),
+  /** The host's store was locked or unlocked (passphrase mode): every window shows the unlock screen or the app. */
+  'store:lock-changed': z.object({ state: z.enum(['locked', 'unlocked']) }),
 } as const;
 export type UiEvent = keyof typeof uiEvents;
 export type UiEventPayload<E extends UiEvent> = z.infer<(typeof uiEvents)[E]>;

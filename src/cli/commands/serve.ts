@@ -2,7 +2,9 @@ import type { Command } from 'commander';
 import { resolveDataDir } from '../../core/paths.js';
 import { startHostServices } from '../../core/host/host-services.js';
 import { BROWSER_HOST_CAPABILITIES } from '../../core/host/capabilities.js';
-import { startBrowserHost } from '../../server/browser-host.js';
+import { startBrowserHost, type UiHostServices } from '../../server/browser-host.js';
+import { startLockableHost } from '../../core/host/lockable-host.js';
+import type { EndpointInfo } from '../../core/transport/types.js';
 import { createOutput, EXIT } from '../output.js';
 import { readPassphrase } from '../passphrase-input.js';
 
@@ -15,7 +17,8 @@ export function registerServe(program: Command): void {
     .description('run the browser host: the Baton UI on 127.0.0.1 and the handoff receiver')
     .option('--port <port>', 'port on 127.0.0.1 (0: a free one)', '0')
     .option('--json', 'print one versioned JSON object with the URL, then keep serving')
-    .action(async (flags: { port: string; json?: boolean }) => {
+    .option('--locked', 'passphrase store: start locked and unlock from the UI (the default without a terminal or BATON_PASSPHRASE_FD)')
+    .action(async (flags: { port: string; json?: boolean; locked?: boolean }) => {
       const out = createOutput(!!flags.json);
       const port = Number(flags.port);
       if (!Number.isInteger(port) || port < 0 || port > 65_535) {
@@ -24,13 +27,22 @@ export function registerServe(program: Command): void {
         return;
       }
       const dataDir = resolveDataDir();
-      let services;
+      let services: UiHostServices & { endpoint: EndpointInfo; close(): Promise<void> };
+      let locked = false;
       try {
-        // Passphrase mode: this host is the only holder of the key, so it asks before opening the store.
+        const options = { dataDir, kind: 'browser' as const, capabilities: BROWSER_HOST_CAPABILITIES };
+        // Passphrase mode: this host is the only holder of the key. On a terminal (or with
+        // BATON_PASSPHRASE_FD) it asks before opening the store; otherwise, or with --locked, it
+        // starts locked and the UI's unlock screen asks.
         const { passphraseSettings, unlockHostStore } = await import('../../core/store/at-rest/host-unlock.js');
         const settings = await passphraseSettings(dataDir);
-        if (settings) await unlockHostStore(dataDir, settings, await readPassphrase(`Passphrase for the Baton store ${dataDir}: `));
-        services = await startHostServices({ dataDir, kind: 'browser', capabilities: BROWSER_HOST_CAPABILITIES });
+        locked = settings !== undefined && (flags.locked === true || (!process.stdin.isTTY && !process.env.BATON_PASSPHRASE_FD));
+        if (settings && locked) {
+          services = await startLockableHost({ ...options, settings });
+        } else {
+          if (settings) await unlockHostStore(dataDir, settings, await readPassphrase(`Passphrase for the Baton store ${dataDir}: `));
+          services = await startHostServices(options);
+        }
       } catch (error) {
         const code = (error as { code?: string }).code ?? 'ERROR';
         const hint = code === 'ALREADY_RUNNING' ? ' Another Baton host already receives handoffs for this data directory; use that one.' : '';
@@ -39,8 +51,14 @@ export function registerServe(program: Command): void {
         return;
       }
       const host = await startBrowserHost({ services, port });
-      out.result('serve', { url: host.url, port: host.port, dataDir, endpoint: services.endpoint.address }, () =>
-        [`Baton is serving its UI at ${host.url}`, `Data: ${dataDir}`, `Receiving handoffs on ${services.endpoint.address}`, 'Press Ctrl+C to stop.'].join('\n'),
+      out.result('serve', { url: host.url, port: host.port, dataDir, endpoint: services.endpoint.address, ...(locked ? { locked: true } : {}) }, () =>
+        [
+          `Baton is serving its UI at ${host.url}`,
+          `Data: ${dataDir}`,
+          ...(locked ? ['Locked: open the UI and enter the store\'s passphrase to unlock it.'] : []),
+          `Receiving handoffs on ${services.endpoint.address}`,
+          'Press Ctrl+C to stop.',
+        ].join('\n'),
       );
       const stop = async () => {
         // Everything acknowledged is already on disk; a close that hangs (a client holding a

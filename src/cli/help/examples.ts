@@ -24,6 +24,7 @@ export const EXAMPLES: Record<string, Example[]> = {
     { command: 'baton serve', what: 'the browser host on a free port of 127.0.0.1; open the printed URL' },
     { command: 'baton serve --port 4780', what: 'on a fixed port; on a remote box, reach it from your laptop with ssh -L 4780:127.0.0.1:4780 devbox and open the printed URL' },
     { command: 'BATON_PASSPHRASE_FD=3 baton serve 3<pass.txt', what: 'a store in passphrase mode, from a script: the passphrase is read from descriptor 3, never from argv (a terminal is asked without echo)' },
+    { command: 'baton serve --locked', what: 'a store in passphrase mode, started locked: open the printed URL and enter the passphrase on the unlock screen (Lock there drops the key; the CLI exits 6 while locked)' },
     { command: 'baton serve --port 4780 --json', what: 'the URL as JSON; through ssh -L 9000:127.0.0.1:4780 devbox, open it with port 9000 instead (any local port works)' },
   ],
   ssh: [

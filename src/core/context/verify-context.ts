@@ -17,7 +17,7 @@ export async function verifyContext(
   manifest: Manifest,
   records: readonly MessageRecord[],
   /** anchorsInLog: the log's bytes matched the sender's hash, whose records hold the anchors; `records` are then only those that name full outputs. */
-  options: { anchorsInLog?: boolean } = {},
+  options: { anchorsInLog?: boolean; fullOutputs?: readonly FullOutput[] | readonly { ref: string; sha256: string }[] } = {},
 ): Promise<FieldMismatch[]> {
   const mismatches: FieldMismatch[] = [];
   const { context } = manifest;
@@ -42,7 +42,8 @@ export async function verifyContext(
 
   const bad: string[] = [];
   let badCount = 0;
-  for (const output of fullOutputsOf(records)) {
+  // fullOutputs: the manifest's list, when the log was checked as stored (ciphertext: no records read).
+  for (const output of options.fullOutputs ?? fullOutputsOf(records)) {
     const problem = await store.readArtifact(sessionId, output.ref, output.sha256).then(
       () => null,
       (error: Error) => error.message,

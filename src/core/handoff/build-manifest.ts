@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
-import { MANIFEST_PROTOCOL_VERSION, type Manifest } from '../../shared/manifest.js';
+import { MANIFEST_FULL_OUTPUTS_MAX, MANIFEST_PROTOCOL_VERSION, type Manifest } from '../../shared/manifest.js';
+import { fullOutputsOf } from '../context/verify-context.js';
 import type { SessionDoc } from '../../shared/session.js';
 import type { MessageRecord } from '../../shared/message.js';
 import { canonicalJson, sha256Hex } from '../hash.js';
@@ -24,6 +25,8 @@ export interface ManifestInput {
   context?: ContextTransfer;
   /** messages.jsonl as the landing read it back; the target checks its bytes against this (verify-offer.ts). */
   log?: LogBytes;
+  /** For a session just landed (no records kept): the trimmed outputs it names, undefined when too many to list. */
+  fullOutputs?: readonly { ref: string; sha256: string }[] | undefined;
   now?: Date;
 }
 
@@ -60,6 +63,7 @@ export function buildManifest(input: ManifestInput): Manifest {
       ...(input.digest ?? digestMessages(input.records ?? [])),
       ...(input.context ?? contextWithoutSummary(session, input.records ?? [])),
       ...(input.log ? { log_bytes: input.log.bytes, log_sha256: input.log.sha256 } : {}),
+      ...storedLogFields(input),
     },
     capabilities_required: input.capabilities ?? input.facts?.capabilities ?? ['conversation'],
     background_tasks: input.facts?.tasks ?? [],
@@ -69,4 +73,13 @@ export function buildManifest(input: ManifestInput): Manifest {
     },
     model: input.facts?.model ?? (session.model ? { name: session.model.name, settings_ref: null } : null),
   };
+}
+
+/** The stored-bytes fields of an encrypted log (1.1), with the full outputs its records name; none past MANIFEST_FULL_OUTPUTS_MAX (the frame stays small). */
+function storedLogFields(input: ManifestInput): Pick<Manifest['context'], 'log_stored_bytes' | 'log_stored_sha256' | 'full_outputs'> {
+  const stored = input.log?.stored;
+  if (!stored) return {};
+  const outputs = 'fullOutputs' in input ? input.fullOutputs : input.records && fullOutputsOf(input.records);
+  if (!outputs || outputs.length > MANIFEST_FULL_OUTPUTS_MAX) return {};
+  return { log_stored_bytes: stored.bytes, log_stored_sha256: stored.sha256, full_outputs: outputs.map(({ ref, sha256 }) => ({ ref, sha256 })) };
 }

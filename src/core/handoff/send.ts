@@ -74,6 +74,8 @@ export interface LandedSession {
   /** The conversation's digest and summary state, kept as each record was written (the records are not). */
   digest: ContextDigest;
   conversation: LandedConversation;
+  /** The trimmed outputs its records name (undefined past MANIFEST_FULL_OUTPUTS_MAX): the manifest lists them for a stored-bytes check. */
+  fullOutputs: { ref: string; sha256: string }[] | undefined;
   /** Size and sha256 of messages.jsonl as read back: the receiver checks the disk against these instead of parsing the log again. */
   log: LogBytes;
 }
@@ -144,7 +146,7 @@ export async function landAndReadBack(store: SessionStore, request: NewSessionRe
       code: 'IO_ERROR',
     });
   }
-  return { session, digest, conversation: totals.conversation(), log };
+  return { session, digest, conversation: totals.conversation(), fullOutputs: totals.fullOutputs(), log };
 }
 
 /**
@@ -173,7 +175,7 @@ export async function offerSession(sessionId: string, options: OfferOptions, lan
   } else {
     // Summary (artifacts/summary-NN.md, extending the previous one), anchors and token estimate.
     const context = await prepareContext(store, session, fresh?.conversation ?? records!);
-    manifest = buildManifest({ handoffId: newId('h'), session, digest, workspace, facts, context, client: { name: 'baton-cli', version: BATON_VERSION }, ...(fresh ? { log: fresh.log } : {}) });
+    manifest = buildManifest({ handoffId: newId('h'), session, digest, workspace, facts, context, client: { name: 'baton-cli', version: BATON_VERSION }, ...(fresh ? { log: fresh.log, fullOutputs: fresh.fullOutputs } : {}) });
     // Recorded before anything is offered (a re-offer reuses this handoff id), while the connection is made.
     recorded = store.recordHandoff(sessionId, manifest as Record<string, unknown>);
   }

@@ -20,6 +20,8 @@ export interface FieldMismatch {
  */
 export async function verifyAgainstDisk(store: SessionStore, manifest: Manifest): Promise<FieldMismatch[]> {
   const session = await store.getSession(manifest.session_id);
+  const stored = await verifyByStoredBytes(store, manifest, session.gitRoot ?? session.cwd);
+  if (stored) return stored;
   if (manifest.context.log_bytes !== undefined && manifest.context.log_sha256 !== undefined) return verifyByLogBytes(store, manifest, session.gitRoot ?? session.cwd);
   const records = await store.readMessages(manifest.session_id);
   const actual = digestMessages(records);
@@ -71,6 +73,26 @@ async function verifyByLogBytes(store: SessionStore, manifest: Manifest, root: s
   compare('workspace.root', manifest.workspace.root, root);
   // Anchors are ids of records the hash covers (when it differs, the offer is refused anyway).
   mismatches.push(...(await verifyContext(store, manifest, withOutputs, { anchorsInLog: true })));
+  mismatches.push(...(await verifyModel(store, manifest)));
+  return mismatches;
+}
+
+/**
+ * The check of a log encrypted at rest when the manifest states its stored bytes (1.1): the same
+ * store (a local handoff) holds the very bytes the sender read back, so one streaming sha256 of
+ * the file, without decrypting a record, proves every record the sender counted and hashed. Bytes
+ * that differ (another store's key: relay, ssh, bundles; or damage) return undefined, and the
+ * plaintext checks decide.
+ */
+async function verifyByStoredBytes(store: SessionStore, manifest: Manifest, root: string): Promise<FieldMismatch[] | undefined> {
+  const claimed = manifest.context;
+  if (claimed.log_stored_bytes === undefined || claimed.log_stored_sha256 === undefined || claimed.full_outputs === undefined) return undefined;
+  const read = await store.hashStoredLog(manifest.session_id, claimed.log_stored_bytes);
+  if (read.bytes !== claimed.log_stored_bytes || read.sha256 !== claimed.log_stored_sha256) return undefined;
+  const mismatches: FieldMismatch[] = [];
+  if (read.lines !== claimed.message_count) mismatches.push({ field: 'context.message_count', expected: claimed.message_count, actual: read.lines });
+  if (manifest.workspace.root !== root) mismatches.push({ field: 'workspace.root', expected: manifest.workspace.root, actual: root });
+  mismatches.push(...(await verifyContext(store, manifest, [], { anchorsInLog: true, fullOutputs: claimed.full_outputs })));
   mismatches.push(...(await verifyModel(store, manifest)));
   return mismatches;
 }

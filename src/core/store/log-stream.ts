@@ -22,6 +22,11 @@ export interface LogBytes {
   /** Bytes hashed: the whole range asked for, complete lines or not. */
   bytes: number;
   sha256: string;
+  /**
+   * A log encrypted at rest, read whole: the file's bytes as stored (ciphertext) and their sha256,
+   * hashed in the same pass. A receiver reading the same store checks these without decrypting.
+   */
+  stored?: { bytes: number; sha256: string };
 }
 
 /**

@@ -289,6 +289,26 @@ export class FileSessionStore implements SessionStore {
     return log;
   }
 
+  async hashStoredLog(id: string, upTo: number): Promise<LogBytes & { lines: number }> {
+    const path = join((await this.locate(id)).dir, MESSAGES_FILE);
+    try {
+      const file = await this.fs.open(path, 'r');
+      try {
+        const size = (await file.stat()).size;
+        let lines = 0;
+        // No opener: the bytes as stored are hashed and their lines counted, nothing is decrypted.
+        const read = await streamLog(file, Math.min(size, upTo), () => {
+          lines++;
+        });
+        return { ...read, lines };
+      } finally {
+        await file.close();
+      }
+    } catch (error) {
+      throw fromFsError(error, path, 'reading the message log');
+    }
+  }
+
   async streamMessages(id: string, onLine: (line: Buffer, start: number) => void | Promise<void>, upTo?: number): Promise<LogBytes> {
     return this.streamFile(join((await this.locate(id)).dir, MESSAGES_FILE), onLine, upTo);
   }
@@ -315,7 +335,7 @@ export class FileSessionStore implements SessionStore {
         const hash = createHash('sha256');
         let bytes = 0;
         let done = false;
-        await streamLog(file, size, (line, start) => {
+        const stored = await streamLog(file, size, (line, start) => {
           if (done) return;
           const plain = codec.openLine(line) ?? EMPTY_LINE;
           if (upTo !== undefined && bytes + plain.length + 1 > upTo) {
@@ -326,7 +346,8 @@ export class FileSessionStore implements SessionStore {
           bytes += plain.length + 1;
           return onLine(plain, start);
         });
-        return { bytes, sha256: hash.digest('hex') };
+        // streamLog hashed the stored bytes on the way (no second read): the whole file only.
+        return { bytes, sha256: hash.digest('hex'), ...(upTo === undefined ? { stored: { bytes: stored.bytes, sha256: stored.sha256 } } : {}) };
       } finally {
         await file.close();
       }

@@ -99,6 +99,11 @@ export interface SessionStore {
    */
   landSessionStream(init: NewSession, batches: AsyncIterable<LandingBatch>, options?: LandingStreamOptions): Promise<LandedStream>;
   /** One streaming pass over messages.jsonl (its first `upTo` bytes): each complete record line, opened, to `onLine`; the bytes on disk hashed. */
+  /**
+   * The first `upTo` bytes of messages.jsonl as stored (ciphertext when encrypted at rest): their
+   * sha256 and how many complete lines they hold. Nothing is opened or parsed (verify-offer.ts).
+   */
+  hashStoredLog(id: string, upTo: number): Promise<LogBytes & { lines: number }>;
   streamMessages(id: string, onLine: (line: Buffer, start: number) => void | Promise<void>, upTo?: number): Promise<LogBytes>;
   /**
    * Every message in order, streamed (bounded memory), as its line (opened, valid during the call)

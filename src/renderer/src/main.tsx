@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { createApi } from './api';
 import { App } from './components/App';
 import { loadPreferences } from './features/preferences/apply-preferences';
+import { LockGate } from './features/unlock/LockGate';
 import './styles/index.css';
 
 const container = document.getElementById('root');
@@ -19,6 +20,8 @@ void loadPreferences(api, document.documentElement);
 
 createRoot(container).render(
   <StrictMode>
-    <App api={api} />
+    <LockGate api={api}>
+      <App api={api} />
+    </LockGate>
   </StrictMode>,
 );

@@ -69,6 +69,7 @@ export class AtRestCipher {
   /** The plaintext and, for an envelope, the seq it was sealed under. */
   private openRecord(sessionId: string, line: Buffer): { plain: Buffer; seq: number | undefined } | undefined {
     if (!isEnvelope(line)) return { plain: line, seq: undefined };
+    // parseEnvelope reads the written layout from its bytes (no JSON parse, CRC over the bytes in place).
     const env = parseEnvelope(line);
     const key = env?.seq === undefined ? undefined : this.keyFor(env.keyId);
     const plain = key && openBytes(key, env!.sealed, recordAad(sessionId, env!.seq!));

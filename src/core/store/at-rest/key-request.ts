@@ -40,11 +40,14 @@ export function keyRequestMethod(root: string): RequestHandler {
   };
 }
 
-function refuse(root: string, why: string): StoreError {
+const START_HINT = 'Start it with `baton serve` (it asks for the passphrase), then retry.';
+const UNLOCK_HINT = 'Unlock it: enter the passphrase on the unlock screen of the Baton app (or of the page `baton serve` printed), then retry.';
+
+function refuse(root: string, why: string, hint = START_HINT): StoreError {
   markPassphraseRefused();
   return new StoreError(
     'KEY_UNAVAILABLE',
-    `This store (${root}) is encrypted with a passphrase, and its key is held only by a running, unlocked Baton host: ${why}. Start it with \`baton serve\` (it asks for the passphrase), then retry. Nothing was written.`,
+    `This store (${root}) is encrypted with a passphrase, and its key is held only by a running, unlocked Baton host: ${why}. ${hint} Nothing was written.`,
     root,
   );
 }
@@ -63,6 +66,7 @@ export async function requestPassphraseKey(root: string, keyId: string): Promise
   }
   try {
     const answer = await client.request(KEY_METHOD, { version: KEY_REQUEST_VERSION, keyId }, { timeoutMs: KEY_REQUEST_TIMEOUT_MS });
+    if (!answer.ok && answer.code === ErrorCode.LOCKED) throw refuse(root, 'the running host is locked', UNLOCK_HINT);
     if (!answer.ok) throw refuse(root, `the host refused (${answer.code}: ${answer.message})`);
     const parsed = KeyAnswer.safeParse(answer);
     if (!parsed.success) throw refuse(root, 'the host answered with a malformed key');

@@ -58,3 +58,12 @@ export function holdPassphraseKey(root: string, key: DataKey): void {
 export function heldPassphraseKey(root: string): DataKey | undefined {
   return held.get(resolve(root));
 }
+
+/**
+ * "Lock": the host forgets the key (after closing its store). The buffer is not zeroed: a read
+ * still in flight on the closed store would then decrypt with zeros and quarantine good records as
+ * damage; dropping the last reference is what a garbage-collected runtime offers.
+ */
+export function dropPassphraseKey(root: string): void {
+  held.delete(resolve(root));
+}

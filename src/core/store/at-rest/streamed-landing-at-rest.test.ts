@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -57,7 +58,12 @@ describe('a streamed landing into a store encrypted at rest', () => {
     expect(sealed.records).toHaveLength(1_500);
     expect(sealed.records).toEqual(plain.records);
     expect(sealed.records[700]!.toolCalls![0]!.fullOutput).toBeDefined();
-    expect(sealed.landed.log).toEqual(plain.landed.log);
+    // The same plaintext lines; the sealed log also states its bytes as stored (manifest 1.1).
+    const { stored, ...sealedPlain } = sealed.landed.log;
+    expect(sealedPlain).toEqual(plain.landed.log);
+    expect(plain.landed.log.stored).toBeUndefined();
+    const storedFile = await readFile(join(tmp.dir, 'sealed', 'sessions', 's-fixed', 'messages.jsonl'));
+    expect(stored).toEqual({ bytes: storedFile.length, sha256: createHash('sha256').update(storedFile).digest('hex') });
     expect(sealed.landed.digest).toEqual(plain.landed.digest);
 
     const dir = join(tmp.dir, 'sealed', 'sessions', 's-fixed');
