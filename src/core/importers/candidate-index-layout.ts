@@ -1,0 +1,152 @@
+import type { AgentSource } from './types.js';
+import type { IndexMeta } from './candidate-index.js';
+
+/**
+ * The byte layout of `importers-candidates.idx` (docs/importer-candidate-index.md), version 3:
+ *
+ *   "BTNCIDX3" · u32 head length · u32 columns length · u32 count · head JSON · columns JSON ·
+ *   pad to 8 · Float64[count] sort times · Uint32[count+1] extras offsets · Uint32[count] row
+ *   starts · Uint32[count] row ends · Uint8[count] tools · extras texts · listing block
+ *
+ * Entries are stored in listing order: candidates grouped by directory, newest group first and
+ * newest first inside a group (groupItems), then the skipped files. The listing block is the
+ * `"groups"` array's contents of `baton list --json` exactly as printed, so an unfiltered listing
+ * copies it as it is, and a row is a slice of it. The head (small: meta, group table, the newest
+ * files for the freshness check) is all a warm listing parses; the columns (every entry's path,
+ * size, mtime, directory, id, note …) are parsed only by a full scan or a host that needs entries.
+ */
+export const CANDIDATE_INDEX_MAGIC = 'BTNCIDX3';
+const PREFIX_BYTES = 20;
+/** A head or columns section larger than this is damage, not an index (100,000 entries take ~20 MB of columns). */
+export const CANDIDATE_INDEX_MAX_SECTION_BYTES = 512 * 1024 * 1024;
+
+/** One directory of the listing: [cwd, newestAt, first row, row count, block start, block end]. */
+export type GroupRef = [cwd: string, newestAt: number, firstRow: number, rows: number, start: number, end: number];
+
+export interface ListingHead {
+  /** Entries in the index (candidates and skipped files): `agentScan.files` of a listing. */
+  files: number;
+  /** Candidates: the first `candidates` entries, in listing order. */
+  candidates: number;
+  groups: GroupRef[];
+  /** `path: note` of every candidate with a note, sorted. */
+  notes: string[];
+  /** The QUICK_VERIFY_NEWEST most recently modified files (ties at the cut included): [path, size, mtimeMs]. */
+  newest: Array<[path: string, size: number, mtimeMs: number]>;
+  blockBytes: number;
+}
+
+export interface IndexHead extends IndexMeta {
+  version: number;
+  listing: ListingHead;
+}
+
+export const SOURCE_CODES: readonly AgentSource[] = ['claude', 'codex'];
+
+export interface IndexSections {
+  head: string;
+  columns: string;
+  at: Float64Array;
+  extras: Buffer[];
+  rows: Array<{ start: number; end: number }>;
+  sources: Uint8Array;
+  block: Buffer;
+}
+
+/** Concatenates the sections. */
+export function writeLayout(s: IndexSections): Buffer {
+  const count = s.at.length;
+  const head = Buffer.from(s.head);
+  const columns = Buffer.from(s.columns);
+  const before = PREFIX_BYTES + head.length + columns.length;
+  const pad = (8 - (before % 8)) % 8;
+  const extrasOff = new Uint32Array(count + 1);
+  for (let i = 0; i < count; i++) extrasOff[i + 1] = extrasOff[i]! + s.extras[i]!.length;
+  const starts = new Uint32Array(count);
+  const ends = new Uint32Array(count);
+  s.rows.forEach((r, i) => ((starts[i] = r.start), (ends[i] = r.end)));
+  const prefix = Buffer.alloc(PREFIX_BYTES);
+  prefix.write(CANDIDATE_INDEX_MAGIC, 0, 'latin1');
+  prefix.writeUInt32LE(head.length, 8);
+  prefix.writeUInt32LE(columns.length, 12);
+  prefix.writeUInt32LE(count, 16);
+  const view = (a: ArrayBufferView) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+  return Buffer.concat([prefix, head, columns, Buffer.alloc(pad), view(s.at), view(extrasOff), view(starts), view(ends), view(s.sources), ...s.extras, s.block]);
+}
+
+export interface ReadLayout {
+  buf: Buffer;
+  head: IndexHead;
+  count: number;
+  columnsStart: number;
+  columnsEnd: number;
+  at: Float64Array;
+  extrasOff: Uint32Array;
+  rowStart: Uint32Array;
+  rowEnd: Uint32Array;
+  sources: Uint8Array;
+  extrasAt: number;
+  blockAt: number;
+}
+
+/** Copied out so the arrays are aligned whatever the Buffer's offset in its pool. */
+function copyOut<T>(buf: Buffer, at: number, bytes: number, make: (b: ArrayBuffer) => T): T {
+  return make(buf.buffer.slice(buf.byteOffset + at, buf.byteOffset + at + bytes) as ArrayBuffer);
+}
+
+/**
+ * Reads the prefix, the head and the fixed-size arrays, checking every offset against the file;
+ * null for anything else (another version, truncation, damage): the scan rebuilds the index.
+ * The columns JSON is left unparsed.
+ */
+export function readLayout(buf: Buffer, version: number): ReadLayout | null {
+  if (buf.length < PREFIX_BYTES || buf.toString('latin1', 0, 8) !== CANDIDATE_INDEX_MAGIC) return null;
+  const headLength = buf.readUInt32LE(8);
+  const columnsLength = buf.readUInt32LE(12);
+  const count = buf.readUInt32LE(16);
+  if (headLength > CANDIDATE_INDEX_MAX_SECTION_BYTES || columnsLength > CANDIDATE_INDEX_MAX_SECTION_BYTES) return null;
+  const columnsStart = PREFIX_BYTES + headLength;
+  const columnsEnd = columnsStart + columnsLength;
+  const arraysAt = columnsEnd + ((8 - (columnsEnd % 8)) % 8);
+  const extrasOffAt = arraysAt + 8 * count;
+  const rowStartAt = extrasOffAt + 4 * (count + 1);
+  const rowEndAt = rowStartAt + 4 * count;
+  const sourcesAt = rowEndAt + 4 * count;
+  const extrasAt = sourcesAt + count;
+  if (extrasAt > buf.length) return null;
+  let head: IndexHead;
+  try {
+    head = JSON.parse(buf.toString('utf8', PREFIX_BYTES, columnsStart)) as IndexHead;
+  } catch {
+    return null;
+  }
+  const listing = head?.listing;
+  if (head.version !== version || !Array.isArray(head.folders) || head.folderMtimes?.length !== head.folders.length || !listing || !Array.isArray(listing.groups) || !Array.isArray(listing.newest) || !Array.isArray(listing.notes)) return null;
+  if (listing.files !== count || !(listing.candidates >= 0 && listing.candidates <= count)) return null;
+  const extrasOff = copyOut(buf, extrasOffAt, 4 * (count + 1), (b) => new Uint32Array(b));
+  const blockAt = extrasAt + extrasOff[count]!;
+  if (blockAt + listing.blockBytes !== buf.length) return null;
+  const rowStart = copyOut(buf, rowStartAt, 4 * count, (b) => new Uint32Array(b));
+  const rowEnd = copyOut(buf, rowEndAt, 4 * count, (b) => new Uint32Array(b));
+  for (let i = 0; i < count; i++) if (rowStart[i]! > rowEnd[i]! || rowEnd[i]! > listing.blockBytes || extrasOff[i]! > extrasOff[i + 1]!) return null;
+  let rows = 0;
+  for (const g of listing.groups) {
+    if (!Array.isArray(g) || typeof g[0] !== 'string' || g[2] !== rows || !(g[3] > 0) || !(g[4] <= g[5]) || g[5] > listing.blockBytes) return null;
+    rows += g[3];
+  }
+  if (rows !== listing.candidates) return null;
+  return {
+    buf,
+    head,
+    count,
+    columnsStart,
+    columnsEnd,
+    at: copyOut(buf, arraysAt, 8 * count, (b) => new Float64Array(b)),
+    extrasOff,
+    rowStart,
+    rowEnd,
+    sources: buf.subarray(sourcesAt, extrasAt),
+    extrasAt,
+    blockAt,
+  };
+}
