@@ -3,10 +3,7 @@ import { countItems, groupItems, itemOfEntry, itemOfRow, limitGroups, type ListF
 import type { IndexEntry } from '../../core/importers/candidate-index.js';
 import type { IndexRow } from '../../shared/session.js';
 import { importersCacheFile } from '../../core/paths.js';
-import { candidateIndexFileFor } from '../../core/importers/candidate-index.js';
-import { groupsWithIndex, readIndexListing } from '../../core/importers/index-listing.js';
-import { indexIsFresh } from '../../core/importers/quick-scan.js';
-import { nodeImportReader } from '../../core/importers/reader.js';
+import { listingFromIndex } from './list-indexed.js';
 import { importedSessionId } from '../../core/handoff/import-agent-session.js';
 import { openCliStore } from '../context.js';
 import { listFromHost } from './list-host.js';
@@ -34,7 +31,7 @@ export async function loadListing(options: { agents: boolean; archived: boolean;
   try {
     const everything = await store.list({ includeArchived: true });
     const rows = options.archived ? everything : everything.filter((r) => !r.archived);
-    const indexed = options.agents ? await listingFromIndex(dataDir, rows, everything, options) : null;
+    const indexed = options.agents ? await listingFromIndex(importersCacheFile(dataDir), rows, everything, options) : null;
     if (indexed) return indexed;
     const scan = options.agents ? await scanCandidateIndex({ env: process.env, cacheFile: importersCacheFile(dataDir) }) : null;
     // An archived imported session still hides its Claude Code / Codex candidate.
@@ -54,27 +51,4 @@ export async function loadListing(options: { agents: boolean; archived: boolean;
   } finally {
     await store.close();
   }
-}
-
-/**
- * The warm listing without a host (issue 15): straight from the candidate index when the index
- * passes the quick scan's trust rules (quick-scan.ts indexIsFresh), without decoding its
- * entries; the index's groups keep their pre-rendered JSON. Null when the index cannot be
- * trusted, or when an imported session may hide a candidate (that needs every candidate's
- * fingerprint): the full path runs.
- */
-async function listingFromIndex(dataDir: string, rows: readonly IndexRow[], everything: readonly IndexRow[], options: { filter: ListFilter; limit?: number }): Promise<Listing | null> {
-  const started = performance.now();
-  if (everything.some((r) => r.id.startsWith('imp-'))) return null;
-  const listing = readIndexListing(candidateIndexFileFor(importersCacheFile(dataDir)));
-  if (!listing) return null;
-  const newest = listing.head.newest.map(([path, size, mtimeMs]) => ({ path, size, mtimeMs }));
-  if (!(await indexIsFresh(nodeImportReader, { ...listing, newest }))) return null;
-  const all = groupsWithIndex(listing, rows.map(itemOfRow), options.filter);
-  return {
-    groups: options.limit !== undefined ? limitGroups(all, options.limit) : all,
-    total: countItems(all),
-    notes: listing.head.notes,
-    agentScan: { files: listing.head.files, ms: Math.round(performance.now() - started) },
-  };
 }

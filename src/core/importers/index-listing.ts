@@ -163,8 +163,9 @@ export function groupsWithIndex(listing: IndexListing, rows: readonly ListItem[]
       items.push(...extra.items);
       items.sort(compareItems);
       ownByCwd.delete(g.cwd);
-      reordered = true;
     }
+    // A Baton session or a dropped newest row can move the group.
+    reordered = true;
     if (items.length > 0) out.push({ cwd: g.cwd, newestAt: items[0]!.at, items });
   }
   if (ownByCwd.size > 0 || reordered) {
