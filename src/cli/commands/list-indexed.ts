@@ -5,6 +5,7 @@ import { indexIsFresh } from '../../core/importers/quick-scan.js';
 import { nodeImportReader } from '../../core/importers/reader.js';
 import type { IndexRow } from '../../shared/session.js';
 import type { Listing } from './list-document.js';
+import { markPhase } from '../../core/perf/phase-trace.js';
 
 /**
  * The warm listing without a host (issue 15): straight from the candidate index when the index
@@ -21,6 +22,7 @@ export async function listingFromIndex(cacheFile: string, rows: readonly IndexRo
   const newest = listing.head.newest.map(([path, size, mtimeMs]) => ({ path, size, mtimeMs }));
   if (!(await indexIsFresh(nodeImportReader, { ...listing, newest }))) return null;
   const all = groupsWithIndex(listing, rows.map(itemOfRow), options.filter);
+  markPhase('index-listing');
   return {
     groups: options.limit !== undefined ? limitGroups(all, options.limit) : all,
     total: countItems(all),
