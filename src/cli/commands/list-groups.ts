@@ -1,10 +1,8 @@
-import { scanCandidateIndex } from '../../core/importers/scan.js';
 import { countItems, groupItems, itemOfEntry, itemOfRow, limitGroups, type ListFilter, type ListGroup, type ListItem } from '../../core/importers/candidate-list.js';
 import type { IndexEntry } from '../../core/importers/candidate-index.js';
 import type { IndexRow } from '../../shared/session.js';
 import { importersCacheFile } from '../../core/paths.js';
 import { listingFromIndex } from './list-indexed.js';
-import { importedSessionId } from '../../core/handoff/import-agent-session.js';
 import { openCliStore } from '../context.js';
 import { listFromHost } from './list-host.js';
 
@@ -13,9 +11,10 @@ import { groupsOfDocument, type Listing } from './list-document.js';
 export { groupsOfDocument, type Listing } from './list-document.js';
 
 /** Candidates already imported at their current state are listed as their Baton session instead. */
-function notImported(entries: IndexEntry[], sessionIds: ReadonlySet<string>): IndexEntry[] {
+async function notImported(entries: IndexEntry[], sessionIds: ReadonlySet<string>): Promise<IndexEntry[]> {
   // Hashing 20,000 fingerprints costs more than the rest of a warm listing; only do it when needed.
   if (![...sessionIds].some((id) => id.startsWith('imp-'))) return entries;
+  const { importedSessionId } = await import('../../core/handoff/import-agent-session.js');
   return entries.filter((e) => !sessionIds.has(importedSessionId(e.candidate().fingerprint)));
 }
 
@@ -33,9 +32,10 @@ export async function loadListing(options: { agents: boolean; archived: boolean;
     const rows = options.archived ? everything : everything.filter((r) => !r.archived);
     const indexed = options.agents ? await listingFromIndex(importersCacheFile(dataDir), rows, everything, options) : null;
     if (indexed) return indexed;
-    const scan = options.agents ? await scanCandidateIndex({ env: process.env, cacheFile: importersCacheFile(dataDir) }) : null;
+    // The scanner (and the redaction it loads) is imported only when the index cannot answer.
+    const scan = options.agents ? await (await import('../../core/importers/scan.js')).scanCandidateIndex({ env: process.env, cacheFile: importersCacheFile(dataDir) }) : null;
     // An archived imported session still hides its Claude Code / Codex candidate.
-    const entries = notImported(scan?.entries ?? [], new Set(everything.map((r) => r.id)));
+    const entries = await notImported(scan?.entries ?? [], new Set(everything.map((r) => r.id)));
     const items: ListItem[] = rows.map(itemOfRow);
     for (const e of entries) items.push(itemOfEntry(e));
     const all = groupItems(items, options.filter);
