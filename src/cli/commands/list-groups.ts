@@ -1,8 +1,9 @@
 import { countItems, groupItems, itemOfEntry, itemOfRow, limitGroups, type ListFilter, type ListGroup, type ListItem } from '../../core/importers/candidate-list.js';
 import type { IndexEntry } from '../../core/importers/candidate-index.js';
 import type { IndexRow } from '../../shared/session.js';
-import { importersCacheFile } from '../../core/paths.js';
-import { listingFromIndex } from './list-indexed.js';
+import { importersCacheFile, resolveDataDir } from '../../core/paths.js';
+import { listingFromIndex, readTrustedIndex } from './list-indexed.js';
+import { sealsFilesAt } from '../../core/store/at-rest/registry.js';
 import { openCliStore } from '../context.js';
 import { listFromHost } from './list-host.js';
 
@@ -26,11 +27,19 @@ async function notImported(entries: IndexEntry[], sessionIds: ReadonlySet<string
 export async function loadListing(options: { agents: boolean; archived: boolean; host: boolean; filter: ListFilter; limit?: number }): Promise<Listing> {
   const hosted = options.host && !options.archived ? await listFromHost({ agents: options.agents, filter: options.filter, limit: options.limit }) : null;
   if (hosted !== null) return groupsOfDocument(hosted);
-  const { dataDir, store } = await openCliStore();
+  const started = performance.now();
+  const opening = openCliStore();
+  // While the store opens (its file system calls wait on the thread pool), the candidate index is
+  // read and checked here. A sealed index (encrypted store) reads as damaged before the store
+  // registers its key: it is read again below.
+  const early = options.agents ? readTrustedIndex(importersCacheFile(resolveDataDir())) : null;
+  const { dataDir, store } = await opening;
   try {
     const everything = await store.list({ includeArchived: true });
     const rows = options.archived ? everything : everything.filter((r) => !r.archived);
-    const indexed = options.agents ? await listingFromIndex(importersCacheFile(dataDir), rows, everything, options) : null;
+    const cacheFile = importersCacheFile(dataDir);
+    const trusted = early === null ? null : sealsFilesAt(cacheFile) ? await readTrustedIndex(cacheFile) : await early;
+    const indexed = trusted ? listingFromIndex(trusted, rows, everything, options, started) : null;
     if (indexed) return indexed;
     // The scanner (and the redaction it loads) is imported only when the index cannot answer.
     const scan = options.agents ? await (await import('../../core/importers/scan.js')).scanCandidateIndex({ env: process.env, cacheFile: importersCacheFile(dataDir) }) : null;

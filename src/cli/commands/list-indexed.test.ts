@@ -8,7 +8,10 @@ import { writeListJson } from '../../core/importers/list-json.js';
 import { forgetScanCacheMemo } from '../../core/importers/scan-cache.js';
 import { scanCandidateIndex } from '../../core/importers/scan.js';
 import { claude, claudeLogPath, codex, codexLogPath, writeLog } from '../../core/importers/test-fixtures/build-logs.js';
-import { listingFromIndex } from './list-indexed.js';
+import { listingFromIndex, readTrustedIndex } from './list-indexed.js';
+import { openStore } from '../../core/store/index.js';
+import { registerStoreFs, sealsFilesAt } from '../../core/store/at-rest/registry.js';
+import type { KeyStore } from '../../core/store/at-rest/key-store.js';
 
 /** mulberry32: the same corpora on every run. */
 function rng(seed: number): () => number {
@@ -138,8 +141,9 @@ async function truth(c: Corpus, filter: ListFilter): Promise<ListGroup[]> {
 
 async function checkFast(c: Corpus, filter: ListFilter, limit: number | undefined, what: string): Promise<boolean> {
   forgetScanCacheMemo();
-  const fast = await listingFromIndex(c.cacheFile, [], [], { filter, limit });
-  if (fast === null) return false;
+  const trusted = await readTrustedIndex(c.cacheFile);
+  const fast = trusted && listingFromIndex(trusted, [], [], { filter, limit }, 0);
+  if (!fast) return false;
   const all = await truth(c, filter);
   expect(fast.total, what).toBe(countItems(all));
   expect(await render(fast.groups), what).toBe(await render(limit === undefined ? all : limitGroups(all, limit)));
@@ -180,4 +184,35 @@ describe('baton list without a host, from the candidate index: the same as a ful
     expect(declinedWithChange).toBeGreaterThan(200);
     expect([...seen].sort()).toEqual(['added', 'deleted', 'emptied', 'grown', 'index damaged', 'index of an older version', 'mtime in the past', 'renamed']);
   }, 300_000);
+});
+
+describe('an encrypted store\'s candidate index', () => {
+  it('is sealed on disk, reads as untrusted before the store registers its key, and answers once it has', async () => {
+    const c = new Corpus(join(root, 'sealed'), rng(99));
+    await mkdir(c.home, { recursive: true });
+    for (let i = 0; i < 8; i++) await c.add();
+    await ageFolders(c.home);
+    const secrets = new Map<string, Buffer>();
+    const keyStore: KeyStore = { label: 'memory', read: async (a) => secrets.get(a), write: async (a, s) => void secrets.set(a, Buffer.from(s)), remove: async (a) => secrets.delete(a) };
+    const dataDir = join(c.home, 'data');
+    const store = await openStore(dataDir, { keyStore });
+    try {
+      expect(store.atRest.state).toBe('on');
+      expect(sealsFilesAt(c.cacheFile)).toBe(true);
+      forgetScanCacheMemo();
+      await scanCandidateIndex({ env: c.env, cacheFile: c.cacheFile });
+      const sealed = await readFile(candidateIndexFileFor(c.cacheFile));
+      expect(sealed.toString('latin1', 0, 8)).not.toBe('BTNCIDX3');
+      const trusted = await readTrustedIndex(c.cacheFile);
+      expect(trusted).not.toBeNull();
+      const all = await truth(c, {});
+      expect(await render(listingFromIndex(trusted!, [], [], { filter: {} }, 0)!.groups)).toBe(await render(all));
+      // Before the key is registered (a listing reads the index while the store opens): not served.
+      registerStoreFs(dataDir, undefined);
+      expect(sealsFilesAt(c.cacheFile)).toBe(false);
+      expect(await readTrustedIndex(c.cacheFile)).toBeNull();
+    } finally {
+      await store.close();
+    }
+  });
 });

@@ -1,6 +1,6 @@
 import { candidateIndexFileFor } from '../../core/importers/candidate-index.js';
 import { countItems, itemOfRow, limitGroups, type ListFilter } from '../../core/importers/candidate-list.js';
-import { groupsWithIndex, readIndexListing } from '../../core/importers/index-listing.js';
+import { groupsWithIndex, readIndexListing, type IndexListing } from '../../core/importers/index-listing.js';
 import { indexIsFresh } from '../../core/importers/quick-scan.js';
 import { nodeImportReader } from '../../core/importers/reader.js';
 import type { IndexRow } from '../../shared/session.js';
@@ -8,19 +8,23 @@ import type { Listing } from './list-document.js';
 import { markPhase } from '../../core/perf/phase-trace.js';
 
 /**
- * The warm listing without a host (issue 15): straight from the candidate index when the index
- * passes the quick scan's trust rules (quick-scan.ts indexIsFresh), without decoding its
- * entries; the index's groups keep their pre-rendered JSON. Null when the index cannot be
- * trusted, or when an imported session may hide a candidate (that needs every candidate's
- * fingerprint): the full path runs.
+ * The candidate index, when it passes the quick scan's trust rules (quick-scan.ts indexIsFresh),
+ * read without decoding its entries; null when it cannot be trusted (the full path runs).
  */
-export async function listingFromIndex(cacheFile: string, rows: readonly IndexRow[], everything: readonly IndexRow[], options: { filter: ListFilter; limit?: number }): Promise<Listing | null> {
-  const started = performance.now();
-  if (everything.some((r) => r.id.startsWith('imp-'))) return null;
+export async function readTrustedIndex(cacheFile: string): Promise<IndexListing | null> {
   const listing = readIndexListing(candidateIndexFileFor(cacheFile));
   if (!listing) return null;
   const newest = listing.head.newest.map(([path, size, mtimeMs]) => ({ path, size, mtimeMs }));
-  if (!(await indexIsFresh(nodeImportReader, { ...listing, newest }))) return null;
+  return (await indexIsFresh(nodeImportReader, { ...listing, newest }).catch(() => false)) ? listing : null;
+}
+
+/**
+ * The warm listing without a host (issue 15): the trusted index's groups (they keep their
+ * pre-rendered JSON) merged with Baton's own sessions. Null when an imported session may hide a
+ * candidate (that needs every candidate's fingerprint): the full path runs.
+ */
+export function listingFromIndex(listing: IndexListing, rows: readonly IndexRow[], everything: readonly IndexRow[], options: { filter: ListFilter; limit?: number }, started: number): Listing | null {
+  if (everything.some((r) => r.id.startsWith('imp-'))) return null;
   const all = groupsWithIndex(listing, rows.map(itemOfRow), options.filter);
   markPhase('index-listing');
   return {
