@@ -41,7 +41,7 @@ export async function openHostListing(request: HostListRequest, dataDir = resolv
     return null; // a socket file left behind by a host that is gone
   }
   try {
-    const params = { agents: request.agents, cwd: request.filter.cwd, source: request.filter.source, limit: request.limit };
+    const params = { agents: request.agents, cwd: request.filter.cwd, source: request.filter.source, limit: request.limit, fileFirst: true };
     const first = await client.request('candidates.list', params, { timeoutMs: HOST_LIST_TIMEOUT_MS });
     if (!first.ok || typeof first.text !== 'string' || typeof first.parts !== 'number') return null;
     if (first.parts === 1) return { text: first.text };
@@ -50,8 +50,10 @@ export async function openHostListing(request: HostListRequest, dataDir = resolv
       if (file) return { file };
     }
     const listing = first.listing;
+    // Part 0 came with the answer unless the host left it out for the file (fileFirst).
+    const from = first.text === '' ? 0 : 1;
     const rest = await Promise.all(
-      Array.from({ length: first.parts - 1 }, (_, k) => client.request('candidates.list', { listing, part: k + 1 }, { timeoutMs: HOST_LIST_TIMEOUT_MS })),
+      Array.from({ length: first.parts - from }, (_, k) => client.request('candidates.list', { listing, part: k + from }, { timeoutMs: HOST_LIST_TIMEOUT_MS })),
     );
     if (rest.some((a) => !a.ok || typeof a.text !== 'string')) return null;
     return { text: first.text + rest.map((a) => a.text as string).join('') };
