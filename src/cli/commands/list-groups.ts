@@ -32,13 +32,13 @@ export async function loadListing(options: { agents: boolean; archived: boolean;
   // While the store opens (its file system calls wait on the thread pool), the candidate index is
   // read and checked here. A sealed index (encrypted store) reads as damaged before the store
   // registers its key: it is read again below.
-  const early = options.agents ? readTrustedIndex(importersCacheFile(resolveDataDir())) : null;
+  const early = options.agents ? readTrustedIndex(importersCacheFile(resolveDataDir()), false) : null;
   const { dataDir, store } = await opening;
   try {
     const everything = await store.list({ includeArchived: true });
     const rows = options.archived ? everything : everything.filter((r) => !r.archived);
     const cacheFile = importersCacheFile(dataDir);
-    const trusted = early === null ? null : sealsFilesAt(cacheFile) ? await readTrustedIndex(cacheFile) : await early;
+    const trusted = early === null ? null : sealsFilesAt(cacheFile) ? await readTrustedIndex(cacheFile, true) : await early;
     const indexed = trusted ? listingFromIndex(trusted, rows, everything, options, started) : null;
     if (indexed) return indexed;
     // The scanner (and the redaction it loads) is imported only when the index cannot answer.

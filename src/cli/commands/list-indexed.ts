@@ -1,6 +1,8 @@
 import { candidateIndexFileFor } from '../../core/importers/candidate-index.js';
-import { countItems, itemOfRow, limitGroups, type ListFilter } from '../../core/importers/candidate-list.js';
-import { groupsWithIndex, readIndexListing, type IndexListing } from '../../core/importers/index-listing.js';
+import { countItems, itemOfRow, limitGroups, type ListFilter, type ListGroup } from '../../core/importers/candidate-list.js';
+import { groupsWithIndex, prepareListing, readIndexListing, type IndexListing } from '../../core/importers/index-listing.js';
+import { IndexDamagedError } from '../../core/importers/candidate-index-layout.js';
+import { sealsFilesAt } from '../../core/store/at-rest/registry.js';
 import { indexIsFresh } from '../../core/importers/quick-scan.js';
 import { nodeImportReader } from '../../core/importers/reader.js';
 import type { IndexRow } from '../../shared/session.js';
@@ -11,8 +13,8 @@ import { markPhase } from '../../core/perf/phase-trace.js';
  * The candidate index, when it passes the quick scan's trust rules (quick-scan.ts indexIsFresh),
  * read without decoding its entries; null when it cannot be trusted (the full path runs).
  */
-export async function readTrustedIndex(cacheFile: string): Promise<IndexListing | null> {
-  const listing = readIndexListing(candidateIndexFileFor(cacheFile));
+export async function readTrustedIndex(cacheFile: string, sealed = sealsFilesAt(cacheFile)): Promise<IndexListing | null> {
+  const listing = readIndexListing(candidateIndexFileFor(cacheFile), sealed);
   if (!listing) return null;
   const newest = listing.head.newest.map(([path, size, mtimeMs]) => ({ path, size, mtimeMs }));
   return (await indexIsFresh(nodeImportReader, { ...listing, newest }).catch(() => false)) ? listing : null;
@@ -25,10 +27,19 @@ export async function readTrustedIndex(cacheFile: string): Promise<IndexListing 
  */
 export function listingFromIndex(listing: IndexListing, rows: readonly IndexRow[], everything: readonly IndexRow[], options: { filter: ListFilter; limit?: number }, started: number): Listing | null {
   if (everything.some((r) => r.id.startsWith('imp-'))) return null;
-  const all = groupsWithIndex(listing, rows.map(itemOfRow), options.filter);
+  let all: ListGroup[];
+  try {
+    all = groupsWithIndex(listing, rows.map(itemOfRow), options.filter);
+  } catch (error) {
+    if (error instanceof IndexDamagedError) return null;
+    throw error;
+  }
+  const groups = options.limit !== undefined ? limitGroups(all, options.limit) : all;
+  // Every byte to print is read and checked first: a damaged group falls back to the scan here, not mid-output.
+  if (!prepareListing(groups)) return null;
   markPhase('index-listing');
   return {
-    groups: options.limit !== undefined ? limitGroups(all, options.limit) : all,
+    groups,
     total: countItems(all),
     notes: listing.head.notes,
     agentScan: { files: listing.head.files, ms: Math.round(performance.now() - started) },

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
+import { crc32 } from 'node:zlib';
 import { basename, dirname, join } from 'node:path';
 import { candidateRow } from '../../shared/agents.js';
 import { normalizeCwd, timeOf } from '../../shared/resume-groups.js';
@@ -21,7 +22,7 @@ import { openFileFor, sealFileFor } from '../store/at-rest/registry.js';
  * listing without decoding entries at all.
  */
 /** Bumped with the layout; the digest cache version is part of it, so both invalidate together. */
-export const CANDIDATE_INDEX_VERSION = 3_000 + SCAN_CACHE_VERSION;
+export const CANDIDATE_INDEX_VERSION = 3_100 + SCAN_CACHE_VERSION;
 
 /** Counters a digest contributes to ScanStats, kept so a warm scan reports the same totals. */
 export type EntryTotals = [tornLines: number, unknownTypes: number, danglingParents: number, compactions: number];
@@ -164,19 +165,26 @@ export function encodeCandidateIndex(entries: readonly IndexEntry[], meta: Index
     length += b.length;
   };
   let row = 0;
+  let crc = 0;
+  const pushGroup = (b: Buffer) => {
+    crc = crc32(b, crc);
+    push(b);
+  };
   for (let g = 0; g < grouped.length; g++) {
     const group = grouped[g]!;
     if (g > 0) push(COMMA);
     const start = length;
-    push(Buffer.from(groupOpenText(group.cwd)));
+    crc = 0;
+    pushGroup(Buffer.from(groupOpenText(group.cwd)));
     for (let k = 0; k < group.items.length; k++) {
-      if (k > 0) push(COMMA);
+      if (k > 0) pushGroup(COMMA);
       const bytes = bytesOf(ordered[row + k]!, 'row');
       rows.push({ start: length, end: length + bytes.length });
-      push(bytes);
+      pushGroup(bytes);
     }
-    push(Buffer.from(groupCloseText(group.newestAt)));
-    groups.push([group.cwd, group.newestAt, row, group.items.length, start, length]);
+    pushGroup(Buffer.from(groupCloseText(group.newestAt)));
+    // Each group's own CRC: a listing read lazily checks only the groups it prints.
+    groups.push([group.cwd, group.newestAt, row, group.items.length, start, length, crc]);
     row += group.items.length;
   }
   for (let i = candidates; i < ordered.length; i++) rows.push({ start: 0, end: 0 });
@@ -216,24 +224,22 @@ class DecodedEntry implements IndexEntry {
   }
   extras(): Buffer {
     const l = this.file.layout;
-    return l.buf.subarray(l.extrasAt + l.extrasOff[this.i]!, l.extrasAt + l.extrasOff[this.i + 1]!);
+    return l.buf!.subarray(l.extrasAt + l.extrasOff[this.i]!, l.extrasAt + l.extrasOff[this.i + 1]!);
   }
   row(): IndexRow {
     return JSON.parse(this.rowText()) as IndexRow;
   }
   rowBytes(): Buffer {
     const l = this.file.layout;
-    return l.buf.subarray(l.blockAt + l.rowStart[this.i]!, l.blockAt + l.rowEnd[this.i]!);
+    return l.block(l.rowStart[this.i]!, l.rowEnd[this.i]!);
   }
   rowText(): string {
     return this.rowBytes().toString('utf8');
   }
   copyRow(target: Buffer, at: number): number {
-    const l = this.file.layout;
-    const start = l.blockAt + l.rowStart[this.i]!;
-    const end = l.blockAt + l.rowEnd[this.i]!;
-    if (at + end - start > target.length) return -1;
-    return at + l.buf.copy(target, at, start, end);
+    const bytes = this.rowBytes();
+    if (at + bytes.length > target.length) return -1;
+    return at + bytes.copy(target, at);
   }
   text(): string {
     return this.rowText();

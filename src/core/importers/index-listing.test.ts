@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { IndexRow } from '../../shared/session.js';
 import { encodeCandidateIndex, entryOf, type IndexEntry } from './candidate-index.js';
 import { countItems, groupItems, itemOfRow, limitGroups, type ListFilter, type ListGroup, type ListItem } from './candidate-list.js';
-import { groupsWithIndex, listingOfIndex } from './index-listing.js';
+import { groupsWithIndex, listingOfIndex, prepareListing } from './index-listing.js';
+import type { LayoutSource } from './candidate-index-layout.js';
 import { writeListJson } from './list-json.js';
 import type { ImportedCandidate } from './types.js';
 
@@ -73,6 +74,12 @@ function filterOf(random: () => number): ListFilter {
   return f;
 }
 
+/** The file read by positional reads, as readIndexListing reads an unencrypted index. */
+function lazy(buf: Buffer): LayoutSource & { bytesRead: () => number } {
+  let bytesRead = 0;
+  return { size: buf.length, whole: null, read: (at, length) => ((bytesRead += Math.min(length, buf.length - at)), Buffer.from(buf.subarray(at, at + length))), bytesRead: () => bytesRead };
+}
+
 async function render(groups: readonly ListGroup[]): Promise<string> {
   const chunks: Buffer[] = [];
   await writeListJson({ write: (c) => (chunks.push(Buffer.from(c)), true), once: () => undefined }, { version: 1 }, groups, { total: countItems(groups) });
@@ -95,7 +102,9 @@ describe('a listing read from the candidate index equals groupItems over the dec
       }
       const rows: ListItem[] = Array.from({ length: Math.floor(random() * 6) }, (_, i) => itemOfRow(batonRow(random, i)));
       const filter = filterOf(random);
-      const listing = listingOfIndex(encodeCandidateIndex(entries), 0, 0)!;
+      const buf = encodeCandidateIndex(entries);
+      // Whole (an encrypted store's file, opened) or read lazily (positional reads), alternately.
+      const listing = listingOfIndex(seed % 2 === 0 ? buf : lazy(buf), 0, 0)!;
       expect(listing, `seed ${seed}`).not.toBeNull();
       const expected = groupItems([...rows, ...entries.filter((e) => e.skip === null)], filter);
       const actual = groupsWithIndex(listing, rows, filter);
@@ -125,6 +134,33 @@ describe('a listing read from the candidate index equals groupItems over the dec
       damaged[at] = damaged[at]! ^ 0x20;
       expect(listingOfIndex(damaged, 0, 0), `byte ${at}`).toBeNull();
     }
+  });
+
+  it('read lazily: a flipped byte is refused or found before printing, unless it is in bytes a listing never prints; a limited listing reads a fraction of the file', async () => {
+    const random = rng(11);
+    const entries = Array.from({ length: 200 }, (_, i) => {
+      const c = candidateOf(random, i);
+      return entryOf(c.path, c.source, i, i, c, null, [0, 0, 0, 0]);
+    });
+    const buf = encodeCandidateIndex(entries, { folders: ['/h'], folderMtimes: [1], scope: 'all', unindexed: 0, skipped: {} });
+    const clean = await render(listingOfIndex(buf, 0, 0)!.groups);
+    let refused = 0;
+    for (let at = 0; at < buf.length; at += 5) {
+      const damaged = Buffer.from(buf);
+      damaged[at] = damaged[at]! ^ 0x20;
+      const listing = listingOfIndex(lazy(damaged), 0, 0);
+      if (listing === null || !prepareListing(listing.groups)) {
+        refused += 1;
+        continue;
+      }
+      expect(await render(listing.groups), `byte ${at}`).toBe(clean);
+    }
+    expect(refused).toBeGreaterThan(buf.length / 5 / 3);
+    const source = lazy(buf);
+    const listing = listingOfIndex(source, 0, 0)!;
+    const first = listing.groups.slice(0, 1);
+    expect(prepareListing(first)).toBe(true);
+    expect(source.bytesRead()).toBeLessThan(buf.length / 2);
   });
 
   it('refuses an index of the previous format (BTNCIDX1): the scan rebuilds it', () => {

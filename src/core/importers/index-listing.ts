@@ -1,8 +1,8 @@
-import { fstatSync, openSync, closeSync, readFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import type { IndexRow } from '../../shared/session.js';
 import { openFileFor } from '../store/at-rest/registry.js';
 import { CANDIDATE_INDEX_VERSION, verifiedFileOf, type IndexMeta } from './candidate-index.js';
-import { readLayout, SOURCE_CODES, type ListingHead, type ReadLayout } from './candidate-index-layout.js';
+import { IndexDamagedError, readLayout, SOURCE_CODES, type LayoutSource, type ListingHead, type ReadLayout } from './candidate-index-layout.js';
 import { compareGroups, compareItems, groupItems, underDir, type ListFilter, type ListGroup, type ListItem } from './candidate-list.js';
 
 /**
@@ -39,8 +39,7 @@ class RowItem implements ListItem {
     return this.row().id;
   }
   bytes(): Buffer {
-    const l = this.layout;
-    return l.buf.subarray(l.blockAt + l.rowStart[this.r]!, l.blockAt + l.rowEnd[this.r]!);
+    return this.layout.block(this.layout.rowStart[this.r]!, this.layout.rowEnd[this.r]!);
   }
   text(): string {
     return this.bytes().toString('utf8');
@@ -73,14 +72,17 @@ class IndexGroup implements ListGroup {
     return { cwd: this.cwd, newestAt: this.newestAt, items: this.listing.readRows(this.first, this.first + Math.min(n, this.size), this.cwd) };
   }
   rendered(): Buffer {
-    const l = this.listing.layout;
-    return l.buf.subarray(l.blockAt + this.start, l.blockAt + this.end);
+    return this.listing.layout.block(this.start, this.end);
   }
 }
 
-/** Decodes a listing from an index file's bytes; null for anything but a current, whole index. */
-export function listingOfIndex(buf: Buffer, writtenAt: number, verifiedAt: number): IndexListing | null {
-  const layout = readLayout(buf, CANDIDATE_INDEX_VERSION);
+/**
+ * Decodes a listing from an index file's bytes (or positional reads of it); null for anything but
+ * a current, whole index. Read lazily, a group's bytes are read and checked on first use: a
+ * damaged group throws IndexDamagedError (prepareListing finds it before anything is printed).
+ */
+export function listingOfIndex(source: Buffer | LayoutSource, writtenAt: number, verifiedAt: number): IndexListing | null {
+  const layout = readLayout(source, CANDIDATE_INDEX_VERSION);
   if (!layout) return null;
   const h = layout.head;
   // The row's directory is its group's: found by the group table when rows are read by range.
@@ -112,31 +114,68 @@ export function listingOfIndex(buf: Buffer, writtenAt: number, verifiedAt: numbe
 }
 
 /**
- * Reads the index file whole (one read: at 20,000 sessions ~10 MB, a few milliseconds) and its
- * confirmation time. Synchronous: this is a CLI's first and only job. Null when missing or
- * not a current, whole index.
+ * Reads an index file for a listing: from an unencrypted store, only the head, the arrays and the
+ * groups used (positional reads; a full listing reads the block, never the columns and extras);
+ * from an encrypted one (`sealed`), the whole file, opened with the store's key. Synchronous:
+ * this is a CLI's first and only job. Null when missing or not a current, whole index.
  */
-export function readIndexListing(file: string): IndexListing | null {
+export function readIndexListing(file: string, sealed = false): IndexListing | null {
   let fd: number;
   try {
     fd = openSync(file, 'r');
   } catch {
     return null;
   }
+  let keepOpen = false;
   try {
-    const writtenAt = fstatSync(fd).mtimeMs;
-    const buf = openFileFor(file, readFileSync(fd));
+    const stat = fstatSync(fd);
     let verified = '';
     try {
       verified = readFileSync(verifiedFileOf(file), 'utf8').trim();
     } catch {
       // never confirmed: not trusted (verifiedAt 0)
     }
-    return listingOfIndex(buf, writtenAt, /^\d{1,16}$/.test(verified) ? Number(verified) : 0);
+    const verifiedAt = /^\d{1,16}$/.test(verified) ? Number(verified) : 0;
+    if (sealed) return listingOfIndex(openFileFor(file, readFileSync(fd)), stat.mtimeMs, verifiedAt);
+    const source: LayoutSource = {
+      size: stat.size,
+      whole: null,
+      read(at, length) {
+        const out = Buffer.allocUnsafe(Math.max(0, Math.min(length, stat.size - at)));
+        let got = 0;
+        while (got < out.length) {
+          const n = readSync(fd, out, got, out.length - got, at + got);
+          if (n === 0) break;
+          got += n;
+        }
+        return out.subarray(0, got);
+      },
+    };
+    const listing = listingOfIndex(source, stat.mtimeMs, verifiedAt);
+    // The file stays open while the listing reads its groups (the process's life: a CLI listing).
+    keepOpen = listing !== null;
+    return listing;
   } catch {
     return null; // unreadable, or sealed with another key: the scan rebuilds it
   } finally {
-    closeSync(fd);
+    if (!keepOpen) closeSync(fd);
+  }
+}
+
+/**
+ * Reads and checks every byte `groups` will print, before any is printed: false when a group of
+ * the index is damaged (the caller falls back to the scan), so a listing never stops mid-stream.
+ */
+export function prepareListing(groups: readonly ListGroup[]): boolean {
+  try {
+    for (const g of groups) {
+      if (g.rendered) g.rendered();
+      else for (const item of g.items) item.text();
+    }
+    return true;
+  } catch (error) {
+    if (error instanceof IndexDamagedError) return false;
+    throw error;
   }
 }
 
