@@ -3,7 +3,6 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { ListFilter } from '../../core/importers/candidate-list.js';
 import { listingsDir, resolveDataDir } from '../../core/paths.js';
-import { connectEndpoint } from '../../core/transport/client.js';
 import { loadOrCreateToken, resolveEndpoint } from '../../core/transport/endpoint.js';
 
 /** A host that does not answer this fast is treated as absent: the CLI scans itself instead. */
@@ -35,6 +34,8 @@ export async function openHostListing(request: HostListRequest, dataDir = resolv
   if (process.platform !== 'win32' && !existsSync(endpoint.address)) return null;
   let client;
   try {
+    // The socket client (node:net, the wire schemas) is loaded only when a socket is there.
+    const { connectEndpoint } = await import('../../core/transport/client.js');
     const token = await loadOrCreateToken(endpoint.tokenPath);
     client = await connectEndpoint({ endpoint, token, timeoutMs: HOST_CONNECT_TIMEOUT_MS });
   } catch {
