@@ -17,7 +17,9 @@ export async function readTrustedIndex(cacheFile: string, sealed = sealsFilesAt(
   const listing = readIndexListing(candidateIndexFileFor(cacheFile), sealed);
   if (!listing) return null;
   const newest = listing.head.newest.map(([path, size, mtimeMs]) => ({ path, size, mtimeMs }));
-  return (await indexIsFresh(nodeImportReader, { ...listing, newest }).catch(() => false)) ? listing : null;
+  if (await indexIsFresh(nodeImportReader, { ...listing, newest }).catch(() => false)) return listing;
+  listing.close();
+  return null;
 }
 
 /**
@@ -26,17 +28,25 @@ export async function readTrustedIndex(cacheFile: string, sealed = sealsFilesAt(
  * candidate (that needs every candidate's fingerprint): the full path runs.
  */
 export function listingFromIndex(listing: IndexListing, rows: readonly IndexRow[], everything: readonly IndexRow[], options: { filter: ListFilter; limit?: number }, started: number): Listing | null {
-  if (everything.some((r) => r.id.startsWith('imp-'))) return null;
-  let all: ListGroup[];
   try {
-    all = groupsWithIndex(listing, rows.map(itemOfRow), options.filter);
-  } catch (error) {
-    if (error instanceof IndexDamagedError) return null;
-    throw error;
+    if (everything.some((r) => r.id.startsWith('imp-'))) return null;
+    let all: ListGroup[];
+    try {
+      all = groupsWithIndex(listing, rows.map(itemOfRow), options.filter);
+    } catch (error) {
+      if (error instanceof IndexDamagedError) return null;
+      throw error;
+    }
+    const groups = options.limit !== undefined ? limitGroups(all, options.limit) : all;
+    // Every byte to print is read and checked first: a damaged group falls back to the scan here, not mid-output.
+    if (!prepareListing(groups)) return null;
+    return done(listing, all, groups, started);
+  } finally {
+    listing.close(); // what is printed was read above
   }
-  const groups = options.limit !== undefined ? limitGroups(all, options.limit) : all;
-  // Every byte to print is read and checked first: a damaged group falls back to the scan here, not mid-output.
-  if (!prepareListing(groups)) return null;
+}
+
+function done(listing: IndexListing, all: ListGroup[], groups: ListGroup[], started: number): Listing {
   markPhase('index-listing');
   return {
     groups,

@@ -118,6 +118,8 @@ export interface LayoutSource {
   read(at: number, length: number): Buffer;
   /** The whole file is in memory (its CRC is checked at once; the block needs no checks of its own). */
   whole: Buffer | null;
+  /** Releases the file read from (positional reads). */
+  close?(): void;
 }
 
 export function bufferSource(buf: Buffer): LayoutSource {

@@ -20,6 +20,8 @@ export interface IndexListing {
   groups: ListGroup[];
   /** Rows [from, to) of the listing, in display order (0 ≤ from ≤ to ≤ head.candidates). */
   readRows(from: number, to: number): ListItem[];
+  /** Releases the file a lazy listing reads from (what was read stays readable); idempotent. */
+  close(): void;
 }
 
 /** One candidate row: its sort keys from the binary columns, its JSON a slice of the listing block. */
@@ -110,6 +112,7 @@ export function listingOfIndex(source: Buffer | LayoutSource, writtenAt: number,
     verifiedAt,
     groups: h.listing.groups.map(([cwd, newestAt, first, rows, start, end]) => new IndexGroup(reader, cwd, newestAt, first, rows, start, end)),
     readRows: (from, to) => readRows(from, to),
+    close: () => (Buffer.isBuffer(source) ? undefined : source.close?.()),
   };
 }
 
@@ -137,9 +140,14 @@ export function readIndexListing(file: string, sealed = false): IndexListing | n
     }
     const verifiedAt = /^\d{1,16}$/.test(verified) ? Number(verified) : 0;
     if (sealed) return listingOfIndex(openFileFor(file, readFileSync(fd)), stat.mtimeMs, verifiedAt);
+    let open = true;
     const source: LayoutSource = {
       size: stat.size,
       whole: null,
+      close() {
+        if (open) closeSync(fd);
+        open = false;
+      },
       read(at, length) {
         const out = Buffer.allocUnsafe(Math.max(0, Math.min(length, stat.size - at)));
         let got = 0;
@@ -152,7 +160,7 @@ export function readIndexListing(file: string, sealed = false): IndexListing | n
       },
     };
     const listing = listingOfIndex(source, stat.mtimeMs, verifiedAt);
-    // The file stays open while the listing reads its groups (the process's life: a CLI listing).
+    // The file stays open while the listing reads its groups, until close().
     keepOpen = listing !== null;
     return listing;
   } catch {
