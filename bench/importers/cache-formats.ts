@@ -6,12 +6,19 @@
  *   - the compact index (candidate-index.ts): columns parsed, rows copied as bytes, lazily.
  * Each is read from disk in full and made ready to print every row.
  *
+ * Then the whole `baton list --json` body (written to a sink that drops it), and its first 50
+ * rows, from the index read two ways: every entry decoded and grouped (what version 2 of the
+ * index allowed: the baseline), and version 3's head only, the groups copied pre-rendered.
+ *
  *   npx tsx bench/importers/cache-formats.ts --data=/tmp/baton-c15/full/data [--runs=7]
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { candidateIndexFileFor, decodeCandidateIndexWithMeta } from '../../src/core/importers/candidate-index.js';
 import { forgetScanCacheMemo, loadScanCache } from '../../src/core/importers/scan-cache.js';
+import { groupItems, limitGroups, type ListGroup } from '../../src/core/importers/candidate-list.js';
+import { listingOfIndex } from '../../src/core/importers/index-listing.js';
+import { writeListJson } from '../../src/core/importers/list-json.js';
 
 const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=') as [string, string]));
 const data = args.get('data') ?? '/tmp/baton-c15/full/data';
@@ -66,4 +73,26 @@ const table = [
   }),
 ];
 console.table(table);
+
+/** Writes the listing's JSON to a sink that only counts bytes. */
+async function printed(groups: readonly ListGroup[]): Promise<number> {
+  let bytes = 0;
+  await writeListJson({ write: (c) => ((bytes += c.length), true), once: () => undefined }, { version: 1 }, groups, {});
+  return bytes;
+}
+const listingTable = [];
+for (const limit of [undefined, 50]) {
+  const cut = (g: ListGroup[]) => (limit === undefined ? g : limitGroups(g, limit));
+  listingTable.push(
+    await time(`baseline: entries decoded + grouped${limit ? `, --limit ${limit}` : ''}`, await size(indexFile), async () => {
+      const entries = decodeCandidateIndexWithMeta(await readFile(indexFile))!.entries;
+      return printed(cut(groupItems(entries.filter((e) => e.skip === null))));
+    }),
+    await time(`index v3: head + pre-rendered groups${limit ? `, --limit ${limit}` : ''}`, await size(indexFile), async () => {
+      const listing = listingOfIndex(await readFile(indexFile), 0, 0)!;
+      return printed(cut(listing.groups));
+    }),
+  );
+}
+console.table(listingTable.map(({ rows, ...r }) => ({ ...r, 'bytes printed': rows })));
 console.log(`load average: ${(await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).join(' ')}`);

@@ -3,7 +3,6 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { ListFilter } from '../../core/importers/candidate-list.js';
 import { listingsDir, resolveDataDir } from '../../core/paths.js';
-import { connectEndpoint } from '../../core/transport/client.js';
 import { loadOrCreateToken, resolveEndpoint } from '../../core/transport/endpoint.js';
 
 /** A host that does not answer this fast is treated as absent: the CLI scans itself instead. */
@@ -35,13 +34,15 @@ export async function openHostListing(request: HostListRequest, dataDir = resolv
   if (process.platform !== 'win32' && !existsSync(endpoint.address)) return null;
   let client;
   try {
+    // The socket client (node:net, the wire schemas) is loaded only when a socket is there.
+    const { connectEndpoint } = await import('../../core/transport/client.js');
     const token = await loadOrCreateToken(endpoint.tokenPath);
     client = await connectEndpoint({ endpoint, token, timeoutMs: HOST_CONNECT_TIMEOUT_MS });
   } catch {
     return null; // a socket file left behind by a host that is gone
   }
   try {
-    const params = { agents: request.agents, cwd: request.filter.cwd, source: request.filter.source, limit: request.limit };
+    const params = { agents: request.agents, cwd: request.filter.cwd, source: request.filter.source, limit: request.limit, fileFirst: true };
     const first = await client.request('candidates.list', params, { timeoutMs: HOST_LIST_TIMEOUT_MS });
     if (!first.ok || typeof first.text !== 'string' || typeof first.parts !== 'number') return null;
     if (first.parts === 1) return { text: first.text };
@@ -50,8 +51,10 @@ export async function openHostListing(request: HostListRequest, dataDir = resolv
       if (file) return { file };
     }
     const listing = first.listing;
+    // Part 0 came with the answer unless the host left it out for the file (fileFirst).
+    const from = first.text === '' ? 0 : 1;
     const rest = await Promise.all(
-      Array.from({ length: first.parts - 1 }, (_, k) => client.request('candidates.list', { listing, part: k + 1 }, { timeoutMs: HOST_LIST_TIMEOUT_MS })),
+      Array.from({ length: first.parts - from }, (_, k) => client.request('candidates.list', { listing, part: k + from }, { timeoutMs: HOST_LIST_TIMEOUT_MS })),
     );
     if (rest.some((a) => !a.ok || typeof a.text !== 'string')) return null;
     return { text: first.text + rest.map((a) => a.text as string).join('') };

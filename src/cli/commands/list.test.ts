@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,12 +15,12 @@ interface Run {
   stderr: string;
 }
 
-function baton(args: string[]): Promise<Run> {
+function baton(args: string[], extraEnv: Record<string, string> = {}): Promise<Run> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       ['--import', 'tsx', CLI, ...args],
-      { cwd: join(import.meta.dirname, '..', '..', '..'), env: { ...process.env, HOME: join(root, 'home'), BATON_HOME: join(root, 'data'), XDG_RUNTIME_DIR: join(root, 'run') }, maxBuffer: 64 * 1024 * 1024 },
+      { cwd: join(import.meta.dirname, '..', '..', '..'), env: { ...process.env, HOME: join(root, 'home'), BATON_HOME: join(root, 'data'), XDG_RUNTIME_DIR: join(root, 'run'), ...extraEnv }, maxBuffer: 64 * 1024 * 1024 },
       (error, stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
@@ -91,4 +91,32 @@ describe('baton list', () => {
     expect(source.code).not.toBe(0);
     expect(source.stderr).toMatch(/vim/);
   }, 60_000);
+
+  it('answers from the candidate index when it can be trusted: the same bytes as the full scan for --json, --limit, --cwd, --source and people\'s output', async () => {
+    // Folders older than the racy window, then one listing: the index is written and confirmed.
+    const walk = async (dir: string): Promise<void> => {
+      for (const e of await readdir(dir, { withFileTypes: true })) if (e.isDirectory()) await walk(join(dir, e.name));
+      await utimes(dir, Date.now() / 1000 - 3600, Date.now() / 1000 - 3600);
+    };
+    await walk(join(root, 'home', '.claude'));
+    await walk(join(root, 'home', '.codex'));
+    expect((await baton(['list', '--json', '--no-host'])).code).toBe(0);
+    const trace = join(root, 'trace.jsonl');
+    const verified = join(root, 'data', 'importers-candidates.idx.verified');
+    const stripMs = (text: string) => text.replace(/"ms":\d+/, '"ms":0');
+    const cases = [['--json'], ['--json', '--limit', '4'], ['--json', '--limit', '0'], ['--json', '--cwd', '/home/dev/api'], ['--json', '--cwd', '/home/dev'], ['--json', '--source', 'codex'], ['--json', '--source', 'baton'], ['--json', '--source', 'claude', '--limit', '12'], ['--limit', '5'], ['--cwd', '/home/dev/web']];
+    for (const args of cases) {
+      // Trusted: answered from the index (the trace says so).
+      await rm(trace, { force: true });
+      const fast = await baton(['list', ...args, '--no-host'], { BATON_PHASE_TRACE: trace });
+      expect(JSON.parse(await readFile(trace, 'utf8')).marks, args.join(' ')).toHaveProperty('index-listing');
+      // Not confirmed by a full scan: the full scan answers.
+      await rm(verified);
+      await rm(trace, { force: true });
+      const full = await baton(['list', ...args, '--no-host'], { BATON_PHASE_TRACE: trace });
+      expect(JSON.parse(await readFile(trace, 'utf8')).marks, args.join(' ')).not.toHaveProperty('index-listing');
+      expect(fast.code).toBe(0);
+      expect(stripMs(fast.stdout), args.join(' ')).toBe(stripMs(full.stdout));
+    }
+  }, 120_000);
 });

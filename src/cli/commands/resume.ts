@@ -42,13 +42,15 @@ async function resumeById(id: string, out: Output): Promise<void> {
 
 /** No id on a terminal: the picker (issue 15). A Claude Code or Codex session is continued with its own tool's command. */
 async function resumePicked(out: Output): Promise<void> {
-  // With a host: its first screen first (one small answer), the whole listing once that is drawn.
+  // The first screen first (a host's small answer, else the candidate index's newest rows), the
+  // whole listing once that is drawn, for type-to-filter.
   const first = await listFromHost({ agents: true, filter: {}, limit: PICKER_MAX_ROWS });
-  const { groups, total } = first !== null ? groupsOfDocument(first) : await (await import('./list-groups.js')).loadListing({ agents: true, archived: false, host: false, filter: {} });
+  const { loadListing } = first !== null ? { loadListing: null } : await import('./list-groups.js');
+  const { groups, total } = first !== null ? groupsOfDocument(first) : await loadListing!({ agents: true, archived: false, host: false, filter: {}, limit: PICKER_MAX_ROWS });
   markPhase('listing');
-  const rest = first !== null ? async () => (await (await import('./list-groups.js')).loadListing({ agents: true, archived: false, host: true, filter: {} })).groups : undefined;
+  const rest = async () => (await (await import('./list-groups.js')).loadListing({ agents: true, archived: false, host: first !== null, filter: {} })).groups;
   const { pickSession } = await import('../picker/resume-picker.js');
-  const row = await pickSession(groups, total, rest ? { rest } : {});
+  const row = await pickSession(groups, total, { rest });
   if (row === null) {
     process.exitCode = EXIT.failure;
     return;

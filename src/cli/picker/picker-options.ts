@@ -1,6 +1,7 @@
 import type { ListGroup, ListItem } from '../../core/importers/candidate-list.js';
 import type { IndexRow } from '../../shared/session.js';
 import { terminalField } from '../terminal-text.js';
+import { countText } from '../../shared/count-text.js';
 
 /** Rows offered at once: a terminal shows a few dozen; typing narrows the rest. */
 export const PICKER_MAX_ROWS = 300;
@@ -92,7 +93,7 @@ export class PickerModel {
     }
     // Only the first screen is here yet: the rest is counted from the listing's total.
     if (words.length === 0) more = Math.max(more, this.#total - out.length);
-    if (more > 0) out.push({ value: 'more:', label: `… ${more.toLocaleString('en-US')} more: type to narrow`, disabled: true });
+    if (more > 0) out.push({ value: 'more:', label: `… ${countText(more)} more: type to narrow`, disabled: true });
     return out;
   }
 }

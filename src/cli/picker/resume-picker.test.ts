@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -39,12 +39,12 @@ afterAll(async () => {
 const strip = (s: string) => s.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').replace(/\r/g, '\n');
 
 /** `baton resume` in a pty: waits for `ready` on screen, types `keys`, returns everything the terminal showed. */
-function inPty(ready: RegExp, keys: string[], runner = `node --import tsx ${JSON.stringify(CLI)}`): Promise<{ code: number; screen: string; raw: string }> {
+function inPty(ready: RegExp, keys: string[], runner = `node --import tsx ${JSON.stringify(CLI)}`, at = root, extraEnv: Record<string, string> = {}): Promise<{ code: number; screen: string; raw: string }> {
   return new Promise((resolve, fail) => {
     const command = `stty cols 120 rows 30; exec ${runner} resume`;
     const child = spawn('script', ['-qfec', command, '/dev/null'], {
       cwd: REPO,
-      env: { ...process.env, HOME: join(root, 'home'), BATON_HOME: join(root, 'data'), XDG_RUNTIME_DIR: join(root, 'run'), TERM: 'xterm-256color' },
+      env: { ...process.env, HOME: join(at, 'home'), BATON_HOME: join(at, 'data'), XDG_RUNTIME_DIR: join(at, 'run'), TERM: 'xterm-256color', ...extraEnv },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let raw = '';
@@ -138,6 +138,41 @@ describe('baton resume picker in a real pty', () => {
     );
     expect(result.code).toBe(2);
     expect(JSON.parse(result.stdout)).toMatchObject({ ok: false, code: 'BAD_ARGUMENT' });
+  }, 60_000);
+});
+
+describe('baton resume picker without a host, from a trusted candidate index', () => {
+  let big: string;
+  const SESSIONS = PICKER_MAX_ROWS + 20;
+  beforeAll(async () => {
+    big = await mkdtemp(join(tmpdir(), 'baton-picker-index-'));
+    const home = join(big, 'home');
+    for (let i = 0; i < SESSIONS; i++) {
+      const cwd = `/home/dev/p${i % 3}`;
+      await writeLog(claudeLogPath(home, cwd, idOf(i)), [claude.user({ uuid: `${i}-u`, cwd, sessionId: idOf(i), timestamp: new Date(Date.UTC(2026, 10, 1, 10, 0, i)).toISOString() }, `picker row ${i} zz${i}zz`)]);
+    }
+    // Folders older than the racy window, then one listing writes and confirms the index.
+    const walk = async (dir: string): Promise<void> => {
+      for (const e of await readdir(dir, { withFileTypes: true })) if (e.isDirectory()) await walk(join(dir, e.name));
+      await utimes(dir, Date.now() / 1000 - 3600, Date.now() / 1000 - 3600);
+    };
+    await walk(join(home, '.claude'));
+    await new Promise<void>((done, fail) =>
+      execFile(process.execPath, ['--import', 'tsx', CLI, 'list', '--json', '--no-host'], { cwd: REPO, env: { ...process.env, HOME: home, BATON_HOME: join(big, 'data'), XDG_RUNTIME_DIR: join(big, 'run') }, maxBuffer: 64 * 1024 * 1024 }, (error) => (error ? fail(error) : done())),
+    );
+  }, 120_000);
+  afterAll(async () => {
+    await rm(big, { recursive: true, force: true });
+  });
+
+  it(`draws the newest rows of the index first (all ${SESSIONS} counted), then a search reaches a session beyond the first screen`, async () => {
+    const trace = join(big, 'trace.jsonl');
+    const { code, screen } = await inPty(new RegExp(`picker row ${SESSIONS - 1} `), ['zz3zz', '\r'], undefined, big, { BATON_PHASE_TRACE: trace });
+    expect(code).toBe(0);
+    expect(screen).toMatch(new RegExp(`${SESSIONS} in all`));
+    // Session 3 is among the oldest: not on the first screen, found once the whole listing arrived.
+    expect(screen).toContain(`claude --resume ${idOf(3)}`);
+    expect(JSON.parse(await readFile(trace, 'utf8')).marks).toHaveProperty('index-listing');
   }, 60_000);
 });
 

@@ -2,6 +2,7 @@ import type { ListGroup } from '../../core/importers/candidate-list.js';
 import type { IndexRow } from '../../shared/session.js';
 import { PickerModel } from './picker-options.js';
 import { markPhase } from '../../core/perf/phase-trace.js';
+import { countText } from '../../shared/count-text.js';
 
 /** Rows visible at once (clack's autocomplete scrolls through the rest). */
 export const PICKER_VISIBLE_ROWS = 16;
@@ -23,7 +24,7 @@ export async function pickSession(
   const { autocomplete, isCancel } = await import('@clack/prompts');
   markPhase('picker-loaded');
   const prompt = autocomplete<string>({
-    message: `Resume which session? ${total.toLocaleString('en-US')} in all; type to filter, ↑↓ to move, Enter to pick`,
+    message: `Resume which session? ${countText(total)} in all; type to filter, ↑↓ to move, Enter to pick`,
     // A getter: clack calls it for every keystroke with the prompt as `this`; the model filters.
     options(this: { userInput: string }) {
       return model.options(this.userInput ?? '');

@@ -219,6 +219,14 @@ describe('candidates.list over the socket', () => {
     expect(chunks.length).toBeGreaterThan(0);
     expect(Buffer.concat(chunks).toString('utf8')).toBe(viaFile);
 
+    // Asked with fileFirst (as the CLI asks), the answer carries the file and no first part.
+    const methods = createCandidateMethods({ candidates: host.candidates, listRows: () => host.store.list(), cliVersion: LIST_JSON_VERSION, listingDir: join(home, 'direct-listings') });
+    const call = (params: unknown) => methods['candidates.list']!({ id: 'r1', method: 'candidates.list', params } as never, {} as never);
+    const fileFirst = await call({ fileFirst: true });
+    expect(fileFirst).toMatchObject({ ok: true, text: '' });
+    expect(typeof fileFirst.file).toBe('string');
+    expect((await call({})).text).toBe(viaFile.slice(0, ((await call({})).text as string).length));
+
     // The file gone (a host that replaced it, a folder cleaned): the parts give the same document.
     await rm(join(listingsDir(dataDir), files[0]!));
     const viaParts = await openHostListing({ agents: true, filter: {} }, dataDir);

@@ -150,7 +150,10 @@ export function createCandidateMethods(deps: {
         rendered.set(key, render);
       }
       const { parts, file } = render;
-      return { ok: true, parts: parts.length, text: parts[0], ...(parts.length > 1 ? { listing: keep(parts) } : {}), ...(file ? { file } : {}) };
+      // A CLI that opens the file first (`fileFirst`) gets no text: the first part, JSON-escaped
+      // here and parsed there, was read by no one (it can still ask for part 0).
+      const text = file && params.fileFirst === true ? '' : parts[0];
+      return { ok: true, parts: parts.length, text, ...(parts.length > 1 ? { listing: keep(parts) } : {}), ...(file ? { file } : {}) };
     },
     'candidates.health': async () => ({ ok: true, health: deps.candidates.health() }),
   };

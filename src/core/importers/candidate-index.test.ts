@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { candidateRow } from '../../shared/agents.js';
-import { candidateIndexFileFor, decodeCandidateIndexWithMeta, encodeCandidateIndex, entryOf, readCandidateIndex } from './candidate-index.js';
+import { candidateIndexFileFor, decodeCandidateIndexWithMeta, encodeCandidateIndex, entryOf, readCandidateIndex, type IndexEntry } from './candidate-index.js';
+import { groupItems } from './candidate-list.js';
 import { forgetScanCacheMemo } from './scan-cache.js';
 import { scanAgentSessions, scanCandidateIndex } from './scan.js';
 import { claude, claudeLogPath, writeLog } from './test-fixtures/build-logs.js';
@@ -57,7 +58,7 @@ async function writeSessions(n: number): Promise<string[]> {
 }
 
 describe('candidate index encoding', () => {
-  it('round-trips 300 entries, candidates and skips, with non-ASCII text, byte for byte', () => {
+  it('round-trips 300 entries, candidates and skips, with non-ASCII text, byte for byte, stored in listing order', () => {
     const entries = Array.from({ length: 300 }, (_, i) =>
       i % 7 === 0
         ? entryOf(`/x/skip-${i}.jsonl`, 'codex', i, i * 2, null, 'no messages', [1, 2, 3, 4])
@@ -66,9 +67,13 @@ describe('candidate index encoding', () => {
     const buf = encodeCandidateIndex(entries);
     const back = decodeCandidateIndexWithMeta(buf)!.entries;
     expect(back).toHaveLength(300);
+    // Stored in listing order (groupItems), skipped files last.
+    const listed = groupItems(entries.filter((e) => e.skip === null)).flatMap((g) => g.items.map((i) => (i as IndexEntry).path));
+    expect(back.map((e) => e.path)).toEqual([...listed, ...entries.filter((e) => e.skip !== null).map((e) => e.path)]);
+    const byPath = new Map(back.map((e) => [e.path, e]));
     for (let i = 0; i < 300; i++) {
       const a = entries[i]!;
-      const b = back[i]!;
+      const b = byPath.get(a.path)!;
       const fields = (e: typeof a) => ({ path: e.path, source: e.source, size: e.size, mtimeMs: e.mtimeMs, skip: e.skip, at: e.at, cwd: e.cwd, id: e.id, note: e.note, totals: e.totals });
       expect(fields(b)).toEqual(fields(a));
       if (a.skip === null) {

@@ -1,9 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
+import { crc32 } from 'node:zlib';
 import { basename, dirname, join } from 'node:path';
 import { candidateRow } from '../../shared/agents.js';
 import { normalizeCwd, timeOf } from '../../shared/resume-groups.js';
-import { SCAN_CACHE_VERSION } from './limits.js';
+import { QUICK_VERIFY_NEWEST, SCAN_CACHE_VERSION } from './limits.js';
+import { readLayout, SOURCE_CODES, writeLayout, type GroupRef, type IndexHead, type ReadLayout } from './candidate-index-layout.js';
+import { groupItems } from './candidate-list.js';
+import { groupCloseText, groupOpenText } from './list-json.js';
+import { newestEntries } from './quick-scan.js';
 import type { IndexRow } from '../../shared/session.js';
 import { resumeCommandFor, type AgentSource, type ImportedCandidate } from './types.js';
 import { openFileFor, sealFileFor } from '../store/at-rest/registry.js';
@@ -11,20 +16,13 @@ import { openFileFor, sealFileFor } from '../store/at-rest/registry.js';
 /**
  * The compact warm cache (docs/importer-candidate-index.md): one entry per scanned session file
  * holding only what a listing needs, so a warm `baton list` never parses the full digest cache
- * (importers-cache.json, 16 MB at 20,000 sessions). Layout:
- *
- *   "BTNCIDX1" · u32 columns length · u32 count · columns JSON · pad to 4 ·
- *   Uint32[count+1] extras offsets · Uint32[count+1] row offsets · extras texts · row texts
- *
- * The columns (path, size, mtime, source, kind, sort time, directory, note, totals) are parsed at
- * once; each entry's candidate JSON and its pre-serialized list row are decoded only when asked
- * for, so `baton list --json` copies rows to stdout without parsing or re-serializing them.
+ * (importers-cache.json, 16 MB at 20,000 sessions). The byte layout is candidate-index-layout.ts:
+ * entries in listing order, each row a slice of the pre-rendered `baton list --json` groups.
+ * Entries decode their candidate (extras) and row only when asked for; index-listing.ts reads a
+ * listing without decoding entries at all.
  */
-const MAGIC = 'BTNCIDX1';
 /** Bumped with the layout; the digest cache version is part of it, so both invalidate together. */
-export const CANDIDATE_INDEX_VERSION = 2_000 + SCAN_CACHE_VERSION;
-/** A columns section larger than this is damage, not an index (20,000 entries take ~4 MB). */
-export const CANDIDATE_INDEX_MAX_BYTES = 512 * 1024 * 1024;
+export const CANDIDATE_INDEX_VERSION = 3_100 + SCAN_CACHE_VERSION;
 
 /** Counters a digest contributes to ScanStats, kept so a warm scan reports the same totals. */
 export type EntryTotals = [tornLines: number, unknownTypes: number, danglingParents: number, compactions: number];
@@ -98,17 +96,15 @@ export interface IndexMeta {
 /** An index written without a scan's view of the folders (a resident holder's watched changes): never trusted without one. */
 export const NO_INDEX_META: IndexMeta = { folders: [], folderMtimes: [], scope: 'all', unindexed: -1, skipped: {} };
 
-interface Columns extends IndexMeta {
-  version: number;
+/** Per-entry columns (listing order). Sort times and tools are binary arrays (candidate-index-layout.ts). */
+interface Columns {
   /** Paths as (folder, name): 20,000 sessions share a handful of folders. */
   dirs: string[];
   dirOf: number[];
   names: string[];
-  sources: AgentSource[];
   sizes: number[];
   mtimes: number[];
   skips: Array<string | null>;
-  ats: number[];
   cwds: string[];
   ids: string[];
   notes: Array<string | null>;
@@ -119,13 +115,25 @@ export function candidateIndexFileFor(cacheFile: string): string {
   return join(dirname(cacheFile), 'importers-candidates.idx');
 }
 
-/** Serializes entries; candidate and row texts of entries read from an older index are copied as bytes. */
+/**
+ * Serializes entries in listing order (groupItems: by directory, newest first; skipped files
+ * last) with the listing block pre-rendered; candidate and row texts of entries read from an
+ * older index are copied as bytes.
+ */
 export function encodeCandidateIndex(entries: readonly IndexEntry[], meta: IndexMeta = NO_INDEX_META): Buffer {
-  const columns: Columns = { version: CANDIDATE_INDEX_VERSION, ...meta, dirs: [], dirOf: [], names: [], sources: [], sizes: [], mtimes: [], skips: [], ats: [], cwds: [], ids: [], notes: [], totals: [] };
-  const candidateTexts: Buffer[] = [];
-  const rowTexts: Buffer[] = [];
+  const grouped = groupItems(entries.filter((e) => e.skip === null));
+  const ordered: IndexEntry[] = [];
+  for (const g of grouped) for (const item of g.items) ordered.push(item as IndexEntry);
+  const candidates = ordered.length;
+  for (const e of entries) if (e.skip !== null) ordered.push(e);
+
+  const columns: Columns = { dirs: [], dirOf: [], names: [], sizes: [], mtimes: [], skips: [], cwds: [], ids: [], notes: [], totals: [] };
+  const extras: Buffer[] = [];
+  const at = new Float64Array(ordered.length);
+  const sources = new Uint8Array(ordered.length);
   const dirIds = new Map<string, number>();
-  for (const e of entries) {
+  for (let i = 0; i < ordered.length; i++) {
+    const e = ordered[i]!;
     const cut = Math.max(e.path.lastIndexOf('/'), e.path.lastIndexOf('\\')) + 1;
     const dir = e.path.slice(0, cut);
     let d = dirIds.get(dir);
@@ -135,32 +143,59 @@ export function encodeCandidateIndex(entries: readonly IndexEntry[], meta: Index
     }
     columns.dirOf.push(d);
     columns.names.push(e.path.slice(cut));
-    columns.sources.push(e.source);
     columns.sizes.push(e.size);
     columns.mtimes.push(e.mtimeMs);
     columns.skips.push(e.skip);
-    columns.ats.push(e.at);
     columns.cwds.push(e.cwd);
     columns.ids.push(e.id);
     columns.notes.push(e.note);
     columns.totals.push(...e.totals);
-    candidateTexts.push(e.skip === null ? bytesOf(e, 'candidate') : Buffer.alloc(0));
-    rowTexts.push(e.skip === null ? bytesOf(e, 'row') : Buffer.alloc(0));
+    at[i] = e.at;
+    sources[i] = SOURCE_CODES.indexOf(e.source);
+    extras.push(e.skip === null ? bytesOf(e, 'candidate') : Buffer.alloc(0));
   }
-  const head = Buffer.from(JSON.stringify(columns));
-  const pad = (4 - ((16 + head.length) % 4)) % 4;
-  const offsets = (texts: Buffer[]) => {
-    const o = new Uint32Array(texts.length + 1);
-    for (let i = 0; i < texts.length; i++) o[i + 1] = o[i]! + texts[i]!.length;
-    return Buffer.from(o.buffer);
+
+  // The listing block: what writeListJson prints between `"groups":[` and `]`.
+  const parts: Buffer[] = [];
+  const rows: Array<{ start: number; end: number }> = [];
+  const groups: GroupRef[] = [];
+  let length = 0;
+  const push = (b: Buffer) => {
+    parts.push(b);
+    length += b.length;
   };
-  const prefix = Buffer.alloc(16);
-  prefix.write(MAGIC, 0, 'latin1');
-  prefix.writeUInt32LE(head.length, 8);
-  prefix.writeUInt32LE(entries.length, 12);
-  return Buffer.concat([prefix, head, Buffer.alloc(pad), offsets(candidateTexts), offsets(rowTexts), ...candidateTexts, ...rowTexts]);
+  let row = 0;
+  let crc = 0;
+  const pushGroup = (b: Buffer) => {
+    crc = crc32(b, crc);
+    push(b);
+  };
+  for (let g = 0; g < grouped.length; g++) {
+    const group = grouped[g]!;
+    if (g > 0) push(COMMA);
+    const start = length;
+    crc = 0;
+    pushGroup(Buffer.from(groupOpenText(group.cwd)));
+    for (let k = 0; k < group.items.length; k++) {
+      if (k > 0) pushGroup(COMMA);
+      const bytes = bytesOf(ordered[row + k]!, 'row');
+      rows.push({ start: length, end: length + bytes.length });
+      pushGroup(bytes);
+    }
+    pushGroup(Buffer.from(groupCloseText(group.newestAt)));
+    // Each group's own CRC: a listing read lazily checks only the groups it prints.
+    groups.push([group.cwd, group.newestAt, row, group.items.length, start, length, crc]);
+    row += group.items.length;
+  }
+  for (let i = candidates; i < ordered.length; i++) rows.push({ start: 0, end: 0 });
+  const notes = ordered.slice(0, candidates).flatMap((e) => (e.note ? [`${e.path}: ${e.note}`] : []));
+  notes.sort();
+  const newest = newestEntries(ordered, QUICK_VERIFY_NEWEST).map((e): [string, number, number] => [e.path, e.size, e.mtimeMs]);
+  const head: IndexHead = { version: CANDIDATE_INDEX_VERSION, ...meta, listing: { files: ordered.length, candidates, groups, notes, newest, blockBytes: length } };
+  return writeLayout({ head: JSON.stringify(head), columns: JSON.stringify(columns), at, extras, rows, sources, block: Buffer.concat(parts, length) });
 }
 
+const COMMA = Buffer.from(',');
 
 /**
  * An entry of a decoded index: plain fields plus offsets into the file's buffer, methods on the
@@ -188,22 +223,23 @@ class DecodedEntry implements IndexEntry {
     return [t[k]!, t[k + 1]!, t[k + 2]!, t[k + 3]!];
   }
   extras(): Buffer {
-    return this.file.buf.subarray(this.file.textsAt + this.file.candOff[this.i]!, this.file.textsAt + this.file.candOff[this.i + 1]!);
+    const l = this.file.layout;
+    return l.buf!.subarray(l.extrasAt + l.extrasOff[this.i]!, l.extrasAt + l.extrasOff[this.i + 1]!);
   }
   row(): IndexRow {
     return JSON.parse(this.rowText()) as IndexRow;
   }
   rowBytes(): Buffer {
-    return this.file.buf.subarray(this.file.rowsAt + this.file.rowOff[this.i]!, this.file.rowsAt + this.file.rowOff[this.i + 1]!);
+    const l = this.file.layout;
+    return l.block(l.rowStart[this.i]!, l.rowEnd[this.i]!);
   }
   rowText(): string {
     return this.rowBytes().toString('utf8');
   }
   copyRow(target: Buffer, at: number): number {
-    const start = this.file.rowsAt + this.file.rowOff[this.i]!;
-    const end = this.file.rowsAt + this.file.rowOff[this.i + 1]!;
-    if (at + end - start > target.length) return -1;
-    return at + this.file.buf.copy(target, at, start, end);
+    const bytes = this.rowBytes();
+    if (at + bytes.length > target.length) return -1;
+    return at + bytes.copy(target, at);
   }
   text(): string {
     return this.rowText();
@@ -214,12 +250,8 @@ class DecodedEntry implements IndexEntry {
 }
 
 interface DecodedFile {
-  buf: Buffer;
+  layout: ReadLayout;
   columns: Columns;
-  candOff: Uint32Array;
-  rowOff: Uint32Array;
-  textsAt: number;
-  rowsAt: number;
 }
 
 /** An entry read from an index file keeps its bytes: they are copied as they are when the index is rewritten. */
@@ -264,43 +296,35 @@ function candidateOf(source: AgentSource, path: string, note: string | null, row
 
 /** Decodes an index; null for a missing, damaged or other-version file (the scan rebuilds it). */
 export function decodeCandidateIndexWithMeta(buf: Buffer): { entries: IndexEntry[]; meta: IndexMeta } | null {
-  if (buf.length < 16 || buf.toString('latin1', 0, 8) !== MAGIC) return null;
-  const headLength = buf.readUInt32LE(8);
-  const count = buf.readUInt32LE(12);
-  const headEnd = 16 + headLength;
-  const offsetsAt = headEnd + ((4 - (headEnd % 4)) % 4);
-  const textsAt = offsetsAt + 8 * (count + 1);
-  if (headLength > CANDIDATE_INDEX_MAX_BYTES || textsAt > buf.length) return null;
+  const layout = readLayout(buf, CANDIDATE_INDEX_VERSION);
+  if (!layout) return null;
+  const count = layout.count;
   let columns: Columns;
   try {
-    columns = JSON.parse(buf.toString('utf8', 16, headEnd)) as Columns;
+    columns = JSON.parse(buf.toString('utf8', layout.columnsStart, layout.columnsEnd)) as Columns;
   } catch {
     return null;
   }
-  if (columns.version !== CANDIDATE_INDEX_VERSION || !Array.isArray(columns.folders) || columns.folderMtimes?.length !== columns.folders.length || columns.names?.length !== count || columns.dirOf?.length !== count || columns.totals?.length !== count * 4) return null;
-  // Copied out so the views are aligned whatever the Buffer pool offset is.
-  const candOff = new Uint32Array(buf.buffer.slice(buf.byteOffset + offsetsAt, buf.byteOffset + offsetsAt + 4 * (count + 1)));
-  const rowOff = new Uint32Array(buf.buffer.slice(buf.byteOffset + offsetsAt + 4 * (count + 1), buf.byteOffset + textsAt));
-  const rowsAt = textsAt + candOff[count]!;
-  if (rowsAt + rowOff[count]! !== buf.length) return null;
-  const file: DecodedFile = { buf, columns, candOff, rowOff, textsAt, rowsAt };
+  if (columns?.names?.length !== count || columns.dirOf?.length !== count || columns.totals?.length !== count * 4) return null;
+  const file: DecodedFile = { layout, columns };
   const entries: IndexEntry[] = new Array(count);
   for (let i = 0; i < count; i++) {
     entries[i] = new DecodedEntry(
       file,
       i,
       (columns.dirs[columns.dirOf[i]!] ?? '') + columns.names[i]!,
-      columns.sources[i]!,
+      SOURCE_CODES[layout.sources[i]!] ?? 'claude',
       columns.sizes[i]!,
       columns.mtimes[i]!,
       columns.skips[i] ?? null,
-      columns.ats[i]!,
+      layout.at[i]!,
       columns.cwds[i]!,
       columns.ids[i]!,
       columns.notes[i] ?? null,
     );
   }
-  const meta: IndexMeta = { folders: columns.folders, folderMtimes: columns.folderMtimes, scope: columns.scope, unindexed: columns.unindexed, skipped: columns.skipped ?? {} };
+  const h = layout.head;
+  const meta: IndexMeta = { folders: h.folders, folderMtimes: h.folderMtimes, scope: h.scope, unindexed: h.unindexed, skipped: h.skipped ?? {} };
   return { entries, meta };
 }
 
@@ -326,7 +350,7 @@ export async function readCandidateIndex(file: string | undefined): Promise<{ en
   }
 }
 
-function verifiedFileOf(indexFile: string): string {
+export function verifiedFileOf(indexFile: string): string {
   return `${indexFile}.verified`;
 }
 

@@ -24,7 +24,19 @@ export interface ListItem {
 export interface ListGroup {
   cwd: string;
   newestAt: number;
+  /** Rows in display order (a group read from the candidate index makes them on first use). */
   items: ListItem[];
+  /** Rows in the group without making them (the candidate index knows it). */
+  size?: number;
+  /** The first n rows as a group (without making the others). */
+  head?(n: number): ListGroup;
+  /** The group's JSON exactly as writeListJson prints it, when stored pre-rendered (the candidate index). */
+  rendered?(): Buffer;
+}
+
+/** Rows in a group. */
+export function sizeOf(group: ListGroup): number {
+  return group.size ?? group.items.length;
 }
 
 export interface ListFilter {
@@ -47,12 +59,22 @@ function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/** Order inside a group: newest first, then by id. */
+export function compareItems(a: ListItem, b: ListItem): number {
+  return b.at - a.at || compareText(a.id, b.id);
+}
+
+/** Order of groups: newest first, then by directory. */
+export function compareGroups(a: ListGroup, b: ListGroup): number {
+  return b.newestAt - a.newestAt || compareText(a.cwd, b.cwd);
+}
+
 /** The directory filter as given on the command line: relative to the caller's cwd, no trailing separator. */
 export function cwdFilterOf(dir: string, base = process.cwd()): string {
   return normalizeCwd(isAbsolute(dir) ? dir : resolve(base, dir));
 }
 
-function underDir(cwd: string, dir: string): boolean {
+export function underDir(cwd: string, dir: string): boolean {
   return cwd === dir || cwd.startsWith(dir.endsWith(sep) || dir.endsWith('/') ? dir : `${dir}${sep}`) || (sep !== '/' && cwd.startsWith(`${dir}/`));
 }
 
@@ -71,10 +93,10 @@ export function groupItems(items: readonly ListItem[], filter: ListFilter = {}):
   }
   const groups: ListGroup[] = [];
   for (const [cwd, list] of byCwd) {
-    list.sort((a, b) => b.at - a.at || compareText(a.id, b.id));
+    list.sort(compareItems);
     groups.push({ cwd, items: list, newestAt: list[0]?.at ?? 0 });
   }
-  groups.sort((a, b) => b.newestAt - a.newestAt || compareText(a.cwd, b.cwd));
+  groups.sort(compareGroups);
   return groups;
 }
 
@@ -84,12 +106,13 @@ export function limitGroups(groups: readonly ListGroup[], limit: number): ListGr
   let left = limit;
   for (const g of groups) {
     if (left <= 0) break;
-    out.push(g.items.length <= left ? g : { ...g, items: g.items.slice(0, left) });
-    left -= g.items.length;
+    const size = sizeOf(g);
+    out.push(size <= left ? g : g.head ? g.head(left) : { cwd: g.cwd, newestAt: g.newestAt, items: g.items.slice(0, left) });
+    left -= size;
   }
   return out;
 }
 
 export function countItems(groups: readonly ListGroup[]): number {
-  return groups.reduce((n, g) => n + g.items.length, 0);
+  return groups.reduce((n, g) => n + sizeOf(g), 0);
 }

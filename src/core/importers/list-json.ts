@@ -6,6 +6,16 @@ export const LIST_JSON_VERSION = 1;
 /** Bytes gathered before one write: big enough to amortize writes, small enough to start printing at once. */
 export const LIST_JSON_CHUNK_BYTES = 64 * 1024;
 
+/** A group's opening as `baton list --json` prints it (the candidate index pre-renders groups with the same text). */
+export function groupOpenText(cwd: string): string {
+  return `{"cwd":${JSON.stringify(cwd)},"sessions":[`;
+}
+
+/** A group's closing, after its last row. */
+export function groupCloseText(newestAt: number): string {
+  return `],"newestAt":${JSON.stringify(newestAt)}}`;
+}
+
 export interface JsonSink {
   write(chunk: Buffer): boolean;
   once(event: 'drain', listener: () => void): unknown;
@@ -37,7 +47,15 @@ export async function writeListJson(sink: JsonSink, head: Record<string, unknown
   await text(`${JSON.stringify(head).slice(0, -1)}${Object.keys(head).length > 0 ? ',' : ''}"groups":[`);
   for (let g = 0; g < groups.length; g++) {
     const group = groups[g]!;
-    await text(`${g > 0 ? ',' : ''}{"cwd":${JSON.stringify(group.cwd)},"sessions":[`);
+    if (g > 0) await text(',');
+    // A group stored pre-rendered (the candidate index) is copied whole.
+    const rendered = group.rendered?.();
+    if (rendered) {
+      await flush();
+      if (!sink.write(rendered)) await new Promise<void>((done) => sink.once('drain', done));
+      continue;
+    }
+    await text(groupOpenText(group.cwd));
     for (let i = 0; i < group.items.length; i++) {
       const item = group.items[i]!;
       if (i > 0) {
@@ -57,7 +75,7 @@ export async function writeListJson(sink: JsonSink, head: Record<string, unknown
       }
       await text(item.text());
     }
-    await text(`],"newestAt":${JSON.stringify(group.newestAt)}}`);
+    await text(groupCloseText(group.newestAt));
   }
   const rest = JSON.stringify(tail);
   await text(`]${rest.length > 2 ? `,${rest.slice(1)}` : '}'}\n`);

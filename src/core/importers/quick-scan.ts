@@ -23,19 +23,8 @@ import type { ScanStats } from './types.js';
  */
 export async function quickIndexScan(reader: ImportReader, index: { entries: IndexEntry[]; meta: IndexMeta; writtenAt: number; verifiedAt: number }, now = Date.now()): Promise<{ entries: IndexEntry[]; stats: ScanStats } | null> {
   const started = performance.now();
-  const { entries, meta, verifiedAt } = index;
-  if (meta.scope !== 'all' || meta.unindexed !== 0 || meta.folders.length === 0) return null;
-  if (!(now - verifiedAt >= 0 && now - verifiedAt < FULL_VERIFY_MAX_AGE_MS)) return null;
-  if (hasUntrustedFolders(index)) return null;
-  const folderStats = await statAll(reader, meta.folders);
-  for (let i = 0; i < folderStats.length; i++) if (mtimeOf(folderStats[i]!) !== meta.folderMtimes[i]) return null;
-
-  const newest = newestEntries(entries, QUICK_VERIFY_NEWEST);
-  const fileStats = await statAll(reader, newest.map((e) => e.path));
-  for (let i = 0; i < newest.length; i++) {
-    const s = fileStats[i]!;
-    if (s instanceof Error || !s.isFile || s.size !== newest[i]!.size || s.mtimeMs !== newest[i]!.mtimeMs) return null;
-  }
+  const { entries, meta } = index;
+  if (!(await indexIsFresh(reader, { ...index, newest: newestEntries(entries, QUICK_VERIFY_NEWEST) }, now))) return null;
 
   const stats: ScanStats = { files: entries.length, parsed: 0, cached: entries.length, skipped: 0, skippedReasons: { ...meta.skipped }, tornLines: 0, unknownTypes: 0, danglingParents: 0, compactions: 0, bytesRead: 0, ms: 0 };
   const candidates: IndexEntry[] = [];
@@ -53,6 +42,26 @@ export async function quickIndexScan(reader: ImportReader, index: { entries: Ind
   }
   stats.ms = Math.round(performance.now() - started);
   return { entries: candidates, stats };
+}
+
+/**
+ * The trust rules above, for an index's meta and its newest files (`newest`: the
+ * QUICK_VERIFY_NEWEST entries with the latest mtimes, as recorded). A listing read straight from
+ * the index (index-listing.ts) checks the same thing without decoding the entries.
+ */
+export async function indexIsFresh(reader: ImportReader, index: { meta: IndexMeta; writtenAt: number; verifiedAt: number; newest: ReadonlyArray<{ path: string; size: number; mtimeMs: number }> }, now = Date.now()): Promise<boolean> {
+  const { meta, verifiedAt, newest } = index;
+  if (meta.scope !== 'all' || meta.unindexed !== 0 || meta.folders.length === 0) return false;
+  if (!(now - verifiedAt >= 0 && now - verifiedAt < FULL_VERIFY_MAX_AGE_MS)) return false;
+  if (hasUntrustedFolders(index)) return false;
+  const folderStats = await statAll(reader, meta.folders);
+  for (let i = 0; i < folderStats.length; i++) if (mtimeOf(folderStats[i]!) !== meta.folderMtimes[i]) return false;
+  const fileStats = await statAll(reader, newest.map((e) => e.path));
+  for (let i = 0; i < newest.length; i++) {
+    const s = fileStats[i]!;
+    if (s instanceof Error || !s.isFile || s.size !== newest[i]!.size || s.mtimeMs !== newest[i]!.mtimeMs) return false;
+  }
+  return true;
 }
 
 /** A folder recorded as untrusted (0), or changed too close to the index's writing to be sure nothing followed in the same tick. */

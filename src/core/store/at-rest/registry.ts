@@ -37,3 +37,8 @@ export function sealFileFor(path: string, bytes: Uint8Array): Uint8Array {
 export function openFileFor(path: string, bytes: Buffer): Buffer {
   return cipherOf(storeFsFor(path))?.openFile(path, bytes) ?? bytes;
 }
+
+/** Whether files at `path` are sealed (inside a store this process opened encrypted). */
+export function sealsFilesAt(path: string): boolean {
+  return cipherOf(storeFsFor(path)) !== undefined;
+}

@@ -1,0 +1,57 @@
+import { candidateIndexFileFor } from '../../core/importers/candidate-index.js';
+import { countItems, itemOfRow, limitGroups, type ListFilter, type ListGroup } from '../../core/importers/candidate-list.js';
+import { groupsWithIndex, prepareListing, readIndexListing, type IndexListing } from '../../core/importers/index-listing.js';
+import { IndexDamagedError } from '../../core/importers/candidate-index-layout.js';
+import { sealsFilesAt } from '../../core/store/at-rest/registry.js';
+import { indexIsFresh } from '../../core/importers/quick-scan.js';
+import { nodeImportReader } from '../../core/importers/reader.js';
+import type { IndexRow } from '../../shared/session.js';
+import type { Listing } from './list-document.js';
+import { markPhase } from '../../core/perf/phase-trace.js';
+
+/**
+ * The candidate index, when it passes the quick scan's trust rules (quick-scan.ts indexIsFresh),
+ * read without decoding its entries; null when it cannot be trusted (the full path runs).
+ */
+export async function readTrustedIndex(cacheFile: string, sealed = sealsFilesAt(cacheFile)): Promise<IndexListing | null> {
+  const listing = readIndexListing(candidateIndexFileFor(cacheFile), sealed);
+  if (!listing) return null;
+  const newest = listing.head.newest.map(([path, size, mtimeMs]) => ({ path, size, mtimeMs }));
+  if (await indexIsFresh(nodeImportReader, { ...listing, newest }).catch(() => false)) return listing;
+  listing.close();
+  return null;
+}
+
+/**
+ * The warm listing without a host (issue 15): the trusted index's groups (they keep their
+ * pre-rendered JSON) merged with Baton's own sessions. Null when an imported session may hide a
+ * candidate (that needs every candidate's fingerprint): the full path runs.
+ */
+export function listingFromIndex(listing: IndexListing, rows: readonly IndexRow[], everything: readonly IndexRow[], options: { filter: ListFilter; limit?: number }, started: number): Listing | null {
+  try {
+    if (everything.some((r) => r.id.startsWith('imp-'))) return null;
+    let all: ListGroup[];
+    try {
+      all = groupsWithIndex(listing, rows.map(itemOfRow), options.filter);
+    } catch (error) {
+      if (error instanceof IndexDamagedError) return null;
+      throw error;
+    }
+    const groups = options.limit !== undefined ? limitGroups(all, options.limit) : all;
+    // Every byte to print is read and checked first: a damaged group falls back to the scan here, not mid-output.
+    if (!prepareListing(groups)) return null;
+    return done(listing, all, groups, started);
+  } finally {
+    listing.close(); // what is printed was read above
+  }
+}
+
+function done(listing: IndexListing, all: ListGroup[], groups: ListGroup[], started: number): Listing {
+  markPhase('index-listing');
+  return {
+    groups,
+    total: countItems(all),
+    notes: listing.head.notes,
+    agentScan: { files: listing.head.files, ms: Math.round(performance.now() - started) },
+  };
+}

@@ -1,0 +1,225 @@
+import { crc32 } from 'node:zlib';
+import type { AgentSource } from './types.js';
+import type { IndexMeta } from './candidate-index.js';
+
+/**
+ * The byte layout of `importers-candidates.idx` (docs/importer-candidate-index.md), version 3:
+ *
+ *   "BTNCIDX3" · u32 head length · u32 columns length · u32 count · u32 CRC-32 of the rest ·
+ *   u32 CRC-32 of the head and the arrays · head JSON · columns JSON ·
+ *   pad to 8 · Float64[count] sort times · Uint32[count+1] extras offsets · Uint32[count] row
+ *   starts · Uint32[count] row ends · Uint8[count] tools · extras texts · listing block
+ *
+ * Entries are stored in listing order: candidates grouped by directory, newest group first and
+ * newest first inside a group (groupItems), then the skipped files. The listing block is the
+ * `"groups"` array's contents of `baton list --json` exactly as printed, so an unfiltered listing
+ * copies it as it is, and a row is a slice of it. The head (small: meta, group table, the newest
+ * files for the freshness check) is all a warm listing parses; the columns (every entry's path,
+ * size, mtime, directory, id, note …) are parsed only by a full scan or a host that needs entries.
+ */
+export const CANDIDATE_INDEX_MAGIC = 'BTNCIDX3';
+const PREFIX_BYTES = 28;
+/** A head or columns section larger than this is damage, not an index (100,000 entries take ~20 MB of columns). */
+export const CANDIDATE_INDEX_MAX_SECTION_BYTES = 512 * 1024 * 1024;
+
+/** One directory of the listing: [cwd, newestAt, first row, row count, block start, block end, CRC-32 of its bytes]. */
+export type GroupRef = [cwd: string, newestAt: number, firstRow: number, rows: number, start: number, end: number, crc: number];
+
+export interface ListingHead {
+  /** Entries in the index (candidates and skipped files): `agentScan.files` of a listing. */
+  files: number;
+  /** Candidates: the first `candidates` entries, in listing order. */
+  candidates: number;
+  groups: GroupRef[];
+  /** `path: note` of every candidate with a note, sorted. */
+  notes: string[];
+  /** The QUICK_VERIFY_NEWEST most recently modified files (ties at the cut included): [path, size, mtimeMs]. */
+  newest: Array<[path: string, size: number, mtimeMs: number]>;
+  blockBytes: number;
+}
+
+export interface IndexHead extends IndexMeta {
+  version: number;
+  listing: ListingHead;
+}
+
+export const SOURCE_CODES: readonly AgentSource[] = ['claude', 'codex'];
+
+export interface IndexSections {
+  head: string;
+  columns: string;
+  at: Float64Array;
+  extras: Buffer[];
+  rows: Array<{ start: number; end: number }>;
+  sources: Uint8Array;
+  block: Buffer;
+}
+
+/** Concatenates the sections. */
+export function writeLayout(s: IndexSections): Buffer {
+  const count = s.at.length;
+  const head = Buffer.from(s.head);
+  const columns = Buffer.from(s.columns);
+  const before = PREFIX_BYTES + head.length + columns.length;
+  const pad = (8 - (before % 8)) % 8;
+  const extrasOff = new Uint32Array(count + 1);
+  for (let i = 0; i < count; i++) extrasOff[i + 1] = extrasOff[i]! + s.extras[i]!.length;
+  const starts = new Uint32Array(count);
+  const ends = new Uint32Array(count);
+  s.rows.forEach((r, i) => ((starts[i] = r.start), (ends[i] = r.end)));
+  const prefix = Buffer.alloc(PREFIX_BYTES);
+  prefix.write(CANDIDATE_INDEX_MAGIC, 0, 'latin1');
+  prefix.writeUInt32LE(head.length, 8);
+  prefix.writeUInt32LE(columns.length, 12);
+  prefix.writeUInt32LE(count, 16);
+  const view = (a: ArrayBufferView) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+  const arrays = [view(s.at), view(extrasOff), view(starts), view(ends), view(s.sources)];
+  const out = Buffer.concat([prefix, head, columns, Buffer.alloc(pad), ...arrays, ...s.extras, s.block]);
+  out.writeUInt32LE(crc32(out.subarray(PREFIX_BYTES)), 20);
+  // Empty views skipped: Node 20's zlib.crc32 answers 0 for an empty view of an empty ArrayBuffer, whatever the running value.
+  out.writeUInt32LE(arrays.reduce((crc, a) => (a.length > 0 ? crc32(a, crc) : crc), crc32(head)), 24);
+  return out;
+}
+
+export interface ReadLayout {
+  /** The whole file (null when read lazily: head, arrays and the listing block only). */
+  buf: Buffer | null;
+  /** Bytes [start, end) of the listing block (read and checked on first use when lazy; throws IndexDamagedError). */
+  block(start: number, end: number): Buffer;
+  head: IndexHead;
+  count: number;
+  columnsStart: number;
+  columnsEnd: number;
+  at: Float64Array;
+  extrasOff: Uint32Array;
+  rowStart: Uint32Array;
+  rowEnd: Uint32Array;
+  sources: Uint8Array;
+  extrasAt: number;
+  blockAt: number;
+}
+
+/** Copied out so the arrays are aligned whatever the Buffer's offset in its pool. */
+function copyOut<T>(buf: Buffer, at: number, bytes: number, make: (b: ArrayBuffer) => T): T {
+  return make(buf.buffer.slice(buf.byteOffset + at, buf.byteOffset + at + bytes) as ArrayBuffer);
+}
+
+/** A group's bytes did not match their CRC: the index is damaged (the listing falls back to the scan). */
+export class IndexDamagedError extends Error {
+  constructor(what: string) {
+    super(`the candidate index is damaged (${what}); the scan rebuilds it`);
+  }
+}
+
+/** Where the layout's bytes come from: the whole file in memory, or positional reads of an open file. */
+export interface LayoutSource {
+  size: number;
+  /** Bytes [at, at + length) (shorter only at the end of the file). */
+  read(at: number, length: number): Buffer;
+  /** The whole file is in memory (its CRC is checked at once; the block needs no checks of its own). */
+  whole: Buffer | null;
+  /** Releases the file read from (positional reads). */
+  close?(): void;
+}
+
+export function bufferSource(buf: Buffer): LayoutSource {
+  return { size: buf.length, read: (at, length) => buf.subarray(at, at + length), whole: buf };
+}
+
+/**
+ * Reads the prefix, the head and the fixed-size arrays, checking every offset against the file;
+ * null for anything else (another version, truncation, damage): the scan rebuilds the index.
+ * The columns JSON is left unparsed. From the whole file, every byte is checked at once (one
+ * CRC); read lazily, the head and the arrays are checked here and each directory's group when it
+ * is first read (`block`).
+ */
+export function readLayout(bufOrSource: Buffer | LayoutSource, version: number): ReadLayout | null {
+  const src = Buffer.isBuffer(bufOrSource) ? bufferSource(bufOrSource) : bufOrSource;
+  const prefix = src.read(0, PREFIX_BYTES);
+  if (prefix.length < PREFIX_BYTES || prefix.toString('latin1', 0, 8) !== CANDIDATE_INDEX_MAGIC) return null;
+  const headLength = prefix.readUInt32LE(8);
+  const columnsLength = prefix.readUInt32LE(12);
+  const count = prefix.readUInt32LE(16);
+  if (headLength > CANDIDATE_INDEX_MAX_SECTION_BYTES || columnsLength > CANDIDATE_INDEX_MAX_SECTION_BYTES) return null;
+  // Rows are copied to stdout as they are: a damaged byte anywhere must send the scan back to the logs.
+  // (CRC-32 of 11 MB: ~2 ms here; at-rest encryption authenticates the file besides.)
+  if (src.whole && crc32(src.whole.subarray(PREFIX_BYTES)) !== prefix.readUInt32LE(20)) return null;
+  const columnsStart = PREFIX_BYTES + headLength;
+  const columnsEnd = columnsStart + columnsLength;
+  const arraysAt = columnsEnd + ((8 - (columnsEnd % 8)) % 8);
+  const extrasOffAt = arraysAt + 8 * count;
+  const rowStartAt = extrasOffAt + 4 * (count + 1);
+  const rowEndAt = rowStartAt + 4 * count;
+  const sourcesAt = rowEndAt + 4 * count;
+  const extrasAt = sourcesAt + count;
+  if (extrasAt > src.size) return null;
+  const headBytes = src.read(PREFIX_BYTES, headLength);
+  const arrays = src.read(arraysAt, extrasAt - arraysAt);
+  if (headBytes.length !== headLength || arrays.length !== extrasAt - arraysAt) return null;
+  if (!src.whole && crc32(arrays, crc32(headBytes)) !== prefix.readUInt32LE(24)) return null;
+  let head: IndexHead;
+  try {
+    head = JSON.parse(headBytes.toString('utf8')) as IndexHead;
+  } catch {
+    return null;
+  }
+  const listing = head?.listing;
+  if (head.version !== version || !Array.isArray(head.folders) || head.folderMtimes?.length !== head.folders.length || !listing || !Array.isArray(listing.groups) || !Array.isArray(listing.newest) || !Array.isArray(listing.notes)) return null;
+  if (listing.files !== count || !(listing.candidates >= 0 && listing.candidates <= count)) return null;
+  const local = (at: number) => at - arraysAt;
+  const extrasOff = copyOut(arrays, local(extrasOffAt), 4 * (count + 1), (b) => new Uint32Array(b));
+  const blockAt = extrasAt + extrasOff[count]!;
+  if (blockAt + listing.blockBytes !== src.size) return null;
+  const rowStart = copyOut(arrays, local(rowStartAt), 4 * count, (b) => new Uint32Array(b));
+  const rowEnd = copyOut(arrays, local(rowEndAt), 4 * count, (b) => new Uint32Array(b));
+  for (let i = 0; i < count; i++) if (rowStart[i]! > rowEnd[i]! || rowEnd[i]! > listing.blockBytes || extrasOff[i]! > extrasOff[i + 1]!) return null;
+  let rows = 0;
+  let end = 0;
+  for (const g of listing.groups) {
+    if (!Array.isArray(g) || typeof g[0] !== 'string' || g[2] !== rows || !(g[3] > 0) || !(end <= g[4] && g[4] <= g[5]) || g[5] > listing.blockBytes || typeof g[6] !== 'number') return null;
+    rows += g[3];
+    end = g[5];
+  }
+  if (rows !== listing.candidates) return null;
+  return {
+    buf: src.whole,
+    block: src.whole ? (start, stop) => src.whole!.subarray(blockAt + start, blockAt + stop) : lazyBlock(src, blockAt, listing.groups),
+    head,
+    count,
+    columnsStart,
+    columnsEnd,
+    at: copyOut(arrays, 0, 8 * count, (b) => new Float64Array(b)),
+    extrasOff,
+    rowStart,
+    rowEnd,
+    sources: arrays.subarray(local(sourcesAt)),
+    extrasAt,
+    blockAt,
+  };
+}
+
+/**
+ * The listing block read from the file as far as it is used: up to the end of the group holding
+ * the bytes asked for (at least twice what was read before, so a whole listing costs a few
+ * reads), each group checked against its CRC as it arrives.
+ */
+function lazyBlock(src: LayoutSource, blockAt: number, groups: readonly GroupRef[]): (start: number, end: number) => Buffer {
+  let loaded = Buffer.alloc(0);
+  let checked = 0; // groups whose bytes are in `loaded` and matched their CRC
+  return (start, end) => {
+    if (end > loaded.length) {
+      let g = checked;
+      while (g < groups.length && (groups[g]![5] < end || groups[g]![5] < 2 * loaded.length)) g++;
+      const upTo = g < groups.length ? groups[g]![5] : groups.length > 0 ? groups[groups.length - 1]![5] : 0;
+      const more = src.read(blockAt + loaded.length, upTo - loaded.length);
+      if (more.length !== upTo - loaded.length) throw new IndexDamagedError('the listing block is short');
+      loaded = Buffer.concat([loaded, more]);
+      for (; checked < groups.length && groups[checked]![5] <= loaded.length; checked++) {
+        const [cwd, , , , from, to, crc] = groups[checked]!;
+        if (crc32(loaded.subarray(from, to)) !== crc) throw new IndexDamagedError(`the group of ${cwd}`);
+      }
+      if (end > loaded.length) throw new IndexDamagedError('a row past the listing block');
+    }
+    return loaded.subarray(start, end);
+  };
+}
