@@ -1,0 +1,28 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { chromium } from '/work/h/v15h/main/node_modules/playwright/index.mjs';
+const dir = '/tmp/k15h/full';
+const BATON = process.argv[2] ?? '/work/h/v15h/main/bin/baton.js';
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium' });
+const dataDir = process.argv[3] ?? await mkdtemp(join(dir, 'fresh-data-'));
+const t0 = performance.now();
+const ms = () => Math.round(performance.now() - t0);
+const child = spawn(process.execPath, [BATON, 'serve', '--json'], { env: { ...process.env, HOME: join(dir, 'home'), BATON_HOME: dataDir, XDG_RUNTIME_DIR: join(dir, 'run') }, stdio: ['ignore', 'pipe', 'inherit'] });
+const line = await new Promise<string>((done) => child.stdout!.once('data', (d: Buffer) => done(d.toString())));
+console.log(ms(), 'address');
+const page = await browser.newPage();
+page.on('request', (r) => console.log(ms(), 'req', r.url().replace(/\?.*/, '').slice(-40)));
+page.on('requestfinished', (r) => console.log(ms(), 'done', r.url().replace(/\?.*/, '').slice(-40)));
+page.on('websocket', (ws) => {
+  console.log(ms(), 'ws open');
+  ws.on('framesent', (f) => console.log(ms(), 'sent', String(f.payload).slice(0, 90)));
+  ws.on('framereceived', (f) => console.log(ms(), 'recv', String(f.payload).slice(0, 90)));
+});
+await page.goto(JSON.parse(line).url);
+console.log(ms(), 'loaded');
+await page.waitForFunction(() => document.querySelector('[data-testid="session-item"]') !== null, undefined, { timeout: 60000, polling: 'raf' });
+console.log(ms(), 'first row');
+await page.close(); await browser.close();
+child.kill('SIGTERM'); await new Promise((r) => child.once('exit', r));
+if (!process.argv[3]) await rm(dataDir, { recursive: true, force: true });
