@@ -53,39 +53,7 @@ async function until<T>(what: () => T | undefined | false | Promise<T | undefine
   }
 }
 
-/** Sessions in an index a quick start trusts, the oldest of which grew while no host ran. */
-async function trustedIndexWithAGrownOldSession(): Promise<string[]> {
-  const paths: string[] = [];
-  for (let i = 0; i < QUICK_VERIFY_NEWEST + 4; i++) {
-    const path = await writeLog(claudeLogPath(home, '/home/dev/a', idOf(i)), sessionLines(idOf(i), `prompt ${i}`));
-    const t = Date.now() / 1000 - 7200 + i;
-    await utimes(path, t, t);
-    paths.push(path);
-  }
-  const hourAgo = Date.now() / 1000 - 3600;
-  for (const dir of [join(home, '.claude', 'projects', '-home-dev-a'), join(home, '.claude', 'projects'), join(home, '.claude')]) await utimes(dir, hourAgo, hourAgo);
-  await scanCandidateIndex({ env: { HOME: home }, cacheFile: importersCacheFile(dataDir) });
-  await appendFile(paths[0]!, JSON.stringify(claude.user({ uuid: 'late', cwd: '/home/dev/a', sessionId: idOf(0) }, 'one more')) + '\n');
-  await utimes(join(home, '.claude', 'projects', '-home-dev-a'), hourAgo, hourAgo);
-  return paths;
-}
-
 describe('resident candidates', () => {
-  it('waits before the confirming full scan (the page and the first answer come first), and a host closed meanwhile stops without it', async () => {
-    const paths = await trustedIndexWithAGrownOldSession();
-    service = createAgentCandidates({ dataDir, env: { HOME: home }, onChange: (c) => changes.push(c), confirmDelayMs: 60_000 });
-    await service.ready;
-    await service.current();
-    const countOf = () => service!.entries().find((e) => e.path === paths[0])?.candidate().messageCount;
-    await new Promise((r) => setTimeout(r, 300));
-    expect(countOf()).toBe(2); // still the index's answer: not confirmed yet
-    expect(changes.some((c) => c.rescan)).toBe(false);
-    const closing = Date.now();
-    await service.close();
-    service = null;
-    expect(Date.now() - closing).toBeLessThan(5_000);
-  });
-
   it('starts from a trusted index at once, then the confirming full scan corrects an older session that grew and says so', async () => {
     const paths: string[] = [];
     for (let i = 0; i < QUICK_VERIFY_NEWEST + 4; i++) {

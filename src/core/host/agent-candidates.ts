@@ -17,12 +17,6 @@ import { watchTrees, type TreeWatch } from '../watch/tree-watcher.js';
 export const CANDIDATE_PERSIST_DELAY_MS = 2_000;
 /** After a watch broke, the next watch starts this long after the rescan (no tight loop on a broken folder). */
 export const WATCH_RESTART_DELAY_MS = 5_000;
-/**
- * After a start from a trusted index, the confirming full scan waits this long: its stats of every
- * file (and rebuilding the set) would otherwise compete with the page load and the first
- * agents:list for the host's one thread. It corrects only files that changed while no host ran.
- */
-export const CONFIRM_SCAN_DELAY_MS = 2_000;
 /** A tool folder that did not exist is looked for again this often. */
 export const MISSING_ROOT_CHECK_MS = 30_000;
 
@@ -59,8 +53,6 @@ export interface AgentCandidatesOptions {
   restartDelayMs?: number;
   /** Start from a trusted candidate index and confirm it behind (default true). */
   quickStart?: boolean;
-  /** Defaults to CONFIRM_SCAN_DELAY_MS. */
-  confirmDelayMs?: number;
 }
 
 /**
@@ -278,7 +270,6 @@ export function createAgentCandidates(options: AgentCandidatesOptions) {
     return true;
   }
   let verifying = false;
-  let confirmTimer: NodeJS.Timeout | null = null;
 
   const ready = (async () => {
     // Watch first, then scan: a file written during the scan is seen by one or the other.
@@ -286,12 +277,9 @@ export function createAgentCandidates(options: AgentCandidatesOptions) {
     if (closed) return;
     if (await quickStart()) {
       verifying = true;
-      confirmTimer = setTimeout(() => {
-        confirmTimer = null;
-        void serial(fullScan).then(() => {
-          verifying = false;
-        });
-      }, options.confirmDelayMs ?? CONFIRM_SCAN_DELAY_MS);
+      void serial(fullScan).then(() => {
+        verifying = false;
+      });
     } else await serial(fullScan);
     if (closed) return;
     // Baton's own index: an import or handoff by another process changes which candidates are listed.
@@ -339,11 +327,6 @@ export function createAgentCandidates(options: AgentCandidatesOptions) {
         void serial(() => persistIndex(cacheFile, indexed));
       }
       if (restartTimer) clearTimeout(restartTimer);
-      if (confirmTimer) {
-        clearTimeout(confirmTimer);
-        confirmTimer = null;
-        verifying = false;
-      }
       if (rootTimer) clearInterval(rootTimer);
       // A scan in flight finishes (and writes its caches) before the host's folders go away.
       await ready.catch(() => undefined);
