@@ -132,7 +132,7 @@ export function createCandidateMethods(deps: {
   };
   const drop = (render: Render): void => {
     // A CLI that already opened the file keeps reading it; parts of it are no longer answered.
-    if (render.file) void render.file.close().then(() => rm(render.file!.path, { force: true }));
+    if (render.file) void render.file.close().then(() => rm(render.file!.path, { force: true })).catch(() => undefined);
   };
   closers.set(methods, async () => {
     for (const render of rendered.values()) if (render.file) await render.file.close();
