@@ -10,7 +10,7 @@
  *                   with `candidates.list` until listed (watch + debounce + one file read)
  * Wall time per run; peak RSS of the CLI (and of the host) from /usr/bin/time and VmHWM.
  *
- *   npx tsx bench/importers/candidates.ts --dir=/tmp/baton-c15/full [--claude=10000 --codex=10000] [--runs=7] [--cold-runs=2] [--before=/path/to/older/bin/baton.js]
+ *   npx tsx bench/importers/candidates.ts --dir=/tmp/baton-c15/full [--claude=10000 --codex=10000] [--runs=7] [--cold-runs=2] [--before=/path/to/older/bin/baton.js] [--bin=other/bin/baton.js]
  *
  * --before: the cold listing of another build too (e.g. `git archive` of the previous commit,
  * built with `node scripts/build-cli.js`), run alternately with this one: before/after in one run.
@@ -31,7 +31,8 @@ const claudeFiles = Number(args.get('claude') ?? 10_000);
 const codexFiles = Number(args.get('codex') ?? 10_000);
 const runs = Number(args.get('runs') ?? 7);
 const coldRuns = Number(args.get('cold-runs') ?? 2);
-const BATON = resolve(import.meta.dirname, '..', '..', 'bin', 'baton.js');
+// --bin: another build's bin/baton.js for every row (a before/after of the host in one sitting).
+const BATON = resolve(args.get('bin') ?? resolve(import.meta.dirname, '..', '..', 'bin', 'baton.js'));
 const home = join(dir, 'home');
 const data = join(dir, 'data');
 const runtime = join(dir, 'run');

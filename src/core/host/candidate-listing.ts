@@ -1,10 +1,11 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdir, rm, rename, writeFile } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MAX_FRAME_BYTES } from '../../shared/wire.js';
 import type { IndexRow } from '../../shared/session.js';
 import { countItems, groupItems, itemOfEntry, itemOfRow, limitGroups, type ListFilter, type ListItem } from '../importers/candidate-list.js';
-import { writeListJson } from '../importers/list-json.js';
+import { writeListJson, type JsonSink } from '../importers/list-json.js';
+import { writeListingFile as renderToFile, type ListingFile } from './listing-file.js';
 import type { IndexEntry } from '../importers/candidate-index.js';
 import type { RequestHandler } from '../transport/types.js';
 import { importedSessionId } from '../handoff/import-agent-session.js';
@@ -27,6 +28,14 @@ export interface ListingRequest {
 
 /** `baton list --json`'s document for this state, exactly as the CLI's own scan would print it. */
 export async function renderListing(rows: readonly IndexRow[], entries: readonly IndexEntry[], request: ListingRequest, scan: { files: number; ms: number } | null, cliVersion: number): Promise<string> {
+  const chunks: string[] = [];
+  const sink = { write: (c: Buffer) => chunks.push(c.toString('utf8')) > 0, once: () => undefined };
+  await renderListingTo(sink, rows, entries, request, scan, cliVersion);
+  return chunks.join('');
+}
+
+/** renderListing, written to `sink` chunk by chunk (a listing file: never one 29 MB string at 100,000). */
+export async function renderListingTo(sink: JsonSink, rows: readonly IndexRow[], entries: readonly IndexEntry[], request: ListingRequest, scan: { files: number; ms: number } | null, cliVersion: number): Promise<void> {
   const ids = new Set(rows.map((r) => r.id));
   const imported = [...ids].some((id) => id.startsWith('imp-'));
   // Archived rows only mark their candidates as imported; they are not resume candidates themselves.
@@ -36,10 +45,7 @@ export async function renderListing(rows: readonly IndexRow[], entries: readonly
   const total = countItems(all);
   const groups = request.limit !== undefined ? limitGroups(all, request.limit) : all;
   const notes = request.agents ? entries.filter((e) => e.note).map((e) => `${e.path}: ${e.note}`) : [];
-  const chunks: string[] = [];
-  const sink = { write: (c: Buffer) => chunks.push(c.toString('utf8')) > 0, once: () => undefined };
   await writeListJson(sink, { version: cliVersion, command: 'list', ok: true }, groups, { total, shown: countItems(groups), notes, agentScan: request.agents ? { ...scan, host: true } : null });
-  return chunks.join('');
 }
 
 /** Cuts a text into parts whose JSON-encoded form fits a frame (control characters escape to 6 bytes). */
@@ -55,6 +61,20 @@ export function splitForFrames(text: string, partChars = LISTING_PART_CHARS): st
   }
   return parts.length > 0 ? parts : [''];
 }
+
+/** A rendered listing: its parts in memory (one frame, or no listing folder) or in a file read back by part. */
+interface Render {
+  count: number;
+  first: string;
+  part(k: number): Promise<string | null>;
+  file?: ListingFile;
+}
+
+function inMemory(parts: string[]): Render {
+  return { count: parts.length, first: parts[0] ?? '', part: async (k) => parts[k] ?? null };
+}
+
+const closers = new WeakMap<Record<string, RequestHandler>, () => Promise<void>>();
 
 function filterOf(params: Record<string, unknown>): ListingRequest | null {
   const { agents, cwd, source, limit } = params;
@@ -81,32 +101,44 @@ export function createCandidateMethods(deps: {
    */
   listingDir?: string;
 }): Record<string, RequestHandler> {
-  const listings = new Map<string, { parts: string[]; timer: NodeJS.Timeout }>();
+  const methods: Record<string, RequestHandler> = {};
+  const listings = new Map<string, { render: Render; timer: NodeJS.Timeout }>();
   /**
    * The last renders, by what they depend on: the candidates' version, Baton's rows and the
    * request. A second `baton list` with nothing changed copies parts instead of grouping 20,000
    * candidates again.
    */
-  const rendered = new Map<string, { parts: string[]; file?: string }>();
+  const rendered = new Map<string, Render>();
   let dirReady: Promise<void> | null = null;
-  const writeListingFile = async (key: string, parts: readonly string[]): Promise<string | undefined> => {
+  /** A listing rendered into a file in listingDir; undefined when there is none or it cannot be written (then in memory). */
+  const renderFile = async (key: string, render: (sink: JsonSink) => Promise<void>): Promise<Render | undefined> => {
     const dir = deps.listingDir;
     if (!dir) return undefined;
     // Files left by an earlier host are stale: start from an empty folder.
     dirReady ??= rm(dir, { recursive: true, force: true }).then(() => mkdir(dir, { recursive: true, mode: 0o700 }).then(() => undefined));
+    let file: ListingFile;
     try {
       await dirReady;
-      const file = join(dir, `listing-${createHash('sha256').update(key).digest('hex').slice(0, 32)}.json`);
-      const temp = `${file}.${randomUUID()}.tmp`;
-      // A cache, not a record: no fsync; the rename means a reader sees a whole document or none.
-      await writeFile(temp, parts.join(''), { mode: 0o600 });
-      await rename(temp, file);
-      return file;
+      file = await renderToFile(join(dir, `listing-${createHash('sha256').update(key).digest('hex').slice(0, 32)}.json`), render);
     } catch {
-      return undefined; // the parts still answer
+      return undefined;
     }
+    const first = (await file.part(0)) ?? '';
+    if (file.starts.length > 1) return { count: file.starts.length, first, part: (k) => file.part(k), file };
+    // One frame's worth: answered in the frame, no file to keep open.
+    await file.close();
+    await rm(file.path, { force: true });
+    return inMemory([first]);
   };
-  const keep = (parts: string[]): string => {
+  const drop = (render: Render): void => {
+    // A CLI that already opened the file keeps reading it; parts of it are no longer answered.
+    if (render.file) void render.file.close().then(() => rm(render.file!.path, { force: true })).catch(() => undefined);
+  };
+  closers.set(methods, async () => {
+    for (const render of rendered.values()) if (render.file) await render.file.close();
+    rendered.clear();
+  });
+  const keep = (render: Render): string => {
     if (listings.size >= MAX_OPEN_LISTINGS) {
       const [oldest] = listings.keys();
       if (oldest !== undefined) {
@@ -117,18 +149,21 @@ export function createCandidateMethods(deps: {
     const id = randomUUID();
     const timer = setTimeout(() => listings.delete(id), LISTING_TTL_MS);
     timer.unref();
-    listings.set(id, { parts, timer });
+    listings.set(id, { render, timer });
     return id;
   };
-  return {
+  Object.assign(methods, {
     'candidates.list': async (request) => {
       const params = (request.params ?? {}) as Record<string, unknown>;
       if (typeof params.listing === 'string') {
         const listing = listings.get(params.listing);
         const part = params.part;
         if (!listing) return { ok: false, code: 'NOT_FOUND', message: 'That listing expired; ask again.' };
-        if (typeof part !== 'number' || !Number.isInteger(part) || part < 0 || part >= listing.parts.length) return { ok: false, code: 'BAD_REQUEST', message: `part must be 0..${listing.parts.length - 1}` };
-        return { ok: true, text: listing.parts[part] };
+        const { count } = listing.render;
+        if (typeof part !== 'number' || !Number.isInteger(part) || part < 0 || part >= count) return { ok: false, code: 'BAD_REQUEST', message: `part must be 0..${count - 1}` };
+        const text = await listing.render.part(part);
+        if (text === null) return { ok: false, code: 'NOT_FOUND', message: 'That listing expired; ask again.' };
+        return { ok: true, text };
       }
       const listingRequest = filterOf(params);
       if (!listingRequest) return { ok: false, code: 'BAD_REQUEST', message: 'candidates.list takes { agents?: boolean, cwd?: string, source?: "claude"|"codex"|"baton", limit?: integer }' };
@@ -138,23 +173,30 @@ export function createCandidateMethods(deps: {
       let render = rendered.get(key);
       if (!render) {
         const stats = deps.candidates.stats();
-        const parts = splitForFrames(await renderListing(rows, deps.candidates.entries(), listingRequest, stats ? { files: stats.files, ms: stats.ms } : null, deps.cliVersion));
-        render = { parts, ...(parts.length > 1 ? { file: await writeListingFile(key, parts) } : {}) };
+        const scan = stats ? { files: stats.files, ms: stats.ms } : null;
+        const entries = deps.candidates.entries();
+        render =
+          (await renderFile(key, (sink) => renderListingTo(sink, rows, entries, listingRequest, scan, deps.cliVersion))) ??
+          inMemory(splitForFrames(await renderListing(rows, entries, listingRequest, scan, deps.cliVersion)));
         if (rendered.size >= RENDER_CACHE_SIZE) {
           const oldest = rendered.keys().next().value!;
-          const file = rendered.get(oldest)?.file;
+          drop(rendered.get(oldest)!);
           rendered.delete(oldest);
-          // A CLI that already opened it keeps reading it; one that did not falls back to the parts.
-          if (file) void rm(file, { force: true });
         }
         rendered.set(key, render);
       }
-      const { parts, file } = render;
+      const { count, first, file } = render;
       // A CLI that opens the file first (`fileFirst`) gets no text: the first part, JSON-escaped
       // here and parsed there, was read by no one (it can still ask for part 0).
-      const text = file && params.fileFirst === true ? '' : parts[0];
-      return { ok: true, parts: parts.length, text, ...(parts.length > 1 ? { listing: keep(parts) } : {}), ...(file ? { file } : {}) };
+      const text = file && params.fileFirst === true ? '' : first;
+      return { ok: true, parts: count, text, ...(count > 1 ? { listing: keep(render) } : {}), ...(file ? { file: file.path } : {}) };
     },
     'candidates.health': async () => ({ ok: true, health: deps.candidates.health() }),
-  };
+  } satisfies Record<string, RequestHandler>);
+  return methods;
+}
+
+/** Closes the listing files a host's candidate methods hold open (host shutdown). */
+export async function closeCandidateMethods(methods: Record<string, RequestHandler>): Promise<void> {
+  await closers.get(methods)?.();
 }

@@ -19,7 +19,7 @@ import { createTaskService, type TaskService } from '../tasks/index.js';
 import { importAgentSession, notYetImported } from '../handoff/import-agent-session.js';
 import { createAgentCandidates, type AgentCandidates } from './agent-candidates.js';
 import { agentListPage, orderAgentEntries, type AgentListOrder } from './agent-list-page.js';
-import { createCandidateMethods } from './candidate-listing.js';
+import { closeCandidateMethods, createCandidateMethods } from './candidate-listing.js';
 import { listingsDir } from '../paths.js';
 import { LIST_JSON_VERSION } from '../importers/list-json.js';
 import { commandTargetOf, terminalCommandFor } from '../terminal-command.js';
@@ -297,7 +297,7 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
       for (const unsubscribe of unsubscribers) unsubscribe();
       await relay?.close();
       await endpointServer.close();
-      await Promise.all([approvals.close(), tasks.close(), watches.close(), candidates.close(), search.close()]);
+      await Promise.all([approvals.close(), tasks.close(), watches.close(), candidates.close(), search.close(), closeCandidateMethods(candidateMethods)]);
       await store.close();
     },
   };

@@ -50,6 +50,11 @@ export const STAT_BATCH = 256;
  * this many per batch: at most 12 MB held, a few milliseconds of blocked event loop per batch.
  */
 export const SCAN_READ_BATCH = 256;
+/**
+ * A cold scan yields to the event loop after this much parsing (also within a batch): the host
+ * serving its page and answering the UI while it scans waits at most this long per turn.
+ */
+export const SCAN_SLICE_MS = 5;
 /** Files read in parallel during a scan. */
 export const SCAN_CONCURRENCY = 16;
 /** Version of the scan cache file; another version is ignored and rebuilt. */

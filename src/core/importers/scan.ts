@@ -3,7 +3,8 @@ import { messagesOf } from './digest.js';
 import { discoverSessionFiles, type FoundFile } from './discover.js';
 export type { FoundFile } from './discover.js';
 import { errnoOf } from './errors.js';
-import { SCAN_CONCURRENCY, SCAN_READ_BATCH, WHOLE_READ_MAX_BYTES } from './limits.js';
+import { timeSlicer } from './time-slicer.js';
+import { SCAN_CONCURRENCY, SCAN_READ_BATCH, SCAN_SLICE_MS, WHOLE_READ_MAX_BYTES } from './limits.js';
 import { locateAgentDirs } from './locate.js';
 import { nodeImportReader, statAll, type ImportReader, type ImportStat } from './reader.js';
 import { emptyCache, loadScanCache, saveScanCache, type ScanCache } from './scan-cache.js';
@@ -237,6 +238,26 @@ function unchanged(entry: IndexEntry | undefined, file: FoundFile, stat: ImportS
 }
 
 /**
+ * The order a cold scan reads in: the newest SCAN_READ_BATCH files of both tools first (a host
+ * lists them after the first batch, and the UI's first page is the newest), then the rest Claude
+ * first, then Codex, newest first within each, so progress reads "Reading Claude Code sessions…
+ * n / N" and then Codex. Sorts `toRead` (indexes into `files`) in place.
+ */
+export function readOrder(toRead: number[], files: readonly FoundFile[], stats: ReadonlyArray<ImportStat | Error>): void {
+  const mtime = (i: number): number => {
+    const s = stats[i]!;
+    return s instanceof Error ? 0 : s.mtimeMs;
+  };
+  // Ties keep discovery order, so the order is the same from one scan to the next.
+  const newest = (a: number, b: number): number => mtime(b) - mtime(a) || a - b;
+  toRead.sort(newest);
+  const rest = toRead.slice(SCAN_READ_BATCH);
+  rest.sort((a, b) => (files[a]!.source === files[b]!.source ? newest(a, b) : files[a]!.source === 'claude' ? -1 : 1));
+  // Copied back one by one: a spread of 100,000 arguments would overflow the stack.
+  rest.forEach((i, k) => (toRead[SCAN_READ_BATCH + k] = i));
+}
+
+/**
  * The scan behind every listing. Warm, it answers from the compact candidate index
  * (candidate-index.ts) and never parses the full digest cache; that cache is read only when a
  * known file changed (to continue it from where the last scan stopped) or when files vanished.
@@ -291,20 +312,22 @@ export async function scanCandidateIndexFull(
   const cache: ScanCache = needCache ? await loadScanCache(options.cacheFile) : emptyCache();
 
   const outcomes: Outcome[] = new Array(toRead.length);
-  // Claude first, then Codex, so progress reads "Reading Claude Code sessions… n / N" then Codex.
-  toRead.sort((a, b) => (found.files[a]!.source === found.files[b]!.source ? a - b : found.files[a]!.source === 'claude' ? -1 : 1));
+  readOrder(toRead, found.files, fileStats);
   const totals = { claude: 0, codex: 0 };
   for (const i of toRead) totals[found.files[i]!.source] += 1;
   const done = { claude: 0, codex: 0 };
   let lastReport = 0;
   let lastPartial = 0;
   let partialFrom = 0;
+  const breathe = timeSlicer(SCAN_SLICE_MS);
   for (let from = 0; from < toRead.length; from += SCAN_READ_BATCH) {
     const batchEnd = Math.min(toRead.length, from + SCAN_READ_BATCH);
     const prefixes = await readSmallFiles(reader, toRead.slice(from, batchEnd), found.files, fileStats, cache);
     let cursor = from;
     const worker = async (): Promise<void> => {
       while (cursor < batchEnd) {
+        await breathe();
+        if (cursor >= batchEnd) break;
         const k = cursor++;
         const i = toRead[k]!;
         const source = found.files[i]!.source;
