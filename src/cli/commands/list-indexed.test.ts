@@ -13,18 +13,8 @@ import { listingFromIndex, readTrustedIndex } from './list-indexed.js';
 import { openStore } from '../../core/store/index.js';
 import { registerStoreFs, sealsFilesAt } from '../../core/store/at-rest/registry.js';
 import type { KeyStore } from '../../core/store/at-rest/key-store.js';
+import { seededRandom as rng } from '../../core/test-support/seeded-random.js';
 
-/** mulberry32: the same corpora on every run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 let root: string;
 beforeAll(async () => {

@@ -6,6 +6,7 @@ import { connectEndpoint } from '../transport/client.js';
 import { loadOrCreateToken, resolveEndpoint } from '../transport/endpoint.js';
 import type { Answer } from '../transport/types.js';
 import { createHandoffFixture, type HandoffFixture } from './test-support/handoff-fixture.js';
+import { seededRandom as mulberry32 } from '../test-support/seeded-random.js';
 
 const DISTINCT = Number(process.env.BATON_FAULT_DISTINCT ?? 100);
 const OFFERS = Number(process.env.BATON_FAULT_OFFERS ?? 1_000);
@@ -16,16 +17,6 @@ const CHILD = join(import.meta.dirname, 'test-support', 'receiver-child.ts');
 let fixture: HandoffFixture;
 let receiver: ChildProcess | null = null;
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Each receiver child with a promise that settles when it has exited, however often it is killed. */
 const exited = new WeakMap<ChildProcess, Promise<void>>();

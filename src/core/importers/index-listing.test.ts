@@ -6,18 +6,8 @@ import { groupsWithIndex, listingOfIndex, prepareListing } from './index-listing
 import type { LayoutSource } from './candidate-index-layout.js';
 import { writeListJson } from './list-json.js';
 import type { ImportedCandidate } from './types.js';
+import { seededRandom as rng } from '../test-support/seeded-random.js';
 
-/** mulberry32: the same cases on every run, a different mix per seed. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const CWDS = ['/home/dev/a', '/home/dev/a/', '/home/dev/a/sub', '/home/dev/b', '/srv/x y', '/srv/ünï', '/', ''];
 const TIMES = [Date.UTC(2026, 10, 1), Date.UTC(2026, 10, 1), Date.UTC(2026, 10, 2, 3), Date.UTC(2026, 10, 5), Number.NaN];

@@ -5,17 +5,7 @@
  * single lines, CRLF, a BOM, blank and garbage lines. Seeded, so every run writes the same files.
  */
 
-/** mulberry32: a tiny seeded PRNG, enough to make the same corpus on every machine. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../../test-support/seeded-random.js';
 
 const WORDS = ['the', 'build', 'fails', 'on', 'CI', 'because', 'parser', 'we', 'should', 'keep', 'ids', 'café', 'naïve', '日本語', '🚀', 'résumé', 'src/core/store.ts', '42', '(x)', '=>'];
 const SENTENCES = [
