@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Manifest } from '../../shared/manifest.js';
 import { sha256Hex } from '../hash.js';
-import { batonModelOf, readCarriedModel, storeCarriedModel, verifyModel } from './manifest-model.js';
+import { batonModelNamed, readCarriedModel, storeCarriedModel, verifyModel } from './manifest-model.js';
+import { scanMessageArray } from './message-source.js';
 import { createHandoffFixture, type HandoffFixture } from './test-support/handoff-fixture.js';
 
 let fixture: HandoffFixture;
@@ -57,10 +58,15 @@ describe('the model settings artifact', () => {
   });
 });
 
-it('batonModelOf: the model of the last assistant message that names one', () => {
-  expect(batonModelOf([{ role: 'user', content: 'a' }])).toBeNull();
+it('a Baton session\'s model: the last assistant message that names one, as the landing scans it', async () => {
+  const modelOf = async (messages: Parameters<typeof scanMessageArray>[0]) => {
+    const input = await scanMessageArray(messages);
+    if (!input.ok) throw new Error(input.message);
+    return batonModelNamed(input.scan.lastAssistantModel);
+  };
+  expect(await modelOf([{ role: 'user', content: 'a' }])).toBeNull();
   expect(
-    batonModelOf([
+    await modelOf([
       { role: 'assistant', content: 'a', model: 'm1' },
       { role: 'user', content: 'b', model: 'not-an-assistant' },
       { role: 'assistant', content: 'c' },

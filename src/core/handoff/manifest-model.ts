@@ -1,5 +1,4 @@
 import type { Manifest } from '../../shared/manifest.js';
-import type { MessageInput } from '../../shared/message.js';
 import type { SessionDoc } from '../../shared/session.js';
 import { canonicalJson, sha256Hex } from '../hash.js';
 import type { ModelSettings } from '../importers/model-settings.js';
@@ -21,18 +20,10 @@ export interface CarriedModel {
 }
 
 /**
- * The model of a Baton session handed off with a messages file: the `model` of its last
- * assistant message (README: message format). The CLI takes no other model setting.
+ * The model snapshot of a Baton session handed off with a messages file: `name` is the `model` of
+ * its last assistant message (README: message format), found by the landing's scan. The CLI takes
+ * no other model setting.
  */
-export function batonModelOf(messages: readonly MessageInput[]): { name: string; settings: ModelSettings & Record<string, unknown> } | null {
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const m = messages[i]!;
-    if (m.role === 'assistant' && typeof m.model === 'string' && m.model.length > 0) return batonModelNamed(m.model);
-  }
-  return null;
-}
-
-/** The model snapshot of a Baton session whose last assistant message names `name` (a landing's scan finds it). */
 export function batonModelNamed(name: string | null): { name: string; settings: ModelSettings & Record<string, unknown> } | null {
   return name ? { name, settings: { sourceTool: 'baton', model: name, instructions: [], sources: [] } } : null;
 }

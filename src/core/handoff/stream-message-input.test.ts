@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseMessageInput } from './read-message-input.js';
-import { MESSAGE_INPUT_CHUNK_BYTES, MESSAGE_LINE_MAX_BYTES, parseMessageFile, parseMessageStream } from './stream-message-input.js';
+import { MESSAGE_INPUT_CHUNK_BYTES, MESSAGE_LINE_MAX_BYTES, parseMessageStream } from './stream-message-input.js';
+import { parseMessageFile } from './test-support/parse-message-file.js';
 
 /** The bytes cut into pieces at the given offsets, as a stream would hand them over. */
 async function* piecesOf(bytes: Buffer, cuts: number[]): AsyncGenerator<Buffer> {

@@ -94,15 +94,3 @@ export async function* readMessageFile(path: string): AsyncGenerator<MessageInpu
     stream.destroy();
   }
 }
-
-/** A messages file, parsed whole into an array (tests and small inputs; the CLI streams it: message-source.ts). */
-export async function parseMessageFile(path: string): Promise<MessageInputResult> {
-  const messages: MessageInput[] = [];
-  try {
-    for await (const part of readMessageFile(path)) for (const m of part) messages.push(m);
-  } catch (error) {
-    if (error instanceof MessageInputError) return { ok: false, message: error.message };
-    throw error;
-  }
-  return { ok: true, messages };
-}

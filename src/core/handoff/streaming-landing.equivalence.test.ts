@@ -4,7 +4,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openStore } from '../store/index.js';
-import { parseMessageFile } from './stream-message-input.js';
+import { parseMessageFile } from './test-support/parse-message-file.js';
 import { landAndReadBack, offerSession, type NewSessionRequest } from './send.js';
 import { defaultTitle, scanMessageFile } from './message-source.js';
 import { landingCorpus } from './test-support/landing-corpus.js';
