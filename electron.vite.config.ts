@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
+import { buildScanWorker, SCAN_WORKER_FILE } from './scripts/build-scan-worker.js';
 
 // The risk policy's bash grammar (src/core/policy/parser.ts looks for it next to the main bundle).
 const policyWasm = {
@@ -13,6 +14,14 @@ const policyWasm = {
   },
 };
 
+// The cold scan's worker thread, self-contained next to the main bundle (src/core/importers/scan-pool.ts looks for it there).
+const scanWorker = {
+  name: 'baton-scan-worker',
+  async generateBundle(this: { emitFile(file: { type: 'asset'; fileName: string; source: Uint8Array }): string }) {
+    this.emitFile({ type: 'asset', fileName: SCAN_WORKER_FILE, source: (await buildScanWorker())! });
+  },
+};
+
 // Three bundles: the Electron main process, the sandboxed preload bridge and the React renderer.
 // The browser host (`baton serve`) serves the same renderer bundle from out/renderer.
 export default defineConfig({
@@ -21,7 +30,7 @@ export default defineConfig({
       outDir: 'out/main',
       rollupOptions: { input: { index: resolve('src/main/index.ts') } },
     },
-    plugins: [policyWasm],
+    plugins: [policyWasm, scanWorker],
   },
   preload: {
     build: {

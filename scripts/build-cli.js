@@ -4,6 +4,7 @@
 // warm cache keep a handoff's start-up short (bench/handoff/cli-process.ts); Node 20 has no
 // module.enableCompileCache. Type-checking is `npm run typecheck`; this step only transpiles.
 import { build } from 'esbuild';
+import { buildScanWorker, SCAN_WORKER_FILE } from './build-scan-worker.js';
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -54,6 +55,9 @@ await build({
   minify: true,
   logLevel: 'warning',
 });
+
+// The cold scan's worker thread (src/core/importers/scan-pool.ts looks for it next to the bundle).
+await buildScanWorker(join(dirname(CLI_BUNDLE), SCAN_WORKER_FILE));
 
 // The bash grammar of the risk policy: src/core/policy/parser.ts looks for these next to the bundle.
 for (const wasm of ['web-tree-sitter/tree-sitter.wasm', 'tree-sitter-bash/tree-sitter-bash.wasm']) {

@@ -74,3 +74,13 @@ export const FOLDER_MTIME_RACY_MS = 2_000;
 export const FULL_VERIFY_MAX_AGE_MS = 60_000;
 /** The quick warm scan stats this many of the most recently modified files (the active sessions) on every listing. */
 export const QUICK_VERIFY_NEWEST = 256;
+/**
+ * Worker threads a cold scan summarizes its new files in (scan-pool.ts): two, for the two cores
+ * Baton is measured on; the scan's own thread stats, redacts and writes meanwhile.
+ * BATON_SCAN_WORKERS overrides it (0: every file in the scan's thread).
+ */
+export const SCAN_WORKERS = 2;
+/** Below this many new files a scan reads them itself: starting a worker costs more than it saves. */
+export const POOL_MIN_FILES = 512;
+/** Files per task sent to a worker: small enough that both workers share the first batch. */
+export const POOL_TASK_FILES = 64;

@@ -4,7 +4,9 @@ import { discoverSessionFiles, type FoundFile } from './discover.js';
 export type { FoundFile } from './discover.js';
 import { errnoOf } from './errors.js';
 import { timeSlicer } from './time-slicer.js';
-import { SCAN_CONCURRENCY, SCAN_READ_BATCH, SCAN_SLICE_MS, WHOLE_READ_MAX_BYTES } from './limits.js';
+import { POOL_MIN_FILES, SCAN_CONCURRENCY, SCAN_READ_BATCH, SCAN_SLICE_MS, SCAN_WORKERS, WHOLE_READ_MAX_BYTES } from './limits.js';
+import { poolSize, scanWorkerEntry, startScanPool, type ScanPool } from './scan-pool.js';
+import { resultValue, summarizeJobs, type SummarizeJob } from './summarize-jobs.js';
 import { locateAgentDirs } from './locate.js';
 import { nodeImportReader, statAll, type ImportReader, type ImportStat } from './reader.js';
 import { emptyCache, loadScanCache, saveScanCache, type ScanCache } from './scan-cache.js';
@@ -23,6 +25,13 @@ export interface ScanOptions {
   source?: AgentSource;
   /** Injected for tests (counting, faults); defaults to node:fs. */
   reader?: ImportReader;
+  /**
+   * Worker threads for a cold scan's new files (scan-pool.ts); default BATON_SCAN_WORKERS, else
+   * SCAN_WORKERS. Used only with the default reader and at least POOL_MIN_FILES new files.
+   */
+  workers?: number;
+  /** A pool the caller started and closes (tests share one across scans); used for any number of new files. */
+  pool?: ScanPool;
 }
 
 type Outcome =
@@ -72,7 +81,8 @@ function byteCountingReader(base: ImportReader): { reader: ImportReader; bytes: 
   };
 }
 
-async function scanOne(reader: ImportReader, file: FoundFile, stat: ImportStat | Error, cached: FileState | undefined, prefix?: Buffer): Promise<Outcome> {
+/** `summarized`: the file's summary already made (by a scan worker), used instead of reading it here. */
+async function scanOne(reader: ImportReader, file: FoundFile, stat: ImportStat | Error, cached: FileState | undefined, prefix?: Buffer, summarized?: FileState | Error): Promise<Outcome> {
   if (stat instanceof Error) {
     const code = errnoOf(stat);
     if (code === 'ENOENT') return { kind: 'skip', reason: 'vanished during the scan', read: false };
@@ -86,7 +96,8 @@ async function scanOne(reader: ImportReader, file: FoundFile, stat: ImportStat |
   if (cached && cached.size === stat.size && cached.mtimeMs === stat.mtimeMs && cached.digest.source === file.source) state = cached;
   else {
     try {
-      state = (await summarizeFile(reader, file.source, file.path, stat, cached?.digest.source === file.source ? cached : undefined, prefix)).state;
+      if (summarized instanceof Error) throw summarized;
+      state = summarized ?? (await summarizeFile(reader, file.source, file.path, stat, cached?.digest.source === file.source ? cached : undefined, prefix)).state;
       read = true;
     } catch (error) {
       const code = errnoOf(error);
@@ -101,6 +112,36 @@ async function scanOne(reader: ImportReader, file: FoundFile, stat: ImportStat |
 }
 
 
+/** A regular, uncompressed, non-empty file with nothing cached to continue from: read from its start. */
+function isNewFile(file: FoundFile, stat: ImportStat | Error, cache: ScanCache): stat is ImportStat {
+  const cached = cache.entries[file.path];
+  return !(stat instanceof Error) && stat.isFile && !file.compressed && stat.size > 0 && !(cached && cached.digest.source === file.source);
+}
+
+/** Workers a scan may start: the option, else BATON_SCAN_WORKERS (a whole number), else SCAN_WORKERS. */
+function workersWanted(options: ScanOptions): number {
+  if (options.workers !== undefined) return options.workers;
+  const raw = (options.env ?? process.env).BATON_SCAN_WORKERS;
+  return raw !== undefined && /^\d{1,2}$/.test(raw) ? Number(raw) : SCAN_WORKERS;
+}
+
+/**
+ * Hands the new files of every batch to the pool at once (it answers tasks in order, so the
+ * first batch comes back first) and gives, per batch, each file's summary by index into `files`.
+ */
+function summarizeInPool(pool: ScanPool, batches: ReadonlyArray<readonly number[]>, files: readonly FoundFile[], stats: ReadonlyArray<ImportStat | Error>, isNew: Uint8Array, bytes: { n: number }): Array<Promise<Map<number, FileState | Error>>> {
+  return batches.map(async (batch) => {
+    const wanted = batch.filter((i) => isNew[i] === 1);
+    const jobs: SummarizeJob[] = wanted.map((i) => {
+      const stat = stats[i] as ImportStat;
+      return { path: files[i]!.path, source: files[i]!.source, size: stat.size, mtimeMs: stat.mtimeMs };
+    });
+    const run = await pool.run(jobs);
+    bytes.n += run.bytes;
+    return new Map(wanted.map((i, k) => [i, resultValue(run.results[k]!)]));
+  });
+}
+
 /**
  * The bytes of the files in `batch` (indexes into `files`) that a cold scan reads whole: new
  * (nothing cached to continue from), regular, uncompressed, not empty, at most
@@ -110,12 +151,7 @@ async function scanOne(reader: ImportReader, file: FoundFile, stat: ImportStat |
 async function readSmallFiles(reader: ImportReader, batch: readonly number[], files: readonly FoundFile[], stats: ReadonlyArray<ImportStat | Error>, cache: ScanCache): Promise<Map<number, Buffer>> {
   const out = new Map<number, Buffer>();
   if (!reader.readPrefixes) return out;
-  const wanted = batch.filter((i) => {
-    const stat = stats[i]!;
-    const file = files[i]!;
-    const cached = cache.entries[file.path];
-    return !(stat instanceof Error) && stat.isFile && !file.compressed && stat.size > 0 && stat.size <= WHOLE_READ_MAX_BYTES && !(cached && cached.digest.source === file.source);
-  });
+  const wanted = batch.filter((i) => isNewFile(files[i]!, stats[i]!, cache) && (stats[i] as ImportStat).size <= WHOLE_READ_MAX_BYTES);
   if (wanted.length === 0) return out;
   const read = await reader.readPrefixes(wanted.map((i) => ({ path: files[i]!.path, length: (stats[i] as ImportStat).size })));
   wanted.forEach((i, k) => {
@@ -313,52 +349,69 @@ export async function scanCandidateIndexFull(
 
   const outcomes: Outcome[] = new Array(toRead.length);
   readOrder(toRead, found.files, fileStats);
-  const totals = { claude: 0, codex: 0 };
-  for (const i of toRead) totals[found.files[i]!.source] += 1;
-  const done = { claude: 0, codex: 0 };
-  let lastReport = 0;
-  let lastPartial = 0;
-  let partialFrom = 0;
-  const breathe = timeSlicer(SCAN_SLICE_MS);
-  for (let from = 0; from < toRead.length; from += SCAN_READ_BATCH) {
-    const batchEnd = Math.min(toRead.length, from + SCAN_READ_BATCH);
-    const prefixes = await readSmallFiles(reader, toRead.slice(from, batchEnd), found.files, fileStats, cache);
-    let cursor = from;
-    const worker = async (): Promise<void> => {
-      while (cursor < batchEnd) {
-        await breathe();
-        if (cursor >= batchEnd) break;
-        const k = cursor++;
-        const i = toRead[k]!;
-        const source = found.files[i]!.source;
-        outcomes[k] = await scanOne(reader, { ...found.files[i]!, path: paths[i]! }, fileStats[i]!, cache.entries[paths[i]!], prefixes.get(i));
-        prefixes.delete(i);
-        done[source] += 1;
-        if (options.onProgress && (done[source] === totals[source] || performance.now() - lastReport >= PROGRESS_INTERVAL_MS)) {
-          lastReport = performance.now();
-          options.onProgress({ source, done: done[source], total: totals[source] });
+  const batches: number[][] = [];
+  for (let from = 0; from < toRead.length; from += SCAN_READ_BATCH) batches.push(toRead.slice(from, from + SCAN_READ_BATCH));
+  const files = found.files.map((f, i) => ({ ...f, path: paths[i]! }));
+  let pool = options.pool ?? null;
+  const isNew = new Uint8Array(files.length);
+  let newFiles = 0;
+  for (const i of toRead) if (isNewFile(files[i]!, fileStats[i]!, cache)) (isNew[i] = 1), newFiles++;
+  const ownPool = pool === null && options.reader === undefined && poolSize(workersWanted(options)) > 0 && newFiles >= POOL_MIN_FILES && scanWorkerEntry() !== null;
+  // The fallback when a worker fails: the same summaries, made here (bytes counted by `reader`).
+  if (ownPool) pool = startScanPool({ workers: poolSize(workersWanted(options)), inThread: async (jobs) => ({ results: await summarizeJobs(reader, jobs, timeSlicer(SCAN_SLICE_MS)), bytes: 0 }) });
+  const poolBytes = { n: 0 };
+  const pooled = pool ? summarizeInPool(pool, batches, files, fileStats, isNew, poolBytes) : null;
+  try {
+    const totals = { claude: 0, codex: 0 };
+    for (const i of toRead) totals[found.files[i]!.source] += 1;
+    const done = { claude: 0, codex: 0 };
+    let lastReport = 0;
+    let lastPartial = 0;
+    let partialFrom = 0;
+    const breathe = timeSlicer(SCAN_SLICE_MS);
+    for (let from = 0; from < toRead.length; from += SCAN_READ_BATCH) {
+      const batchEnd = Math.min(toRead.length, from + SCAN_READ_BATCH);
+      const summarized = pooled ? await pooled[from / SCAN_READ_BATCH]! : null;
+      const prefixes = summarized ? new Map<number, Buffer>() : await readSmallFiles(reader, toRead.slice(from, batchEnd), found.files, fileStats, cache);
+      let cursor = from;
+      const worker = async (): Promise<void> => {
+        while (cursor < batchEnd) {
+          await breathe();
+          if (cursor >= batchEnd) break;
+          const k = cursor++;
+          const i = toRead[k]!;
+          const source = found.files[i]!.source;
+          outcomes[k] = await scanOne(reader, files[i]!, fileStats[i]!, cache.entries[paths[i]!], prefixes.get(i), summarized?.get(i));
+          prefixes.delete(i);
+          done[source] += 1;
+          if (options.onProgress && (done[source] === totals[source] || performance.now() - lastReport >= PROGRESS_INTERVAL_MS)) {
+            lastReport = performance.now();
+            options.onProgress({ source, done: done[source], total: totals[source] });
+          }
         }
+      };
+      await Promise.all(Array.from({ length: Math.min(SCAN_CONCURRENCY, batchEnd - from) }, worker));
+      // Redacted per batch (not once at the end) so a partial list shows nothing unredacted.
+      const batchOutcomes = outcomes.slice(from, batchEnd);
+      const batchIdx = toRead.slice(from, batchEnd);
+      await redactFreshStates(batchOutcomes, batchIdx.map((i) => found.files[i]!), batchIdx.map((i) => paths[i]!));
+      for (let k = from; k < batchEnd; k++) outcomes[k] = batchOutcomes[k - from]!;
+      if (options.onPartial && batchEnd < toRead.length && (partialFrom === 0 || performance.now() - lastPartial >= PARTIAL_INTERVAL_MS)) {
+        lastPartial = performance.now();
+        const fresh: IndexEntry[] = [];
+        for (let k = partialFrom; k < batchEnd; k++) {
+          const o = outcomes[k]!;
+          const i = toRead[k]!;
+          const stat = fileStats[i]!;
+          if (o.kind === 'candidate') fresh.push(entryOf(paths[i]!, found.files[i]!.source, stat instanceof Error ? 0 : stat.size, stat instanceof Error ? 0 : stat.mtimeMs, o.candidate, null, totalsOf(o.state)));
+        }
+        // The unchanged entries of a previous index come with the first partial list.
+        options.onPartial(partialFrom === 0 ? [...next.filter((e) => e.skip === null), ...fresh] : fresh);
+        partialFrom = batchEnd;
       }
-    };
-    await Promise.all(Array.from({ length: Math.min(SCAN_CONCURRENCY, batchEnd - from) }, worker));
-    // Redacted per batch (not once at the end) so a partial list shows nothing unredacted.
-    const batchOutcomes = outcomes.slice(from, batchEnd);
-    const batchIdx = toRead.slice(from, batchEnd);
-    await redactFreshStates(batchOutcomes, batchIdx.map((i) => found.files[i]!), batchIdx.map((i) => paths[i]!));
-    for (let k = from; k < batchEnd; k++) outcomes[k] = batchOutcomes[k - from]!;
-    if (options.onPartial && batchEnd < toRead.length && (partialFrom === 0 || performance.now() - lastPartial >= PARTIAL_INTERVAL_MS)) {
-      lastPartial = performance.now();
-      const fresh: IndexEntry[] = [];
-      for (let k = partialFrom; k < batchEnd; k++) {
-        const o = outcomes[k]!;
-        const i = toRead[k]!;
-        const stat = fileStats[i]!;
-        if (o.kind === 'candidate') fresh.push(entryOf(paths[i]!, found.files[i]!.source, stat instanceof Error ? 0 : stat.size, stat instanceof Error ? 0 : stat.mtimeMs, o.candidate, null, totalsOf(o.state)));
-      }
-      // The unchanged entries of a previous index come with the first partial list.
-      options.onPartial(partialFrom === 0 ? [...next.filter((e) => e.skip === null), ...fresh] : fresh);
-      partialFrom = batchEnd;
     }
+  } finally {
+    if (ownPool) await pool!.close();
   }
 
   let changed = vanished || previous === null;
@@ -408,7 +461,7 @@ export async function scanCandidateIndexFull(
     await persistScan(options.cacheFile, indexed, freshStates, needCache ? cache : undefined, meta);
   }
   if (indexFile && options.cacheFile) await markCandidateIndexVerified(indexFile); // quick scans may trust it again
-  stats.bytesRead = counted.bytes();
+  stats.bytesRead = counted.bytes() + poolBytes.n;
   stats.ms = Math.round(performance.now() - started);
   return { scan: { entries: next.filter((e) => e.skip === null), stats }, indexed, states: freshStates };
 }

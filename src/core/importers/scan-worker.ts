@@ -1,0 +1,24 @@
+import { parentPort } from 'node:worker_threads';
+import { countingReader, nodeImportReader } from './reader.js';
+import { WORKER_READY, type ScanTask, type ScanTaskReply } from './scan-worker-protocol.js';
+import { summarizeJobs } from './summarize-jobs.js';
+
+/**
+ * A cold scan's worker (scan-pool.ts): reads and digests the session files it is sent, one task
+ * at a time, and posts their states back. It parses JSON lines, the bulk of a cold scan, on
+ * another core; redaction, the caches and the listing stay with the scan.
+ *
+ * Bundled on its own (scripts/build-cli.js, electron.vite.config.ts) as scan-worker.cjs next to
+ * each bundle that scans.
+ */
+const port = parentPort;
+if (port) {
+  port.on('message', (task: ScanTask) => {
+    const reader = countingReader(nodeImportReader);
+    void summarizeJobs(reader, task.jobs).then((results) => {
+      const reply: ScanTaskReply = { id: task.id, results, bytes: reader.counts.bytes };
+      port.postMessage(reply);
+    });
+  });
+  port.postMessage(WORKER_READY);
+}
