@@ -1,7 +1,7 @@
 import { parentPort } from 'node:worker_threads';
-import { countingReader, nodeImportReader } from './reader.js';
+import { nodeImportReader } from './reader.js';
 import { WORKER_READY, type ScanTask, type ScanTaskReply } from './scan-worker-protocol.js';
-import { summarizeJobs } from './summarize-jobs.js';
+import { summarizeCounted } from './summarize-jobs.js';
 
 /**
  * A cold scan's worker (scan-pool.ts): reads and digests the session files it is sent, one task
@@ -14,9 +14,9 @@ import { summarizeJobs } from './summarize-jobs.js';
 const port = parentPort;
 if (port) {
   port.on('message', (task: ScanTask) => {
-    const reader = countingReader(nodeImportReader);
-    void summarizeJobs(reader, task.jobs).then((results) => {
-      const reply: ScanTaskReply = { id: task.id, results, bytes: reader.counts.bytes };
+    // summarizeCounted catches per file; were it to reject, the worker dies and the pool re-runs the task.
+    void summarizeCounted(nodeImportReader, task.jobs).then(({ results, bytes }) => {
+      const reply: ScanTaskReply = { id: task.id, results, bytes };
       port.postMessage(reply);
     });
   });

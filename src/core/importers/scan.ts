@@ -6,7 +6,7 @@ import { errnoOf } from './errors.js';
 import { timeSlicer } from './time-slicer.js';
 import { POOL_MIN_FILES, SCAN_CONCURRENCY, SCAN_READ_BATCH, SCAN_SLICE_MS, SCAN_WORKERS, WHOLE_READ_MAX_BYTES } from './limits.js';
 import { poolSize, scanWorkerEntry, startScanPool, type ScanPool } from './scan-pool.js';
-import { resultValue, summarizeJobs, type SummarizeJob } from './summarize-jobs.js';
+import { resultValue, summarizeCounted, type SummarizeJob } from './summarize-jobs.js';
 import { locateAgentDirs } from './locate.js';
 import { nodeImportReader, statAll, type ImportReader, type ImportStat } from './reader.js';
 import { emptyCache, loadScanCache, saveScanCache, type ScanCache } from './scan-cache.js';
@@ -357,8 +357,8 @@ export async function scanCandidateIndexFull(
   let newFiles = 0;
   for (const i of toRead) if (isNewFile(files[i]!, fileStats[i]!, cache)) (isNew[i] = 1), newFiles++;
   const ownPool = pool === null && options.reader === undefined && poolSize(workersWanted(options)) > 0 && newFiles >= POOL_MIN_FILES && scanWorkerEntry() !== null;
-  // The fallback when a worker fails: the same summaries, made here (bytes counted by `reader`).
-  if (ownPool) pool = startScanPool({ workers: poolSize(workersWanted(options)), inThread: async (jobs) => ({ results: await summarizeJobs(reader, jobs, timeSlicer(SCAN_SLICE_MS)), bytes: 0 }) });
+  // The fallback when a worker fails: the same summaries, made here.
+  if (ownPool) pool = startScanPool({ workers: poolSize(workersWanted(options)), inThread: (jobs) => summarizeCounted(nodeImportReader, jobs, timeSlicer(SCAN_SLICE_MS)) });
   const poolBytes = { n: 0 };
   const pooled = pool ? summarizeInPool(pool, batches, files, fileStats, isNew, poolBytes) : null;
   try {

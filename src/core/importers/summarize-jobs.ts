@@ -1,6 +1,6 @@
 import { errnoOf } from './errors.js';
 import { WHOLE_READ_MAX_BYTES } from './limits.js';
-import type { ImportReader } from './reader.js';
+import { countingReader, type ImportReader } from './reader.js';
 import { summarizeFile, type FileState } from './summarize-file.js';
 import type { AgentSource } from './types.js';
 
@@ -46,6 +46,13 @@ export async function summarizeJobs(reader: ImportReader, jobs: readonly Summari
     prefixes.delete(i);
   }
   return out;
+}
+
+/** summarizeJobs, with the bytes it read (a worker's reply, and the pool's fallback in the scan's thread). */
+export async function summarizeCounted(reader: ImportReader, jobs: readonly SummarizeJob[], breathe?: () => Promise<void> | undefined): Promise<{ results: JobResult[]; bytes: number }> {
+  const counted = countingReader(reader);
+  const results = await summarizeJobs(counted, jobs, breathe);
+  return { results, bytes: counted.counts.bytes };
 }
 
 /** The result as summarizeFile would have given it in this thread: the state, or an Error with the same code. */

@@ -1,0 +1,276 @@
+import { appendFile, mkdir, mkdtemp, rm, truncate, unlink, utimes, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildScanWorker, SCAN_WORKER_FILE } from '../../../scripts/build-scan-worker.js';
+import { seededRandom } from '../test-support/seeded-random.js';
+import { POOL_TASK_FILES, WHOLE_READ_MAX_BYTES } from './limits.js';
+import { nodeImportReader, type ImportReader } from './reader.js';
+import { scanCandidateIndexFull } from './scan.js';
+import { SCAN_WORKER_FILE as POOL_WORKER_FILE, startScanPool, type ScanPool } from './scan-pool.js';
+import { summarizeCounted, summarizeJobs, type SummarizeJob } from './summarize-jobs.js';
+import { claude, claudeLogPath, codex, codexLogPath, jsonl } from './test-fixtures/build-logs.js';
+
+/**
+ * The pooled cold scan (scan-pool.ts, the real worker bundle as scripts/build-scan-worker.js
+ * writes it) gives exactly what the in-thread scan gives: over generated corpora with damaged,
+ * empty, huge, compressed, vanishing and changing files, and with workers that cannot start or
+ * crash (their tasks are summarized in the scan's thread).
+ */
+
+interface Spec {
+  path: string;
+  bytes: Buffer;
+  mtime: number;
+  /** What happens to it after the scan's stat and before its read. */
+  change: 'none' | 'vanish' | 'append' | 'truncate' | 'garbage' | 'directory';
+}
+
+const CWDS = ['/home/dev/a', '/home/dev/b', '/srv/x y'];
+
+/** One corpus as bytes (written twice, once per scan, so both see the same files). */
+function corpus(seed: number): Spec[] {
+  const next = seededRandom(seed);
+  const pick = <T,>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)]!;
+  const n = 1 + Math.floor(next() * 14);
+  const specs: Spec[] = [];
+  for (let f = 0; f < n; f++) {
+    const id = `${String(seed).padStart(8, '0')}-0000-4000-8000-${String(f).padStart(12, '0')}`;
+    const isClaude = next() < 0.5;
+    const cwd = pick(CWDS);
+    let ts = Date.parse('2026-11-01T10:00:00.000Z') + seed * 1_000_000 + f * 10_000;
+    const stamp = (): string => new Date((ts += 1000)).toISOString();
+    const lines: unknown[] = [];
+    const turns = Math.floor(next() * 6);
+    const big = next() < 0.08; // past WHOLE_READ_MAX_BYTES: head + tail
+    if (isClaude) {
+      if (next() < 0.1) lines.push(claude.snapshot(`${id}-s`));
+      for (let t = 0; t < turns; t++) {
+        const c = { uuid: `${id}-u${t}`, parentUuid: t === 0 ? null : `${id}-a${t - 1}`, cwd, sessionId: id, timestamp: stamp() };
+        lines.push(next() < 0.15 ? claude.meta(c, '<command-name>/clear</command-name>') : claude.user(c, `prompt ${seed}/${f}/${t} ${next() < 0.05 ? 'key sk-ant-api03-' + 'A'.repeat(93) + 'AA' : ''}`));
+        const filler = big ? 'x'.repeat(Math.floor(WHOLE_READ_MAX_BYTES / 2 + next() * 40_000)) : 'ok';
+        lines.push(claude.assistant({ uuid: `${id}-a${t}`, parentUuid: `${id}-u${t}`, cwd, sessionId: id, timestamp: stamp() }, `${id}-m${t}`, claude.text(filler)));
+      }
+    } else {
+      lines.push(codex.meta(id, cwd));
+      for (let t = 0; t < turns; t++) {
+        lines.push(codex.message('user', `prompt ${seed}/${f}/${t}`));
+        if (next() < 0.4) lines.push(codex.call(`c${t}`, 'shell', { command: ['ls'] }), codex.output(`c${t}`, big ? 'y'.repeat(30_000 + Math.floor(next() * 30_000)) : 'Exit code: 0'));
+        lines.push(codex.message('assistant', 'done'));
+      }
+    }
+    let text = jsonl(lines);
+    const damage = next();
+    if (damage < 0.1) text += '{"type":"user","torn'; // torn tail
+    else if (damage < 0.2) text = text.replace('\n', '\n{not json}\n'); // a damaged line
+    else if (damage < 0.25) text = ''; // empty
+    else if (damage < 0.28) text = '\u0000\u00ff garbage \ud800\n';
+    const mtime = 1_790_000_000 + Math.floor(next() * 1000);
+    const path = isClaude ? claudeLogPath('HOME', cwd, id) : codexLogPath(join('HOME', '.codex'), id, `2026/11/${String(1 + (f % 28)).padStart(2, '0')}`);
+    const compressed = !isClaude && next() < 0.05;
+    const r = next();
+    const change: Spec['change'] = r < 0.06 ? 'vanish' : r < 0.12 ? 'append' : r < 0.17 ? 'truncate' : r < 0.2 ? 'garbage' : r < 0.22 ? 'directory' : 'none';
+    specs.push({ path: compressed ? `${path}.zst` : path, bytes: Buffer.from(text), mtime, change });
+  }
+  return specs;
+}
+
+async function writeCorpus(home: string, specs: readonly Spec[]): Promise<void> {
+  await rm(home, { recursive: true, force: true });
+  for (const s of specs) {
+    const path = s.path.replace(/^HOME/, home);
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(path, s.bytes);
+    await utimes(path, s.mtime, s.mtime);
+  }
+}
+
+/** The changes made between the stat and the reads (in both scans at the same point: after the stats). */
+async function change(home: string, specs: readonly Spec[]): Promise<void> {
+  for (const s of specs) {
+    const path = s.path.replace(/^HOME/, home);
+    if (s.change === 'vanish') await unlink(path);
+    else if (s.change === 'append') await appendFile(path, `${JSON.stringify(codex.message('user', 'appended later'))}\n`);
+    else if (s.change === 'truncate') await truncate(path, Math.floor(s.bytes.length / 3));
+    else if (s.change === 'garbage') await writeFile(path, '}}}\n');
+    else if (s.change === 'directory') {
+      await unlink(path);
+      await mkdir(path);
+    }
+  }
+}
+
+/** node:fs, with the corpus changed right after the scan's stats (as if written during the scan). */
+function changingReader(home: string, specs: readonly Spec[]): ImportReader {
+  return {
+    ...nodeImportReader,
+    async statMany(paths) {
+      const stats = await nodeImportReader.statMany!(paths);
+      if (paths.some((p) => p.endsWith('.jsonl') || p.endsWith('.zst'))) await change(home, specs);
+      return stats;
+    },
+  };
+}
+
+/** Everything a scan hands out, with the one field that is a clock (ms) left out. */
+async function scanOf(root: string, data: string, specs: readonly Spec[], pool?: ScanPool) {
+  const home = join(root, 'home');
+  await writeCorpus(home, specs);
+  await rm(data, { recursive: true, force: true });
+  const partials: string[][] = [];
+  const r = await scanCandidateIndexFull({ env: { HOME: home }, cacheFile: join(data, 'importers-cache.json'), reader: changingReader(home, specs), ...(pool ? { pool } : {}), onPartial: (added) => partials.push(added.map((e) => e.path)) });
+  return {
+    entries: r.scan.entries.map((e) => e.candidate()),
+    indexed: r.indexed.map((e) => ({ path: e.path, size: e.size, mtimeMs: e.mtimeMs, skip: e.skip, totals: e.totals })),
+    states: [...r.states.entries()],
+    stats: { ...r.scan.stats, ms: 0 },
+    partials,
+  };
+}
+
+/** The pool's fallback, counting how often it ran (a pool whose workers did everything never calls it). */
+let fallbacks = 0;
+const inThread = (jobs: readonly SummarizeJob[]) => {
+  fallbacks += 1;
+  return summarizeCounted(nodeImportReader, jobs);
+};
+
+describe('the scan worker pool', () => {
+  let root: string;
+  let workerFile: string;
+
+  beforeAll(async () => {
+    root = await mkdtemp(join(tmpdir(), 'baton-pool-'));
+    workerFile = join(root, SCAN_WORKER_FILE);
+    await buildScanWorker(workerFile);
+  });
+  afterAll(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it('is the file scan-pool.ts looks for next to each bundle', () => {
+    expect(POOL_WORKER_FILE).toBe(SCAN_WORKER_FILE);
+  });
+
+  it('gives the in-thread scan’s candidates, index, digests, stats and partial lists over 240 generated corpora that change during the scan', async () => {
+    const pool = startScanPool({ workers: 2, workerFile, inThread });
+    fallbacks = 0;
+    try {
+      const kinds = new Set<string>();
+      for (let seed = 1; seed <= 240; seed++) {
+        const specs = corpus(seed);
+        for (const s of specs) kinds.add(s.change);
+        const alone = await scanOf(join(root, 'c'), join(root, 'data-a'), specs);
+        const pooled = await scanOf(join(root, 'c'), join(root, 'data-b'), specs, pool);
+        expect(pooled, `seed ${seed}`).toEqual(alone);
+      }
+      expect([...kinds].sort()).toEqual(['append', 'directory', 'garbage', 'none', 'truncate', 'vanish']);
+      // The workers did every file, and both are still up.
+      expect(fallbacks).toBe(0);
+      expect(pool.alive).toBe(2);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  describe('a worker that fails', () => {
+    const broken: Record<string, string> = {
+      'cannot load': "throw new Error('boom at load');",
+      'exits on its first task': "const { parentPort } = require('node:worker_threads'); parentPort.postMessage('baton-scan-worker-ready'); parentPort.on('message', () => process.exit(3));",
+      'answers nonsense': "const { parentPort } = require('node:worker_threads'); parentPort.postMessage('baton-scan-worker-ready'); parentPort.on('message', (t) => parentPort.postMessage({ id: t.id, results: [] , bytes: 0 }));",
+      'never says ready and exits': 'process.exit(0);',
+    };
+    for (const [name, source] of Object.entries(broken)) {
+      it(`${name}: its tasks are summarized in the scan’s thread, same result`, async () => {
+        const file = join(root, `broken-${name.replace(/\W+/g, '-')}.cjs`);
+        await writeFile(file, source);
+        for (const seed of [3, 17, 41]) {
+          const specs = corpus(seed);
+          const alone = await scanOf(join(root, 'f'), join(root, 'data-a'), specs);
+          const pool = startScanPool({ workers: 2, workerFile: file, inThread });
+          fallbacks = 0;
+          try {
+            expect(await scanOf(join(root, 'f'), join(root, 'data-b'), specs, pool), `seed ${seed}`).toEqual(alone);
+            // A worker that failed at load is gone at once; one that fails on a task is gone once it had one.
+            expect(pool.alive).toBeLessThan(/load|ready/.test(name) ? 1 : 2);
+            expect(fallbacks).toBeGreaterThan(0);
+          } finally {
+            await pool.close();
+          }
+        }
+      });
+    }
+
+    it('is missing: every task runs in the scan’s thread', async () => {
+      const pool = startScanPool({ workers: 2, workerFile: join(root, 'no-such-worker.cjs'), inThread });
+      try {
+        const specs = corpus(5);
+        expect(await scanOf(join(root, 'm'), join(root, 'data-b'), specs, pool)).toEqual(await scanOf(join(root, 'm'), join(root, 'data-a'), specs));
+        expect(pool.alive).toBe(0);
+      } finally {
+        await pool.close();
+      }
+    });
+
+    it('crashes on its second task: the rest goes on in the other worker and in this thread', async () => {
+      const file = join(root, 'crash-second.cjs');
+      await writeFile(file, `const { parentPort } = require('node:worker_threads'); let n = 0; parentPort.on('message', () => { if (++n === 2) process.exit(7); }); require(${JSON.stringify(workerFile)});`);
+      const jobs: SummarizeJob[] = [];
+      const specs = Array.from({ length: 12 }, (_, k) => corpus(100 + k)).flat();
+      const home = join(root, 'x', 'home');
+      await writeCorpus(home, specs);
+      for (const s of specs) {
+        if (s.bytes.length === 0 || s.path.endsWith('.zst')) continue;
+        jobs.push({ path: s.path.replace(/^HOME/, home), source: s.path.includes('.claude') ? 'claude' : 'codex', size: s.bytes.length, mtimeMs: s.mtime * 1000 });
+      }
+      // Many small tasks, so each worker gets a second one.
+      const many = [...jobs, ...jobs, ...jobs, ...jobs, ...jobs, ...jobs];
+      const expected = await summarizeJobs(nodeImportReader, many);
+      const pool = startScanPool({ workers: 2, workerFile: file, inThread });
+      fallbacks = 0;
+      try {
+        const run = await pool.run(many);
+        expect(run.results).toEqual(expected);
+        expect(pool.alive).toBe(0);
+        // Each worker finished its first task; only the later ones ran here.
+        expect(fallbacks).toBeGreaterThan(0);
+        expect(fallbacks).toBeLessThan(Math.ceil(many.length / POOL_TASK_FILES) - 1);
+      } finally {
+        await pool.close();
+      }
+    });
+  });
+
+  it('runs the TypeScript worker through tsx when no bundle is beside the module (development, tests)', async () => {
+    const home = join(root, 't', 'home');
+    const specs = corpus(9).filter((s) => s.bytes.length > 0 && !s.path.endsWith('.zst'));
+    await writeCorpus(home, specs);
+    const jobs: SummarizeJob[] = specs.map((s) => ({ path: s.path.replace(/^HOME/, home), source: s.path.includes('.claude') ? 'claude' : 'codex', size: s.bytes.length, mtimeMs: s.mtime * 1000 }));
+    const pool = startScanPool({ workers: 1, inThread });
+    try {
+      fallbacks = 0;
+      const run = await pool.run(jobs);
+      expect(run.results).toEqual(await summarizeJobs(nodeImportReader, jobs));
+      expect(run.bytes).toBe(specs.reduce((n, s) => n + s.bytes.length, 0));
+      expect(fallbacks).toBe(0);
+      expect(pool.alive).toBe(1);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('reports a file it cannot read with its errno code and path, as summarizeFile threw it', async () => {
+    const home = join(root, 'e', 'home');
+    const path = join(home, 'gone.jsonl');
+    await mkdir(home, { recursive: true });
+    await writeFile(path, 'x\n');
+    const pool = startScanPool({ workers: 1, workerFile, inThread });
+    try {
+      await unlink(path);
+      const run = await pool.run([{ path, source: 'claude', size: 2, mtimeMs: 0 }]);
+      expect(run.results).toEqual([{ ok: false, code: 'ENOENT', message: expect.stringContaining('gone.jsonl') }]);
+    } finally {
+      await pool.close();
+    }
+  });
+});
