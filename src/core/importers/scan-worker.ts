@@ -1,12 +1,12 @@
 import { parentPort } from 'node:worker_threads';
 import { nodeImportReader } from './reader.js';
 import { WORKER_READY, type ScanTask, type ScanTaskReply } from './scan-worker-protocol.js';
-import { summarizeCounted } from './summarize-jobs.js';
+import { summarizeForScan } from './summarize-jobs.js';
 
 /**
  * A cold scan's worker (scan-pool.ts): reads and digests the session files it is sent, one task
- * at a time, and posts their states back. It parses JSON lines, the bulk of a cold scan, on
- * another core; redaction, the caches and the listing stay with the scan.
+ * at a time, and posts their states back, redacted. It parses JSON lines (the bulk of a cold
+ * scan) and redacts on another core; the stats, the caches and the listing stay with the scan.
  *
  * Bundled on its own (scripts/build-cli.js, electron.vite.config.ts) as scan-worker.cjs next to
  * each bundle that scans.
@@ -14,8 +14,8 @@ import { summarizeCounted } from './summarize-jobs.js';
 const port = parentPort;
 if (port) {
   port.on('message', (task: ScanTask) => {
-    // summarizeCounted catches per file; were it to reject, the worker dies and the pool re-runs the task.
-    void summarizeCounted(nodeImportReader, task.jobs).then(({ results, bytes }) => {
+    // summarizeForScan catches per file; were it to reject, the worker dies and the pool re-runs the task.
+    void summarizeForScan(nodeImportReader, task.jobs).then(({ results, bytes }) => {
       const reply: ScanTaskReply = { id: task.id, results, bytes };
       port.postMessage(reply);
     });

@@ -6,7 +6,7 @@ import { errnoOf } from './errors.js';
 import { timeSlicer } from './time-slicer.js';
 import { POOL_MIN_FILES, SCAN_CONCURRENCY, SCAN_READ_BATCH, SCAN_SLICE_MS, SCAN_WORKERS, WHOLE_READ_MAX_BYTES } from './limits.js';
 import { poolSize, scanWorkerEntry, startScanPool, type ScanPool } from './scan-pool.js';
-import { resultValue, summarizeCounted, type SummarizeJob } from './summarize-jobs.js';
+import { resultValue, summarizeForScan, type SummarizeJob } from './summarize-jobs.js';
 import { locateAgentDirs } from './locate.js';
 import { nodeImportReader, statAll, type ImportReader, type ImportStat } from './reader.js';
 import { emptyCache, loadScanCache, saveScanCache, type ScanCache } from './scan-cache.js';
@@ -14,6 +14,7 @@ import { candidateIndexFileFor, entryOf, markCandidateIndexVerified, readCandida
 import { hasRacyFolders, quickIndexScan } from './quick-scan.js';
 import { summarizeFile, type FileState } from './summarize-file.js';
 import { basename, dirname, join } from 'node:path';
+import { markPhase } from '../perf/phase-trace.js';
 import { redactValue } from '../redact/redact-value.js';
 import type { AgentSource, ImportedCandidate, ScanResult, ScanStats } from './types.js';
 
@@ -34,9 +35,10 @@ export interface ScanOptions {
   pool?: ScanPool;
 }
 
+/** `redacted`: the state came from the pool, redacted there (redactFreshStates leaves it). */
 type Outcome =
-  | { kind: 'candidate'; candidate: ImportedCandidate; state?: FileState; read: boolean }
-  | { kind: 'skip'; reason: string; state?: FileState; read: boolean };
+  | { kind: 'candidate'; candidate: ImportedCandidate; state?: FileState; read: boolean; redacted?: true }
+  | { kind: 'skip'; reason: string; state?: FileState; read: boolean; redacted?: true };
 
 /** A cold scan reports its progress at most this often. */
 export const PROGRESS_INTERVAL_MS = 100;
@@ -106,9 +108,10 @@ async function scanOne(reader: ImportReader, file: FoundFile, stat: ImportStat |
       return { kind: 'candidate', candidate: candidateWithNote(file.source, file.path, stat, note), read: true };
     }
   }
+  const redacted = summarized !== undefined ? { redacted: true as const } : {};
   // Claude Code leaves files holding only summaries or snapshots: nothing to resume.
-  if (state.exact && messagesOf(state.digest) === 0) return { kind: 'skip', reason: 'no messages', state, read };
-  return { kind: 'candidate', candidate: candidateFromState(file.source, file.path, state), state, read };
+  if (state.exact && messagesOf(state.digest) === 0) return { kind: 'skip', reason: 'no messages', state, read, ...redacted };
+  return { kind: 'candidate', candidate: candidateFromState(file.source, file.path, state), state, read, ...redacted };
 }
 
 
@@ -167,7 +170,7 @@ async function readSmallFiles(reader: ImportReader, batch: readonly number[], fi
  * rescan reads nothing new and pays nothing.
  */
 async function redactFreshStates(outcomes: Outcome[], files: readonly FoundFile[], paths: readonly string[]): Promise<void> {
-  const fresh = outcomes.flatMap((o, i) => (o.read && o.state ? [i] : []));
+  const fresh = outcomes.flatMap((o, i) => (o.read && o.state && !o.redacted ? [i] : []));
   if (fresh.length === 0) return;
   const { value } = await redactValue(fresh.map((i) => outcomes[i]!.state!));
   fresh.forEach((i, k) => {
@@ -335,6 +338,7 @@ export async function scanCandidateIndexFull(
   // locateAgentDirs gives absolute folders, so discovered paths are absolute already.
   const paths = found.files.map((f) => f.path);
   const fileStats = await statAll(reader, paths);
+  markPhase('scan-stats');
   const next: IndexEntry[] = [];
   const toRead: number[] = [];
   for (let i = 0; i < found.files.length; i++) {
@@ -358,7 +362,7 @@ export async function scanCandidateIndexFull(
   for (const i of toRead) if (isNewFile(files[i]!, fileStats[i]!, cache)) (isNew[i] = 1), newFiles++;
   const ownPool = pool === null && options.reader === undefined && poolSize(workersWanted(options)) > 0 && newFiles >= POOL_MIN_FILES && scanWorkerEntry() !== null;
   // The fallback when a worker fails: the same summaries, made here.
-  if (ownPool) pool = startScanPool({ workers: poolSize(workersWanted(options)), inThread: (jobs) => summarizeCounted(nodeImportReader, jobs, timeSlicer(SCAN_SLICE_MS)) });
+  if (ownPool) pool = startScanPool({ workers: poolSize(workersWanted(options)), inThread: (jobs) => summarizeForScan(nodeImportReader, jobs, timeSlicer(SCAN_SLICE_MS)) });
   const poolBytes = { n: 0 };
   const pooled = pool ? summarizeInPool(pool, batches, files, fileStats, isNew, poolBytes) : null;
   try {
@@ -396,6 +400,7 @@ export async function scanCandidateIndexFull(
       const batchIdx = toRead.slice(from, batchEnd);
       await redactFreshStates(batchOutcomes, batchIdx.map((i) => found.files[i]!), batchIdx.map((i) => paths[i]!));
       for (let k = from; k < batchEnd; k++) outcomes[k] = batchOutcomes[k - from]!;
+      markPhase('scan-first-batch');
       if (options.onPartial && batchEnd < toRead.length && (partialFrom === 0 || performance.now() - lastPartial >= PARTIAL_INTERVAL_MS)) {
         lastPartial = performance.now();
         const fresh: IndexEntry[] = [];
@@ -413,6 +418,7 @@ export async function scanCandidateIndexFull(
   } finally {
     if (ownPool) await pool!.close();
   }
+  markPhase('scan-read');
 
   let changed = vanished || previous === null;
   const freshStates = new Map<string, FileState>();
@@ -461,6 +467,7 @@ export async function scanCandidateIndexFull(
     await persistScan(options.cacheFile, indexed, freshStates, needCache ? cache : undefined, meta);
   }
   if (indexFile && options.cacheFile) await markCandidateIndexVerified(indexFile); // quick scans may trust it again
+  markPhase('scan-saved');
   stats.bytesRead = counted.bytes() + poolBytes.n;
   stats.ms = Math.round(performance.now() - started);
   return { scan: { entries: next.filter((e) => e.skip === null), stats }, indexed, states: freshStates };

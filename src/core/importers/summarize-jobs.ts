@@ -1,3 +1,4 @@
+import { redactValue } from '../redact/redact-value.js';
 import { errnoOf } from './errors.js';
 import { WHOLE_READ_MAX_BYTES } from './limits.js';
 import { countingReader, type ImportReader } from './reader.js';
@@ -53,6 +54,20 @@ export async function summarizeCounted(reader: ImportReader, jobs: readonly Summ
   const counted = countingReader(reader);
   const results = await summarizeJobs(counted, jobs, breathe);
   return { results, bytes: counted.counts.bytes };
+}
+
+/**
+ * What a scan worker hands back: summarizeCounted, with every state redacted (a title is the first
+ * prompt, and a prompt may hold a key), so the scan's thread neither parses nor redacts. The same
+ * redaction the scan applies per batch (redactValue batches change no finding).
+ */
+export async function summarizeForScan(reader: ImportReader, jobs: readonly SummarizeJob[], breathe?: () => Promise<void> | undefined): Promise<{ results: JobResult[]; bytes: number }> {
+  const run = await summarizeCounted(reader, jobs, breathe);
+  const read = run.results.flatMap((r, i) => (r.ok ? [i] : []));
+  if (read.length === 0) return run;
+  const { value } = await redactValue(read.map((i) => (run.results[i] as { state: FileState }).state));
+  read.forEach((i, k) => (run.results[i] = { ok: true, state: value[k]! }));
+  return run;
 }
 
 /** The result as summarizeFile would have given it in this thread: the state, or an Error with the same code. */
