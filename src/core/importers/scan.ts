@@ -129,11 +129,14 @@ function workersWanted(options: ScanOptions): number {
 }
 
 /**
- * Hands the new files of every batch to the pool at once (it answers tasks in order, so the
- * first batch comes back first) and gives, per batch, each file's summary by index into `files`.
+ * Hands the new files of every batch but the first to the pool at once (it answers tasks in
+ * order, so earlier batches come back first) and gives, per batch, each file's summary by index
+ * into `files`. The first batch (null) is read in the scan's thread while the workers start: its
+ * rows are the first a host shows, and they should not wait for a worker to load.
  */
-function summarizeInPool(pool: ScanPool, batches: ReadonlyArray<readonly number[]>, files: readonly FoundFile[], stats: ReadonlyArray<ImportStat | Error>, isNew: Uint8Array, bytes: { n: number }): Array<Promise<Map<number, FileState | Error>>> {
-  return batches.map(async (batch) => {
+function summarizeInPool(pool: ScanPool, batches: ReadonlyArray<readonly number[]>, files: readonly FoundFile[], stats: ReadonlyArray<ImportStat | Error>, isNew: Uint8Array, bytes: { n: number }, inThreadFirst: boolean): Array<Promise<Map<number, FileState | Error> | null>> {
+  return batches.map(async (batch, b) => {
+    if (b === 0 && inThreadFirst) return null;
     const wanted = batch.filter((i) => isNew[i] === 1);
     const jobs: SummarizeJob[] = wanted.map((i) => {
       const stat = stats[i] as ImportStat;
@@ -192,8 +195,8 @@ export async function persistScan(cacheFile: string, indexed: readonly IndexEntr
     const state = freshStates.get(e.path) ?? full.entries[e.path];
     if (state) kept.entries[e.path] = state;
   }
-  await saveScanCache(cacheFile, kept);
-  await saveCandidateIndex(candidateIndexFileFor(cacheFile), indexed, meta);
+  // Independent files (either may be missing or older: the next scan rebuilds or re-reads), so their fsyncs overlap.
+  await Promise.all([saveScanCache(cacheFile, kept), saveCandidateIndex(candidateIndexFileFor(cacheFile), indexed, meta)]);
 }
 
 /**
@@ -364,7 +367,7 @@ export async function scanCandidateIndexFull(
   // The fallback when a worker fails: the same summaries, made here.
   if (ownPool) pool = startScanPool({ workers: poolSize(workersWanted(options)), inThread: (jobs) => summarizeForScan(nodeImportReader, jobs, timeSlicer(SCAN_SLICE_MS)) });
   const poolBytes = { n: 0 };
-  const pooled = pool ? summarizeInPool(pool, batches, files, fileStats, isNew, poolBytes) : null;
+  const pooled = pool ? summarizeInPool(pool, batches, files, fileStats, isNew, poolBytes, ownPool) : null;
   try {
     const totals = { claude: 0, codex: 0 };
     for (const i of toRead) totals[found.files[i]!.source] += 1;
