@@ -84,3 +84,8 @@ export const SCAN_WORKERS = 2;
 export const POOL_MIN_FILES = 512;
 /** Files per task sent to a worker: small enough that both workers share the first batch. */
 export const POOL_TASK_FILES = 64;
+/**
+ * Niceness of the workers of a scan that lists rows as it reads (a host on a fresh data
+ * directory): the page it serves loads and draws first; a CLI waiting for its listing keeps 0.
+ */
+export const SCAN_WORKER_NICE = 10;

@@ -1,4 +1,4 @@
-import { appendFile, mkdir, mkdtemp, rm, truncate, unlink, utimes, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, readdir, readFile, rm, truncate, unlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -175,7 +175,8 @@ describe('the scan worker pool', () => {
     } finally {
       await pool.close();
     }
-  });
+    // 480 cold scans: about 10 s on a quiet machine, several times that on a loaded one.
+  }, 180_000);
 
   describe('a worker that fails', () => {
     const broken: Record<string, string> = {
@@ -258,6 +259,33 @@ describe('the scan worker pool', () => {
       expect(run.bytes).toBe(specs.reduce((n, s) => n + s.bytes.length, 0));
       expect(fallbacks).toBe(0);
       expect(pool.alive).toBe(1);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('renices only its worker threads when asked (a host scanning behind its page)', async () => {
+    const niceOf = async (): Promise<Map<string, number>> => {
+      const out = new Map<string, number>();
+      for (const tid of await readdir(`/proc/${process.pid}/task`)) {
+        const stat = await readFile(`/proc/${process.pid}/task/${tid}/stat`, 'utf8').catch(() => null);
+        if (stat) out.set(tid, Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]));
+      }
+      return out;
+    };
+    const before = await niceOf();
+    const home = join(root, 'n', 'home');
+    const specs = corpus(11).filter((s) => s.bytes.length > 0 && !s.path.endsWith('.zst'));
+    await writeCorpus(home, specs);
+    const jobs: SummarizeJob[] = specs.map((s) => ({ path: s.path.replace(/^HOME/, home), source: s.path.includes('.claude') ? 'claude' : 'codex', size: s.bytes.length, mtimeMs: s.mtime * 1000 }));
+    const pool = startScanPool({ workers: 2, workerFile, inThread, nice: 10 });
+    try {
+      // Two runs of one task each at least: both workers have loaded and reniced themselves.
+      await Promise.all([pool.run(jobs), pool.run(jobs)]);
+      const after = await niceOf();
+      const reniced = [...after].filter(([tid, nice]) => nice === 10 && !before.has(tid));
+      expect(reniced.length).toBeGreaterThanOrEqual(1);
+      expect(after.get(String(process.pid))).toBe(before.get(String(process.pid)));
     } finally {
       await pool.close();
     }

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { POOL_TASK_FILES } from './limits.js';
-import { isTaskReply, WORKER_READY, type ScanTask } from './scan-worker-protocol.js';
+import { isTaskReply, WORKER_READY, type ScanTask, type ScanWorkerData } from './scan-worker-protocol.js';
 import type { JobResult, SummarizeJob } from './summarize-jobs.js';
 
 /** The worker's bundle, written next to every bundle that scans (scripts/build-scan-worker.js). */
@@ -38,6 +38,8 @@ export interface ScanPoolOptions {
   inThread: (jobs: readonly SummarizeJob[]) => Promise<PoolRun>;
   /** The worker script (tests: a broken one); defaults to scanWorkerEntry(). */
   workerFile?: string;
+  /** Niceness of the worker threads (scan-worker.ts), 0 to 19: a scan behind a UI yields the cores to it. */
+  nice?: number;
 }
 
 interface Task {
@@ -67,9 +69,9 @@ export function scanWorkerEntry(): { file: string; source: boolean } | null {
 }
 
 /** A worker for a TypeScript entry: tsx's CommonJS hook registered first (development and tests only). */
-function sourceWorker(file: string): Worker {
+function sourceWorker(file: string, workerData: ScanWorkerData): Worker {
   const tsx = createRequire(import.meta.url).resolve('tsx/cjs/api');
-  return new Worker(`require(${JSON.stringify(tsx)}).register(); require(${JSON.stringify(file)});`, { eval: true });
+  return new Worker(`require(${JSON.stringify(tsx)}).register(); require(${JSON.stringify(file)});`, { eval: true, workerData });
 }
 
 /** How many workers a cold scan starts: `requested`, but none on one core (they would only compete with the scan). */
@@ -122,7 +124,8 @@ export function startScanPool(options: ScanPoolOptions): ScanPool {
     for (let n = 0; n < options.workers; n++) {
       let worker: Worker;
       try {
-        worker = entry.source ? sourceWorker(entry.file) : new Worker(entry.file);
+        const workerData: ScanWorkerData = { nice: options.nice ?? 0 };
+        worker = entry.source ? sourceWorker(entry.file, workerData) : new Worker(entry.file, { workerData });
       } catch {
         break;
       }

@@ -16,6 +16,12 @@ export interface ScanTaskReply {
   bytes: number;
 }
 
+/** What a worker is started with (worker_threads workerData). */
+export interface ScanWorkerData {
+  /** Niceness the worker sets on its own thread (Linux: setpriority applies to the calling thread). */
+  nice: number;
+}
+
 /** The first message a worker posts: it loaded and listens. */
 export const WORKER_READY = 'baton-scan-worker-ready';
 

@@ -1,6 +1,7 @@
-import { parentPort } from 'node:worker_threads';
+import { setPriority } from 'node:os';
+import { parentPort, workerData } from 'node:worker_threads';
 import { nodeImportReader } from './reader.js';
-import { WORKER_READY, type ScanTask, type ScanTaskReply } from './scan-worker-protocol.js';
+import { WORKER_READY, type ScanTask, type ScanTaskReply, type ScanWorkerData } from './scan-worker-protocol.js';
 import { summarizeForScan } from './summarize-jobs.js';
 
 /**
@@ -13,6 +14,15 @@ import { summarizeForScan } from './summarize-jobs.js';
  */
 const port = parentPort;
 if (port) {
+  const nice = (workerData as Partial<ScanWorkerData> | null)?.nice;
+  if (typeof nice === 'number' && nice > 0) {
+    // Linux and macOS renice only this thread (pid 0 = the caller); where refused, the worker runs at normal priority.
+    try {
+      setPriority(0, Math.min(19, Math.floor(nice)));
+    } catch {
+      // Not allowed here: same work, same results, only not yielding to the page.
+    }
+  }
   port.on('message', (task: ScanTask) => {
     // summarizeForScan catches per file; were it to reject, the worker dies and the pool re-runs the task.
     void summarizeForScan(nodeImportReader, task.jobs).then(({ results, bytes }) => {

@@ -4,7 +4,7 @@ import { discoverSessionFiles, type FoundFile } from './discover.js';
 export type { FoundFile } from './discover.js';
 import { errnoOf } from './errors.js';
 import { timeSlicer } from './time-slicer.js';
-import { POOL_MIN_FILES, SCAN_CONCURRENCY, SCAN_READ_BATCH, SCAN_SLICE_MS, SCAN_WORKERS, WHOLE_READ_MAX_BYTES } from './limits.js';
+import { POOL_MIN_FILES, SCAN_CONCURRENCY, SCAN_READ_BATCH, SCAN_SLICE_MS, SCAN_WORKER_NICE, SCAN_WORKERS, WHOLE_READ_MAX_BYTES } from './limits.js';
 import { poolSize, scanWorkerEntry, startScanPool, type ScanPool } from './scan-pool.js';
 import { resultValue, summarizeForScan, type SummarizeJob } from './summarize-jobs.js';
 import { locateAgentDirs } from './locate.js';
@@ -365,7 +365,9 @@ export async function scanCandidateIndexFull(
   for (const i of toRead) if (isNewFile(files[i]!, fileStats[i]!, cache)) (isNew[i] = 1), newFiles++;
   const ownPool = pool === null && options.reader === undefined && poolSize(workersWanted(options)) > 0 && newFiles >= POOL_MIN_FILES && scanWorkerEntry() !== null;
   // The fallback when a worker fails: the same summaries, made here.
-  if (ownPool) pool = startScanPool({ workers: poolSize(workersWanted(options)), inThread: (jobs) => summarizeForScan(nodeImportReader, jobs, timeSlicer(SCAN_SLICE_MS)) });
+  // A scan that lists its rows as it reads (onPartial) runs behind a page being loaded and drawn: its workers yield the cores to it.
+  const nice = options.onPartial ? SCAN_WORKER_NICE : 0;
+  if (ownPool) pool = startScanPool({ workers: poolSize(workersWanted(options)), nice, inThread: (jobs) => summarizeForScan(nodeImportReader, jobs, timeSlicer(SCAN_SLICE_MS)) });
   const poolBytes = { n: 0 };
   const pooled = pool ? summarizeInPool(pool, batches, files, fileStats, isNew, poolBytes, ownPool) : null;
   try {
