@@ -3,7 +3,8 @@
  * build:node), against `node -e ""` measured in the same run, on a corpus of N Claude Code
  * sessions in one project plus N Codex rollouts of ~20 KB (candidates-corpus.ts).
  *
- *   cold            no caches in the data dir (each run deletes them)
+ *   cold            no caches in the data dir (each run deletes them); alternated with the same
+ *                   build's in-thread scan (BATON_SCAN_WORKERS=0) as its baseline
  *   warm, no host   caches from the previous run; nothing changed
  *   warm, host      `baton serve` running on the same data dir (the CLI asks it over the socket)
  *   new file        with the host running: a new Claude session file written, then polled for
@@ -49,10 +50,10 @@ interface Sample {
 }
 
 /** One process under /usr/bin/time: wall time measured here, peak RSS from time's %M (KB). */
-function run(argv: string[]): Promise<Sample> {
+function run(argv: string[], extraEnv: Record<string, string> = {}): Promise<Sample> {
   return new Promise((done, fail) => {
     const t0 = performance.now();
-    execFile('/usr/bin/time', ['-f', '%M %U %S', ...argv], { env, maxBuffer: 512 * 1024 * 1024, encoding: 'buffer' }, (error, stdout, stderr) => {
+    execFile('/usr/bin/time', ['-f', '%M %U %S', ...argv], { env: { ...env, ...extraEnv }, maxBuffer: 512 * 1024 * 1024, encoding: 'buffer' }, (error, stdout, stderr) => {
       const ms = performance.now() - t0;
       if (error) return fail(new Error(`${argv.join(' ')}: ${error.message}\n${stderr.toString()}`));
       const m = /(\d+) ([\d.]+) ([\d.]+)\s*$/.exec(stderr.toString());
@@ -66,11 +67,11 @@ function median(values: number[]): number {
   return s[Math.floor(s.length / 2)]!;
 }
 
-async function series(name: string, n: number, argv: string[], before?: () => Promise<void>): Promise<Record<string, string | number>> {
+async function series(name: string, n: number, argv: string[], before?: () => Promise<void>, extraEnv?: Record<string, string>): Promise<Record<string, string | number>> {
   const samples: Sample[] = [];
   for (let i = 0; i < n; i++) {
     await before?.();
-    samples.push(await run(argv));
+    samples.push(await run(argv, extraEnv));
   }
   const ms = samples.map((s) => s.ms);
   return { measure: name, runs: n, 'median ms': Math.round(median(ms)), 'min ms': Math.round(Math.min(...ms)), 'max ms': Math.round(Math.max(...ms)), 'CPU ms (median)': Math.round(median(samples.map((s) => s.cpuMs))), 'peak RSS MB': Math.round(Math.max(...samples.map((s) => s.rssMb))), 'stdout MB': (samples[0]!.bytes / 2 ** 20).toFixed(1) };
@@ -115,7 +116,16 @@ async function main(): Promise<void> {
       news.push(await series('baton list --json, cold (no cache)', 1, list, clearCaches));
     }
     rows.push(...olds, ...news);
-  } else if (coldRuns > 0) rows.push(await series('baton list --json, cold (no cache)', coldRuns, list, clearCaches));
+  } else if (coldRuns > 0) {
+    // The scan's worker pool against the same build's in-thread scan (BATON_SCAN_WORKERS=0), alternated.
+    const inThread: Array<Record<string, string | number>> = [];
+    const pooled: Array<Record<string, string | number>> = [];
+    for (let i = 0; i < coldRuns; i++) {
+      inThread.push(await series('cold, in-thread scan (BATON_SCAN_WORKERS=0)', 1, list, clearCaches, { BATON_SCAN_WORKERS: '0' }));
+      pooled.push(await series('baton list --json, cold (no cache)', 1, list, clearCaches));
+    }
+    rows.push(...inThread, ...pooled);
+  }
   rows.push(await series('baton list --json, warm, no host', runs, list));
   rows.push(await series('baton list --json --limit 50, warm, no host', runs, [...list, '--limit', '50']));
   rows.push(await series('baseline again: node -e ""', runs, [process.execPath, '-e', '']));
