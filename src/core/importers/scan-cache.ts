@@ -76,6 +76,27 @@ function isFileState(value: unknown): value is FileState {
 }
 
 /**
+ * JSON text of states serialized ahead of the save (rememberStateJson), keyed by the state object:
+ * a cold scan serializes each batch's states while its workers parse the next ones, so writing
+ * 20,000 digests at the end is a concatenation, not one 16 MB JSON.stringify on the critical path.
+ * Cached states are never mutated (see `memo`), so a remembered text stays the state's JSON.
+ */
+const stateJson = new WeakMap<FileState, string>();
+
+/** Serializes `state` now (JSON.stringify, as saveScanCache would) for a later save. */
+export function rememberStateJson(state: FileState): void {
+  if (!stateJson.has(state)) stateJson.set(state, JSON.stringify(state));
+}
+
+/** JSON.stringify(cache), byte for byte, from the texts remembered where there are some. */
+export function scanCacheJson(cache: ScanCache): string {
+  const parts: string[] = [];
+  // Object.entries walks keys in the order JSON.stringify does (own enumerable, insertion order for non-index keys).
+  for (const [path, state] of Object.entries(cache.entries)) parts.push(`${JSON.stringify(path)}:${stateJson.get(state) ?? JSON.stringify(state)}`);
+  return `{"version":${JSON.stringify(cache.version)},"entries":{${parts.join(',')}}}`;
+}
+
+/**
  * temp file in the same directory → write → fsync → rename → fsync(dir): a reader sees the old
  * cache or the new one, never a mix. The folder is created 0700 when missing.
  */
@@ -86,7 +107,7 @@ export async function saveScanCache(cacheFile: string, cache: ScanCache): Promis
   const handle = await fsp.open(temp, 'wx', 0o600);
   try {
     // Sealed with the store's key when the data directory is encrypted (it names other tools' sessions).
-    await handle.writeFile(sealFileFor(cacheFile, Buffer.from(JSON.stringify(cache))));
+    await handle.writeFile(sealFileFor(cacheFile, Buffer.from(scanCacheJson(cache))));
     await handle.sync();
   } catch (error) {
     await handle.close().catch(() => undefined);

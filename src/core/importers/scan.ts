@@ -9,7 +9,7 @@ import { poolSize, scanWorkerEntry, startScanPool, type ScanPool } from './scan-
 import { resultValue, summarizeForScan, type SummarizeJob } from './summarize-jobs.js';
 import { locateAgentDirs } from './locate.js';
 import { nodeImportReader, statAll, type ImportReader, type ImportStat } from './reader.js';
-import { emptyCache, loadScanCache, saveScanCache, type ScanCache } from './scan-cache.js';
+import { emptyCache, loadScanCache, rememberStateJson, saveScanCache, type ScanCache } from './scan-cache.js';
 import { candidateIndexFileFor, entryOf, markCandidateIndexVerified, readCandidateIndex, saveCandidateIndex, type EntryTotals, type IndexEntry, type IndexMeta } from './candidate-index.js';
 import { hasRacyFolders, quickIndexScan } from './quick-scan.js';
 import { summarizeFile, type FileState } from './summarize-file.js';
@@ -406,6 +406,8 @@ export async function scanCandidateIndexFull(
       await redactFreshStates(batchOutcomes, batchIdx.map((i) => found.files[i]!), batchIdx.map((i) => paths[i]!));
       for (let k = from; k < batchEnd; k++) outcomes[k] = batchOutcomes[k - from]!;
       markPhase('scan-first-batch');
+      // Final now (read and redacted): serialized for the digest cache while the workers parse on.
+      if (options.cacheFile) for (const o of batchOutcomes) if (o.read && o.state) rememberStateJson(o.state);
       if (options.onPartial && batchEnd < toRead.length && (partialFrom === 0 || performance.now() - lastPartial >= PARTIAL_INTERVAL_MS)) {
         lastPartial = performance.now();
         const fresh: IndexEntry[] = [];
