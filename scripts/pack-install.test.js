@@ -4,7 +4,7 @@
 // (scripts/test.sh builds before the unit tests); a missing build fails here with that hint.
 import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,7 +15,7 @@ const run = promisify(execFile);
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 /** What the package may hold: files under these, plus npm's own package.json and README. */
-const SHIPPED = [/^bin\/(baton\.js|load-cli\.js|package\.json)$/, /^dist\/cli\/(baton\.cjs|baton\.cjs\.cache|baton-handoff\.cjs|baton-handoff\.cjs\.cache|baton-list\.cjs|baton-list\.cjs\.cache|baton-resume\.cjs|baton-resume\.cjs\.cache|baton-show\.cjs|baton-show\.cjs\.cache|tree-sitter\.wasm|tree-sitter-bash\.wasm)$/, /^out\/(main|preload|renderer)\//, /^(package\.json|README\.md|LICENSE)$/];
+const SHIPPED = [/^bin\/(baton\.js|load-cli\.js|package\.json)$/, /^dist\/cli\/(baton\.cjs|baton\.cjs\.cache|baton-handoff\.cjs|baton-handoff\.cjs\.cache|baton-list\.cjs|baton-list\.cjs\.cache|baton-resume\.cjs|baton-resume\.cjs\.cache|baton-show\.cjs|baton-show\.cjs\.cache|scan-worker\.cjs|tree-sitter\.wasm|tree-sitter-bash\.wasm)$/, /^out\/(main|preload|renderer)\//, /^(package\.json|README\.md|LICENSE)$/];
 
 let dir;
 let pack;
@@ -63,7 +63,7 @@ describe('npm pack and a global install', () => {
     const files = pack.files.map((f) => f.path);
     const stray = files.filter((f) => !SHIPPED.some((re) => re.test(f)));
     expect(stray).toEqual([]);
-    for (const needed of ['bin/baton.js', 'bin/load-cli.js', 'bin/package.json', 'dist/cli/baton-handoff.cjs', 'dist/cli/baton-list.cjs', 'dist/cli/baton-resume.cjs', 'dist/cli/baton-show.cjs', 'dist/cli/baton.cjs', 'dist/cli/tree-sitter.wasm', 'dist/cli/tree-sitter-bash.wasm', 'out/main/index.js', 'out/renderer/index.html']) {
+    for (const needed of ['bin/baton.js', 'bin/load-cli.js', 'bin/package.json', 'dist/cli/baton-handoff.cjs', 'dist/cli/baton-list.cjs', 'dist/cli/baton-resume.cjs', 'dist/cli/baton-show.cjs', 'dist/cli/baton.cjs', 'dist/cli/scan-worker.cjs', 'dist/cli/tree-sitter.wasm', 'dist/cli/tree-sitter-bash.wasm', 'out/main/index.js', 'out/renderer/index.html']) {
       expect(files).toContain(needed);
     }
     expect(files.some((f) => f.endsWith('.map') || f.startsWith('src/') || f.startsWith('node_modules/'))).toBe(false);
@@ -77,6 +77,32 @@ describe('npm pack and a global install', () => {
     for (const dev of Object.keys(pkg.devDependencies)) expect(existsSync(join(installed, dev)), dev).toBe(false);
     const { stdout } = await run(baton, ['--version'], { env: env() });
     expect(stdout.trim()).toBe(pkg.version);
+  });
+
+  it('a cold baton list from the package reads its sessions in the scan workers beside the bundle, as the in-thread scan would', async () => {
+    // More new sessions than POOL_MIN_FILES (512): the scan starts its worker pool.
+    const home = join(dir, 'home');
+    const project = join(home, '.claude', 'projects', '-home-dev-pack');
+    await mkdir(project, { recursive: true });
+    for (let i = 0; i < 600; i++) {
+      const id = `aaaaaaaa-0000-4000-8000-${String(i).padStart(12, '0')}`;
+      const line = (type, uuid, message) => JSON.stringify({ parentUuid: null, isSidechain: false, cwd: '/home/dev/pack', sessionId: id, version: '2.1.39', gitBranch: 'main', type, uuid, timestamp: new Date(Date.UTC(2026, 10, 1, 0, 0, i)).toISOString(), message });
+      await writeFile(join(project, `${id}.jsonl`), `${line('user', `${id}-u`, { role: 'user', content: `prompt ${i}` })}\n${line('assistant', `${id}-a`, { role: 'assistant', id: `m-${i}`, model: 'claude-opus-4-6', content: [{ type: 'text', text: 'ok' }] })}\n`);
+    }
+    const list = async (extra) => {
+      await rm(join(dir, 'list-data'), { recursive: true, force: true });
+      const trace = join(dir, `trace-${extra.BATON_SCAN_WORKERS ?? 'default'}.jsonl`);
+      const { stdout } = await run(baton, ['list', '--json', '--no-host'], { env: { ...env(), HOME: home, BATON_HOME: join(dir, 'list-data'), BATON_PHASE_TRACE: trace, ...extra }, maxBuffer: 64 * 1024 * 1024 });
+      const listing = JSON.parse(stdout);
+      delete listing.agentScan.ms;
+      return { listing, marks: JSON.parse(await readFile(trace, 'utf8')).marks };
+    };
+    const pooled = await list({});
+    const alone = await list({ BATON_SCAN_WORKERS: '0' });
+    expect(pooled.marks).toHaveProperty('scan-worker-answered');
+    expect(alone.marks).not.toHaveProperty('scan-worker-answered');
+    expect(pooled.listing.total).toBe(600);
+    expect(pooled.listing).toEqual(alone.listing);
   });
 
   it('baton serve from the package serves the built UI, and baton handoff hands a session to it', async () => {

@@ -4,6 +4,7 @@ import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { markPhase } from '../perf/phase-trace.js';
 import { POOL_TASK_FILES } from './limits.js';
 import { isTaskReply, WORKER_READY, type ScanTask, type ScanWorkerData } from './scan-worker-protocol.js';
 import type { JobResult, SummarizeJob } from './summarize-jobs.js';
@@ -142,6 +143,8 @@ export function startScanPool(options: ScanPoolOptions): ScanPool {
         const task = slot.task;
         if (!task || !isTaskReply(message) || message.id !== task.id || message.results.length !== task.jobs.length) return drop(slot);
         slot.task = null;
+        // A trace (BATON_PHASE_TRACE) shows the workers ran: the installed package's test checks it.
+        markPhase('scan-worker-answered');
         task.done({ results: message.results, bytes: message.bytes });
         pump();
       });
