@@ -325,6 +325,7 @@ export async function scanCandidateIndexFull(
   } = {},
 ): Promise<{ scan: IndexedScan; indexed: IndexEntry[]; states: Map<string, FileState> }> {
   const started = performance.now();
+  markPhase('scan-start');
   const counted = byteCountingReader(options.reader ?? nodeImportReader);
   const reader = counted.reader;
   const dirs = locateAgentDirs(options.env ?? process.env);
@@ -335,6 +336,7 @@ export async function scanCandidateIndexFull(
   const known = new Map<string, IndexEntry>();
   for (const e of previous ?? []) known.set(e.path, e);
   const found = await discoverSessionFiles(reader, dirs, options.source);
+  markPhase('scan-discovered');
   for (const [reason, n] of Object.entries(found.skipped)) stats.skippedReasons[reason] = n;
   stats.files = found.files.length;
 
