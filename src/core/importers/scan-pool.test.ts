@@ -4,7 +4,8 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildScanWorker, SCAN_WORKER_FILE } from '../../../scripts/build-scan-worker.js';
 import { seededRandom } from '../test-support/seeded-random.js';
-import { POOL_TASK_FILES, WHOLE_READ_MAX_BYTES } from './limits.js';
+import { POOL_MIN_FILES, POOL_TASK_FILES, SCAN_WORKERS, WHOLE_READ_MAX_BYTES } from './limits.js';
+import { startPoolFor, workersWanted } from './scan-pooling.js';
 import { nodeImportReader, type ImportReader } from './reader.js';
 import { scanCandidateIndexFull } from './scan.js';
 import { SCAN_WORKER_FILE as POOL_WORKER_FILE, startScanPool, type ScanPool } from './scan-pool.js';
@@ -146,6 +147,18 @@ describe('the scan worker pool', () => {
   });
   afterAll(async () => {
     await rm(root, { recursive: true, force: true });
+  });
+
+  it('is started by a scan only for POOL_MIN_FILES new files or more, with workers asked for (BATON_SCAN_WORKERS, else SCAN_WORKERS)', async () => {
+    expect(workersWanted({ env: {} })).toBe(SCAN_WORKERS);
+    expect(workersWanted({ env: { BATON_SCAN_WORKERS: '0' } })).toBe(0);
+    expect(workersWanted({ env: { BATON_SCAN_WORKERS: 'two' } })).toBe(SCAN_WORKERS);
+    expect(workersWanted({ workers: 1, env: { BATON_SCAN_WORKERS: '0' } })).toBe(1);
+    expect(startPoolFor(POOL_MIN_FILES - 1, { env: {} })).toBeNull();
+    expect(startPoolFor(POOL_MIN_FILES, { env: { BATON_SCAN_WORKERS: '0' } })).toBeNull();
+    const pool = startPoolFor(POOL_MIN_FILES, { env: {} });
+    expect(pool).not.toBeNull();
+    await pool!.close();
   });
 
   it('is the file scan-pool.ts looks for next to each bundle', () => {

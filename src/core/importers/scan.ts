@@ -4,9 +4,9 @@ import { discoverSessionFiles, type FoundFile } from './discover.js';
 export type { FoundFile } from './discover.js';
 import { errnoOf } from './errors.js';
 import { timeSlicer } from './time-slicer.js';
-import { POOL_MIN_FILES, SCAN_CONCURRENCY, SCAN_READ_BATCH, SCAN_SLICE_MS, SCAN_WORKER_NICE, SCAN_WORKERS, WHOLE_READ_MAX_BYTES } from './limits.js';
-import { poolSize, scanWorkerEntry, startScanPool, type ScanPool } from './scan-pool.js';
-import { resultValue, summarizeForScan, type SummarizeJob } from './summarize-jobs.js';
+import { SCAN_CONCURRENCY, SCAN_READ_BATCH, SCAN_SLICE_MS, WHOLE_READ_MAX_BYTES } from './limits.js';
+import type { ScanPool } from './scan-pool.js';
+import { isNewFile, startPoolFor, summarizeInPool } from './scan-pooling.js';
 import { locateAgentDirs } from './locate.js';
 import { nodeImportReader, statAll, type ImportReader, type ImportStat } from './reader.js';
 import { emptyCache, loadScanCache, rememberStateJson, saveScanCache, type ScanCache } from './scan-cache.js';
@@ -114,39 +114,6 @@ async function scanOne(reader: ImportReader, file: FoundFile, stat: ImportStat |
   return { kind: 'candidate', candidate: candidateFromState(file.source, file.path, state), state, read, ...redacted };
 }
 
-
-/** A regular, uncompressed, non-empty file with nothing cached to continue from: read from its start. */
-function isNewFile(file: FoundFile, stat: ImportStat | Error, cache: ScanCache): stat is ImportStat {
-  const cached = cache.entries[file.path];
-  return !(stat instanceof Error) && stat.isFile && !file.compressed && stat.size > 0 && !(cached && cached.digest.source === file.source);
-}
-
-/** Workers a scan may start: the option, else BATON_SCAN_WORKERS (a whole number), else SCAN_WORKERS. */
-function workersWanted(options: ScanOptions): number {
-  if (options.workers !== undefined) return options.workers;
-  const raw = (options.env ?? process.env).BATON_SCAN_WORKERS;
-  return raw !== undefined && /^\d{1,2}$/.test(raw) ? Number(raw) : SCAN_WORKERS;
-}
-
-/**
- * Hands the new files of every batch but the first to the pool at once (it answers tasks in
- * order, so earlier batches come back first) and gives, per batch, each file's summary by index
- * into `files`. The first batch (null) is read in the scan's thread while the workers start: its
- * rows are the first a host shows, and they should not wait for a worker to load.
- */
-function summarizeInPool(pool: ScanPool, batches: ReadonlyArray<readonly number[]>, files: readonly FoundFile[], stats: ReadonlyArray<ImportStat | Error>, isNew: Uint8Array, bytes: { n: number }, inThreadFirst: boolean): Array<Promise<Map<number, FileState | Error> | null>> {
-  return batches.map(async (batch, b) => {
-    if (b === 0 && inThreadFirst) return null;
-    const wanted = batch.filter((i) => isNew[i] === 1);
-    const jobs: SummarizeJob[] = wanted.map((i) => {
-      const stat = stats[i] as ImportStat;
-      return { path: files[i]!.path, source: files[i]!.source, size: stat.size, mtimeMs: stat.mtimeMs };
-    });
-    const run = await pool.run(jobs);
-    bytes.n += run.bytes;
-    return new Map(wanted.map((i, k) => [i, resultValue(run.results[k]!)]));
-  });
-}
 
 /**
  * The bytes of the files in `batch` (indexes into `files`) that a cold scan reads whole: new
@@ -365,13 +332,11 @@ export async function scanCandidateIndexFull(
   const isNew = new Uint8Array(files.length);
   let newFiles = 0;
   for (const i of toRead) if (isNewFile(files[i]!, fileStats[i]!, cache)) (isNew[i] = 1), newFiles++;
-  const ownPool = pool === null && options.reader === undefined && poolSize(workersWanted(options)) > 0 && newFiles >= POOL_MIN_FILES && scanWorkerEntry() !== null;
-  // The fallback when a worker fails: the same summaries, made here.
-  // A scan that lists its rows as it reads (onPartial) runs behind a page being loaded and drawn: its workers yield the cores to it.
-  const nice = options.onPartial ? SCAN_WORKER_NICE : 0;
-  if (ownPool) pool = startScanPool({ workers: poolSize(workersWanted(options)), nice, inThread: (jobs) => summarizeForScan(nodeImportReader, jobs, timeSlicer(SCAN_SLICE_MS)) });
+  // Without a pool given, one of our own for a big cold scan (node:fs only: an injected reader is a test's).
+  const ownPool = pool === null && options.reader === undefined ? startPoolFor(newFiles, options) : null;
+  pool ??= ownPool;
   const poolBytes = { n: 0 };
-  const pooled = pool ? summarizeInPool(pool, batches, files, fileStats, isNew, poolBytes, ownPool) : null;
+  const pooled = pool ? summarizeInPool(pool, batches, files, fileStats, isNew, poolBytes, ownPool !== null) : null;
   try {
     const totals = { claude: 0, codex: 0 };
     for (const i of toRead) totals[found.files[i]!.source] += 1;
@@ -425,7 +390,7 @@ export async function scanCandidateIndexFull(
       }
     }
   } finally {
-    if (ownPool) await pool!.close();
+    if (ownPool) await ownPool.close();
   }
   markPhase('scan-read');
 

@@ -1,0 +1,60 @@
+import type { FoundFile } from './discover.js';
+import { POOL_MIN_FILES, SCAN_SLICE_MS, SCAN_WORKER_NICE, SCAN_WORKERS } from './limits.js';
+import { nodeImportReader, type ImportStat } from './reader.js';
+import type { ScanOptions } from './scan.js';
+import type { ScanCache } from './scan-cache.js';
+import { poolSize, scanWorkerEntry, startScanPool, type ScanPool } from './scan-pool.js';
+import type { FileState } from './summarize-file.js';
+import { resultValue, summarizeForScan, type SummarizeJob } from './summarize-jobs.js';
+import { timeSlicer } from './time-slicer.js';
+
+/**
+ * How a cold scan (scan.ts) uses its worker pool (scan-pool.ts): which files go to the workers,
+ * when a pool is worth starting, and the batches' summaries as they come back.
+ */
+
+/** A regular, uncompressed, non-empty file with nothing cached to continue from: read from its start. */
+export function isNewFile(file: FoundFile, stat: ImportStat | Error, cache: ScanCache): stat is ImportStat {
+  const cached = cache.entries[file.path];
+  return !(stat instanceof Error) && stat.isFile && !file.compressed && stat.size > 0 && !(cached && cached.digest.source === file.source);
+}
+
+/** Workers a scan may start: the option, else BATON_SCAN_WORKERS (a whole number), else SCAN_WORKERS. */
+export function workersWanted(options: Pick<ScanOptions, 'workers' | 'env'>): number {
+  if (options.workers !== undefined) return options.workers;
+  const raw = (options.env ?? process.env).BATON_SCAN_WORKERS;
+  return raw !== undefined && /^\d{1,2}$/.test(raw) ? Number(raw) : SCAN_WORKERS;
+}
+
+/**
+ * Hands the new files of every batch but the first to the pool at once (it answers tasks in
+ * order, so earlier batches come back first) and gives, per batch, each file's summary by index
+ * into `files`. The first batch (null) is read in the scan's thread while the workers start: its
+ * rows are the first a host shows, and they should not wait for a worker to load.
+ */
+export function summarizeInPool(pool: ScanPool, batches: ReadonlyArray<readonly number[]>, files: readonly FoundFile[], stats: ReadonlyArray<ImportStat | Error>, isNew: Uint8Array, bytes: { n: number }, inThreadFirst: boolean): Array<Promise<Map<number, FileState | Error> | null>> {
+  return batches.map(async (batch, b) => {
+    if (b === 0 && inThreadFirst) return null;
+    const wanted = batch.filter((i) => isNew[i] === 1);
+    const jobs: SummarizeJob[] = wanted.map((i) => {
+      const stat = stats[i] as ImportStat;
+      return { path: files[i]!.path, source: files[i]!.source, size: stat.size, mtimeMs: stat.mtimeMs };
+    });
+    const run = await pool.run(jobs);
+    bytes.n += run.bytes;
+    return new Map(wanted.map((i, k) => [i, resultValue(run.results[k]!)]));
+  });
+}
+
+/**
+ * A pool for a scan with `newFiles` new files, or null when it would not pay (fewer than
+ * POOL_MIN_FILES, workers turned off, one core, no worker script beside the bundle). Its fallback
+ * summarizes a failed worker's files in this thread, the same way.
+ */
+export function startPoolFor(newFiles: number, options: Pick<ScanOptions, 'workers' | 'env'> & { onPartial?: unknown }): ScanPool | null {
+  const workers = poolSize(workersWanted(options));
+  if (workers === 0 || newFiles < POOL_MIN_FILES || scanWorkerEntry() === null) return null;
+  // A scan that lists its rows as it reads (onPartial) runs behind a page being loaded and drawn: its workers yield the cores to it.
+  const nice = options.onPartial ? SCAN_WORKER_NICE : 0;
+  return startScanPool({ workers, nice, inThread: (jobs) => summarizeForScan(nodeImportReader, jobs, timeSlicer(SCAN_SLICE_MS)) });
+}
