@@ -1,5 +1,5 @@
 import { appendFile, mkdir, mkdtemp, readdir, readFile, rm, truncate, unlink, utimes, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildScanWorker, SCAN_WORKER_FILE } from '../../../scripts/build-scan-worker.js';
@@ -157,8 +157,10 @@ describe('the scan worker pool', () => {
     expect(startPoolFor(POOL_MIN_FILES - 1, { env: {} })).toBeNull();
     expect(startPoolFor(POOL_MIN_FILES, { env: { BATON_SCAN_WORKERS: '0' } })).toBeNull();
     const pool = startPoolFor(POOL_MIN_FILES, { env: {} });
-    expect(pool).not.toBeNull();
-    await pool!.close();
+    // No pool on one core: the workers would only compete with the scan.
+    if (availableParallelism() < 2) expect(pool).toBeNull();
+    else expect(pool).not.toBeNull();
+    await pool?.close();
   });
 
   it('is the file scan-pool.ts looks for next to each bundle', () => {
