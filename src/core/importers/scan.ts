@@ -304,6 +304,11 @@ export async function scanCandidateIndexFull(
   for (const e of previous ?? []) known.set(e.path, e);
   const found = await discoverSessionFiles(reader, dirs, options.source);
   markPhase('scan-discovered');
+  // A cold scan (no index) of many files: every file found is new, so the workers start now and
+  // load while the files are stat'ed. The first batch is still read here: workers reniced behind a
+  // page (SCAN_WORKER_NICE) came back with it later than this thread did on a busy machine.
+  // Not behind a page (onPartial): there the workers' loading competed with the page's own.
+  const earlyPool = previous === null && !options.onPartial && options.pool === undefined && options.reader === undefined ? startPoolFor(found.files.length, options) : null;
   for (const [reason, n] of Object.entries(found.skipped)) stats.skippedReasons[reason] = n;
   stats.files = found.files.length;
 
@@ -333,7 +338,7 @@ export async function scanCandidateIndexFull(
   let newFiles = 0;
   for (const i of toRead) if (isNewFile(files[i]!, fileStats[i]!, cache)) (isNew[i] = 1), newFiles++;
   // Without a pool given, one of our own for a big cold scan (node:fs only: an injected reader is a test's).
-  const ownPool = pool === null && options.reader === undefined ? startPoolFor(newFiles, options) : null;
+  const ownPool = earlyPool ?? (pool === null && options.reader === undefined ? startPoolFor(newFiles, options) : null);
   pool ??= ownPool;
   const poolBytes = { n: 0 };
   const pooled = pool ? summarizeInPool(pool, batches, files, fileStats, isNew, poolBytes, ownPool !== null) : null;
