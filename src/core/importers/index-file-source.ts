@@ -1,0 +1,91 @@
+import { closeSync, readSync } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
+import { crc32 } from 'node:zlib';
+import { candidateIndexPrefix, PREFIX_BYTES, type LayoutSource } from './candidate-index-layout.js';
+
+/** Bytes read at once when a row or extras text is not in the window last read (a page of the UI reads ~50 scattered rows). */
+export const RESIDENT_READ_WINDOW_BYTES = 64 * 1024;
+/** Bytes per read while a resident index is checked at load. */
+export const RESIDENT_LOAD_CHUNK_BYTES = 1024 * 1024;
+
+/** `length` bytes at `at` of an open file (shorter only at its end), read synchronously. */
+export function readAt(fd: number, size: number, at: number, length: number): Buffer {
+  const out = Buffer.allocUnsafe(Math.max(0, Math.min(length, size - at)));
+  let got = 0;
+  while (got < out.length) {
+    const n = readSync(fd, out, got, out.length - got, at + got);
+    if (n === 0) break;
+    got += n;
+  }
+  return out.subarray(0, got);
+}
+
+/** Positional reads of an open index file (a listing read lazily: index-listing.ts). */
+export function fdSource(fd: number, size: number): LayoutSource {
+  let open = true;
+  return {
+    size,
+    whole: null,
+    read: (at, length) => readAt(fd, size, at, length),
+    close() {
+      if (open) closeSync(fd);
+      open = false;
+    },
+  };
+}
+
+/**
+ * Reads of one region of a resident index file through a small window: rows and extras are read
+ * mostly in file order (a listing, a rewrite of the index), so one 64 KB read serves hundreds.
+ * The returned bytes are the caller's own (copied out of the window).
+ */
+export function windowedReader(fd: number, size: number): (at: number, end: number) => Buffer {
+  let windowAt = 0;
+  let window: Buffer = Buffer.alloc(0);
+  return (at, end) => {
+    if (at < windowAt || end > windowAt + window.length) {
+      windowAt = at;
+      window = readAt(fd, size, at, Math.max(end - at, RESIDENT_READ_WINDOW_BYTES));
+      if (window.length < end - at) throw new Error(`the candidate index is shorter than recorded (${end} > ${windowAt + window.length})`);
+    }
+    return Buffer.from(window.subarray(at - windowAt, end - windowAt));
+  };
+}
+
+/**
+ * A resident index (the host's, issue 15): only the prefix, head, columns and arrays are kept for
+ * the layout to parse; the extras and the listing block (37 of 57 MB at 100,000 sessions) stay
+ * on disk and are read back through the open file. Every byte is still checked at load: the
+ * whole file's CRC is computed as it streams past. Null when the file is short, damaged or not
+ * this layout. The source answers only reads before `keptBytes`.
+ */
+export async function readResidentPrefix(handle: FileHandle, size: number): Promise<{ source: LayoutSource; keptBytes: number } | null> {
+  const prefix = Buffer.alloc(PREFIX_BYTES);
+  if ((await handle.read(prefix, 0, prefix.length, 0)).bytesRead !== prefix.length) return null;
+  const p = candidateIndexPrefix(prefix);
+  if (!p || p.extrasAt > size) return null;
+  const kept = Buffer.allocUnsafe(p.extrasAt);
+  let crc = 0;
+  const chunk = Buffer.allocUnsafe(RESIDENT_LOAD_CHUNK_BYTES);
+  for (let at = 0; at < size; ) {
+    const target = at < kept.length ? kept : chunk;
+    const offset = at < kept.length ? at : 0;
+    const want = at < kept.length ? Math.min(kept.length - at, RESIDENT_LOAD_CHUNK_BYTES) : Math.min(size - at, chunk.length);
+    const { bytesRead } = await handle.read(target, offset, want, at);
+    if (bytesRead === 0) return null;
+    // The CRC covers everything after the prefix; Node 20's crc32 of an empty view is 0 whatever the running value.
+    const bytes = target.subarray(offset, offset + bytesRead).subarray(Math.max(0, PREFIX_BYTES - at));
+    if (bytes.length > 0) crc = crc32(bytes, crc);
+    at += bytesRead;
+  }
+  if (crc !== p.crc) return null;
+  return {
+    keptBytes: kept.length,
+    source: {
+      size,
+      whole: null,
+      // Copies: the layout keeps small arrays, and the columns' text must not hold the kept bytes alive.
+      read: (at, length) => Buffer.from(kept.subarray(at, Math.min(at + length, kept.length))),
+    },
+  };
+}
