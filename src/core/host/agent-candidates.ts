@@ -1,6 +1,7 @@
 import { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
-import { candidateIndexFileFor, readCandidateIndex, type IndexEntry } from '../importers/candidate-index.js';
+import { candidateIndexFileFor, markCandidateIndexVerified, readCandidateIndex, type IndexEntry } from '../importers/candidate-index.js';
+import { confirmIndexUnchanged } from './confirm-index.js';
 import { quickIndexScan } from '../importers/quick-scan.js';
 import { nodeImportReader } from '../importers/reader.js';
 import { sessionFileOf, type FoundFile } from '../importers/discover.js';
@@ -272,13 +273,24 @@ export function createAgentCandidates(options: AgentCandidatesOptions) {
   }
   let verifying = false;
 
+  /** After a quick start: nothing changed (the usual case) costs a stat per file and no rebuild; anything else, the full scan. */
+  async function confirmStart(): Promise<void> {
+    const index = startIndex;
+    if (index && !closed && (await confirmIndexUnchanged(index, (path) => entries.get(path), { env }))) {
+      startIndex = null;
+      await markCandidateIndexVerified(candidateIndexFileFor(cacheFile));
+      return;
+    }
+    await fullScan();
+  }
+
   const ready = (async () => {
     // Watch first, then scan: a file written during the scan is seen by one or the other.
     await startWatches();
     if (closed) return;
     if (await quickStart()) {
       verifying = true;
-      void serial(fullScan).then(() => {
+      void serial(confirmStart).then(() => {
         verifying = false;
       });
     } else await serial(fullScan);
