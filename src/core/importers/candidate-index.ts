@@ -239,9 +239,15 @@ class DecodedEntry implements IndexEntry {
     return this.rowBytes().toString('utf8');
   }
   copyRow(target: Buffer, at: number): number {
-    const bytes = this.rowBytes();
-    if (at + bytes.length > target.length) return -1;
-    return at + bytes.copy(target, at);
+    const l = this.file.layout;
+    const start = l.rowStart[this.i]!;
+    const end = l.rowEnd[this.i]!;
+    if (at + end - start > target.length) return -1;
+    if (this.file.copyBlock) {
+      this.file.copyBlock(start, end, target, at);
+      return at + end - start;
+    }
+    return at + this.rowBytes().copy(target, at);
   }
   text(): string {
     return this.rowText();
@@ -256,6 +262,8 @@ interface DecodedFile {
   columns: Columns;
   /** File bytes [from, to) of the extras texts: from the buffer, or read back from the open file (resident). */
   extras(from: number, to: number): Buffer;
+  /** Copies listing-block bytes [start, end) into `target` (resident: straight from the read window, no Buffer per row). */
+  copyBlock?(start: number, end: number, target: Buffer, at: number): void;
 }
 
 /** An entry read from an index file keeps its bytes: they are copied as they are when the index is rewritten. */
@@ -306,7 +314,7 @@ export function decodeCandidateIndexWithMeta(buf: Buffer): { entries: IndexEntry
 }
 
 /** Entries over a checked layout: the columns' text parsed, extras read through `extras`. */
-function decodeEntries(layout: ReadLayout, text: (from: number, to: number) => string, extras: DecodedFile['extras']): { entries: IndexEntry[]; meta: IndexMeta } | null {
+function decodeEntries(layout: ReadLayout, text: (from: number, to: number) => string, extras: DecodedFile['extras'], copyBlock?: DecodedFile['copyBlock']): { entries: IndexEntry[]; meta: IndexMeta } | null {
   const count = layout.count;
   let columns: Columns;
   try {
@@ -315,7 +323,7 @@ function decodeEntries(layout: ReadLayout, text: (from: number, to: number) => s
     return null;
   }
   if (columns?.names?.length !== count || columns.dirOf?.length !== count || columns.totals?.length !== count * 4) return null;
-  const file: DecodedFile = { layout, columns, extras };
+  const file: DecodedFile = { layout, columns, extras, ...(copyBlock ? { copyBlock } : {}) };
   const entries: IndexEntry[] = new Array(count);
   for (let i = 0; i < count; i++) {
     entries[i] = new DecodedEntry(
@@ -386,11 +394,12 @@ async function decodeResident(handle: FileHandle, size: number): Promise<{ entri
   if (!layout) return null;
   const fd = handle.fd;
   const block = windowedReader(fd, size);
-  const extras = windowedReader(fd, size);
+  const extrasReader = windowedReader(fd, size);
+  const extras = (from: number, to: number) => extrasReader.read(from, to);
   // blockAt copied: the layout's own block reader holds the kept bytes (the columns' text, ~20 MB at 100,000).
   const { blockAt } = layout;
-  const resident: ReadLayout = { ...layout, block: (start, end) => block(blockAt + start, blockAt + end) };
-  const decoded = decodeEntries(resident, textOf(kept.source), extras);
+  const resident: ReadLayout = { ...layout, block: (start, end) => block.read(blockAt + start, blockAt + end) };
+  const decoded = decodeEntries(resident, textOf(kept.source), extras, (start, end, target, at) => block.copy(blockAt + start, blockAt + end, target, at));
   // Every entry holds its file's `extras` reader: when that is collected, no entry is left.
   if (decoded) residentFiles.register(extras, handle);
   return decoded;
