@@ -13,7 +13,7 @@ import { newestEntries } from './quick-scan.js';
 import type { IndexRow } from '../../shared/session.js';
 import { resumeCommandFor, type AgentSource, type ImportedCandidate } from './types.js';
 import { openFileFor, sealFileFor, sealsFilesAt } from '../store/at-rest/registry.js';
-import { readResidentPrefix, windowedReader } from './index-file-source.js';
+import { privateCopyOf, readResidentPrefix, windowedReader } from './index-file-source.js';
 
 /**
  * The compact warm cache (docs/importer-candidate-index.md): one entry per scanned session file
@@ -354,20 +354,20 @@ export async function readCandidateIndex(file: string | undefined, options: { re
   if (!file) return null;
   try {
     const handle = await fsp.open(file, 'r');
-    let keepOpen = false;
     try {
       const [stat, verified] = await Promise.all([handle.stat(), fsp.readFile(verifiedFileOf(file), 'utf8').catch(() => '')]);
       const verifiedAt = /^\d{1,16}$/.test(verified.trim()) ? Number(verified.trim()) : 0;
       // A sealed index is authenticated whole: it is read whole, resident or not.
       if (options.resident && !sealsFilesAt(file)) {
-        const decoded = await decodeResident(handle, stat.size);
-        keepOpen = decoded !== null;
+        const copy = await privateCopyOf(file, stat);
+        const decoded = copy ? await decodeResident(copy, stat.size).catch(() => null) : null;
+        if (!decoded) await copy?.close();
         return decoded ? { ...decoded, writtenAt: stat.mtimeMs, verifiedAt } : null;
       }
       const decoded = decodeCandidateIndexWithMeta(openFileFor(file, await handle.readFile()));
       return decoded ? { ...decoded, writtenAt: stat.mtimeMs, verifiedAt } : null;
     } finally {
-      if (!keepOpen) await handle.close();
+      await handle.close();
     }
   } catch {
     return null; // missing or unreadable: the scan rebuilds it
@@ -383,8 +383,8 @@ export interface CandidateIndexRead {
 
 /**
  * A resident holder's entries that leave the extras and the listing block on disk, read back
- * through the file kept open (still the same bytes when a newer index is renamed over it). The
- * file closes when no entry of it is left (an index replaced by a rescan). Every byte is checked
+ * through `handle`, a private copy of the index (privateCopyOf: unchanged whatever happens to the
+ * index file). The copy closes when no entry of it is left (an index replaced by a rescan). Every byte is checked
  * against the file's CRC while it is read here.
  */
 async function decodeResident(handle: FileHandle, size: number): Promise<{ entries: IndexEntry[]; meta: IndexMeta } | null> {

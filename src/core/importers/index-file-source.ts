@@ -1,5 +1,7 @@
-import { closeSync, readSync } from 'node:fs';
-import type { FileHandle } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { closeSync, readSync, type Stats } from 'node:fs';
+import { copyFile, open, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { candidateIndexPrefix, PREFIX_BYTES, type LayoutSource } from './candidate-index-layout.js';
 
@@ -113,4 +115,27 @@ export async function readResidentPrefix(handle: FileHandle, size: number): Prom
       read: (at, length) => Buffer.from(kept.subarray(at, Math.min(at + length, kept.length))),
     },
   };
+}
+
+/**
+ * A private copy of an index file for a resident holder, open and already unlinked: what the
+ * holder reads back later cannot change under it, even if someone rewrites the index in place
+ * (Baton itself always renames a new one over it). The copy is made by the kernel
+ * (copy_file_range), not through this process's memory. Null when the file changed while it was
+ * copied (`opened`: its stat when it was opened).
+ */
+export async function privateCopyOf(file: string, opened: Stats): Promise<FileHandle | null> {
+  const temp = join(dirname(file), `.${basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.resident`);
+  try {
+    await copyFile(file, temp);
+    const copy = await open(temp, 'r');
+    const now = await stat(file);
+    if (now.ino !== opened.ino || now.size !== opened.size || now.mtimeMs !== opened.mtimeMs || (await copy.stat()).size !== opened.size) {
+      await copy.close();
+      return null;
+    }
+    return copy;
+  } finally {
+    await unlink(temp).catch(() => undefined);
+  }
 }
