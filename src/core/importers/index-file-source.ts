@@ -5,21 +5,21 @@ import { basename, dirname, join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { candidateIndexPrefix, PREFIX_BYTES, type LayoutSource } from './candidate-index-layout.js';
 
-/** Bytes read at once when a row or extras text is not in the window last read (a page of the UI reads ~50 scattered rows). */
-export const RESIDENT_READ_WINDOW_BYTES = 64 * 1024;
+/**
+ * Bytes per read window of a resident index, and windows kept: a listing reads rows in file
+ * order (one window serves ~15 rows), the UI reads them newest first across every directory's
+ * group (up to RESIDENT_READ_WINDOWS groups interleaved stay cached; past that a row costs one
+ * 4 KB read, not 64 KB). 1 MB per region at most.
+ */
+export const RESIDENT_READ_WINDOW_BYTES = 4 * 1024;
+export const RESIDENT_READ_WINDOWS = 256;
 /** Bytes per read while a resident index is checked at load. */
 export const RESIDENT_LOAD_CHUNK_BYTES = 1024 * 1024;
 
 /** `length` bytes at `at` of an open file (shorter only at its end), read synchronously. */
 export function readAt(fd: number, size: number, at: number, length: number): Buffer {
   const out = Buffer.allocUnsafe(Math.max(0, Math.min(length, size - at)));
-  let got = 0;
-  while (got < out.length) {
-    const n = readSync(fd, out, got, out.length - got, at + got);
-    if (n === 0) break;
-    got += n;
-  }
-  return out.subarray(0, got);
+  return out.subarray(0, readInto(fd, size, at, out));
 }
 
 /** Positional reads of an open index file (a listing read lazily: index-listing.ts). */
@@ -45,38 +45,65 @@ export interface WindowedReader {
 }
 
 /**
- * Reads of one region of a resident index file through one reused window: rows and extras are
- * read mostly in file order (a listing, a rewrite of the index), so one 64 KB read serves
- * hundreds, and a listing of 100,000 rows leaves no 27 MB of spent windows for the collector.
+ * Reads of one region of a resident index file through aligned windows kept least recently used
+ * (RESIDENT_READ_WINDOWS): a listing of 100,000 rows leaves no spent buffers for the collector
+ * (an evicted window's buffer is reused), and scattered reads cost a small read each.
  */
 export function windowedReader(fd: number, size: number): WindowedReader {
-  let window = Buffer.allocUnsafe(RESIDENT_READ_WINDOW_BYTES);
-  let windowAt = 0;
-  let windowLength = 0;
-  const load = (at: number, end: number): void => {
-    if (at >= windowAt && end <= windowAt + windowLength) return;
-    // A text longer than the window (a very long title) gets a window of its own size.
-    if (end - at > window.length) window = Buffer.allocUnsafe(end - at);
-    windowAt = at;
-    windowLength = 0;
-    const length = Math.min(window.length, size - at);
-    while (windowLength < length) {
-      const n = readSync(fd, window, windowLength, length - windowLength, at + windowLength);
-      if (n === 0) break;
-      windowLength += n;
+  const windows = new Map<number, Buffer>();
+  const load = (base: number): Buffer => {
+    let window = windows.get(base);
+    if (window) {
+      // Most recently used last (Map keeps insertion order).
+      windows.delete(base);
+      windows.set(base, window);
+      return window;
     }
-    if (windowLength < end - at) throw new Error(`the candidate index is shorter than recorded (${end} > ${windowAt + windowLength})`);
+    let buf: Buffer;
+    if (windows.size >= RESIDENT_READ_WINDOWS) {
+      const [oldest, spent] = windows.entries().next().value as [number, Buffer];
+      windows.delete(oldest);
+      buf = spent.length === RESIDENT_READ_WINDOW_BYTES ? spent : Buffer.allocUnsafe(RESIDENT_READ_WINDOW_BYTES);
+    } else buf = Buffer.allocUnsafe(RESIDENT_READ_WINDOW_BYTES);
+    // The buffer's full length: a window at the end of the file is read short.
+    const bytes = readInto(fd, size, base, buf.subarray(0, RESIDENT_READ_WINDOW_BYTES));
+    window = buf.subarray(0, bytes);
+    windows.set(base, window);
+    return window;
+  };
+  const within = (at: number, end: number): Buffer | null => {
+    const base = at - (at % RESIDENT_READ_WINDOW_BYTES);
+    if (end - base > RESIDENT_READ_WINDOW_BYTES) return null; // spans two windows: read exactly
+    const window = load(base);
+    if (end - base > window.length) throw new Error(`the candidate index is shorter than recorded (${end} > ${base + window.length})`);
+    return window.subarray(at - base, end - base);
+  };
+  const exact = (at: number, end: number): Buffer => {
+    const out = readAt(fd, size, at, end - at);
+    if (out.length !== end - at) throw new Error(`the candidate index is shorter than recorded (${end} > ${at + out.length})`);
+    return out;
   };
   return {
     read(at, end) {
-      load(at, end);
-      return Buffer.from(window.subarray(at - windowAt, end - windowAt));
+      const bytes = within(at, end);
+      return bytes ? Buffer.from(bytes) : exact(at, end);
     },
     copy(at, end, target, targetAt) {
-      load(at, end);
-      window.copy(target, targetAt, at - windowAt, end - windowAt);
+      (within(at, end) ?? exact(at, end)).copy(target, targetAt);
     },
   };
+}
+
+/** Fills `into` from `at` (shorter only at the end of the file): the bytes read. */
+function readInto(fd: number, size: number, at: number, into: Buffer): number {
+  const length = Math.max(0, Math.min(into.length, size - at));
+  let got = 0;
+  while (got < length) {
+    const n = readSync(fd, into, got, length - got, at + got);
+    if (n === 0) break;
+    got += n;
+  }
+  return got;
 }
 
 /**
