@@ -236,7 +236,14 @@ class DecodedEntry implements IndexEntry {
     return l.block(l.rowStart[this.i]!, l.rowEnd[this.i]!);
   }
   rowText(): string {
-    return this.rowBytes().toString('utf8');
+    const l = this.file.layout;
+    // Resident: decoded straight from the read window (no Buffer per row).
+    return this.file.blockText ? this.file.blockText(l.rowStart[this.i]!, l.rowEnd[this.i]!) : this.rowBytes().toString('utf8');
+  }
+  extrasText(): string {
+    const l = this.file.layout;
+    const [from, to] = [l.extrasAt + l.extrasOff[this.i]!, l.extrasAt + l.extrasOff[this.i + 1]!];
+    return this.file.extrasText ? this.file.extrasText(from, to) : this.extras().toString('utf8');
   }
   copyRow(target: Buffer, at: number): number {
     const l = this.file.layout;
@@ -253,7 +260,7 @@ class DecodedEntry implements IndexEntry {
     return this.rowText();
   }
   candidate(): ImportedCandidate {
-    return (this.#parsed ??= candidateOf(this.source, this.path, this.note, this.rowBytes(), this.extras()));
+    return (this.#parsed ??= candidateOf(this.source, this.path, this.note, this.rowText(), this.extrasText()));
   }
 }
 
@@ -264,6 +271,9 @@ interface DecodedFile {
   extras(from: number, to: number): Buffer;
   /** Copies listing-block bytes [start, end) into `target` (resident: straight from the read window, no Buffer per row). */
   copyBlock?(start: number, end: number, target: Buffer, at: number): void;
+  /** Listing-block bytes [start, end) and extras bytes [from, to) of the file, decoded (resident: from the read window). */
+  blockText?(start: number, end: number): string;
+  extrasText?(from: number, to: number): string;
 }
 
 /** An entry read from an index file keeps its bytes: they are copied as they are when the index is rewritten. */
@@ -283,9 +293,9 @@ function extrasOf(c: ImportedCandidate): Extras {
   return [row.title === c.title ? null : c.title, c.cwd === row.cwd ? 0 : c.cwd, c.messageCountExact, c.model, c.cliVersion, c.fingerprint];
 }
 
-function candidateOf(source: AgentSource, path: string, note: string | null, rowBytes: Buffer, extrasBytes: Buffer): ImportedCandidate {
-  const row = JSON.parse(rowBytes.toString('utf8')) as IndexRow;
-  const [title, cwd, exact, model, cliVersion, fingerprint] = JSON.parse(extrasBytes.toString('utf8')) as Extras;
+function candidateOf(source: AgentSource, path: string, note: string | null, rowText: string, extrasText: string): ImportedCandidate {
+  const row = JSON.parse(rowText) as IndexRow;
+  const [title, cwd, exact, model, cliVersion, fingerprint] = JSON.parse(extrasText) as Extras;
   const externalId = row.id.slice(source.length + 1);
   const candidate: ImportedCandidate = {
     source,
@@ -314,7 +324,7 @@ export function decodeCandidateIndexWithMeta(buf: Buffer): { entries: IndexEntry
 }
 
 /** Entries over a checked layout: the columns' text parsed, extras read through `extras`. */
-function decodeEntries(layout: ReadLayout, text: (from: number, to: number) => string, extras: DecodedFile['extras'], copyBlock?: DecodedFile['copyBlock']): { entries: IndexEntry[]; meta: IndexMeta } | null {
+function decodeEntries(layout: ReadLayout, text: (from: number, to: number) => string, extras: DecodedFile['extras'], resident: Pick<DecodedFile, 'copyBlock' | 'blockText' | 'extrasText'> = {}): { entries: IndexEntry[]; meta: IndexMeta } | null {
   const count = layout.count;
   let columns: Columns;
   try {
@@ -323,7 +333,7 @@ function decodeEntries(layout: ReadLayout, text: (from: number, to: number) => s
     return null;
   }
   if (columns?.names?.length !== count || columns.dirOf?.length !== count || columns.totals?.length !== count * 4) return null;
-  const file: DecodedFile = { layout, columns, extras, ...(copyBlock ? { copyBlock } : {}) };
+  const file: DecodedFile = { layout, columns, extras, ...resident };
   const entries: IndexEntry[] = new Array(count);
   for (let i = 0; i < count; i++) {
     entries[i] = new DecodedEntry(
@@ -399,7 +409,11 @@ async function decodeResident(handle: FileHandle, size: number): Promise<{ entri
   // blockAt copied: the layout's own block reader holds the kept bytes (the columns' text, ~20 MB at 100,000).
   const { blockAt } = layout;
   const resident: ReadLayout = { ...layout, block: (start, end) => block.read(blockAt + start, blockAt + end) };
-  const decoded = decodeEntries(resident, textOf(kept.source), extras, (start, end, target, at) => block.copy(blockAt + start, blockAt + end, target, at));
+  const decoded = decodeEntries(resident, textOf(kept.source), extras, {
+    copyBlock: (start, end, target, at) => block.copy(blockAt + start, blockAt + end, target, at),
+    blockText: (start, end) => block.text(blockAt + start, blockAt + end),
+    extrasText: (from, to) => extrasReader.text(from, to),
+  });
   // Every entry holds its file's `extras` reader: when that is collected, no entry is left.
   if (decoded) residentFiles.register(extras, handle);
   return decoded;

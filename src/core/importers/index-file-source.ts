@@ -42,6 +42,8 @@ export interface WindowedReader {
   read(at: number, end: number): Buffer;
   /** Copies bytes [at, end) of the file into `target` at `targetAt` (a listing's chunk: nothing allocated per row). */
   copy(at: number, end: number, target: Buffer, targetAt: number): void;
+  /** Bytes [at, end) decoded as UTF-8 (a row or extras text parsed for the UI: no Buffer per row). */
+  text(at: number, end: number): string;
 }
 
 /**
@@ -51,7 +53,15 @@ export interface WindowedReader {
  */
 export function windowedReader(fd: number, size: number): WindowedReader {
   const windows = new Map<number, Buffer>();
+  let lastBase = -1;
+  let last: Buffer = Buffer.alloc(0);
   const load = (base: number): Buffer => {
+    // The window just used again (rows read in file order): no reordering.
+    if (base === lastBase) return last;
+    lastBase = base;
+    return (last = loadWindow(base));
+  };
+  const loadWindow = (base: number): Buffer => {
     let window = windows.get(base);
     if (window) {
       // Most recently used last (Map keeps insertion order).
@@ -71,12 +81,18 @@ export function windowedReader(fd: number, size: number): WindowedReader {
     windows.set(base, window);
     return window;
   };
-  const within = (at: number, end: number): Buffer | null => {
+  /** The window holding [at, end), or null when the bytes span two windows (read exactly). */
+  const windowOf = (at: number, end: number): Buffer | null => {
     const base = at - (at % RESIDENT_READ_WINDOW_BYTES);
-    if (end - base > RESIDENT_READ_WINDOW_BYTES) return null; // spans two windows: read exactly
+    if (end - base > RESIDENT_READ_WINDOW_BYTES) return null;
     const window = load(base);
     if (end - base > window.length) throw new Error(`the candidate index is shorter than recorded (${end} > ${base + window.length})`);
-    return window.subarray(at - base, end - base);
+    return window;
+  };
+  const within = (at: number, end: number): Buffer | null => {
+    const window = windowOf(at, end);
+    const base = at - (at % RESIDENT_READ_WINDOW_BYTES);
+    return window ? window.subarray(at - base, end - base) : null;
   };
   const exact = (at: number, end: number): Buffer => {
     const out = readAt(fd, size, at, end - at);
@@ -89,7 +105,15 @@ export function windowedReader(fd: number, size: number): WindowedReader {
       return bytes ? Buffer.from(bytes) : exact(at, end);
     },
     copy(at, end, target, targetAt) {
-      (within(at, end) ?? exact(at, end)).copy(target, targetAt);
+      const window = windowOf(at, end);
+      const base = at - (at % RESIDENT_READ_WINDOW_BYTES);
+      if (window) window.copy(target, targetAt, at - base, end - base);
+      else exact(at, end).copy(target, targetAt);
+    },
+    text(at, end) {
+      const window = windowOf(at, end);
+      const base = at - (at % RESIDENT_READ_WINDOW_BYTES);
+      return window ? window.toString('utf8', at - base, end - base) : exact(at, end).toString('utf8');
     },
   };
 }
