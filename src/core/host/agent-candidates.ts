@@ -18,6 +18,8 @@ import { watchTrees, type TreeWatch } from '../watch/tree-watcher.js';
 export const CANDIDATE_PERSIST_DELAY_MS = 2_000;
 /** After a watch broke, the next watch starts this long after the rescan (no tight loop on a broken folder). */
 export const WATCH_RESTART_DELAY_MS = 5_000;
+/** After a trusted quick start, the confirming scan starts this much later (the UI's first pages go first). */
+export const CONFIRM_DELAY_MS = 1_500;
 /** A tool folder that did not exist is looked for again this often. */
 export const MISSING_ROOT_CHECK_MS = 30_000;
 
@@ -54,6 +56,8 @@ export interface AgentCandidatesOptions {
   restartDelayMs?: number;
   /** Start from a trusted candidate index and confirm it behind (default true). */
   quickStart?: boolean;
+  /** Defaults to CONFIRM_DELAY_MS. */
+  confirmDelayMs?: number;
 }
 
 /**
@@ -272,11 +276,16 @@ export function createAgentCandidates(options: AgentCandidatesOptions) {
     return true;
   }
   let verifying = false;
+  let confirmTimer: NodeJS.Timeout | null = null;
+  /** The version a trusted quick start set. */
+  let startVersion = -1;
 
   /** After a quick start: nothing changed (the usual case) costs a stat per file and no rebuild; anything else, the full scan. */
   async function confirmStart(): Promise<void> {
     const index = startIndex;
-    if (index && !closed && (await confirmIndexUnchanged(index, (path) => entries.get(path), { env }))) {
+    // A watched change since the start: the resident set is no longer the index's, the full scan settles both.
+    const untouched = version === startVersion;
+    if (index && untouched && !closed && (await confirmIndexUnchanged(index, (path) => entries.get(path), { env }))) {
       startIndex = null;
       await markCandidateIndexVerified(candidateIndexFileFor(cacheFile));
       return;
@@ -290,9 +299,16 @@ export function createAgentCandidates(options: AgentCandidatesOptions) {
     if (closed) return;
     if (await quickStart()) {
       verifying = true;
-      void serial(confirmStart).then(() => {
-        verifying = false;
-      });
+      startVersion = version;
+      // Later, not at once: the UI's first pages are asked for right after a host starts, and
+      // the confirm's stats (~100 ms of the event loop at 20,000 files) would be served between them.
+      confirmTimer = setTimeout(() => {
+        confirmTimer = null;
+        void serial(confirmStart).then(() => {
+          verifying = false;
+        });
+      }, options.confirmDelayMs ?? CONFIRM_DELAY_MS);
+      confirmTimer.unref();
     } else await serial(fullScan);
     if (closed) return;
     // Baton's own index: an import or handoff by another process changes which candidates are listed.
@@ -341,6 +357,7 @@ export function createAgentCandidates(options: AgentCandidatesOptions) {
       }
       if (restartTimer) clearTimeout(restartTimer);
       if (rootTimer) clearInterval(rootTimer);
+      if (confirmTimer) clearTimeout(confirmTimer);
       // A scan in flight finishes (and writes its caches) before the host's folders go away.
       await ready.catch(() => undefined);
       await stopWatches();
