@@ -80,6 +80,32 @@ describe('resident candidates', () => {
     expect(service.entries()).toHaveLength(QUICK_VERIFY_NEWEST + 4);
   });
 
+  it('after a trusted start with nothing changed, confirms the index by stats alone: no rescan, the index not rewritten, marked verified again', async () => {
+    for (let i = 0; i < 12; i++) {
+      const path = await writeLog(claudeLogPath(home, `/home/dev/p${i % 3}`, idOf(i)), sessionLines(idOf(i), `prompt ${i}`, `/home/dev/p${i % 3}`));
+      const t = Date.now() / 1000 - 7200 + i;
+      await utimes(path, t, t);
+    }
+    const hourAgo = Date.now() / 1000 - 3600;
+    for (const p of [0, 1, 2]) await utimes(join(home, '.claude', 'projects', `-home-dev-p${p}`), hourAgo, hourAgo);
+    for (const dir of [join(home, '.claude', 'projects'), join(home, '.claude')]) await utimes(dir, hourAgo, hourAgo);
+    await scanCandidateIndex({ env: { HOME: home }, cacheFile: importersCacheFile(dataDir) });
+    const indexFile = join(dataDir, 'importers-candidates.idx');
+    const written = (await stat(indexFile)).mtimeMs;
+    const verifiedBefore = (await stat(`${indexFile}.verified`)).mtimeMs;
+    await new Promise((r) => setTimeout(r, 20));
+
+    service = createAgentCandidates({ dataDir, env: { HOME: home }, onChange: (c) => changes.push(c) });
+    await service.ready;
+    const before = service.entries().map((e) => e.rowText()).sort();
+    await until(async () => (await stat(`${indexFile}.verified`)).mtimeMs > verifiedBefore, 5_000);
+    await service.current();
+    expect(changes).toEqual([]);
+    expect(service.health()).toMatchObject({ rescans: 0, candidates: 12 });
+    expect((await stat(indexFile)).mtimeMs).toBe(written);
+    expect(service.entries().map((e) => e.rowText()).sort()).toEqual(before);
+  });
+
   it('lists a new session file and a grown one within 1 s, re-reading only those files', async () => {
     for (let i = 0; i < 3; i++) await writeLog(claudeLogPath(home, '/home/dev/a', idOf(i)), sessionLines(idOf(i), `prompt ${i}`));
     service = createAgentCandidates({ dataDir, env: { HOME: home }, onChange: (c) => changes.push(c) });

@@ -1,6 +1,7 @@
 import { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
-import { candidateIndexFileFor, readCandidateIndex, type IndexEntry } from '../importers/candidate-index.js';
+import { candidateIndexFileFor, markCandidateIndexVerified, readCandidateIndex, type IndexEntry } from '../importers/candidate-index.js';
+import { confirmIndexUnchanged } from './confirm-index.js';
 import { quickIndexScan } from '../importers/quick-scan.js';
 import { nodeImportReader } from '../importers/reader.js';
 import { sessionFileOf, type FoundFile } from '../importers/discover.js';
@@ -17,6 +18,8 @@ import { watchTrees, type TreeWatch } from '../watch/tree-watcher.js';
 export const CANDIDATE_PERSIST_DELAY_MS = 2_000;
 /** After a watch broke, the next watch starts this long after the rescan (no tight loop on a broken folder). */
 export const WATCH_RESTART_DELAY_MS = 5_000;
+/** After a trusted quick start, the confirming scan starts this much later (the UI's first pages go first). */
+export const CONFIRM_DELAY_MS = 1_500;
 /** A tool folder that did not exist is looked for again this often. */
 export const MISSING_ROOT_CHECK_MS = 30_000;
 
@@ -53,6 +56,8 @@ export interface AgentCandidatesOptions {
   restartDelayMs?: number;
   /** Start from a trusted candidate index and confirm it behind (default true). */
   quickStart?: boolean;
+  /** Defaults to CONFIRM_DELAY_MS. */
+  confirmDelayMs?: number;
 }
 
 /**
@@ -106,11 +111,12 @@ export function createAgentCandidates(options: AgentCandidatesOptions) {
         }
       : undefined;
     // The start's confirming scan reuses the index quickStart decoded (decoding it again held two 60 MB copies at 100,000).
-    const loaded = startIndex;
+    // Later scans read it resident too: the whole file held in memory was 57 MB at 100,000.
+    const loaded = startIndex ?? (await readCandidateIndex(candidateIndexFileFor(cacheFile), { resident: true }));
     startIndex = null;
     let result: Awaited<ReturnType<typeof scanCandidateIndexFull>>;
     try {
-      result = await scanCandidateIndexFull({ env, cacheFile, onProgress: options.onProgress, ...(onPartial ? { onPartial } : {}), ...(loaded ? { loaded } : {}) });
+      result = await scanCandidateIndexFull({ env, cacheFile, onProgress: options.onProgress, ...(onPartial ? { onPartial } : {}), loaded });
     } catch (error) {
       // A failed scan leaves the rows it had, no longer marked as still coming (no endless progress line).
       if (partial) {
@@ -246,7 +252,7 @@ export function createAgentCandidates(options: AgentCandidatesOptions) {
    */
   async function quickStart(): Promise<boolean> {
     if (options.quickStart === false) return false;
-    const index = await readCandidateIndex(candidateIndexFileFor(cacheFile));
+    const index = await readCandidateIndex(candidateIndexFileFor(cacheFile), { resident: true });
     const quick = index ? await quickIndexScan(nodeImportReader, index) : null;
     if (index && !quick && !closed) {
       // An index too old (or written by watched changes) to trust: its rows are still the best
@@ -270,6 +276,22 @@ export function createAgentCandidates(options: AgentCandidatesOptions) {
     return true;
   }
   let verifying = false;
+  let confirmTimer: NodeJS.Timeout | null = null;
+  /** The version a trusted quick start set. */
+  let startVersion = -1;
+
+  /** After a quick start: nothing changed (the usual case) costs a stat per file and no rebuild; anything else, the full scan. */
+  async function confirmStart(): Promise<void> {
+    const index = startIndex;
+    // A watched change since the start: the resident set is no longer the index's, the full scan settles both.
+    const untouched = version === startVersion;
+    if (index && untouched && !closed && (await confirmIndexUnchanged(index, (path) => entries.get(path), { env }))) {
+      startIndex = null;
+      await markCandidateIndexVerified(candidateIndexFileFor(cacheFile));
+      return;
+    }
+    await fullScan();
+  }
 
   const ready = (async () => {
     // Watch first, then scan: a file written during the scan is seen by one or the other.
@@ -277,9 +299,16 @@ export function createAgentCandidates(options: AgentCandidatesOptions) {
     if (closed) return;
     if (await quickStart()) {
       verifying = true;
-      void serial(fullScan).then(() => {
-        verifying = false;
-      });
+      startVersion = version;
+      // Later, not at once: the UI's first pages are asked for right after a host starts, and
+      // the confirm's stats (~100 ms of the event loop at 20,000 files) would be served between them.
+      confirmTimer = setTimeout(() => {
+        confirmTimer = null;
+        void serial(confirmStart).then(() => {
+          verifying = false;
+        });
+      }, options.confirmDelayMs ?? CONFIRM_DELAY_MS);
+      confirmTimer.unref();
     } else await serial(fullScan);
     if (closed) return;
     // Baton's own index: an import or handoff by another process changes which candidates are listed.
@@ -328,6 +357,7 @@ export function createAgentCandidates(options: AgentCandidatesOptions) {
       }
       if (restartTimer) clearTimeout(restartTimer);
       if (rootTimer) clearInterval(rootTimer);
+      if (confirmTimer) clearTimeout(confirmTimer);
       // A scan in flight finishes (and writes its caches) before the host's folders go away.
       await ready.catch(() => undefined);
       await stopWatches();

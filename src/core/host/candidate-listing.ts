@@ -44,7 +44,8 @@ export async function renderListingTo(sink: JsonSink, rows: readonly IndexRow[],
   const all = groupItems(items, request.filter);
   const total = countItems(all);
   const groups = request.limit !== undefined ? limitGroups(all, request.limit) : all;
-  const notes = request.agents ? entries.filter((e) => e.note).map((e) => `${e.path}: ${e.note}`) : [];
+  // Sorted, as the CLI's own listing prints them (list-groups.ts): the resident set's order is the order changes arrived in.
+  const notes = request.agents ? entries.filter((e) => e.note).map((e) => `${e.path}: ${e.note}`).sort() : [];
   await writeListJson(sink, { version: cliVersion, command: 'list', ok: true }, groups, { total, shown: countItems(groups), notes, agentScan: request.agents ? { ...scan, host: true } : null });
 }
 

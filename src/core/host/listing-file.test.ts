@@ -5,7 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_FRAME_BYTES } from '../../shared/wire.js';
 import { writeListJson, type JsonSink } from '../importers/list-json.js';
 import type { ListGroup } from '../importers/candidate-list.js';
-import { LISTING_PART_BYTES, writeListingFile } from './listing-file.js';
+import { LISTING_PART_BYTES, LISTING_WRITE_BYTES, writeListingFile } from './listing-file.js';
+import { seededRandom } from '../test-support/seeded-random.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -59,6 +60,36 @@ describe('writeListingFile', () => {
     }
     // Only the renamed files: no temporary file left.
     expect((await readdir(dir)).every((f) => f.endsWith('.json'))).toBe(true);
+  });
+
+  it('copies what it is given: a writer reusing one buffer, chunks from 1 byte to several MB, honouring drain, gives the same bytes', async () => {
+    const random = seededRandom(77);
+    for (let trial = 0; trial < 12; trial++) {
+      const sizes = Array.from({ length: 40 }, () => (random() < 0.1 ? LISTING_WRITE_BYTES + Math.floor(random() * 3 * LISTING_WRITE_BYTES) : 1 + Math.floor(random() * 70_000)));
+      const expected: Buffer[] = [];
+      let drains = 0;
+      const file = await writeListingFile(join(dir, `r${trial}.json`), async (sink) => {
+        expect(sink.copies).toBe(true);
+        const reused = Buffer.alloc(4 * LISTING_WRITE_BYTES);
+        for (const [k, size] of sizes.entries()) {
+          // ASCII only: every byte starts a character, as writeListJson's chunks do.
+          reused.fill(0x61 + ((k + trial) % 26), 0, size);
+          reused[0] = 0x30 + (k % 10);
+          expected.push(Buffer.from(reused.subarray(0, size)));
+          if (!sink.write(reused.subarray(0, size))) {
+            drains += 1;
+            await new Promise<void>((done) => sink.once('drain', done));
+          }
+          // Overwritten at once: a sink that kept the buffer would write these bytes instead.
+          reused.fill(0x21, 0, size);
+        }
+      });
+      const want = Buffer.concat(expected);
+      expect((await readFile(file.path)).equals(want)).toBe(true);
+      expect(file.bytes).toBe(want.length);
+      expect(drains).toBeGreaterThan(0);
+      await file.close();
+    }
   });
 
   it('is private to its owner, keeps answering parts after the file is removed, and none once closed', async () => {

@@ -55,23 +55,28 @@ export async function writeListingFile(path: string, render: (sink: JsonSink) =>
   const handle = await open(temp, 'w+', 0o600);
   const starts = [0];
   let bytes = 0;
-  // Chunks gathered into one writev of LISTING_WRITE_BYTES: a positional write per 64 KB chunk
-  // (450 at 100,000 candidates) cost more thread-pool hops than the render itself.
-  let pending: Buffer[] = [];
-  let pendingBytes = 0;
+  // Chunks copied into one reused LISTING_WRITE_BYTES buffer per write: a positional write per
+  // 64 KB chunk (450 at 100,000 candidates) cost more thread-pool hops than the render itself,
+  // and chunks kept until written were 27 MB of garbage per render.
+  let batch = Buffer.allocUnsafe(LISTING_WRITE_BYTES);
+  let spare = Buffer.allocUnsafe(LISTING_WRITE_BYTES);
+  let batchBytes = 0;
   let written = 0;
   let writing: Promise<unknown> = Promise.resolve();
   let failed: unknown = null;
-  const flush = (): void => {
-    if (pending.length === 0) return;
-    const batch = pending;
+  const enqueue = (bytes: Buffer): void => {
     const position = written;
-    written += pendingBytes;
-    pending = [];
-    pendingBytes = 0;
-    writing = writing.then(() => writeAll(handle, batch, position)).catch((error: unknown) => (failed ??= error));
+    written += bytes.length;
+    writing = writing.then(() => writeAll(handle, [bytes], position)).catch((error: unknown) => (failed ??= error));
+  };
+  const flush = (): void => {
+    if (batchBytes === 0) return;
+    enqueue(batch.subarray(0, batchBytes));
+    [batch, spare] = [spare, batch];
+    batchBytes = 0;
   };
   const sink: JsonSink = {
+    copies: true,
     write(chunk: Buffer) {
       // Cut points inside this chunk: the first byte of each part that begins in it.
       let next = starts[starts.length - 1]! + partBytes;
@@ -85,11 +90,17 @@ export async function writeListingFile(path: string, render: (sink: JsonSink) =>
         next = cut + partBytes;
       }
       bytes += chunk.length;
-      pending.push(chunk);
-      pendingBytes += chunk.length;
-      if (pendingBytes < LISTING_WRITE_BYTES) return true;
-      flush();
-      return false; // one batch in flight while the next gathers
+      // After a flush the caller waits for 'drain' (every write done) before its next chunk: so
+      // the buffer just sent is free again by the next flush.
+      const full = batchBytes + chunk.length > batch.length;
+      if (full) flush();
+      if (chunk.length >= batch.length) {
+        // A pre-rendered group of several MB: written from a copy (the caller may reuse its buffer).
+        enqueue(Buffer.from(chunk));
+        return false;
+      }
+      batchBytes += chunk.copy(batch, batchBytes);
+      return !full;
     },
     once(_event, listener) {
       void writing.then(listener);

@@ -18,7 +18,7 @@ import type { IndexMeta } from './candidate-index.js';
  * size, mtime, directory, id, note …) are parsed only by a full scan or a host that needs entries.
  */
 export const CANDIDATE_INDEX_MAGIC = 'BTNCIDX3';
-const PREFIX_BYTES = 28;
+export const PREFIX_BYTES = 28;
 /** A head or columns section larger than this is damage, not an index (100,000 entries take ~20 MB of columns). */
 export const CANDIDATE_INDEX_MAX_SECTION_BYTES = 512 * 1024 * 1024;
 
@@ -126,6 +126,20 @@ export function bufferSource(buf: Buffer): LayoutSource {
   return { size: buf.length, read: (at, length) => buf.subarray(at, at + length), whole: buf };
 }
 
+/** The fixed prefix's fields and where the extras begin; null when it is not this layout's. */
+export function candidateIndexPrefix(prefix: Buffer): { headLength: number; columnsLength: number; count: number; crc: number; extrasAt: number } | null {
+  if (prefix.length < PREFIX_BYTES || prefix.toString('latin1', 0, 8) !== CANDIDATE_INDEX_MAGIC) return null;
+  const headLength = prefix.readUInt32LE(8);
+  const columnsLength = prefix.readUInt32LE(12);
+  const count = prefix.readUInt32LE(16);
+  if (headLength > CANDIDATE_INDEX_MAX_SECTION_BYTES || columnsLength > CANDIDATE_INDEX_MAX_SECTION_BYTES) return null;
+  const columnsEnd = PREFIX_BYTES + headLength + columnsLength;
+  const arraysAt = columnsEnd + ((8 - (columnsEnd % 8)) % 8);
+  // Sort times, extras offsets, row starts, row ends, tools.
+  const extrasAt = arraysAt + 8 * count + 4 * (count + 1) + 4 * count + 4 * count + count;
+  return { headLength, columnsLength, count, crc: prefix.readUInt32LE(20), extrasAt };
+}
+
 /**
  * Reads the prefix, the head and the fixed-size arrays, checking every offset against the file;
  * null for anything else (another version, truncation, damage): the scan rebuilds the index.
@@ -136,11 +150,9 @@ export function bufferSource(buf: Buffer): LayoutSource {
 export function readLayout(bufOrSource: Buffer | LayoutSource, version: number): ReadLayout | null {
   const src = Buffer.isBuffer(bufOrSource) ? bufferSource(bufOrSource) : bufOrSource;
   const prefix = src.read(0, PREFIX_BYTES);
-  if (prefix.length < PREFIX_BYTES || prefix.toString('latin1', 0, 8) !== CANDIDATE_INDEX_MAGIC) return null;
-  const headLength = prefix.readUInt32LE(8);
-  const columnsLength = prefix.readUInt32LE(12);
-  const count = prefix.readUInt32LE(16);
-  if (headLength > CANDIDATE_INDEX_MAX_SECTION_BYTES || columnsLength > CANDIDATE_INDEX_MAX_SECTION_BYTES) return null;
+  const fields = candidateIndexPrefix(prefix);
+  if (!fields) return null;
+  const { headLength, columnsLength, count } = fields;
   // Rows are copied to stdout as they are: a damaged byte anywhere must send the scan back to the logs.
   // (CRC-32 of 11 MB: ~2 ms here; at-rest encryption authenticates the file besides.)
   if (src.whole && crc32(src.whole.subarray(PREFIX_BYTES)) !== prefix.readUInt32LE(20)) return null;

@@ -1,17 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import { crc32 } from 'node:zlib';
 import { basename, dirname, join } from 'node:path';
 import { candidateRow } from '../../shared/agents.js';
 import { normalizeCwd, timeOf } from '../../shared/resume-groups.js';
 import { QUICK_VERIFY_NEWEST, SCAN_CACHE_VERSION } from './limits.js';
-import { readLayout, SOURCE_CODES, writeLayout, type GroupRef, type IndexHead, type ReadLayout } from './candidate-index-layout.js';
+import { readLayout, SOURCE_CODES, writeLayout, type GroupRef, type IndexHead, type LayoutSource, type ReadLayout } from './candidate-index-layout.js';
 import { groupItems } from './candidate-list.js';
 import { groupCloseText, groupOpenText } from './list-json.js';
 import { newestEntries } from './quick-scan.js';
 import type { IndexRow } from '../../shared/session.js';
 import { resumeCommandFor, type AgentSource, type ImportedCandidate } from './types.js';
-import { openFileFor, sealFileFor } from '../store/at-rest/registry.js';
+import { openFileFor, sealFileFor, sealsFilesAt } from '../store/at-rest/registry.js';
+import { privateCopyOf, readResidentPrefix, windowedReader } from './index-file-source.js';
 
 /**
  * The compact warm cache (docs/importer-candidate-index.md): one entry per scanned session file
@@ -224,7 +226,7 @@ class DecodedEntry implements IndexEntry {
   }
   extras(): Buffer {
     const l = this.file.layout;
-    return l.buf!.subarray(l.extrasAt + l.extrasOff[this.i]!, l.extrasAt + l.extrasOff[this.i + 1]!);
+    return this.file.extras(l.extrasAt + l.extrasOff[this.i]!, l.extrasAt + l.extrasOff[this.i + 1]!);
   }
   row(): IndexRow {
     return JSON.parse(this.rowText()) as IndexRow;
@@ -234,24 +236,44 @@ class DecodedEntry implements IndexEntry {
     return l.block(l.rowStart[this.i]!, l.rowEnd[this.i]!);
   }
   rowText(): string {
-    return this.rowBytes().toString('utf8');
+    const l = this.file.layout;
+    // Resident: decoded straight from the read window (no Buffer per row).
+    return this.file.blockText ? this.file.blockText(l.rowStart[this.i]!, l.rowEnd[this.i]!) : this.rowBytes().toString('utf8');
+  }
+  extrasText(): string {
+    const l = this.file.layout;
+    const [from, to] = [l.extrasAt + l.extrasOff[this.i]!, l.extrasAt + l.extrasOff[this.i + 1]!];
+    return this.file.extrasText ? this.file.extrasText(from, to) : this.extras().toString('utf8');
   }
   copyRow(target: Buffer, at: number): number {
-    const bytes = this.rowBytes();
-    if (at + bytes.length > target.length) return -1;
-    return at + bytes.copy(target, at);
+    const l = this.file.layout;
+    const start = l.rowStart[this.i]!;
+    const end = l.rowEnd[this.i]!;
+    if (at + end - start > target.length) return -1;
+    if (this.file.copyBlock) {
+      this.file.copyBlock(start, end, target, at);
+      return at + end - start;
+    }
+    return at + this.rowBytes().copy(target, at);
   }
   text(): string {
     return this.rowText();
   }
   candidate(): ImportedCandidate {
-    return (this.#parsed ??= candidateOf(this.source, this.path, this.note, this.rowBytes(), this.extras()));
+    return (this.#parsed ??= candidateOf(this.source, this.path, this.note, this.rowText(), this.extrasText()));
   }
 }
 
 interface DecodedFile {
   layout: ReadLayout;
   columns: Columns;
+  /** File bytes [from, to) of the extras texts: from the buffer, or read back from the open file (resident). */
+  extras(from: number, to: number): Buffer;
+  /** Copies listing-block bytes [start, end) into `target` (resident: straight from the read window, no Buffer per row). */
+  copyBlock?(start: number, end: number, target: Buffer, at: number): void;
+  /** Listing-block bytes [start, end) and extras bytes [from, to) of the file, decoded (resident: from the read window). */
+  blockText?(start: number, end: number): string;
+  extrasText?(from: number, to: number): string;
 }
 
 /** An entry read from an index file keeps its bytes: they are copied as they are when the index is rewritten. */
@@ -271,9 +293,9 @@ function extrasOf(c: ImportedCandidate): Extras {
   return [row.title === c.title ? null : c.title, c.cwd === row.cwd ? 0 : c.cwd, c.messageCountExact, c.model, c.cliVersion, c.fingerprint];
 }
 
-function candidateOf(source: AgentSource, path: string, note: string | null, rowBytes: Buffer, extrasBytes: Buffer): ImportedCandidate {
-  const row = JSON.parse(rowBytes.toString('utf8')) as IndexRow;
-  const [title, cwd, exact, model, cliVersion, fingerprint] = JSON.parse(extrasBytes.toString('utf8')) as Extras;
+function candidateOf(source: AgentSource, path: string, note: string | null, rowText: string, extrasText: string): ImportedCandidate {
+  const row = JSON.parse(rowText) as IndexRow;
+  const [title, cwd, exact, model, cliVersion, fingerprint] = JSON.parse(extrasText) as Extras;
   const externalId = row.id.slice(source.length + 1);
   const candidate: ImportedCandidate = {
     source,
@@ -298,15 +320,20 @@ function candidateOf(source: AgentSource, path: string, note: string | null, row
 export function decodeCandidateIndexWithMeta(buf: Buffer): { entries: IndexEntry[]; meta: IndexMeta } | null {
   const layout = readLayout(buf, CANDIDATE_INDEX_VERSION);
   if (!layout) return null;
+  return decodeEntries(layout, (from, to) => buf.toString('utf8', from, to), (from, to) => buf.subarray(from, to));
+}
+
+/** Entries over a checked layout: the columns' text parsed, extras read through `extras`. */
+function decodeEntries(layout: ReadLayout, text: (from: number, to: number) => string, extras: DecodedFile['extras'], resident: Pick<DecodedFile, 'copyBlock' | 'blockText' | 'extrasText'> = {}): { entries: IndexEntry[]; meta: IndexMeta } | null {
   const count = layout.count;
   let columns: Columns;
   try {
-    columns = JSON.parse(buf.toString('utf8', layout.columnsStart, layout.columnsEnd)) as Columns;
+    columns = JSON.parse(text(layout.columnsStart, layout.columnsEnd)) as Columns;
   } catch {
     return null;
   }
   if (columns?.names?.length !== count || columns.dirOf?.length !== count || columns.totals?.length !== count * 4) return null;
-  const file: DecodedFile = { layout, columns };
+  const file: DecodedFile = { layout, columns, extras, ...resident };
   const entries: IndexEntry[] = new Array(count);
   for (let i = 0; i < count; i++) {
     entries[i] = new DecodedEntry(
@@ -333,14 +360,21 @@ export function decodeCandidateIndexWithMeta(buf: Buffer): { entries: IndexEntry
  * folder mtimes are compared with) and when a full scan last confirmed it (the `.verified` file
  * beside it: this machine's clock, compared with Date.now(); the two clocks can disagree).
  */
-export async function readCandidateIndex(file: string | undefined): Promise<{ entries: IndexEntry[]; meta: IndexMeta; writtenAt: number; verifiedAt: number } | null> {
+export async function readCandidateIndex(file: string | undefined, options: { resident?: boolean } = {}): Promise<CandidateIndexRead | null> {
   if (!file) return null;
   try {
     const handle = await fsp.open(file, 'r');
     try {
-      const [stat, buf, verified] = await Promise.all([handle.stat(), handle.readFile(), fsp.readFile(verifiedFileOf(file), 'utf8').catch(() => '')]);
-      const decoded = decodeCandidateIndexWithMeta(openFileFor(file, buf));
+      const [stat, verified] = await Promise.all([handle.stat(), fsp.readFile(verifiedFileOf(file), 'utf8').catch(() => '')]);
       const verifiedAt = /^\d{1,16}$/.test(verified.trim()) ? Number(verified.trim()) : 0;
+      // A sealed index is authenticated whole: it is read whole, resident or not.
+      if (options.resident && !sealsFilesAt(file)) {
+        const copy = await privateCopyOf(file, stat);
+        const decoded = copy ? await decodeResident(copy, stat.size).catch(() => null) : null;
+        if (!decoded) await copy?.close();
+        return decoded ? { ...decoded, writtenAt: stat.mtimeMs, verifiedAt } : null;
+      }
+      const decoded = decodeCandidateIndexWithMeta(openFileFor(file, await handle.readFile()));
       return decoded ? { ...decoded, writtenAt: stat.mtimeMs, verifiedAt } : null;
     } finally {
       await handle.close();
@@ -349,6 +383,49 @@ export async function readCandidateIndex(file: string | undefined): Promise<{ en
     return null; // missing or unreadable: the scan rebuilds it
   }
 }
+
+export interface CandidateIndexRead {
+  entries: IndexEntry[];
+  meta: IndexMeta;
+  writtenAt: number;
+  verifiedAt: number;
+}
+
+/**
+ * A resident holder's entries that leave the extras and the listing block on disk, read back
+ * through `handle`, a private copy of the index (privateCopyOf: unchanged whatever happens to the
+ * index file). The copy closes when no entry of it is left (an index replaced by a rescan). Every byte is checked
+ * against the file's CRC while it is read here.
+ */
+async function decodeResident(handle: FileHandle, size: number): Promise<{ entries: IndexEntry[]; meta: IndexMeta } | null> {
+  const kept = await readResidentPrefix(handle, size);
+  if (!kept) return null;
+  const layout = readLayout(kept.source, CANDIDATE_INDEX_VERSION);
+  if (!layout) return null;
+  const fd = handle.fd;
+  const block = windowedReader(fd, size);
+  const extrasReader = windowedReader(fd, size);
+  const extras = (from: number, to: number) => extrasReader.read(from, to);
+  // blockAt copied: the layout's own block reader holds the kept bytes (the columns' text, ~20 MB at 100,000).
+  const { blockAt } = layout;
+  const resident: ReadLayout = { ...layout, block: (start, end) => block.read(blockAt + start, blockAt + end) };
+  const decoded = decodeEntries(resident, textOf(kept.source), extras, {
+    copyBlock: (start, end, target, at) => block.copy(blockAt + start, blockAt + end, target, at),
+    blockText: (start, end) => block.text(blockAt + start, blockAt + end),
+    extrasText: (from, to) => extrasReader.text(from, to),
+  });
+  // Every entry holds its file's `extras` reader: when that is collected, no entry is left.
+  if (decoded) residentFiles.register(extras, handle);
+  return decoded;
+}
+
+/** Made outside decodeResident: a closure there would share its scope with the block reader and keep the kept bytes alive. */
+function textOf(source: LayoutSource): (from: number, to: number) => string {
+  return (from, to) => source.read(from, to - from).toString('utf8');
+}
+
+/** Closes a resident index's file once its entries are collected. */
+const residentFiles = new FinalizationRegistry<FileHandle>((handle) => void handle.close().catch(() => undefined));
 
 export function verifiedFileOf(indexFile: string): string {
   return `${indexFile}.verified`;

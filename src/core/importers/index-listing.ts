@@ -1,4 +1,5 @@
-import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
+import { fdSource } from './index-file-source.js';
 import type { IndexRow } from '../../shared/session.js';
 import { openFileFor } from '../store/at-rest/registry.js';
 import { CANDIDATE_INDEX_VERSION, verifiedFileOf, type IndexMeta } from './candidate-index.js';
@@ -140,25 +141,7 @@ export function readIndexListing(file: string, sealed = false): IndexListing | n
     }
     const verifiedAt = /^\d{1,16}$/.test(verified) ? Number(verified) : 0;
     if (sealed) return listingOfIndex(openFileFor(file, readFileSync(fd)), stat.mtimeMs, verifiedAt);
-    let open = true;
-    const source: LayoutSource = {
-      size: stat.size,
-      whole: null,
-      close() {
-        if (open) closeSync(fd);
-        open = false;
-      },
-      read(at, length) {
-        const out = Buffer.allocUnsafe(Math.max(0, Math.min(length, stat.size - at)));
-        let got = 0;
-        while (got < out.length) {
-          const n = readSync(fd, out, got, out.length - got, at + got);
-          if (n === 0) break;
-          got += n;
-        }
-        return out.subarray(0, got);
-      },
-    };
+    const source = fdSource(fd, stat.size);
     const listing = listingOfIndex(source, stat.mtimeMs, verifiedAt);
     // The file stays open while the listing reads its groups, until close().
     keepOpen = listing !== null;

@@ -242,7 +242,7 @@ function sameMeta(a: IndexMeta | undefined, b: IndexMeta): boolean {
 }
 
 /** The index entry still describes this file: same size, mtime and tool. */
-function unchanged(entry: IndexEntry | undefined, file: FoundFile, stat: ImportStat | Error): entry is IndexEntry {
+export function unchanged(entry: IndexEntry | undefined, file: FoundFile, stat: ImportStat | Error): entry is IndexEntry {
   return entry !== undefined && !(stat instanceof Error) && stat.isFile && !file.compressed && entry.size === stat.size && entry.mtimeMs === stat.mtimeMs && entry.source === file.source;
 }
 

@@ -1,5 +1,5 @@
 import { createHmac, randomFillSync, timingSafeEqual } from 'node:crypto';
-import { NONCE_BYTES, SERVER_PROOF_LABEL } from '../../shared/wire.js';
+import { NONCE_BYTES, SERVER_PROOF_LABEL } from '../../shared/wire-json.js';
 
 /**
  * The handshake's arithmetic (formats in src/shared/wire.ts). Nonces travel as base64 of

@@ -1,13 +1,8 @@
 import net from 'node:net';
-import {
-  MAX_FRAME_BYTES,
-  PROTOCOL_VERSION,
-  encodeFrame,
-  parseServerFrame,
-  pickVersion,
-  upgradeRequiredMessage,
-  type ServerFrame,
-} from '../../shared/wire.js';
+// Not wire.ts: its zod schemas are the server's; the client's frames are checked without zod (server-frames.ts).
+import { MAX_FRAME_BYTES, PROTOCOL_VERSION, encodeFrame, pickVersion, upgradeRequiredMessage } from '../../shared/wire-json.js';
+import { parseServerFrame } from '../../shared/server-frames.js';
+import type { ServerFrame } from '../../shared/wire.js';
 import { clientProof, newNonce, newRequestId, proofMatches, serverProof } from './auth.js';
 import { TransportError, errnoOf } from './errors.js';
 import { LineSplitter, decodeLine } from './line-splitter.js';
