@@ -1,0 +1,159 @@
+import type { MessageInput, ToolCall } from '../../shared/message.js';
+import type { ConvertSink } from '../importers/convert-sink.js';
+import { fromReadError } from '../importers/errors.js';
+import { lineChunks } from '../importers/lines.js';
+import { nodeImportReader, type ImportReader } from '../importers/reader.js';
+import { newConverter, readTranscript, type ImportedFacts } from '../importers/read-session.js';
+import { emptyReadStats, type AgentSource } from '../importers/types.js';
+import { InputScanBuilder, type InputScan, type MessageSource } from './message-source.js';
+import { MessageInputError } from './stream-message-input.js';
+
+/**
+ * Issue 20: an imported transcript streams into the landing like a --messages file, never held
+ * as one message array. Two reads, one JSON.parse per line each:
+ *
+ * 1. the plan (`planTranscript`): the import's facts (title, cwd, model, permissions, tasks,
+ *    fingerprint), the landing's scan (keyed secrets, repeated ids, count, depth), and for each
+ *    message how many later lines will change it (a Claude tool result, a continued response, a
+ *    Codex call joining its group, an output, an exec_command_end). No message is kept: 4 bytes a
+ *    message, plus the converter's routing keys (response and call ids);
+ * 2. the landing's read (`TranscriptPlan.source`): the same converter, holding each message until
+ *    its last change is applied and then letting it go, in order. A message waits for the ones
+ *    before it, so a result that arrives far later holds the messages in between (as many as the
+ *    whole-array conversion would hold, never more); a result that never arrives holds nothing,
+ *    because the plan knows it will not come.
+ *
+ * The output is the whole-array conversion's, message for message (streaming-import.equivalence
+ * .test.ts). A file that changed between the reads (size, mtime, or a message count or change
+ * count that no longer matches the plan) is refused with nothing saved.
+ */
+export interface TranscriptPlan {
+  facts: ImportedFacts;
+  scan: InputScan;
+  source: MessageSource;
+}
+
+/** The first read of an import: facts, scan, and the changes each message will get. */
+export async function planTranscript(source: AgentSource, pathOrId: string, env: NodeJS.ProcessEnv = process.env, reader: ImportReader = nodeImportReader): Promise<TranscriptPlan> {
+  const plan = new PlanSink();
+  const read = await readTranscript(source, pathOrId, env, { reader }, (stats) => newConverter(source, stats, plan));
+  const scan = plan.scan.result();
+  const touches = plan.touches.subarray(0, scan.count);
+  const { path } = read.facts;
+  const stamp = `${read.size}:${read.mtimeMs}`;
+  return {
+    facts: read.facts,
+    scan,
+    source: {
+      parts: () => releasedMessages(source, path, read.size, touches, reader),
+      async checkUnchanged() {
+        const now = await reader.stat(path).catch((error: unknown) => {
+          throw fromReadError(error, path);
+        });
+        if (`${now.size}:${now.mtimeMs}` !== stamp) throw changed(path);
+      },
+    },
+  };
+}
+
+/** The plan's sink: no message kept; the scan fed as messages and calls are made; touches counted. */
+class PlanSink implements ConvertSink {
+  readonly keepsMessages = false;
+  readonly scan = new InputScanBuilder(true);
+  touches: Uint32Array = new Uint32Array(1024);
+
+  add(message: MessageInput, index: number): void {
+    if (index >= this.touches.length) {
+      const grown = new Uint32Array(this.touches.length * 2);
+      grown.set(this.touches);
+      this.touches = grown;
+    }
+    this.scan.add(message);
+  }
+
+  touch(index: number): void {
+    this.touches[index]! += 1;
+  }
+
+  call(index: number, call: ToolCall): void {
+    // Where the message has it: its keyed secrets and depth count as the finished message's.
+    this.scan.extend(index, { toolCalls: [call] });
+  }
+}
+
+/** The second read's sink: each message held until the plan's count of changes has arrived. */
+class ReleaseQueue implements ConvertSink {
+  readonly keepsMessages = true;
+  /** Messages from `head` on, not yet let go. */
+  private held: MessageInput[] = [];
+  private first = 0;
+  head = 0;
+  private added = 0;
+
+  constructor(
+    private readonly remaining: Uint32Array,
+    private readonly path: string,
+  ) {}
+
+  add(message: MessageInput, index: number): void {
+    if (index !== this.added || index >= this.remaining.length) throw changed(this.path);
+    this.added++;
+    this.held.push(message);
+  }
+
+  touch(index: number): void {
+    if (index < this.head || this.remaining[index] === 0) throw changed(this.path);
+    this.remaining[index]! -= 1;
+  }
+
+  call(): void {}
+
+  /** Lets go, in order, of the messages whose changes have all arrived; `forget` drops each from the converter. */
+  drain(out: MessageInput[], forget: (index: number) => void): void {
+    while (this.head < this.added && this.remaining[this.head] === 0) {
+      out.push(this.held[this.first]!);
+      this.held[this.first++] = undefined as never;
+      forget(this.head++);
+    }
+    // Drop the let-go slots now and then, not on every message.
+    if (this.first > 4096 && this.first * 2 > this.held.length) {
+      this.held = this.held.slice(this.first);
+      this.first = 0;
+    }
+  }
+
+  get count(): number {
+    return this.added;
+  }
+}
+
+/** The second read: the converter again, its messages let go once final, a read chunk's worth per part. */
+async function* releasedMessages(source: AgentSource, path: string, size: number, touches: Uint32Array, reader: ImportReader): AsyncGenerator<MessageInput[]> {
+  const queue = new ReleaseQueue(touches.slice(), path);
+  const converter = newConverter(source, emptyReadStats(), queue);
+  const forget = (index: number) => converter.release(index);
+  let handle;
+  try {
+    handle = await reader.open(path);
+  } catch (error) {
+    throw fromReadError(error, path);
+  }
+  try {
+    let lineNo = 0;
+    for await (const lines of lineChunks(handle, 0, size)) {
+      const out: MessageInput[] = [];
+      for (const line of lines) {
+        converter.feed(line, ++lineNo);
+        queue.drain(out, forget);
+      }
+      if (out.length > 0) yield out;
+    }
+  } finally {
+    await handle.close();
+  }
+  if (queue.count !== touches.length || queue.head !== touches.length) throw changed(path);
+}
+
+function changed(path: string): MessageInputError {
+  return new MessageInputError(`${path} changed while Baton was reading it; nothing was saved. Import it again once it is written.`);
+}
