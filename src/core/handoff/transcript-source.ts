@@ -31,6 +31,8 @@ export interface TranscriptPlan {
   facts: ImportedFacts;
   scan: InputScan;
   source: MessageSource;
+  /** After the second read: the most messages held at once waiting for a later change (the memory the stream needs). */
+  readonly heldPeak: number;
 }
 
 /** The first read of an import: facts, scan, and the changes each message will get. */
@@ -41,11 +43,15 @@ export async function planTranscript(source: AgentSource, pathOrId: string, env:
   const touches = plan.touches.subarray(0, scan.count);
   const { path } = read.facts;
   const stamp = `${read.size}:${read.mtimeMs}`;
+  const held = { peak: 0 };
   return {
     facts: read.facts,
     scan,
+    get heldPeak() {
+      return held.peak;
+    },
     source: {
-      parts: () => releasedMessages(source, path, read.size, touches, reader),
+      parts: () => releasedMessages(source, path, read.size, touches, reader, held),
       async checkUnchanged() {
         const now = await reader.stat(path).catch((error: unknown) => {
           throw fromReadError(error, path);
@@ -128,7 +134,7 @@ class ReleaseQueue implements ConvertSink {
 }
 
 /** The second read: the converter again, its messages let go once final, a read chunk's worth per part. */
-async function* releasedMessages(source: AgentSource, path: string, size: number, touches: Uint32Array, reader: ImportReader): AsyncGenerator<MessageInput[]> {
+async function* releasedMessages(source: AgentSource, path: string, size: number, touches: Uint32Array, reader: ImportReader, held: { peak: number }): AsyncGenerator<MessageInput[]> {
   const queue = new ReleaseQueue(touches.slice(), path);
   const converter = newConverter(source, emptyReadStats(), queue);
   const forget = (index: number) => converter.release(index);
@@ -144,10 +150,13 @@ async function* releasedMessages(source: AgentSource, path: string, size: number
       const out: MessageInput[] = [];
       for (const line of lines) {
         converter.feed(line, ++lineNo);
+        held.peak = Math.max(held.peak, queue.count - queue.head);
         queue.drain(out, forget);
       }
       if (out.length > 0) yield out;
     }
+  } catch (error) {
+    throw error instanceof MessageInputError ? error : fromReadError(error, path);
   } finally {
     await handle.close();
   }
