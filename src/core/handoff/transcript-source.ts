@@ -1,7 +1,7 @@
 import type { MessageInput, ToolCall } from '../../shared/message.js';
 import type { ConvertSink } from '../importers/convert-sink.js';
 import { fromReadError } from '../importers/errors.js';
-import { lineChunks } from '../importers/lines.js';
+import { lineChunks, type LogLine } from '../importers/lines.js';
 import { nodeImportReader, type ImportReader } from '../importers/reader.js';
 import { newConverter, readTranscript, type ImportedFacts } from '../importers/read-session.js';
 import { emptyReadStats, type AgentSource } from '../importers/types.js';
@@ -146,15 +146,18 @@ async function* releasedMessages(source: AgentSource, path: string, size: number
   }
   try {
     let lineNo = 0;
-    for await (const lines of lineChunks(handle, 0, size)) {
-      const out: MessageInput[] = [];
-      for (const line of lines) {
-        converter.feed(line, ++lineNo);
-        held.peak = Math.max(held.peak, queue.count - queue.head);
-        queue.drain(out, forget);
-      }
-      if (out.length > 0) yield out;
+    let out: MessageInput[] = [];
+    const onLine = (line: LogLine) => {
+      converter.feed(line, ++lineNo);
+      held.peak = Math.max(held.peak, queue.count - queue.head);
+      queue.drain(out, forget);
+    };
+    for await (const _ of lineChunks(handle, 0, size, onLine)) {
+      if (out.length === 0) continue;
+      yield out;
+      out = [];
     }
+    if (out.length > 0) yield out;
   } catch (error) {
     throw error instanceof MessageInputError ? error : fromReadError(error, path);
   } finally {

@@ -67,11 +67,15 @@ export function splitLines(buf: Buffer, base: number, cutStart: boolean, atEof: 
  * reported as one broken line without being held whole.
  */
 export async function forEachLine(handle: ImportHandle, start: number, end: number, onLine: (line: LogLine) => void): Promise<void> {
-  for await (const lines of lineChunks(handle, start, end)) for (const line of lines) onLine(line);
+  for await (const _ of lineChunks(handle, start, end, onLine));
 }
 
-/** The lines of forEachLine, a chunk's worth at a time (a consumer that yields between chunks). */
-export async function* lineChunks(handle: ImportHandle, start: number, end: number): AsyncGenerator<LogLine[]> {
+/**
+ * forEachLine that pauses after each chunk's lines were handed to `onLine` (a consumer that
+ * yields between chunks, as the import's stream does). Each line is parsed and handed over at
+ * once, so a chunk's parsed lines are never held together.
+ */
+export async function* lineChunks(handle: ImportHandle, start: number, end: number, onLine: (line: LogLine) => void): AsyncGenerator<void> {
   let pending: Buffer[] = [];
   let pendingBytes = 0;
   let pendingStart = start;
@@ -80,7 +84,6 @@ export async function* lineChunks(handle: ImportHandle, start: number, end: numb
   while (pos < end) {
     const chunk = await handle.read(pos, Math.min(READ_CHUNK_BYTES, end - pos));
     if (chunk.length === 0) break;
-    const lines: LogLine[] = [];
     let from = 0;
     while (from < chunk.length) {
       const nl = chunk.indexOf(NL, from);
@@ -97,11 +100,11 @@ export async function* lineChunks(handle: ImportHandle, start: number, end: numb
       }
       const lineEnd = pos + nl + 1;
       if (oversized) {
-        lines.push({ start: pendingStart, end: lineEnd, terminated: true, text: '', value: undefined, broken: true });
+        onLine({ start: pendingStart, end: lineEnd, terminated: true, text: '', value: undefined, broken: true });
       } else {
         const piece = pending.length === 0 ? chunk.subarray(from, nl) : Buffer.concat([...pending, chunk.subarray(from, nl)]);
         const text = piece.toString('utf8').trimEnd();
-        if (text.length > 0) lines.push(parseLine(text, pendingStart, lineEnd, true));
+        if (text.length > 0) onLine(parseLine(text, pendingStart, lineEnd, true));
       }
       pending = [];
       pendingBytes = 0;
@@ -110,11 +113,11 @@ export async function* lineChunks(handle: ImportHandle, start: number, end: numb
       from = nl + 1;
     }
     pos += chunk.length;
-    if (lines.length > 0) yield lines;
+    yield;
   }
-  if (oversized) yield [{ start: pendingStart, end: pos, terminated: false, text: '', value: undefined, broken: true }];
+  if (oversized) onLine({ start: pendingStart, end: pos, terminated: false, text: '', value: undefined, broken: true });
   else if (pendingBytes > 0) {
     const text = Buffer.concat(pending).toString('utf8').trimEnd();
-    if (text.length > 0) yield [parseLine(text, pendingStart, pos, false)];
+    if (text.length > 0) onLine(parseLine(text, pendingStart, pos, false));
   }
 }
