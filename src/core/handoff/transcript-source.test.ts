@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { MessageInput } from '../../shared/message.js';
 import { readAgentSession } from '../importers/read-session.js';
 import { transcriptCorpus, type Transcript } from '../importers/test-fixtures/transcript-corpus.js';
@@ -109,6 +109,26 @@ describe('planTranscript and its stream', () => {
     expect(messages.map((m) => m.id)).toEqual(['u0', 'a0', ...Array.from({ length: 500 }, (_, i) => `p${i + 1}`)]);
     expect(messages[1]!.toolCalls![0]!.output).toBe('out 0');
     expect(plan.heldPeak).toBe(501);
+  });
+
+  it('parses on the second read only the lines that can change the conversion', async () => {
+    const lines: string[] = [];
+    for (let n = 0; n < 50; n++) {
+      lines.push(JSON.stringify({ type: 'progress', uuid: `g${n}`, sessionId: 'sess-1', data: { n } }));
+      lines.push(JSON.stringify({ type: 'file-history-snapshot', messageId: `m${n}`, snapshot: {} }));
+      lines.push(claudeLine('user', `s${n}`, { role: 'user', content: 'side' }, { isSidechain: true }));
+      lines.push(claudeLine('user', `m${n}`, { role: 'user', content: '<command-name>/clear</command-name>' }, { isMeta: true }));
+      lines.push(claudeLine('user', `u${n}`, { role: 'user', content: `prompt ${n}` }));
+    }
+    const plan = await planTranscript('claude', await write({ name: 'sparse', source: 'claude', text: `${lines.join('\n')}\n` }), { HOME: home });
+    const parse = vi.spyOn(JSON, 'parse');
+    try {
+      const messages = await streamed(plan);
+      expect(messages.map((m) => m.id)).toEqual(Array.from({ length: 50 }, (_, n) => `u${n}`));
+      expect(parse).toHaveBeenCalledTimes(50);
+    } finally {
+      parse.mockRestore();
+    }
   });
 
   it('refuses a transcript that changed between the two reads, with nothing saved', async () => {

@@ -38,7 +38,20 @@ export interface TranscriptPlan {
 /** The first read of an import: facts, scan, and the changes each message will get. */
 export async function planTranscript(source: AgentSource, pathOrId: string, env: NodeJS.ProcessEnv = process.env, reader: ImportReader = nodeImportReader): Promise<TranscriptPlan> {
   const plan = new PlanSink();
-  const read = await readTranscript(source, pathOrId, env, { reader }, (stats) => newConverter(source, stats, plan));
+  const matters = new LineBits();
+  const read = await readTranscript(source, pathOrId, env, { reader }, (stats) => {
+    const converter = newConverter(source, stats, plan);
+    // The lines that can change the conversion: the second read parses only those.
+    return {
+      meta: converter.meta,
+      release: (index) => converter.release(index),
+      feed(line, lineNo) {
+        const changes = converter.feed(line, lineNo);
+        if (changes) matters.set(lineNo);
+        return changes;
+      },
+    };
+  });
   const scan = plan.scan.result();
   const touches = plan.touches.subarray(0, scan.count);
   const { path } = read.facts;
@@ -51,7 +64,7 @@ export async function planTranscript(source: AgentSource, pathOrId: string, env:
       return held.peak;
     },
     source: {
-      parts: () => releasedMessages(source, path, read.size, touches, reader, held),
+      parts: () => releasedMessages(source, path, read.size, touches, matters, reader, held),
       async checkUnchanged() {
         const now = await reader.stat(path).catch((error: unknown) => {
           throw fromReadError(error, path);
@@ -60,6 +73,24 @@ export async function planTranscript(source: AgentSource, pathOrId: string, env:
       },
     },
   };
+}
+
+/** One bit a line (1-based numbers): 125 KB for a million lines. */
+class LineBits {
+  private bits = new Uint8Array(1024);
+
+  set(n: number): void {
+    while (n >> 3 >= this.bits.length) {
+      const grown = new Uint8Array(this.bits.length * 2);
+      grown.set(this.bits);
+      this.bits = grown;
+    }
+    this.bits[n >> 3]! |= 1 << (n & 7);
+  }
+
+  has(n: number): boolean {
+    return n >> 3 < this.bits.length && (this.bits[n >> 3]! & (1 << (n & 7))) !== 0;
+  }
 }
 
 /** The plan's sink: no message kept; the scan fed as messages and calls are made; touches counted. */
@@ -134,7 +165,7 @@ class ReleaseQueue implements ConvertSink {
 }
 
 /** The second read: the converter again, its messages let go once final, a read chunk's worth per part. */
-async function* releasedMessages(source: AgentSource, path: string, size: number, touches: Uint32Array, reader: ImportReader, held: { peak: number }): AsyncGenerator<MessageInput[]> {
+async function* releasedMessages(source: AgentSource, path: string, size: number, touches: Uint32Array, matters: LineBits, reader: ImportReader, held: { peak: number }): AsyncGenerator<MessageInput[]> {
   const queue = new ReleaseQueue(touches.slice(), path);
   const converter = newConverter(source, emptyReadStats(), queue);
   const forget = (index: number) => converter.release(index);
@@ -152,7 +183,7 @@ async function* releasedMessages(source: AgentSource, path: string, size: number
       held.peak = Math.max(held.peak, queue.count - queue.head);
       queue.drain(out, forget);
     };
-    for await (const _ of lineChunks(handle, 0, size, onLine)) {
+    for await (const _ of lineChunks(handle, 0, size, onLine, (n) => matters.has(n))) {
       if (out.length === 0) continue;
       yield out;
       out = [];

@@ -72,16 +72,16 @@ export class ClaudeConverter implements TranscriptConverter {
     return (this.sink as ArraySink).messages;
   }
 
-  feed(line: LogLine, lineNo: number): void {
+  feed(line: LogLine, lineNo: number): boolean {
     const v = line.value;
-    if (line.broken || !isRecord(v)) return;
+    if (line.broken || !isRecord(v)) return false;
     const type = v.type;
     const id = str(v.uuid) ?? `line-${lineNo}`;
     const createdAt = isoOf(v.timestamp);
     if (type === 'system') {
       if (v.subtype !== 'compact_boundary') {
         this.stats.ignoredLines += 1;
-        return;
+        return false;
       }
       this.stats.compactions += 1;
       const meta = isRecord(v.compactMetadata) ? v.compactMetadata : {};
@@ -94,18 +94,19 @@ export class ClaudeConverter implements TranscriptConverter {
         ...(str(v.logicalParentUuid) ? { logicalParentUuid: str(v.logicalParentUuid) } : {}),
         compaction: true,
       });
-      return;
+      return true;
     }
     if (type !== 'user' && type !== 'assistant') {
       this.stats.ignoredLines += 1;
-      return;
+      return false;
     }
     if (v.isSidechain === true) {
       this.stats.sidechainLines += 1;
-      return;
+      return false;
     }
-    if (type === 'user') this.feedUser(v, id, createdAt);
-    else this.feedAssistant(v, id, createdAt);
+    if (type === 'user') return this.feedUser(v, id, createdAt);
+    this.feedAssistant(v, id, createdAt);
+    return true;
   }
 
   release(index: number): void {
@@ -126,22 +127,23 @@ export class ClaudeConverter implements TranscriptConverter {
     return index;
   }
 
-  private feedUser(v: Record<string, unknown>, id: string, createdAt: string | undefined): void {
+  /** False for a meta line (it changes only the session's permission mode, a first-read fact). */
+  private feedUser(v: Record<string, unknown>, id: string, createdAt: string | undefined): boolean {
     this.meta.permissionMode = str(v.permissionMode) ?? this.meta.permissionMode;
     const content = isRecord(v.message) ? v.message.content : undefined;
     const kind = classifyClaudeUser(v);
     if (kind === 'meta') {
       this.stats.metaLines += 1;
-      return;
+      return false;
     }
     const at = createdAt ? { createdAt } : {};
     if (kind === 'prompt') {
       this.add({ role: 'user', content: trimText(claudeText(content), IMPORTED_CONTENT_MAX_CHARS), id, ...at });
-      return;
+      return true;
     }
     if (kind === 'compact-summary') {
       this.add({ role: 'system', content: trimText(claudeText(content), IMPORTED_CONTENT_MAX_CHARS), id, ...at, compactSummary: true });
-      return;
+      return true;
     }
     const blocks = Array.isArray(content) ? content : [];
     blocks.forEach((block, index) => {
@@ -165,6 +167,7 @@ export class ClaudeConverter implements TranscriptConverter {
       this.stats.danglingToolResults += 1;
       this.add({ role: 'tool', content: trimText(text, TOOL_OUTPUT_MAX_CHARS), id: index === 0 ? id : `${id}:${index}`, ...at, toolCallId: callId || undefined, exitCode });
     });
+    return true;
   }
 
   private feedAssistant(v: Record<string, unknown>, id: string, createdAt: string | undefined): void {

@@ -45,43 +45,46 @@ export class CodexConverter implements TranscriptConverter {
     return (this.sink as ArraySink).messages;
   }
 
-  feed(line: LogLine, lineNo: number): void {
+  feed(line: LogLine, lineNo: number): boolean {
     const v = line.value;
-    if (line.broken || !isRecord(v)) return;
+    if (line.broken || !isRecord(v)) return false;
     const p = isRecord(v.payload) ? v.payload : {};
     const id = `line-${lineNo}`;
     const at = isoOf(v.timestamp) ? { createdAt: isoOf(v.timestamp) } : {};
     switch (v.type) {
       case 'session_meta':
-        return;
+        return false;
       case 'turn_context':
+        // The model goes on the messages that follow: this line matters to the second read too.
         this.meta.model = str(p.model) ?? this.meta.model;
         this.meta.permissionMode = codexPermissionMode(p) ?? this.meta.permissionMode;
-        return;
+        return true;
       case 'compacted': {
         this.stats.compactions += 1;
         const summary = str(p.message);
         this.add({ role: 'system', content: trimText(`Conversation compacted by Codex.${summary ? `\n\n${summary}` : ''}`, IMPORTED_CONTENT_MAX_CHARS), id, ...at, compaction: true });
         this.group = null;
-        return;
+        return true;
       }
-      case 'event_msg':
+      case 'event_msg': {
+        let touched = false;
         if (p.type === 'exec_command_end') {
           const callId = str(p.call_id) ?? '';
           const target = this.calls.get(callId);
           if (target !== undefined) {
+            touched = true;
             this.sink.touch(target);
             const call = this.liveCalls.get(callId);
             if (call && (call.exitCode === undefined || call.exitCode === null) && typeof p.exit_code === 'number') call.exitCode = p.exit_code;
           }
         }
         this.stats.ignoredLines += 1;
-        return;
+        return touched;
+      }
       case 'response_item':
-        this.feedItem(p, id, at);
-        return;
+        return this.feedItem(p, id, at);
       default:
-        return;
+        return false;
     }
   }
 
@@ -102,7 +105,8 @@ export class CodexConverter implements TranscriptConverter {
     return index;
   }
 
-  private feedItem(p: Record<string, unknown>, id: string, at: { createdAt?: string }): void {
+  /** False for reasoning and ignored items (they leave the running group as it is). */
+  private feedItem(p: Record<string, unknown>, id: string, at: { createdAt?: string }): boolean {
     const item = typeof p.type === 'string' ? p.type : '';
     if (item === 'message') {
       this.group = null;
@@ -110,7 +114,7 @@ export class CodexConverter implements TranscriptConverter {
       if (p.role === 'user' && !isInstructionText(text)) this.add({ role: 'user', content: trimText(text, IMPORTED_CONTENT_MAX_CHARS), id, ...at });
       else if (p.role === 'assistant') this.add({ role: 'assistant', content: trimText(text, IMPORTED_CONTENT_MAX_CHARS), id, ...at, ...this.modelField() });
       else this.stats.metaLines += 1;
-      return;
+      return true;
     }
     if (CODEX_CALL_TYPES.has(item)) {
       const callId = str(p.call_id) ?? str(p.id) ?? id;
@@ -125,7 +129,7 @@ export class CodexConverter implements TranscriptConverter {
         group.toolCalls!.push(call);
       }
       this.sink.call(this.group, call);
-      return;
+      return true;
     }
     if (CODEX_OUTPUT_TYPES.has(item)) {
       const callId = str(p.call_id) ?? '';
@@ -139,15 +143,16 @@ export class CodexConverter implements TranscriptConverter {
           call.output = trimText(text, TOOL_OUTPUT_MAX_CHARS);
           if (exitCode !== null) call.exitCode = exitCode;
         }
-        return;
+        return true;
       }
       const { text, exitCode } = codexOutput(p.output);
       this.stats.danglingToolResults += 1;
       this.add({ role: 'tool', content: trimText(text, TOOL_OUTPUT_MAX_CHARS), id, ...at, toolCallId: callId || undefined, exitCode });
-      return;
+      return true;
     }
     if (item === 'reasoning') this.stats.reasoningSkipped += 1;
     else if (CODEX_IGNORED_ITEMS.has(item)) this.stats.ignoredLines += 1;
+    return false;
   }
 
   private modelField(): { model?: string } {

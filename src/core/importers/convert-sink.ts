@@ -26,7 +26,12 @@ export interface ConvertSink {
 /** What read-session.ts and the import's two reads need of either converter. */
 export interface TranscriptConverter {
   readonly meta: { permissionMode: string | null; model: string | null };
-  feed(line: LogLine, lineNo: number): void;
+  /**
+   * Converts one line. False when the line cannot change what the converter makes (ignored types,
+   * sidechains, meta lines, reasoning, events that name no known call): the import's second read
+   * does not even parse those lines. Session-level facts (`meta`) are taken from the first read only.
+   */
+  feed(line: LogLine, lineNo: number): boolean;
   /** Message `index` will not be touched again: forget it and every key that leads to it. */
   release(index: number): void;
 }
