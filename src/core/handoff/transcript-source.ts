@@ -13,7 +13,7 @@ import { MessageInputError } from './stream-message-input.js';
  * as one message array. Two reads, one JSON.parse per line each:
  *
  * 1. the plan (`planTranscript`): the import's facts (title, cwd, model, permissions, tasks,
- *    fingerprint), the landing's scan (keyed secrets, repeated ids, count, depth), and for each
+ *    fingerprint; stats without danglingParents, which would remember every uuid), the landing's scan (keyed secrets, repeated ids, count, depth), and for each
  *    message how many later lines will change it (a Claude tool result, a continued response, a
  *    Codex call joining its group, an output, an exec_command_end). No message is kept: 4 bytes a
  *    message, plus the converter's routing keys (response and call ids);
@@ -39,7 +39,7 @@ export interface TranscriptPlan {
 export async function planTranscript(source: AgentSource, pathOrId: string, env: NodeJS.ProcessEnv = process.env, reader: ImportReader = nodeImportReader): Promise<TranscriptPlan> {
   const plan = new PlanSink();
   const matters = new LineBits();
-  const read = await readTranscript(source, pathOrId, env, { reader }, (stats) => {
+  const read = await readTranscript(source, pathOrId, env, { reader, countDanglingParents: false }, (stats) => {
     const converter = newConverter(source, stats, plan);
     // The lines that can change the conversion: the second read parses only those.
     return {
