@@ -13,11 +13,13 @@ import { MessageInputError } from './stream-message-input.js';
  * as one message array. Two reads, one JSON.parse per line each:
  *
  * 1. the plan (`planTranscript`): the import's facts (title, cwd, model, permissions, tasks,
- *    fingerprint; stats without danglingParents, which would remember every uuid), the landing's scan (keyed secrets, repeated ids, count, depth), and for each
- *    message how many later lines will change it (a Claude tool result, a continued response, a
- *    Codex call joining its group, an output, an exec_command_end). No message is kept: 4 bytes a
- *    message, plus the converter's routing keys (response and call ids);
- * 2. the landing's read (`TranscriptPlan.source`): the same converter, holding each message until
+ *    fingerprint; stats without danglingParents, which would remember every uuid), the landing's
+ *    scan (keyed secrets, repeated ids, count, depth), for each message how many later lines will
+ *    change it (a Claude tool result, a continued response, a Codex call joining its group, an
+ *    output, an exec_command_end), and one bit a line: whether it can change the conversion. No
+ *    message is kept: 4 bytes a message, plus the converter's routing keys (response and call ids);
+ * 2. the landing's read (`TranscriptPlan.source`, lines that cannot change the conversion are not
+ *    parsed): the same converter, holding each message until
  *    its last change is applied and then letting it go, in order. A message waits for the ones
  *    before it, so a result that arrives far later holds the messages in between (as many as the
  *    whole-array conversion would hold, never more); a result that never arrives holds nothing,
