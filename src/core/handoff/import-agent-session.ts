@@ -1,7 +1,8 @@
 import { ErrorCode } from '../../shared/error-codes.js';
 import type { SessionDoc } from '../../shared/session.js';
 import { sha256Hex } from '../hash.js';
-import { readAgentSession, type AgentSource } from '../importers/index.js';
+import type { AgentSource } from '../importers/index.js';
+import { planTranscript } from './transcript-source.js';
 import { importedModel } from '../importers/imported-model.js';
 import { importedPermission } from '../importers/imported-permission.js';
 import type { SessionStore } from '../store/types.js';
@@ -27,9 +28,15 @@ export function importedSessionId(fingerprint: string): string {
   return `imp-${sha256Hex(fingerprint).slice(0, IMPORT_ID_HASH_CHARS)}`;
 }
 
-/** Converts a Claude Code or Codex session (read-only) into a Baton session, once per source state. */
+/**
+ * Converts a Claude Code or Codex session (read-only) into a Baton session, once per source state.
+ * The transcript streams (transcript-source.ts): a first read plans (facts, the landing's scan,
+ * the changes each message will get), the landing's read converts and lets each message go once
+ * final; the messages are never held as one array.
+ */
 export async function importAgentSession(store: SessionStore, source: AgentSource, pathOrId: string, env: NodeJS.ProcessEnv = process.env): Promise<ImportResult> {
-  const imported = await readAgentSession(source, pathOrId, env);
+  const plan = await planTranscript(source, pathOrId, env);
+  const imported = plan.facts;
   const id = importedSessionId(imported.fingerprint);
   const existing = await store.getSession(id).catch((error: { code?: string }) => {
     if (error.code === ErrorCode.NOT_FOUND) return null;
@@ -40,7 +47,8 @@ export async function importAgentSession(store: SessionStore, source: AgentSourc
     id,
     cwd: imported.cwd ?? process.cwd(),
     title: imported.title || `${source} session ${imported.externalId}`,
-    messages: imported.messages,
+    messages: plan.source,
+    scan: plan.scan,
     source: { tool: source, externalId: imported.externalId, path: imported.path, fingerprint: imported.fingerprint, clientVersion: imported.cliVersion ?? undefined },
     model: await importedModel(imported, env),
     permission: await importedPermission(imported, env),

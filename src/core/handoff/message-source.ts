@@ -65,35 +65,55 @@ async function fileStamp(path: string): Promise<string> {
 /** One pass over the source (see InputScan); `checkDepth` for inputs that no line parser checked (imports, arrays). */
 export async function scanMessages(source: MessageSource, options: { checkDepth: boolean; path?: string }): Promise<InputScan> {
   const fileStampBefore = options.path ? await fileStamp(options.path) : undefined;
-  const keyedSecrets = new Set<string>();
-  let hashes: Uint32Array = new Uint32Array(1024);
-  let count = 0;
-  let firstUserLine: string | undefined;
-  let lastAssistantModel: string | null = null;
-  let tooDeep = -1;
-  for await (const part of source.parts()) {
-    for (const m of part) {
-      if (options.checkDepth && tooDeep < 0 && nestedDeeperThan(m, MESSAGE_MAX_DEPTH)) tooDeep = count;
-      collectKeyedSecrets(m, keyedSecrets);
-      if (m.id !== undefined) {
-        while (count >= hashes.length) hashes = grow(hashes);
-        hashes[count] = idHash(m.id);
-      }
-      if (firstUserLine === undefined && m.role === 'user') firstUserLine = firstLine(m.content);
-      if (m.role === 'assistant' && typeof m.model === 'string' && m.model.length > 0) lastAssistantModel = m.model;
-      count++;
+  const builder = new InputScanBuilder(options.checkDepth);
+  for await (const part of source.parts()) for (const m of part) builder.add(m);
+  return { ...builder.result(), ...(fileStampBefore !== undefined ? { fileStamp: fileStampBefore } : {}) };
+}
+
+/**
+ * The scan, a message at a time. An import's first read (importers/import-plan.ts) feeds it as
+ * the converter makes each message, and the tool calls a later line adds to one (`extend`), so
+ * the scan is the one the finished messages would give without holding them.
+ */
+export class InputScanBuilder {
+  readonly keyedSecrets = new Set<string>();
+  private hashes: Uint32Array = new Uint32Array(1024);
+  private count = 0;
+  private firstUserLine: string | undefined;
+  private lastAssistantModel: string | null = null;
+  private tooDeep = -1;
+
+  constructor(private readonly checkDepth: boolean) {}
+
+  /** The next message (number `count`), as first made. */
+  add(m: MessageInput): void {
+    this.extend(this.count, m);
+    if (m.id !== undefined) {
+      while (this.count >= this.hashes.length) this.hashes = grow(this.hashes);
+      this.hashes[this.count] = idHash(m.id);
     }
+    if (this.firstUserLine === undefined && m.role === 'user') this.firstUserLine = firstLine(m.content);
+    if (m.role === 'assistant' && typeof m.model === 'string' && m.model.length > 0) this.lastAssistantModel = m.model;
+    this.count++;
   }
-  const repeated = repeatedHashes(hashes.subarray(0, count));
-  return {
-    count,
-    keyedSecrets,
-    mayRepeat: repeated.size === 0 ? () => false : (id) => repeated.has(idHash(id)),
-    firstUserLine,
-    lastAssistantModel,
-    tooDeep,
-    ...(fileStampBefore !== undefined ? { fileStamp: fileStampBefore } : {}),
-  };
+
+  /** Part of message `index` (added or to be added), e.g. `{ toolCalls: [call] }`: its keyed secrets and depth. */
+  extend(index: number, part: unknown): void {
+    if (this.checkDepth && (this.tooDeep < 0 || index < this.tooDeep) && nestedDeeperThan(part, MESSAGE_MAX_DEPTH)) this.tooDeep = index;
+    collectKeyedSecrets(part, this.keyedSecrets);
+  }
+
+  result(): InputScan {
+    const repeated = repeatedHashes(this.hashes.subarray(0, this.count));
+    return {
+      count: this.count,
+      keyedSecrets: this.keyedSecrets,
+      mayRepeat: repeated.size === 0 ? () => false : (id) => repeated.has(idHash(id)),
+      firstUserLine: this.firstUserLine,
+      lastAssistantModel: this.lastAssistantModel,
+      tooDeep: this.tooDeep,
+    };
+  }
 }
 
 /** `content.trim().split('\n')[0]` without splitting a 4 MB content into lines. */

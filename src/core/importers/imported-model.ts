@@ -13,7 +13,7 @@ export interface ImportedModel {
  * listed keys of its settings files and its CLAUDE.md hashes, or Codex's session_meta and last
  * turn_context. Null when the log names no model.
  */
-export async function importedModel(imported: ImportedSession, env: NodeJS.ProcessEnv = process.env): Promise<ImportedModel | null> {
+export async function importedModel(imported: Omit<ImportedSession, 'messages'>, env: NodeJS.ProcessEnv = process.env): Promise<ImportedModel | null> {
   if (imported.source === 'codex') {
     const settings = imported.codexModel;
     return settings ? { name: settings.model, settings: { ...settings } } : imported.model ? { name: imported.model, settings: { sourceTool: 'codex', model: imported.model, instructions: [], sources: [] } } : null;

@@ -67,6 +67,18 @@ export function splitLines(buf: Buffer, base: number, cutStart: boolean, atEof: 
  * reported as one broken line without being held whole.
  */
 export async function forEachLine(handle: ImportHandle, start: number, end: number, onLine: (line: LogLine) => void): Promise<void> {
+  for await (const _ of lineChunks(handle, start, end, onLine));
+}
+
+/**
+ * forEachLine that pauses after each chunk's lines were handed to `onLine` (a consumer that
+ * yields between chunks, as the import's stream does). Each line is parsed and handed over at
+ * once, so a chunk's parsed lines are never held together. `parse(n)` (n: the line's number
+ * among the lines handed over, from 1) false: the line is handed over unparsed (`value`
+ * undefined, not broken), for a reader that already knows the line does not matter to it.
+ */
+export async function* lineChunks(handle: ImportHandle, start: number, end: number, onLine: (line: LogLine) => void, parse?: (n: number) => boolean): AsyncGenerator<void> {
+  let handed = 0;
   let pending: Buffer[] = [];
   let pendingBytes = 0;
   let pendingStart = start;
@@ -91,11 +103,15 @@ export async function forEachLine(handle: ImportHandle, start: number, end: numb
       }
       const lineEnd = pos + nl + 1;
       if (oversized) {
+        handed++;
         onLine({ start: pendingStart, end: lineEnd, terminated: true, text: '', value: undefined, broken: true });
       } else {
         const piece = pending.length === 0 ? chunk.subarray(from, nl) : Buffer.concat([...pending, chunk.subarray(from, nl)]);
         const text = piece.toString('utf8').trimEnd();
-        if (text.length > 0) onLine(parseLine(text, pendingStart, lineEnd, true));
+        if (text.length > 0) {
+          handed++;
+          onLine(!parse || parse(handed) ? parseLine(text, pendingStart, lineEnd, true) : { start: pendingStart, end: lineEnd, terminated: true, text, value: undefined, broken: false });
+        }
       }
       pending = [];
       pendingBytes = 0;
@@ -104,6 +120,7 @@ export async function forEachLine(handle: ImportHandle, start: number, end: numb
       from = nl + 1;
     }
     pos += chunk.length;
+    yield;
   }
   if (oversized) onLine({ start: pendingStart, end: pos, terminated: false, text: '', value: undefined, broken: true });
   else if (pendingBytes > 0) {

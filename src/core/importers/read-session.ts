@@ -20,10 +20,16 @@ import { CODEX_TOP_TYPES } from './codex-format.js';
 import { isRecord } from './text.js';
 import { nodeImportReader, type ImportReader } from './reader.js';
 import { summarizeFile } from './summarize-file.js';
-import { emptyReadStats, resumeCommandFor, type AgentSource, type ImportedCandidate, type ImportedSession } from './types.js';
+import { emptyReadStats, resumeCommandFor, type AgentSource, type ImportedCandidate, type ImportedSession, type ReadStats } from './types.js';
+import { ArraySink, type ConvertSink, type TranscriptConverter } from './convert-sink.js';
 
 export interface ReadOptions {
   reader?: ImportReader;
+  /**
+   * Count `stats.danglingParents` (default true). It remembers every uuid of the file: ~80 bytes
+   * a line, 60 MB for a 1 GB transcript. The import does not report it and turns it off.
+   */
+  countDanglingParents?: boolean;
 }
 
 /** A tool's session id: what `--session ID` may be (no separators, nothing to escape a folder). */
@@ -46,21 +52,55 @@ export async function resolveSessionPath(source: AgentSource, pathOrId: string, 
   throw new ImporterError(ErrorCode.NOT_FOUND, `No ${source === 'claude' ? 'Claude Code' : 'Codex'} session "${pathOrId}" under ${where}. Run \`baton list\` to see the sessions Baton found.`, join(where, pathOrId));
 }
 
+/** What an import knows of a session besides its messages. */
+export type ImportedFacts = Omit<ImportedSession, 'messages'>;
+
+/** One read of a transcript: its facts, and the size and mtime it had (the second read checks them). */
+export interface TranscriptRead {
+  facts: ImportedFacts;
+  size: number;
+  mtimeMs: number;
+}
+
 /**
  * Reads one whole session log and converts it for `baton handoff --from claude|codex`. Streams
  * the file (bounded memory), never writes to it. Torn, unknown and dangling lines are counted in
  * `stats`, never fatal. Throws ImporterError NOT_FOUND / ACCESS_DENIED / IO_ERROR / BAD_REQUEST.
+ * The messages are held whole here (previews, agent-log sync); the import streams them instead
+ * (import-transcript.ts).
  */
 export async function readAgentSession(source: AgentSource, pathOrId: string, env: NodeJS.ProcessEnv = process.env, options: ReadOptions = {}): Promise<ImportedSession> {
+  const sink = new ArraySink();
+  const { facts } = await readTranscript(source, pathOrId, env, options, (stats) => newConverter(source, stats, sink));
+  return { ...facts, messages: sink.messages };
+}
+
+export function newConverter(source: AgentSource, stats: ReadStats, sink: ConvertSink): TranscriptConverter {
+  return source === 'claude' ? new ClaudeConverter(stats, sink) : new CodexConverter(stats, sink);
+}
+
+/**
+ * The one pass over a transcript: each line parsed once and fed to the digest, the task and
+ * permission scanners and `converter` (whose sink decides what is kept of the messages).
+ */
+export async function readTranscript(
+  source: AgentSource,
+  pathOrId: string,
+  env: NodeJS.ProcessEnv,
+  options: ReadOptions,
+  makeConverter: (stats: ReadStats) => TranscriptConverter,
+): Promise<TranscriptRead> {
   const reader = options.reader ?? nodeImportReader;
   const path = await resolveSessionPath(source, pathOrId, env, reader);
   if (path.endsWith('.zst'))
     throw new ImporterError(ErrorCode.BAD_REQUEST, `${path} is zstd-compressed and Baton cannot read it here. Decompress it (zstd -d) next to the original and import the .jsonl.`, path);
   let size: number;
+  let mtimeMs: number;
   try {
     const stat = await reader.stat(path);
     if (!stat.isFile) throw new ImporterError(ErrorCode.BAD_REQUEST, `${path} is not a regular file.`, path);
     size = stat.size;
+    mtimeMs = stat.mtimeMs;
   } catch (error) {
     throw fromReadError(error, path);
   }
@@ -71,8 +111,8 @@ export async function readAgentSession(source: AgentSource, pathOrId: string, en
 
   const stats = emptyReadStats();
   const digest = newDigest(source);
-  const known = new Set<string>();
-  const converter = source === 'claude' ? new ClaudeConverter(stats) : new CodexConverter(stats);
+  const known = options.countDanglingParents === false ? undefined : new Set<string>();
+  const converter = makeConverter(stats);
   const tasks = source === 'claude' ? new ClaudeTaskScanner() : new CodexTaskScanner();
   const codexPermission = new CodexPermissionScanner();
   const codexModel = new CodexModelScanner(path);
@@ -119,7 +159,7 @@ export async function readAgentSession(source: AgentSource, pathOrId: string, en
   stats.unknownTypes = digest.unknownTypes;
   stats.danglingParents = digest.danglingParents;
   const externalId = externalIdFor(source, path, digest.externalId);
-  return {
+  const facts: ImportedFacts = {
     source,
     externalId,
     path,
@@ -129,7 +169,6 @@ export async function readAgentSession(source: AgentSource, pathOrId: string, en
     permissionMode: converter.meta.permissionMode ?? digest.permissionMode,
     cliVersion: digest.cliVersion,
     title: digest.title,
-    messages: converter.messages,
     tasks: tasks.result(),
     codexPermission: source === 'codex' ? codexPermission.result(path) : null,
     codexModel: source === 'codex' ? codexModel.result() : null,
@@ -137,6 +176,7 @@ export async function readAgentSession(source: AgentSource, pathOrId: string, en
     resumeCommand: resumeCommandFor(source, externalId),
     stats,
   };
+  return { facts, size, mtimeMs };
 }
 
 const TOOL_NAMES: Record<AgentSource, string> = { claude: 'Claude Code', codex: 'Codex' };
