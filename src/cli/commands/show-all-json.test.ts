@@ -1,4 +1,5 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { appendFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -6,7 +7,7 @@ import { openStore } from '../../core/store/index.js';
 import type { SessionStore } from '../../core/store/types.js';
 import { makeTempDir } from '../../core/store/test-support/temp-dir.js';
 import { legacyRecordLine } from '../../core/store/test-support/legacy-record.js';
-import { SHOW_STREAM_FLUSH_BYTES, writeAllMessagesJson } from './show-all-json.js';
+import { boundedWrite, SHOW_STREAM_FLUSH_BYTES, writeAllMessagesJson } from './show-all-json.js';
 import { LOG_STREAM_CHUNK_BYTES } from '../../core/store/log-stream.js';
 
 const base = { cwd: '/w/p', gitRoot: null, branch: null, title: 'big', source: { tool: 'claude' as const }, holder: 'terminal' };
@@ -77,5 +78,40 @@ describe('baton show --all --json, streamed', () => {
     const chunks: Buffer[] = [];
     await expect(writeAllMessagesJson(store, 's-missing', (c) => void chunks.push(c))).rejects.toMatchObject({ code: 'NOT_FOUND' });
     expect(chunks).toEqual([]);
+  });
+
+  it('into a real pipe: waits for the reader only once the queue passes its bound, and every byte arrives in order', async () => {
+    // A reader slower than the writer: it pauses after every read.
+    const reader = spawn(process.execPath, ['-e', "const h=require('crypto').createHash('sha256');let n=0;process.stdin.on('data',d=>{h.update(d);n+=d.length;process.stdin.pause();setTimeout(()=>process.stdin.resume(),1)});process.stdin.on('end',()=>process.stdout.write(h.digest('hex')+' '+n))"], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const answer = new Promise<string>((resolve) => {
+      let out = '';
+      reader.stdout.on('data', (d: Buffer) => void (out += d.toString()));
+      reader.stdout.on('end', () => resolve(out));
+    });
+    const bound = 1024 * 1024;
+    const write = boundedWrite(reader.stdin, bound);
+    const hash = createHash('sha256');
+    let bytes = 0;
+    let waits = 0;
+    let falses = 0;
+    let maxQueued = 0;
+    for (let i = 0; i < 200; i++) {
+      const piece = Buffer.alloc(64 * 1024 + i, i);
+      hash.update(piece);
+      bytes += piece.length;
+      const pending = write(piece);
+      if (reader.stdin.writableLength > 16 * 1024) falses++;
+      maxQueued = Math.max(maxQueued, reader.stdin.writableLength);
+      if (pending) {
+        waits++;
+        await pending;
+      }
+    }
+    reader.stdin.end();
+    expect(await answer).toBe(`${hash.digest('hex')} ${bytes}`);
+    expect(maxQueued).toBeLessThanOrEqual(bound + 64 * 1024 + 200);
+    // The old wiring waited after every piece the stream did not take at once.
+    expect(waits).toBeGreaterThan(0);
+    expect(waits).toBeLessThan(falses / 4);
   });
 });

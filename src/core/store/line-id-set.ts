@@ -1,6 +1,7 @@
 /** Slots the table starts with; it doubles when LOAD_MAX of them are taken. */
 const INITIAL_SLOTS = 1 << 12;
 const LOAD_MAX = 0.7;
+const NO_CANDIDATES: ReadonlyArray<{ start: number; length: number }> = Object.freeze([]);
 
 /**
  * The ids a whole-log pass has accepted, in about 24 bytes a record instead of a Set of strings
@@ -23,13 +24,14 @@ export class LineIdSet {
   }
 
   /** The lines (start, length) of earlier ids with this hash. */
-  candidates(hash: number): Array<{ start: number; length: number }> {
-    const out: Array<{ start: number; length: number }> = [];
+  candidates(hash: number): ReadonlyArray<{ start: number; length: number }> {
+    // Built only on a match: an array per record was a tenth of `show --all`'s garbage.
+    let out: Array<{ start: number; length: number }> | undefined;
     const mask = this.hashes.length - 1;
     for (let i = hash & mask; this.starts[i] !== 0; i = (i + 1) & mask) {
-      if (this.hashes[i] === hash) out.push({ start: this.starts[i]! - 1, length: this.lengths[i]! });
+      if (this.hashes[i] === hash) (out ??= []).push({ start: this.starts[i]! - 1, length: this.lengths[i]! });
     }
-    return out;
+    return out ?? NO_CANDIDATES;
   }
 
   add(hash: number, start: number, length: number): void {
