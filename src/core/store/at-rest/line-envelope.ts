@@ -110,9 +110,9 @@ function parseCompactEnvelope(line: Buffer): Envelope | undefined | typeof NOT_C
   if (crcStart + 10 !== line.length || line[line.length - 2] !== 0x22 || line[line.length - 1] !== 0x7d) return NOT_COMPACT;
   const crc = hex8At(line, crcStart);
   if (crc === -1) return NOT_COMPACT;
-  const sealed = Buffer.from(line.latin1Slice(eStart, eEnd), 'base64');
+  const sealed = Buffer.from(line.toString('latin1', eStart, eEnd), 'base64');
   if (!base64Complete(line, eStart, eEnd, sealed.length)) return NOT_COMPACT;
-  const keyId = line.latin1Slice(at, keyEnd);
+  const keyId = line.toString('latin1', at, keyEnd);
   // crcOf's text is `${seq}.${keyId}.${e}`: the same bytes, the ciphertext's taken where they are.
   if (crc32(line.subarray(eStart, eEnd), crc32(`${seq ?? ''}.${keyId}.`)) !== crc) return undefined;
   return { seq, keyId, sealed };
