@@ -48,7 +48,8 @@ export function sealBytes(key: DataKey, plaintext: Uint8Array, aad: string): Buf
  * Each data key as a KeyObject, made once: a decipher per record is the floor of reading an
  * encrypted log (node:crypto has no reusable GCM context, and WebCrypto's async decrypt cost 5× as
  * much per record here), and handing it the KeyObject skips validating and copying the raw key
- * each time (bench/store/record-open.ts).
+ * each time (bench/store/record-open.ts). A DataKey is never changed once made (a rotation makes a
+ * new one), so the KeyObject, a copy of its bytes, stays its key.
  */
 const keyObjects = new WeakMap<DataKey, KeyObject>();
 
