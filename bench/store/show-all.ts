@@ -54,7 +54,9 @@ interface Run {
 /** Wall time, CPU time (user + system, from the child's own resourceUsage) and peak RSS of one child. */
 function run(args: string[], env: Record<string, string> = {}, keep = false): Promise<Run> {
   const rssFile = join(root, `rss-${Math.random().toString(36).slice(2)}`);
-  const profile = PROF && (args[0] === BIN || args[0] === BASE_BIN) ? ['--cpu-prof', `--cpu-prof-dir=${PROF}`] : [];
+  // One directory per build and command: PROF/show (this build), PROF/show-base, PROF/handoff.
+  const label = `${args[1]}${args[0] === BASE_BIN ? '-base' : ''}`;
+  const profile = PROF && (args[0] === BIN || args[0] === BASE_BIN) ? ['--cpu-prof', `--cpu-prof-dir=${join(PROF, label)}`] : [];
   const started = process.hrtime.bigint();
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, [...profile, ...args], { env: { ...process.env, ...env, BATON_HOME: dataDir, NODE_OPTIONS: `--require ${RSS_HOOK}`, BATON_BENCH_RSS_FILE: rssFile }, stdio: ['ignore', 'pipe', 'pipe'] });
