@@ -76,7 +76,10 @@ export class RecordJsonWriter {
 
   /** Writes what is ready; a promise when the writer asks to wait, undefined otherwise (the common case). */
   due(): Promise<void> | undefined {
-    if (this.readyBytes < this.capacity) return undefined;
+    // A run spliced in the chunk counts too: output leaves every `capacity` bytes, not once a chunk,
+    // so a reader at the other end of a pipe can take it while the next records are made.
+    if (this.readyBytes + this.at - this.regionStart < this.capacity) return undefined;
+    this.closeRegion();
     return this.writeReady();
   }
 

@@ -5,8 +5,11 @@ import { recordJsonOfLine } from '../../core/store/line-crc.js';
 import { CLI_JSON_VERSION } from '../output.js';
 import { RecordJsonWriter } from '../record-json-writer.js';
 
-/** Output is handed to stdout in pieces of about this size: few writes, and memory bounded by it. */
-export const SHOW_STREAM_FLUSH_BYTES = 256 * 1024;
+/**
+ * Output is handed to stdout in pieces of about this size: a pipe's capacity on Linux, so a reader
+ * at the other end takes one piece while the next is made (see boundedWrite); few writes to a file.
+ */
+export const SHOW_STREAM_FLUSH_BYTES = 64 * 1024;
 /**
  * Output queued on stdout before `show` waits for the reader. A pipe on Linux takes 64 KiB at a
  * time and Node queues the rest: waiting for 'drain' after every piece (write() returns false for
@@ -16,11 +19,18 @@ export const SHOW_STREAM_FLUSH_BYTES = 256 * 1024;
  */
 export const SHOW_OUTPUT_QUEUE_BYTES = 4 * 1024 * 1024;
 
-/** A write function for writeAllMessagesJson that waits on `stream` only once SHOW_OUTPUT_QUEUE_BYTES are queued. */
+/**
+ * A write function for writeAllMessagesJson that waits on `stream` only once SHOW_OUTPUT_QUEUE_BYTES
+ * are queued. Bytes the pipe did not take at once are handed over by the event loop as the reader
+ * makes room, so the producer yields a turn after such a write (one setImmediate a piece) rather
+ * than computing the next records while the reader waits on an empty pipe.
+ */
 export function boundedWrite(stream: Writable, queueBytes = SHOW_OUTPUT_QUEUE_BYTES): (chunk: Buffer) => Promise<void> | undefined {
   return (chunk) => {
     stream.write(chunk);
-    return stream.writableLength > queueBytes ? once(stream, 'drain').then(() => undefined) : undefined;
+    const queued = stream.writableLength;
+    if (queued > queueBytes) return once(stream, 'drain').then(() => undefined);
+    return queued > 0 ? new Promise((resolve) => setImmediate(resolve)) : undefined;
   };
 }
 
