@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHmac, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 
 /** AES-256-GCM with a fresh random 96-bit nonce per seal: nonce ‖ ciphertext ‖ 128-bit tag. */
 export const KEY_BYTES = 32;
@@ -44,32 +44,13 @@ export function sealBytes(key: DataKey, plaintext: Uint8Array, aad: string): Buf
   return Buffer.concat([nonce, body, cipher.getAuthTag()]);
 }
 
-/**
- * Each data key as a KeyObject, made once: a decipher per record is the floor of reading an
- * encrypted log (node:crypto has no reusable GCM context, and WebCrypto's async decrypt cost 5× as
- * much per record here), and handing it the KeyObject skips validating and copying the raw key
- * each time (bench/store/record-open.ts). A DataKey is never changed once made (a rotation makes a
- * new one), so the KeyObject, a copy of its bytes, stays its key.
- */
-const keyObjects = new WeakMap<DataKey, KeyObject>();
-
-function keyObjectOf(key: DataKey): KeyObject {
-  let keyObject = keyObjects.get(key);
-  if (keyObject === undefined) keyObjects.set(key, (keyObject = createSecretKey(key.key)));
-  return keyObject;
-}
-
-/**
- * The plaintext, or undefined when the bytes were changed, belong elsewhere (aad) or to another key.
- * `aad` as bytes lets a reader of many records write it into one buffer (at-rest-cipher.ts); the
- * tag is always checked (final() throws on a mismatch).
- */
-export function openBytes(key: DataKey, sealed: Uint8Array, aad: string | Uint8Array): Buffer | undefined {
+/** The plaintext, or undefined when the bytes were changed, belong elsewhere (aad) or to another key. */
+export function openBytes(key: DataKey, sealed: Uint8Array, aad: string): Buffer | undefined {
   if (sealed.length < NONCE_BYTES + TAG_BYTES) return undefined;
   const buf = Buffer.from(sealed.buffer, sealed.byteOffset, sealed.byteLength);
   try {
-    const decipher = createDecipheriv('aes-256-gcm', keyObjectOf(key), buf.subarray(0, NONCE_BYTES));
-    decipher.setAAD(typeof aad === 'string' ? Buffer.from(aad, 'utf8') : aad);
+    const decipher = createDecipheriv('aes-256-gcm', key.key, buf.subarray(0, NONCE_BYTES));
+    decipher.setAAD(Buffer.from(aad, 'utf8'));
     decipher.setAuthTag(buf.subarray(buf.length - TAG_BYTES));
     // GCM's final() yields no bytes (it checks the tag): no concat, one buffer less per record.
     const plain = decipher.update(buf.subarray(NONCE_BYTES, buf.length - TAG_BYTES));

@@ -39,13 +39,12 @@ export class AtRestCipher {
   }
 
   recordCodec(sessionId: string): RecordCodec {
-    const aadOf = recordAadWriter(sessionId);
     return {
       // One string, one encode: the append path seals every record it writes.
       sealLine: (seq: number, plain: Buffer): Buffer => Buffer.from(`${encodeEnvelope(seq, this.current.keyId, sealBytes(this.current, plain.subarray(0, plain.length - 1), recordAad(sessionId, seq)))}\n`, 'utf8'),
-      openLine: (line: Buffer): Buffer | undefined => this.openRecord(sessionId, line, aadOf)?.plain,
+      openLine: (line: Buffer): Buffer | undefined => this.openRecordLine(sessionId, line),
       decode: (line: Buffer): StoredRecord | undefined => {
-        const opened = this.openRecord(sessionId, line, aadOf);
+        const opened = this.openRecord(sessionId, line);
         const record = opened && decodeLine(opened.plain);
         // The seq outside must be the one inside: the associated data already binds it, this says so twice.
         return record && (opened!.seq === undefined || record.seq === opened!.seq) ? record : undefined;
@@ -68,12 +67,12 @@ export class AtRestCipher {
   }
 
   /** The plaintext and, for an envelope, the seq it was sealed under. */
-  private openRecord(sessionId: string, line: Buffer, aadOf: (seq: number) => Uint8Array | string = (seq) => recordAad(sessionId, seq)): { plain: Buffer; seq: number | undefined } | undefined {
+  private openRecord(sessionId: string, line: Buffer): { plain: Buffer; seq: number | undefined } | undefined {
     if (!isEnvelope(line)) return { plain: line, seq: undefined };
     // parseEnvelope reads the written layout from its bytes (no JSON parse, CRC over the bytes in place).
     const env = parseEnvelope(line);
     const key = env?.seq === undefined ? undefined : this.keyFor(env.keyId);
-    const plain = key && openBytes(key, env!.sealed, aadOf(env!.seq!));
+    const plain = key && openBytes(key, env!.sealed, recordAad(sessionId, env!.seq!));
     return plain ? { plain, seq: env!.seq } : undefined;
   }
 
@@ -116,21 +115,6 @@ export class AtRestCipher {
 
 function recordAad(sessionId: string, seq: number): string {
   return `baton-record-v1\0${sessionId}\0${seq}`;
-}
-
-/** Longest seq in decimal (below 2^53). */
-const SEQ_DIGITS_MAX = 16;
-
-/**
- * recordAad's bytes for one session, the seq's digits written into one buffer per codec (a string
- * and a buffer per record showed in an encrypted read's profile). The buffer is reused: setAAD
- * takes the bytes at once.
- */
-function recordAadWriter(sessionId: string): (seq: number) => Buffer {
-  const head = Buffer.from(recordAad(sessionId, 0).slice(0, -1), 'utf8');
-  const buf = Buffer.alloc(head.length + SEQ_DIGITS_MAX + 4);
-  head.copy(buf);
-  return (seq) => buf.subarray(0, head.length + buf.write(String(seq), head.length, 'latin1'));
 }
 
 export function isSealedFile(bytes: Uint8Array): boolean {
