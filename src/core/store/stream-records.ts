@@ -41,6 +41,15 @@ export async function streamRecords<T extends RecordIdentity>(
     count++;
     return onRecord(record, line);
   };
+  // The first chunk read tells about how many records the log holds: the id table is sized for them once.
+  let sized = false;
+  const chunkSeen = (chunk: Buffer) => {
+    if (!sized) {
+      sized = true;
+      seen.reserve(Math.ceil((linesIn(chunk) * size) / Math.max(1, chunk.length)));
+    }
+    onChunk?.(chunk);
+  };
   await forEachLine(file, size, (stored, start) => {
     const plain = open(stored);
     const record = plain === undefined ? undefined : decode(plain);
@@ -61,6 +70,12 @@ export async function streamRecords<T extends RecordIdentity>(
       for (const e of earlier) if (opened(await file.read(e.length, e.start))?.id === record.id) return;
       return accept(record, plain!, hash, start, stored.length);
     })();
-  }, undefined, onChunk);
+  }, undefined, chunkSeen);
   return { count, midDamage };
+}
+
+function linesIn(chunk: Buffer): number {
+  let n = 0;
+  for (let at = chunk.indexOf(0x0a); at !== -1; at = chunk.indexOf(0x0a, at + 1)) n++;
+  return n;
 }
