@@ -77,6 +77,21 @@ describe('baton show --all --json, streamed', () => {
     expect(value.messages).toEqual(await store.readMessages(s.id));
   });
 
+  it('through the real CLI into a reader that leaves early (`| head`): exit 1, no stack trace', async () => {
+    const s = await store.createSession(base, Array.from({ length: 3_000 }, (_, i) => ({ role: 'user' as const, content: `line ${i} ${'x'.repeat(200)}` })));
+    await store.close();
+    const cli = join(import.meta.dirname, '..', 'run.ts');
+    const child = spawn(process.execPath, ['--import', 'tsx', cli, 'show', s.id, '--all', '--json'], { env: { ...process.env, BATON_HOME: join(tmp.dir, 'store') }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => void (stderr += d.toString()));
+    // Read the first piece, then close the pipe's read end, as `head -c` does.
+    child.stdout.once('data', () => child.stdout.destroy());
+    const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+    store = await openStore(join(tmp.dir, 'store'));
+    expect(code).toBe(1);
+    expect(stderr).not.toMatch(/EPIPE|Error|at /);
+  });
+
   it('a session that does not exist writes nothing and throws NOT_FOUND', async () => {
     const chunks: Buffer[] = [];
     await expect(writeAllMessagesJson(store, 's-missing', (c) => void chunks.push(c))).rejects.toMatchObject({ code: 'NOT_FOUND' });

@@ -26,7 +26,12 @@ export const SHOW_OUTPUT_QUEUE_BYTES = 4 * 1024 * 1024;
  * than computing the next records while the reader waits on an empty pipe.
  */
 export function boundedWrite(stream: Writable, queueBytes = SHOW_OUTPUT_QUEUE_BYTES): (chunk: Buffer) => Promise<void> | undefined {
+  // A reader that goes away (`| head`) fails the stream (EPIPE): the next write rejects with that
+  // error instead of an unhandled 'error' event ending the process with a stack trace.
+  let failed: Error | undefined;
+  stream.on('error', (error: Error) => void (failed ??= error));
   return (chunk) => {
+    if (failed) return Promise.reject(failed);
     stream.write(chunk);
     const queued = stream.writableLength;
     if (queued > queueBytes) return once(stream, 'drain').then(() => undefined);

@@ -21,7 +21,13 @@ export function registerShow(program: Command): void {
       try {
         if (flags.all && flags.json) {
           // Every message of a session of any size: streamed, never held whole (show-all-json.ts).
-          await writeAllMessagesJson(store, id, boundedWrite(process.stdout));
+          try {
+            await writeAllMessagesJson(store, id, boundedWrite(process.stdout));
+          } catch (error) {
+            // The reader went away (`| head`): nothing more can be said to it, and a stack trace would not help.
+            if ((error as NodeJS.ErrnoException).code !== 'EPIPE') throw error;
+            process.exitCode = EXIT.failure;
+          }
           return;
         }
         // Messages first: damage this read comes across is recorded in the session before it is shown.
