@@ -25,6 +25,21 @@ export class LineIdSet {
     return h >>> 0;
   }
 
+  /**
+   * hashOf of the id whose UTF-8 bytes are bytes[start, end), taken from the bytes, or -1 when one
+   * is not ASCII (then its UTF-16 code units are not its bytes: hash the string). Equal to hashOf
+   * for every ASCII id, so ids hashed either way share one table.
+   */
+  static hashOfAscii(bytes: Uint8Array, start: number, end: number): number {
+    let h = 0x811c9dc5;
+    for (let i = start; i < end; i++) {
+      const c = bytes[i]!;
+      if (c >= 0x80) return -1;
+      h = Math.imul(h ^ c, 0x01000193);
+    }
+    return h >>> 0;
+  }
+
   /** The lines (start, length) of earlier ids with this hash. */
   candidates(hash: number): ReadonlyArray<{ start: number; length: number }> {
     // Built only on a match: an array per record was a tenth of `show --all`'s garbage.

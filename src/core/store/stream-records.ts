@@ -5,8 +5,10 @@ import { LineIdSet } from './line-id-set.js';
 
 /** What the log's ordering rules look at in a record. */
 export interface RecordIdentity {
-  id: string;
+  readonly id: string;
   seq: number;
+  /** LineIdSet.hashOf(id), when the decoder already has it (record-keys.ts takes it from the bytes). */
+  idHash?: number;
 }
 
 /**
@@ -62,7 +64,7 @@ export async function streamRecords<T extends RecordIdentity>(
       damageStart = undefined;
     }
     if (record.seq <= lastSeq) return;
-    const hash = LineIdSet.hashOf(record.id);
+    const hash = record.idHash ?? LineIdSet.hashOf(record.id);
     const earlier = seen.candidates(hash);
     if (earlier.length === 0) return accept(record, plain!, hash, start, stored.length);
     // Only a hash match: the earlier lines are read again to tell a repeated id from a collision.
