@@ -12,8 +12,9 @@ const COMMA = 0x2c;
  * never reads it again (the sixth sitting dropped the copy of each 1 MiB chunk made here: a memcpy
  * and 256 fresh pages per MiB). Anything else — text, a line joined across chunks, a line opened
  * from a store encrypted at rest, a record serialised again — is copied into a spill buffer.
- * Output leaves in order, `capacity` bytes or a chunk at a time, and `due()` lets a slow reader (a
- * pipe) hold the producer back. A buffer handed to `write` is never touched again.
+ * Output leaves in order, about `capacity` bytes at a time (a run spliced in the chunk included), and
+ * `due()` lets a slow reader (a pipe) hold the producer back. A buffer handed to `write` is never
+ * touched again: later records are spliced only past it.
  */
 export class RecordJsonWriter {
   /** The reader's current chunk, rewritten in place as its records are printed. */
