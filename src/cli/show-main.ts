@@ -5,6 +5,8 @@
  * The program is the one index.ts builds for `show` (the same registerShow on the same
  * newProgram), so the output, the help and the exit codes cannot differ between the two bundles.
  */
+// First: zod must be configured before any schema is built.
+import './zod-jitless.js';
 import { registerShow } from './commands/show.js';
 import { newProgram, runProgram } from './program.js';
 

@@ -167,4 +167,58 @@ describe('show --all --json prints exactly what parse + serialise gives', () => 
       await store.close();
     }
   });
+
+  it('a store encrypted at rest: 300 generated sessions with tampered records (a flipped bit is damage, a record from another session is refused)', async () => {
+    const store = await openStore(join(tmp.dir, 'tampered'), { keyStore: memoryKeyStore() });
+    expect(store.atRest.state).toBe('on');
+    const kinds = { flip: 0, foreignSwap: 0, foreignInsert: 0 };
+    let reported = 0;
+    try {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(messageArb, { minLength: 2, maxLength: 8 }),
+          fc.constantFrom('flip', 'foreignSwap', 'foreignInsert'),
+          fc.nat(),
+          fc.boolean(),
+          async (messages, kind, seed, slow) => {
+            // Another session of the same store, same key: its records are sealed for its own id.
+            const other = await store.createSession(base, messages.map((_, i) => ({ role: 'user' as const, content: `FOREIGN ${seed} ${i}`, id: `foreign-${seed}-${i}` })));
+            const s = await store.createSession(base, ownIds(messages));
+            const log = join(store.sessionDir(s.id), 'messages.jsonl');
+            const lines = (await readFile(log)).toString('latin1').split('\n').slice(0, -1);
+            const foreign = (await readFile(join(store.sessionDir(other.id), 'messages.jsonl'))).toString('latin1').split('\n').slice(0, -1);
+            // A line before the last, so a valid record follows it and the reader reports the damage.
+            const target = seed % (lines.length - 1);
+            const targetId = (await store.readMessages(s.id))[target]!.id;
+            if (kind === 'flip') {
+              const line = Buffer.from(lines[target]!, 'latin1');
+              const at = (seed >>> 3) % line.length;
+              line[at]! ^= 1 << (seed % 8);
+              // A flip that makes a newline would split the line: another byte of it then.
+              if (line[at] === 0x0a) line[at]! ^= 0x03;
+              lines[target] = line.toString('latin1');
+            } else if (kind === 'foreignSwap') lines[target] = foreign[target]!; // same seq, sealed for the other session
+            else lines.splice(target + 1, 0, foreign[Math.min(foreign.length - 1, target + 1)]!);
+            await writeFile(log, Buffer.from(`${lines.join('\n')}\n`, 'latin1'));
+            kinds[kind]++;
+
+            const got = await streamed(store, s.id, slow);
+            expect(got.toString('utf8')).toBe((await reference(store, s.id)).toString('utf8'));
+            const printed = JSON.parse(got.toString('utf8')) as { messages: Array<{ id: string; content: string }>; damage: unknown[] };
+            // Nothing of the other session is ever printed, and the damage is reported.
+            expect(printed.messages.some((m) => m.id.startsWith('foreign-') || String(m.content).startsWith('FOREIGN '))).toBe(false);
+            expect(printed.damage.length).toBeGreaterThan(0);
+            if (kind !== 'foreignInsert') expect(printed.messages.some((m) => m.id === targetId)).toBe(false);
+            else expect(printed.messages.map((m) => m.id)).toEqual((await store.readMessages(s.id)).map((m) => m.id));
+            reported++;
+          },
+        ),
+        { numRuns: 300 },
+      );
+    } finally {
+      await store.close();
+    }
+    expect(reported).toBe(300);
+    for (const n of Object.values(kinds)) expect(n).toBeGreaterThan(50);
+  });
 });

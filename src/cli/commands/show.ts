@@ -1,10 +1,9 @@
-import { once } from 'node:events';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { createOutput, EXIT } from '../output.js';
 import { terminalBlock, terminalField } from '../terminal-text.js';
 import { openCliStore } from '../context.js';
-import { writeAllMessagesJson } from './show-all-json.js';
+import { boundedWrite, writeAllMessagesJson } from './show-all-json.js';
 import type { Damage } from '../../shared/session.js';
 
 /** Messages printed by `baton show` unless --all. */
@@ -22,7 +21,13 @@ export function registerShow(program: Command): void {
       try {
         if (flags.all && flags.json) {
           // Every message of a session of any size: streamed, never held whole (show-all-json.ts).
-          await writeAllMessagesJson(store, id, (chunk) => (process.stdout.write(chunk) ? undefined : once(process.stdout, 'drain').then(() => undefined)));
+          try {
+            await writeAllMessagesJson(store, id, boundedWrite(process.stdout));
+          } catch (error) {
+            // The reader went away (`| head`): nothing more can be said to it, and a stack trace would not help.
+            if ((error as NodeJS.ErrnoException).code !== 'EPIPE') throw error;
+            process.exitCode = EXIT.failure;
+          }
           return;
         }
         // Messages first: damage this read comes across is recorded in the session before it is shown.

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodeLine, encodeNewRecord, type StoredRecord } from './record-codec.js';
 import { decodeRecordKeys, walkIdSeq, walkIdSeqFromEnd } from './record-keys.js';
+import { LineIdSet } from './line-id-set.js';
 import { legacyRecordLine } from './test-support/legacy-record.js';
 
 const body = (line: Buffer) => line.subarray(0, line.length - 1);
@@ -101,7 +102,8 @@ describe('record keys without a parse', () => {
 
   it('decodeRecordKeys: a sealed line gives keys without the record; earlier-format and damaged lines go through decodeLine', () => {
     const line = sealed({ id: 'm-1', seq: 4 });
-    expect(decodeRecordKeys(line)).toEqual({ id: 'm-1', seq: 4 });
+    const keys = decodeRecordKeys(line)!;
+    expect({ id: keys.id, seq: keys.seq, idHash: keys.idHash, record: keys.record }).toEqual({ id: 'm-1', seq: 4, idHash: LineIdSet.hashOf('m-1'), record: undefined });
     const legacy = legacyRecordLine({ role: 'user', content: 'old', id: 'm-0', seq: 1, createdAt: '2026-11-30T00:00:00.000Z', epoch: 1 });
     expect(decodeRecordKeys(body(legacy.line))).toEqual({ id: 'm-0', seq: 1, record: legacy.record });
     // An id with an escape: the walk declines, the parse answers (same keys, and the record).
@@ -112,5 +114,36 @@ describe('record keys without a parse', () => {
       damaged[i]! ^= 0x01;
       expect(decodeRecordKeys(damaged)).toBeUndefined();
     }
+  });
+
+  it('decodeRecordKeys over 2,000 generated sealed records: the id and seq decodeLine reads; the hash taken from the bytes is hashOf(id); the id is read from the line only when asked', () => {
+    let hashed = 0;
+    let asString = 0;
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.string({ unit: 'binary', minLength: 1, maxLength: 30 }), fc.stringMatching(/^[ -~]{1,30}$/), fc.constantFrom('m-1', 'é', '😀', 'a"b', 'a\\b', '\u2028', 'x\u0000y')),
+        fc.nat(),
+        (id, seq) => {
+          const line = sealed({ id, seq });
+          const want = decodeLine(line)!;
+          const keys = decodeRecordKeys(line)!;
+          if (keys.idHash !== undefined) {
+            hashed++;
+            expect(keys.idHash).toBe(LineIdSet.hashOf(want.id));
+            // Read during the call, the id stays what it was when the line changes afterwards (the show's writer splices lines in place).
+            const copy = Buffer.from(line);
+            const fresh = decodeRecordKeys(copy)!;
+            expect(fresh.id).toBe(want.id);
+            copy.fill(0x41);
+            expect(fresh.id).toBe(want.id);
+          } else asString++;
+          expect([keys.id, keys.seq]).toEqual([want.id, want.seq]);
+          expect(LineIdSet.hashOfAscii(Buffer.from(want.id), 0, Buffer.byteLength(want.id)) === -1).toBe(!/^[\x00-\x7f]*$/.test(want.id));
+        },
+      ),
+      { numRuns: 2_000 },
+    );
+    expect(hashed).toBeGreaterThan(500);
+    expect(asString).toBeGreaterThan(50);
   });
 });

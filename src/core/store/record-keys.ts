@@ -1,15 +1,38 @@
 import { lineCrcMatches } from './line-crc.js';
+import { LineIdSet } from './line-id-set.js';
 import { decodeLine, type StoredRecord } from './record-codec.js';
 
 /**
  * What a whole-log pass needs of a record to apply the log's rules (first id wins, seq increases):
  * its id and seq. `record` is there when the line had to be parsed (an earlier-format line, or one
  * whose shape the walk below does not vouch for); without it, the line passed its byte-CRC.
+ * `idHash` (LineIdSet.hashOf of the id), when present, was taken from the line's bytes: the id's
+ * string is then made only if asked for, from the line, so like the line it is valid only during
+ * the call that hands the keys over (stream-records.ts asks only on a hash match, before the record
+ * is passed on). 100,000 id strings were a twentieth of `show --all`'s CPU and of its garbage.
  */
 export interface RecordKeys {
-  id: string;
+  readonly id: string;
   seq: number;
+  idHash?: number;
   record?: StoredRecord;
+}
+
+/** Keys found by the walk from the end: the id read from the line when first asked for. */
+class WalkedKeys implements RecordKeys {
+  private text: string | undefined;
+
+  constructor(
+    private readonly line: Buffer,
+    private readonly idStart: number,
+    private readonly idEnd: number,
+    readonly seq: number,
+    readonly idHash: number,
+  ) {}
+
+  get id(): string {
+    return (this.text ??= this.line.toString('utf8', this.idStart, this.idEnd));
+  }
 }
 
 /** A seq with more digits is not read by the walk (still exact as a double below 2^53): the line is parsed instead. */
@@ -35,7 +58,11 @@ const CLOSE_ARRAY = 0x5d;
  */
 export function decodeRecordKeys(line: Buffer): RecordKeys | undefined {
   if (lineCrcMatches(line)) {
-    const keys = walkIdSeqFromEnd(line) ?? walkIdSeq(line);
+    if (walkFromEnd(line)) {
+      const hash = LineIdSet.hashOfAscii(line, found.idStart, found.idEnd);
+      return hash === -1 ? { id: line.toString('utf8', found.idStart, found.idEnd), seq: found.seq } : new WalkedKeys(line, found.idStart, found.idEnd, found.seq, hash);
+    }
+    const keys = walkIdSeq(line);
     if (keys !== undefined) return keys;
   }
   const record = decodeLine(line);
@@ -93,9 +120,18 @@ export function walkIdSeq(line: Buffer): { id: string; seq: number } | undefined
  * both are found, or at anything unexpected: walkIdSeq or the parse decide then.
  */
 export function walkIdSeqFromEnd(line: Buffer): { id: string; seq: number } | undefined {
+  return walkFromEnd(line) ? { id: line.toString('utf8', found.idStart, found.idEnd), seq: found.seq } : undefined;
+}
+
+/** What walkFromEnd found: the id's bytes [idStart, idEnd) and the seq (one scratch record: no object per line). */
+const found = { idStart: 0, idEnd: 0, seq: -1 };
+
+/** walkIdSeqFromEnd without building its answer: true with `found` set, or false. */
+function walkFromEnd(line: Buffer): boolean {
   let at = line.length - 1;
-  if (at < 1 || line[0] !== OPEN_OBJECT || line[at] !== CLOSE_OBJECT) return undefined;
-  let id: string | undefined;
+  if (at < 1 || line[0] !== OPEN_OBJECT || line[at] !== CLOSE_OBJECT) return false;
+  let idStart = -1;
+  let idEnd = -1;
   let seq = -1;
   at--;
   for (;;) {
@@ -104,48 +140,68 @@ export function walkIdSeqFromEnd(line: Buffer): { id: string; seq: number } | un
     const last = line[at];
     if (last === QUOTE) {
       valueStart = stringStart(line, at);
-      if (valueStart === -1) return undefined;
+      if (valueStart === -1) return false;
     } else {
-      if (last === CLOSE_OBJECT || last === CLOSE_ARRAY || last === COLON) return undefined;
+      if (last === CLOSE_OBJECT || last === CLOSE_ARRAY || last === COLON) return false;
       valueStart = at;
       while (valueStart > 0 && line[valueStart - 1] !== COLON) {
         const c = line[valueStart - 1]!;
-        if (c === QUOTE || c === CLOSE_OBJECT || c === CLOSE_ARRAY || c === COMMA) return undefined;
+        if (c === QUOTE || c === CLOSE_OBJECT || c === CLOSE_ARRAY || c === COMMA) return false;
         valueStart--;
       }
     }
-    if (line[valueStart - 1] !== COLON || line[valueStart - 2] !== QUOTE) return undefined;
+    if (line[valueStart - 1] !== COLON || line[valueStart - 2] !== QUOTE) return false;
     const keyEnd = valueStart - 2;
     const keyStart = stringStart(line, keyEnd);
-    if (keyStart === -1) return undefined;
+    if (keyStart === -1) return false;
     const keyLength = keyEnd - keyStart - 1;
     // An escape could spell `id` another way (JSON.parse would read it as id): not this walk's to decide.
-    for (let k = keyStart + 1; k < keyEnd; k++) if (line[k] === BACKSLASH) return undefined;
-    if (keyLength === 2 && line[keyStart + 1] === 0x69 /* i */ && line[keyStart + 2] === 0x64 /* d */ && id === undefined) {
-      if (line[valueStart] !== QUOTE || at === valueStart + 1) return undefined;
-      for (let k = valueStart + 1; k < at; k++) if (line[k] === BACKSLASH) return undefined;
-      id = line.toString('utf8', valueStart + 1, at);
+    for (let k = keyStart + 1; k < keyEnd; k++) if (line[k] === BACKSLASH) return false;
+    if (keyLength === 2 && line[keyStart + 1] === 0x69 /* i */ && line[keyStart + 2] === 0x64 /* d */ && idStart === -1) {
+      if (line[valueStart] !== QUOTE || at === valueStart + 1) return false;
+      for (let k = valueStart + 1; k < at; k++) if (line[k] === BACKSLASH) return false;
+      idStart = valueStart + 1;
+      idEnd = at;
     } else if (keyLength === 3 && line[keyStart + 1] === 0x73 /* s */ && line[keyStart + 2] === 0x65 /* e */ && line[keyStart + 3] === 0x71 /* q */ && seq === -1) {
       const digits = at + 1 - valueStart;
-      if (digits > SEQ_MAX_DIGITS || (digits > 1 && line[valueStart] === 0x30)) return undefined;
+      if (digits > SEQ_MAX_DIGITS || (digits > 1 && line[valueStart] === 0x30)) return false;
       let value = 0;
       for (let k = valueStart; k <= at; k++) {
         const c = line[k]!;
-        if (c < 0x30 || c > 0x39) return undefined;
+        if (c < 0x30 || c > 0x39) return false;
         value = value * 10 + (c - 0x30);
       }
       seq = value;
     }
-    if (id !== undefined && seq !== -1) return { id, seq };
+    if (idStart !== -1 && seq !== -1) {
+      found.idStart = idStart;
+      found.idEnd = idEnd;
+      found.seq = seq;
+      return true;
+    }
     // Before the key: a comma and the previous member, or the opening brace (no more members).
-    if (line[keyStart - 1] !== COMMA) return undefined;
+    if (line[keyStart - 1] !== COMMA) return false;
     at = keyStart - 2;
   }
 }
 
+/**
+ * Bytes scanned in JS before the native lastIndexOf takes over: the keys and values the walk from
+ * the end meets (id, seq, createdAt, epoch, bcrc) are short, and a native call per string cost
+ * more than the bytes it skipped (a twentieth of `show --all`'s CPU).
+ */
+const SHORT_SCAN = 48;
+
+/** The last quote in line[0, before], or -1 (a JS loop over the first SHORT_SCAN bytes, native beyond). */
+function lastQuote(line: Buffer, before: number): number {
+  const stop = Math.max(0, before - SHORT_SCAN);
+  for (let i = before; i >= stop; i--) if (line[i] === QUOTE) return i;
+  return stop === 0 ? -1 : line.lastIndexOf(QUOTE, stop - 1);
+}
+
 /** Index of the quote opening the string whose closing quote is at `close`, or -1. */
 function stringStart(line: Buffer, close: number): number {
-  for (let q = line.lastIndexOf(QUOTE, close - 1); q !== -1; q = line.lastIndexOf(QUOTE, q - 1)) {
+  for (let q = lastQuote(line, close - 1); q !== -1; q = lastQuote(line, q - 1)) {
     let slashes = 0;
     for (let k = q - 1; line[k] === BACKSLASH; k--) slashes++;
     if (slashes % 2 === 0) return q;

@@ -68,4 +68,17 @@ describe('streaming the records of a log', () => {
     expect(set.size).toBe(50_000);
     for (let i = 0; i < 50_000; i += 997) expect(set.candidates(LineIdSet.hashOf(`id-${i}`))).toContainEqual({ start: i * 100, length: 99 });
   });
+
+  it('the id table sized up front (reserve), before and after ids are in it, still finds every id and no other', () => {
+    const set = new LineIdSet();
+    for (let i = 0; i < 1_000; i++) set.add(LineIdSet.hashOf(`id-${i}`), i * 100, 99);
+    set.reserve(60_000);
+    for (let i = 1_000; i < 60_000; i++) set.add(LineIdSet.hashOf(`id-${i}`), i * 100, 99);
+    // A reservation past the cap, or below what is held, changes nothing.
+    set.reserve(1e12);
+    set.reserve(10);
+    expect(set.size).toBe(60_000);
+    for (let i = 0; i < 60_000; i += 499) expect(set.candidates(LineIdSet.hashOf(`id-${i}`))).toContainEqual({ start: i * 100, length: 99 });
+    expect(set.candidates(LineIdSet.hashOf('never-added'))).toEqual([]);
+  });
 });

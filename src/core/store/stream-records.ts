@@ -5,8 +5,10 @@ import { LineIdSet } from './line-id-set.js';
 
 /** What the log's ordering rules look at in a record. */
 export interface RecordIdentity {
-  id: string;
+  readonly id: string;
   seq: number;
+  /** LineIdSet.hashOf(id), when the decoder already has it (record-keys.ts takes it from the bytes). */
+  idHash?: number;
 }
 
 /**
@@ -41,6 +43,15 @@ export async function streamRecords<T extends RecordIdentity>(
     count++;
     return onRecord(record, line);
   };
+  // The first chunk read tells about how many records the log holds: the id table is sized for them once.
+  let sized = false;
+  const chunkSeen = (chunk: Buffer) => {
+    if (!sized) {
+      sized = true;
+      seen.reserve(Math.ceil((linesIn(chunk) * size) / Math.max(1, chunk.length)));
+    }
+    onChunk?.(chunk);
+  };
   await forEachLine(file, size, (stored, start) => {
     const plain = open(stored);
     const record = plain === undefined ? undefined : decode(plain);
@@ -53,7 +64,7 @@ export async function streamRecords<T extends RecordIdentity>(
       damageStart = undefined;
     }
     if (record.seq <= lastSeq) return;
-    const hash = LineIdSet.hashOf(record.id);
+    const hash = record.idHash ?? LineIdSet.hashOf(record.id);
     const earlier = seen.candidates(hash);
     if (earlier.length === 0) return accept(record, plain!, hash, start, stored.length);
     // Only a hash match: the earlier lines are read again to tell a repeated id from a collision.
@@ -61,6 +72,12 @@ export async function streamRecords<T extends RecordIdentity>(
       for (const e of earlier) if (opened(await file.read(e.length, e.start))?.id === record.id) return;
       return accept(record, plain!, hash, start, stored.length);
     })();
-  }, undefined, onChunk);
+  }, undefined, chunkSeen);
   return { count, midDamage };
+}
+
+function linesIn(chunk: Buffer): number {
+  let n = 0;
+  for (let at = chunk.indexOf(0x0a); at !== -1; at = chunk.indexOf(0x0a, at + 1)) n++;
+  return n;
 }

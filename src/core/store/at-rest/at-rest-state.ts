@@ -8,7 +8,6 @@ import { ARCHIVED_DIR, EVENTS_FILE, FILE_MODE, RECEIPTS_DIR, SESSIONS_DIR } from
 import { dataKeyOf, newDataKey, type DataKey } from './aead.js';
 import { AtRestCipher } from './at-rest-cipher.js';
 import type { KeyStore } from './key-store.js';
-import { requestPassphraseKey } from './key-request.js';
 import { heldPassphraseKey, ScryptParams } from './passphrase.js';
 
 /**
@@ -134,6 +133,15 @@ async function isNewStore(fs: DurableFs, root: string): Promise<boolean> {
  * one); encrypted with a new key for a new store where a secret store works (on by default); or
  * unencrypted, with the reason in `status` for doctor and the UI footer.
  */
+/**
+ * The key of a passphrase store, from the host that holds it. Loaded only for such a store: the
+ * socket client and its wire schemas (node:net, 60-odd zod schemas built at load) were a part of
+ * every command's start-up, `baton show` included, for a mode few stores use.
+ */
+async function requestPassphraseKey(root: string, keyId: string): Promise<DataKey> {
+  return (await import('./key-request.js')).requestPassphraseKey(root, keyId);
+}
+
 export async function resolveAtRest(fs: DurableFs, root: string, keys: KeyStore | null): Promise<ResolvedAtRest> {
   const state = await readAtRestSettings(fs, root);
   if (state?.mode === 'passphrase') {

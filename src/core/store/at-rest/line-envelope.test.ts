@@ -1,3 +1,4 @@
+import { crc32 } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { encodeEnvelope, parseEnvelope, parseEnvelopeJson } from './line-envelope.js';
@@ -59,5 +60,38 @@ describe('line envelopes read from their bytes', () => {
     const crc = /"crc":"([0-9a-f]{8})"/.exec(good)![1]!;
     const line = Buffer.from(text === 'UPPER' ? good.replace(crc, crc.toUpperCase()) : text.replace('%', crc));
     expect(parseEnvelope(line)).toEqual(parseEnvelopeJson(line));
+  });
+
+  it('agrees with the JSON read for every byte value put into the ciphertext, its CRC written to match either read', () => {
+    // The compact read no longer checks the ciphertext byte by byte: the base64 decoder's length
+    // must tell every byte outside the alphabet (line-envelope.ts base64Complete).
+    const e = Buffer.from(Buffer.from([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]).toString('base64'), 'latin1');
+    const prefix = '7.0123456789abcdef.';
+    let cases = 0;
+    let read = 0;
+    for (let byte = 0; byte < 256; byte++) {
+      for (const at of [0, 5, e.length - 2, e.length - 1]) {
+        for (const mode of ['insert', 'replace'] as const) {
+          const text = Buffer.concat([e.subarray(0, at), Buffer.from([byte]), e.subarray(mode === 'insert' ? at : at + 1)]);
+          let jsonText: string | undefined;
+          try {
+            jsonText = JSON.parse(`"${text.toString('utf8')}"`) as string;
+          } catch {
+            jsonText = undefined;
+          }
+          const crcs = [crc32(Buffer.concat([Buffer.from(prefix), text])), ...(jsonText === undefined ? [] : [crc32(Buffer.from(prefix + jsonText, 'utf8'))])];
+          for (const crc of crcs) {
+            const line = Buffer.concat([Buffer.from('{"s":7,"k":"0123456789abcdef","e":"'), text, Buffer.from(`","crc":"${crc.toString(16).padStart(8, '0')}"}`)]);
+            const compact = parseEnvelope(line);
+            expect(compact).toEqual(parseEnvelopeJson(line));
+            cases++;
+            if (compact) read++;
+          }
+        }
+      }
+    }
+    expect(cases).toBeGreaterThan(2_000);
+    // Alphabet bytes put in place of another (and '=' at the end) read as a (different) ciphertext.
+    expect(read).toBeGreaterThan(100);
   });
 });
