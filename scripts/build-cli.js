@@ -38,6 +38,7 @@ await build(cliOptions);
 // `baton handoff` alone (src/cli/handoff-main.ts), same options: bin/baton.js runs it for a
 // handoff, so that process reads and deserializes only what a handoff runs.
 await build({ ...cliOptions, entryPoints: ['src/cli/handoff-main.ts'], outfile: HANDOFF_BUNDLE, sourcemap: false });
+await writeFile(HANDOFF_BUNDLE, asciiOnly(readFileSync(HANDOFF_BUNDLE, 'utf8')));
 // `baton resume` with no id (the picker) alone (src/cli/resume-main.ts): its first screen waits for
 // what the process reads and deserializes before it.
 await build({ ...cliOptions, entryPoints: ['src/cli/resume-main.ts'], outfile: RESUME_BUNDLE, sourcemap: false });
@@ -143,6 +144,18 @@ for (const { bundle, cache, runs } of probes) {
   }
 }
 await rm(scratch, { recursive: true, force: true });
+
+/**
+ * esbuild escapes non-ASCII characters in strings, templates and identifiers but leaves them in
+ * regular-expression literals (`/✗|×/i` in trim-tool-output.ts, `µs` in a nats regex). Ten such
+ * bytes made the whole 1.4 MB source a two-byte string in V8: twice the memory, and reading and
+ * decoding it ~3 ms slower on every handoff (bench/README.md, "Issue 20, sixth sitting"). What is
+ * left is in regex literals and comments, where `\uXXXX` means the same character (a surrogate
+ * pair stays one code point under the `u` flag too).
+ */
+function asciiOnly(source) {
+  return source.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
 
 /** The code cache of a bundle compiled but not run: only what V8 compiles eagerly. */
 function compileOnlyCache(file) {

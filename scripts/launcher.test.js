@@ -4,7 +4,7 @@
 // the built launcher is run with the handoff bundle as built, without it, and with caches that V8
 // must reject. Needs the build (scripts/test.sh builds before the unit tests).
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -88,6 +88,16 @@ describe('bin/baton.js and the handoff bundle', () => {
     expect(results.built.dryRun).toMatchObject({ ok: true, category: 'accepted', exitCode: 0 });
     for (const name of Object.keys(variants)) expect(results[name], name).toEqual(results.built);
   }, 60_000);
+
+  it('the handoff bundle is ASCII only (one byte a character in V8), its escaped regex literals still matching what they matched', async () => {
+    const source = readFileSync(join(ROOT, 'dist', 'cli', 'baton-handoff.cjs'));
+    expect(source.findIndex((byte) => byte > 0x7f)).toBe(-1);
+    // trim-tool-output.ts's error-line pattern was `…|✗|✘|×/i` in the source: escaped, same matches.
+    const pattern = /segmentation fault\)\\b\|\\bERR!\|(\\u2717)\|(\\u2718)\|(\\u00d7)\/i/.exec(source.toString('latin1'));
+    expect(pattern, 'the escaped error-line pattern').not.toBeNull();
+    const escaped = new RegExp(`${pattern[1]}|${pattern[2]}|${pattern[3]}`, 'i');
+    expect(['✗ failed', '✘', '×', 'ok'].map((line) => escaped.test(line))).toEqual([true, true, true, false]);
+  });
 
   it('runs every other command from the whole CLI, even when only the handoff bundle would be current', async () => {
     const bin = install('other-commands', (cli) => writeFileSync(join(cli, 'baton-handoff.cjs'), 'throw new Error("the handoff bundle ran for another command");'));

@@ -140,6 +140,14 @@ printTable([
   { part: 'Node start-up + launcher + bundle load (to main)', ms: p50(lines.map((l) => mark(l, 'main'))), count: '' },
   { part: 'command module init + argument parsing (main → action)', ms: p50(lines.map((l) => mark(l, 'action') - mark(l, 'main'))) },
   { part: 'the handoff (action → done)', ms: p50(lines.map((l) => mark(l, 'done') - mark(l, 'action'))) },
+  // The marks of src/cli/commands/handoff.ts, in the order they come: the capture (git) runs
+  // beside the store's open and the read of the messages, the landing waits for it.
+  { part: '  action → store open', ms: p50(lines.map((l) => mark(l, 'store-open') - mark(l, 'action'))) },
+  { part: '  store open → messages read (scanned)', ms: p50(lines.map((l) => mark(l, 'read') - mark(l, 'store-open'))) },
+  { part: '  action → workspace captured (git, hashing; beside the two above)', ms: p50(lines.map((l) => mark(l, 'captured') - mark(l, 'action'))) },
+  { part: '  messages read → landed (waits for the capture; fsyncs, read-back)', ms: p50(lines.map((l) => mark(l, 'landed') - mark(l, 'read'))) },
+  { part: '  landed → answered (manifest, summary, connection, offer, the receiver)', ms: p50(lines.map((l) => mark(l, 'answered') - mark(l, 'landed'))) },
+  { part: '  answered → event line written', ms: p50(lines.map((l) => mark(l, 'event-written') - mark(l, 'answered'))) },
   { part: '  of which git probes (wall while any runs)', ms: p50(lines.map((l) => l.parts.git.ms)), count: p50(lines.map((l) => l.parts.git.count)) },
   { part: '  of which fsyncs (wall while any runs)', ms: p50(lines.map((l) => l.parts.fsync.ms)), count: p50(lines.map((l) => l.parts.fsync.count)) },
   { part: '  of which socket exchange (connect + offer)', ms: p50(lines.map((l) => l.parts.socket.ms)), count: p50(lines.map((l) => l.parts.socket.count)) },

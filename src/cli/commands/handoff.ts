@@ -81,8 +81,9 @@ async function runHandoff(flags: HandoffFlags): Promise<number> {
   // its failure where it always did. Settled before exit whatever happens (its git children keep
   // the process alive), and never left unhandled.
   const capture = !flags.from && !flags.session ? captureWorkspaceWithPatch(flags.cwd ?? process.cwd()) : undefined;
-  capture?.catch(() => undefined);
+  capture?.then(() => markPhase('captured'), () => undefined);
   const { dataDir, store } = await openCliStore();
+  markPhase('store-open');
   let endpointAsked: ReturnType<typeof endpointFor> | undefined;
   let firstConnection: Promise<ConnectAttempt> | undefined;
   try {
@@ -95,6 +96,7 @@ async function runHandoff(flags: HandoffFlags): Promise<number> {
       landed = imported.landed;
     } else if (!sessionId) {
       const input = await readMessages(flags.messages);
+      markPhase('read');
       if (!input.ok) {
         out.problem('handoff', 'BAD_INPUT', input.message);
         return EXIT.usage;
@@ -113,6 +115,7 @@ async function runHandoff(flags: HandoffFlags): Promise<number> {
       try {
         landed = await landAndReadBack(store, { cwd: flags.cwd ?? process.cwd(), title: flags.title ?? defaultTitle(input.scan), messages: input.source, scan: input.scan, capture });
         sessionId = landed.session.id;
+        markPhase('landed');
         // The receiver closes a connection left idle for IDLE_TIMEOUT_MS: after a long landing (a
         // 300 MB session) the early one may be gone, so a fresh one is made for the offer.
         if (firstConnection && Date.now() - landingStarted > IDLE_TIMEOUT_MS / 2) {
@@ -151,9 +154,11 @@ async function runHandoff(flags: HandoffFlags): Promise<number> {
       forwarded,
       ...(firstConnection ? { firstConnection } : {}),
     }, landed);
+    markPhase('answered');
     await store
       .appendEvent({ at: new Date().toISOString(), side: 'source', category: outcome.category, sessionId: outcome.sessionId, handoffId: outcome.handoffId, durationsMs: outcome.durationsMs, ...(flags.dryRun ? { dryRun: true } : {}) })
       .catch(() => undefined); // observability must never turn a delivered handoff into a failure
+    markPhase('event-written');
     return report(out, outcome);
   } finally {
     // offerSession closes the connection it used; this closes one a failed landing left open.

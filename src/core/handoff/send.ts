@@ -5,11 +5,12 @@ import { Manifest } from '../../shared/manifest.js';
 import { newId } from '../../shared/ids.js';
 import type { PermissionState, SessionDoc, SessionSource } from '../../shared/session.js';
 import type { SessionTaskSummary } from '../../shared/session-fields/tasks.js';
-import type { SessionStore } from '../store/types.js';
+import type { LandingBatch, NewArtifact, SessionStore } from '../store/types.js';
 import type { LogBytes } from '../store/log-stream.js';
 import type { EndpointInfo } from '../transport/types.js';
 import { captureWorkspaceWithPatch, type CapturedWorkspace } from '../workspace/capture.js';
 import { landWorkspace, reuseOrCaptureWorkspace } from '../workspace/land.js';
+import { landingWorkspacePatch } from '../workspace/session-workspace.js';
 import { BATON_VERSION } from '../version.js';
 import { buildManifest } from './build-manifest.js';
 import { factsMatch, gatherHandoffFacts } from './handoff-facts.js';
@@ -112,6 +113,9 @@ export async function landAndReadBack(store: SessionStore, request: NewSessionRe
   const redactor = new StreamRedactor(keyed);
   const content = await redactor.redact(header);
   const totals = new LandingTotals();
+  // The patch lands with the session (its ref already in `workspace`): landWorkspace below then
+  // finds both in place and writes nothing.
+  const patched = landingWorkspacePatch(captured);
   const { session: created, log } = await store.landSessionStream(
     {
       ...(request.id ? { id: request.id } : {}),
@@ -123,9 +127,9 @@ export async function landAndReadBack(store: SessionStore, request: NewSessionRe
       model: content.model,
       permission: content.permission,
       holder: 'terminal',
-      extra: { workspace },
+      extra: { workspace: patched.workspace },
     },
-    redactedBatches(source, scan, redactor, request.batchChars),
+    withArtifactsFirst(patched.artifacts, redactedBatches(source, scan, redactor, request.batchChars)),
     {
       repeatedIds: scan.mayRepeat,
       onRecord: (record) => totals.add(record),
@@ -147,6 +151,12 @@ export async function landAndReadBack(store: SessionStore, request: NewSessionRe
     });
   }
   return { session, digest, conversation: totals.conversation(), fullOutputs: totals.fullOutputs(), log };
+}
+
+/** The batches, after one that carries only these artifacts (when there are any). */
+async function* withArtifactsFirst(artifacts: NewArtifact[], batches: AsyncIterable<LandingBatch>): AsyncIterable<LandingBatch> {
+  if (artifacts.length > 0) yield { messages: [], artifacts };
+  yield* batches;
 }
 
 /**

@@ -25,6 +25,14 @@ export const INDEX_COMPACT_BYTES = 512 * 1024;
  */
 export const INDEX_COMPACT_BYTES_SEALED = 64 * 1024;
 
+/**
+ * Bytes of index.json read to find its schemaVersion without parsing the rows (writeSnapshot puts
+ * it first): a store of thousands of sessions has an index.json of megabytes, and every process
+ * that opens the store checks the version (a `baton handoff` among them, issue 20).
+ */
+export const INDEX_VERSION_PROBE_BYTES = 64;
+const VERSION_PREFIX = /^\{"schemaVersion":(\d{1,9})[,}]/;
+
 export type Row = IndexRow & { revision: number };
 
 export interface IndexState {
@@ -112,6 +120,33 @@ export class IndexFile {
     const state = await this.readFully();
     if (journal) this.cache = { key, journalIno: journal.ino, journalOffset: state.journalBytes, state: { ...state, rows: new Map(state.rows) } };
     return state;
+  }
+
+  /**
+   * True when the store was written by a newer Baton (index.json's schemaVersion above
+   * SESSION_SCHEMA_VERSION), the same answer as `read().version`: a plain index.json whose first
+   * bytes name a version this Baton understands settles it; anything else (no such prefix, a
+   * newer version, a sealed file) is decided by the full read.
+   */
+  async isNewer(): Promise<boolean> {
+    if (!cipherOf(this.fs)) {
+      let head: Buffer | undefined;
+      try {
+        const file = await this.fs.open(this.path(INDEX_FILE), 'r');
+        try {
+          head = await file.read(INDEX_VERSION_PROBE_BYTES, 0);
+        } finally {
+          await file.close();
+        }
+      } catch (error) {
+        // No index.json (a store that never compacted): the full read's version is this Baton's.
+        if (errnoOf(error) === 'ENOENT') return false;
+        head = undefined; // unreadable: the full read says what it always said
+      }
+      const match = head && VERSION_PREFIX.exec(head.toString('latin1'));
+      if (match && Number(match[1]) <= SESSION_SCHEMA_VERSION) return false;
+    }
+    return (await this.read()).version > SESSION_SCHEMA_VERSION;
   }
 
   private async readFully(): Promise<IndexState & { journalBytes: number }> {

@@ -136,10 +136,12 @@ export class FileSessionStore implements SessionStore {
     // Approvals, tasks, the search index and the importers' cache under this root follow the store.
     registerStoreFs(this.root, resolved.cipher ? this.fs : undefined);
     await checkStoreTree(this.fs, this.root, top, [INDEX_FILE, INDEX_JOURNAL, EVENTS_FILE].filter((f) => this.fs.existsSync(join(this.root, f))));
-    const state = await this.index.read();
-    if (state.version > SESSION_SCHEMA_VERSION) {
+    // Only the version is needed here: the rows (a journal of up to 512 KiB, an index.json of
+    // megabytes) are read when something lists them, not by every process that opens the store.
+    if (await this.index.isNewer()) {
+      const { version } = await this.index.read();
       this.readOnly = true;
-      this.readOnlyReason = `This Baton store (${this.root}) was written by a newer Baton: store schema version ${state.version}, this Baton understands ${SESSION_SCHEMA_VERSION}. Upgrade Baton to change it; reading still works.`;
+      this.readOnlyReason = `This Baton store (${this.root}) was written by a newer Baton: store schema version ${version}, this Baton understands ${SESSION_SCHEMA_VERSION}. Upgrade Baton to change it; reading still works.`;
       return;
     }
     for (const d of ['', SESSIONS_DIR, RECEIPTS_DIR]) await cleanTemps(this.fs, join(this.root, d));

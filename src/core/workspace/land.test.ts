@@ -4,6 +4,8 @@ import { Manifest } from '../../shared/manifest.js';
 import { buildManifest } from '../handoff/build-manifest.js';
 import { landAndReadBack } from '../handoff/send.js';
 import { openStore } from '../store/index.js';
+import { delegatingFs } from '../fs/delegating-fs.js';
+import { nodeDurableFs } from '../fs/durable-fs.js';
 import { captureWorkspace } from './capture.js';
 import { WORKSPACE_REUSE_MS, reuseOrCaptureWorkspace } from './land.js';
 import { readSessionPatch, readSessionWorkspace } from './session-workspace.js';
@@ -43,6 +45,36 @@ describe('landing the workspace with the session', () => {
       const fresh = await reuseOrCaptureWorkspace(store, doc, later);
       expect(fresh.git!.files[0]!.sha256).toBe(sha256('changed again\n'));
       expect((await readSessionWorkspace(store, session.id))!.git!.diffSha256).toBe(fresh.git!.diffSha256);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('lands the patch with the session: session.json is written once, already naming the stored patch', async () => {
+    const repo = makeRepo();
+    repo.write('a.ts', 'a\n');
+    repo.commitAll('base');
+    repo.write('a.ts', 'a changed\n');
+    const sessionJsonWrites: string[] = [];
+    const counting = delegatingFs(nodeDurableFs, {
+      rename: (from, to) => {
+        if (to.endsWith('/session.json')) sessionJsonWrites.push(to);
+        return nodeDurableFs.rename(from, to);
+      },
+    });
+    const store = await openStore(join(tempDir(), 'store'), { fs: counting, keyStore: null });
+    try {
+      const { session } = await landAndReadBack(store, { cwd: repo.root, title: 'work', messages: [{ role: 'user', content: 'hi' }] });
+      // Once, in the staging directory: no rewrite afterwards to add the patch's ref.
+      expect(sessionJsonWrites).toHaveLength(1);
+      expect(sessionJsonWrites[0]).toMatch(/\.creating\/session\.json$/);
+      const stored = await store.getSession(session.id);
+      expect(stored.revision).toBe(session.revision);
+      const git = stored.workspace!.git!;
+      expect(git.patch!.ref).toBe(`artifacts/${git.patch!.sha256}.patch`);
+      const patch = await readSessionPatch(store, session.id, stored.workspace!);
+      expect(sha256(patch!)).toBe(git.patch!.sha256);
+      expect(patch!.toString('utf8')).toContain('+a changed');
     } finally {
       await store.close();
     }

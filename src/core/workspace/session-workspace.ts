@@ -1,5 +1,7 @@
+import { createHash } from 'node:crypto';
 import type { WorkspaceSnapshot } from '../../shared/workspace.js';
-import type { SessionStore } from '../store/types.js';
+import { ARTIFACTS_DIR, artifactName } from '../store/layout.js';
+import type { NewArtifact, SessionStore } from '../store/types.js';
 import type { CapturedWorkspace } from './capture.js';
 
 /** The artifact extension of stored patches (artifacts/<sha256>.patch). */
@@ -15,6 +17,22 @@ export async function storeWorkspacePatch(store: SessionStore, sessionId: string
   if (!snapshot.git?.patch || patchBytes === null) return snapshot;
   const { ref } = await store.putArtifact(sessionId, patchBytes, PATCH_ARTIFACT_EXTENSION);
   return { ...snapshot, git: { ...snapshot.git, patch: { ...snapshot.git.patch, ref } } };
+}
+
+/**
+ * The same snapshot and patch for a session not landed yet: the patch as an artifact of the
+ * landing (written in its staging directory, so the session appears with it) and the snapshot
+ * with the ref it gets there (putArtifact's name: `artifacts/<sha256>.patch`). session.json is
+ * then written once with its workspace, not rewritten to add the ref (issue 20).
+ */
+export function landingWorkspacePatch(captured: CapturedWorkspace): { workspace: WorkspaceSnapshot; artifacts: NewArtifact[] } {
+  const { snapshot, patchBytes } = captured;
+  if (!snapshot.git?.patch || patchBytes === null) return { workspace: snapshot, artifacts: [] };
+  const ref = `${ARTIFACTS_DIR}/${artifactName(createHash('sha256').update(patchBytes).digest('hex'), PATCH_ARTIFACT_EXTENSION)}`;
+  return {
+    workspace: { ...snapshot, git: { ...snapshot.git, patch: { ...snapshot.git.patch, ref } } },
+    artifacts: [{ bytes: patchBytes, extension: PATCH_ARTIFACT_EXTENSION }],
+  };
 }
 
 /** The handed-off workspace kept in session.json (`workspace`), or null when the session has none. */
