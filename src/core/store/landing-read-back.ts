@@ -6,8 +6,8 @@ import { streamLog, type LogBytes } from './log-stream.js';
 import { decodeLine } from './record-codec.js';
 
 /**
- * What a landing wrote (LandingWriter), kept to check the log read back: 4 bytes a line and, when
- * the log is sealed at rest, two running hashes.
+ * What a landing wrote (LandingWriter), kept to check the log read back: 4 bytes a line, the
+ * sha256 of the bytes as written and, when the log is sealed at rest, that of its plaintext lines.
  */
 export interface WrittenLog {
   readonly count: number;
@@ -18,12 +18,14 @@ export interface WrittenLog {
    * CRC-32 of the line's bytes as stored (without '\n') for a sealed one.
    */
   checkAt(i: number): number | undefined;
+  /** sha256 of the log's bytes as written (as stored: ciphertext lines when sealed). */
+  storedSha256(): string;
   /**
    * A log sealed at rest: its plaintext lines (each with '\n': what a receiver's plaintext check
-   * hashes) counted and hashed as written, and the sha256 of the bytes as stored. Undefined for a
-   * plaintext log, whose bytes on disk are its plaintext lines.
+   * hashes) counted and hashed as written. Undefined for a plaintext log, whose bytes on disk are
+   * its plaintext lines.
    */
-  sealed(): { bytes: number; sha256: string; stored: string } | undefined;
+  sealedPlain(): { bytes: number; sha256: string } | undefined;
 }
 
 /**
@@ -31,13 +33,14 @@ export interface WrittenLog {
  * proves the bytes on disk are the bytes written, counts the lines and hashes the file, before
  * anything is offered. Throws IO_ERROR naming the first line that differs.
  *
- * Plaintext lines: each line's own checksum (checkLineCrc, or the record's for an older layout)
- * must match its bytes and equal the one written at that line.
+ * Every line is checked against the value the writer kept for it, and the file's sha256 (hashed
+ * here in the same pass) against the one the writer hashed as the bytes went out. Plaintext
+ * lines: each line's own checksum (checkLineCrc, or the record's for an older layout) must match
+ * its bytes and equal the one written at that line.
  *
  * Sealed lines (issue 17) are not deciphered — that was ~1 s of CPU per 100,000 records, to learn
- * nothing the writer did not know. The writer kept the CRC-32 of each line's stored bytes and the
- * sha256 of the whole file as written; here each line's CRC-32 is compared with its own and the
- * file's sha256 with the writer's. Why that proves what deciphering proved:
+ * nothing the writer did not know. The writer kept the CRC-32 of each line's bytes as stored, and
+ * each line's CRC-32 is compared with it. Why that proves what deciphering proved:
  * - a flipped or changed byte inside a line: CRC-32 catches every error burst up to 32 bits, so
  *   any one byte changed (or any run of ≤ 4 bytes) fails that line's CRC, and the line is named;
  * - a flipped '\n' or a byte turned into one: the lines no longer split where they were written —
@@ -53,7 +56,7 @@ export interface WrittenLog {
  * bytes hold exactly those plaintext lines, since a line decrypts one way only.
  */
 export async function readBackLanding(fs: DurableFs, path: string, sessionId: string, written: WrittenLog): Promise<LogBytes> {
-  const sealed = written.sealed();
+  const sealed = written.sealedPlain();
   let count = 0;
   let wrong: number | undefined;
   let read: LogBytes;
@@ -82,7 +85,7 @@ export async function readBackLanding(fs: DurableFs, path: string, sessionId: st
     throw fromFsError(error, path, 'reading the message log back');
   }
   const differs =
-    wrong !== undefined ? `line ${wrong + 1} does not hold the record written there` : count !== written.count ? `${count} lines instead of ${written.count}` : read.bytes !== written.bytes ? `${read.bytes} bytes instead of ${written.bytes}` : sealed && read.sha256 !== sealed.stored ? 'its bytes hash differently from those written' : undefined;
+    wrong !== undefined ? `line ${wrong + 1} does not hold the record written there` : count !== written.count ? `${count} lines instead of ${written.count}` : read.bytes !== written.bytes ? `${read.bytes} bytes instead of ${written.bytes}` : read.sha256 !== written.storedSha256() ? 'its bytes hash differently from those written' : undefined;
   if (differs) throw new StoreError('IO_ERROR', `Session ${sessionId}: the log read back differs from what was written (${differs}); nothing was offered.`, path);
   return sealed ? { bytes: sealed.bytes, sha256: sealed.sha256, stored: { bytes: read.bytes, sha256: read.sha256 } } : read;
 }

@@ -40,8 +40,10 @@ export class LandingWriter implements WrittenLog {
   /** Ring of the last lines: [id, start, end]. */
   private readonly recent: Array<[string, number, number]> = [];
   private last: { seq: number; crc: string } | null = null;
-  /** Sealed at rest: the plaintext lines and the stored bytes, hashed as written (what the read-back no longer deciphers to learn). */
-  private readonly sealedHashes: { plain: Hash; plainBytes: number; stored: Hash } | null;
+  /** The bytes as stored, hashed as they are written: the read-back's whole-file check. */
+  private readonly stored = createHash('sha256');
+  /** Sealed at rest: the plaintext lines hashed as written (what the read-back no longer deciphers to learn). */
+  private readonly plain: { hash: Hash; bytes: number } | null;
 
   constructor(
     private readonly fs: DurableFs,
@@ -52,7 +54,7 @@ export class LandingWriter implements WrittenLog {
     private readonly folder: DuplicateFolder | null,
     private readonly onRecord?: (record: StoredRecord) => void,
   ) {
-    this.sealedHashes = codec === plainRecordCodec ? null : { plain: createHash('sha256'), plainBytes: 0, stored: createHash('sha256') };
+    this.plain = codec === plainRecordCodec ? null : { hash: createHash('sha256'), bytes: 0 };
   }
 
   async add(batch: LandingBatch): Promise<void> {
@@ -64,11 +66,11 @@ export class LandingWriter implements WrittenLog {
       const { record, line: plain } = encodeNewRecord({ ...m, id: m.id ?? newId('m-'), seq, createdAt: m.createdAt ?? this.now, epoch: 1 } as Omit<StoredRecord, 'crc'>);
       // Sealed (encrypted at rest) before its end offset is counted: offsets are on-disk bytes.
       const line = this.codec.sealLine(seq, plain);
-      if (this.sealedHashes) {
+      if (this.plain) {
         // A sealed line's check is the CRC of its bytes as stored; a plaintext line's is the record's own (landing-read-back.ts).
         this.keepCheck(seq, crc32(line.subarray(0, line.length - 1)));
-        this.sealedHashes.plain.update(plain);
-        this.sealedHashes.plainBytes += plain.length;
+        this.plain.hash.update(plain);
+        this.plain.bytes += plain.length;
       } else {
         this.keepCheck(seq, Number.parseInt(record.crc, 16));
       }
@@ -77,7 +79,7 @@ export class LandingWriter implements WrittenLog {
       if (line.length > this.chunk.length) {
         // A line longer than a chunk (a message of megabytes) goes as it is, right after what was flushed.
         await this.log.write(line, start);
-        this.sealedHashes?.stored.update(line);
+        this.stored.update(line);
       } else {
         line.copy(this.chunk, this.chunkBytes);
         this.chunkBytes += line.length;
@@ -102,9 +104,12 @@ export class LandingWriter implements WrittenLog {
     return i < this.count ? this.checks[i] : undefined;
   }
 
-  sealed(): { bytes: number; sha256: string; stored: string } | undefined {
-    const h = this.sealedHashes;
-    return h ? { bytes: h.plainBytes, sha256: h.plain.copy().digest('hex'), stored: h.stored.copy().digest('hex') } : undefined;
+  storedSha256(): string {
+    return this.stored.copy().digest('hex');
+  }
+
+  sealedPlain(): { bytes: number; sha256: string } | undefined {
+    return this.plain ? { bytes: this.plain.bytes, sha256: this.plain.hash.copy().digest('hex') } : undefined;
   }
 
   get bytes(): number {
@@ -136,7 +141,7 @@ export class LandingWriter implements WrittenLog {
     if (this.chunkBytes === 0) return;
     const bytes = this.chunk.subarray(0, this.chunkBytes);
     await this.log.write(bytes, this.offset - this.chunkBytes);
-    this.sealedHashes?.stored.update(bytes);
+    this.stored.update(bytes);
     this.chunkBytes = 0;
   }
 
