@@ -30,7 +30,7 @@ const DAMAGES: Damage[] = [
   (b, r) => {
     const i = at(b, r);
     const bit = 1 << Math.floor(r() * 8);
-    b[i] ^= bit;
+    b[i] = b[i]! ^ bit;
     return { bytes: b, what: `bit ${bit} of byte ${i} flipped` };
   },
   (b, r) => {
