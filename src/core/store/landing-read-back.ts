@@ -1,7 +1,7 @@
 import { crc32 } from 'node:zlib';
 import type { DurableFs } from '../fs/durable-fs.js';
 import { StoreError, fromFsError } from './errors.js';
-import { checkLineCrc } from './line-crc.js';
+import { hex8At, lineCrcMatches } from './line-crc.js';
 import { streamLog, type LogBytes } from './log-stream.js';
 import { decodeLine } from './record-codec.js';
 
@@ -73,8 +73,9 @@ export async function readBackLanding(fs: DurableFs, path: string, sessionId: st
               count++;
             }
           : (line) => {
-              const crc = checkLineCrc(line) ?? decodeLine(line)?.crc;
-              if (wrong === undefined && (crc === undefined || Number.parseInt(crc, 16) !== written.checkAt(count))) wrong = count;
+              // The byte-CRC suffix read as a number in place (no string per line); an older layout's record decoded.
+              const crc = lineCrcMatches(line) ? hex8At(line, line.length - 10) : crcOfDecoded(line);
+              if (wrong === undefined && crc !== written.checkAt(count)) wrong = count;
               count++;
             },
       );
@@ -88,4 +89,10 @@ export async function readBackLanding(fs: DurableFs, path: string, sessionId: st
     wrong !== undefined ? `line ${wrong + 1} does not hold the record written there` : count !== written.count ? `${count} lines instead of ${written.count}` : read.bytes !== written.bytes ? `${read.bytes} bytes instead of ${written.bytes}` : read.sha256 !== written.storedSha256() ? 'its bytes hash differently from those written' : undefined;
   if (differs) throw new StoreError('IO_ERROR', `Session ${sessionId}: the log read back differs from what was written (${differs}); nothing was offered.`, path);
   return sealed ? { bytes: sealed.bytes, sha256: sealed.sha256, stored: { bytes: read.bytes, sha256: read.sha256 } } : read;
+}
+
+/** The checksum of a line in an older layout (or a damaged one: -1, which no written value equals). */
+function crcOfDecoded(line: Buffer): number {
+  const crc = decodeLine(line)?.crc;
+  return crc === undefined ? -1 : Number.parseInt(crc, 16);
 }
