@@ -1,12 +1,14 @@
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
 import { newId } from '../../shared/ids.js';
 import type { DurableFile, DurableFs } from '../fs/durable-fs.js';
 import { ARTIFACTS_DIR, FILE_MODE, artifactName } from './layout.js';
 import { CHECKPOINT_RECENT_IDS, type Checkpoint } from './checkpoint.js';
-import { encodeNewRecord, type RecordCodec, type StoredRecord } from './record-codec.js';
+import { encodeNewRecord, plainRecordCodec, type RecordCodec, type StoredRecord } from './record-codec.js';
 import type { DuplicateFolder } from './fold-duplicates.js';
 import type { LandingBatch, NewArtifact } from './types.js';
+import type { WrittenLog } from './landing-read-back.js';
 
 /** A new session's messages are written to its log in chunks of about this many bytes. */
 export const LANDING_CHUNK_BYTES = 4 * 1024 * 1024;
@@ -15,22 +17,33 @@ export const LANDING_CHUNK_BYTES = 4 * 1024 * 1024;
 /**
  * Writes a new session's log into its staging directory a batch at a time (issue 20): each message
  * is folded, encoded, sealed and written once, and what the landing needs afterwards is kept in
- * bounded form — each line's checksum (4 bytes a record, for the read-back), the last
- * CHECKPOINT_RECENT_IDS lines (for the checkpoint) — never the records themselves. `onRecord` sees
- * each record as written, for running totals (digest, summary, anchors).
+ * bounded form — each line's check value (4 bytes a record, for the read-back: landing-read-back.ts),
+ * the last CHECKPOINT_RECENT_IDS lines (for the checkpoint) — never the records themselves.
+ * `onRecord` sees each record as written, for running totals (digest, summary, anchors).
  */
-export class LandingWriter {
-  private crcs = new Uint32Array(1024);
+export class LandingWriter implements WrittenLog {
+  private checks = new Uint32Array(1024);
   count = 0;
   /** Input messages seen (folded ones included): the positions duplicate-id errors name. */
   private seen = 0;
+  /** Bytes of the log placed so far (written, or waiting in `chunk`). */
   private offset = 0;
-  private chunk: Buffer[] = [];
+  /**
+   * Lines are copied into this one buffer and written from it when full: holding each line's own
+   * Buffer until a chunk was written (then a concat of them) kept 4 MiB of small buffers and an
+   * 8 KiB pool slab per ~20 lines alive long enough to be promoted, 30–50 MB of external memory
+   * between collections at 1,000,000 messages.
+   */
+  private readonly chunk = Buffer.allocUnsafeSlow(LANDING_CHUNK_BYTES);
   private chunkBytes = 0;
   private readonly artifactsWritten = new Set<string>();
   /** Ring of the last lines: [id, start, end]. */
   private readonly recent: Array<[string, number, number]> = [];
   private last: { seq: number; crc: string } | null = null;
+  /** The bytes as stored, hashed as they are written: the read-back's whole-file check. */
+  private readonly stored = createHash('sha256');
+  /** Sealed at rest: the plaintext lines hashed as written (what the read-back no longer deciphers to learn). */
+  private readonly plain: { hash: Hash; bytes: number } | null;
 
   constructor(
     private readonly fs: DurableFs,
@@ -40,7 +53,9 @@ export class LandingWriter {
     private readonly now: string,
     private readonly folder: DuplicateFolder | null,
     private readonly onRecord?: (record: StoredRecord) => void,
-  ) {}
+  ) {
+    this.plain = codec === plainRecordCodec ? null : { hash: createHash('sha256'), bytes: 0 };
+  }
 
   async add(batch: LandingBatch): Promise<void> {
     // Artifacts the messages refer to land in the same staging directory: never a ref without its file.
@@ -51,17 +66,30 @@ export class LandingWriter {
       const { record, line: plain } = encodeNewRecord({ ...m, id: m.id ?? newId('m-'), seq, createdAt: m.createdAt ?? this.now, epoch: 1 } as Omit<StoredRecord, 'crc'>);
       // Sealed (encrypted at rest) before its end offset is counted: offsets are on-disk bytes.
       const line = this.codec.sealLine(seq, plain);
-      this.keepCrc(seq, Number.parseInt(record.crc, 16));
+      if (this.plain) {
+        // A sealed line's check is the CRC of its bytes as stored; a plaintext line's is the record's own (landing-read-back.ts).
+        this.keepCheck(seq, crc32(line.subarray(0, line.length - 1)));
+        this.plain.hash.update(plain);
+        this.plain.bytes += plain.length;
+      } else {
+        this.keepCheck(seq, Number.parseInt(record.crc, 16));
+      }
       const start = this.offset;
+      if (this.chunkBytes + line.length > this.chunk.length) await this.flush();
+      if (line.length > this.chunk.length) {
+        // A line longer than a chunk (a message of megabytes) goes as it is, right after what was flushed.
+        await this.log.write(line, start);
+        this.stored.update(line);
+      } else {
+        line.copy(this.chunk, this.chunkBytes);
+        this.chunkBytes += line.length;
+      }
       this.offset += line.length;
       this.recent.push([record.id, start, this.offset]);
       if (this.recent.length > CHECKPOINT_RECENT_IDS) this.recent.shift();
       this.last = { seq, crc: record.crc };
       this.count++;
       this.onRecord?.(record);
-      this.chunk.push(line);
-      this.chunkBytes += line.length;
-      if (this.chunkBytes >= LANDING_CHUNK_BYTES) await this.flush();
     }
   }
 
@@ -72,9 +100,16 @@ export class LandingWriter {
     if (this.artifactsWritten.size > 0) await this.fs.fsyncDir(join(this.staging, ARTIFACTS_DIR));
   }
 
-  /** The checksum written at line `i` (for the read-back). */
-  crcAt(i: number): number | undefined {
-    return i < this.count ? this.crcs[i] : undefined;
+  checkAt(i: number): number | undefined {
+    return i < this.count ? this.checks[i] : undefined;
+  }
+
+  storedSha256(): string {
+    return this.stored.copy().digest('hex');
+  }
+
+  sealedPlain(): { bytes: number; sha256: string } | undefined {
+    return this.plain ? { bytes: this.plain.bytes, sha256: this.plain.hash.copy().digest('hex') } : undefined;
   }
 
   get bytes(): number {
@@ -92,19 +127,21 @@ export class LandingWriter {
     return this.folder?.notes() ?? [];
   }
 
-  private keepCrc(seq: number, crc: number): void {
-    if (seq >= this.crcs.length) {
-      const grown = new Uint32Array(this.crcs.length * 2);
-      grown.set(this.crcs);
-      this.crcs = grown;
+  private keepCheck(seq: number, value: number): void {
+    if (seq >= this.checks.length) {
+      const grown = new Uint32Array(this.checks.length * 2);
+      grown.set(this.checks);
+      this.checks = grown;
     }
-    this.crcs[seq] = crc;
+    this.checks[seq] = value;
   }
 
+  /** Writes the chunk's bytes at their place (the chunk ends at `offset`) and empties it for reuse: the write is awaited first. */
   private async flush(): Promise<void> {
     if (this.chunkBytes === 0) return;
-    await this.log.write(Buffer.concat(this.chunk, this.chunkBytes), this.offset - this.chunkBytes);
-    this.chunk = [];
+    const bytes = this.chunk.subarray(0, this.chunkBytes);
+    await this.log.write(bytes, this.offset - this.chunkBytes);
+    this.stored.update(bytes);
     this.chunkBytes = 0;
   }
 

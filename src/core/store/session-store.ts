@@ -13,6 +13,7 @@ import { ARCHIVED_DIR, ARTIFACTS_DIR, DIR_MODE, EVENTS_FILE, FILE_MODE, HANDOFFS
 import { copyToSideFile, unrecorded, withDamage, type QuarantinedRange } from './damage.js';
 import { DuplicateFolder, foldDuplicateIds } from './fold-duplicates.js';
 import { LandingWriter } from './landing-writer.js';
+import { readBackLanding, type WrittenLog } from './landing-read-back.js';
 import { restoreDocFiles } from './restore-doc.js';
 import { describeIssues } from './typed-fields.js';
 import { LineLog } from './line-log.js';
@@ -20,8 +21,7 @@ import { readRecords } from './log-reader.js';
 import { MESSAGES_FILE, MessageLog, type RecoveryReport } from './message-log.js';
 import { checkOwnedPath, checkStoreTree } from './permissions.js';
 import { decodeRecordKeys, type RecordKeys } from './record-keys.js';
-import { decodeLine, encodeNewRecord, plainRecordCodec, type ByteRange, type StoredRecord } from './record-codec.js';
-import { checkLineCrc } from './line-crc.js';
+import { plainRecordCodec, type ByteRange, type StoredRecord } from './record-codec.js';
 import { streamLog, type LineOpener, type LogBytes } from './log-stream.js';
 import { streamRecords } from './stream-records.js';
 import { CHECKPOINT_INTERVAL_BYTES, writeCheckpoint } from './checkpoint.js';
@@ -270,25 +270,9 @@ export class FileSessionStore implements SessionStore {
     return { doc, records, writer };
   }
 
-  /**
-   * The landing's read-back: one streaming pass over the new log that checks each line's checksum
-   * against the record written at that place and counts them, hashing the bytes on the way. A
-   * line in the current format is checked without a parse (line-crc.ts).
-   */
-  private async readBack(id: string, written: Pick<LandingWriter, 'count' | 'crcAt'>): Promise<LogBytes> {
-    const path = join((await this.locate(id)).dir, MESSAGES_FILE);
-    let count = 0;
-    let wrong: number | undefined;
-    const log = await this.streamFile(path, (line) => {
-      const crc = checkLineCrc(line) ?? decodeLine(line)?.crc;
-      if (crc === undefined || Number.parseInt(crc, 16) !== written.crcAt(count)) wrong ??= count;
-      count++;
-    });
-    if (wrong !== undefined || count !== written.count) {
-      const at = wrong !== undefined ? `line ${wrong + 1} does not hold the record written there` : `${count} lines instead of ${written.count}`;
-      throw new StoreError('IO_ERROR', `Session ${id}: the log read back differs from what was written (${at}); nothing was offered.`, path);
-    }
-    return log;
+  /** The landing's read-back (landing-read-back.ts): the log on disk against what the writer wrote, before anything is offered. */
+  private async readBack(id: string, written: WrittenLog): Promise<LogBytes> {
+    return readBackLanding(this.fs, join((await this.locate(id)).dir, MESSAGES_FILE), id, written);
   }
 
   async hashStoredLog(id: string, upTo: number): Promise<LogBytes & { lines: number }> {

@@ -1,0 +1,67 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+// Issue 20: bin/baton.js keeps a handoff's young generation at its starting size (V8's
+// --semi-space-growth-factor=1, set before the bundle loads). These run the built launcher on a
+// real messages file and read V8's own figure for the new space from inside the process.
+const REPO = resolve(import.meta.dirname, '..', '..');
+const LAUNCHER = join(REPO, 'bin', 'baton.js');
+const MESSAGES = 30_000;
+/** Both semi-spaces at V8's starting size (1 MiB each on 64-bit): what the flag keeps. */
+const STARTING_NEW_SPACE_BYTES = 2 * 1024 * 1024;
+
+// Preloaded into the child: the largest new space seen (sampled, and at exit) goes to a file.
+const HOOK = `
+const v8 = require('node:v8');
+let max = 0;
+const sample = () => { const s = v8.getHeapSpaceStatistics().find((x) => x.space_name === 'new_space'); if (s && s.space_size > max) max = s.space_size; };
+setInterval(sample, 5).unref();
+process.on('exit', () => { sample(); require('node:fs').writeFileSync(process.env.NEW_SPACE_FILE, String(max)); });
+`;
+
+let root = '';
+
+beforeAll(async () => {
+  if (!existsSync(join(REPO, 'dist', 'cli', 'baton-handoff.cjs'))) throw new Error('the build is missing: run npm run build:node first (npm test does)');
+  root = await mkdtemp(join(tmpdir(), 'baton-young-gen-'));
+  await mkdir(join(root, 'cwd'));
+  await writeFile(join(root, 'hook.cjs'), HOOK);
+  const lines: string[] = [];
+  for (let i = 0; i < MESSAGES; i++) lines.push(JSON.stringify({ role: i % 2 ? 'assistant' : 'user', content: `Message ${i}: ${'lorem ipsum dolor sit amet '.repeat(9)}` }));
+  await writeFile(join(root, 'conv.jsonl'), `${lines.join('\n')}\n`);
+});
+
+afterAll(async () => {
+  if (root) await rm(root, { recursive: true, force: true });
+});
+
+/** Runs `baton handoff --dry-run` of the messages file through `entry` (node arguments); the largest new space seen. */
+async function newSpaceOf(entry: string[], name: string): Promise<{ newSpace: number; out: string }> {
+  const file = join(root, `${name}.new-space`);
+  const home = join(root, `home-${name}`);
+  const args = [...entry, 'handoff', '--cwd', join(root, 'cwd'), '--title', 't', '--messages', join(root, 'conv.jsonl'), '--dry-run', '--json'];
+  const out = await new Promise<string>((done, fail) =>
+    execFile(process.execPath, args, { env: { ...process.env, BATON_HOME: home, NODE_OPTIONS: `--require ${join(root, 'hook.cjs')}`, NEW_SPACE_FILE: file }, maxBuffer: 1 << 26 }, (error, stdout, stderr) =>
+      error ? fail(new Error(`${error.message}\n${stderr}`)) : done(stdout),
+    ),
+  );
+  return { newSpace: Number(await readFile(file, 'utf8')), out };
+}
+
+describe('baton handoff: the young generation (issue 20)', () => {
+  it('stays at its starting size through a handoff from the launcher, and grows without the flag', async () => {
+    const launched = await newSpaceOf([LAUNCHER], 'launcher');
+    expect(JSON.parse(launched.out.trim().split('\n').at(-1)!)).toMatchObject({ category: 'accepted' });
+    expect(launched.newSpace).toBeGreaterThan(0);
+    expect(launched.newSpace).toBeLessThanOrEqual(STARTING_NEW_SPACE_BYTES);
+    // The same bundle and the same work, loaded without the launcher's flag: V8 doubles the semi-spaces.
+    const loader = `require(${JSON.stringify(join(REPO, 'bin', 'load-cli.js'))}).compileFor(['node', 'baton', ...process.argv.slice(1)]).cli.main(['node', 'baton', ...process.argv.slice(1)]);`;
+    const unbounded = await newSpaceOf(['-e', loader, '--'], 'unbounded');
+    expect(JSON.parse(unbounded.out.trim().split('\n').at(-1)!)).toMatchObject({ category: 'accepted' });
+    expect(unbounded.newSpace).toBeGreaterThan(STARTING_NEW_SPACE_BYTES);
+  }, 120_000);
+});
