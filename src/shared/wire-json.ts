@@ -112,8 +112,3 @@ export function parseJsonStrict(text: string, maxDepth: number = MAX_JSON_DEPTH)
 export function encodeFrame(frame: Record<string, unknown>): string {
   return `${JSON.stringify(frame)}\n`;
 }
-
-/** UTF-8 byte length without node:buffer (TextEncoder exists in Node and browsers). */
-export function utf8Length(text: string): number {
-  return new TextEncoder().encode(text).byteLength;
-}

@@ -3,7 +3,7 @@ import type { ConvertSink } from '../importers/convert-sink.js';
 import { fromReadError } from '../importers/errors.js';
 import { lineChunks, type LogLine } from '../importers/lines.js';
 import { nodeImportReader, type ImportReader } from '../importers/reader.js';
-import { newConverter, readTranscript, type ImportedFacts } from '../importers/read-session.js';
+import { newConverter, openTranscript, readTranscript, type ImportedFacts } from '../importers/read-session.js';
 import { emptyReadStats, type AgentSource } from '../importers/types.js';
 import { InputScanBuilder, type InputScan, type MessageSource } from './message-source.js';
 import { MessageInputError } from './stream-message-input.js';
@@ -171,12 +171,7 @@ async function* releasedMessages(source: AgentSource, path: string, size: number
   const queue = new ReleaseQueue(touches.slice(), path);
   const converter = newConverter(source, emptyReadStats(), queue);
   const forget = (index: number) => converter.release(index);
-  let handle;
-  try {
-    handle = await reader.open(path);
-  } catch (error) {
-    throw fromReadError(error, path);
-  }
+  const handle = await openTranscript(reader, path);
   try {
     let lineNo = 0;
     let out: MessageInput[] = [];

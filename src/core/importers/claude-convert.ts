@@ -4,7 +4,7 @@ import { IMPORTED_CONTENT_MAX_CHARS, TOOL_OUTPUT_MAX_CHARS } from './limits.js';
 import type { LogLine } from './lines.js';
 import { isoOf, isRecord, str, trimText } from './text.js';
 import type { ReadStats } from './types.js';
-import { ArraySink, type ConvertSink, type TranscriptConverter } from './convert-sink.js';
+import type { ConvertSink, TranscriptConverter } from './convert-sink.js';
 
 /** Session-level facts the conversion picks up besides messages. */
 export interface ConvertedMeta {
@@ -64,13 +64,8 @@ export class ClaudeConverter implements TranscriptConverter {
 
   constructor(
     private readonly stats: ReadStats,
-    private readonly sink: ConvertSink = new ArraySink(),
+    private readonly sink: ConvertSink,
   ) {}
-
-  /** The whole conversion, when the sink is the default ArraySink. */
-  get messages(): MessageInput[] {
-    return (this.sink as ArraySink).messages;
-  }
 
   feed(line: LogLine, lineNo: number): boolean {
     const v = line.value;

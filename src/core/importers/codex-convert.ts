@@ -5,7 +5,7 @@ import { IMPORTED_CONTENT_MAX_CHARS, TOOL_OUTPUT_MAX_CHARS } from './limits.js';
 import type { LogLine } from './lines.js';
 import { isoOf, isRecord, str, trimText } from './text.js';
 import type { ReadStats } from './types.js';
-import { ArraySink, type ConvertSink, type TranscriptConverter } from './convert-sink.js';
+import type { ConvertSink, TranscriptConverter } from './convert-sink.js';
 
 /** function_call arguments are a JSON string; keep the parsed value when it parses. */
 function parseArguments(raw: unknown): unknown {
@@ -37,13 +37,8 @@ export class CodexConverter implements TranscriptConverter {
 
   constructor(
     private readonly stats: ReadStats,
-    private readonly sink: ConvertSink = new ArraySink(),
+    private readonly sink: ConvertSink,
   ) {}
-
-  /** The whole conversion, when the sink is the default ArraySink. */
-  get messages(): MessageInput[] {
-    return (this.sink as ArraySink).messages;
-  }
 
   feed(line: LogLine, lineNo: number): boolean {
     const v = line.value;

@@ -75,6 +75,15 @@ export async function readAgentSession(source: AgentSource, pathOrId: string, en
   return { ...facts, messages: sink.messages };
 }
 
+/** Opens a transcript for a full read; a failure becomes the importer's error naming the path. */
+export async function openTranscript(reader: ImportReader, path: string): ReturnType<ImportReader['open']> {
+  try {
+    return await reader.open(path);
+  } catch (error) {
+    throw fromReadError(error, path);
+  }
+}
+
 export function newConverter(source: AgentSource, stats: ReadStats, sink: ConvertSink): TranscriptConverter {
   return source === 'claude' ? new ClaudeConverter(stats, sink) : new CodexConverter(stats, sink);
 }
@@ -118,12 +127,7 @@ export async function readTranscript(
   const codexModel = new CodexModelScanner(path);
   let lineNo = 0;
   let firstIsRecord = false;
-  let handle;
-  try {
-    handle = await reader.open(path);
-  } catch (error) {
-    throw fromReadError(error, path);
-  }
+  const handle = await openTranscript(reader, path);
   try {
     await forEachLine(handle, 0, size, (line) => {
       lineNo += 1;
