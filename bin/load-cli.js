@@ -27,6 +27,18 @@ function compileCli() {
   return compileBundle(CLI_BUNDLE, CLI_CACHE);
 }
 
+// Issue 20: `baton handoff` streams a session of any size through short-lived objects. Its live
+// heap stays at 15–25 MB; most of its RSS above that was V8's young generation doubling its
+// semi-spaces (1 → 16 MiB) and the garbage promoted between collections. V8 reads this flag at
+// each growth, so set before the bundle runs it keeps them at 1 MiB. It is set after the code
+// cache is read: a cache is refused when V8's flags differ from the ones it was made under, and
+// recompiling the bundle cost ~90 ms of every handoff (seventh sitting). Figures: bench/README.md,
+// "Issue 20, sixth sitting"; test: src/cli/handoff-young-generation.test.ts.
+function keepYoungGenerationSmall() {
+  require('node:v8').setFlagsFromString('--semi-space-growth-factor=1');
+}
+
+/** The handoff bundle as the build warms it (V8's default flags: the cache it writes is for them). */
 function compileHandoff() {
   return compileBundle(HANDOFF_BUNDLE, HANDOFF_CACHE);
 }
@@ -39,12 +51,13 @@ function compileShow() {
   return compileBundle(SHOW_BUNDLE, SHOW_CACHE);
 }
 
-/** Runs a CommonJS bundle with the V8 code cache beside it (when there is one). */
-function compileBundle(file, cacheFile) {
+/** Runs a CommonJS bundle with the V8 code cache beside it (when there is one); `beforeRun` runs once the cache is read. */
+function compileBundle(file, cacheFile, beforeRun) {
   const source = readFileSync(file, 'utf8');
   const cachedData = existsSync(cacheFile) ? readFileSync(cacheFile) : undefined;
   const wrapped = `(function (exports, require, module, __filename, __dirname) {${source}\n})`;
   const script = new vm.Script(wrapped, { filename: file, cachedData });
+  if (beforeRun) beforeRun();
   const module = { exports: {} };
   script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file));
   return { script, cli: module.exports };
@@ -56,7 +69,7 @@ function compileBundle(file, cacheFile) {
  * (a missing or partial build never changes what runs, only how fast).
  */
 function compileFor(argv) {
-  if (argv[2] === 'handoff' && existsSync(HANDOFF_BUNDLE)) return compileHandoff();
+  if (argv[2] === 'handoff' && existsSync(HANDOFF_BUNDLE)) return compileBundle(HANDOFF_BUNDLE, HANDOFF_CACHE, keepYoungGenerationSmall);
   if (argv[2] === 'resume' && argv.length === 3 && existsSync(RESUME_BUNDLE)) return compileResume();
   if (argv[2] === 'show' && existsSync(SHOW_BUNDLE)) return compileShow();
   return compileCli();
