@@ -88,7 +88,7 @@ describe('the sealed hosted listing', () => {
       expect(listing !== null && 'bytes' in listing, JSON.stringify(request)).toBe(request.filter.cwd === undefined);
       if (request.filter.cwd !== undefined) continue; // one frame: answered in the frame, no file
       const opened = (listing as { bytes: Buffer }).bytes;
-      const answer = (await plain['candidates.list']!({ id: 'p', method: 'candidates.list', params: { ...request.filter, ...(request.limit !== undefined ? { limit: request.limit } : {}), fileFirst: true } } as never, {} as never)) as { file: string };
+      const answer = (await plain['candidates.list']!({ id: 'p', method: 'candidates.list', params: { ...request.filter, ...(request.limit !== undefined ? { limit: request.limit } : {}), fileFirst: true } } as never, {} as never)) as unknown as { file: string };
       const plainFile = await readFile(answer.file);
       expect(opened.equals(plainFile), JSON.stringify(request)).toBe(true);
       expect(opened.length).toBeGreaterThan(256 * 1024 * (request.limit ? 0.5 : 1));
@@ -124,7 +124,7 @@ describe('the sealed hosted listing', () => {
     const [wholeFile, limitedFile] = [byLength[0]!, byLength[1]!];
     const name = wholeFile.f.slice(wholeFile.f.lastIndexOf('/') + 1);
     const flipped = Buffer.from(wholeFile.bytes);
-    flipped[flipped.length >> 1] ^= 0x10;
+    flipped[flipped.length >> 1] = flipped[flipped.length >> 1]! ^ 0x10;
     const tampered: Array<[string, Buffer]> = [
       ['a flipped bit', flipped],
       ['truncated', wholeFile.bytes.subarray(0, wholeFile.bytes.length - 100)],
