@@ -55,11 +55,6 @@ await build({
   target: 'node20',
   minify: true,
   logLevel: 'warning',
-  // An encrypted store's sealed listing is opened with the key from the keychain (key-store.ts
-  // requires the native binding relative to import.meta.url, as in the whole CLI).
-  external: ['@napi-rs/keyring'],
-  define: cliOptions.define,
-  banner: cliOptions.banner,
 });
 
 // The cold scan's worker thread (src/core/importers/scan-pool.ts looks for it next to the bundle).

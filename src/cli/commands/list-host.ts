@@ -47,10 +47,10 @@ export async function openHostListing(request: HostListRequest, dataDir = resolv
     if (!first.ok || typeof first.text !== 'string' || typeof first.parts !== 'number') return null;
     if (first.parts === 1) return { text: first.text };
     if (typeof first.file === 'string' && dirname(first.file) === listingsDir(dataDir)) {
-      if (first.sealed === true) {
-        // An encrypted store's listing, sealed with its data key: opened whole (never printed in
-        // part) with the key from the keychain; refused or keyless, the parts are asked for below.
-        const opened = await openSealedListing(first.file, dataDir).catch(() => null);
+      if (typeof first.sealedKey === 'string') {
+        // An encrypted store's listing, sealed under the key in the answer: opened whole (never
+        // printed in part); when it is refused, the parts are asked for below.
+        const opened = await openSealedListing(first.file, first.sealedKey).catch(() => null);
         if (opened) return { bytes: opened };
       } else {
         const file = await open(first.file, 'r').catch(() => null);
@@ -72,13 +72,10 @@ export async function openHostListing(request: HostListRequest, dataDir = resolv
   }
 }
 
-/** The plaintext of the host's sealed listing file, or null when this process has no key for it or it is refused. */
-async function openSealedListing(path: string, dataDir: string): Promise<Buffer | null> {
-  // Loaded only for an encrypted store's listing (the keychain binding is native code).
-  const [{ readListingKey }, { readSealedListing }] = await Promise.all([import('../../core/store/at-rest/listing-key.js'), import('../../core/store/at-rest/sealed-listing.js')]);
-  const key = await readListingKey(dataDir);
-  if (!key) return null;
-  const opened = await readSealedListing(path, key);
+/** The plaintext of the host's sealed listing file, or null when it is refused (changed, cut, another listing's, not that key's). */
+async function openSealedListing(path: string, keyBase64: string): Promise<Buffer | null> {
+  const [{ dataKeyOf }, { readSealedListing }] = await Promise.all([import('../../core/store/at-rest/aead.js'), import('../../core/store/at-rest/sealed-listing.js')]);
+  const opened = await readSealedListing(path, dataKeyOf(Buffer.from(keyBase64, 'base64')));
   return opened.ok ? opened.plain : null;
 }
 

@@ -7,7 +7,7 @@ import { countItems, groupItems, itemOfEntry, itemOfRow, limitGroups, type ListF
 import { writeListJson, type JsonSink } from '../importers/list-json.js';
 import { writeListingFile as renderToFile } from './listing-file.js';
 import { writeSealedListing } from '../store/at-rest/sealed-listing.js';
-import type { DataKey } from '../store/at-rest/aead.js';
+import { newDataKey, type DataKey } from '../store/at-rest/aead.js';
 import type { IndexEntry } from '../importers/candidate-index.js';
 import type { RequestHandler } from '../transport/types.js';
 import { importedSessionId } from '../handoff/import-agent-session.js';
@@ -67,14 +67,14 @@ export function splitForFrames(text: string, partChars = LISTING_PART_CHARS): st
 
 /**
  * A rendered listing: its parts in memory (one frame, or no listing folder) or in a file read back
- * by part; `sealed` when the file is the encrypted store's sealed copy (its parts stay in memory).
+ * by part; `sealedWith` when the file is an encrypted store's sealed copy (its parts stay in memory).
  */
 interface Render {
   count: number;
   first: string;
   part(k: number): Promise<string | null>;
   file?: { path: string; close(): Promise<void> };
-  sealed?: boolean;
+  sealedWith?: DataKey;
 }
 
 function inMemory(parts: string[]): Render {
@@ -108,11 +108,10 @@ export function createCandidateMethods(deps: {
    */
   listingDir?: string;
   /**
-   * An encrypted store's data key (keychain mode): the listing file is then sealed with it
-   * (sealed-listing.ts) and the CLI, holding the same key, opens it. Without it an encrypted
-   * store must not be given a listingDir (the plain file would hold titles in the clear).
+   * The store is encrypted at rest: a listing file is sealed (sealed-listing.ts) with a key made
+   * for that render alone, which only this host's memory and its socket answer hold.
    */
-  listingKey?: DataKey;
+  sealListings?: boolean;
 }): Record<string, RequestHandler> {
   const methods: Record<string, RequestHandler> = {};
   const listings = new Map<string, { render: Render; timer: NodeJS.Timeout }>();
@@ -129,21 +128,26 @@ export function createCandidateMethods(deps: {
     (dirReady ??= rm(dir, { recursive: true, force: true }).then(() => mkdir(dir, { recursive: true, mode: 0o700 }).then(() => undefined)));
   /**
    * An encrypted store's listing: rendered in memory (its parts are answered from there, as
-   * before), and sealed whole into listingDir when it is bigger than a frame. In memory only when
-   * the file cannot be written.
+   * before), and sealed whole into listingDir when it is bigger than a frame, under a key made for
+   * this render. The key goes to the CLI in the socket answer, the channel that carries the
+   * listing's text as parts anyway, and is never written: on disk there is only ciphertext whose
+   * key is gone when this host forgets the render. The CLI needs no keychain read (a native
+   * binding and a D-Bus round trip per `baton list`), and a passphrase store's CLI, which holds
+   * no key, reads the file too. In memory only when the file cannot be written.
    */
-  const renderSealed = async (key: string, text: string, dataKey: DataKey, dir: string): Promise<Render> => {
+  const renderSealed = async (key: string, text: string, dir: string): Promise<Render> => {
     const parts = splitForFrames(text);
     const render = inMemory(parts);
     if (parts.length === 1) return render;
     const path = listingPath(dir, key, 'sealed');
+    const sealedWith = newDataKey();
     try {
       await readyDir(dir);
-      await writeSealedListing(path, dataKey, Buffer.from(text, 'utf8'));
+      await writeSealedListing(path, sealedWith, Buffer.from(text, 'utf8'));
     } catch {
       return render;
     }
-    return { ...render, file: { path, close: async () => undefined }, sealed: true };
+    return { ...render, file: { path, close: async () => undefined }, sealedWith };
   };
   /** A listing rendered into a file in listingDir; undefined when there is none or it cannot be written (then in memory). */
   const renderFile = async (key: string, render: (sink: JsonSink) => Promise<void>): Promise<Render | undefined> => {
@@ -208,10 +212,10 @@ export function createCandidateMethods(deps: {
         const stats = deps.candidates.stats();
         const scan = stats ? { files: stats.files, ms: stats.ms } : null;
         const entries = deps.candidates.entries();
-        const { listingKey, listingDir } = deps;
+        const { sealListings, listingDir } = deps;
         render =
-          listingKey && listingDir
-            ? await renderSealed(key, await renderListing(rows, entries, listingRequest, scan, deps.cliVersion), listingKey, listingDir)
+          sealListings && listingDir
+            ? await renderSealed(key, await renderListing(rows, entries, listingRequest, scan, deps.cliVersion), listingDir)
             : ((await renderFile(key, (sink) => renderListingTo(sink, rows, entries, listingRequest, scan, deps.cliVersion))) ??
               inMemory(splitForFrames(await renderListing(rows, entries, listingRequest, scan, deps.cliVersion))));
         if (rendered.size >= RENDER_CACHE_SIZE) {
@@ -221,12 +225,19 @@ export function createCandidateMethods(deps: {
         }
         rendered.set(key, render);
       }
-      const { count, first, file, sealed } = render;
+      const { count, first, file, sealedWith } = render;
       // A CLI that opens the file first (`fileFirst`) gets no text: the first part, JSON-escaped
-      // here and parsed there, was read by no one (it can still ask for part 0, and does when it
-      // cannot open a sealed file: passphrase mode, keychain locked, file refused).
+      // here and parsed there, was read by no one (it can still ask for part 0, and does when a
+      // sealed file is refused).
       const text = file && params.fileFirst === true ? '' : first;
-      return { ok: true, parts: count, text, ...(count > 1 ? { listing: keep(render) } : {}), ...(file ? { file: file.path } : {}), ...(sealed ? { sealed: true } : {}) };
+      return {
+        ok: true,
+        parts: count,
+        text,
+        ...(count > 1 ? { listing: keep(render) } : {}),
+        ...(file ? { file: file.path } : {}),
+        ...(sealedWith ? { sealedKey: sealedWith.key.toString('base64') } : {}),
+      };
     },
     'candidates.health': async () => ({ ok: true, health: deps.candidates.health() }),
   } satisfies Record<string, RequestHandler>);

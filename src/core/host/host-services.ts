@@ -3,11 +3,7 @@ import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { openStore } from '../store/index.js';
 import { KEY_METHOD, keyRequestMethod } from '../store/at-rest/key-request.js';
-import { PASSPHRASE_KEY_STORE, type AtRestStatus } from '../store/at-rest/at-rest-state.js';
-import { cipherOf } from '../store/at-rest/encrypting-fs.js';
-import { storeFsFor } from '../store/at-rest/registry.js';
 import type { SessionStore } from '../store/types.js';
-import type { DataKey } from '../store/at-rest/aead.js';
 import { ensureEndpointDir, loadOrCreateToken, resolveEndpoint } from '../transport/endpoint.js';
 import { startEndpointServer } from '../transport/server.js';
 import type { EndpointInfo, EndpointServer } from '../transport/types.js';
@@ -129,7 +125,9 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
     candidates,
     listRows: () => store.list({ includeArchived: true }),
     cliVersion: LIST_JSON_VERSION,
-    ...listingFileOptions(store, options.dataDir),
+    // Listings bigger than a frame go to a file; an encrypted store's are sealed (sealed-listing.ts).
+    listingDir: listingsDir(options.dataDir),
+    sealListings: store.atRest.state === 'on',
   });
   let endpointServer: EndpointServer;
   const receive = createReceiver({
@@ -304,17 +302,4 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
       await store.close();
     },
   };
-}
-
-/**
- * Where the host writes listings bigger than a frame: a plain file for a plain store; for an
- * encrypted one a file sealed with the store's data key (the CLI reads that key from the
- * keychain). A passphrase store's key is held by this host alone, so the CLI could not open the
- * file: it gets no file and asks for the listing's socket parts.
- */
-function listingFileOptions(store: { atRest: AtRestStatus }, dataDir: string): { listingDir?: string; listingKey?: DataKey } {
-  if (store.atRest.state !== 'on') return { listingDir: listingsDir(dataDir) };
-  const key = cipherOf(storeFsFor(dataDir))?.current;
-  if (!key || store.atRest.keyStore === PASSPHRASE_KEY_STORE) return {};
-  return { listingDir: listingsDir(dataDir), listingKey: key };
 }

@@ -7,7 +7,9 @@ import { claude, claudeLogPath, writeLog } from '../importers/test-fixtures/buil
 import { LIST_JSON_VERSION } from '../importers/list-json.js';
 import { listingsDir } from '../paths.js';
 import { listFromHost, openHostListing, printHostListing } from '../../cli/commands/list-host.js';
-import { newDataKey } from '../store/at-rest/aead.js';
+import { dataKeyOf, newDataKey } from '../store/at-rest/aead.js';
+import { connectEndpoint } from '../transport/client.js';
+import { loadOrCreateToken, resolveEndpoint } from '../transport/endpoint.js';
 import { FILE_MAGIC } from '../store/at-rest/at-rest-cipher.js';
 import { sealListing } from '../store/at-rest/sealed-listing.js';
 import { startSecretService, type SecretService } from '../store/at-rest/test-support/secret-service.js';
@@ -17,11 +19,12 @@ import { startHostServices, type HostServices } from './host-services.js';
 
 /**
  * The hosted listing of an encrypted store (issue 17), end to end against a real Secret Service:
- * a real host over its socket seals a listing bigger than a frame into its listings folder, and
- * the CLI's own code (list-host.ts) opens it with the key it reads from the keychain. Opened, it
- * is byte for byte the plain host's listing file of the same candidates. A file that was changed,
- * cut, sealed under another key or belongs to another request is refused and the CLI gets the
- * same document from the socket parts: never garbage, never a partial print.
+ * a real host over its socket seals a listing bigger than a frame into its listings folder under
+ * a key made for that render, and the CLI's own code (list-host.ts) opens it with the key from
+ * the socket answer. Opened, it is byte for byte the plain host's listing file of the same
+ * candidates; the key is in no file. A file that was changed, cut, sealed under another key or
+ * belongs to another request is refused and the CLI gets the same document from the socket
+ * parts: never garbage, never a partial print.
  */
 const MARKER = 'WOMBAT-5521-MARKER';
 let service: SecretService;
@@ -70,12 +73,27 @@ function cliListing(env: Record<string, string>): Promise<string> {
   });
 }
 
+/** One `candidates.list` answer over the host's socket, as the CLI asks. */
+async function ask(params: Record<string, unknown>): Promise<{ sealedKey: string; file: string }> {
+  const endpoint = resolveEndpoint(dataDir);
+  const client = await connectEndpoint({ endpoint, token: await loadOrCreateToken(endpoint.tokenPath), timeoutMs: 5_000 });
+  try {
+    return (await client.request('candidates.list', params, { timeoutMs: 30_000 })) as unknown as { sealedKey: string; file: string };
+  } finally {
+    client.close();
+  }
+}
+
+async function filesUnder(dir: string): Promise<string[]> {
+  return (await readdir(dir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+}
+
 async function sealedFiles(): Promise<string[]> {
   return (await readdir(listingsDir(dataDir))).filter((n) => n.endsWith('.sealed')).map((n) => join(listingsDir(dataDir), n));
 }
 
 describe('the sealed hosted listing', () => {
-  it('is sealed on disk, opened by the CLI with the keychain key, and byte for byte the plain listing file of the same candidates', async () => {
+  it('is sealed on disk, opened by the CLI with the key from the answer, and byte for byte the plain listing file of the same candidates', async () => {
     expect(await host!.dispatch('host:info', {})).toMatchObject({ ok: true, value: { encryption: { state: 'on' } } });
     await host!.candidates.ready;
     await host!.candidates.current();
@@ -103,6 +121,18 @@ describe('the sealed hosted listing', () => {
     }
     // No plain listing in the encrypted store's folder.
     expect((await readdir(listingsDir(dataDir))).filter((n) => !n.endsWith('.sealed'))).toEqual([]);
+    // Each render has its own key, handed over in the answer and written nowhere under the data directory.
+    const keys = new Set<string>();
+    for (const request of [{}, { source: 'claude' }, { limit: 700 }]) {
+      const answer = await ask({ ...request, fileFirst: true });
+      expect(answer.sealedKey).toMatch(/^[A-Za-z0-9+/]{43}=$/);
+      keys.add(answer.sealedKey);
+    }
+    expect(keys.size).toBe(3);
+    for (const path of await filesUnder(dataDir)) {
+      const bytes = await readFile(path);
+      for (const k of keys) expect(bytes.includes(k) || bytes.includes(Buffer.from(k, 'base64')), path).toBe(false);
+    }
     // What `baton list --json` prints through the fast path (printHostListing) is the same document.
     const chunks: Buffer[] = [];
     const sink = { write: (c: string | Uint8Array, done?: (e?: Error | null) => void) => (chunks.push(Buffer.from(c)), done?.(), true) };
@@ -141,11 +171,17 @@ describe('the sealed hosted listing', () => {
     // Without a readable key (the keychain entry gone: as for a passphrase store, the CLI holds none), the parts too.
     await writeFile(wholeFile.f, wholeFile.bytes);
     expect(await listFromHost({ agents: true, filter: {} }, dataDir)).toBe(whole);
-    // A CLI process with no reachable keychain (as for a passphrase store, it holds no key): the parts, the same document.
-    const keyless = await cliListing({ DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' });
-    expect(keyless).toBe(whole);
-    // The same process with the keychain: the sealed file (same document).
-    expect(await cliListing({})).toBe(whole);
+    // A CLI process with no reachable keychain (as for a passphrase store's CLI) opens the sealed file with the answer's key.
+    await writeFile(wholeFile.f, Buffer.from('{"ok":true,"groups":[],"total":0}\n'));
+    expect(await cliListing({ DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' })).toBe(whole); // refused file: parts
+    // The file is what it prints: sealed again under the answer's key with other text, that text is printed.
+    const { sealedKey, file } = await ask({ agents: true, fileFirst: true });
+    expect(file).toBe(wholeFile.f);
+    const other = `${whole!.slice(0, -2)} \n`;
+    await writeFile(file, sealListing(dataKeyOf(Buffer.from(sealedKey, 'base64')), name, Buffer.from(other)));
+    expect(await cliListing({ DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' })).toBe(other);
+    await writeFile(file, wholeFile.bytes);
+    expect(await cliListing({ DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' })).toBe(whole);
     expect(limited).not.toBeNull();
   }, 120_000);
 });
