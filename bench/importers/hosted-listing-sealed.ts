@@ -1,7 +1,7 @@
 /**
  * Issue 17: the hosted `baton list --json` of an encrypted store (the host's sealed listing file,
  * src/core/store/at-rest/sealed-listing.ts) against the plain store's listing file, same corpus,
- * same run. Two hosts (`baton serve`): one on a plain data directory (no Secret Service on its
+ * same run; and the warm listing without a host (--no-host, whole and --limit 50) of both stores. Two hosts (`baton serve`): one on a plain data directory (no Secret Service on its
  * bus), one on an encrypted one (a real gnome-keyring started here). Each listing is a real
  * child process of the built CLI; CPU (user + system, µs resolution) and peak RSS come from the
  * child itself (bench/store/max-rss.cjs), so they hold on a loaded machine where wall time does not.
@@ -72,23 +72,33 @@ try {
   // Each host's first listing renders (and writes its file); the runs below are what a CLI sees after.
   for (const env of [plainEnv, encEnv]) await run(list, env);
   const series: Record<string, Sample[]> = { 'node -e ""': [], 'plain store, host running': [], 'encrypted store, host running (sealed file)': [] };
+  // The same stores without asking a host (--no-host): the candidate index read warm, sealed whole in the encrypted one.
+  const noHost: Array<[string, string[], NodeJS.ProcessEnv]> = [
+    ['plain store, no host', [...list, '--no-host'], plainEnv],
+    ['encrypted store, no host', [...list, '--no-host'], encEnv],
+    ['plain store, no host, --limit 50', [...list, '--no-host', '--limit', '50'], plainEnv],
+    ['encrypted store, no host, --limit 50', [...list, '--no-host', '--limit', '50'], encEnv],
+  ];
+  for (const [name] of noHost) series[name] = [];
   // Interleaved, so both see the same load.
   for (let i = 0; i < runs; i++) {
     series['node -e ""']!.push(await run(['-e', ''], plainEnv));
     series['plain store, host running']!.push(await run(list, plainEnv));
     series['encrypted store, host running (sealed file)']!.push(await run(list, encEnv));
+    for (const [name, argv, env] of noHost) series[name]!.push(await run(argv, env));
   }
   const files = await Promise.all([join(dir, 'data', 'listings'), join(dir, 'enc-data', 'listings')].map((d) => import('node:fs/promises').then((fs) => fs.readdir(d).catch(() => []))));
-  const plainCpu = median(series['plain store, host running']!.map((s) => s.cpuMs));
-  const plainMs = median(series['plain store, host running']!.map((s) => s.ms));
   console.log(`\nhosted baton list --json, ${runs} runs interleaved, medians; listings folders: plain ${JSON.stringify(files[0])}, encrypted ${JSON.stringify(files[1])}; load ${(await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).join(' ')}\n`);
+  // Each encrypted row against the plain row of the same command; node -e "" against the hosted plain row.
+  const baselineOf = (measure: string): Sample[] =>
+    series[measure.startsWith('encrypted') ? measure.replace('encrypted', 'plain').replace(' (sealed file)', '') : measure === 'node -e ""' ? 'plain store, host running' : measure]!;
   console.table(
     Object.entries(series).map(([measure, samples]) => ({
       measure,
       'wall ms': median(samples.map((s) => s.ms)).toFixed(0),
-      'wall vs plain': (median(samples.map((s) => s.ms)) / plainMs).toFixed(2),
+      'wall vs plain': (median(samples.map((s) => s.ms)) / median(baselineOf(measure).map((s) => s.ms))).toFixed(2),
       'CPU ms': median(samples.map((s) => s.cpuMs)).toFixed(1),
-      'CPU vs plain': (median(samples.map((s) => s.cpuMs)) / plainCpu).toFixed(2),
+      'CPU vs plain': (median(samples.map((s) => s.cpuMs)) / median(baselineOf(measure).map((s) => s.cpuMs))).toFixed(2),
       'peak RSS MB': median(samples.map((s) => s.rssMb)).toFixed(0),
       'stdout MB': (median(samples.map((s) => s.bytes)) / 1e6).toFixed(1),
     })),
