@@ -5,7 +5,8 @@
 // - parse:  read the file in 1 MiB chunks and JSON.parse every line (what parse-floor.cjs does);
 // - redact: + the product's own redaction (StreamRedactor, the same code the landing bundles) over
 //   each line's `message` (the part of a line an import turns into a message), in batches of
-//   LANDING_BATCH_CHARS, with the batch's keyed secrets (the import's plan gathers them in its read);
+//   LANDING_BATCH_CHARS, with the keyed secrets gathered so far (the import's plan gathers them in
+//   its first read); the bench takes the parse part from parse-floor.cjs, `parse` here is for checks;
 // - full:   + one JSONL line per message written to SCRATCH, fsync'd, read back and sha256'd.
 import { createHash } from 'node:crypto';
 import { closeSync, fsyncSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
