@@ -10,6 +10,7 @@ import type { HostServices } from '../core/host/host-services.js';
 import { readStaticFile } from '../core/static-files.js';
 import { RENDERER_CSP } from '../shared/csp.js';
 import { isLoopbackHost, isLoopbackOrigin } from '../shared/loopback-host.js';
+import { markPhase } from '../core/perf/phase-trace.js';
 
 /** Largest WebSocket message the browser host accepts from a page (requests are small). */
 export const WS_MAX_PAYLOAD_BYTES = 1024 * 1024;
@@ -82,6 +83,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     const file = await readStaticFile(rendererDir, request.url ?? '/');
     if (!file.found) return send(response, 404, 'text/plain', 'Not found\n');
     response.setHeader('Cache-Control', 'no-store');
+    markPhase(`served ${request.url?.split('?')[0]?.split('/').pop() || '/'}`);
     send(response, 200, file.contentType, file.body);
   }
 

@@ -13,6 +13,7 @@ import type { ScanStats } from '../importers/types.js';
 import { importersCacheFile } from '../paths.js';
 import { watchFiles, type FileWatch } from '../watch/file-watcher.js';
 import { watchTrees, type TreeWatch } from '../watch/tree-watcher.js';
+import { markPhase } from '../perf/phase-trace.js';
 
 /** Watched changes are written to the caches this long after the last one (a busy session appends every second). */
 export const CANDIDATE_PERSIST_DELAY_MS = 2_000;
@@ -252,7 +253,9 @@ export function createAgentCandidates(options: AgentCandidatesOptions) {
    */
   async function quickStart(): Promise<boolean> {
     if (options.quickStart === false) return false;
+    markPhase('candidates-index-read-start');
     const index = await readCandidateIndex(candidateIndexFileFor(cacheFile), { resident: true });
+    markPhase('candidates-index-read');
     const quick = index ? await quickIndexScan(nodeImportReader, index) : null;
     if (index && !quick && !closed) {
       // An index too old (or written by watched changes) to trust: its rows are still the best
@@ -296,8 +299,10 @@ export function createAgentCandidates(options: AgentCandidatesOptions) {
   const ready = (async () => {
     // Watch first, then scan: a file written during the scan is seen by one or the other.
     await startWatches();
+    markPhase('candidates-watching');
     if (closed) return;
     if (await quickStart()) {
+      markPhase('candidates-quick-start');
       verifying = true;
       startVersion = version;
       // Later, not at once: the UI's first pages are asked for right after a host starts, and

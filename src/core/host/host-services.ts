@@ -39,6 +39,7 @@ import { searchCandidates } from '../search/candidate-search.js';
 import { createCandidatePreview } from './candidate-preview.js';
 import { openInEditor, pathInside } from '../editor/open-in-editor.js';
 import { encryptionView } from '../store/at-rest/encryption-view.js';
+import { markPhase } from '../perf/phase-trace.js';
 
 /** Newest messages the session view receives at once; older pages come through session:messages. */
 export const SESSION_VIEW_MESSAGE_LIMIT = MESSAGE_PAGE_SIZE;
@@ -81,7 +82,9 @@ export interface HostServices {
  * carry `dispatch` and `onUiEvent` to the renderer.
  */
 export async function startHostServices(options: HostOptions): Promise<HostServices> {
+  markPhase('host-services-start');
   const store = await openStore(options.dataDir);
+  markPhase('host-store-open');
   const endpoint = resolveEndpoint(options.dataDir);
   await ensureEndpointDir(endpoint.dir);
   const token = await loadOrCreateToken(endpoint.tokenPath);
@@ -106,7 +109,9 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
     if (event.kind === 'select' || event.status === 'accepted') emitUiEvent('session:select', { id: event.sessionId });
   };
   // The risk policy's bash grammar; if it cannot load, every shell command is rated high (never low).
+  markPhase('host-search-created');
   await initPolicy().catch((error: unknown) => console.error(`baton: risk policy parser not loaded (${(error as Error).message}); shell commands will be rated high`));
+  markPhase('host-policy-loaded');
   const approvals = createApprovalService({ dataDir: options.dataDir, sessionDir: (id) => store.sessionDir(id), store });
   const tasks = createTaskService({ dataDir: options.dataDir });
   const unsubscribers = [
@@ -156,6 +161,7 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
   }
 
   // With a relay configured, handoffs from paired devices land through the same receiver (issue 13).
+  markPhase('host-endpoint-listening');
   const relay = await startRelayHost({ dataDir: options.dataDir, store, receive });
 
   const runner = createAgentRunner({ store, tasks, dataDir: options.dataDir, batonCommand: options.batonCommand ?? defaultBatonCommand() });
@@ -166,6 +172,7 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
   // Runs a previous host left are failed or orphaned now, never shown as running.
   await runner.recoverLeftovers().catch((error: unknown) => console.error(`baton: leftover agent runs not recovered (${(error as Error).message})`));
 
+  markPhase('host-runs-recovered');
   const workspace = createWorkspaceHandlers(store);
   const preview = createCandidatePreview({ find: (source, path) => candidates.entries().find((e) => e.source === source && e.path === path)?.candidate() });
   let agentListMemo: AgentListOrder | null = null;
@@ -243,7 +250,9 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
       // reload with nothing changed gets the list sorted for the last one; the UI asks for the
       // newest page first and streams the rest.
       // A fresh data directory: the rows read so far, marked scanning (the UI shows them with the progress).
+      markPhase('agents-list-asked');
       await candidates.current({ partialOk: true });
+      markPhase('agents-list-candidates');
       // Archived sessions count as imported: archiving one must not bring its Claude Code / Codex candidate back.
       const rows = await store.list({ includeArchived: true });
       const key = `${candidates.version()}|${rows.map((r) => r.id).join(',')}`;
@@ -252,6 +261,7 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
         const version = createHash('sha256').update(key).digest('hex').slice(0, 16);
         agentListMemo = { key, version, sorted: orderAgentEntries(candidates.entries(), new Set(rows.map((r) => r.id))), stats: { files: stats?.files ?? 0, ms: stats?.ms ?? 0 } };
       }
+      markPhase('agents-list-sorted');
       return { ...agentListPage(agentListMemo, offset, limit), ...(candidates.partial() ? { scanning: true } : {}) };
     },
     'agents:import': async ({ source, path }) => {
