@@ -235,7 +235,13 @@ export function createAgentCandidates(options: AgentCandidatesOptions) {
   /** A tool folder absent at start (the tool installed, or first run, later): watch and scan it once it exists. */
   let missingRoots = 0;
   const countMissingRoots = async () => (await Promise.all([claudeProjectsDir(dirs), codexSessionsDir(dirs)].map((d) => fsp.stat(d).then(() => 0, () => 1)))).reduce((a, b) => a + b, 0);
-  async function checkRoots(): Promise<void> {
+  /** One check at a time: a second caller that returned early while the first still restarted the watches would list the old set. */
+  let rootCheck: Promise<void> | null = null;
+  function checkRoots(): Promise<void> {
+    rootCheck ??= checkRootsOnce().finally(() => (rootCheck = null));
+    return rootCheck;
+  }
+  async function checkRootsOnce(): Promise<void> {
     if (missingRoots === 0 || closed) return;
     const now = await countMissingRoots();
     if (now >= missingRoots) return;

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -129,6 +129,37 @@ describe('host services', () => {
     const command = await services.dispatch('terminal:command', { sessionId });
     expect(command.ok).toBe(true);
     expect(JSON.stringify(command)).toContain(id);
+  });
+
+  it('a new host sorts agents:list before the page asks: the first request builds no order, a change builds one more', async () => {
+    await services.close();
+    const ids = ['33333333-2222-4333-8444-000000000001', '33333333-2222-4333-8444-000000000002', '33333333-2222-4333-8444-000000000003'];
+    for (const [i, id] of ids.entries()) {
+      await writeLog(claudeLogPath(process.env.HOME!, `/home/dev/p${i}`, id), [claude.user({ uuid: `u${i}`, cwd: `/home/dev/p${i}`, sessionId: id }, `task ${i}`)]);
+    }
+    // Folders stamped an hour ago, so the next host trusts the index this one writes (no racy folder): a warm start.
+    const old = new Date(Date.now() - 3_600_000);
+    for (const [i] of ids.entries()) await utimes(join(process.env.HOME!, '.claude', 'projects', `-home-dev-p${i}`), old, old);
+    await utimes(join(process.env.HOME!, '.claude', 'projects'), old, old);
+    services = await startHostServices({ dataDir: join(root, 'data'), kind: 'browser', capabilities: BROWSER_HOST_CAPABILITIES });
+    await services.candidates.ready;
+    await services.close();
+    services = await startHostServices({ dataDir: join(root, 'data'), kind: 'browser', capabilities: BROWSER_HOST_CAPABILITIES });
+    await services.candidates.ready;
+    expect(services.candidates.partial()).toBe(false);
+    // Nobody asked yet: the order is built once the first rows are in.
+    const deadline = Date.now() + 5_000;
+    while (services.agentList.sorts() === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    expect(services.agentList.sorts()).toBe(1);
+    const first = await services.dispatch('agents:list', { offset: 0, limit: 2 });
+    expect(first.ok && (first.value as { total: number }).total).toBe(3);
+    expect(services.agentList.sorts()).toBe(1);
+    // An import changes the store's rows: the next request sorts again, once.
+    const path = (first.ok ? (first.value as { candidates: { path: string }[] }).candidates : [])[0]!.path;
+    await services.dispatch('agents:import', { source: 'claude', path });
+    const after = await services.dispatch('agents:list', {});
+    expect(after.ok && (after.value as { total: number }).total).toBe(2);
+    expect(services.agentList.sorts()).toBe(2);
   });
 
   it('a candidate is found by its first prompt in search:messages and previewed page by page without importing; other files are refused', async () => {

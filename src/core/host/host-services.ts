@@ -1,5 +1,4 @@
 import { createLifecycleUiHandlers } from './lifecycle-ui-handlers.js';
-import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { openStore } from '../store/index.js';
 import { KEY_METHOD, keyRequestMethod } from '../store/at-rest/key-request.js';
@@ -18,7 +17,7 @@ import { initPolicy } from '../policy/parser.js';
 import { createTaskService, type TaskService } from '../tasks/index.js';
 import { importAgentSession, notYetImported } from '../handoff/import-agent-session.js';
 import { createAgentCandidates, type AgentCandidates } from './agent-candidates.js';
-import { agentListPage, orderAgentEntries, type AgentListOrder } from './agent-list-page.js';
+import { agentListPage, createAgentListMemo, type AgentListMemo } from './agent-list-page.js';
 import { closeCandidateMethods, createCandidateMethods } from './candidate-listing.js';
 import { listingsDir } from '../paths.js';
 import { LIST_JSON_VERSION } from '../importers/list-json.js';
@@ -66,6 +65,8 @@ export interface HostServices {
   readonly tasks: TaskService;
   /** Claude Code / Codex resume candidates, kept current by watching their folders. */
   readonly candidates: AgentCandidates;
+  /** The `agents:list` order kept between requests, sorted ahead of the first. */
+  readonly agentList: AgentListMemo;
   /** The relay inbox when a relay is configured (issue 13), else undefined. */
   readonly relay: RelayHost | undefined;
   /** Desktop runs of the sessions' own agents (issue 19). */
@@ -175,7 +176,17 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
   markPhase('host-runs-recovered');
   const workspace = createWorkspaceHandlers(store);
   const preview = createCandidatePreview({ find: (source, path) => candidates.entries().find((e) => e.source === source && e.path === path)?.candidate() });
-  let agentListMemo: AgentListOrder | null = null;
+  // Archived sessions count as imported: archiving one must not bring its Claude Code / Codex candidate back.
+  const agentList = createAgentListMemo(candidates, () => store.list({ includeArchived: true }));
+  // Sorted as soon as the first rows are in (a trusted index, or a cold scan's first batch): the page asks while it loads.
+  // Again once the first scan is done (after a cold or untrusted start the rows read first were partial).
+  let closing = false;
+  let preparing: Promise<void> = Promise.resolve();
+  const prepareOrder = () => setImmediate(() => {
+    if (!closing) preparing = agentList.prepare();
+  });
+  void candidates.current({ partialOk: true }).then(prepareOrder, () => undefined);
+  void candidates.ready.then(prepareOrder, () => undefined);
   const watches = createSessionWatches({ resolve: (id) => watchTargetOf(store, id), onDrift: (sessionId, paths) => emitUiEvent('workspace:drift', { sessionId, paths }) });
   const dispatch = createUiDispatcher({
     'host:info': async () => ({ host: options.kind, version: BATON_VERSION, dataDir: options.dataDir, endpoint: endpoint.address, encryption: encryptionView(store.atRest) }),
@@ -253,16 +264,9 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
       markPhase('agents-list-asked');
       await candidates.current({ partialOk: true });
       markPhase('agents-list-candidates');
-      // Archived sessions count as imported: archiving one must not bring its Claude Code / Codex candidate back.
-      const rows = await store.list({ includeArchived: true });
-      const key = `${candidates.version()}|${rows.map((r) => r.id).join(',')}`;
-      if (agentListMemo?.key !== key) {
-        const stats = candidates.stats();
-        const version = createHash('sha256').update(key).digest('hex').slice(0, 16);
-        agentListMemo = { key, version, sorted: orderAgentEntries(candidates.entries(), new Set(rows.map((r) => r.id))), stats: { files: stats?.files ?? 0, ms: stats?.ms ?? 0 } };
-      }
+      const order = await agentList.order();
       markPhase('agents-list-sorted');
-      return { ...agentListPage(agentListMemo, offset, limit), ...(candidates.partial() ? { scanning: true } : {}) };
+      return { ...agentListPage(order, offset, limit), ...(candidates.partial() ? { scanning: true } : {}) };
     },
     'agents:import': async ({ source, path }) => {
       const { session, created } = await importAgentSession(store, source, path);
@@ -293,6 +297,7 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
     approvals,
     tasks,
     candidates,
+    agentList,
     relay,
     runner,
     emitUiEvent,
@@ -301,6 +306,7 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
       return () => emitter.off('ui', listener);
     },
     async close(closing = {}) {
+      closing = true;
       // The runs this host started stop with it (their tasks record why), unless the person chose to leave them.
       await runner.close({ leaveRunning: closing.leaveRunsOnClose ?? options.leaveRunsOnClose ?? process.env.BATON_LEAVE_RUNS_ON_CLOSE === '1' });
       emitter.removeAllListeners();
@@ -308,6 +314,7 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
       await relay?.close();
       await endpointServer.close();
       await Promise.all([approvals.close(), tasks.close(), watches.close(), candidates.close(), search.close(), closeCandidateMethods(candidateMethods)]);
+      await preparing;
       await store.close();
     },
   };
