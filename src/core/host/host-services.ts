@@ -109,8 +109,16 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
     emitUiEvent('session:changed', { id: event.sessionId, reason: event.kind });
     if (event.kind === 'select' || event.status === 'accepted') emitUiEvent('session:select', { id: event.sessionId });
   };
-  // The risk policy's bash grammar; if it cannot load, every shell command is rated high (never low).
   markPhase('host-search-created');
+  // Started, not awaited: a cold scan of a big ~/.claude must not delay the host; requests wait for it.
+  // Before the risk policy's parser loads (its WebAssembly compiles off-thread meanwhile): the
+  // candidates' watches and index read are on the path to the UI's first rows.
+  const candidates = createAgentCandidates({
+    dataDir: options.dataDir,
+    onChange: (change) => emitUiEvent('agents:changed', change),
+    onProgress: (progress) => emitUiEvent('agents:progress', progress),
+  });
+  // The risk policy's bash grammar; if it cannot load, every shell command is rated high (never low).
   await initPolicy().catch((error: unknown) => console.error(`baton: risk policy parser not loaded (${(error as Error).message}); shell commands will be rated high`));
   markPhase('host-policy-loaded');
   const approvals = createApprovalService({ dataDir: options.dataDir, sessionDir: (id) => store.sessionDir(id), store });
@@ -121,12 +129,6 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
     ),
     tasks.onChange((event) => emitUiEvent('tasks:changed', { id: event.view.record.id, state: event.view.state })),
   ];
-  // Started, not awaited: a cold scan of a big ~/.claude must not delay the host; requests wait for it.
-  const candidates = createAgentCandidates({
-    dataDir: options.dataDir,
-    onChange: (change) => emitUiEvent('agents:changed', change),
-    onProgress: (progress) => emitUiEvent('agents:progress', progress),
-  });
   const candidateMethods = createCandidateMethods({
     candidates,
     listRows: () => store.list({ includeArchived: true }),
@@ -180,10 +182,10 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
   const agentList = createAgentListMemo(candidates, () => store.list({ includeArchived: true }));
   // Sorted as soon as the first rows are in (a trusted index, or a cold scan's first batch): the page asks while it loads.
   // Again once the first scan is done (after a cold or untrusted start the rows read first were partial).
-  let closing = false;
+  let stopping = false;
   let preparing: Promise<void> = Promise.resolve();
   const prepareOrder = () => setImmediate(() => {
-    if (!closing) preparing = agentList.prepare();
+    if (!stopping) preparing = agentList.prepare();
   });
   void candidates.current({ partialOk: true }).then(prepareOrder, () => undefined);
   void candidates.ready.then(prepareOrder, () => undefined);
@@ -306,7 +308,7 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
       return () => emitter.off('ui', listener);
     },
     async close(closing = {}) {
-      closing = true;
+      stopping = true;
       // The runs this host started stop with it (their tasks record why), unless the person chose to leave them.
       await runner.close({ leaveRunning: closing.leaveRunsOnClose ?? options.leaveRunsOnClose ?? process.env.BATON_LEAVE_RUNS_ON_CLOSE === '1' });
       emitter.removeAllListeners();
