@@ -286,6 +286,19 @@ export function createAgentCandidates(options: AgentCandidatesOptions) {
   }
   let verifying = false;
   let confirmTimer: NodeJS.Timeout | null = null;
+  /** Starts the deferred first scan now (a caller needs the whole list, or the host closes). */
+  let scanNow: (() => void) | null = null;
+  /** CONFIRM_DELAY_MS, or until scanNow(): the rows shown meanwhile come from the index. */
+  const beforeFirstScan = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const go = () => {
+        clearTimeout(timer);
+        scanNow = null;
+        resolve();
+      };
+      const timer = setTimeout(go, ms);
+      scanNow = go;
+    });
   /** The version a trusted quick start set. */
   let startVersion = -1;
 
@@ -320,7 +333,14 @@ export function createAgentCandidates(options: AgentCandidatesOptions) {
         });
       }, options.confirmDelayMs ?? CONFIRM_DELAY_MS);
       confirmTimer.unref();
-    } else await serial(fullScan);
+    } else {
+      // An index too old to trust: its rows answer the UI (marked partial) and the scan that
+      // replaces them waits like the confirm above, or its stats and the 16 MB cache write
+      // would run between the page's first requests. A caller that needs every row (the CLI's
+      // listing, current() without partialOk) starts it at once.
+      if (partial && startIndex) await beforeFirstScan(options.confirmDelayMs ?? CONFIRM_DELAY_MS);
+      await serial(fullScan);
+    }
     if (closed) return;
     // Baton's own index: an import or handoff by another process changes which candidates are listed.
     indexWatch = watchFiles([join(options.dataDir, 'index.json')], () => options.onChange?.({ added: 0, updated: 0, removed: 0, rescan: false }));
@@ -340,6 +360,7 @@ export function createAgentCandidates(options: AgentCandidatesOptions) {
         // A cold first scan's rows so far (partial() says the list is not complete yet); the CLI waits for all.
         if (partial) return;
       }
+      scanNow?.();
       await ready;
       await checkRoots();
       // While the start's confirming scan runs, answer from the trusted index (it reports its corrections).
@@ -356,7 +377,10 @@ export function createAgentCandidates(options: AgentCandidatesOptions) {
     stats: () => stats,
     health: (): CandidateHealth => ({ ...health, watchedDirs: watches.reduce((n, w) => n + w.dirs(), 0) }),
     /** Rescans now (the UI's "Rescan" button): the watch keeps running. */
-    rescan: () => serial(fullScan),
+    rescan: () => {
+      scanNow?.();
+      return serial(fullScan);
+    },
     async close(): Promise<void> {
       closed = true;
       // Watched changes not yet written: write them now, or the next start re-reads those files.
@@ -369,6 +393,7 @@ export function createAgentCandidates(options: AgentCandidatesOptions) {
       if (restartTimer) clearTimeout(restartTimer);
       if (rootTimer) clearInterval(rootTimer);
       if (confirmTimer) clearTimeout(confirmTimer);
+      scanNow?.();
       // A scan in flight finishes (and writes its caches) before the host's folders go away.
       await ready.catch(() => undefined);
       await stopWatches();
