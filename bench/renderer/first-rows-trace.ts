@@ -43,6 +43,13 @@ async function main(): Promise<void> {
     const kinds = new Map<string, number>();
     for (const e of main) if (['EvaluateScript', 'v8.compile', 'v8.compileModule', 'v8.evaluateModule', 'FunctionCall', 'ParseHTML', 'Layout', 'UpdateLayoutTree', 'Paint', 'TimerFire', 'EventDispatch', 'v8.parseOnBackground', 'CompileScript', 'MajorGC', 'MinorGC', 'V8.GCScavenger', 'ParseAuthorStyleSheet', 'PrePaint', 'Layerize'].includes(e.name)) kinds.set(e.name, (kinds.get(e.name) ?? 0) + e.dur!);
     console.log(`first row painted ${Math.round(firstRow)} ms after the navigation began; main-thread tasks ${Math.round(tops.reduce((n, e) => n + e.dur!, 0) / 1000)} ms`);
+    // Baseline, same run: Chromium's own floor, a static page holding one row, in a new page.
+    const blank = await browser.newPage();
+    const b0 = performance.now();
+    await blank.goto('data:text/html,<!doctype html><div data-testid="session-item">row</div>');
+    await blank.waitForFunction(() => document.querySelector('[data-testid="session-item"]') !== null, undefined, { polling: 'raf' });
+    console.log(`baseline: a static page's row painted ${Math.round(performance.now() - b0)} ms after its navigation began`);
+    await blank.close();
     console.table([...kinds].sort((a, b) => b[1] - a[1]).map(([kind, us]) => ({ kind, 'ms (nested kinds overlap)': Math.round(us / 100) / 10 })));
     const longest = [...tops].sort((a, b) => b.dur! - a.dur!).slice(0, 8);
     console.table(longest.map((t) => {
