@@ -5,7 +5,7 @@
  * summed by kind (script evaluation, compile, parse, layout, paint …), with the longest tasks
  * listed. CPU of the main thread, so the load inflates it much less than the wall times.
  *
- *   npm run build && npx tsx bench/renderer/first-rows-trace.ts --dir=/tmp/c15f/full [--out=/tmp/trace.json]
+ *   npm run build && npx tsx bench/renderer/first-rows-trace.ts --dir=/tmp/c15f/full [--reload] [--bin=other/bin/baton.js] [--out=/tmp/trace.json]
  */
 import { chromium } from '@playwright/test';
 import { spawn } from 'node:child_process';
@@ -15,6 +15,7 @@ import { join, resolve } from 'node:path';
 const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=') as [string, string]));
 const dir = resolve(args.get('dir') ?? '/tmp/c15f/full');
 const out = args.get('out') ?? join(dir, 'run', 'first-rows-trace.json');
+const reload = args.has('reload');
 const BATON = resolve(args.get('bin') ?? resolve(import.meta.dirname, '..', '..', 'bin', 'baton.js'));
 
 interface TraceEvent { name: string; ph: string; ts: number; dur?: number; tid: number; pid: number; args?: { data?: { url?: string; functionName?: string } } }
@@ -27,11 +28,22 @@ async function main(): Promise<void> {
   try {
     const line = await new Promise<string>((done) => child.stdout!.once('data', (b: Buffer) => done(b.toString())));
     const page = await browser.newPage();
+    const url = (JSON.parse(line) as { url: string }).url;
+    const firstRowShown = () => page.waitForFunction(() => document.querySelector('[data-testid="session-item"]') !== null, undefined, { polling: 'raf', timeout: 60_000 });
+    // --reload: the page is opened first, and its reload is what is traced.
+    if (reload) {
+      await page.goto(url);
+      await firstRowShown();
+    }
     await browser.startTracing(page, { path: out, categories: ['devtools.timeline', 'v8.execute', 'disabled-by-default-devtools.timeline', 'blink.user_timing', 'loading'] });
     const t0 = performance.now();
-    await page.goto((JSON.parse(line) as { url: string }).url);
-    await page.waitForFunction(() => document.querySelector('[data-testid="session-item"]') !== null, undefined, { polling: 'raf', timeout: 60_000 });
+    if (reload) await page.reload();
+    else await page.goto(url);
+    await firstRowShown();
     const firstRow = performance.now() - t0;
+    // Bytes of each script and style sheet over the wire (0: from the browser's cache).
+    const transfers = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => `${e.name.split('/').pop()} ${(e as PerformanceResourceTiming).transferSize} B`));
+    console.log(`transferred: ${transfers.join(', ')}`);
     await browser.stopTracing();
     const events = (JSON.parse(await readFile(out, 'utf8')) as { traceEvents: TraceEvent[] }).traceEvents;
     // The page's renderer main thread: the one that ran the navigation's ParseHTML.
