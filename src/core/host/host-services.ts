@@ -119,7 +119,9 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
     onProgress: (progress) => emitUiEvent('agents:progress', progress),
   });
   // The risk policy's bash grammar; if it cannot load, every shell command is rated high (never low).
-  await initPolicy().catch((error: unknown) => console.error(`baton: risk policy parser not loaded (${(error as Error).message}); shell commands will be rated high`));
+  // Not awaited: every risk assessment waits for it in the approval service (its session() awaits
+  // the same load), and the host's address need not (15–40 ms of WebAssembly before the UI's page).
+  void initPolicy().catch((error: unknown) => console.error(`baton: risk policy parser not loaded (${(error as Error).message}); shell commands will be rated high`));
   markPhase('host-policy-loaded');
   const approvals = createApprovalService({ dataDir: options.dataDir, sessionDir: (id) => store.sessionDir(id), store });
   const tasks = createTaskService({ dataDir: options.dataDir });
