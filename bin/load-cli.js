@@ -22,6 +22,9 @@ const SHOW_BUNDLE = join(ROOT, 'dist', 'cli', 'baton-show.cjs');
 const SHOW_CACHE = `${SHOW_BUNDLE}.cache`;
 const FAST_LIST_BUNDLE = join(ROOT, 'dist', 'cli', 'baton-list.cjs');
 const FAST_LIST_CACHE = `${FAST_LIST_BUNDLE}.cache`;
+/** `baton list` with no host to ask (src/cli/list-main.ts): the warm listing without the whole CLI's start-up. */
+const LIST_BUNDLE = join(ROOT, 'dist', 'cli', 'baton-list-local.cjs');
+const LIST_CACHE = `${LIST_BUNDLE}.cache`;
 
 function compileCli() {
   return compileBundle(CLI_BUNDLE, CLI_CACHE);
@@ -51,6 +54,10 @@ function compileShow() {
   return compileBundle(SHOW_BUNDLE, SHOW_CACHE);
 }
 
+function compileList() {
+  return compileBundle(LIST_BUNDLE, LIST_CACHE);
+}
+
 /** Runs a CommonJS bundle with the V8 code cache beside it (when there is one); `beforeRun` runs once the cache is read. */
 function compileBundle(file, cacheFile, beforeRun) {
   const source = readFileSync(file, 'utf8');
@@ -65,13 +72,15 @@ function compileBundle(file, cacheFile, beforeRun) {
 
 /**
  * The bundle that runs argv's command: the handoff bundle for `baton handoff`, the resume bundle
- * for the picker (`baton resume` and nothing more) when they were built, otherwise the whole CLI
+ * for the picker (`baton resume` and nothing more), the show and list bundles for `show` and `list`
+ * (a listing the fast-list bundle left: no host) when they were built, otherwise the whole CLI
  * (a missing or partial build never changes what runs, only how fast).
  */
 function compileFor(argv) {
   if (argv[2] === 'handoff' && existsSync(HANDOFF_BUNDLE)) return compileBundle(HANDOFF_BUNDLE, HANDOFF_CACHE, keepYoungGenerationSmall);
   if (argv[2] === 'resume' && argv.length === 3 && existsSync(RESUME_BUNDLE)) return compileResume();
   if (argv[2] === 'show' && existsSync(SHOW_BUNDLE)) return compileShow();
+  if (argv[2] === 'list' && existsSync(LIST_BUNDLE)) return compileList();
   return compileCli();
 }
 
@@ -102,6 +111,9 @@ exports.compileResume = compileResume;
 exports.SHOW_BUNDLE = SHOW_BUNDLE;
 exports.SHOW_CACHE = SHOW_CACHE;
 exports.compileShow = compileShow;
+exports.LIST_BUNDLE = LIST_BUNDLE;
+exports.LIST_CACHE = LIST_CACHE;
+exports.compileList = compileList;
 exports.FAST_LIST_BUNDLE = FAST_LIST_BUNDLE;
 exports.FAST_LIST_CACHE = FAST_LIST_CACHE;
 exports.compileCli = compileCli;

@@ -6,12 +6,12 @@
 import { build } from 'esbuild';
 import { buildScanWorker, SCAN_WORKER_FILE } from './build-scan-worker.js';
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { Script } from 'node:vm';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { compileCli, compileFastList, compileHandoff, compileResume, compileShow, CLI_BUNDLE, CLI_CACHE, FAST_LIST_CACHE, HANDOFF_BUNDLE, HANDOFF_CACHE, RESUME_BUNDLE, RESUME_CACHE, SHOW_BUNDLE, SHOW_CACHE } from '../bin/load-cli.js';
+import { compileCli, compileFastList, compileHandoff, compileList, compileResume, compileShow, CLI_BUNDLE, CLI_CACHE, FAST_LIST_CACHE, HANDOFF_BUNDLE, HANDOFF_CACHE, LIST_BUNDLE, LIST_CACHE, RESUME_BUNDLE, RESUME_CACHE, SHOW_BUNDLE, SHOW_CACHE } from '../bin/load-cli.js';
 
 const cliOptions = {
   entryPoints: ['src/cli/index.ts'],
@@ -44,6 +44,9 @@ await writeFile(HANDOFF_BUNDLE, asciiOnly(readFileSync(HANDOFF_BUNDLE, 'utf8')))
 await build({ ...cliOptions, entryPoints: ['src/cli/resume-main.ts'], outfile: RESUME_BUNDLE, sourcemap: false });
 // `baton show` alone (src/cli/show-main.ts): `show --all --json` of a big session is measured against a bare parse.
 await build({ ...cliOptions, entryPoints: ['src/cli/show-main.ts'], outfile: SHOW_BUNDLE });
+// `baton list` with no host to ask (src/cli/list-main.ts): a warm listing reads the candidate index,
+// and the whole CLI's start-up was most of its time (issue 15).
+await build({ ...cliOptions, entryPoints: ['src/cli/list-main.ts'], outfile: LIST_BUNDLE, sourcemap: false });
 
 // `baton list --json` with a host running: a small bundle bin/baton.js tries before the whole CLI.
 await build({
@@ -113,6 +116,27 @@ await quietly(async () => {
 });
 await writeFile(SHOW_CACHE, show.script.createCachedData());
 
+// The list bundle's cache, warmed by the listing it is for: a warm `list --json` read from the
+// candidate index. A child process scans a one-session corpus first (its folders dated an hour
+// back, so the index trusts them at once), so the scanner's functions stay out of this cache.
+const listHome = join(scratch, 'list-home');
+const project = join(listHome, '.claude', 'projects', '-warm');
+mkdirSync(project, { recursive: true });
+writeFileSync(join(project, '00000000-0000-4000-8000-000000000000.jsonl'), `${JSON.stringify({ type: 'user', uuid: '00000000-0000-4000-8000-000000000001', sessionId: '00000000-0000-4000-8000-000000000000', cwd: '/warm', timestamp: '2026-01-01T00:00:00.000Z', message: { role: 'user', content: 'warm the code cache' } })}\n`);
+const anHourAgo = new Date(Date.now() - 3_600_000);
+for (const dir of [project, join(listHome, '.claude', 'projects'), join(listHome, '.claude'), listHome]) utimesSync(dir, anHourAgo, anHourAgo);
+const listEnv = { HOME: listHome, BATON_HOME: join(scratch, 'list-data'), XDG_RUNTIME_DIR: join(scratch, 'list-run') };
+spawnSync(process.execPath, [join('bin', 'baton.js'), 'list', '--json', '--no-host'], { env: { ...process.env, ...listEnv }, stdio: 'ignore', timeout: 60_000 });
+const list = compileList();
+const savedEnv = { HOME: process.env.HOME, BATON_HOME: process.env.BATON_HOME, XDG_RUNTIME_DIR: process.env.XDG_RUNTIME_DIR };
+Object.assign(process.env, listEnv);
+await quietly(() => list.cli.main(['node', 'baton', 'list', '--json', '--no-host']));
+for (const [name, value] of Object.entries(savedEnv)) {
+  if (value === undefined) delete process.env[name];
+  else process.env[name] = value;
+}
+await writeFile(LIST_CACHE, list.script.createCachedData());
+
 // The fast-list bundle's cache, warmed by a call that reaches the socket check (no host here).
 const fast = compileFastList();
 const saved = { home: process.env.BATON_HOME, runtime: process.env.XDG_RUNTIME_DIR };
@@ -131,6 +155,7 @@ const probes = [
   { bundle: CLI_BUNDLE, cache: CLI_CACHE, runs: [['list', '--json', '--no-host', '--no-agents'], ['show', '--json', 'nope'], ['stats', '--json'], ['policy', '--help']] },
   { bundle: RESUME_BUNDLE, cache: RESUME_CACHE, runs: [['resume']] },
   { bundle: SHOW_BUNDLE, cache: SHOW_CACHE, runs: [['show', 'nope'], ['show', 'nope', '--json'], ['show', '--help']] },
+  { bundle: LIST_BUNDLE, cache: LIST_CACHE, runs: [['list', '--json', '--no-host', '--no-agents'], ['list', '--no-agents', '--no-host'], ['list', '--help'], ['list', '--limit', 'x']] },
   { bundle: HANDOFF_BUNDLE, cache: HANDOFF_CACHE, runs: [['handoff', '--messages', join(scratch, 'missing.jsonl'), '--json'], ['handoff', '--cwd', scratch, '--messages', messages, '--no-launch', '--json', '--timeout', '0']] },
 ];
 for (const { bundle, cache, runs } of probes) {

@@ -4,7 +4,7 @@
 // the built launcher is run with the handoff bundle as built, without it, and with caches that V8
 // must reject. Needs the build (scripts/test.sh builds before the unit tests).
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -169,5 +169,54 @@ describe('bin/baton.js and the handoff bundle', () => {
     const list = await baton(bin, ['list', '--json', '--no-host', '--no-agents'], home);
     expect(list.stderr).not.toContain('the show bundle ran');
     expect(JSON.parse(list.stdout)).toMatchObject({ ok: true });
+  }, 60_000);
+  it('runs `baton list` from the list bundle when no host answers, and lists the same without it or with a foreign cache; other commands use the whole CLI', async () => {
+    // Claude Code sessions under a HOME of our own, their folders dated back so a second listing is read from the index.
+    const home = join(dir, 'list-home');
+    const project = join(home, '.claude', 'projects', '-work');
+    mkdirSync(project, { recursive: true });
+    for (let i = 0; i < 3; i++) {
+      const id = `00000000-0000-4000-8000-00000000000${i}`;
+      writeFileSync(join(project, `${id}.jsonl`), `${JSON.stringify({ type: 'user', uuid: `10000000-0000-4000-8000-00000000000${i}`, sessionId: id, cwd: '/work', timestamp: `2026-01-0${i + 1}T00:00:00.000Z`, message: { role: 'user', content: `session ${i} "é" 😀` } })}\n`);
+    }
+    const past = new Date(Date.now() - 3_600_000);
+    for (const d of [project, join(home, '.claude', 'projects'), join(home, '.claude'), home]) utimesSync(d, past, past);
+    const list = async (bin, args, data) => {
+      try {
+        const { stdout, stderr } = await run(process.execPath, [bin, 'list', ...args], { env: { ...process.env, HOME: home, BATON_HOME: data, XDG_RUNTIME_DIR: join(data, 'run') }, cwd: dir });
+        return { code: 0, stdout: stdout.replace(/"ms":\d+/, '"ms":0'), stderr };
+      } catch (error) {
+        return { code: error.code, stdout: error.stdout, stderr: error.stderr };
+      }
+    };
+    const variants = {
+      built: install('list-built', () => undefined),
+      'no list bundle': install('list-none', (cli) => rmSync(join(cli, 'baton-list-local.cjs'))),
+      'foreign cache': install('list-cache', (cli) => writeFileSync(join(cli, 'baton-list-local.cjs.cache'), Buffer.alloc(4096, 7))),
+    };
+    const answers = {};
+    for (const [name, bin] of Object.entries(variants)) {
+      const data = join(dir, `list-data-${name.replace(/ /g, '-')}`);
+      const cold = await list(bin, ['--json', '--no-host'], data);
+      const warm = await list(bin, ['--json'], data);
+      const limited = await list(bin, ['--json', '--limit', '1'], data);
+      const people = await list(bin, [], data);
+      const bad = await list(bin, ['--json', '--limit', 'x'], data);
+      answers[name] = { cold: [cold.code, cold.stdout], warm: [warm.code, warm.stdout], limited: [limited.code, limited.stdout], people: [people.code, people.stdout], bad: [bad.code, bad.stdout] };
+    }
+    const cold = JSON.parse(answers.built.cold[1]);
+    expect(cold).toMatchObject({ ok: true, total: 3, shown: 3 });
+    expect(answers.built.warm).toEqual(answers.built.cold);
+    expect(JSON.parse(answers.built.limited[1])).toMatchObject({ ok: true, total: 3, shown: 1 });
+    expect(answers.built.people[1]).toContain('session 2');
+    expect(answers.built.bad[0]).toBe(2);
+    for (const name of Object.keys(variants)) expect(answers[name], name).toEqual(answers.built);
+
+    const bin = install('list-broken', (cli) => writeFileSync(join(cli, 'baton-list-local.cjs'), 'throw new Error("the list bundle ran");'));
+    const data = join(dir, 'list-data-broken');
+    expect((await list(bin, ['--json'], data)).stderr).toContain('the list bundle ran');
+    const version = await baton(bin, ['--version'], data);
+    expect(version.code, version.stderr).toBe(0);
+    expect(version.stderr).not.toContain('the list bundle ran');
   }, 60_000);
 });

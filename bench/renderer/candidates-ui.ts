@@ -7,12 +7,14 @@
  *   - fresh data directory (--fresh-runs, default 1): a host on an empty BATON_HOME (no caches),
  *     the page opened at once: when the cold-scan progress line shows, when the first row is
  *     painted, when every candidate is counted
- * `node -e ""` is timed in the same run as the baseline. Needs `npm run build` (out/renderer).
+ * `node -e ""` is timed in the same run as the baseline. Beside each wall time, the host's CPU
+ * (user + system) until then: on a shared machine the wall times swell, the CPU much less.
+ * Needs `npm run build` (out/renderer).
  *
  *   npx tsx bench/renderer/candidates-ui.ts --dir=/tmp/baton-c15/full [--runs=5] [--fresh-runs=1] [--expect=20000] [--bin=other/bin/baton.js] [--stale]
  */
 import { chromium, type Page } from '@playwright/test';
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 
@@ -45,6 +47,12 @@ async function peakMb(child: ChildProcess): Promise<number> {
 }
 let hostPeakMb = 0;
 
+/** The host's CPU so far (user + system, /proc/PID/stat, 10 ms ticks), ms: what the load cannot inflate. */
+async function cpuMs(child: ChildProcess): Promise<number> {
+  const fields = (await readFile(`/proc/${child.pid}/stat`, 'utf8').catch(() => '')).split(') ').pop()?.split(' ') ?? [];
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 async function stop(child: ChildProcess): Promise<void> {
   hostPeakMb = Math.max(hostPeakMb, await peakMb(child));
   child.kill('SIGTERM');
@@ -73,6 +81,8 @@ async function until(page: Page, t0: number, predicate: () => boolean): Promise<
 
 /** ms from the spawn: the host's address printed, the page loaded, progress shown, first row, all counted. */
 interface FreshRun {
+  /** Host CPU when the first row was painted, ms. */
+  firstCpu: number;
   serving: number;
   loaded: number;
   progress: number;
@@ -93,8 +103,9 @@ async function freshDataDir(browser: Awaited<ReturnType<typeof chromium.launch>>
     // The progress line, or a row already (a scan that finished before the first frame shows no progress).
     const progress = await until(page, t0, () => /Reading .* sessions/.test(document.querySelector('[data-testid="scan-status"]')?.textContent ?? '') || document.querySelector('[data-testid="session-item"]') !== null);
     const first = await until(page, t0, () => document.querySelector('[data-testid="session-item"]') !== null);
+    const firstCpu = await cpuMs(child);
     const all = await untilListed(page, expected, t0);
-    return { serving, loaded, progress, first, all };
+    return { serving, loaded, progress, first, all, firstCpu };
   } finally {
     await page.close();
     await stop(child);
@@ -106,14 +117,20 @@ async function main(): Promise<void> {
   await mkdir(env.XDG_RUNTIME_DIR, { recursive: true, mode: 0o700 });
   const expected = Number(args.get('expect') ?? 20_000);
   const baseline: number[] = [];
+  const baselineCpu: number[] = [];
   for (let i = 0; i < runs; i++) {
     const t0 = performance.now();
     execFileSync(process.execPath, ['-e', '']);
     baseline.push(performance.now() - t0);
+    // A child's CPU is not in this process's resourceUsage(): a second run under /usr/bin/time gives it.
+    const [user, system] = spawnSync('/usr/bin/time', ['-f', '%U %S', process.execPath, '-e', ''], { encoding: 'utf8' }).stderr.trim().split(' ').map(Number);
+    baselineCpu.push((user! + system!) * 1000);
   }
   const browser = await chromium.launch({ executablePath: CHROMIUM });
   const fresh: number[] = [];
+  const freshCpu: number[] = [];
   const reloads: number[] = [];
+  const reloadCpu: number[] = [];
   const freshRuns = Number(args.get('fresh-runs') ?? 1);
   const freshDirs: FreshRun[] = [];
   try {
@@ -126,9 +143,11 @@ async function main(): Promise<void> {
       try {
         await page.goto(url);
         fresh.push(await untilListed(page, expected, t0));
+        freshCpu.push(await cpuMs(child));
         const t1 = performance.now();
         await page.reload();
         reloads.push(await untilListed(page, expected, t1));
+        reloadCpu.push((await cpuMs(child)) - freshCpu.at(-1)!);
       } finally {
         await page.close();
         await stop(child);
@@ -143,13 +162,13 @@ async function main(): Promise<void> {
     { measure: 'fresh data directory: host address printed', runs: freshRuns, 'median ms': Math.round(median(f('serving'))), 'min ms': Math.round(Math.min(...f('serving'))) },
     { measure: 'fresh data directory: page loaded', runs: freshRuns, 'median ms': Math.round(median(f('loaded'))), 'min ms': Math.round(Math.min(...f('loaded'))) },
     { measure: 'fresh data directory: cold-scan progress shown', runs: freshRuns, 'median ms': Math.round(median(f('progress'))), 'min ms': Math.round(Math.min(...f('progress'))) },
-    { measure: 'fresh data directory: first row painted', runs: freshRuns, 'median ms': Math.round(median(f('first'))), 'min ms': Math.round(Math.min(...f('first'))) },
+    { measure: 'fresh data directory: first row painted', runs: freshRuns, 'median ms': Math.round(median(f('first'))), 'min ms': Math.round(Math.min(...f('first'))), 'host CPU ms': median(f('firstCpu')) },
     { measure: `fresh data directory: all ${expected} counted`, runs: freshRuns, 'median ms': Math.round(median(f('all'))), 'min ms': Math.round(Math.min(...f('all'))) },
   ];
   console.table([
-    { measure: 'baseline: node -e ""', runs, 'median ms': Math.round(median(baseline)), 'min ms': Math.round(Math.min(...baseline)) },
-    { measure: `new host, warm cache: ${expected} counted, first row painted`, runs, 'median ms': Math.round(median(fresh)), 'min ms': Math.round(Math.min(...fresh)) },
-    { measure: 'page reload, host warm', runs, 'median ms': Math.round(median(reloads)), 'min ms': Math.round(Math.min(...reloads)) },
+    { measure: 'baseline: node -e ""', runs, 'median ms': Math.round(median(baseline)), 'min ms': Math.round(Math.min(...baseline)), 'host CPU ms': Math.round(median(baselineCpu)) },
+    { measure: `new host, warm cache: ${expected} counted, first row painted`, runs, 'median ms': Math.round(median(fresh)), 'min ms': Math.round(Math.min(...fresh)), 'host CPU ms': median(freshCpu) },
+    { measure: 'page reload, host warm', runs, 'median ms': Math.round(median(reloads)), 'min ms': Math.round(Math.min(...reloads)), 'host CPU ms': median(reloadCpu) },
     ...freshRows,
   ]);
   console.log(`host (${BATON}): peak RSS ${hostPeakMb} MB over the runs`);

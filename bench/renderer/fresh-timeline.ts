@@ -6,7 +6,10 @@
  * painted; then the host's own phase marks (BATON_PHASE_TRACE, ms since it started: scan-stats,
  * scan-first-batch …). The scan's workers in-thread (--workers=0) give the baseline of one run.
  *
- *   npm run build && npx tsx bench/renderer/fresh-timeline.ts --dir=/tmp/c15f/full [--workers=2] [--runs=1]
+ * --warm: the corpus's own data directory (its caches warm: the "new host, warm cache" row of
+ * candidates-ui.ts) instead of an empty one; the directory is kept.
+ *
+ *   npm run build && npx tsx bench/renderer/fresh-timeline.ts --dir=/tmp/c15f/full [--workers=2] [--runs=1] [--warm]
  */
 import { chromium } from '@playwright/test';
 import { spawn } from 'node:child_process';
@@ -17,11 +20,14 @@ const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split
 const dir = resolve(args.get('dir') ?? '/tmp/c15f/full');
 const workers = args.get('workers') ?? '2';
 const runs = Number(args.get('runs') ?? 1);
+const expected = Number(args.get('expect') ?? 20_000);
 const BATON = resolve(import.meta.dirname, '..', '..', 'bin', 'baton.js');
 
 async function once(browser: Awaited<ReturnType<typeof chromium.launch>>): Promise<void> {
-  const dataDir = await mkdtemp(join(dir, 'fresh-data-'));
-  const trace = join(dataDir, 'host-trace.jsonl');
+  const warm = args.has('warm');
+  const traceDir = await mkdtemp(join(dir, 'trace-'));
+  const dataDir = warm ? join(dir, 'data') : await mkdtemp(join(dir, 'fresh-data-'));
+  const trace = join(traceDir, 'host-trace.jsonl');
   const events: Array<[number, string]> = [];
   const t0 = performance.now();
   const mark = (what: string) => events.push([Math.round(performance.now() - t0), what]);
@@ -51,6 +57,8 @@ async function once(browser: Awaited<ReturnType<typeof chromium.launch>>): Promi
     mark('progress shown');
     await page.waitForFunction(() => document.querySelector('[data-testid="session-item"]') !== null, undefined, { polling: 'raf', timeout: 60_000 });
     mark('first row painted');
+    await page.waitForFunction((n) => Number((document.querySelector('[data-testid="session-total"]')?.textContent ?? '').replace(/[^0-9]/g, '')) >= n, expected, { polling: 'raf', timeout: 120_000 });
+    mark(`all ${expected} counted`);
     await page.close();
   } finally {
     child.kill('SIGTERM');
@@ -59,7 +67,8 @@ async function once(browser: Awaited<ReturnType<typeof chromium.launch>>): Promi
   console.table(events.map(([ms, what]) => ({ ms, what })));
   const marks = (JSON.parse((await readFile(trace, 'utf8').catch(() => '{"marks":{}}')).trim().split('\n').pop()!) as { marks: Record<string, number> }).marks;
   console.log(`host phases (ms since the host started): ${JSON.stringify(marks)}`);
-  await rm(dataDir, { recursive: true, force: true });
+  await rm(traceDir, { recursive: true, force: true });
+  if (!warm) await rm(dataDir, { recursive: true, force: true });
 }
 
 async function main(): Promise<void> {

@@ -1,7 +1,9 @@
 // Issue 20: import of a big Claude Code transcript (`baton handoff --from claude --session FILE
-// --dry-run`: read, convert, redact, land, read back, manifest) against its floor measured in the
-// same run: a Node process that reads the file in 1 MiB chunks and JSON.parses every line
-// (parse-floor.cjs). Each process's wall time, CPU time (user + system) and peak RSS.
+// --dry-run`: read, convert, redact, land, read back, manifest) against its floors measured in the
+// same run, each a Node process: the bare parse (parse-floor.cjs: 1 MiB reads, JSON.parse of every
+// line) and the full floor (import-floor.ts, bundled here: + the product's redaction of every
+// message, + one JSONL line a message written, fsync'd, read back and sha256'd), its parts printed
+// one by one. Each process's wall time, CPU time (user + system) and peak RSS.
 //   npm run build:node && npx tsx bench/store/big-import.ts [megabytes=300] [runs=1]
 // The transcript repeats the lines of ../shared/fixtures/agent-logs/claude-code-session.sample.jsonl
 // (the real shape), each with its own uuid/parentUuid chain and message id, padded text to size.
@@ -10,6 +12,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, open, readFile, rm, stat } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { build } from 'esbuild';
 import { printTable, summarize } from '../stats.js';
 
 const MEGABYTES = Number(process.argv[2] ?? 300);
@@ -20,6 +23,7 @@ const RSS_HOOK = resolve(import.meta.dirname, 'max-rss.cjs');
 // BATON_BENCH_CPU_PROF=DIR: each baton process writes a V8 CPU profile there (summarise with profile-summary.ts).
 const PROF = process.env.BATON_BENCH_CPU_PROF;
 const PARSE_FLOOR = resolve(import.meta.dirname, 'parse-floor.cjs');
+const IMPORT_FLOOR_SOURCE = resolve(import.meta.dirname, 'import-floor.ts');
 const FIXTURE = resolve(import.meta.dirname, '..', '..', '..', 'shared', 'fixtures', 'agent-logs', 'claude-code-session.sample.jsonl');
 
 const root = await mkdtemp(join(tmpdir(), 'baton-bench-import-'));
@@ -62,6 +66,9 @@ const PAD = ' The build passes; next the parser keeps each line once and the rea
   await file.close();
 }
 const inputBytes = (await stat(transcript)).size;
+// The full floor as one CommonJS file, so its process loads no more than it runs (like baton's bundle).
+const importFloor = join(root, 'import-floor.cjs');
+await build({ entryPoints: [IMPORT_FLOOR_SOURCE], outfile: importFloor, bundle: true, platform: 'node', format: 'cjs', target: 'node20', minify: true, logLevel: 'warning' });
 
 interface Run {
   ms: number;
@@ -87,12 +94,16 @@ function run(args: string[], dataDir: string): Promise<Run> {
 
 const importArgs = (bin: string) => [bin, 'handoff', '--from', 'claude', '--session', transcript, '--dry-run', '--no-launch', '--json'];
 const floors: Run[] = [];
+const redactFloors: Run[] = [];
+const fullFloors: Run[] = [];
 const imports: Run[] = [];
 const baseImports: Run[] = [];
 let messages = 0;
 let encrypted = false;
 for (let r = 0; r < RUNS; r++) {
   floors.push(await run([PARSE_FLOOR, transcript], join(root, `floor-${r}`)));
+  redactFloors.push(await run([importFloor, transcript, 'redact'], join(root, `floor-${r}`)));
+  fullFloors.push(await run([importFloor, transcript, 'full', join(root, `floor-${r}.jsonl`)], join(root, `floor-${r}`)));
   if (BASE_BIN) baseImports.push(await run(importArgs(BASE_BIN), join(root, `base-${r}`)));
   // A fresh data directory each run: an imported session already in the store is not imported again.
   const dataDir = join(root, `data-${r}`);
@@ -107,25 +118,34 @@ for (let r = 0; r < RUNS; r++) {
 }
 
 const med = (runs: Run[], key: keyof Omit<Run, 'out'>) => summarize(runs.map((x) => x[key])).p50;
-const floorMs = med(floors, 'ms');
-const floorCpu = med(floors, 'cpuMs');
 console.log(`\n${encrypted ? 'ENCRYPTED at rest' : 'not encrypted'}: Claude Code transcript: ${(inputBytes / 1e6).toFixed(1)} MB, ${messages.toLocaleString('en')} messages imported; ${RUNS} runs, medians; load ${loadavg().map((l) => l.toFixed(2)).join(' ')}\n`);
-const row = (name: string, runs: Run[], floor: string) => ({
+// Each floor part's CPU is the difference between a process that does it and one that stops before it.
+const parseCpu = med(floors, 'cpuMs');
+const redactCpu = med(redactFloors, 'cpuMs');
+const fullCpu = med(fullFloors, 'cpuMs');
+console.log('Floor parts (CPU ms, user + system):');
+printTable([
+  { part: 'parse: 1 MiB reads + JSON.parse of every line (parse-floor.cjs)', 'CPU ms': parseCpu.toFixed(0), 'process CPU ms': parseCpu.toFixed(0), 'process ms': med(floors, 'ms').toFixed(0), 'peak RSS MB': med(floors, 'rssMb').toFixed(0) },
+  { part: '+ redaction: StreamRedactor over every line\'s message, 1 MiB batches', 'CPU ms': (redactCpu - parseCpu).toFixed(0), 'process CPU ms': redactCpu.toFixed(0), 'process ms': med(redactFloors, 'ms').toFixed(0), 'peak RSS MB': med(redactFloors, 'rssMb').toFixed(0) },
+  { part: '+ write one JSONL line a message, fsync, read back, sha256', 'CPU ms': (fullCpu - redactCpu).toFixed(0), 'process CPU ms': fullCpu.toFixed(0), 'process ms': med(fullFloors, 'ms').toFixed(0), 'peak RSS MB': med(fullFloors, 'rssMb').toFixed(0) },
+]);
+const row = (name: string, runs: Run[]) => ({
   measure: name,
   ms: med(runs, 'ms').toFixed(0),
-  'floor ms': floorMs.toFixed(0),
-  ratio: (med(runs, 'ms') / floorMs).toFixed(2),
   'CPU ms': med(runs, 'cpuMs').toFixed(0),
-  'floor CPU ms': floorCpu.toFixed(0),
-  'CPU ratio': (med(runs, 'cpuMs') / floorCpu).toFixed(2),
   'peak RSS MB': med(runs, 'rssMb').toFixed(0),
-  floor,
+  // The bare-parse ratio stays beside the full floor's, so nobody reads one for the other.
+  'ms / parse': (med(runs, 'ms') / med(floors, 'ms')).toFixed(2),
+  'CPU / parse': (med(runs, 'cpuMs') / parseCpu).toFixed(2),
+  'ms / full floor': (med(runs, 'ms') / med(fullFloors, 'ms')).toFixed(2),
+  'CPU / full floor': (med(runs, 'cpuMs') / fullCpu).toFixed(2),
 });
-const FLOOR = 'node process: 1 MiB reads + JSON.parse of every line (parse-floor.cjs)';
+console.log('Import against the bare parse and the full floor (parse + redaction + write/fsync/read-back/sha256):');
 printTable([
-  row('floor itself', floors, FLOOR),
-  ...(BASE_BIN ? [row('before: import (base build)', baseImports, FLOOR)] : []),
-  row('import: baton handoff --from claude --dry-run', imports, FLOOR),
+  row('floor: parse', floors),
+  row('floor: full', fullFloors),
+  ...(BASE_BIN ? [row('before: import (base build)', baseImports)] : []),
+  row('import: baton handoff --from claude --dry-run', imports),
 ]);
 if (!process.env.BATON_BENCH_KEEP) await rm(root, { recursive: true, force: true });
 else console.log(`kept ${transcript}`);

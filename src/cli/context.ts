@@ -1,5 +1,6 @@
 import { resolveDataDir } from '../core/paths.js';
 import { openStore } from '../core/store/index.js';
+import type { OpenStoreOptions } from '../core/store/session-store.js';
 import type { SessionStore } from '../core/store/types.js';
 import { ensureEndpointDir, loadOrCreateToken } from '../core/transport/endpoint.js';
 import { desktopEndpoint } from '../core/transport/forwarded-endpoint.js';
@@ -10,9 +11,9 @@ export interface CliContext {
   store: SessionStore;
 }
 
-export async function openCliStore(): Promise<CliContext> {
+export async function openCliStore(options: Pick<OpenStoreOptions, 'keyStore'> = {}): Promise<CliContext> {
   const dataDir = resolveDataDir();
-  return { dataDir, store: await openStore(dataDir) };
+  return { dataDir, store: await openStore(dataDir, options) };
 }
 
 /**

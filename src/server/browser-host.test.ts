@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { BROWSER_HOST_CAPABILITIES } from '../core/host/capabilities.js';
 import { startHostServices, type HostServices } from '../core/host/host-services.js';
-import { BROWSER_HOST_CSP, browserToken, startBrowserHost, type BrowserHost } from './browser-host.js';
+import { ASSET_CACHE_CONTROL, BROWSER_HOST_CSP, browserToken, cacheControlFor, startBrowserHost, type BrowserHost } from './browser-host.js';
 
 /**
  * The real `baton serve` stack on 127.0.0.1: Host and Origin checks against DNS rebinding and other
@@ -27,6 +27,7 @@ beforeAll(async () => {
   await mkdir(join(rendererDir, 'assets'), { recursive: true });
   await writeFile(join(rendererDir, 'index.html'), '<!doctype html><title>Baton</title>');
   await writeFile(join(rendererDir, 'assets', 'app.js'), 'console.log(1)');
+  await writeFile(join(rendererDir, 'assets', 'app-AbCd_f12.js'), 'console.log(2)');
   await writeFile(join(scratch, 'secret.txt'), 'secret');
   services = await startHostServices({ dataDir: join(scratch, 'data'), kind: 'browser', capabilities: BROWSER_HOST_CAPABILITIES });
   host = await startBrowserHost({ services, port: 0, rendererDir });
@@ -110,6 +111,21 @@ describe('browser host over HTTP', () => {
     }
     expect(BROWSER_HOST_CSP).toContain("frame-ancestors 'none'");
     expect((await get('/assets/app.js', `127.0.0.1:${host.port}`)).headers['content-type']).toBe('text/javascript; charset=utf-8');
+  });
+
+  it('lets the browser keep a content-named asset, never the page or an unnamed file', async () => {
+    expect(cacheControlFor('/assets/index-Duv2UW02.js')).toBe(ASSET_CACHE_CONTROL);
+    expect(cacheControlFor('/assets/index-By200UwQ.css?x=1')).toBe(ASSET_CACHE_CONTROL);
+    expect(cacheControlFor('/assets/codicon-DF1abBS2.ttf')).toBe(ASSET_CACHE_CONTROL);
+    for (const url of ['/', '/?token=abc', '/index.html', '/assets/app.js', '/assets/index-Duv2UW0.js', '/assets/x-Duv2UW02.js/../../index.html', '/other/index-Duv2UW02.js', '/assets/index-Duv2UW02.html']) {
+      expect(cacheControlFor(url), url).toBe('no-store');
+    }
+    expect((await get('/assets/app.js', `127.0.0.1:${host.port}`)).headers['cache-control']).toBe('no-store');
+    const hashed = await get('/assets/app-AbCd_f12.js', `127.0.0.1:${host.port}`);
+    expect(hashed.status).toBe(200);
+    expect(hashed.headers).toMatchObject({ 'cache-control': ASSET_CACHE_CONTROL, 'content-security-policy': BROWSER_HOST_CSP });
+    // A missing asset is not kept either.
+    expect((await get('/assets/gone-AbCd_f12.js', `127.0.0.1:${host.port}`)).headers['cache-control']).not.toBe(ASSET_CACHE_CONTROL);
   });
 
   it.each([

@@ -6,6 +6,7 @@ import { listingFromIndex, readTrustedIndex } from './list-indexed.js';
 import { sealsFilesAt } from '../../core/store/at-rest/registry.js';
 import { openCliStore } from '../context.js';
 import { listFromHost } from './list-host.js';
+import { listingKeyStore } from './listing-key-store.js';
 
 import { groupsOfDocument, type Listing } from './list-document.js';
 
@@ -28,7 +29,7 @@ export async function loadListing(options: { agents: boolean; archived: boolean;
   const hosted = options.host && !options.archived ? await listFromHost({ agents: options.agents, filter: options.filter, limit: options.limit }) : null;
   if (hosted !== null) return groupsOfDocument(hosted);
   const started = performance.now();
-  const opening = openCliStore();
+  const opening = openCliStore({ keyStore: listingKeyStore() });
   // While the store opens (its file system calls wait on the thread pool), the candidate index is
   // read and checked here. A sealed index (encrypted store) reads as damaged before the store
   // registers its key: it is read again below.

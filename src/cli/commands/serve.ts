@@ -7,6 +7,7 @@ import { startLockableHost } from '../../core/host/lockable-host.js';
 import type { EndpointInfo } from '../../core/transport/types.js';
 import { createOutput, EXIT } from '../output.js';
 import { readPassphrase } from '../passphrase-input.js';
+import { markPhase } from '../../core/perf/phase-trace.js';
 
 /** How long `baton serve` waits for a graceful stop (UI connections closed, host services flushed) after SIGINT/SIGTERM. */
 const SERVE_STOP_DEADLINE_MS = 10_000;
@@ -50,7 +51,9 @@ export function registerServe(program: Command): void {
         process.exitCode = EXIT.failure;
         return;
       }
+      markPhase('serve-services');
       const host = await startBrowserHost({ services, port });
+      markPhase('serve-listening');
       out.result('serve', { url: host.url, port: host.port, dataDir, endpoint: services.endpoint.address, ...(locked ? { locked: true } : {}) }, () =>
         [
           `Baton is serving its UI at ${host.url}`,

@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -79,6 +79,33 @@ describe('first scan on a fresh data directory', () => {
     expect(service.partial()).toBe(true);
     expect(service.entries()).toHaveLength(FILES);
     await service.current();
+    expect(service.partial()).toBe(false);
+    expect(service.entries()).toHaveLength(FILES);
+    expect(changes.at(-1)).toMatchObject({ rescan: true });
+  });
+
+  it('a start from an untrusted index serves its rows and holds the scan back for the UI\'s first pages; a CLI listing starts it at once', async () => {
+    await writeSessions();
+    const dataDir = join(root, 'data');
+    service = createAgentCandidates({ dataDir, env: { HOME: home } });
+    await service.ready;
+    await service.close();
+    const indexFile = candidateIndexFileFor(importersCacheFile(dataDir));
+    await writeFile(`${indexFile}.verified`, '1');
+    const written = (await stat(indexFile)).mtimeMs;
+    const changes: CandidateChange[] = [];
+    service = createAgentCandidates({ dataDir, env: { HOME: home }, onChange: (c) => changes.push(c), confirmDelayMs: 60_000 });
+    await service.current({ partialOk: true });
+    expect(service.partial()).toBe(true);
+    // A scan of these few files takes well under this; held back, nothing has moved.
+    await new Promise((r) => setTimeout(r, 400));
+    expect(service.partial()).toBe(true);
+    expect(changes).toEqual([]);
+    expect((await stat(indexFile)).mtimeMs).toBe(written);
+    // The CLI's listing needs every row confirmed: it does not wait for the delay.
+    const started = Date.now();
+    await service.current();
+    expect(Date.now() - started).toBeLessThan(30_000);
     expect(service.partial()).toBe(false);
     expect(service.entries()).toHaveLength(FILES);
     expect(changes.at(-1)).toMatchObject({ rescan: true });

@@ -13,6 +13,7 @@ import type { ScanStats } from '../importers/types.js';
 import { importersCacheFile } from '../paths.js';
 import { watchFiles, type FileWatch } from '../watch/file-watcher.js';
 import { watchTrees, type TreeWatch } from '../watch/tree-watcher.js';
+import { markPhase } from '../perf/phase-trace.js';
 
 /** Watched changes are written to the caches this long after the last one (a busy session appends every second). */
 export const CANDIDATE_PERSIST_DELAY_MS = 2_000;
@@ -234,7 +235,13 @@ export function createAgentCandidates(options: AgentCandidatesOptions) {
   /** A tool folder absent at start (the tool installed, or first run, later): watch and scan it once it exists. */
   let missingRoots = 0;
   const countMissingRoots = async () => (await Promise.all([claudeProjectsDir(dirs), codexSessionsDir(dirs)].map((d) => fsp.stat(d).then(() => 0, () => 1)))).reduce((a, b) => a + b, 0);
-  async function checkRoots(): Promise<void> {
+  /** One check at a time: a second caller that returned early while the first still restarted the watches would list the old set. */
+  let rootCheck: Promise<void> | null = null;
+  function checkRoots(): Promise<void> {
+    rootCheck ??= checkRootsOnce().finally(() => (rootCheck = null));
+    return rootCheck;
+  }
+  async function checkRootsOnce(): Promise<void> {
     if (missingRoots === 0 || closed) return;
     const now = await countMissingRoots();
     if (now >= missingRoots) return;
@@ -252,7 +259,9 @@ export function createAgentCandidates(options: AgentCandidatesOptions) {
    */
   async function quickStart(): Promise<boolean> {
     if (options.quickStart === false) return false;
+    markPhase('candidates-index-read-start');
     const index = await readCandidateIndex(candidateIndexFileFor(cacheFile), { resident: true });
+    markPhase('candidates-index-read');
     const quick = index ? await quickIndexScan(nodeImportReader, index) : null;
     if (index && !quick && !closed) {
       // An index too old (or written by watched changes) to trust: its rows are still the best
@@ -277,6 +286,19 @@ export function createAgentCandidates(options: AgentCandidatesOptions) {
   }
   let verifying = false;
   let confirmTimer: NodeJS.Timeout | null = null;
+  /** Starts the deferred first scan now (a caller needs the whole list, or the host closes). */
+  let scanNow: (() => void) | null = null;
+  /** CONFIRM_DELAY_MS, or until scanNow(): the rows shown meanwhile come from the index. */
+  const beforeFirstScan = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const go = () => {
+        clearTimeout(timer);
+        scanNow = null;
+        resolve();
+      };
+      const timer = setTimeout(go, ms);
+      scanNow = go;
+    });
   /** The version a trusted quick start set. */
   let startVersion = -1;
 
@@ -296,8 +318,10 @@ export function createAgentCandidates(options: AgentCandidatesOptions) {
   const ready = (async () => {
     // Watch first, then scan: a file written during the scan is seen by one or the other.
     await startWatches();
+    markPhase('candidates-watching');
     if (closed) return;
     if (await quickStart()) {
+      markPhase('candidates-quick-start');
       verifying = true;
       startVersion = version;
       // Later, not at once: the UI's first pages are asked for right after a host starts, and
@@ -309,7 +333,14 @@ export function createAgentCandidates(options: AgentCandidatesOptions) {
         });
       }, options.confirmDelayMs ?? CONFIRM_DELAY_MS);
       confirmTimer.unref();
-    } else await serial(fullScan);
+    } else {
+      // An index too old to trust: its rows answer the UI (marked partial) and the scan that
+      // replaces them waits like the confirm above, or its stats and the 16 MB cache write
+      // would run between the page's first requests. A caller that needs every row (the CLI's
+      // listing, current() without partialOk) starts it at once.
+      if (partial && startIndex) await beforeFirstScan(options.confirmDelayMs ?? CONFIRM_DELAY_MS);
+      await serial(fullScan);
+    }
     if (closed) return;
     // Baton's own index: an import or handoff by another process changes which candidates are listed.
     indexWatch = watchFiles([join(options.dataDir, 'index.json')], () => options.onChange?.({ added: 0, updated: 0, removed: 0, rescan: false }));
@@ -329,6 +360,7 @@ export function createAgentCandidates(options: AgentCandidatesOptions) {
         // A cold first scan's rows so far (partial() says the list is not complete yet); the CLI waits for all.
         if (partial) return;
       }
+      scanNow?.();
       await ready;
       await checkRoots();
       // While the start's confirming scan runs, answer from the trusted index (it reports its corrections).
@@ -345,7 +377,10 @@ export function createAgentCandidates(options: AgentCandidatesOptions) {
     stats: () => stats,
     health: (): CandidateHealth => ({ ...health, watchedDirs: watches.reduce((n, w) => n + w.dirs(), 0) }),
     /** Rescans now (the UI's "Rescan" button): the watch keeps running. */
-    rescan: () => serial(fullScan),
+    rescan: () => {
+      scanNow?.();
+      return serial(fullScan);
+    },
     async close(): Promise<void> {
       closed = true;
       // Watched changes not yet written: write them now, or the next start re-reads those files.
@@ -358,6 +393,7 @@ export function createAgentCandidates(options: AgentCandidatesOptions) {
       if (restartTimer) clearTimeout(restartTimer);
       if (rootTimer) clearInterval(rootTimer);
       if (confirmTimer) clearTimeout(confirmTimer);
+      scanNow?.();
       // A scan in flight finishes (and writes its caches) before the host's folders go away.
       await ready.catch(() => undefined);
       await stopWatches();

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -67,7 +67,8 @@ describe('host services', () => {
       const outcome = await offerSession(landed.session.id, { store: cli, endpoint: services.endpoint, token: services.token, timeoutMs: 5_000, launch: false, dryRun: false }, landed);
       expect(outcome.category).toBe('accepted');
       const id = landed.session.id;
-      expect(events).toEqual([
+      // The candidates' watch of Baton's own index may also announce agents:changed (the landing wrote index.json).
+      expect(events.filter((e) => e.event !== 'agents:changed')).toEqual([
         { event: 'session:changed', payload: { id, reason: 'handoff' } },
         { event: 'session:select', payload: { id } },
       ]);
@@ -120,7 +121,7 @@ describe('host services', () => {
     const imported = await services.dispatch('agents:import', { source: 'claude', path });
     expect(imported).toMatchObject({ ok: true, value: { created: true } });
     const sessionId = imported.ok ? (imported.value as { sessionId: string }).sessionId : '';
-    expect(events).toEqual([{ event: 'session:changed', payload: { id: sessionId, reason: 'import' } }]);
+    expect(events.filter((e) => e.event !== 'agents:changed')).toEqual([{ event: 'session:changed', payload: { id: sessionId, reason: 'import' } }]);
     // Once imported it is no longer offered as a candidate, and a second import lands nothing new.
     const again = await services.dispatch('agents:list', {});
     expect(again.ok && (again.value as { candidates: unknown[] }).candidates).toEqual([]);
@@ -129,6 +130,37 @@ describe('host services', () => {
     const command = await services.dispatch('terminal:command', { sessionId });
     expect(command.ok).toBe(true);
     expect(JSON.stringify(command)).toContain(id);
+  });
+
+  it('a new host sorts agents:list before the page asks: the first request builds no order, a change builds one more', async () => {
+    await services.close();
+    const ids = ['33333333-2222-4333-8444-000000000001', '33333333-2222-4333-8444-000000000002', '33333333-2222-4333-8444-000000000003'];
+    for (const [i, id] of ids.entries()) {
+      await writeLog(claudeLogPath(process.env.HOME!, `/home/dev/p${i}`, id), [claude.user({ uuid: `u${i}`, cwd: `/home/dev/p${i}`, sessionId: id }, `task ${i}`)]);
+    }
+    // Folders stamped an hour ago, so the next host trusts the index this one writes (no racy folder): a warm start.
+    const old = new Date(Date.now() - 3_600_000);
+    for (const [i] of ids.entries()) await utimes(join(process.env.HOME!, '.claude', 'projects', `-home-dev-p${i}`), old, old);
+    await utimes(join(process.env.HOME!, '.claude', 'projects'), old, old);
+    services = await startHostServices({ dataDir: join(root, 'data'), kind: 'browser', capabilities: BROWSER_HOST_CAPABILITIES });
+    await services.candidates.ready;
+    await services.close();
+    services = await startHostServices({ dataDir: join(root, 'data'), kind: 'browser', capabilities: BROWSER_HOST_CAPABILITIES });
+    await services.candidates.ready;
+    expect(services.candidates.partial()).toBe(false);
+    // Nobody asked yet: the order is built once the first rows are in.
+    const deadline = Date.now() + 5_000;
+    while (services.agentList.sorts() === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    expect(services.agentList.sorts()).toBe(1);
+    const first = await services.dispatch('agents:list', { offset: 0, limit: 2 });
+    expect(first.ok && (first.value as { total: number }).total).toBe(3);
+    expect(services.agentList.sorts()).toBe(1);
+    // An import changes the store's rows: the next request sorts again, once.
+    const path = (first.ok ? (first.value as { candidates: { path: string }[] }).candidates : [])[0]!.path;
+    await services.dispatch('agents:import', { source: 'claude', path });
+    const after = await services.dispatch('agents:list', {});
+    expect(after.ok && (after.value as { total: number }).total).toBe(2);
+    expect(services.agentList.sorts()).toBe(2);
   });
 
   it('a candidate is found by its first prompt in search:messages and previewed page by page without importing; other files are refused', async () => {

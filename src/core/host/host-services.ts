@@ -1,5 +1,4 @@
 import { createLifecycleUiHandlers } from './lifecycle-ui-handlers.js';
-import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { openStore } from '../store/index.js';
 import { KEY_METHOD, keyRequestMethod } from '../store/at-rest/key-request.js';
@@ -18,7 +17,7 @@ import { initPolicy } from '../policy/parser.js';
 import { createTaskService, type TaskService } from '../tasks/index.js';
 import { importAgentSession, notYetImported } from '../handoff/import-agent-session.js';
 import { createAgentCandidates, type AgentCandidates } from './agent-candidates.js';
-import { agentListPage, orderAgentEntries, type AgentListOrder } from './agent-list-page.js';
+import { agentListPage, createAgentListMemo, type AgentListMemo } from './agent-list-page.js';
 import { closeCandidateMethods, createCandidateMethods } from './candidate-listing.js';
 import { listingsDir } from '../paths.js';
 import { LIST_JSON_VERSION } from '../importers/list-json.js';
@@ -39,6 +38,7 @@ import { searchCandidates } from '../search/candidate-search.js';
 import { createCandidatePreview } from './candidate-preview.js';
 import { openInEditor, pathInside } from '../editor/open-in-editor.js';
 import { encryptionView } from '../store/at-rest/encryption-view.js';
+import { markPhase } from '../perf/phase-trace.js';
 
 /** Newest messages the session view receives at once; older pages come through session:messages. */
 export const SESSION_VIEW_MESSAGE_LIMIT = MESSAGE_PAGE_SIZE;
@@ -65,6 +65,8 @@ export interface HostServices {
   readonly tasks: TaskService;
   /** Claude Code / Codex resume candidates, kept current by watching their folders. */
   readonly candidates: AgentCandidates;
+  /** The `agents:list` order kept between requests, sorted ahead of the first. */
+  readonly agentList: AgentListMemo;
   /** The relay inbox when a relay is configured (issue 13), else undefined. */
   readonly relay: RelayHost | undefined;
   /** Desktop runs of the sessions' own agents (issue 19). */
@@ -81,7 +83,9 @@ export interface HostServices {
  * carry `dispatch` and `onUiEvent` to the renderer.
  */
 export async function startHostServices(options: HostOptions): Promise<HostServices> {
+  markPhase('host-services-start');
   const store = await openStore(options.dataDir);
+  markPhase('host-store-open');
   const endpoint = resolveEndpoint(options.dataDir);
   await ensureEndpointDir(endpoint.dir);
   const token = await loadOrCreateToken(endpoint.tokenPath);
@@ -105,8 +109,20 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
     emitUiEvent('session:changed', { id: event.sessionId, reason: event.kind });
     if (event.kind === 'select' || event.status === 'accepted') emitUiEvent('session:select', { id: event.sessionId });
   };
+  markPhase('host-search-created');
+  // Started, not awaited: a cold scan of a big ~/.claude must not delay the host; requests wait for it.
+  // Before the risk policy's parser loads (its WebAssembly compiles off-thread meanwhile): the
+  // candidates' watches and index read are on the path to the UI's first rows.
+  const candidates = createAgentCandidates({
+    dataDir: options.dataDir,
+    onChange: (change) => emitUiEvent('agents:changed', change),
+    onProgress: (progress) => emitUiEvent('agents:progress', progress),
+  });
   // The risk policy's bash grammar; if it cannot load, every shell command is rated high (never low).
-  await initPolicy().catch((error: unknown) => console.error(`baton: risk policy parser not loaded (${(error as Error).message}); shell commands will be rated high`));
+  // Not awaited: every risk assessment waits for it in the approval service (its session() awaits
+  // the same load), and the host's address need not (15–40 ms of WebAssembly before the UI's page).
+  void initPolicy().catch((error: unknown) => console.error(`baton: risk policy parser not loaded (${(error as Error).message}); shell commands will be rated high`));
+  markPhase('host-policy-loaded');
   const approvals = createApprovalService({ dataDir: options.dataDir, sessionDir: (id) => store.sessionDir(id), store });
   const tasks = createTaskService({ dataDir: options.dataDir });
   const unsubscribers = [
@@ -115,12 +131,6 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
     ),
     tasks.onChange((event) => emitUiEvent('tasks:changed', { id: event.view.record.id, state: event.view.state })),
   ];
-  // Started, not awaited: a cold scan of a big ~/.claude must not delay the host; requests wait for it.
-  const candidates = createAgentCandidates({
-    dataDir: options.dataDir,
-    onChange: (change) => emitUiEvent('agents:changed', change),
-    onProgress: (progress) => emitUiEvent('agents:progress', progress),
-  });
   const candidateMethods = createCandidateMethods({
     candidates,
     listRows: () => store.list({ includeArchived: true }),
@@ -157,6 +167,7 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
   }
 
   // With a relay configured, handoffs from paired devices land through the same receiver (issue 13).
+  markPhase('host-endpoint-listening');
   const relay = await startRelayHost({ dataDir: options.dataDir, store, receive });
 
   const runner = createAgentRunner({ store, tasks, dataDir: options.dataDir, batonCommand: options.batonCommand ?? defaultBatonCommand() });
@@ -167,9 +178,20 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
   // Runs a previous host left are failed or orphaned now, never shown as running.
   await runner.recoverLeftovers().catch((error: unknown) => console.error(`baton: leftover agent runs not recovered (${(error as Error).message})`));
 
+  markPhase('host-runs-recovered');
   const workspace = createWorkspaceHandlers(store);
   const preview = createCandidatePreview({ find: (source, path) => candidates.entries().find((e) => e.source === source && e.path === path)?.candidate() });
-  let agentListMemo: AgentListOrder | null = null;
+  // Archived sessions count as imported: archiving one must not bring its Claude Code / Codex candidate back.
+  const agentList = createAgentListMemo(candidates, () => store.list({ includeArchived: true }));
+  // Sorted as soon as the first rows are in (a trusted index, or a cold scan's first batch): the page asks while it loads.
+  // Again once the first scan is done (after a cold or untrusted start the rows read first were partial).
+  let stopping = false;
+  let preparing: Promise<void> = Promise.resolve();
+  const prepareOrder = () => setImmediate(() => {
+    if (!stopping) preparing = agentList.prepare();
+  });
+  void candidates.current({ partialOk: true }).then(prepareOrder, () => undefined);
+  void candidates.ready.then(prepareOrder, () => undefined);
   const watches = createSessionWatches({ resolve: (id) => watchTargetOf(store, id), onDrift: (sessionId, paths) => emitUiEvent('workspace:drift', { sessionId, paths }) });
   const dispatch = createUiDispatcher({
     'host:info': async () => ({ host: options.kind, version: BATON_VERSION, dataDir: options.dataDir, endpoint: endpoint.address, encryption: encryptionView(store.atRest) }),
@@ -244,16 +266,12 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
       // reload with nothing changed gets the list sorted for the last one; the UI asks for the
       // newest page first and streams the rest.
       // A fresh data directory: the rows read so far, marked scanning (the UI shows them with the progress).
+      markPhase('agents-list-asked');
       await candidates.current({ partialOk: true });
-      // Archived sessions count as imported: archiving one must not bring its Claude Code / Codex candidate back.
-      const rows = await store.list({ includeArchived: true });
-      const key = `${candidates.version()}|${rows.map((r) => r.id).join(',')}`;
-      if (agentListMemo?.key !== key) {
-        const stats = candidates.stats();
-        const version = createHash('sha256').update(key).digest('hex').slice(0, 16);
-        agentListMemo = { key, version, sorted: orderAgentEntries(candidates.entries(), new Set(rows.map((r) => r.id))), stats: { files: stats?.files ?? 0, ms: stats?.ms ?? 0 } };
-      }
-      return { ...agentListPage(agentListMemo, offset, limit), ...(candidates.partial() ? { scanning: true } : {}) };
+      markPhase('agents-list-candidates');
+      const order = await agentList.order();
+      markPhase('agents-list-sorted');
+      return { ...agentListPage(order, offset, limit), ...(candidates.partial() ? { scanning: true } : {}) };
     },
     'agents:import': async ({ source, path }) => {
       const { session, created } = await importAgentSession(store, source, path);
@@ -284,6 +302,7 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
     approvals,
     tasks,
     candidates,
+    agentList,
     relay,
     runner,
     emitUiEvent,
@@ -292,6 +311,7 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
       return () => emitter.off('ui', listener);
     },
     async close(closing = {}) {
+      stopping = true;
       // The runs this host started stop with it (their tasks record why), unless the person chose to leave them.
       await runner.close({ leaveRunning: closing.leaveRunsOnClose ?? options.leaveRunsOnClose ?? process.env.BATON_LEAVE_RUNS_ON_CLOSE === '1' });
       emitter.removeAllListeners();
@@ -299,6 +319,7 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
       await relay?.close();
       await endpointServer.close();
       await Promise.all([approvals.close(), tasks.close(), watches.close(), candidates.close(), search.close(), closeCandidateMethods(candidateMethods)]);
+      await preparing;
       await store.close();
     },
   };

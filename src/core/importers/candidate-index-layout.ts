@@ -116,6 +116,8 @@ export interface LayoutSource {
   size: number;
   /** Bytes [at, at + length) (shorter only at the end of the file). */
   read(at: number, length: number): Buffer;
+  /** Reads bytes [at, at + target.length) into `target` (fewer only at the end of the file); the count read. Optional: `read` serves otherwise. */
+  readInto?(at: number, target: Buffer): number;
   /** The whole file is in memory (its CRC is checked at once; the block needs no checks of its own). */
   whole: Buffer | null;
   /** Releases the file read from (positional reads). */
@@ -213,25 +215,35 @@ export function readLayout(bufOrSource: Buffer | LayoutSource, version: number):
 /**
  * The listing block read from the file as far as it is used: up to the end of the group holding
  * the bytes asked for (at least twice what was read before, so a whole listing costs a few
- * reads), each group checked against its CRC as it arrives.
+ * reads), each group checked against its CRC as it arrives. The reads land in one buffer of the
+ * block's size, made at the first call: pages never written are never resident, so a `--limit 50`
+ * listing holds what it read, and a whole listing copies nothing twice (a Buffer.concat at each
+ * doubling copied everything read before: ~2× the block, the largest part of a warm listing's
+ * reading; bench/README.md, issue 15 seventh sitting).
  */
 function lazyBlock(src: LayoutSource, blockAt: number, groups: readonly GroupRef[]): (start: number, end: number) => Buffer {
-  let loaded = Buffer.alloc(0);
-  let checked = 0; // groups whose bytes are in `loaded` and matched their CRC
+  const total = groups.length > 0 ? groups[groups.length - 1]![5] : 0;
+  let block: Buffer | null = null;
+  let loaded = 0;
+  let checked = 0; // groups whose bytes are in `block` and matched their CRC
   return (start, end) => {
-    if (end > loaded.length) {
+    // A group table claiming more than the file holds is damage, not a buffer to allocate.
+    if (block === null && blockAt + total > src.size) throw new IndexDamagedError('the listing block is short');
+    block ??= Buffer.allocUnsafe(total);
+    if (end > loaded) {
       let g = checked;
-      while (g < groups.length && (groups[g]![5] < end || groups[g]![5] < 2 * loaded.length)) g++;
-      const upTo = g < groups.length ? groups[g]![5] : groups.length > 0 ? groups[groups.length - 1]![5] : 0;
-      const more = src.read(blockAt + loaded.length, upTo - loaded.length);
-      if (more.length !== upTo - loaded.length) throw new IndexDamagedError('the listing block is short');
-      loaded = Buffer.concat([loaded, more]);
-      for (; checked < groups.length && groups[checked]![5] <= loaded.length; checked++) {
+      while (g < groups.length && (groups[g]![5] < end || groups[g]![5] < 2 * loaded)) g++;
+      const upTo = g < groups.length ? groups[g]![5] : total;
+      const into = block.subarray(loaded, upTo);
+      const got = src.readInto ? src.readInto(blockAt + loaded, into) : src.read(blockAt + loaded, into.length).copy(into);
+      if (got !== into.length) throw new IndexDamagedError('the listing block is short');
+      loaded = upTo;
+      for (; checked < groups.length && groups[checked]![5] <= loaded; checked++) {
         const [cwd, , , , from, to, crc] = groups[checked]!;
-        if (crc32(loaded.subarray(from, to)) !== crc) throw new IndexDamagedError(`the group of ${cwd}`);
+        if (crc32(block.subarray(from, to)) !== crc) throw new IndexDamagedError(`the group of ${cwd}`);
       }
-      if (end > loaded.length) throw new IndexDamagedError('a row past the listing block');
+      if (end > loaded) throw new IndexDamagedError('a row past the listing block');
     }
-    return loaded.subarray(start, end);
+    return block.subarray(start, end);
   };
 }

@@ -29,6 +29,7 @@ export function fdSource(fd: number, size: number): LayoutSource {
     size,
     whole: null,
     read: (at, length) => readAt(fd, size, at, length),
+    readInto: (at, target) => readInto(fd, size, at, target),
     close() {
       if (open) closeSync(fd);
       open = false;

@@ -1,8 +1,11 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { IndexRow } from '../../shared/session.js';
 import { encodeCandidateIndex, entryOf, type IndexEntry } from './candidate-index.js';
 import { countItems, groupItems, itemOfRow, limitGroups, type ListFilter, type ListGroup, type ListItem } from './candidate-list.js';
-import { groupsWithIndex, listingOfIndex, prepareListing } from './index-listing.js';
+import { groupsWithIndex, listingOfIndex, prepareListing, readIndexListing } from './index-listing.js';
 import type { LayoutSource } from './candidate-index-layout.js';
 import { writeListJson } from './list-json.js';
 import type { ImportedCandidate } from './types.js';
@@ -68,6 +71,13 @@ function filterOf(random: () => number): ListFilter {
 function lazy(buf: Buffer): LayoutSource & { bytesRead: () => number } {
   let bytesRead = 0;
   return { size: buf.length, whole: null, read: (at, length) => ((bytesRead += Math.min(length, buf.length - at)), Buffer.from(buf.subarray(at, at + length))), bytesRead: () => bytesRead };
+}
+
+/** The same file read through `readInto` (positional reads into the block's one buffer), as the CLI's file source reads it. */
+function lazyInto(buf: Buffer): LayoutSource & { reads: () => number } {
+  let reads = 0;
+  const read = (at: number, length: number) => Buffer.from(buf.subarray(at, at + length));
+  return { size: buf.length, whole: null, read, readInto: (at, target) => ((reads += 1), buf.copy(target, 0, at, Math.min(buf.length, at + target.length))), reads: () => reads };
 }
 
 async function render(groups: readonly ListGroup[]): Promise<string> {
@@ -152,6 +162,59 @@ describe('a listing read from the candidate index equals groupItems over the dec
     expect(prepareListing(first)).toBe(true);
     expect(source.bytesRead()).toBeLessThan(buf.length / 2);
   });
+
+  it('read into one buffer (readInto): every flipped byte and truncation gets the same verdict and output as reads that copy; whole listings in a few reads; real files too', async () => {
+    let compared = 0;
+    const dir = mkdtempSync(join(tmpdir(), 'baton-index-into-'));
+    try {
+      for (let seed = 1; seed <= 12; seed++) {
+        const random = rng(1000 + seed);
+        const entries = Array.from({ length: 40 + Math.floor(random() * 300) }, (_, i) => {
+          const c = candidateOf(random, i);
+          return entryOf(c.path, c.source, i, i, c, null, [0, 0, 0, 0]);
+        });
+        const buf = encodeCandidateIndex(entries, { folders: ['/h'], folderMtimes: [1], scope: 'all', unindexed: 0, skipped: {} });
+        const clean = await render(listingOfIndex(buf, 0, 0)!.groups);
+        const verdict = async (source: LayoutSource) => {
+          const listing = listingOfIndex(source, 0, 0);
+          if (listing === null || !prepareListing(listing.groups)) return null;
+          return render(listing.groups);
+        };
+        const into = lazyInto(buf);
+        expect(await verdict(into)).toBe(clean);
+        // Doubling reads: a whole listing of n groups costs about log2(n) + 1 reads, not one per group.
+        expect(into.reads()).toBeLessThanOrEqual(Math.ceil(Math.log2(listingOfIndex(buf, 0, 0)!.groups.length + 1)) + 2);
+        const stride = Math.max(7, Math.floor(buf.length / 200)) | 1; // ~200 flips a seed, over every region of the file
+        for (let at = seed % stride; at < buf.length; at += stride) {
+          const damaged = Buffer.from(buf);
+          damaged[at] = damaged[at]! ^ (1 << (at % 8));
+          const copied = await verdict(lazy(damaged));
+          expect(await verdict(lazyInto(damaged)), `seed ${seed} byte ${at}`).toBe(copied);
+          if (copied !== null) expect(copied).toBe(clean);
+          compared += 1;
+        }
+        for (let cut = 0; cut < buf.length; cut += Math.max(1, Math.floor(buf.length / 40))) {
+          const short = buf.subarray(0, cut);
+          expect(await verdict(lazyInto(short)), `seed ${seed} cut ${cut}`).toBe(await verdict(lazy(short)));
+          compared += 1;
+        }
+        // The CLI's own source: the file on disk, whole, then cut short.
+        const file = join(dir, `idx-${seed}`);
+        writeFileSync(file, buf);
+        const fromFile = readIndexListing(file)!;
+        expect(prepareListing(fromFile.groups)).toBe(true);
+        expect(await render(fromFile.groups)).toBe(clean);
+        fromFile.close();
+        writeFileSync(file, buf.subarray(0, buf.length - 3));
+        const cut = readIndexListing(file);
+        expect(cut === null || !prepareListing(cut.groups)).toBe(true);
+        cut?.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    expect(compared).toBeGreaterThan(2000);
+  }, 120_000);
 
   it('refuses an index of the previous format (BTNCIDX1): the scan rebuilds it', () => {
     const old = Buffer.alloc(64);

@@ -79,6 +79,9 @@ export function watchTrees(roots: readonly string[], onChange: (paths: string[])
       if ((error as NodeJS.ErrnoException).code !== 'EPERM' && (error as NodeJS.ErrnoException).code !== 'ENOENT') trouble(`the watch of ${dir} failed (${(error as Error).message})`);
     });
     watchers.set(dir, watcher);
+    // A leaf folder found at the start holds the session files themselves (10,000 in one Claude
+    // project): nothing to watch below it and nothing to announce, so it is not listed.
+    if (depthLeft === 0 && !announce) return;
     const entries = await fsp.readdir(dir, { withFileTypes: true }).catch(() => []);
     for (const entry of entries) {
       const path = join(dir, entry.name);

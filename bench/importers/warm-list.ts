@@ -1,0 +1,90 @@
+/**
+ * Issue 15: `baton list --json` warm with no host, several builds alternated run by run, against
+ * `node -e ""` in the same run. Each child preloads bench/store/max-rss.cjs and reports its own CPU
+ * time (user + system, µs) and peak RSS on exit, so the CPU column has microsecond resolution
+ * (/usr/bin/time's has 10 ms) and holds up better than wall time on a loaded machine.
+ *
+ *   npx tsx bench/importers/warm-list.ts --dir=/tmp/k15c7/full --runs=15 --bins=now=bin/baton.js,before=/tmp/k15c-base/bin/baton.js
+ *
+ * The corpus and caches in <dir> (home/, data/) are candidates.ts's: run it once first. A warm
+ * listing trusts the index for FULL_VERIFY_MAX_AGE_MS (60 s) after the last full verification;
+ * past that, the next listing stats every file again. So every REFRESH_EVERY_MS the bench deletes
+ * the verification stamp and runs one unmeasured listing (a full verification), and only the
+ * runs between are measured: every measured run is the index-only listing.
+ */
+import { execFile } from 'node:child_process';
+import { readFile, rm, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+
+const REFRESH_EVERY_MS = 30_000;
+const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '')).map((a) => [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] as [string, string]));
+const dir = resolve(args.get('dir') ?? '/tmp/baton-c15/full');
+const runs = Number(args.get('runs') ?? 15);
+const extra = (args.get('args') ?? '').split(' ').filter(Boolean);
+const bins = (args.get('bins') ?? `now=${resolve(import.meta.dirname, '..', '..', 'bin', 'baton.js')}`).split(',').map((pair) => {
+  const [label, path] = pair.split('=') as [string, string];
+  return { label, path: resolve(path) };
+});
+const data = join(dir, 'data');
+const preload = resolve(import.meta.dirname, '..', 'store', 'max-rss.cjs');
+const cpuFile = join(dir, 'warm-list-cpu.txt');
+const env = { ...process.env, HOME: join(dir, 'home'), BATON_HOME: data, XDG_RUNTIME_DIR: join(dir, 'run'), BATON_BENCH_RSS_FILE: cpuFile };
+
+interface Sample {
+  ms: number;
+  cpuMs: number;
+  rssMb: number;
+  bytes: number;
+}
+
+function run(argv: string[]): Promise<Sample> {
+  return new Promise((done, fail) => {
+    const t0 = performance.now();
+    execFile(process.execPath, ['--require', preload, ...argv], { env, maxBuffer: 512 * 1024 * 1024, encoding: 'buffer' }, async (error, stdout, stderr) => {
+      const ms = performance.now() - t0;
+      if (error) return fail(new Error(`${argv.join(' ')}: ${error.message}\n${stderr.toString()}`));
+      const [rssKb, cpuUs] = (await readFile(cpuFile, 'utf8')).split(' ').map(Number) as [number, number];
+      done({ ms, cpuMs: cpuUs / 1000, rssMb: rssKb / 1024, bytes: stdout.length });
+    });
+  });
+}
+
+function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+}
+
+let refreshedAt = -Infinity;
+/** A full verification now, unmeasured, when the last one is REFRESH_EVERY_MS old. */
+async function refresh(): Promise<void> {
+  if (performance.now() - refreshedAt < REFRESH_EVERY_MS) return;
+  const stamp = join(data, 'importers-candidates.idx.verified');
+  await rm(stamp, { force: true });
+  await run([bins[0]!.path, 'list', '--json']);
+  await stat(stamp); // the full path wrote it again: the next listings read the index alone
+  refreshedAt = performance.now();
+}
+
+const loadavg = async () => (await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).join(' ');
+console.log(`corpus ${dir}; load average ${await loadavg()}; ${runs} runs of each, alternated; list args: --json ${extra.join(' ')}`);
+const samples = new Map<string, Sample[]>([['node -e ""', []], ...bins.map((b) => [b.label, []] as [string, Sample[]])]);
+for (let i = 0; i < runs; i++) {
+  await refresh();
+  samples.get('node -e ""')!.push(await run(['-e', '']));
+  for (const b of bins) samples.get(b.label)!.push(await run([b.path, 'list', '--json', ...extra]));
+}
+const sizes = new Set(bins.map((b) => samples.get(b.label)![0]!.bytes));
+console.table(
+  [...samples].map(([measure, s]) => ({
+    measure,
+    runs: s.length,
+    'wall median ms': Math.round(median(s.map((x) => x.ms))),
+    'wall min ms': Math.round(Math.min(...s.map((x) => x.ms))),
+    'CPU median ms': Number(median(s.map((x) => x.cpuMs)).toFixed(1)),
+    'CPU min ms': Number(Math.min(...s.map((x) => x.cpuMs)).toFixed(1)),
+    'peak RSS MB': Math.round(Math.max(...s.map((x) => x.rssMb))),
+    'stdout MB': (s[0]!.bytes / 2 ** 20).toFixed(2),
+  })),
+);
+if (sizes.size !== 1) console.log(`note: the builds printed different sizes: ${[...sizes].join(', ')} bytes`);
+console.log(`load average at the end: ${await loadavg()}`);

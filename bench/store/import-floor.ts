@@ -1,0 +1,89 @@
+// The full floor of an import (issue 20: "the floors include what the product must do per record"),
+// bundled by big-import.ts into one CommonJS file and run as its own node process, like the import:
+//   node import-floor.cjs TRANSCRIPT.jsonl parse|redact|full [SCRATCH.jsonl]
+// Each mode adds a part, so the bench prints each part's CPU as the difference between two processes:
+// - parse:  read the file in 1 MiB chunks and JSON.parse every line (what parse-floor.cjs does);
+// - redact: + the product's own redaction (StreamRedactor, the same code the landing bundles) over
+//   each line's `message` (the part of a line an import turns into a message), in batches of
+//   LANDING_BATCH_CHARS, with the keyed secrets gathered so far (the import's plan gathers them in
+//   its first read); the bench takes the parse part from parse-floor.cjs, `parse` here is for checks;
+// - full:   + one JSONL line per message written to SCRATCH, fsync'd, read back and sha256'd.
+import { createHash } from 'node:crypto';
+import { closeSync, fsyncSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
+import { collectKeyedSecrets, StreamRedactor } from '../../src/core/redact/redact-value.js';
+import { LANDING_BATCH_CHARS } from '../../src/core/handoff/landing-batches.js';
+
+const [input, mode, scratch] = process.argv.slice(2) as [string, 'parse' | 'redact' | 'full', string | undefined];
+if (!['parse', 'redact', 'full'].includes(mode) || (mode === 'full' && !scratch)) {
+  process.stderr.write('usage: import-floor.cjs TRANSCRIPT parse|redact|full [SCRATCH]\n');
+  process.exit(2);
+}
+const REDACT = mode !== 'parse';
+const WRITE = mode === 'full';
+/** Bytes of JSONL gathered before one write, as the landing writes in batches. */
+const WRITE_CHUNK_CHARS = 1024 * 1024;
+
+const out = WRITE ? openSync(scratch!, 'w') : -1;
+let pending = '';
+let seq = 0;
+const write = (text: string, force = false) => {
+  pending += text;
+  if (pending.length >= WRITE_CHUNK_CHARS || (force && pending)) {
+    writeSync(out, pending);
+    pending = '';
+  }
+};
+
+// One redactor for the session, as the landing has; its keyed set grows batch by batch here.
+const keyed = new Set<string>();
+const redactor = new StreamRedactor(keyed);
+let batch: unknown[] = [];
+let batchChars = 0;
+const flush = async () => {
+  if (batch.length === 0) return;
+  for (const message of batch) collectKeyedSecrets(message, keyed);
+  const redacted = await redactor.redact(batch);
+  if (WRITE) for (const message of redacted) write(`${JSON.stringify({ seq: seq++, message })}\n`);
+  batch = [];
+  batchChars = 0;
+};
+
+// A CommonJS bundle has no top-level await.
+async function main(): Promise<void> {
+  const fd = openSync(input, 'r');
+  const chunk = Buffer.alloc(1024 * 1024);
+  let carry = '';
+  let lines = 0;
+  for (let n; (n = readSync(fd, chunk, 0, chunk.length, null)) > 0; ) {
+    const parts = (carry + chunk.toString('utf8', 0, n)).split('\n');
+    carry = parts.pop()!;
+    for (const line of parts) {
+      if (!line) continue;
+      const value = JSON.parse(line) as { message?: unknown };
+      lines++;
+      if (!REDACT || value.message === undefined) continue;
+      batch.push(value.message);
+      batchChars += line.length;
+      if (batchChars >= LANDING_BATCH_CHARS) await flush();
+    }
+  }
+  closeSync(fd);
+  await flush();
+  if (WRITE) {
+    write('', true);
+    fsyncSync(out);
+    closeSync(out);
+    // Read back what landed and hash it, in the same 1 MiB chunks.
+    const back = openSync(scratch!, 'r');
+    const hash = createHash('sha256');
+    for (let n; (n = readSync(back, chunk, 0, chunk.length, null)) > 0; ) hash.update(chunk.subarray(0, n));
+    closeSync(back);
+    hash.digest('hex');
+    rmSync(scratch!);
+  }
+  if (lines === 0) process.exit(1);
+}
+main().catch((error: unknown) => {
+  process.stderr.write(`${String(error)}\n`);
+  process.exit(1);
+});
