@@ -63,7 +63,9 @@ const hosts: ChildProcess[] = [];
 try {
   await rm(join(dir, 'enc-data'), { recursive: true, force: true });
   for (const env of [plainEnv, encEnv]) await mkdir(env.XDG_RUNTIME_DIR!, { recursive: true, mode: 0o700 });
-  // The encrypted store's caches, sealed under this run's key: one cold listing without a host.
+  // The encrypted store (a listing alone creates no key: `encrypt --status` opens the store as a
+  // writing command does), then its caches, sealed under this run's key: one cold listing without a host.
+  await run([BATON, 'encrypt', '--status', '--json'], encEnv);
   await run([BATON, 'list', '--json', '--no-host'], encEnv);
   const encrypted = JSON.parse(await readFile(join(dir, 'enc-data', 'encryption.json'), 'utf8')) as { mode?: string };
   if (encrypted.mode !== 'keyring') throw new Error('the encrypted data directory was not created encrypted');
