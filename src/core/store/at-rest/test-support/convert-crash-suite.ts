@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bundleChild, pool, runChild } from '../../test-support/crash-runner.js';
+import { bundleChild, MAX_TRIAL_REDOS, pool, runChild } from '../../test-support/crash-runner.js';
 import { fastTmpRoot } from '../../test-support/temp-dir.js';
 import { readEncryptionState } from '../at-rest-state.js';
 import { enableEncryption, rotateKey } from '../convert.js';
@@ -18,8 +18,6 @@ import { daemonVanished, describeExit, startSecretService, type DaemonExit, type
  */
 const PARALLEL: Record<'enable' | 'rotate', number> = { enable: 4, rotate: 1 };
 const SUITE_TIMEOUT_MS = 900_000;
-/** A trial is run again at most this many times when the Secret Service vanished under it. */
-const MAX_REDOS_PER_TRIAL = 2;
 /** Daemon deaths one file tolerates; beyond this the harness itself is broken, and the test says so. */
 const MAX_DAEMON_DEATHS = 5;
 const CONVERT_CHILD = fileURLToPath(new URL('./convert-crash-child.ts', import.meta.url));
@@ -95,7 +93,7 @@ export function convertCrashSuite(mode: 'enable' | 'rotate'): void {
         for (let attempt = 0; ; attempt++) {
           const root = join(work, `${mode}-${variant}-${k}-${attempt}`);
           const { failure, vanished } = await trial(variant, k, root);
-          if (vanished !== null && attempt < MAX_REDOS_PER_TRIAL) {
+          if (vanished !== null && attempt < MAX_TRIAL_REDOS) {
             // Not the product: the keyring daemon died under this trial. The trial runs again on a fresh store.
             totals.redone += 1;
             await rm(root, { recursive: true, force: true });
