@@ -8,7 +8,7 @@ import { fastTmpRoot } from '../test-support/temp-dir.js';
 import { ENCRYPTION_FILE } from './at-rest-state.js';
 import { notUnderKey } from './test-support/convert-fixture.js';
 import { osKeyStore, type KeyStore } from './key-store.js';
-import { daemonVanished, describeExit, startSecretService, type SecretService } from './test-support/secret-service.js';
+import { daemonVanished, describeExit, MAX_DAEMON_DEATHS, startSecretService, type SecretService } from './test-support/secret-service.js';
 
 /**
  * The crash suite with encryption at rest on, against a real Secret Service: the store scenario
@@ -19,8 +19,6 @@ import { daemonVanished, describeExit, startSecretService, type SecretService } 
 const TRIALS_MIN = 1000;
 const PARALLEL = 4;
 const SUITE_TIMEOUT_MS = 900_000;
-/** Keyring daemon deaths the suite tolerates (each trial under one is redone); beyond this the harness itself is broken. */
-const MAX_DAEMON_DEATHS = 5;
 const SCENARIO_CHILD = fileURLToPath(new URL('../test-support/crash-child.ts', import.meta.url));
 
 let service: SecretService;

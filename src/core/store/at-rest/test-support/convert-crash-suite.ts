@@ -8,7 +8,7 @@ import { readEncryptionState } from '../at-rest-state.js';
 import { enableEncryption, rotateKey } from '../convert.js';
 import { nodeDurableFs } from '../../../fs/durable-fs.js';
 import { buildStore, checkStore, notUnderKey } from './convert-fixture.js';
-import { daemonVanished, describeExit, startSecretService, type DaemonExit, type SecretService } from './secret-service.js';
+import { daemonVanished, describeExit, MAX_DAEMON_DEATHS, startSecretService, type DaemonExit, type SecretService } from './secret-service.js';
 
 /**
  * Trials at once. Rotation's trials run one at a time: with several processes creating, reading and
@@ -18,8 +18,6 @@ import { daemonVanished, describeExit, startSecretService, type DaemonExit, type
  */
 const PARALLEL: Record<'enable' | 'rotate', number> = { enable: 4, rotate: 1 };
 const SUITE_TIMEOUT_MS = 900_000;
-/** Daemon deaths one file tolerates; beyond this the harness itself is broken, and the test says so. */
-const MAX_DAEMON_DEATHS = 5;
 const CONVERT_CHILD = fileURLToPath(new URL('./convert-crash-child.ts', import.meta.url));
 
 /**
@@ -28,7 +26,9 @@ const CONVERT_CHILD = fileURLToPath(new URL('./convert-crash-child.ts', import.m
  * whole (old or new), and a second run finishes the job with every file under the current key.
  * One mode per test file: each file gets a keyring of its own (after a part's hundreds of
  * SIGKILLed keychain clients, Debian's gnome-keyring 42 has been seen to leave the bus, and this
- * process's keychain binding keeps the bus it first connected to).
+ * process's keychain binding keeps the bus it first connected to). A trial the daemon died under
+ * (secret-service.ts: the bus's NoReply and a recorded exit, nothing else) runs again, and the
+ * daemon's deaths are printed with its stderr.
  */
 export function convertCrashSuite(mode: 'enable' | 'rotate'): void {
   let service: SecretService;

@@ -37,6 +37,9 @@ const LOG_FILE = 'keyring-daemon.log';
 /** How long an exit record may lag behind the daemon's death (the activation shell writes it after `wait`). */
 const EXIT_RECORD_LAG_MS = 3_000;
 
+/** Daemon deaths one test file tolerates (each trial under one is redone); beyond this the harness itself is broken, and the test says so. */
+export const MAX_DAEMON_DEATHS = 5;
+
 /** How one keyring daemon ended. */
 export interface DaemonExit {
   pid: number;
