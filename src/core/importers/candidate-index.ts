@@ -12,7 +12,7 @@ import { groupCloseText, groupOpenText } from './list-json.js';
 import { newestEntries } from './quick-scan.js';
 import type { IndexRow } from '../../shared/session.js';
 import { resumeCommandFor, type AgentSource, type ImportedCandidate } from './types.js';
-import { openFileFor, sealFileFor, sealsFilesAt } from '../store/at-rest/registry.js';
+import { dropIfStoreTurnedEncrypted, openFileFor, sealFileFor, sealsFilesAt } from '../store/at-rest/registry.js';
 import { privateCopyOf, readResidentPrefix, windowedReader } from './index-file-source.js';
 
 /**
@@ -434,6 +434,7 @@ export function verifiedFileOf(indexFile: string): string {
 /** Records that a full scan confirmed the index now (a few bytes; a lost write only costs one more full scan). */
 export async function markCandidateIndexVerified(indexFile: string, now = Date.now()): Promise<void> {
   await fsp.writeFile(verifiedFileOf(indexFile), String(now), { mode: 0o600 }).catch(() => undefined);
+  await dropIfStoreTurnedEncrypted(verifiedFileOf(indexFile));
 }
 
 /** temp → write → fsync → rename, like the digest cache: a reader sees the old index or the new one. */
@@ -452,4 +453,5 @@ export async function saveCandidateIndex(file: string, entries: readonly IndexEn
     await fsp.unlink(temp).catch(() => undefined);
     throw error;
   }
+  await dropIfStoreTurnedEncrypted(file);
 }

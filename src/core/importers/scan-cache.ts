@@ -4,7 +4,7 @@ import { basename, dirname, join } from 'node:path';
 import { SCAN_CACHE_VERSION } from './limits.js';
 import type { FileState } from './summarize-file.js';
 import { isRecord } from './text.js';
-import { openFileFor, sealFileFor } from '../store/at-rest/registry.js';
+import { dropIfStoreTurnedEncrypted, openFileFor, sealFileFor } from '../store/at-rest/registry.js';
 
 /** The scan cache: one FileState per source log, keyed by absolute path. Baton's own file. */
 export interface ScanCache {
@@ -130,5 +130,6 @@ export async function saveScanCache(cacheFile: string, cache: ScanCache): Promis
       await d.close();
     }
   }
+  await dropIfStoreTurnedEncrypted(cacheFile);
   await remember(cacheFile, cache);
 }

@@ -2,6 +2,9 @@ import { join } from 'node:path';
 import { isValidId } from '../../shared/ids.js';
 import { StoreError } from './errors.js';
 
+/** The data directory's encryption-at-rest settings (at-rest/at-rest-state.ts): present once the store is encrypted. */
+export const ENCRYPTION_FILE = 'encryption.json';
+
 /** Directories 0700 and files 0600: sessions hold code, prompts and tool output. */
 export const DIR_MODE = 0o700;
 export const FILE_MODE = 0o600;

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { DurableFs } from '../../fs/durable-fs.js';
 import { createFileAtomic, writeFileAtomic } from '../../fs/write-file-atomic.js';
 import { StoreError, errnoOf, fromFsError } from '../errors.js';
-import { ARCHIVED_DIR, EVENTS_FILE, FILE_MODE, RECEIPTS_DIR, SESSIONS_DIR } from '../layout.js';
+import { ARCHIVED_DIR, ENCRYPTION_FILE, EVENTS_FILE, FILE_MODE, RECEIPTS_DIR, SESSIONS_DIR } from '../layout.js';
 import { dataKeyOf, newDataKey, type DataKey } from './aead.js';
 import { AtRestCipher } from './at-rest-cipher.js';
 import type { KeyStore } from './key-store.js';
@@ -15,7 +15,7 @@ import { heldPassphraseKey, ScryptParams } from './passphrase.js';
  * entry holds its key: the entry's account name and the key's id, never the key. It is plaintext
  * (docs/encryption.md lists it) because it must be read before any key is known.
  */
-export const ENCRYPTION_FILE = 'encryption.json';
+export { ENCRYPTION_FILE };
 
 const KeyRef = z.strictObject({ account: z.string().regex(/^data-key-[0-9a-f]{16,64}$/), keyId: z.string().regex(/^[0-9a-f]{16}$/) });
 const EncryptionState = z.strictObject({

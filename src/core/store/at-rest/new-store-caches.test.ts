@@ -13,6 +13,7 @@ import { SEARCH_INDEX_FILE } from '../../search/search-service.js';
 import { openStore } from '../index.js';
 import { FILE_MAGIC } from './at-rest-cipher.js';
 import { PLAIN_CACHES_OF_A_NEW_STORE } from './at-rest-state.js';
+import { registerStoreFs } from './registry.js';
 import type { KeyStore } from './key-store.js';
 
 /**
@@ -74,5 +75,29 @@ describe('caches of a new store written before its key', () => {
     const reopened = await openStore(dataDir, { keyStore: keys });
     expect(existsSync(cache)).toBe(true);
     await reopened.close();
+  });
+
+  it('a listing that writes its caches after another process turned the store encrypted leaves no clear cache', async () => {
+    const home = join(root, 'home-race');
+    const dataDir = join(root, 'data-race');
+    for (let i = 0; i < 3; i++) {
+      const id = `cdcdcdcd-0000-4000-8000-${String(i).padStart(12, '0')}`;
+      await writeLog(claudeLogPath(home, '/home/dev/b', id), [claude.user({ uuid: `${id}-u`, cwd: '/home/dev/b', sessionId: id }, `${MARKER} race ${i}`)]);
+    }
+    const keys = memoryKeys();
+    const listing = await openStore(dataDir, { keyStore: listingKeyStore(keys) });
+    expect(listing.atRest.state).toBe('off');
+    // Another process creates the key now (it removes the clear caches, none yet) and goes away.
+    const other = await openStore(dataDir, { keyStore: keys });
+    expect(other.atRest.state).toBe('on');
+    await other.close();
+    // This process still holds the store it opened unencrypted: no cipher for its files.
+    registerStoreFs(dataDir, undefined);
+    forgetScanCacheMemo();
+    const cache = importersCacheFile(dataDir);
+    const listed = await scanCandidateIndex({ env: { HOME: home }, cacheFile: cache });
+    expect(listed.entries).toHaveLength(3);
+    await listing.close();
+    for (const file of [cache, candidateIndexFileFor(cache), verifiedFileOf(candidateIndexFileFor(cache))]) expect(existsSync(file), file).toBe(false);
   });
 });

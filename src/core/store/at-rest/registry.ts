@@ -1,4 +1,7 @@
-import { relative, isAbsolute, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { unlink } from 'node:fs/promises';
+import { dirname, join, relative, isAbsolute, resolve } from 'node:path';
+import { ENCRYPTION_FILE } from '../layout.js';
 import { nodeDurableFs, type DurableFs } from '../../fs/durable-fs.js';
 import { cipherOf } from './encrypting-fs.js';
 
@@ -41,4 +44,19 @@ export function openFileFor(path: string, bytes: Buffer): Buffer {
 /** Whether files at `path` are sealed (inside a store this process opened encrypted). */
 export function sealsFilesAt(path: string): boolean {
   return cipherOf(storeFsFor(path)) !== undefined;
+}
+
+/**
+ * Called after a cache at the top of a data directory was written in the clear (no cipher for it in
+ * this process): removes it again if the directory turned encrypted meanwhile. A `baton list` opens
+ * a new store without creating its key (cli/commands/listing-key-store.ts) while another process
+ * may create it; that process removes the clear caches after writing encryption.json
+ * (at-rest-state.ts), and this check after the rename covers the other order, so whichever step
+ * comes last removes the clear file. A cache is rebuilt (sealed) by the next scan.
+ */
+export async function dropIfStoreTurnedEncrypted(path: string): Promise<void> {
+  if (sealsFilesAt(path) || !existsSync(join(dirname(path), ENCRYPTION_FILE))) return;
+  await unlink(path).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ENOENT') console.error(`baton: ${path} was written unencrypted just as the store turned encrypted, and could not be removed (${error.message}); remove it by hand`);
+  });
 }
