@@ -1,22 +1,15 @@
-import { DevicesPanel } from '../features/devices/DevicesPanel';
 import { RelayFooter } from '../features/devices/RelayFooter';
 import { EncryptionFooter } from '../features/encryption/EncryptionFooter';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { BatonApi } from '../api';
-import { ApprovalsPanel } from '../features/approvals/ApprovalsPanel';
 import { ApprovalToast } from '../features/approvals/ApprovalToast';
 import { useApprovals } from '../features/approvals/use-approvals';
 import { CandidateMissing } from '../features/agents/CandidateMissing';
-import { CandidatePanel } from '../features/agents/CandidatePanel';
 import { useAgentScan } from '../features/agents/use-agent-scan';
-import { StatsPanel } from '../features/stats/StatsPanel';
-import { DataPanel } from '../features/lifecycle/DataPanel';
 import { ArchiveGroupButton } from '../features/lifecycle/ArchiveGroupButton';
 import { ArchivedSection } from '../features/lifecycle/ArchivedSection';
-import { SearchPanel } from '../features/search/SearchPanel';
 import type { SearchHit } from '../../../shared/ui-contract';
 import { HandoffAlerts } from '../features/alerts/HandoffAlerts';
-import { TaskPanel } from '../features/tasks/TaskPanel';
 import { displayTask, isLive } from '../features/tasks/task-display';
 import { useTasks } from '../features/tasks/use-tasks';
 import { ApiContext } from '../hooks/api-context';
@@ -34,6 +27,8 @@ import { SidebarResizer, useSidebarWidth } from './SidebarResizer';
 import { DetailPane } from './DetailPane';
 import { SessionsPane } from './SessionsPane';
 import { formatCount } from '../model/format-number';
+import { ApprovalsPanel, CandidatePanel, DataPanel, DevicesPanel, preloadViews, SearchPanel, StatsPanel, TaskPanel } from './lazy-views';
+import { ViewFallback } from './ViewFallback';
 
 /** What the main area shows instead of the open session. */
 export type Panel = 'approvals' | 'tasks' | 'stats' | 'devices' | 'search' | 'data' | null;
@@ -114,6 +109,12 @@ export function App({ api }: { api: BatonApi }) {
     const base = openTitle !== undefined && openTitle.length > 0 ? `${openTitle} — Baton` : 'Baton';
     document.title = waiting > 0 ? `(${waiting}) ${base}` : base;
   }, [openTitle, approvals.pending.value]);
+
+  // The split views (lazy-views.tsx) are fetched once the list has its first rows, never before.
+  const listShown = merged.rows.length > 0 || (sessions.value !== undefined && scan.settled);
+  useEffect(() => {
+    if (listShown) preloadViews();
+  }, [listShown]);
 
   // Candidates still streaming in from the host are counted already (issue 15).
   const count = sessions.value === undefined ? undefined : merged.rows.length + Math.max(0, (scan.total ?? 0) - scan.candidates.length);
@@ -213,7 +214,7 @@ export function App({ api }: { api: BatonApi }) {
           </aside>
           <SidebarResizer width={sidebarWidth} onResize={setSidebarWidth} />
           <main className="detail" aria-label={panel === null ? 'Session' : panel} ref={detailRef} data-scroll-root>
-            {main}
+            <Suspense fallback={<ViewFallback />}>{main}</Suspense>
           </main>
         </div>
         {approvals.toast !== null && panel !== 'approvals' && (

@@ -2,7 +2,7 @@ import type { SessionDetail } from '../../../shared/ui-contract';
 import type { Remote } from '../hooks/use-remote';
 import { EmptyState } from './EmptyState';
 import { ErrorState } from './ErrorState';
-import { SessionView } from './SessionView';
+import { SessionView } from './lazy-views';
 import { Skeleton } from './Skeleton';
 import type { InitialSearch } from '../features/conversation/Conversation';
 

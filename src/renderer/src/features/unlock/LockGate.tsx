@@ -1,7 +1,8 @@
-import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import { Suspense, useCallback, useEffect, useState, type ReactNode } from 'react';
 import type { BatonApi } from '../../api';
 import type { LockState } from '../../../../shared/lock-contract';
-import { UnlockScreen } from './UnlockScreen';
+import { UnlockScreen } from '../../components/lazy-views';
+import { ViewFallback } from '../../components/ViewFallback';
 
 /**
  * Shows the app, or the unlock screen while the host's passphrase store is locked (issue 17). The
@@ -26,7 +27,13 @@ export function LockGate({ api, children }: { api: BatonApi; children: ReactNode
     };
   }, [api, refresh]);
 
-  if (lock?.state === 'locked') return <UnlockScreen api={api} state={lock} onUnlocked={setLock} />;
+  if (lock?.state === 'locked') {
+    return (
+      <Suspense fallback={<ViewFallback />}>
+        <UnlockScreen api={api} state={lock} onUnlocked={setLock} />
+      </Suspense>
+    );
+  }
   return (
     <>
       {children}
