@@ -3,6 +3,7 @@
 // CommonJS (bin/package.json) so Node starts without its ES-module loader.
 'use strict';
 const { cliIsBuilt, compileFor, fastListIsBuilt, loadFastList } = require('./load-cli.js');
+const { EXIT_WHEN_FLUSHED, exitWhenFlushed } = require('./exit-when-flushed.js');
 
 async function run() {
   if (!cliIsBuilt()) {
@@ -13,6 +14,7 @@ async function run() {
   // (false) whenever the full CLI is needed.
   if (process.argv[2] === 'list' && !process.argv.includes('--no-host') && fastListIsBuilt() && (await loadFastList().tryFastList(process.argv))) process.exit(0);
   await compileFor(process.argv).cli.main(process.argv);
+  if (EXIT_WHEN_FLUSHED.has(process.argv[2])) exitWhenFlushed();
 }
 
 run().catch((error) => {

@@ -3,7 +3,7 @@
 // CommonJS (bin/package.json): an ES-module launcher makes Node start its ESM loader and
 // node:fs's stream facade, ~5 ms of every command (bench/handoff/cli-process.ts).
 'use strict';
-const { existsSync, readFileSync } = require('node:fs');
+const { existsSync, readFileSync, statSync } = require('node:fs');
 const { createRequire } = require('node:module');
 const { dirname, join } = require('node:path');
 const vm = require('node:vm');
@@ -39,6 +39,30 @@ function compileCli() {
 // "Issue 20, sixth sitting"; test: src/cli/handoff-young-generation.test.ts.
 function keepYoungGenerationSmall() {
   require('node:v8').setFlagsFromString('--semi-space-growth-factor=1');
+}
+
+/**
+ * A `--messages` file below this size is handed off with V8's default young generation: its whole
+ * input is smaller than the semi-spaces the flag above holds back, and on a 150-message handoff the
+ * flag cost 12–16 ms of CPU in more scavenges (bench/README.md, "Issue 20, seventh sitting").
+ */
+const SMALL_HANDOFF_INPUT_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Whether a handoff's young generation must be held small: always, unless argv names one
+ * `--messages` file (not stdin, no --from import, no --session re-offer, whose sizes are not known
+ * here) under SMALL_HANDOFF_INPUT_BYTES. Anything unexpected keeps the bound.
+ */
+function handoffMayBeBig(argv, sizeOf = (file) => statSync(file).size) {
+  const args = argv.slice(3);
+  if (args.some((a) => a === '--from' || a.startsWith('--from=') || a === '--session' || a.startsWith('--session='))) return true;
+  const named = args.flatMap((a, i) => (a === '--messages' ? [args[i + 1]] : a.startsWith('--messages=') ? [a.slice('--messages='.length)] : []));
+  if (named.length !== 1 || !named[0] || named[0] === '-' || named[0].startsWith('-')) return true;
+  try {
+    return !(sizeOf(named[0]) < SMALL_HANDOFF_INPUT_BYTES);
+  } catch {
+    return true; // the handoff reports a missing or unreadable file itself
+  }
 }
 
 /** The handoff bundle as the build warms it (V8's default flags: the cache it writes is for them). */
@@ -77,7 +101,7 @@ function compileBundle(file, cacheFile, beforeRun) {
  * (a missing or partial build never changes what runs, only how fast).
  */
 function compileFor(argv) {
-  if (argv[2] === 'handoff' && existsSync(HANDOFF_BUNDLE)) return compileBundle(HANDOFF_BUNDLE, HANDOFF_CACHE, keepYoungGenerationSmall);
+  if (argv[2] === 'handoff' && existsSync(HANDOFF_BUNDLE)) return compileBundle(HANDOFF_BUNDLE, HANDOFF_CACHE, handoffMayBeBig(argv) ? keepYoungGenerationSmall : undefined);
   if (argv[2] === 'resume' && argv.length === 3 && existsSync(RESUME_BUNDLE)) return compileResume();
   if (argv[2] === 'show' && existsSync(SHOW_BUNDLE)) return compileShow();
   if (argv[2] === 'list' && existsSync(LIST_BUNDLE)) return compileList();
@@ -118,6 +142,8 @@ exports.FAST_LIST_BUNDLE = FAST_LIST_BUNDLE;
 exports.FAST_LIST_CACHE = FAST_LIST_CACHE;
 exports.compileCli = compileCli;
 exports.compileHandoff = compileHandoff;
+exports.handoffMayBeBig = handoffMayBeBig;
+exports.SMALL_HANDOFF_INPUT_BYTES = SMALL_HANDOFF_INPUT_BYTES;
 exports.compileFor = compileFor;
 exports.compileFastList = compileFastList;
 exports.loadFastList = loadFastList;

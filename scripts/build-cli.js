@@ -13,6 +13,29 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { compileCli, compileFastList, compileHandoff, compileList, compileResume, compileShow, CLI_BUNDLE, CLI_CACHE, FAST_LIST_CACHE, HANDOFF_BUNDLE, HANDOFF_CACHE, LIST_BUNDLE, LIST_CACHE, RESUME_BUNDLE, RESUME_CACHE, SHOW_BUNDLE, SHOW_CACHE } from '../bin/load-cli.js';
 
+/**
+ * zod's `locales` namespace (`z.locales`, `z.core.locales`) re-exports its 50 error-message
+ * languages; nothing in Baton selects one (zod configures English itself), but the namespace kept
+ * all of them in every CLI bundle: 263 KB of the handoff's 1.4 MB, 44 % of the show bundle, read and
+ * initialised at every start (issue 20, "CLI start-up"). In the bundles the namespace holds English
+ * alone. Test: scripts/build-cli-zod.test.js (no source names another locale; the bundles hold none).
+ */
+function zodEnglishOnly() {
+  return {
+    name: 'zod-english-only',
+    setup(build) {
+      build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+        /[\\/]node_modules[\\/]zod[\\/]v4[\\/]/.test(args.importer) ? { path: join(dirname(args.importer), '..', 'locales', 'index.js'), namespace: 'zod-english-only' } : undefined,
+      );
+      build.onLoad({ filter: /.*/, namespace: 'zod-english-only' }, (args) => ({
+        contents: `export { default as en } from ${JSON.stringify(join(dirname(args.path), 'en.js'))};\n`,
+        resolveDir: dirname(args.path),
+        loader: 'js',
+      }));
+    },
+  };
+}
+
 const cliOptions = {
   entryPoints: ['src/cli/index.ts'],
   // Two levels below the repo root, like src/server: out/renderer is found the same way.
@@ -33,6 +56,7 @@ const cliOptions = {
   // web-tree-sitter's ES build loads node:module with a dynamic import(), which vm.Script (bin/
   // load-cli.js) cannot run; its CommonJS build does not.
   alias: { 'web-tree-sitter': './node_modules/web-tree-sitter/tree-sitter.cjs' },
+  plugins: [zodEnglishOnly()],
 };
 await build(cliOptions);
 // `baton handoff` alone (src/cli/handoff-main.ts), same options: bin/baton.js runs it for a

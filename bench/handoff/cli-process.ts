@@ -1,9 +1,10 @@
 // The whole `baton handoff` process, Node start-up included, for a 150- and a 10,000-message
 // session, against the floor of starting Node itself, measured in the same run (issue 20, "CLI
 // start-up"). Each case runs in turn within one round, so a change of load hits all of them.
-// Wall time from this process; CPU (user + system) of the child from /usr/bin/time.
+// Wall time from this process; CPU of the child (and of the git processes it waits for) from
+// `perf stat -e task-clock` (µs; /usr/bin/time's user + system, in 10 ms steps, where perf is missing).
 //
-//   npm run build:node && npx tsx bench/handoff/cli-process.ts [runs] [--before=OTHER/bin/baton.js] [--profile=DIR]
+//   npm run build:node && npx tsx bench/handoff/cli-process.ts [runs] [--before=OTHER/bin/baton.js] [--profile=DIR] [--quick]
 //
 // Each build hands off to its own receiver (`startHostServices`, as `baton serve` runs it) in a
 // process of its own (receiver-host.ts), as on a person's machine: the bench process does
@@ -14,7 +15,7 @@
 // --profile: also writes a CPU profile (`node --cpu-prof`) of one 150-message handoff to DIR and
 // prints the Node internal modules it loads beyond `node -e ""` (process.moduleLoadList).
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -25,9 +26,14 @@ import { percentile, printTable, summarize } from '../stats.js';
 
 const RUNS = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 30);
 const BEFORE = process.argv.find((a) => a.startsWith('--before='))?.slice('--before='.length);
+/** --quick: the floor and the 150-message cases only (an A/B of one change). */
+const QUICK = process.argv.includes('--quick');
 const PROFILE_DIR = process.argv.find((a) => a.startsWith('--profile='))?.slice('--profile='.length);
 const BIN = resolve(import.meta.dirname, '..', '..', 'bin', 'baton.js');
 const TIME = '/usr/bin/time';
+const PERF = '/usr/bin/perf';
+/** perf's task-clock: CPU time to the µs (the 10 ms steps of /usr/bin/time hide a change of a few ms). */
+const usePerf = existsSync(PERF) && spawnSync(PERF, ['stat', '-x,', '-e', 'task-clock', 'true']).status === 0;
 
 const root = await mkdtemp(join(tmpdir(), 'baton-bench-cli-'));
 const dataDir = join(root, 'data');
@@ -69,18 +75,29 @@ interface Sample {
   cpuMs: number;
 }
 
-/** One process: wall time seen from here, CPU from /usr/bin/time; async, so the in-process receiver keeps answering. */
+/** One process: wall time seen from here, CPU from perf (or /usr/bin/time); async, so the in-process receiver keeps answering. */
 function time(args: string[], env: Record<string, string> = {}): Promise<Sample> {
   const cpuFile = join(root, 'cpu.txt');
   const started = process.hrtime.bigint();
+  const command = usePerf ? [PERF, 'stat', '-x,', '-e', 'task-clock', '-o', cpuFile] : [TIME, '-f', '%U %S', '-o', cpuFile];
   return new Promise((resolve, reject) =>
-    execFile(TIME, ['-f', '%U %S', '-o', cpuFile, process.execPath, ...args], { cwd: work, env: { ...process.env, BATON_HOME: caseHome(args), ...env } }, async (error, stdout, stderr) => {
+    execFile(command[0]!, [...command.slice(1), process.execPath, ...args], { cwd: work, env: { ...process.env, BATON_HOME: caseHome(args), ...env } }, async (error, stdout, stderr) => {
       const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
       if (error) return reject(new Error(`${args.join(' ')} failed: ${stdout}${stderr}`));
-      const [user, system] = (await readFile(cpuFile, 'utf8')).trim().split(/\s+/).map(Number);
-      resolve({ wallMs, cpuMs: ((user ?? NaN) + (system ?? NaN)) * 1000 });
+      resolve({ wallMs, cpuMs: cpuMsOf(await readFile(cpuFile, 'utf8')) });
     }),
   );
+}
+
+/** CPU ms from perf's CSV line (`63.94,msec,task-clock,…`) or /usr/bin/time's `user system` seconds. */
+function cpuMsOf(text: string): number {
+  if (usePerf) {
+    const line = text.split('\n').find((l) => l.includes(',task-clock,'));
+    if (!line) throw new Error(`perf stat wrote no task-clock line: ${text}`);
+    return Number(line.split(',')[0]);
+  }
+  const [user, system] = text.trim().split(/\s+/).map(Number);
+  return ((user ?? NaN) + (system ?? NaN)) * 1000;
 }
 
 function handoffArgs(bin: string, file: string, count: number, cwd = work): string[] {
@@ -98,14 +115,14 @@ const homeOf = (bin: string) => builds.find((b) => b.bin === bin)?.home ?? dataD
 const cases: { name: string; args: string[]; runs: number }[] = [{ name: 'node -e "" (floor)', args: ['-e', ''], runs: RUNS }];
 /** The data directory (and so the receiver) of the build a case runs. */
 const caseHome = (args: string[]) => homeOf(args[0]!);
-for (const count of [150, 10_000]) {
+for (const count of QUICK ? [150] : [150, 10_000]) {
   const file = await conversation(count);
   for (const build of builds) cases.push({ name: `baton handoff, ${count} messages, ${build.name}`, args: handoffArgs(build.bin, file, count), runs: count > 1000 ? Math.max(3, Math.floor(RUNS / 5)) : RUNS });
 }
 for (const build of builds) cases.push({ name: `baton handoff, 150 messages, clean work tree, ${build.name}`, args: handoffArgs(build.bin, join(root, 'conv-150.jsonl'), 150, clean), runs: RUNS });
 // Issue 15's listing, same rounds: with the host above running (the small fast-list bundle
 // answers through it) and with --no-host (the whole CLI reads the store itself).
-for (const build of builds) {
+for (const build of QUICK ? [] : builds) {
   cases.push({ name: `baton list --json --no-agents --limit 50, host running, ${build.name}`, args: [build.bin, 'list', '--json', '--no-agents', '--limit', '50'], runs: RUNS });
   cases.push({ name: `baton list --json --no-agents --limit 50 --no-host, ${build.name}`, args: [build.bin, 'list', '--json', '--no-agents', '--limit', '50', '--no-host'], runs: RUNS });
 }
@@ -135,6 +152,7 @@ for (let i = 0; i < Math.max(5, Math.floor(RUNS / 2)); i++) traced.push(await ti
 const lines = (await readFile(traceFile, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as PhaseTraceLine);
 const p50 = (values: number[]) => percentile(values, 0.5);
 const mark = (l: PhaseTraceLine, name: string) => l.marks[name] ?? NaN;
+console.log(`CPU from ${usePerf ? 'perf stat -e task-clock' : '/usr/bin/time (10 ms steps)'}`);
 console.log(`\nthis build, 150 messages, ${lines.length} traced runs (p50 of each part; ms since the process started, or wall ms of the part):`);
 printTable([
   { part: 'Node start-up + launcher + bundle load (to main)', ms: p50(lines.map((l) => mark(l, 'main'))), count: '' },

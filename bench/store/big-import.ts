@@ -8,6 +8,7 @@
 // The transcript repeats the lines of ../shared/fixtures/agent-logs/claude-code-session.sample.jsonl
 // (the real shape), each with its own uuid/parentUuid chain and message id, padded text to size.
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, open, readFile, rm, stat } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -98,6 +99,7 @@ const fullFloors: Run[] = [];
 const imports: Run[] = [];
 const baseImports: Run[] = [];
 let messages = 0;
+let encrypted = false;
 for (let r = 0; r < RUNS; r++) {
   floors.push(await run([PARSE_FLOOR, transcript], join(root, `floor-${r}`)));
   redactFloors.push(await run([importFloor, transcript, 'redact'], join(root, `floor-${r}`)));
@@ -110,11 +112,13 @@ for (let r = 0; r < RUNS; r++) {
   if (!answer.ok) throw new Error(`import failed: ${done.out.slice(0, 500)}`);
   messages = answer.answer?.manifest?.context?.message_count ?? 0;
   imports.push(done);
+  // Under bench/with-secret-service.ts the new store is encrypted at rest (on by default): say which one was measured.
+  encrypted = existsSync(join(dataDir, 'encryption.json'));
   await rm(dataDir, { recursive: true, force: true });
 }
 
 const med = (runs: Run[], key: keyof Omit<Run, 'out'>) => summarize(runs.map((x) => x[key])).p50;
-console.log(`\nClaude Code transcript: ${(inputBytes / 1e6).toFixed(1)} MB, ${messages.toLocaleString('en')} messages imported; ${RUNS} runs, medians; load ${loadavg().map((l) => l.toFixed(2)).join(' ')}\n`);
+console.log(`\n${encrypted ? 'ENCRYPTED at rest' : 'not encrypted'}: Claude Code transcript: ${(inputBytes / 1e6).toFixed(1)} MB, ${messages.toLocaleString('en')} messages imported; ${RUNS} runs, medians; load ${loadavg().map((l) => l.toFixed(2)).join(' ')}\n`);
 // Each floor part's CPU is the difference between a process that does it and one that stops before it.
 const parseCpu = med(floors, 'cpuMs');
 const redactCpu = med(redactFloors, 'cpuMs');

@@ -10,6 +10,7 @@ import { KEY_METHOD, keyRequestMethod } from '../../core/store/at-rest/key-reque
 import { REMOTE_METHODS } from '../../core/ssh/remote-gate.js';
 import { removeDir, tempDataDir } from '../../core/tasks/test-support/endpoint.js';
 import { grepMarker, markerWorkspace } from '../test-support/marker-workspace.js';
+import { claude, claudeLogPath, writeLog } from '../../core/importers/test-fixtures/build-logs.js';
 import { connectEndpoint } from '../../core/transport/client.js';
 import { loadOrCreateToken, resolveEndpoint } from '../../core/transport/endpoint.js';
 
@@ -49,7 +50,8 @@ function baton(args: string[], input?: string): Promise<{ code: number; json: Re
 
 /** A real `baton serve`, its passphrase written to descriptor 3; resolves with its JSON line, or its exit code and stderr when it refuses. */
 function serve(passphrase: string): Promise<{ child: ChildProcess; url?: string; code?: number; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', '--json'], { env: env({ BATON_PASSPHRASE_FD: '3' }), stdio: ['ignore', 'pipe', 'pipe', 'pipe'] });
+  // The host's own HOME: the Claude Code sessions it lists (the first test writes some there).
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', '--json'], { env: env({ BATON_PASSPHRASE_FD: '3', HOME: join(root, 'home') }), stdio: ['ignore', 'pipe', 'pipe', 'pipe'] });
   children.push(child);
   (child.stdio[3] as NodeJS.WritableStream).end(passphrase === '' ? '' : `${passphrase}\n`);
   let stdout = '';
@@ -107,6 +109,13 @@ async function enable(): Promise<string> {
 describe('passphrase mode', () => {
   it('a handoff through a real unlocked baton serve leaves the marker nowhere on disk; with the host gone the CLI exits 6 and changes nothing', async () => {
     const keyId = await enable();
+    // Enough marked Claude Code sessions for a hosted listing bigger than a frame: the host seals it
+    // into its listings folder under a key of its own, and the CLI (no key of the store) opens it.
+    for (let i = 0; i < 700; i++) {
+      const id = `ffffffff-0000-4000-8000-${String(i).padStart(12, '0')}`;
+      const cwd = `/home/dev/p${i % 5}`;
+      await writeLog(claudeLogPath(join(root, 'home'), cwd, id), [claude.user({ uuid: `${id}-u`, cwd, sessionId: id }, `${MARKER} candidate ${i} ${'z'.repeat(120)}`)]);
+    }
     const served = await serve(PASSPHRASE);
     expect(served.url, served.stderr).toBeDefined();
     const work = await markerWorkspace(root, MARKER);
@@ -116,7 +125,10 @@ describe('passphrase mode', () => {
     expect(handoff.json, handoff.stderr).toMatchObject({ ok: true, category: 'accepted' });
     const sessionId = String(handoff.json.sessionId);
     expect((await baton(['show', sessionId, '--all', '--json'])).stdout).toContain(`Patched ${MARKER}.`);
-    expect((await baton(['list', '--json'])).stdout).toContain(`Title ${MARKER}`);
+    const listed = (await baton(['list', '--json'])).stdout;
+    expect(listed).toContain(`Title ${MARKER}`);
+    expect(listed).toContain(`${MARKER} candidate 699`);
+    expect((await readdir(join(dataDir, 'listings'))).filter((n) => n.endsWith('.sealed')).length).toBeGreaterThan(0);
     const status = await baton(['encrypt', '--status', '--json']);
     expect(status.json).toMatchObject({ ok: true, state: 'on', mode: 'passphrase', keyId });
     const doctor = await baton(['doctor', '--json']);

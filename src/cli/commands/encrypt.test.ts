@@ -10,6 +10,7 @@ import { isEnvelope } from '../../core/store/at-rest/line-envelope.js';
 import { keyringEntries, startSecretService, type SecretService } from '../../core/store/at-rest/test-support/secret-service.js';
 import { removeDir, tempDataDir } from '../../core/tasks/test-support/endpoint.js';
 import { grepMarker, markerWorkspace } from '../test-support/marker-workspace.js';
+import { claude, claudeLogPath, writeLog } from '../../core/importers/test-fixtures/build-logs.js';
 
 /**
  * Encryption at rest end to end, against a real Secret Service (gnome-keyring on a private D-Bus
@@ -86,6 +87,25 @@ afterEach(async () => {
 
 describe('encryption at rest, end to end', () => {
   it('after a full handoff with a marker, grep -r finds it nowhere and every file outside the allow-list is ciphertext', async () => {
+    // Claude Code sessions carrying the marker, enough for a hosted listing bigger than a frame:
+    // the host seals it into its listings folder, which the walk and the grep then cover.
+    const saved = { home: process.env.HOME, runtime: process.env.XDG_RUNTIME_DIR };
+    process.env.HOME = join(root, 'home');
+    delete process.env.XDG_RUNTIME_DIR;
+    for (let i = 0; i < 700; i++) {
+      const id = `eeeeeeee-0000-4000-8000-${String(i).padStart(12, '0')}`;
+      const cwd = `/home/dev/p${i % 5}`;
+      await writeLog(claudeLogPath(process.env.HOME, cwd, id), [claude.user({ uuid: `${id}-u`, cwd, sessionId: id }, `${MARKER} candidate ${i} ${'z'.repeat(120)}`)]);
+    }
+    try {
+      await fullScenario();
+    } finally {
+      process.env.HOME = saved.home;
+      if (saved.runtime !== undefined) process.env.XDG_RUNTIME_DIR = saved.runtime;
+    }
+  }, 120_000);
+
+  async function fullScenario(): Promise<void> {
     host = await startHostServices({ dataDir, kind: 'browser', capabilities: BROWSER_HOST_CAPABILITIES });
     const info = await host.dispatch('host:info', {});
     expect(info).toMatchObject({ ok: true, value: { encryption: { state: 'on' } } });
@@ -102,16 +122,22 @@ describe('encryption at rest, end to end', () => {
     expect(task.code).toBe(0);
     const shown = await baton(['show', sessionId, '--all', '--json']);
     expect(shown.stdout).toContain(`Patched ${MARKER}.`);
-    expect((await baton(['list', '--json'])).stdout).toContain(`Title ${MARKER}`);
+    const listed = (await baton(['list', '--json'])).stdout;
+    expect(listed).toContain(`Title ${MARKER}`);
+    expect(listed).toContain(`${MARKER} candidate 699`);
+    // The listing came from the host's sealed file (bigger than a frame), left in place for the walk.
+    const sealedListings = (await readdir(join(dataDir, 'listings'))).filter((n) => n.endsWith('.sealed'));
+    expect(sealedListings.length).toBeGreaterThan(0);
     await host.close();
     host = undefined;
 
     const files = (await filesUnder(dataDir)).map((p) => relative(dataDir, p));
     // The scenario wrote what the issue names: messages, the session document, a patch, the index, a receipt, a task.
     for (const expected of [/messages\.jsonl$/, /session\.json$/, /\.patch$/, /^index\.(json|journal\.jsonl)$/, /^receipts\//, /^tasks\//, /handoffs\.jsonl$/, /^events\.jsonl$/]) expect(files.some((f) => expected.test(f)), String(expected)).toBe(true);
+    expect(files.some((f) => /^listings\/listing-[0-9a-f]{32}\.sealed$/.test(f))).toBe(true);
     expect(await grepMarker(dataDir, MARKER)).toEqual([]);
     expect(await plaintextFiles(dataDir)).toEqual([]);
-  }, 120_000);
+  }
 
   it('baton encrypt --enable converts a plaintext store, resumes as a no-op, and the sessions read back', async () => {
     const plain = await openStore(dataDir, { keyStore: null });

@@ -163,6 +163,9 @@ async function runHandoff(flags: HandoffFlags): Promise<number> {
   } finally {
     // offerSession closes the connection it used; this closes one a failed landing left open.
     if (firstConnection) void firstConnection.then((attempt) => attempt.client?.close(), () => undefined);
+    // The capture's git children and temporary index are done with before this returns: the
+    // launcher exits once main resolves (bin/exit-when-flushed.js). Settled already when it landed.
+    await capture?.catch(() => undefined);
     await store.close();
   }
 }

@@ -18,8 +18,8 @@ export interface HostListRequest {
   limit?: number;
 }
 
-/** The host's answer: the document as text (one frame, or parts put together), or a rendered file already opened. */
-export type HostListing = { text: string } | { file: FileHandle };
+/** The host's answer: the document as text (one frame, or parts put together), a rendered file already opened, or a sealed one opened. */
+export type HostListing = { text: string } | { file: FileHandle } | { bytes: Buffer };
 
 /**
  * Asks a running host (desktop or `baton serve`) for the `baton list --json` document over the
@@ -47,8 +47,15 @@ export async function openHostListing(request: HostListRequest, dataDir = resolv
     if (!first.ok || typeof first.text !== 'string' || typeof first.parts !== 'number') return null;
     if (first.parts === 1) return { text: first.text };
     if (typeof first.file === 'string' && dirname(first.file) === listingsDir(dataDir)) {
-      const file = await open(first.file, 'r').catch(() => null);
-      if (file) return { file };
+      if (typeof first.sealedKey === 'string') {
+        // An encrypted store's listing, sealed under the key in the answer: opened whole (never
+        // printed in part); when it is refused, the parts are asked for below.
+        const opened = await openSealedListing(first.file, first.sealedKey).catch(() => null);
+        if (opened) return { bytes: opened };
+      } else {
+        const file = await open(first.file, 'r').catch(() => null);
+        if (file) return { file };
+      }
     }
     const listing = first.listing;
     // Part 0 came with the answer unless the host left it out for the file (fileFirst).
@@ -65,10 +72,18 @@ export async function openHostListing(request: HostListRequest, dataDir = resolv
   }
 }
 
+/** The plaintext of the host's sealed listing file, or null when it is refused (changed, cut, another listing's, not that key's). */
+async function openSealedListing(path: string, keyBase64: string): Promise<Buffer | null> {
+  const [{ dataKeyOf }, { readSealedListing }] = await Promise.all([import('../../core/store/at-rest/aead.js'), import('../../core/store/at-rest/sealed-listing.js')]);
+  const opened = await readSealedListing(path, dataKeyOf(Buffer.from(keyBase64, 'base64')));
+  return opened.ok ? opened.plain : null;
+}
+
 /** The host's document as one string (for people's output and tests); null without a host. */
 export async function listFromHost(request: HostListRequest, dataDir = resolveDataDir()): Promise<string | null> {
   const listing = await openHostListing(request, dataDir);
   if (listing === null || 'text' in listing) return listing?.text ?? null;
+  if ('bytes' in listing) return listing.bytes.toString('utf8');
   try {
     return await listing.file.readFile('utf8');
   } finally {
@@ -87,6 +102,10 @@ export async function printHostListing(request: HostListRequest, out: ByteSink, 
   const write = (chunk: string | Uint8Array) => new Promise<void>((done, fail) => void out.write(chunk, (error) => (error ? fail(error) : done())));
   if ('text' in listing) {
     await write(listing.text);
+    return true;
+  }
+  if ('bytes' in listing) {
+    await write(listing.bytes);
     return true;
   }
   try {

@@ -231,7 +231,7 @@ describe('candidates.list over the socket', () => {
     await until(async () => ((JSON.parse((await listFromHost({ agents: true, filter: {}, limit: 0 }, dataDir))!) as { total: number }).total === 1_040 ? true : undefined), 10_000);
     const listing = await openHostListing({ agents: true, filter: {} }, dataDir);
     expect(listing).not.toBeNull();
-    if (listing === null || 'text' in listing) throw new Error('expected a rendered file');
+    if (listing === null || !('file' in listing)) throw new Error('expected a rendered file');
     const files = await readdir(listingsDir(dataDir));
     expect(files).toHaveLength(1);
     expect((await stat(join(listingsDir(dataDir), files[0]!))).mode & 0o777).toBe(0o600);

@@ -5,7 +5,9 @@ import { MAX_FRAME_BYTES } from '../../shared/wire.js';
 import type { IndexRow } from '../../shared/session.js';
 import { countItems, groupItems, itemOfEntry, itemOfRow, limitGroups, type ListFilter, type ListItem } from '../importers/candidate-list.js';
 import { writeListJson, type JsonSink } from '../importers/list-json.js';
-import { writeListingFile as renderToFile, type ListingFile } from './listing-file.js';
+import { writeListingFile as renderToFile } from './listing-file.js';
+import { writeSealedListing } from '../store/at-rest/sealed-listing.js';
+import { newDataKey, type DataKey } from '../store/at-rest/aead.js';
 import type { IndexEntry } from '../importers/candidate-index.js';
 import type { RequestHandler } from '../transport/types.js';
 import { importedSessionId } from '../handoff/import-agent-session.js';
@@ -63,12 +65,16 @@ export function splitForFrames(text: string, partChars = LISTING_PART_CHARS): st
   return parts.length > 0 ? parts : [''];
 }
 
-/** A rendered listing: its parts in memory (one frame, or no listing folder) or in a file read back by part. */
+/**
+ * A rendered listing: its parts in memory (one frame, or no listing folder) or in a file read back
+ * by part; `sealedWith` when the file is an encrypted store's sealed copy (its parts stay in memory).
+ */
 interface Render {
   count: number;
   first: string;
   part(k: number): Promise<string | null>;
-  file?: ListingFile;
+  file?: { path: string; close(): Promise<void> };
+  sealedWith?: DataKey;
 }
 
 function inMemory(parts: string[]): Render {
@@ -101,6 +107,11 @@ export function createCandidateMethods(deps: {
    * JSON-escaped by the host and parsed by the CLI (most of a hosted `baton list --json` at 20,000).
    */
   listingDir?: string;
+  /**
+   * The store is encrypted at rest: a listing file is sealed (sealed-listing.ts) with a key made
+   * for that render alone, which only this host's memory and its socket answer hold.
+   */
+  sealListings?: boolean;
 }): Record<string, RequestHandler> {
   const methods: Record<string, RequestHandler> = {};
   const listings = new Map<string, { render: Render; timer: NodeJS.Timeout }>();
@@ -111,16 +122,41 @@ export function createCandidateMethods(deps: {
    */
   const rendered = new Map<string, Render>();
   let dirReady: Promise<void> | null = null;
+  const listingPath = (dir: string, key: string, extension: string): string => join(dir, `listing-${createHash('sha256').update(key).digest('hex').slice(0, 32)}.${extension}`);
+  const readyDir = (dir: string): Promise<void> =>
+    // Files left by an earlier host are stale: start from an empty folder.
+    (dirReady ??= rm(dir, { recursive: true, force: true }).then(() => mkdir(dir, { recursive: true, mode: 0o700 }).then(() => undefined)));
+  /**
+   * An encrypted store's listing: rendered in memory (its parts are answered from there, as
+   * before), and sealed whole into listingDir when it is bigger than a frame, under a key made for
+   * this render. The key goes to the CLI in the socket answer, the channel that carries the
+   * listing's text as parts anyway, and is never written: on disk there is only ciphertext whose
+   * key is gone when this host forgets the render. The CLI needs no keychain read (a native
+   * binding and a D-Bus round trip per `baton list`), and a passphrase store's CLI, which holds
+   * no key, reads the file too. In memory only when the file cannot be written.
+   */
+  const renderSealed = async (key: string, text: string, dir: string): Promise<Render> => {
+    const parts = splitForFrames(text);
+    const render = inMemory(parts);
+    if (parts.length === 1) return render;
+    const path = listingPath(dir, key, 'sealed');
+    const sealedWith = newDataKey();
+    try {
+      await readyDir(dir);
+      await writeSealedListing(path, sealedWith, Buffer.from(text, 'utf8'));
+    } catch {
+      return render;
+    }
+    return { ...render, file: { path, close: async () => undefined }, sealedWith };
+  };
   /** A listing rendered into a file in listingDir; undefined when there is none or it cannot be written (then in memory). */
   const renderFile = async (key: string, render: (sink: JsonSink) => Promise<void>): Promise<Render | undefined> => {
     const dir = deps.listingDir;
     if (!dir) return undefined;
-    // Files left by an earlier host are stale: start from an empty folder.
-    dirReady ??= rm(dir, { recursive: true, force: true }).then(() => mkdir(dir, { recursive: true, mode: 0o700 }).then(() => undefined));
-    let file: ListingFile;
+    let file: Awaited<ReturnType<typeof renderToFile>>;
     try {
-      await dirReady;
-      file = await renderToFile(join(dir, `listing-${createHash('sha256').update(key).digest('hex').slice(0, 32)}.json`), render);
+      await readyDir(dir);
+      file = await renderToFile(listingPath(dir, key, 'json'), render);
     } catch {
       return undefined;
     }
@@ -176,9 +212,12 @@ export function createCandidateMethods(deps: {
         const stats = deps.candidates.stats();
         const scan = stats ? { files: stats.files, ms: stats.ms } : null;
         const entries = deps.candidates.entries();
+        const { sealListings, listingDir } = deps;
         render =
-          (await renderFile(key, (sink) => renderListingTo(sink, rows, entries, listingRequest, scan, deps.cliVersion))) ??
-          inMemory(splitForFrames(await renderListing(rows, entries, listingRequest, scan, deps.cliVersion)));
+          sealListings && listingDir
+            ? await renderSealed(key, await renderListing(rows, entries, listingRequest, scan, deps.cliVersion), listingDir)
+            : ((await renderFile(key, (sink) => renderListingTo(sink, rows, entries, listingRequest, scan, deps.cliVersion))) ??
+              inMemory(splitForFrames(await renderListing(rows, entries, listingRequest, scan, deps.cliVersion))));
         if (rendered.size >= RENDER_CACHE_SIZE) {
           const oldest = rendered.keys().next().value!;
           drop(rendered.get(oldest)!);
@@ -186,11 +225,19 @@ export function createCandidateMethods(deps: {
         }
         rendered.set(key, render);
       }
-      const { count, first, file } = render;
+      const { count, first, file, sealedWith } = render;
       // A CLI that opens the file first (`fileFirst`) gets no text: the first part, JSON-escaped
-      // here and parsed there, was read by no one (it can still ask for part 0).
+      // here and parsed there, was read by no one (it can still ask for part 0, and does when a
+      // sealed file is refused).
       const text = file && params.fileFirst === true ? '' : first;
-      return { ok: true, parts: count, text, ...(count > 1 ? { listing: keep(render) } : {}), ...(file ? { file: file.path } : {}) };
+      return {
+        ok: true,
+        parts: count,
+        text,
+        ...(count > 1 ? { listing: keep(render) } : {}),
+        ...(file ? { file: file.path } : {}),
+        ...(sealedWith ? { sealedKey: sealedWith.key.toString('base64') } : {}),
+      };
     },
     'candidates.health': async () => ({ ok: true, health: deps.candidates.health() }),
   } satisfies Record<string, RequestHandler>);

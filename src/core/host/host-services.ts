@@ -135,8 +135,9 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
     candidates,
     listRows: () => store.list({ includeArchived: true }),
     cliVersion: LIST_JSON_VERSION,
-    // A listing file would hold the candidates' titles in the clear: an encrypted store sends them over the socket only.
-    listingDir: store.atRest.state === 'on' ? undefined : listingsDir(options.dataDir),
+    // Listings bigger than a frame go to a file; an encrypted store's are sealed (sealed-listing.ts).
+    listingDir: listingsDir(options.dataDir),
+    sealListings: store.atRest.state === 'on',
   });
   let endpointServer: EndpointServer;
   const receive = createReceiver({

@@ -164,7 +164,28 @@ export async function resolveAtRest(fs: DurableFs, root: string, keys: KeyStore 
     await keys.remove(created.ref.account).catch(() => false);
     return resolveAtRest(fs, root, keys);
   }
+  await removePlainCaches(fs, root);
   return { cipher: new AtRestCipher(root, created.key), status: { state: 'on', keyId: created.key.keyId, keyStore: keys.label, rotating: false }, state: fresh };
+}
+
+/**
+ * Caches a new store can hold in the clear from before its key existed. A `baton list` opens the
+ * store without creating a key (cli/commands/listing-key-store.ts), and its scan writes the
+ * importers' cache and the candidate index (Claude Code / Codex titles and paths) unsealed. The
+ * store turning encrypted would otherwise leave them readable until they next change. They are
+ * caches (a scan rebuilds them), so they are removed. Names as importersCacheFile,
+ * candidateIndexFileFor, verifiedFileOf and SEARCH_INDEX_FILE give them (not imported: those
+ * modules are not needed to open a store; at-rest-state.test.ts holds the names to them).
+ */
+export const PLAIN_CACHES_OF_A_NEW_STORE = ['importers-cache.json', 'importers-candidates.idx', 'importers-candidates.idx.verified', 'search-index.bin'];
+
+async function removePlainCaches(fs: DurableFs, root: string): Promise<void> {
+  for (const name of PLAIN_CACHES_OF_A_NEW_STORE) {
+    // Written before this key existed, so never sealed. Removed before any sealed write can replace them.
+    await fs.unlink(join(root, name)).catch((error: unknown) => {
+      if (errnoOf(error) !== 'ENOENT') throw fromFsError(error, join(root, name), 'removing a cache written before encryption was on');
+    });
+  }
 }
 
 export async function cipherFor(keys: KeyStore | null, state: AtRestSettings, root: string): Promise<AtRestCipher> {

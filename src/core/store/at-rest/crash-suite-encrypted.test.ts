@@ -8,7 +8,7 @@ import { fastTmpRoot } from '../test-support/temp-dir.js';
 import { ENCRYPTION_FILE } from './at-rest-state.js';
 import { notUnderKey } from './test-support/convert-fixture.js';
 import { osKeyStore, type KeyStore } from './key-store.js';
-import { startSecretService, type SecretService } from './test-support/secret-service.js';
+import { daemonVanished, describeExit, MAX_DAEMON_DEATHS, startSecretService, type SecretService } from './test-support/secret-service.js';
 
 /**
  * The crash suite with encryption at rest on, against a real Secret Service: the store scenario
@@ -68,8 +68,19 @@ describe('crash suite with encryption at rest on', () => {
       await mkdir(root, { recursive: true, mode: 0o700 });
       await writeFile(join(root, ENCRYPTION_FILE), encryptionJson, { mode: 0o600 });
     };
-    const { totals, failures, dryErrors } = await runScenarioSuite({ work, childCmd: scenarioCmd, trialsMin: TRIALS_MIN, parallel: PARALLEL, prepare, verifyStoreOptions: { keyStore: keyReadOnce(osKeyStore()) } });
-    console.log(`crash suite (encrypted): ${JSON.stringify(totals)} in ${((Date.now() - started) / 1000).toFixed(1)} s; keyring daemon started ${await service.daemonStarts()} time(s)`);
+    // A child the keyring daemon died under (the bus's NoReply and a recorded exit) is the test
+    // Secret Service failing, not the store: that trial runs again (test-support/secret-service.ts).
+    const outside = {
+      mark: async () => (await service.daemonExits()).length,
+      failedUnder: async (stderr: string, mark: number) => {
+        const exit = await daemonVanished(service, stderr, mark);
+        return exit === null ? null : `the Secret Service itself failed: its daemon vanished (${describeExit(exit)})`;
+      },
+    };
+    const { totals, failures, dryErrors, redone } = await runScenarioSuite({ work, childCmd: scenarioCmd, trialsMin: TRIALS_MIN, parallel: PARALLEL, prepare, verifyStoreOptions: { keyStore: keyReadOnce(osKeyStore()) }, outside });
+    const deaths = await service.daemonExits();
+    console.log(`crash suite (encrypted): ${JSON.stringify(totals)} in ${((Date.now() - started) / 1000).toFixed(1)} s; keyring daemon started ${await service.daemonStarts()} time(s); ${redone.length} trial(s) redone${deaths.length > 0 ? `; it died: ${deaths.map(describeExit).join(', ')}; its stderr:\n${await service.daemonLog()}` : ''}`);
+    expect(deaths.length, `the Secret Service itself failed: its daemon died ${deaths.length} times (${deaths.map(describeExit).join(', ')})`).toBeLessThanOrEqual(MAX_DAEMON_DEATHS);
     expect(dryErrors).toEqual([]);
     expect(failures.slice(0, 10)).toEqual([]);
     expect(totals.trials).toBeGreaterThanOrEqual(TRIALS_MIN);

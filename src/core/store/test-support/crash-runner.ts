@@ -90,13 +90,23 @@ export interface ScenarioSuiteOptions {
   prepare?: (root: string) => Promise<void>;
   /** How this process opens a trial's store to verify it (the encrypted suite names its key store). */
   verifyStoreOptions?: OpenStoreOptions;
+  /**
+   * Something outside the product that can fail under a trial (the encrypted suite: its test Secret
+   * Service, whose daemon can die mid-call). `mark` runs before each child; `failedUnder` gets the
+   * child's stderr and that mark, and names the outside failure, or null when the product is to
+   * answer for the result. Such a trial is run again on a fresh root, at most MAX_TRIAL_REDOS times.
+   */
+  outside?: { mark(): Promise<number>; failedUnder(stderr: string, mark: number): Promise<string | null> };
 }
+
+/** Times one trial is run again because something outside the product failed under it. */
+export const MAX_TRIAL_REDOS = 2;
 
 /**
  * The scenario suite: each variant's op count comes from a run without a kill; whole variants are
  * taken, in order, until there are at least `trialsMin` trials (K walking every op of each).
  */
-export async function runScenarioSuite(o: ScenarioSuiteOptions): Promise<{ totals: CrashTotals; failures: string[]; dryErrors: string[] }> {
+export async function runScenarioSuite(o: ScenarioSuiteOptions): Promise<{ totals: CrashTotals; failures: string[]; dryErrors: string[]; redone: string[] }> {
   const plan: Array<{ variant: number; k: number }> = [];
   const variants = Array.from({ length: 20 }, (_, i) => i);
   const counts = new Map<number, number>();
@@ -114,10 +124,23 @@ export async function runScenarioSuite(o: ScenarioSuiteOptions): Promise<{ total
   }
   const totals: CrashTotals = { trials: 0, killed: 0, acked: 0, sessions: 0, corrupted: 0, lost: 0, duplicates: 0, tornTailsRepaired: 0, tornTailsLeft: 0, midDamage: 0, problems: 0 };
   const failures: string[] = [];
+  const redone: string[] = [];
+  /** The child's run; a run that something outside the product failed under is done again, on a fresh root. */
+  const runTrial = async (v: number, k: number): Promise<{ root: string; res: ChildResult }> => {
+    for (let attempt = 0; ; attempt++) {
+      const root = join(o.work, `t-${v}-${k}${attempt > 0 ? `-${attempt}` : ''}`);
+      await o.prepare?.(root);
+      const mark = (await o.outside?.mark()) ?? 0;
+      const res = await runChild(o.childCmd, [root, String(k), String(v)]);
+      const outside = res.stderr && o.outside ? await o.outside.failedUnder(res.stderr, mark) : null;
+      if (outside === null) return { root, res };
+      if (attempt === MAX_TRIAL_REDOS) return { root, res: { ...res, stderr: `${outside}, under this trial ${attempt + 1} times: ${res.stderr}` } };
+      redone.push(`variant ${v} K=${k}: ${outside}`);
+      await rm(root, { recursive: true, force: true });
+    }
+  };
   await pool(plan, o.parallel, async ({ variant: v, k }) => {
-    const root = join(o.work, `t-${v}-${k}`);
-    await o.prepare?.(root);
-    const res = await runChild(o.childCmd, [root, String(k), String(v)]);
+    const { root, res } = await runTrial(v, k);
     const verdict: Verdict = await verifyAfterCrash(root, res.acks, o.verifyStoreOptions);
     totals.trials += 1;
     if (res.signal === 'SIGKILL') totals.killed += 1;
@@ -134,5 +157,5 @@ export async function runScenarioSuite(o: ScenarioSuiteOptions): Promise<{ total
     if (bad.length > 0 || res.stderr) failures.push(`variant ${v} K=${k}: ${[...bad, res.stderr].join(' | ')}`);
     if (bad.length === 0) await rm(root, { recursive: true, force: true });
   });
-  return { totals, failures, dryErrors };
+  return { totals, failures, dryErrors, redone };
 }

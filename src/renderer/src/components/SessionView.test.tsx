@@ -15,6 +15,11 @@ beforeEach(() => window.history.replaceState(null, '', '/'));
 const render = (ui: ReactElement) => renderWithApi(ui, new MemoryBridge());
 
 const NOW = Date.parse('2026-11-29T12:00:00.000Z');
+/**
+ * The Markdown pipeline is a lazy import: its first load is transformed by vitest, which took over
+ * the default 1 s on a loaded machine (seen 2026-12-01, load average 12) although nothing was wrong.
+ */
+const LAZY_LOAD_TIMEOUT_MS = 10_000;
 
 describe('SessionView and its messages', () => {
   it('renders the session header and every message with its role; a tool result is folded into its call card', () => {
@@ -66,7 +71,7 @@ describe('SessionView and its messages', () => {
     render(<SessionView detail={detail('s1', [message(0, { role: 'assistant', content: long })])} now={NOW} />);
     const item = screen.getByTestId('message');
     // The Markdown pipeline loads lazily (the list's first screen does without it); then the fold.
-    const toggle = await within(item).findByRole('button', { name: /Show more \(30 lines/ });
+    const toggle = await within(item).findByRole('button', { name: /Show more \(30 lines/ }, { timeout: LAZY_LOAD_TIMEOUT_MS });
     expect(item.textContent).not.toContain(`line ${COLLAPSE_MAX_LINES + 9}`);
     expect(toggle.getAttribute('aria-expanded')).toBe('false');
     fireEvent.click(toggle);

@@ -2,13 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bundleChild, pool, runChild } from '../../test-support/crash-runner.js';
+import { bundleChild, MAX_TRIAL_REDOS, pool, runChild } from '../../test-support/crash-runner.js';
 import { fastTmpRoot } from '../../test-support/temp-dir.js';
 import { readEncryptionState } from '../at-rest-state.js';
 import { enableEncryption, rotateKey } from '../convert.js';
 import { nodeDurableFs } from '../../../fs/durable-fs.js';
 import { buildStore, checkStore, notUnderKey } from './convert-fixture.js';
-import { startSecretService, type SecretService } from './secret-service.js';
+import { daemonVanished, describeExit, MAX_DAEMON_DEATHS, startSecretService, type DaemonExit, type SecretService } from './secret-service.js';
 
 /**
  * Trials at once. Rotation's trials run one at a time: with several processes creating, reading and
@@ -26,7 +26,9 @@ const CONVERT_CHILD = fileURLToPath(new URL('./convert-crash-child.ts', import.m
  * whole (old or new), and a second run finishes the job with every file under the current key.
  * One mode per test file: each file gets a keyring of its own (after a part's hundreds of
  * SIGKILLed keychain clients, Debian's gnome-keyring 42 has been seen to leave the bus, and this
- * process's keychain binding keeps the bus it first connected to).
+ * process's keychain binding keeps the bus it first connected to). A trial the daemon died under
+ * (secret-service.ts: the bus's NoReply and a recorded exit, nothing else) runs again, and the
+ * daemon's deaths are printed with its stderr.
  */
 export function convertCrashSuite(mode: 'enable' | 'rotate'): void {
   let service: SecretService;
@@ -56,26 +58,56 @@ export function convertCrashSuite(mode: 'enable' | 'rotate'): void {
       const { ops } = await runChild(convertCmd, [dry, '0', '0', mode]);
       expect(ops).toBeGreaterThan(20);
       const plan = [0, 1].flatMap((variant) => Array.from({ length: ops! }, (_, i) => ({ variant, k: i + 1 })));
-      const totals = { trials: 0, killed: 0, unreadable: 0, notFinished: 0 };
+      const totals = { trials: 0, killed: 0, unreadable: 0, notFinished: 0, redone: 0 };
       const failures: string[] = [];
-      await pool(plan, PARALLEL[mode], async ({ variant, k }) => {
-        const root = join(work, `${mode}-${variant}-${k}`);
+      /** One trial: null when every session read back and the second run finished, else what went wrong. */
+      const trial = async (variant: number, k: number, root: string): Promise<{ failure: string | null; vanished: DaemonExit | null }> => {
+        const exitsBefore = (await service.daemonExits()).length;
+        // Only the bus's NoReply together with a recorded daemon exit counts as the service vanishing (secret-service.ts).
+        const vanished = (text: string): Promise<DaemonExit | null> => daemonVanished(service, text, exitsBefore);
         const expected = await buildStore(root, mode === 'rotate');
         const res = await runChild(convertCmd, [root, String(k), String(variant), mode]);
+        const childVanished = await vanished(res.stderr);
+        if (childVanished !== null) return { failure: null, vanished: childVanished };
         totals.trials += 1;
         if (res.signal === 'SIGKILL') totals.killed += 1;
         const afterKill = await checkStore(root, expected);
         // Resume: the same command again, to the end.
-        if (mode === 'enable') await enableEncryption(root);
-        else await rotateKey(root);
+        try {
+          if (mode === 'enable') await enableEncryption(root);
+          else await rotateKey(root);
+        } catch (error) {
+          const resumeVanished = await vanished(String(error));
+          if (resumeVanished === null) throw error;
+          totals.trials -= 1;
+          if (res.signal === 'SIGKILL') totals.killed -= 1;
+          return { failure: null, vanished: resumeVanished };
+        }
         const state = (await readEncryptionState(nodeDurableFs, root))!;
         const afterResume = [...(await checkStore(root, expected)), ...(await notUnderKey(root, state.key.keyId)).map((f) => `not under the current key: ${f}`), ...(state.previous.length > 0 ? ['old key still listed'] : [])];
         if (afterKill.length > 0) totals.unreadable += 1;
         if (afterResume.length > 0) totals.notFinished += 1;
-        if (afterKill.length + afterResume.length > 0 || res.stderr) failures.push(`${mode} variant ${variant} K=${k}: ${[...afterKill, ...afterResume, res.stderr].join(' | ')}`);
-        else await rm(root, { recursive: true, force: true });
+        return { failure: afterKill.length + afterResume.length > 0 || res.stderr ? [...afterKill, ...afterResume, res.stderr].join(' | ') : null, vanished: null };
+      };
+      await pool(plan, PARALLEL[mode], async ({ variant, k }) => {
+        for (let attempt = 0; ; attempt++) {
+          const root = join(work, `${mode}-${variant}-${k}-${attempt}`);
+          const { failure, vanished } = await trial(variant, k, root);
+          if (vanished !== null && attempt < MAX_TRIAL_REDOS) {
+            // Not the product: the keyring daemon died under this trial. The trial runs again on a fresh store.
+            totals.redone += 1;
+            await rm(root, { recursive: true, force: true });
+            continue;
+          }
+          if (vanished !== null) failures.push(`${mode} variant ${variant} K=${k}: the Secret Service itself failed: its daemon vanished under this trial ${attempt + 1} times (last ${describeExit(vanished)})`);
+          else if (failure !== null) failures.push(`${mode} variant ${variant} K=${k}: ${failure}`);
+          else await rm(root, { recursive: true, force: true });
+          return;
+        }
       });
-      console.log(`crash suite (${mode}): ${JSON.stringify(totals)} in ${((Date.now() - started) / 1000).toFixed(1)} s; keyring daemon started ${await service.daemonStarts()} time(s)`);
+      const deaths = await service.daemonExits();
+      console.log(`crash suite (${mode}): ${JSON.stringify(totals)} in ${((Date.now() - started) / 1000).toFixed(1)} s; keyring daemon started ${await service.daemonStarts()} time(s)${deaths.length > 0 ? `; it died: ${deaths.map(describeExit).join(', ')}; its stderr:\n${await service.daemonLog()}` : ''}`);
+      expect(deaths.length, `the Secret Service itself failed: its daemon died ${deaths.length} times (${deaths.map(describeExit).join(', ')})`).toBeLessThanOrEqual(MAX_DAEMON_DEATHS);
       expect(failures.slice(0, 10)).toEqual([]);
       expect(totals.killed).toBe(totals.trials);
       expect(totals.trials).toBe(2 * ops!);

@@ -1,10 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { keyringEntries, startSecretService, type SecretService } from './secret-service.js';
+import { spawn } from 'node:child_process';
+import { daemonVanished, DAEMON_VANISHED, describeExit, keyringEntries, parseExits, startSecretService, type SecretService } from './secret-service.js';
 
 /** The test Secret Service outlives its daemon: a SIGKILLed gnome-keyring is re-activated on the same, unlocked keyring. */
 const run = promisify(execFile);
+/** Long enough for a child to start and send its first call to the stopped daemon. */
+const CALL_IN_FLIGHT_MS = 1_500;
 let service: SecretService;
 
 beforeAll(async () => {
@@ -30,5 +33,43 @@ describe('the test Secret Service', () => {
       expect(await service.daemonPid()).not.toBe(pid);
     }
     expect(await keyringEntries(service)).toContain('harness-probe');
+    // Each death is on record, with how it ended: what a suite names when the service itself failed.
+    const exits = await service.daemonExits();
+    expect(exits.map(describeExit)).toEqual(exits.map((e) => `pid ${e.pid} killed by signal 9 (SIGKILL)`));
+    expect(exits).toHaveLength(3);
+    expect(await service.daemonExitedSince(2)).toEqual(exits[2]);
+  }, 30_000);
+
+  it('a client mid-call when the daemon dies is told the recipient left, and the death is on record: "the Secret Service vanished"', async () => {
+    await inChild(`e.getPassword()`).catch(() => undefined); // the daemon is up (re-activated if needed)
+    const exitsBefore = (await service.daemonExits()).length;
+    const pid = await service.daemonPid();
+    // Stopped, the daemon holds the client's call unanswered; killed, the bus answers for it.
+    process.kill(pid, 'SIGSTOP');
+    const client = spawn(process.execPath, ['-e', `const { Entry } = require('@napi-rs/keyring'); try { new Entry('baton', 'harness-probe', { linux: { store: 'secret-service' } }).getPassword() } catch (e) { process.stderr.write(String(e.message)); process.exit(3) }`], { env: service.env, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    client.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const code = new Promise<number | null>((resolve) => client.once('close', resolve));
+    await new Promise((r) => setTimeout(r, CALL_IN_FLIGHT_MS));
+    process.kill(pid, 'SIGKILL');
+    expect(await code).toBe(3);
+    expect(stderr).toContain(DAEMON_VANISHED);
+    expect(await daemonVanished(service, stderr, exitsBefore)).toEqual({ pid, status: 137 });
+    // The same words without a recorded death are a product failure, never "vanished".
+    expect(await daemonVanished(service, stderr, exitsBefore + 1)).toBeNull();
+    expect(await daemonVanished(service, 'KEY_UNAVAILABLE: No secret store is configured', exitsBefore)).toBeNull();
+  }, 30_000);
+
+  it('waits for no exit that did not happen, and reads only whole exit records', async () => {
+    const before = (await service.daemonExits()).length;
+    const started = Date.now();
+    expect(await service.daemonExitedSince(before)).toBeNull();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(2_900);
+    expect(parseExits('12 134\n13 0\n14')).toEqual([
+      { pid: 12, status: 134 },
+      { pid: 13, status: 0 },
+    ]);
+    expect(describeExit({ pid: 12, status: 134 })).toBe('pid 12 killed by signal 6 (SIGABRT)');
+    expect(describeExit({ pid: 13, status: 1 })).toBe('pid 13 exited with status 1');
   }, 30_000);
 });

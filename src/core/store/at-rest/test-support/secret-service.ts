@@ -1,6 +1,6 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { constants as osConstants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /**
@@ -15,12 +15,37 @@ import { join } from 'node:path';
  * system's service file the new daemon inherited the bus's environment (the real HOME) and a
  * locked or empty keyring, and answered "not found" for keys that exist. Ours starts it with
  * this service's HOME and unlocks the same login keyring from the password file, every time.
+ *
+ * Why the daemon dies at all: not reproduced here (1,600 keychain clients SIGKILLed mid-call, four
+ * at a time, left it alive). The likely cause is an upstream gnome-keyring bug reported by others:
+ * the daemon aborts (SIGABRT, "assertion 'client' failed" in gkd_secret_service_get_pkcs11_session)
+ * when a client leaves the bus in the middle of its session negotiation, which the crash suites do
+ * on purpose, hundreds of times. A client caught mid-call in that instant is answered "Message
+ * recipient disconnected from message bus without replying". The activation script therefore
+ * records every exit of the daemon (pid and status) and keeps its stderr, so a suite can tell "the
+ * Secret Service itself vanished" from a product failure, say so, and show how the daemon ended.
  */
 export const TEST_KEYRING_PASSWORD = 'baton-test-keyring';
 const START_TIMEOUT_MS = 15_000;
 const PASSWORD_FILE = 'keyring-password';
-/** One line per daemon start, written by the activation script: the daemon's pid (exec keeps it). */
+/** One line per daemon start, written by the activation script: the daemon's pid. */
 const STARTS_FILE = 'keyring-starts';
+/** One line per daemon exit, written by the activation script when the daemon ends: "pid status" (128+N: signal N). */
+const EXITS_FILE = 'keyring-exits';
+/** The daemon's stderr, every start appended. */
+const LOG_FILE = 'keyring-daemon.log';
+/** How long an exit record may lag behind the daemon's death (the activation shell writes it after `wait`). */
+const EXIT_RECORD_LAG_MS = 3_000;
+
+/** Daemon deaths one test file tolerates (each trial under one is redone); beyond this the harness itself is broken, and the test says so. */
+export const MAX_DAEMON_DEATHS = 5;
+
+/** How one keyring daemon ended. */
+export interface DaemonExit {
+  pid: number;
+  /** The shell's `wait` status: the exit code, or 128 + the signal's number. */
+  status: number;
+}
 
 export interface SecretService {
   address: string;
@@ -30,6 +55,15 @@ export interface SecretService {
   daemonStarts(): Promise<number>;
   /** The pid of the keyring daemon started last. */
   daemonPid(): Promise<number>;
+  /** Every daemon that ended while the service ran, oldest first. */
+  daemonExits(): Promise<DaemonExit[]>;
+  /**
+   * Whether a daemon ended after `exitsBefore` exits had been recorded: waits up to
+   * EXIT_RECORD_LAG_MS for the record, so call it only when a client saw the bus lose the daemon.
+   */
+  daemonExitedSince(exitsBefore: number): Promise<DaemonExit | null>;
+  /** The daemon's stderr (the last `maxChars` of it): why it ended, in its own words. */
+  daemonLog(maxChars?: number): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -58,7 +92,19 @@ async function writeActivation(home: string): Promise<void> {
   await writeFile(join(home, PASSWORD_FILE), TEST_KEYRING_PASSWORD, { mode: 0o600 });
   const script = join(home, 'start-keyring.sh');
   // --unlock reads the password on stdin and creates the login keyring when it does not exist yet.
-  await writeFile(script, `#!/bin/sh\necho $$ >> '${join(home, STARTS_FILE)}'\nexec gnome-keyring-daemon --foreground --components=secrets --unlock < '${join(home, PASSWORD_FILE)}'\n`);
+  // Not exec: the shell stays to record how the daemon ended (it aborts on an upstream bug, above).
+  await writeFile(
+    script,
+    [
+      '#!/bin/sh',
+      `gnome-keyring-daemon --foreground --components=secrets --unlock < '${join(home, PASSWORD_FILE)}' 2>> '${join(home, LOG_FILE)}' &`,
+      'pid=$!',
+      `echo $pid >> '${join(home, STARTS_FILE)}'`,
+      'wait $pid',
+      `echo "$pid $?" >> '${join(home, EXITS_FILE)}'`,
+      '',
+    ].join('\n'),
+  );
   await chmod(script, 0o700);
   await mkdir(join(home, 'services'));
   await writeFile(join(home, 'services', 'org.freedesktop.secrets.service'), `[D-BUS Service]\nName=org.freedesktop.secrets\nExec=${script}\n`);
@@ -84,11 +130,21 @@ export async function startSecretService(): Promise<SecretService> {
   const stop = async (): Promise<void> => {
     // The keyring daemon leaves when its bus goes away.
     bus.kill('SIGTERM');
-    await rm(home, { recursive: true, force: true });
+    // The activation shell may still be writing its exit record while the directory goes.
+    await rm(home, { recursive: true, force: true, maxRetries: 3 });
   };
   const starts = async (): Promise<number[]> => (await readFile(join(home, STARTS_FILE), 'utf8').catch(() => '')).split('\n').filter(Boolean).map(Number);
   const daemonStarts = async (): Promise<number> => (await starts()).length;
   const daemonPid = async (): Promise<number> => (await starts()).at(-1) ?? 0;
+  const daemonExits = async (): Promise<DaemonExit[]> => parseExits(await readFile(join(home, EXITS_FILE), 'utf8').catch(() => ''));
+  const daemonExitedSince = async (exitsBefore: number): Promise<DaemonExit | null> => {
+    for (const deadline = Date.now() + EXIT_RECORD_LAG_MS; ; await new Promise((r) => setTimeout(r, 50))) {
+      const exits = await daemonExits();
+      if (exits.length > exitsBefore) return exits[exitsBefore]!;
+      if (Date.now() >= deadline) return null;
+    }
+  };
+  const daemonLog = async (maxChars = 2_000): Promise<string> => (await readFile(join(home, LOG_FILE), 'utf8').catch(() => '')).slice(-maxChars);
   try {
     // The first request activates the daemon, which creates and unlocks the login keyring.
     await run('secret-tool', ['search', '--all', 'service', 'baton'], env);
@@ -98,7 +154,39 @@ export async function startSecretService(): Promise<SecretService> {
     throw error;
   }
   process.env.DBUS_SESSION_BUS_ADDRESS = address;
-  return { address, env, daemonStarts, daemonPid, stop };
+  return { address, env, daemonStarts, daemonPid, daemonExits, daemonExitedSince, daemonLog, stop };
+}
+
+/**
+ * What a keychain client is answered when the daemon died in the middle of its call: the bus's own
+ * NoReply error, whichever binding asked.
+ */
+export const DAEMON_VANISHED = 'Message recipient disconnected from message bus without replying';
+
+/**
+ * The Secret Service itself failed under a client, not the product: the client's error text says
+ * the daemon left mid-call and a daemon exit was recorded after `exitsBefore`. Returns that exit.
+ */
+export async function daemonVanished(service: SecretService, errorText: string, exitsBefore: number): Promise<DaemonExit | null> {
+  return errorText.includes(DAEMON_VANISHED) ? service.daemonExitedSince(exitsBefore) : null;
+}
+
+/** The exits file: one "pid status" a line; a line the shell is still writing is left for the next read. */
+export function parseExits(text: string): DaemonExit[] {
+  const exits: DaemonExit[] = [];
+  for (const line of text.split('\n')) {
+    const match = /^(\d+) (\d+)$/.exec(line);
+    if (match) exits.push({ pid: Number(match[1]), status: Number(match[2]) });
+  }
+  return exits;
+}
+
+/** A daemon exit in words: "pid 123 killed by signal 6 (SIGABRT)" or "pid 123 exited with status 1". */
+export function describeExit(exit: DaemonExit): string {
+  if (exit.status <= 128) return `pid ${exit.pid} exited with status ${exit.status}`;
+  const signal = exit.status - 128;
+  const name = Object.entries(osConstants.signals).find(([, n]) => n === signal)?.[0];
+  return `pid ${exit.pid} killed by signal ${signal}${name ? ` (${name})` : ''}`;
 }
 
 /** What the keyring holds for Baton, read with libsecret's own CLI (secret-tool), not through the binding under test. */

@@ -5,6 +5,7 @@ import { MessageItem } from '../../components/MessageItem';
 import { useApi } from '../../hooks/api-context';
 import { formatCount } from '../../model/format-number';
 import { appendNewer, indexOfSeq, jumpWindow, mergeLive, prependOlder, windowFromDetail, type MessageWindow } from '../../model/message-window';
+import { createPageRequests } from '../../model/page-requests';
 import { pairToolResults } from '../../model/pair-tool-results';
 import { paintTerms } from './highlight-terms';
 import { SessionSearch } from './SessionSearch';
@@ -100,16 +101,22 @@ export function Conversation({ detail, now, initialSearch }: { detail: SessionDe
     }
   }, [window_.messages, scrollElement, virtualizer, shown, virtual]);
 
+  // A page asked for before a jump is dropped when it arrives (model/page-requests.ts): the jump
+  // replaced the window it belonged to, and the jump owns `loading` until its own page is in.
+  const requests = useRef(createPageRequests());
   const load = useCallback(
     (kind: 'older' | 'newer' | 'jump', request: { beforeSeq?: number; afterSeq?: number }, apply: (page: MessageWindow['messages']) => void) => {
+      const ticket = kind === 'jump' ? requests.current.jump() : requests.current.grow();
       setLoading(kind);
       setError(null);
       api.invoke('session:messages', { id: session.id, limit: MESSAGE_PAGE_SIZE, ...request }).then(
         ({ messages }) => {
+          if (!requests.current.isCurrent(ticket)) return;
           apply(messages);
           setLoading(null);
         },
         (failure: Error) => {
+          if (!requests.current.isCurrent(ticket)) return;
           setError(failure.message);
           setLoading(null);
         },
@@ -206,7 +213,7 @@ export function Conversation({ detail, now, initialSearch }: { detail: SessionDe
           </div>
         )}
       </div>
-      <p className="visually-hidden" role="status" aria-live="polite">
+      <p className="visually-hidden" role="status" aria-live="polite" data-testid="conversation-loading">
         {loading === 'older' ? 'Loading older messages…' : loading === 'newer' ? 'Loading newer messages…' : loading === 'jump' ? 'Loading messages…' : ''}
       </p>
       {error !== null && (

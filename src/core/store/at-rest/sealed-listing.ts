@@ -1,0 +1,79 @@
+import { randomUUID } from 'node:crypto';
+import { open, rename, rm } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { openBytes, sealBytes, type DataKey } from './aead.js';
+import { FILE_MAGIC, isSealedFile } from './at-rest-cipher.js';
+
+/**
+ * The hosted `baton list --json` document of an encrypted store, as a file (issue 17): the host's
+ * plain listing file (listing-file.ts) would hold every candidate's title in the clear, so an
+ * encrypted host seals the document whole with the store's data key, in the layout of the store's
+ * sealed files (FILE_MAGIC, key id, nonce ‖ ciphertext ‖ tag), and the CLI, which reads the same
+ * key from the keychain, opens it instead of asking for ~35 socket parts of 256 KB.
+ *
+ * The associated data names the purpose and the file's name (the host names a listing by a hash of
+ * the request it answers), so neither another sealed file of the store nor the listing of another
+ * request (say `--limit 50` for the whole list) opens as this one.
+ */
+const KEY_ID_CHARS = 16;
+const HEADER_BYTES = FILE_MAGIC.length + KEY_ID_CHARS;
+
+/** Largest sealed listing the CLI reads whole (100,000 candidates render to ~29 MB). */
+export const MAX_SEALED_LISTING_BYTES = 512 * 1024 * 1024;
+
+function listingAad(name: string): string {
+  return `baton-listing-v1\0${name}`;
+}
+
+export function sealListing(key: DataKey, name: string, plain: Uint8Array): Buffer {
+  return Buffer.concat([FILE_MAGIC, Buffer.from(key.keyId, 'latin1'), sealBytes(key, plain, listingAad(name))]);
+}
+
+export type OpenedListing = { ok: true; plain: Buffer } | { ok: false; reason: string };
+
+/** The document of a sealed listing named `name`, or why it is refused (not sealed, another key, changed, truncated, another file's). */
+export function openListing(key: DataKey, name: string, bytes: Buffer): OpenedListing {
+  if (!isSealedFile(bytes) || bytes.length < HEADER_BYTES) return { ok: false, reason: `${name} is not a sealed listing` };
+  const keyId = bytes.subarray(FILE_MAGIC.length, HEADER_BYTES).toString('latin1');
+  if (keyId !== key.keyId) return { ok: false, reason: `${name} is sealed with key ${keyId}, not the store's key ${key.keyId}` };
+  const plain = openBytes(key, bytes.subarray(HEADER_BYTES), listingAad(name));
+  return plain ? { ok: true, plain } : { ok: false, reason: `${name} failed authentication (changed, truncated or not this listing)` };
+}
+
+/**
+ * Seals `plain` into `path` (0600): a temp file renamed into place, so a reader sees a whole file
+ * or none. A cache, not a record: no fsync (a host that dies leaves a file the next host removes).
+ */
+export async function writeSealedListing(path: string, key: DataKey, plain: Uint8Array): Promise<void> {
+  const sealed = sealListing(key, basename(path), plain);
+  const temp = `${path}.${randomUUID()}.tmp`;
+  const handle = await open(temp, 'w', 0o600);
+  try {
+    for (let at = 0; at < sealed.length; ) at += (await handle.write(sealed, at, sealed.length - at, at)).bytesWritten;
+    await handle.close();
+    await rename(temp, path);
+  } catch (error) {
+    await handle.close().catch(() => undefined);
+    await rm(temp, { force: true });
+    throw error;
+  }
+}
+
+/** Reads and opens the sealed listing at `path`; refused (never partial text) when it does not open. */
+export async function readSealedListing(path: string, key: DataKey): Promise<OpenedListing> {
+  const name = basename(path);
+  let bytes: Buffer;
+  try {
+    const handle = await open(path, 'r');
+    try {
+      const { size } = await handle.stat();
+      if (size > MAX_SEALED_LISTING_BYTES) return { ok: false, reason: `${path} is ${size} bytes, over MAX_SEALED_LISTING_BYTES (${MAX_SEALED_LISTING_BYTES})` };
+      bytes = await handle.readFile();
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    return { ok: false, reason: `${path} could not be read: ${(error as Error).message}` };
+  }
+  return openListing(key, name, bytes);
+}
