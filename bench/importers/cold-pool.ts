@@ -8,7 +8,10 @@
  * once the parsing moved to the workers; and the scan's phases (BATON_PHASE_TRACE marks, ms since
  * the process started): stats done, first batch listed, every file read, caches written, exit.
  *
- *   npm run build:node && npx tsx bench/importers/cold-pool.ts --dir=/tmp/c15f/full --runs=3
+ *   npm run build:node && npx tsx bench/importers/cold-pool.ts --dir=/tmp/c15f/full --runs=3 [--before=/tmp/base/bin/baton.js]
+ *
+ * --before: another build's pooled listing too (`git archive main` built with
+ * `node scripts/build-cli.js`), alternated with this one's: before/after under the same load.
  *
  * The corpus (<dir>/home) is read, never written; the data directory is <dir>/data unless --data.
  */
@@ -22,6 +25,7 @@ const dir = resolve(args.get('dir') ?? '/tmp/c15f/full');
 const data = resolve(args.get('data') ?? join(dir, 'data'));
 const runs = Number(args.get('runs') ?? 3);
 const BATON = resolve(import.meta.dirname, '..', '..', 'bin', 'baton.js');
+const BEFORE = args.get('before') ? resolve(args.get('before')!) : null;
 const TICK_MS = 1000 / 100; // USER_HZ: /proc reports CPU in clock ticks of 10 ms
 
 interface Sample {
@@ -37,13 +41,13 @@ function cpuOf(stat: string): number {
   return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
 }
 
-async function once(workers: string): Promise<Sample> {
+async function once(workers: string, bin = BATON): Promise<Sample> {
   for (const f of ['importers-cache.json', 'importers-candidates.idx']) await rm(join(data, f), { force: true });
   const trace = join(tmpdir(), `baton-cold-pool-${process.pid}.jsonl`);
   await rm(trace, { force: true });
   const env = { ...process.env, HOME: join(dir, 'home'), BATON_HOME: data, XDG_RUNTIME_DIR: join(dir, 'run'), BATON_SCAN_WORKERS: workers, BATON_PHASE_TRACE: trace };
   const t0 = performance.now();
-  const child = spawn(process.execPath, [BATON, 'list', '--json', '--no-host'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [bin, 'list', '--json', '--no-host'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   let cpu = 0;
   let mainCpu = 0;
   const poll = setInterval(() => {
@@ -53,7 +57,7 @@ async function once(workers: string): Promise<Sample> {
   const code = await new Promise<number | null>((done) => child.once('exit', done));
   const wall = performance.now() - t0;
   clearInterval(poll);
-  if (code !== 0) throw new Error(`baton list exited ${code}`);
+  if (code !== 0) throw new Error(`${bin} list exited ${code}`);
   const marks = (JSON.parse((await readFile(trace, 'utf8')).trim().split('\n').pop()!) as { marks: Record<string, number> }).marks;
   return { wall, cpu, mainCpu, marks };
 }
@@ -67,11 +71,14 @@ async function main(): Promise<void> {
   await mkdir(join(dir, 'run'), { recursive: true, mode: 0o700 });
   const load = async () => (await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).join(' ');
   console.log(`corpus ${dir}/home, data ${data}; load average ${await load()}`);
-  const samples: Record<string, Sample[]> = { '0': [], '2': [] };
-  for (let i = 0; i < runs; i++) for (const w of ['0', '2']) samples[w]!.push(await once(w));
+  const samples: Record<string, Sample[]> = { '0': [], '2': [], ...(BEFORE ? { before: [] } : {}) };
+  for (let i = 0; i < runs; i++) {
+    for (const w of ['0', '2']) samples[w]!.push(await once(w));
+    if (BEFORE) samples.before!.push(await once('2', BEFORE));
+  }
   const phases = ['scan-stats', 'scan-first-batch', 'scan-read', 'scan-saved', 'exit'];
   const rows = Object.entries(samples).map(([w, s]) => ({
-    scan: w === '0' ? 'in-thread (BATON_SCAN_WORKERS=0), baseline' : 'pool of 2 workers (default)',
+    scan: w === '0' ? 'in-thread (BATON_SCAN_WORKERS=0), baseline' : w === '2' ? 'pool of 2 workers (default)' : `pool of 2 workers, --before build`,
     runs: s.length,
     'wall ms (median)': Math.round(median(s.map((x) => x.wall))),
     'wall min': Math.round(Math.min(...s.map((x) => x.wall))),

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../hash.js';
 import type { AgentSource } from './types.js';
 
 /**
@@ -8,5 +8,5 @@ import type { AgentSource } from './types.js';
  * recognised as the same state, and a torn write in progress does not change it.
  */
 export function sourceFingerprint(source: AgentSource, path: string, endOffset: number, lastKey: string | null): string {
-  return createHash('sha256').update(`${source}\0${path}\0${endOffset}\0${lastKey ?? ''}`).digest('hex');
+  return sha256Hex(`${source}\0${path}\0${endOffset}\0${lastKey ?? ''}`);
 }

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../hash.js';
 import { LINE_MAX_BYTES, READ_CHUNK_BYTES } from './limits.js';
 import type { ImportHandle } from './reader.js';
 
@@ -29,7 +29,7 @@ export function parseLine(text: string, start: number, end: number, terminated: 
 
 /** Short hash of a line's text: part of the fingerprint (the same last line hashes the same). */
 export function lineKey(text: string): string {
-  return createHash('sha256').update(text).digest('hex').slice(0, 32);
+  return sha256Hex(text).slice(0, 32);
 }
 
 /**

@@ -193,6 +193,52 @@ describe('the scan worker pool', () => {
     // 480 cold scans: about 10 s on a quiet machine, several times that on a loaded one.
   }, 180_000);
 
+  it('shares the queue with the scan’s thread when asked (threadShare): the same candidates over 120 changing corpora, and the same results for a long job list', async () => {
+    const pool = startScanPool({ workers: 2, workerFile, inThread, threadShare: true });
+    fallbacks = 0;
+    try {
+      for (let seed = 301; seed <= 420; seed++) {
+        const specs = corpus(seed);
+        expect(await scanOf(join(root, 's'), join(root, 'data-b'), specs, pool), `seed ${seed}`).toEqual(await scanOf(join(root, 's'), join(root, 'data-a'), specs));
+      }
+      const home = join(root, 's2', 'home');
+      const specs = Array.from({ length: 12 }, (_, k) => corpus(500 + k)).flat();
+      await writeCorpus(home, specs);
+      const jobs: SummarizeJob[] = [];
+      for (const s of specs) {
+        if (s.bytes.length === 0 || s.path.endsWith('.zst')) continue;
+        jobs.push({ path: s.path.replace(/^HOME/, home), source: s.path.includes('.claude') ? 'claude' : 'codex', size: s.bytes.length, mtimeMs: s.mtime * 1000 });
+      }
+      // A missing file among them: its error is reported in its place, whichever thread read it.
+      const many = [...jobs, { ...jobs[0]!, path: join(home, 'gone.jsonl') }, ...jobs, ...jobs, ...jobs, ...jobs, ...jobs, ...jobs, ...jobs];
+      const before = pool.shared;
+      const run = await pool.run(many);
+      expect(run.results).toEqual((await summarizeForScan(nodeImportReader, many)).results);
+      // This thread took some tasks (from the queue's end) and the workers the rest: both are still up.
+      expect(pool.shared).toBeGreaterThan(before);
+      expect(pool.shared).toBe(fallbacks);
+      expect(pool.alive).toBe(2);
+    } finally {
+      await pool.close();
+    }
+  }, 180_000);
+
+  it('is started by a CLI scan with threadShare, by a scan behind a page (onPartial) without it', async () => {
+    const cli = startPoolFor(POOL_MIN_FILES, { env: {} });
+    const host = startPoolFor(POOL_MIN_FILES, { env: {}, onPartial: () => undefined });
+    try {
+      if (availableParallelism() < 2) return expect([cli, host]).toEqual([null, null]);
+      const jobs: SummarizeJob[] = Array.from({ length: POOL_TASK_FILES * 6 }, (_, k) => ({ path: join(root, `none-${k}.jsonl`), source: 'claude', size: 10, mtimeMs: 0 }));
+      await cli!.run(jobs);
+      await host!.run(jobs);
+      expect(cli!.shared).toBeGreaterThan(0);
+      expect(host!.shared).toBe(0);
+    } finally {
+      await cli?.close();
+      await host?.close();
+    }
+  });
+
   describe('a worker that fails', () => {
     const broken: Record<string, string> = {
       'cannot load': "throw new Error('boom at load');",

@@ -28,6 +28,8 @@ export interface PoolRun {
 export interface ScanPool {
   /** Workers alive now (0 once every one failed: everything then runs in this thread). */
   readonly alive: number;
+  /** Tasks this thread took from the queue while the workers were busy (threadShare). */
+  readonly shared: number;
   run(jobs: readonly SummarizeJob[]): Promise<PoolRun>;
   /** Ends the workers; tasks still queued are finished in this thread. */
   close(): Promise<void>;
@@ -41,6 +43,12 @@ export interface ScanPoolOptions {
   workerFile?: string;
   /** Niceness of the worker threads (scan-worker.ts), 0 to 19: a scan behind a UI yields the cores to it. */
   nice?: number;
+  /**
+   * This thread takes queued tasks too (by `inThread`, one at a time, from the queue's end) while
+   * every worker is busy. A cold `baton list`'s thread idled half the run waiting on two workers
+   * with a core to spare; a scan behind a page (a host) keeps its thread for the page.
+   */
+  threadShare?: boolean;
 }
 
 interface Task {
@@ -88,6 +96,9 @@ export function startScanPool(options: ScanPoolOptions): ScanPool {
   let closed = false;
   // Fallback tasks run one after another: two in-thread parses at once would only interleave.
   let inThreadChain: Promise<unknown> = Promise.resolve();
+  // A shared task (threadShare) is running in this thread: one at a time, so the scan's own work interleaves.
+  let sharing = false;
+  let shared = 0;
 
   const runInThread = (task: Task): void => {
     const run = inThreadChain.then(() => options.inThread(task.jobs));
@@ -108,6 +119,20 @@ export function startScanPool(options: ScanPoolOptions): ScanPool {
       slot.task = task;
       const message: ScanTask = { id: task.id, jobs: [...task.jobs] };
       slot.worker.postMessage(message);
+    }
+    if (options.threadShare && !sharing && queue.length > 0) {
+      // The last task: the workers answer the earlier batches first, which the scan awaits first.
+      const task = queue.pop()!;
+      sharing = true;
+      shared += 1;
+      runInThread({
+        ...task,
+        done: (run) => {
+          sharing = false;
+          task.done(run);
+          pump();
+        },
+      });
     }
   };
 
@@ -156,6 +181,9 @@ export function startScanPool(options: ScanPoolOptions): ScanPool {
   return {
     get alive() {
       return slots.filter((s) => !s.dead).length;
+    },
+    get shared() {
+      return shared;
     },
     async run(jobs) {
       const parts: Array<Promise<PoolRun>> = [];

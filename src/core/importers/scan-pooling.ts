@@ -56,5 +56,6 @@ export function startPoolFor(newFiles: number, options: Pick<ScanOptions, 'worke
   if (workers === 0 || newFiles < POOL_MIN_FILES || scanWorkerEntry() === null) return null;
   // A scan that lists its rows as it reads (onPartial) runs behind a page being loaded and drawn: its workers yield the cores to it.
   const nice = options.onPartial ? SCAN_WORKER_NICE : 0;
-  return startScanPool({ workers, nice, inThread: (jobs) => summarizeForScan(nodeImportReader, jobs, timeSlicer(SCAN_SLICE_MS)) });
+  // Without a page (a CLI listing) this thread summarizes too while the workers are busy: it idled half a cold listing.
+  return startScanPool({ workers, nice, threadShare: !options.onPartial, inThread: (jobs) => summarizeForScan(nodeImportReader, jobs, timeSlicer(SCAN_SLICE_MS)) });
 }

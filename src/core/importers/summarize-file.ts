@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../hash.js';
 import { feedDigest, messagesOf, newDigest, settleDigest, type SessionDigest } from './digest.js';
 import { sourceFingerprint } from './fingerprint.js';
 import { forEachLine, splitLines, type LogLine } from './lines.js';
@@ -87,7 +87,7 @@ async function checkHashAt(handle: ImportHandle | null, endOffset: number, whole
   const from = Math.max(0, endOffset - APPEND_CHECK_BYTES);
   const bytes = endOffset <= 0 ? Buffer.alloc(0) : whole && whole.length >= endOffset ? whole.subarray(from, endOffset) : await handle!.read(from, endOffset - from);
   // A continuity check, not a security boundary: 64 bits keep the cache small.
-  return createHash('sha256').update(bytes).digest('hex').slice(0, 16);
+  return sha256Hex(bytes).slice(0, 16);
 }
 
 async function canContinue(handle: ImportHandle, size: number, previous: FileState): Promise<boolean> {
