@@ -88,13 +88,6 @@ export async function* lineChunks(handle: ImportHandle, start: number, end: numb
     const chunk = await handle.read(pos, Math.min(READ_CHUNK_BYTES, end - pos));
     if (chunk.length === 0) break;
     let from = 0;
-    // The chunk's whole lines decoded as one string, and each line a slice of it: a string this
-    // long is allocated outside V8's young generation and a slice is a view, so the lines cost the
-    // scavenger nothing to copy (issue 20: a line's own string was a tenth of the import's garbage).
-    // A 0x0a byte is a newline character wherever it sits in UTF-8, so the string's newlines are
-    // the chunk's, one for one, and each line decodes as it would alone.
-    let lines: string | undefined;
-    let at = 0;
     while (from < chunk.length) {
       const nl = chunk.indexOf(NL, from);
       if (nl < 0) {
@@ -113,17 +106,8 @@ export async function* lineChunks(handle: ImportHandle, start: number, end: numb
         handed++;
         onLine({ start: pendingStart, end: lineEnd, terminated: true, text: '', value: undefined, broken: true });
       } else {
-        let text: string;
-        if (pending.length > 0) text = Buffer.concat([...pending, chunk.subarray(from, nl)]).toString('utf8').trimEnd();
-        else {
-          if (lines === undefined) {
-            lines = chunk.toString('utf8', from, chunk.lastIndexOf(NL));
-            at = 0;
-          }
-          const stop = lines.indexOf('\n', at);
-          text = (stop < 0 ? lines.slice(at) : lines.slice(at, stop)).trimEnd();
-          at = stop + 1;
-        }
+        // A line inside one chunk is decoded in place (no Buffer view a line: issue 20, the import's GC).
+        const text = (pending.length === 0 ? chunk.toString('utf8', from, nl) : Buffer.concat([...pending, chunk.subarray(from, nl)]).toString('utf8')).trimEnd();
         if (text.length > 0) {
           handed++;
           onLine(!parse || parse(handed) ? parseLine(text, pendingStart, lineEnd, true) : { start: pendingStart, end: lineEnd, terminated: true, text, value: undefined, broken: false });
