@@ -86,15 +86,13 @@ export function trimToolOutputs(messages: readonly MessageInput[]): { messages: 
       if (trimmed) next = { ...next, content: trimmed.text, ...keep(trimmed) };
     }
     if (message.toolCalls?.some((call) => typeof call.output === 'string' && !call.fullOutput)) {
-      let trimmedAny = false;
-      const toolCalls = message.toolCalls.map((call) => {
-        const trimmed = typeof call.output === 'string' && !call.fullOutput ? trimOutput(call.output, call.exitCode) : null;
-        if (!trimmed) return call;
-        trimmedAny = true;
-        return { ...call, output: trimmed.text, ...keep(trimmed) };
-      });
-      // Copied only when an output was trimmed: most calls' outputs are short (issue 20: an import's garbage).
-      if (trimmedAny) next = { ...next, toolCalls };
+      next = {
+        ...next,
+        toolCalls: message.toolCalls.map((call) => {
+          const trimmed = typeof call.output === 'string' && !call.fullOutput ? trimOutput(call.output, call.exitCode) : null;
+          return trimmed ? { ...call, output: trimmed.text, ...keep(trimmed) } : call;
+        }),
+      };
     }
     return next;
   });

@@ -1,5 +1,6 @@
 import type { MessageRecord } from '../../shared/message.js';
 import { createHash } from 'node:crypto';
+import { canonicalJson } from '../hash.js';
 
 export interface ContextDigest {
   message_count: number;
@@ -33,8 +34,7 @@ export class DigestBuilder {
     for (const call of record.toolCalls ?? []) {
       this.toolCalls++;
       // The full output's hash, when it was trimmed into an artifact, is part of the record.
-      // canonicalJson's bytes (keys sorted) written in sorted order, without its replacer's copy of the object.
-      this.tools.add(`${JSON.stringify({ exitCode: call.exitCode ?? null, id: call.id, name: call.name, ...(call.fullOutput ? { output: call.fullOutput.sha256 } : {}) })}\n`);
+      this.tools.add(`${canonicalJson({ id: call.id, name: call.name, exitCode: call.exitCode ?? null, ...(call.fullOutput ? { output: call.fullOutput.sha256 } : {}) })}\n`);
     }
   }
 

@@ -79,10 +79,7 @@ async function presetSpans(text: string): Promise<SecretSpan[]> {
     const owned = starts[i + 1] ?? text.length;
     // A leading "\n": secretlint strips a byte-order mark at the start of a source, which would
     // shift every range by one; the newline also keeps `^` rules true to real line starts.
-    // When the window starts after a newline the window is that newline on: a slice of `text`, which V8
-    // keeps as a view instead of a 10 KiB copy (issue 20: the import's GC).
-    const end = Math.min(owned + SCAN_OVERLAP_CHARS, text.length);
-    const window = start > 0 && text.charCodeAt(start - 1) === 0x0a ? text.slice(start - 1, end) : `\n${text.slice(start, end)}`;
+    const window = `\n${text.slice(start, Math.min(owned + SCAN_OVERLAP_CHARS, text.length))}`;
     const result = await lintSource({
       source: { content: window, filePath: 'baton-message.txt', contentType: 'text' },
       options: { config: CONFIG, noPhysicFilePath: true },

@@ -229,11 +229,9 @@ function collectStrings(root: unknown, keyedSecrets: ReadonlySet<string>): { str
       if (Array.isArray(value)) {
         for (const item of value) stack.push(item);
       } else {
-        // Object.keys, not Object.entries: one array an object instead of one more a property (issue 20: the import's GC).
-        const record = value as Record<string, unknown>;
-        for (const key of Object.keys(record)) {
+        for (const [key, item] of Object.entries(value)) {
           note(key);
-          stack.push(record[key]);
+          stack.push(item);
         }
       }
     }

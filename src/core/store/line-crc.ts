@@ -16,17 +16,10 @@ export const LINE_CRC_KEY = 'bcrc';
 const SUFFIX_HEAD = Buffer.from(`"${LINE_CRC_KEY}":"`, 'latin1');
 /** `"bcrc":"` + 8 hex digits + `"}`. */
 const SUFFIX_LENGTH = SUFFIX_HEAD.length + 8 + 2;
-/** What replaces a record's closing brace before its checksum is filled in: `,"bcrc":"00000000"}\n`. */
-const SUFFIX_TAIL = `,"${LINE_CRC_KEY}":"00000000"}\n`;
 
 /** One line (with its '\n') for the JSON of a record without a checksum: `json` must be an object with at least one key. */
 export function sealLine(json: string): { line: Buffer; crc: string } {
-  // The JSON is encoded straight into the line, its closing brace overwritten by the suffix: a
-  // concatenated copy of every record's JSON was a third of the landing's garbage (issue 20).
-  const body = Buffer.byteLength(json, 'utf8') - 1;
-  const line = Buffer.allocUnsafe(body + SUFFIX_TAIL.length);
-  line.write(json, 0, body, 'utf8');
-  line.write(SUFFIX_TAIL, body, 'latin1');
+  const line = Buffer.from(`${json.slice(0, -1)},"${LINE_CRC_KEY}":"00000000"}\n`, 'utf8');
   const bodyEnd = line.length - 1 - SUFFIX_LENGTH;
   const crc = crc32(line.subarray(0, bodyEnd)).toString(16).padStart(8, '0');
   line.write(crc, bodyEnd + SUFFIX_HEAD.length, 'latin1');
