@@ -66,7 +66,7 @@ describe('forEachLine', () => {
   });
 });
 
-describe('lineChunks: lines sliced from a chunk decoded whole', () => {
+describe('lineChunks across reads that stop anywhere', () => {
   /** A handle over `bytes` whose reads stop short at the given lengths, so chunks end anywhere (mid-line, mid-character). */
   const shortReads = (bytes: Buffer, lengths: number[]) => {
     let n = 0;

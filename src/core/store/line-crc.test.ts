@@ -66,7 +66,7 @@ describe('messages.jsonl lines with a CRC over their bytes', () => {
   });
 
   it('sealLine writes the bytes of the JSON with its brace replaced by the suffix, for 2,000 generated records', () => {
-    // The line is encoded straight from the JSON (issue 20): the same bytes as encoding `{…,"bcrc":"…"}\n` whole.
+    // Whatever way sealLine builds the line, its bytes are those of `{…,"bcrc":"…"}\n` encoded whole.
     const pieces = ['a', 'é', '€', '😀', '\ud800', '\udc00', '"', '\\', '\n', '\u2028', '中', '\u0000', 'x'.repeat(3000)];
     let seed = 7;
     const next = (n: number) => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;
