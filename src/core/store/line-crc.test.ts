@@ -65,6 +65,22 @@ describe('messages.jsonl lines with a CRC over their bytes', () => {
     expect(decodeLine(notHex)).toBeUndefined();
   });
 
+  it('sealLine writes the bytes of the JSON with its brace replaced by the suffix, for 2,000 generated records', () => {
+    // Whatever way sealLine builds the line, its bytes are those of `{…,"bcrc":"…"}\n` encoded whole.
+    const pieces = ['a', 'é', '€', '😀', '\ud800', '\udc00', '"', '\\', '\n', '\u2028', '中', '\u0000', 'x'.repeat(3000)];
+    let seed = 7;
+    const next = (n: number) => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;
+    for (let i = 0; i < 2_000; i++) {
+      let text = '';
+      for (let j = next(24); j > 0; j--) text += pieces[next(pieces.length)];
+      const json = JSON.stringify({ id: text, seq: i, nested: { [text]: [text, i] } });
+      const { line, crc } = sealLine(json);
+      const expected = Buffer.from(`${json.slice(0, -1)},"${LINE_CRC_KEY}":"${crc}"}\n`, 'utf8');
+      expect(line.equals(expected), json).toBe(true);
+      expect(checkLineCrc(body(line))).toBe(crc);
+    }
+  });
+
   it('sealLine puts the crc of the bytes before the checksum key in the suffix', () => {
     const { line, crc } = sealLine('{"a":1}');
     expect(line.toString()).toBe(`{"a":1,"${LINE_CRC_KEY}":"${crc}"}\n`);
