@@ -11,6 +11,7 @@ import { resolveDataDir } from '../core/paths.js';
 import { resolveEndpoint } from '../core/transport/endpoint.js';
 
 const SOURCES = new Set(['claude', 'codex', 'baton']);
+const STDOUT_FD = 1;
 
 export async function tryFastList(argv: readonly string[]): Promise<boolean> {
   const args = argv.slice(2);
@@ -43,6 +44,8 @@ export async function tryFastList(argv: readonly string[]): Promise<boolean> {
   if (!json) return false;
   // No socket, no host: decline before loading the client (its wire schemas cost more than this check).
   if (process.platform !== 'win32' && !existsSync(resolveEndpoint(resolveDataDir()).address)) return false;
-  const { printHostListing } = await import('./commands/list-host.js');
-  return printHostListing({ agents, filter: { cwd, source }, limit }, process.stdout);
+  const { printHostListingToFd } = await import('./commands/list-host.js');
+  // fd 1 with synchronous writes: the launcher exits as soon as this resolves, and
+  // process.stdout's stream is never built.
+  return printHostListingToFd({ agents, filter: { cwd, source }, limit }, STDOUT_FD);
 }

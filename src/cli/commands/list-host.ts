@@ -3,6 +3,7 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { ListFilter } from '../../core/importers/candidate-list.js';
 import { listingsDir, resolveDataDir } from '../../core/paths.js';
+import { copyFdSync, readerLeft, writeAllSync } from './fd-copy.js';
 import { loadOrCreateToken, resolveEndpoint } from '../../core/transport/endpoint.js';
 
 /** A host that does not answer this fast is treated as absent: the CLI scans itself instead. */
@@ -93,6 +94,26 @@ export async function listFromHost(request: HostListRequest, dataDir = resolveDa
 
 export interface ByteSink {
   write(chunk: string | Uint8Array, done?: (error?: Error | null) => void): boolean;
+}
+
+/**
+ * Writes the host's answer to the descriptor `fd` with synchronous writes (the fast path's fd 1:
+ * process.stdout is never created); false without a host.
+ */
+export async function printHostListingToFd(request: HostListRequest, fd: number, dataDir = resolveDataDir()): Promise<boolean> {
+  const listing = await openHostListing(request, dataDir);
+  if (listing === null) return false;
+  try {
+    if ('text' in listing) writeAllSync(fd, Buffer.from(listing.text, 'utf8'));
+    else if ('bytes' in listing) writeAllSync(fd, listing.bytes);
+    else copyFdSync(listing.file.fd, fd);
+  } catch (error) {
+    // A reader that stopped reading (`| head`) has what it wanted: not an error of the listing.
+    if (!readerLeft(error)) throw error;
+  } finally {
+    if ('file' in listing) await listing.file.close();
+  }
+  return true;
 }
 
 /** Writes the host's answer to `out` as it is read (a 6 MB listing is never one string here); false without a host. */

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,7 +7,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { claude, claudeLogPath, writeLog } from '../importers/test-fixtures/build-logs.js';
 import { LIST_JSON_VERSION } from '../importers/list-json.js';
 import { listingsDir } from '../paths.js';
-import { listFromHost, openHostListing, printHostListing } from '../../cli/commands/list-host.js';
+import { listFromHost, openHostListing, printHostListing, printHostListingToFd } from '../../cli/commands/list-host.js';
 import { dataKeyOf, newDataKey } from '../store/at-rest/aead.js';
 import { connectEndpoint } from '../transport/client.js';
 import { loadOrCreateToken, resolveEndpoint } from '../transport/endpoint.js';
@@ -140,6 +141,16 @@ describe('the sealed hosted listing', () => {
     const whole = Buffer.concat(chunks).toString('utf8');
     expect((JSON.parse(whole) as { total: number }).total).toBe(900);
     expect(whole).toContain(MARKER);
+    // The fast path itself writes to a descriptor (fd 1): the same bytes, here into a real file.
+    const outPath = join(dataDir, 'fd-out.json');
+    const out = openSync(outPath, 'w');
+    try {
+      expect(await printHostListingToFd({ agents: true, filter: {} }, out, dataDir)).toBe(true);
+    } finally {
+      closeSync(out);
+    }
+    expect((await readFile(outPath)).equals(Buffer.concat(chunks))).toBe(true);
+    await rm(outPath);
   }, 120_000);
 
   it('a changed, cut, foreign-key or other request\'s file is refused and the CLI prints the socket parts\' document instead', async () => {
