@@ -6,6 +6,9 @@
  *
  *   npx tsx bench/importers/warm-list.ts --dir=/tmp/k15c7/full --runs=15 --bins=now=bin/baton.js,before=/tmp/k15c-base/bin/baton.js
  *
+ * With --hosted=1 the same alternation measures the hosted listing: start `baton serve` on <dir>
+ * first (HOME, BATON_HOME and XDG_RUNTIME_DIR as below), then every run is the fast path's answer.
+ *
  * The corpus and caches in <dir> (home/, data/) are candidates.ts's: run it once first. A warm
  * listing trusts the index for FULL_VERIFY_MAX_AGE_MS (60 s) after the last full verification;
  * past that, the next listing stats every file again. So every REFRESH_EVERY_MS the bench deletes
@@ -54,7 +57,10 @@ function median(values: number[]): number {
   return s[Math.floor(s.length / 2)]!;
 }
 
-let refreshedAt = -Infinity;
+// --hosted: a `baton serve` runs on <dir> (started by hand), so every listing is the host's answer
+// and no index verification happens in the CLI: no refresh runs.
+const hosted = args.get('hosted') === '1';
+let refreshedAt = hosted ? Infinity : -Infinity;
 /** A full verification now, unmeasured, when the last one is REFRESH_EVERY_MS old. */
 async function refresh(): Promise<void> {
   if (performance.now() - refreshedAt < REFRESH_EVERY_MS) return;
