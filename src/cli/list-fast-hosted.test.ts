@@ -1,0 +1,108 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { claude, claudeLogPath, writeLog } from '../core/importers/test-fixtures/build-logs.js';
+
+/**
+ * `baton list --json` from the built launcher with a real `baton serve` on the same data dir: the
+ * fast bundle (dist/cli/baton-list.cjs) asks the host and copies the host's rendered listing file
+ * to fd 1 with synchronous writes (fd-copy.ts). What reaches the pipe is that file byte for byte,
+ * and a reader that stops early (`| head`) ends the command with exit 0 and nothing on stderr.
+ */
+const ROOT = join(import.meta.dirname, '..', '..');
+const BATON = join(ROOT, 'bin', 'baton.js');
+let root: string;
+let env: NodeJS.ProcessEnv;
+let host: ChildProcess | undefined;
+
+const idOf = (i: number) => `eeeeeeee-0000-4000-8000-${String(i).padStart(12, '0')}`;
+
+beforeAll(async () => {
+  if (!existsSync(join(ROOT, 'dist', 'cli', 'baton-list.cjs'))) throw new Error('dist/cli/baton-list.cjs is missing: run npm run build:node first');
+  root = await mkdtemp(join(tmpdir(), 'baton-list-fast-hosted-'));
+  const home = join(root, 'home');
+  env = { ...process.env, HOME: home, BATON_HOME: join(root, 'data'), XDG_RUNTIME_DIR: join(root, 'run'), DISPLAY: '', WAYLAND_DISPLAY: '' };
+  // ~900 rows: a listing of several frames, so the host answers with the path of its file.
+  for (let i = 0; i < 900; i++) {
+    const cwd = `/home/dev/q${i % 5}`;
+    const id = idOf(i);
+    await writeLog(claudeLogPath(home, cwd, id), [
+      claude.user({ uuid: `${id}-u`, cwd, sessionId: id }, `prompt ${i} "quoted" ✓ 😀 ${'z'.repeat(i % 170)}`),
+      claude.assistant({ uuid: `${id}-a`, parentUuid: `${id}-u`, cwd, sessionId: id }, `${id}-m`, claude.text('ok')),
+    ]);
+  }
+  host = spawn(process.execPath, [BATON, 'serve', '--json', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  await new Promise<void>((ready, fail) => {
+    let out = '';
+    let err = '';
+    const timer = setTimeout(() => fail(new Error(`baton serve printed nothing in 30 s: ${err}`)), 30_000);
+    host!.stderr!.on('data', (d) => (err += d));
+    host!.stdout!.on('data', (d) => {
+      out += d;
+      if (!out.includes('\n')) return;
+      clearTimeout(timer);
+      ready();
+    });
+  });
+}, 120_000);
+
+afterAll(async () => {
+  if (host && host.exitCode === null) await new Promise((done) => (host!.once('exit', done), host!.kill('SIGTERM')));
+  await rm(root, { recursive: true, force: true });
+});
+
+interface Run {
+  code: number | null;
+  stdout: Buffer;
+  stderr: string;
+}
+
+/** `baton list ...args` as a child whose stdout is a pipe to us; `stopAfter` bytes: we stop reading and close our end. */
+function list(args: string[], stopAfter?: number): Promise<Run> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [BATON, 'list', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    let got = 0;
+    let err = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out.push(chunk);
+      got += chunk.length;
+      if (stopAfter !== undefined && got >= stopAfter) child.stdout.destroy();
+    });
+    child.stderr.on('data', (d) => (err += d));
+    child.on('error', fail);
+    child.on('close', (code) => done({ code, stdout: Buffer.concat(out), stderr: err }));
+  });
+}
+
+describe('baton list --json through a running host (the fast bundle)', () => {
+  it('prints the host\'s listing file byte for byte through a pipe, the same document as the scan without the host', async () => {
+    const hosted = await list(['--json']);
+    expect(hosted.stderr).toBe('');
+    expect(hosted.code).toBe(0);
+    const dir = join(root, 'data', 'listings');
+    const files = await Promise.all((await readdir(dir)).filter((f) => f.endsWith('.json')).map(async (f) => ({ path: join(dir, f), mtime: (await stat(join(dir, f))).mtimeMs })));
+    expect(files.length).toBeGreaterThan(0);
+    const newest = files.sort((a, b) => b.mtime - a.mtime)[0]!.path;
+    expect(hosted.stdout.equals(await readFile(newest))).toBe(true);
+    const doc = JSON.parse(hosted.stdout.toString('utf8')) as { total: number; groups: Array<{ sessions: Array<{ id: string }> }> };
+    expect(doc.total).toBe(900);
+    const local = JSON.parse((await list(['--json', '--no-host'])).stdout.toString('utf8')) as typeof doc;
+    const ids = (d: typeof doc) => d.groups.flatMap((g) => g.sessions.map((s) => s.id)).sort();
+    expect(ids(doc)).toEqual(ids(local));
+    // One frame (--limit): the answer's text, also through fd 1.
+    const limited = await list(['--json', '--limit', '3']);
+    expect(limited.code).toBe(0);
+    expect(JSON.parse(limited.stdout.toString('utf8'))).toMatchObject({ total: 900 });
+  }, 120_000);
+
+  it('a reader that stops after the first bytes (`| head`) ends it with exit 0 and nothing on stderr', async () => {
+    const cut = await list(['--json'], 1);
+    expect(cut.stderr).toBe('');
+    expect(cut.code).toBe(0);
+    expect(cut.stdout.length).toBeGreaterThan(0);
+  }, 60_000);
+});
