@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readStaticFile } from './static-files.js';
+import { readStaticFile as readStaticFileAsync, readStaticFileSync, type StaticFile } from './static-files.js';
 
 /** A built-renderer folder with a secret beside it: no request may ever read the secret. */
 const scratch = await mkdtemp(join(tmpdir(), 'baton-static-'));
@@ -23,12 +23,26 @@ beforeAll(async () => {
 });
 afterAll(() => rm(scratch, { recursive: true, force: true }));
 
-const text = async (path: string) => {
-  const file = await readStaticFile(root, path);
-  return file.found ? file.body.toString() : null;
-};
+// Both readers hold the same folder to the same rules; the synchronous one (the browser host's
+// start-up files) below its size limit, which these small files are.
+const readers: Array<[string, (root: string, path: string) => Promise<StaticFile>]> = [
+  ['readStaticFile', readStaticFileAsync],
+  [
+    'readStaticFileSync',
+    async (dir, path) => {
+      const file = readStaticFileSync(dir, path, 1024);
+      if (file === 'too-large') throw new Error(`${path} over the test's limit`);
+      return file;
+    },
+  ],
+];
 
-describe('readStaticFile', () => {
+describe.each(readers)('%s', (_name, readStaticFile) => {
+  const text = async (path: string) => {
+    const file = await readStaticFile(root, path);
+    return file.found ? file.body.toString() : null;
+  };
+
   it('serves index.html for / and files by path, ignoring the query', async () => {
     expect(await readStaticFile(root, '/')).toMatchObject({ found: true, contentType: 'text/html; charset=utf-8' });
     expect(await text('/assets/f.js?v=3')).toBe('js');
@@ -88,8 +102,22 @@ describe('readStaticFile', () => {
 
   it('works when the folder itself is reached through a symlink', async () => {
     const link = join(scratch, 'renderer-link');
-    await symlink(root, link);
+    await symlink(root, link).catch((e: NodeJS.ErrnoException) => {
+      if (e.code !== 'EEXIST') throw e;
+    });
     expect((await readStaticFile(link, '/assets/f.css')).found).toBe(true);
     expect(await readStaticFile(link, '/leak.txt')).toEqual({ found: false });
+  });
+});
+
+describe('readStaticFileSync limit', () => {
+  it("answers 'too-large' above maxBytes (the host reads those asynchronously), and the file at the limit", () => {
+    expect(readStaticFileSync(root, '/assets/f.woff2', 4)).toBe('too-large');
+    expect(readStaticFileSync(root, '/assets/f.woff2', 5)).toMatchObject({ found: true, contentType: 'font/woff2' });
+  });
+
+  it('refuses before the size: an escaping path is not found, never too-large', () => {
+    expect(readStaticFileSync(root, '/../secret.txt', 0)).toEqual({ found: false });
+    expect(readStaticFileSync(root, '/leak.txt', 0)).toEqual({ found: false });
   });
 });

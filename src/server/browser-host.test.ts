@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { BROWSER_HOST_CAPABILITIES } from '../core/host/capabilities.js';
 import { startHostServices, type HostServices } from '../core/host/host-services.js';
-import { ASSET_CACHE_CONTROL, BROWSER_HOST_CSP, browserToken, cacheControlFor, startBrowserHost, type BrowserHost } from './browser-host.js';
+import { pbkdf2, pbkdf2Sync } from 'node:crypto';
+import { ASSET_CACHE_CONTROL, BROWSER_HOST_CSP, browserToken, cacheControlFor, startBrowserHost, SYNC_STATIC_MAX_BYTES, type BrowserHost } from './browser-host.js';
 
 /**
  * The real `baton serve` stack on 127.0.0.1: Host and Origin checks against DNS rebinding and other
@@ -29,6 +30,9 @@ beforeAll(async () => {
   await writeFile(join(rendererDir, 'assets', 'app.js'), 'console.log(1)');
   await writeFile(join(rendererDir, 'assets', 'app-AbCd_f12.js'), 'console.log(2)');
   await writeFile(join(scratch, 'secret.txt'), 'secret');
+  // An entry chunk's size (served on the host's thread) and a Monaco-sized one (over the limit).
+  await writeFile(join(rendererDir, 'assets', 'index-AbCd_f12.js'), 'x'.repeat(400 * 1024));
+  await writeFile(join(rendererDir, 'assets', 'editor-AbCd_f12.js'), 'y'.repeat(SYNC_STATIC_MAX_BYTES + 1));
   services = await startHostServices({ dataDir: join(scratch, 'data'), kind: 'browser', capabilities: BROWSER_HOST_CAPABILITIES });
   host = await startBrowserHost({ services, port: 0, rendererDir });
   token = browserToken(services.token);
@@ -126,6 +130,27 @@ describe('browser host over HTTP', () => {
     expect(hashed.headers).toMatchObject({ 'cache-control': ASSET_CACHE_CONTROL, 'content-security-policy': BROWSER_HOST_CSP });
     // A missing asset is not kept either.
     expect((await get('/assets/gone-AbCd_f12.js', `127.0.0.1:${host.port}`)).headers['cache-control']).not.toBe(ASSET_CACHE_CONTROL);
+  });
+
+  it("serves the page's start-up files while a cold scan holds every libuv thread; a Monaco-sized file waits (issue 15)", async () => {
+    // Each pbkdf2 holds one of libuv's threads, as the cold scan's thousands of stats and reads do:
+    // sized to ~0.6 s of one core here, measured on this machine now so the load does not decide the outcome.
+    const t = performance.now();
+    pbkdf2Sync('p', 's', 20_000, 32, 'sha512');
+    const iterations = Math.max(20_000, Math.round((20_000 * 600) / Math.max(1, performance.now() - t)));
+    const threads = Number(process.env.UV_THREADPOOL_SIZE ?? 4);
+    let freed = 0;
+    const busy = Array.from({ length: threads }, () => new Promise<void>((done) => pbkdf2('p', 's', iterations, 32, 'sha512', () => done(void freed++))));
+    const hostName = `127.0.0.1:${host.port}`;
+    const [page, entry] = await Promise.all([get('/', hostName), get('/assets/index-AbCd_f12.js', hostName)]);
+    expect(freed).toBe(0);
+    expect(page.body).toContain('<title>Baton</title>');
+    expect([entry.status, entry.body.length]).toEqual([200, 400 * 1024]);
+    // The baseline that shows the threads were held: the large file is read asynchronously, after them.
+    const editor = await get('/assets/editor-AbCd_f12.js', hostName);
+    expect(freed).toBeGreaterThan(0);
+    expect([editor.status, editor.body.length, editor.headers['cache-control']]).toEqual([200, SYNC_STATIC_MAX_BYTES + 1, ASSET_CACHE_CONTROL]);
+    await Promise.all(busy);
   });
 
   it.each([

@@ -37,19 +37,51 @@ export const UnlockScreen = lazyNamed(loaders.unlockScreen, 'UnlockScreen');
 /** Names of the split views, for the test that holds the entry chunk to the first screen. */
 export const LAZY_VIEW_MODULES = Object.keys(loaders) as ReadonlyArray<keyof typeof loaders>;
 
-let preloaded = false;
+/**
+ * How long after the first rows the split views are fetched when the person has not touched the
+ * page yet. Right after the first rows the page may still be painting more rows, or be reloaded
+ * (measured: a preload started at once left ~140 ms of chunk evaluation on the old page that a
+ * reload then waited for), so the preload waits for a quiet moment well after the first screen.
+ */
+export const PRELOAD_DELAY_MS = 3_000;
+
+/** The first input that says the person is about to click something: fetch the views then. */
+const PRELOAD_INPUTS = ['pointermove', 'keydown', 'focusin'] as const;
+
+/** What the preload needs of the window (a narrow type so its test can hand in a plain EventTarget). */
+export type PreloadHost = Pick<Window, 'setTimeout' | 'clearTimeout' | 'addEventListener' | 'removeEventListener'> & {
+  requestIdleCallback?: Window['requestIdleCallback'];
+};
+
+let scheduled = false;
 
 /**
  * Fetch and evaluate every split view once, after the first rows: a later click then renders at
- * once. Idle time, so it never competes with the list's own work; a failed fetch is left to the
- * click, which shows the view's error through React.lazy as before.
+ * once. Started by the first pointer move or key press (the person is about to click), or
+ * `PRELOAD_DELAY_MS` after the first rows, whichever comes first, and then in idle time so it
+ * never competes with the list's own work. A failed fetch is left to the click, which shows the
+ * view's error through React.lazy as before.
  */
-export function preloadViews(): void {
-  if (preloaded) return;
-  preloaded = true;
+export function preloadViews(target: PreloadHost = window, load: ReadonlyArray<() => Promise<unknown>> = Object.values(loaders)): void {
+  if (scheduled) return;
+  scheduled = true;
+  let started = false;
   const run = (): void => {
-    for (const load of Object.values(loaders)) load().catch(() => undefined);
+    for (const one of load) one().catch(() => undefined);
   };
-  if (typeof window.requestIdleCallback === 'function') window.requestIdleCallback(run, { timeout: 2_000 });
-  else window.setTimeout(run, 200);
+  const start = (): void => {
+    if (started) return;
+    started = true;
+    target.clearTimeout(timer);
+    for (const name of PRELOAD_INPUTS) target.removeEventListener(name, start, true);
+    if (typeof target.requestIdleCallback === 'function') target.requestIdleCallback(run, { timeout: 2_000 });
+    else target.setTimeout(run, 200);
+  };
+  const timer = target.setTimeout(start, PRELOAD_DELAY_MS);
+  for (const name of PRELOAD_INPUTS) target.addEventListener(name, start, { capture: true, passive: true });
+}
+
+/** Test seam: forget that the preload was scheduled (module state outlives a test's render). */
+export function resetPreloadForTests(): void {
+  scheduled = false;
 }
