@@ -81,3 +81,17 @@ export function readStaticFileSync(root: string, urlPath: string, maxBytes: numb
 function inside(base: string, full: string): boolean {
   return full === base || full.startsWith(base + sep);
 }
+
+/**
+ * Files up to this size are read on the host's thread (readStaticFileSync): the page's start-up
+ * files (index.html, the ~400 KB entry chunk, its CSS and runtime, the split views) are all below
+ * it, so a cold scan's queue of file operations on libuv's threads never delays the first screen.
+ * Monaco and its workers (1–7 MB, opened with the Changes tab) stay asynchronous.
+ */
+export const SYNC_STATIC_MAX_BYTES = 1024 * 1024;
+
+/** A renderer file as both hosts serve it: small ones on this thread, big ones off it. */
+export async function readRendererFile(root: string, urlPath: string): Promise<StaticFile> {
+  const small = readStaticFileSync(root, urlPath, SYNC_STATIC_MAX_BYTES);
+  return small === 'too-large' ? readStaticFile(root, urlPath) : small;
+}

@@ -1,5 +1,5 @@
 import { protocol } from 'electron';
-import { readStaticFile } from '../core/static-files.js';
+import { readRendererFile } from '../core/static-files.js';
 import { RENDERER_CSP } from '../shared/csp.js';
 
 /** The renderer is served from its own scheme (VS Code's rule), never from file://. */
@@ -17,7 +17,7 @@ export function serveRenderer(rendererDir: string): void {
   protocol.handle(APP_SCHEME, async (request) => {
     const url = new URL(request.url);
     if (url.host !== 'baton') return new Response('Not found', { status: 404 });
-    const file = await readStaticFile(rendererDir, url.pathname);
+    const file = await readRendererFile(rendererDir, url.pathname);
     if (!file.found) return new Response('Not found', { status: 404 });
     return new Response(new Uint8Array(file.body), {
       headers: { 'Content-Type': file.contentType, 'Content-Security-Policy': RENDERER_CSP, 'X-Content-Type-Options': 'nosniff' },

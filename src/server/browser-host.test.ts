@@ -8,7 +8,8 @@ import WebSocket from 'ws';
 import { BROWSER_HOST_CAPABILITIES } from '../core/host/capabilities.js';
 import { startHostServices, type HostServices } from '../core/host/host-services.js';
 import { pbkdf2, pbkdf2Sync } from 'node:crypto';
-import { ASSET_CACHE_CONTROL, BROWSER_HOST_CSP, browserToken, cacheControlFor, startBrowserHost, SYNC_STATIC_MAX_BYTES, type BrowserHost } from './browser-host.js';
+import { ASSET_CACHE_CONTROL, BROWSER_HOST_CSP, browserToken, cacheControlFor, startBrowserHost, type BrowserHost } from './browser-host.js';
+import { SYNC_STATIC_MAX_BYTES } from '../core/static-files.js';
 
 /**
  * The real `baton serve` stack on 127.0.0.1: Host and Origin checks against DNS rebinding and other

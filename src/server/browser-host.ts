@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { WsClientMessage, type WsServerMessage } from '../shared/ui-contract.js';
 import type { HostServices } from '../core/host/host-services.js';
-import { readStaticFile, readStaticFileSync } from '../core/static-files.js';
+import { readRendererFile } from '../core/static-files.js';
 import { RENDERER_CSP } from '../shared/csp.js';
 import { isLoopbackHost, isLoopbackOrigin } from '../shared/loopback-host.js';
 import { markPhase } from '../core/perf/phase-trace.js';
@@ -25,14 +25,6 @@ export function cacheControlFor(url: string): string {
   const path = url.split(/[?#]/)[0] ?? '/';
   return HASHED_ASSET.test(path) ? ASSET_CACHE_CONTROL : 'no-store';
 }
-
-/**
- * Files up to this size are read on the host's thread (readStaticFileSync): the page's start-up
- * files (index.html, the ~400 KB entry chunk, its CSS and runtime, the split views) are all below
- * it, so a cold scan's queue of file operations on libuv's threads never delays the first screen.
- * Monaco and its workers (1–7 MB, opened with the Changes tab) stay asynchronous.
- */
-export const SYNC_STATIC_MAX_BYTES = 1024 * 1024;
 
 /** Largest WebSocket message the browser host accepts from a page (requests are small). */
 export const WS_MAX_PAYLOAD_BYTES = 1024 * 1024;
@@ -102,8 +94,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     if (!existsSync(rendererDir)) {
       return send(response, 503, 'text/plain', `The Baton UI is not built (${rendererDir} is missing). Run: npm run build\n`);
     }
-    const small = readStaticFileSync(rendererDir, request.url ?? '/', SYNC_STATIC_MAX_BYTES);
-    const file = small === 'too-large' ? await readStaticFile(rendererDir, request.url ?? '/') : small;
+    const file = await readRendererFile(rendererDir, request.url ?? '/');
     if (!file.found) return send(response, 404, 'text/plain', 'Not found\n');
     response.setHeader('Cache-Control', cacheControlFor(request.url ?? '/'));
     markPhase(`served ${request.url?.split('?')[0]?.split('/').pop() || '/'}`);
