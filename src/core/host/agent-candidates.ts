@@ -1,8 +1,8 @@
 import { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
-import { candidateIndexFileFor, markCandidateIndexVerified, readCandidateIndex, saveCandidateIndex, type IndexEntry, type IndexMeta } from '../importers/candidate-index.js';
+import { candidateIndexFileFor, markCandidateIndexVerified, readCandidateIndex, type IndexEntry } from '../importers/candidate-index.js';
 import { checkIndex } from './confirm-index.js';
-import { SCAN_READ_BATCH } from '../importers/limits.js';
+import { updateIndex } from './update-index.js';
 import { quickIndexScan } from '../importers/quick-scan.js';
 import { nodeImportReader } from '../importers/reader.js';
 import { sessionFileOf, type FoundFile } from '../importers/discover.js';
@@ -319,65 +319,20 @@ export function createAgentCandidates(options: AgentCandidatesOptions) {
         await markCandidateIndexVerified(candidateIndexFileFor(cacheFile));
         return;
       }
-      if (check.kind === 'changed' && untouched() && !closed && (await updateIncrementally(check.files, check.removed, check.meta, check.total))) {
+      const update = check.kind === 'changed' && untouched() && !closed ? await updateIndex(entries, unindexed, check, { env, cacheFile, states, stillValid: () => untouched() && !closed }) : null;
+      if (update) {
         startIndex = null;
+        entries = update.entries;
+        unindexed = update.unindexed;
+        for (const path of check.kind === 'changed' ? check.removed : []) states.delete(path);
+        for (const [path, state] of update.states) states.set(path, state);
+        version += 1;
+        health.candidates = [...entries.values()].filter((e) => e.skip === null).length;
+        options.onChange?.({ added: update.added, updated: update.updated, removed: update.removed, rescan: true });
         return;
       }
     }
     await fullScan();
-  }
-
-  /**
-   * The changed files re-read alone (from scratch: continuing one would mean parsing the whole
-   * digest cache), the gone ones dropped, and the index rewritten from the resident entries,
-   * whose bytes are copied as they are. The digest cache is left: a state it holds for a file
-   * that changed is checked (size, mtime, checkHash) before a later scan continues from it, and
-   * a file it lacks is read afresh. False (nothing changed here) when a file is a link: the full
-   * scan checks those.
-   */
-  async function updateIncrementally(files: FoundFile[], removed: string[], meta: IndexMeta, total: number): Promise<boolean> {
-    const updates: NonNullable<Awaited<ReturnType<typeof rescanFiles>>> = [];
-    // A batch at a time: rescanFiles opens all its files at once.
-    for (let from = 0; from < files.length; from += SCAN_READ_BATCH) {
-      const batch = await rescanFiles(files.slice(from, from + SCAN_READ_BATCH), { env, cacheFile, states });
-      if (batch === null) return false;
-      updates.push(...batch);
-    }
-    // A watched change arrived while the files were read: the full scan settles both.
-    if (version !== startVersion || closed) return false;
-    const next = new Map(entries);
-    const change: CandidateChange = { added: 0, updated: 0, removed: 0, rescan: true };
-    for (const path of removed) {
-      if (next.delete(path)) change.removed += 1;
-      states.delete(path);
-    }
-    // As applyChanged: a file without a digest (unreadable) is listed but not indexed, as the full scan does.
-    for (const u of updates) {
-      const had = next.has(u.path);
-      if (u.entry === null) {
-        if (had) change.removed += 1;
-        next.delete(u.path);
-        states.delete(u.path);
-        unindexed.delete(u.path);
-        continue;
-      }
-      if (had) change.updated += 1;
-      else change.added += 1;
-      next.set(u.path, u.entry);
-      if (u.state) {
-        states.set(u.path, u.state);
-        unindexed.delete(u.path);
-      } else unindexed.add(u.path);
-    }
-    const indexed = [...next.values()].filter((e) => !unindexed.has(e.path));
-    await saveCandidateIndex(candidateIndexFileFor(cacheFile), indexed, { ...meta, unindexed: total - indexed.length });
-    await markCandidateIndexVerified(candidateIndexFileFor(cacheFile));
-    entries = next;
-    version += 1;
-    health.candidates = [...entries.values()].filter((e) => e.skip === null).length;
-    if (stats) stats = { ...stats, files: total };
-    options.onChange?.(change);
-    return true;
   }
 
   const ready = (async () => {
