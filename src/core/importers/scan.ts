@@ -427,6 +427,8 @@ export async function scanCandidateIndexFull(
     }
   }
   const indexed = next.filter((e) => freshStates.has(e.path) || known.get(e.path) === e);
+  // A known file that lost its digest (emptied, now unreadable) is a change too: its stale entry must leave the index.
+  if (!changed && previous !== null && (indexed.length !== known.size || indexed.some((e) => known.get(e.path) !== e))) changed = true;
   for (const e of next) {
     if (known.get(e.path) === e) {
       stats.cached += 1;
