@@ -106,7 +106,10 @@ describe('resident candidates', () => {
     expect(service.entries().map((e) => e.rowText()).sort()).toEqual(before);
   });
 
-  it('after a trusted start with a session added while no host ran, updates the index in place: the digest cache not read or rewritten, listed as a cold scan lists', async () => {
+  it.each([
+    ['a trusted start (folder mtimes put back)', true],
+    ['an untrusted start (the folder changed, as adding a file does)', false],
+  ])('after %s with a session added while no host ran, updates the index in place: the digest cache not read or rewritten, listed as a cold scan lists', async (_name, putBack) => {
     const paths: string[] = [];
     for (let i = 0; i < 12; i++) {
       const path = await writeLog(claudeLogPath(home, `/home/dev/p${i % 3}`, idOf(i)), sessionLines(idOf(i), `prompt ${i}`, `/home/dev/p${i % 3}`));
@@ -129,7 +132,7 @@ describe('resident candidates', () => {
     const added = await writeLog(claudeLogPath(home, '/home/dev/p1', idOf(50)), sessionLines(idOf(50), 'added while down', '/home/dev/p1'));
     const t = Date.now() / 1000 - 7200 - 10;
     await utimes(added, t, t);
-    await ageFolders();
+    if (putBack) await ageFolders();
 
     service = createAgentCandidates({ dataDir, env: { HOME: home }, onChange: (c) => changes.push(c) });
     await service.ready;
