@@ -135,7 +135,6 @@ export function encodeCandidateIndexParts(entries: readonly IndexEntry[], meta: 
   for (const e of entries) if (e.skip !== null) ordered.push(e);
 
   const columns: Columns = { dirs: [], dirOf: [], names: [], sizes: [], mtimes: [], skips: [], cwds: [], ids: [], notes: [], totals: [] };
-  const extras: Buffer[] = [];
   const sortTimes = new Float64Array(ordered.length);
   const sources = new Uint8Array(ordered.length);
   const dirIds = new Map<string, number>();
@@ -159,7 +158,23 @@ export function encodeCandidateIndexParts(entries: readonly IndexEntry[], meta: 
     columns.totals.push(...e.totals);
     sortTimes[i] = e.at;
     sources[i] = SOURCE_CODES.indexOf(e.source);
-    extras.push(e.skip === null ? bytesOf(e, 'candidate') : Buffer.alloc(0));
+  }
+  // All extras in one buffer, sized first (those of a read index copied from its file): a Buffer each was 100,000 of them.
+  const extrasEnds = new Uint32Array(ordered.length);
+  const fresh: Array<Buffer | null> = ordered.map((e) => (e.skip === null && !(e instanceof DecodedEntry) ? bytesOf(e, 'candidate') : null));
+  let extrasLength = 0;
+  for (let i = 0; i < ordered.length; i++) {
+    const e = ordered[i]!;
+    extrasLength += e.skip !== null ? 0 : e instanceof DecodedEntry ? e.extrasLength() : fresh[i]!.length;
+    extrasEnds[i] = extrasLength;
+  }
+  const extrasBytes = Buffer.allocUnsafe(extrasLength);
+  for (let i = 0; i < ordered.length; i++) {
+    const e = ordered[i]!;
+    const from = i === 0 ? 0 : extrasEnds[i - 1]!;
+    if (e.skip !== null) continue;
+    if (e instanceof DecodedEntry) e.copyExtras(extrasBytes, from);
+    else fresh[i]!.copy(extrasBytes, from);
   }
 
   // The listing block: what writeListJson prints between `"groups":[` and `]`. Sized first and
@@ -197,7 +212,7 @@ export function encodeCandidateIndexParts(entries: readonly IndexEntry[], meta: 
   notes.sort();
   const newest = newestEntries(ordered, QUICK_VERIFY_NEWEST).map((e): [string, number, number] => [e.path, e.size, e.mtimeMs]);
   const head: IndexHead = { version: CANDIDATE_INDEX_VERSION, ...meta, listing: { files: ordered.length, candidates, groups, notes, newest, blockBytes: length } };
-  return writeLayoutParts({ head: JSON.stringify(head), columns: JSON.stringify(columns), at: sortTimes, extras, rows, sources, block });
+  return writeLayoutParts({ head: JSON.stringify(head), columns: JSON.stringify(columns), at: sortTimes, extras: { bytes: extrasBytes, ends: extrasEnds }, rows, sources, block });
 }
 
 const COMMA_BYTE = 0x2c;
@@ -263,6 +278,16 @@ class DecodedEntry implements IndexEntry {
     const [from, to] = [l.extrasAt + l.extrasOff[this.i]!, l.extrasAt + l.extrasOff[this.i + 1]!];
     return this.file.extrasText ? this.file.extrasText(from, to) : this.extras().toString('utf8');
   }
+  extrasLength(): number {
+    const l = this.file.layout;
+    return l.extrasOff[this.i + 1]! - l.extrasOff[this.i]!;
+  }
+  copyExtras(target: Buffer, at: number): void {
+    const l = this.file.layout;
+    const [from, to] = [l.extrasAt + l.extrasOff[this.i]!, l.extrasAt + l.extrasOff[this.i + 1]!];
+    if (this.file.copyExtras) this.file.copyExtras(from, to, target, at);
+    else this.extras().copy(target, at);
+  }
   rowLength(): number {
     const l = this.file.layout;
     return l.rowEnd[this.i]! - l.rowStart[this.i]!;
@@ -293,6 +318,8 @@ interface DecodedFile {
   extras(from: number, to: number): Buffer;
   /** Copies listing-block bytes [start, end) into `target` (resident: straight from the read window, no Buffer per row). */
   copyBlock?(start: number, end: number, target: Buffer, at: number): void;
+  /** Copies extras bytes [from, to) of the file into `target` (resident: straight from the read window). */
+  copyExtras?(from: number, to: number, target: Buffer, at: number): void;
   /** Listing-block bytes [start, end) and extras bytes [from, to) of the file, decoded (resident: from the read window). */
   blockText?(start: number, end: number): string;
   extrasText?(from: number, to: number): string;
@@ -346,7 +373,7 @@ export function decodeCandidateIndexWithMeta(buf: Buffer): { entries: IndexEntry
 }
 
 /** Entries over a checked layout: the columns' text parsed, extras read through `extras`. */
-function decodeEntries(layout: ReadLayout, text: (from: number, to: number) => string, extras: DecodedFile['extras'], resident: Pick<DecodedFile, 'copyBlock' | 'blockText' | 'extrasText'> = {}): { entries: IndexEntry[]; meta: IndexMeta } | null {
+function decodeEntries(layout: ReadLayout, text: (from: number, to: number) => string, extras: DecodedFile['extras'], resident: Pick<DecodedFile, 'copyBlock' | 'copyExtras' | 'blockText' | 'extrasText'> = {}): { entries: IndexEntry[]; meta: IndexMeta } | null {
   const count = layout.count;
   let columns: Columns;
   try {
@@ -435,6 +462,7 @@ async function decodeResident(handle: FileHandle, size: number): Promise<{ entri
     copyBlock: (start, end, target, at) => block.copy(blockAt + start, blockAt + end, target, at),
     blockText: (start, end) => block.text(blockAt + start, blockAt + end),
     extrasText: (from, to) => extrasReader.text(from, to),
+    copyExtras: (from, to, target, at) => extrasReader.copy(from, to, target, at),
   });
   // Every entry holds its file's `extras` reader: when that is collected, no entry is left.
   if (decoded) residentFiles.register(extras, handle);
