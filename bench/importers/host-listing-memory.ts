@@ -5,12 +5,17 @@
  * CLI. The host's peak RSS (VmHWM) before the listings and after them, and each listing's wall
  * and CPU time. Each build in turn (--before first, then this one), same data dir, same run.
  *
- *   npx tsx bench/importers/host-listing-memory.ts --dir=/tmp/c15f/huge [--before=/path/to/older/bin/baton.js] [--settle-ms=4000]
+ *   npx tsx bench/importers/host-listing-memory.ts --dir=/tmp/c15f/huge [--before=/path/to/older/bin/baton.js] [--settle-ms=4000] [--add-file]
+ *
+ * --add-file: each build starts from the same data dir (kept aside as data.pristine at the start)
+ * with one Claude session copied under a new uuid while no host ran, as a user's new session
+ * since the last host would be; the copy is removed after each build.
  *
  * The corpus and its data dir must exist (candidates.ts writes them; run one warm listing first).
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { copyFile, cp, readdir, readFile, rm } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
 import { join, resolve } from 'node:path';
 
 const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=') as [string, string]));
@@ -22,6 +27,13 @@ const env = { ...process.env, HOME: join(dir, 'home'), BATON_HOME: join(dir, 'da
 async function status(pid: number, field: 'VmHWM' | 'VmRSS'): Promise<number> {
   const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(await readFile(`/proc/${pid}/status`, 'utf8').catch(() => ''));
   return m ? Math.round(Number(m[1]) / 1024) : NaN;
+}
+
+/** The host's CPU time so far (user + system, ms) from /proc: its start and confirming scan. */
+async function cpuMs(pid: number): Promise<number> {
+  const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).replace(/^.*\) /s, '').split(' ');
+  // After the command name: utime and stime are fields 14 and 15 of stat(5), in clock ticks (100 a second).
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 /** One CLI call under /usr/bin/time: wall ms here, CPU (user + system) ms from time. */
@@ -45,11 +57,35 @@ async function startHost(bin: string): Promise<ChildProcess> {
   return child;
 }
 
+const addFile = args.has('add-file');
+const pristine = join(dir, 'data.pristine');
+const project = join(dir, 'home', '.claude', 'projects', '-home-dev-project');
+
+/** The data dir as it was at the start, and one session file added since (--add-file). */
+async function changeWhileDown(): Promise<string> {
+  await rm(join(dir, 'data'), { recursive: true, force: true });
+  await cp(pristine, join(dir, 'data'), { recursive: true, preserveTimestamps: true });
+  const from = (await readdir(project)).find((n) => n.endsWith('.jsonl'))!;
+  const to = join(project, `${randomUUID()}.jsonl`);
+  await copyFile(join(project, from), to);
+  return to;
+}
+
 async function measure(name: string, bin: string): Promise<Record<string, string | number>[]> {
+  const added = addFile ? await changeWhileDown() : null;
+  try {
+    return await measureHost(name, bin);
+  } finally {
+    if (added) await rm(added);
+  }
+}
+
+async function measureHost(name: string, bin: string): Promise<Record<string, string | number>[]> {
   const host = await startHost(bin);
   try {
     await new Promise((r) => setTimeout(r, settleMs));
     const settled = await status(host.pid!, 'VmHWM');
+    const hostCpu = await cpuMs(host.pid!);
     const full = await list(bin, []);
     const afterFull = await status(host.pid!, 'VmHWM');
     const limited = await list(bin, ['--limit', '50']);
@@ -58,7 +94,7 @@ async function measure(name: string, bin: string): Promise<Record<string, string
     const rss = await status(host.pid!, 'VmRSS');
     const row = (measure: string, r: { ms: number; cpuMs: number; mb: number }, peak: number | string) => ({ build: name, measure, 'wall ms': Math.round(r.ms), 'CLI CPU ms': Math.round(r.cpuMs), 'stdout MB': r.mb.toFixed(1), 'host peak MB after': peak });
     return [
-      { build: name, measure: `host started, settled ${settleMs} ms`, 'wall ms': '', 'CLI CPU ms': '', 'stdout MB': '', 'host peak MB after': settled },
+      { build: name, measure: `host started, settled ${settleMs} ms (host CPU ${hostCpu} ms)`, 'wall ms': settleMs, 'CLI CPU ms': '', 'stdout MB': '', 'host peak MB after': settled },
       row('baton list --json (first render)', full, afterFull),
       row('baton list --json --limit 50', limited, ''),
       row('baton list --json (render cache)', again, `${afterAll} (RSS now ${rss})`),
@@ -72,6 +108,10 @@ async function measure(name: string, bin: string): Promise<Record<string, string
 async function main(): Promise<void> {
   console.log(`corpus: ${dir}; load average ${(await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).join(' ')}`);
   const rows: Record<string, string | number>[] = [];
+  if (addFile) {
+    await rm(pristine, { recursive: true, force: true });
+    await cp(join(dir, 'data'), pristine, { recursive: true, preserveTimestamps: true });
+  }
   const before = args.get('before');
   if (before) rows.push(...(await measure(`before (${before})`, resolve(before))));
   rows.push(...(await measure('this build', THIS)));

@@ -106,6 +106,48 @@ describe('resident candidates', () => {
     expect(service.entries().map((e) => e.rowText()).sort()).toEqual(before);
   });
 
+  it.each([
+    ['a trusted start (folder mtimes put back)', true],
+    ['an untrusted start (the folder changed, as adding a file does)', false],
+  ])('after %s with a session added while no host ran, updates the index in place: the digest cache not read or rewritten, listed as a cold scan lists', async (_name, putBack) => {
+    const paths: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      const path = await writeLog(claudeLogPath(home, `/home/dev/p${i % 3}`, idOf(i)), sessionLines(idOf(i), `prompt ${i}`, `/home/dev/p${i % 3}`));
+      const t = Date.now() / 1000 - 7200 + i;
+      await utimes(path, t, t);
+      paths.push(path);
+    }
+    const hourAgo = Date.now() / 1000 - 3600;
+    const ageFolders = async () => {
+      for (const p of [0, 1, 2]) await utimes(join(home, '.claude', 'projects', `-home-dev-p${p}`), hourAgo, hourAgo);
+      for (const dir of [join(home, '.claude', 'projects'), join(home, '.claude')]) await utimes(dir, hourAgo, hourAgo);
+    };
+    await ageFolders();
+    await scanCandidateIndex({ env: { HOME: home }, cacheFile: importersCacheFile(dataDir) });
+    const cacheFile = importersCacheFile(dataDir);
+    const cacheMtime = (await stat(cacheFile)).mtimeMs;
+    const indexFile = join(dataDir, 'importers-candidates.idx');
+    const written = (await stat(indexFile)).mtimeMs;
+    // Not in the index, so the quick start (which checks the indexed files) cannot see it: only the confirm can.
+    const added = await writeLog(claudeLogPath(home, '/home/dev/p1', idOf(50)), sessionLines(idOf(50), 'added while down', '/home/dev/p1'));
+    const t = Date.now() / 1000 - 7200 - 10;
+    await utimes(added, t, t);
+    if (putBack) await ageFolders();
+
+    service = createAgentCandidates({ dataDir, env: { HOME: home }, onChange: (c) => changes.push(c) });
+    await service.ready;
+    await until(() => changes.length > 0, 5_000);
+    await service.current();
+    expect(changes).toEqual([{ added: 1, updated: 0, removed: 0, rescan: true }]);
+    expect(service.health()).toMatchObject({ rescans: 0, candidates: 13 });
+    expect((await stat(cacheFile)).mtimeMs).toBe(cacheMtime);
+    expect((await stat(indexFile)).mtimeMs).toBeGreaterThan(written);
+    const hosted = service.entries().map((e) => e.rowText()).sort();
+    expect(hosted.some((r) => r.includes('added while down'))).toBe(true);
+    const cold = await scanCandidateIndex({ env: { HOME: home }, cacheFile: join(root, 'cold', 'importers-cache.json') });
+    expect(hosted).toEqual(cold.entries.map((e) => e.rowText()).sort());
+  });
+
   it('lists a new session file and a grown one within 1 s, re-reading only those files', async () => {
     for (let i = 0; i < 3; i++) await writeLog(claudeLogPath(home, '/home/dev/a', idOf(i)), sessionLines(idOf(i), `prompt ${i}`));
     service = createAgentCandidates({ dataDir, env: { HOME: home }, onChange: (c) => changes.push(c) });

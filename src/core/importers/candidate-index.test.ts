@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { candidateRow } from '../../shared/agents.js';
-import { candidateIndexFileFor, decodeCandidateIndexWithMeta, encodeCandidateIndex, entryOf, readCandidateIndex, type IndexEntry } from './candidate-index.js';
+import { candidateIndexFileFor, decodeCandidateIndexWithMeta, encodeCandidateIndex, entryOf, readCandidateIndex, saveCandidateIndex, type IndexEntry } from './candidate-index.js';
 import { groupItems } from './candidate-list.js';
 import { forgetScanCacheMemo } from './scan-cache.js';
 import { scanAgentSessions, scanCandidateIndex } from './scan.js';
@@ -58,6 +58,20 @@ async function writeSessions(n: number): Promise<string[]> {
 }
 
 describe('candidate index encoding', () => {
+  it('saveCandidateIndex writes in the clear, part by part, exactly the bytes encodeCandidateIndex makes (small and over 1 MB, a part bigger than a chunk), and reads them back', async () => {
+    for (const n of [0, 1, 7, 6_000]) {
+      const entries = Array.from({ length: n }, (_, i) => entryOf(`/h/.claude/projects/p/${i}.jsonl`, 'claude', i, i, i % 5 === 4 ? null : candidate(i, { title: i === 3 ? 'x'.repeat(1_200_000) : `títle ${i}` }), i % 5 === 4 ? 'no messages' : null, [i, 0, 0, 0]));
+      const meta = { folders: ['/h'], folderMtimes: [1], scope: 'all' as const, unindexed: 0, skipped: {} };
+      const file = candidateIndexFileFor(cacheFile);
+      await saveCandidateIndex(file, entries, meta);
+      const written = await readFile(file);
+      expect({ n, same: written.equals(encodeCandidateIndex(entries, meta)) }).toEqual({ n, same: true });
+      const back = decodeCandidateIndexWithMeta(written)!;
+      expect(back.entries.map((e) => e.rowText())).toEqual(decodeCandidateIndexWithMeta(encodeCandidateIndex(entries, meta))!.entries.map((e) => e.rowText()));
+      expect(back.entries).toHaveLength(n);
+    }
+  });
+
   it('round-trips 300 entries, candidates and skips, with non-ASCII text, byte for byte, stored in listing order', () => {
     const entries = Array.from({ length: 300 }, (_, i) =>
       i % 7 === 0

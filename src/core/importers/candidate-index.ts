@@ -6,7 +6,7 @@ import { basename, dirname, join } from 'node:path';
 import { candidateRow } from '../../shared/agents.js';
 import { normalizeCwd, timeOf } from '../../shared/resume-groups.js';
 import { QUICK_VERIFY_NEWEST, SCAN_CACHE_VERSION } from './limits.js';
-import { readLayout, SOURCE_CODES, writeLayout, type GroupRef, type IndexHead, type LayoutSource, type ReadLayout } from './candidate-index-layout.js';
+import { readLayout, SOURCE_CODES, writeLayoutParts, type GroupRef, type IndexHead, type LayoutSource, type ReadLayout } from './candidate-index-layout.js';
 import { groupItems } from './candidate-list.js';
 import { groupCloseText, groupOpenText } from './list-json.js';
 import { newestEntries } from './quick-scan.js';
@@ -123,6 +123,11 @@ export function candidateIndexFileFor(cacheFile: string): string {
  * older index are copied as bytes.
  */
 export function encodeCandidateIndex(entries: readonly IndexEntry[], meta: IndexMeta = NO_INDEX_META): Buffer {
+  return Buffer.concat(encodeCandidateIndexParts(entries, meta));
+}
+
+/** encodeCandidateIndex's bytes as parts, to be written one after another. */
+export function encodeCandidateIndexParts(entries: readonly IndexEntry[], meta: IndexMeta = NO_INDEX_META): Buffer[] {
   const grouped = groupItems(entries.filter((e) => e.skip === null));
   const ordered: IndexEntry[] = [];
   for (const g of grouped) for (const item of g.items) ordered.push(item as IndexEntry);
@@ -130,8 +135,7 @@ export function encodeCandidateIndex(entries: readonly IndexEntry[], meta: Index
   for (const e of entries) if (e.skip !== null) ordered.push(e);
 
   const columns: Columns = { dirs: [], dirOf: [], names: [], sizes: [], mtimes: [], skips: [], cwds: [], ids: [], notes: [], totals: [] };
-  const extras: Buffer[] = [];
-  const at = new Float64Array(ordered.length);
+  const sortTimes = new Float64Array(ordered.length);
   const sources = new Uint8Array(ordered.length);
   const dirIds = new Map<string, number>();
   for (let i = 0; i < ordered.length; i++) {
@@ -152,52 +156,81 @@ export function encodeCandidateIndex(entries: readonly IndexEntry[], meta: Index
     columns.ids.push(e.id);
     columns.notes.push(e.note);
     columns.totals.push(...e.totals);
-    at[i] = e.at;
+    sortTimes[i] = e.at;
     sources[i] = SOURCE_CODES.indexOf(e.source);
-    extras.push(e.skip === null ? bytesOf(e, 'candidate') : Buffer.alloc(0));
+  }
+  // All extras in one buffer, sized first (those of a read index copied from its file): a Buffer each was 100,000 of them.
+  const extrasEnds = new Uint32Array(ordered.length);
+  const fresh: Array<Buffer | null> = ordered.map((e) => (e.skip === null && !(e instanceof DecodedEntry) ? bytesOf(e, 'candidate') : null));
+  let extrasLength = 0;
+  for (let i = 0; i < ordered.length; i++) {
+    const e = ordered[i]!;
+    extrasLength += e.skip !== null ? 0 : e instanceof DecodedEntry ? e.extrasLength() : fresh[i]!.length;
+    extrasEnds[i] = extrasLength;
+  }
+  const extrasBytes = Buffer.allocUnsafe(extrasLength);
+  for (let i = 0; i < ordered.length; i++) {
+    const e = ordered[i]!;
+    const from = i === 0 ? 0 : extrasEnds[i - 1]!;
+    if (e.skip !== null) continue;
+    if (e instanceof DecodedEntry) e.copyExtras(extrasBytes, from);
+    else fresh[i]!.copy(extrasBytes, from);
   }
 
-  // The listing block: what writeListJson prints between `"groups":[` and `]`.
-  const parts: Buffer[] = [];
+  // The listing block: what writeListJson prints between `"groups":[` and `]`. Sized first and
+  // filled in place (rows of a read index copied straight from its file): a Buffer per row and
+  // their concatenation held 100,000 rows twice at 100,000 sessions.
+  const opens = grouped.map((g) => Buffer.from(groupOpenText(g.cwd)));
+  const closes = grouped.map((g) => Buffer.from(groupCloseText(g.newestAt)));
+  let length = Math.max(0, grouped.length - 1);
+  for (let g = 0; g < grouped.length; g++) length += opens[g]!.length + closes[g]!.length + Math.max(0, grouped[g]!.items.length - 1);
+  for (let i = 0; i < candidates; i++) length += rowLengthOf(ordered[i]!);
+  const block = Buffer.allocUnsafe(length);
   const rows: Array<{ start: number; end: number }> = [];
   const groups: GroupRef[] = [];
-  let length = 0;
-  const push = (b: Buffer) => {
-    parts.push(b);
-    length += b.length;
-  };
+  let at = 0;
   let row = 0;
-  let crc = 0;
-  const pushGroup = (b: Buffer) => {
-    crc = crc32(b, crc);
-    push(b);
-  };
   for (let g = 0; g < grouped.length; g++) {
     const group = grouped[g]!;
-    if (g > 0) push(COMMA);
-    const start = length;
-    crc = 0;
-    pushGroup(Buffer.from(groupOpenText(group.cwd)));
+    if (g > 0) block[at++] = COMMA_BYTE;
+    const start = at;
+    at += opens[g]!.copy(block, at);
     for (let k = 0; k < group.items.length; k++) {
-      if (k > 0) pushGroup(COMMA);
-      const bytes = bytesOf(ordered[row + k]!, 'row');
-      rows.push({ start: length, end: length + bytes.length });
-      pushGroup(bytes);
+      if (k > 0) block[at++] = COMMA_BYTE;
+      const end = copyRowInto(ordered[row + k]!, block, at);
+      rows.push({ start: at, end });
+      at = end;
     }
-    pushGroup(Buffer.from(groupCloseText(group.newestAt)));
+    at += closes[g]!.copy(block, at);
     // Each group's own CRC: a listing read lazily checks only the groups it prints.
-    groups.push([group.cwd, group.newestAt, row, group.items.length, start, length, crc]);
+    groups.push([group.cwd, group.newestAt, row, group.items.length, start, at, crc32(block.subarray(start, at))]);
     row += group.items.length;
   }
+  if (at !== length) throw new Error(`candidate index: the listing block came to ${at} bytes, sized ${length}`);
   for (let i = candidates; i < ordered.length; i++) rows.push({ start: 0, end: 0 });
   const notes = ordered.slice(0, candidates).flatMap((e) => (e.note ? [`${e.path}: ${e.note}`] : []));
   notes.sort();
   const newest = newestEntries(ordered, QUICK_VERIFY_NEWEST).map((e): [string, number, number] => [e.path, e.size, e.mtimeMs]);
   const head: IndexHead = { version: CANDIDATE_INDEX_VERSION, ...meta, listing: { files: ordered.length, candidates, groups, notes, newest, blockBytes: length } };
-  return writeLayout({ head: JSON.stringify(head), columns: JSON.stringify(columns), at, extras, rows, sources, block: Buffer.concat(parts, length) });
+  return writeLayoutParts({ head: JSON.stringify(head), columns: JSON.stringify(columns), at: sortTimes, extras: { bytes: extrasBytes, ends: extrasEnds }, rows, sources, block });
 }
 
-const COMMA = Buffer.from(',');
+const COMMA_BYTE = 0x2c;
+
+/** Bytes of an entry's list row in the listing block. */
+function rowLengthOf(e: IndexEntry): number {
+  return e instanceof DecodedEntry ? e.rowLength() : Buffer.byteLength(e.rowText());
+}
+
+/** Writes an entry's list row at `at` (sized by rowLengthOf); returns where it ends. */
+function copyRowInto(e: IndexEntry, target: Buffer, at: number): number {
+  if (e instanceof DecodedEntry) {
+    const end = e.copyRow(target, at);
+    if (end < 0) throw new Error(`candidate index: no room for the row of ${e.path}`);
+    return end;
+  }
+  return at + target.write(e.rowText(), at, 'utf8');
+}
 
 /**
  * An entry of a decoded index: plain fields plus offsets into the file's buffer, methods on the
@@ -245,6 +278,20 @@ class DecodedEntry implements IndexEntry {
     const [from, to] = [l.extrasAt + l.extrasOff[this.i]!, l.extrasAt + l.extrasOff[this.i + 1]!];
     return this.file.extrasText ? this.file.extrasText(from, to) : this.extras().toString('utf8');
   }
+  extrasLength(): number {
+    const l = this.file.layout;
+    return l.extrasOff[this.i + 1]! - l.extrasOff[this.i]!;
+  }
+  copyExtras(target: Buffer, at: number): void {
+    const l = this.file.layout;
+    const [from, to] = [l.extrasAt + l.extrasOff[this.i]!, l.extrasAt + l.extrasOff[this.i + 1]!];
+    if (this.file.copyExtras) this.file.copyExtras(from, to, target, at);
+    else this.extras().copy(target, at);
+  }
+  rowLength(): number {
+    const l = this.file.layout;
+    return l.rowEnd[this.i]! - l.rowStart[this.i]!;
+  }
   copyRow(target: Buffer, at: number): number {
     const l = this.file.layout;
     const start = l.rowStart[this.i]!;
@@ -271,6 +318,8 @@ interface DecodedFile {
   extras(from: number, to: number): Buffer;
   /** Copies listing-block bytes [start, end) into `target` (resident: straight from the read window, no Buffer per row). */
   copyBlock?(start: number, end: number, target: Buffer, at: number): void;
+  /** Copies extras bytes [from, to) of the file into `target` (resident: straight from the read window). */
+  copyExtras?(from: number, to: number, target: Buffer, at: number): void;
   /** Listing-block bytes [start, end) and extras bytes [from, to) of the file, decoded (resident: from the read window). */
   blockText?(start: number, end: number): string;
   extrasText?(from: number, to: number): string;
@@ -324,7 +373,7 @@ export function decodeCandidateIndexWithMeta(buf: Buffer): { entries: IndexEntry
 }
 
 /** Entries over a checked layout: the columns' text parsed, extras read through `extras`. */
-function decodeEntries(layout: ReadLayout, text: (from: number, to: number) => string, extras: DecodedFile['extras'], resident: Pick<DecodedFile, 'copyBlock' | 'blockText' | 'extrasText'> = {}): { entries: IndexEntry[]; meta: IndexMeta } | null {
+function decodeEntries(layout: ReadLayout, text: (from: number, to: number) => string, extras: DecodedFile['extras'], resident: Pick<DecodedFile, 'copyBlock' | 'copyExtras' | 'blockText' | 'extrasText'> = {}): { entries: IndexEntry[]; meta: IndexMeta } | null {
   const count = layout.count;
   let columns: Columns;
   try {
@@ -413,6 +462,7 @@ async function decodeResident(handle: FileHandle, size: number): Promise<{ entri
     copyBlock: (start, end, target, at) => block.copy(blockAt + start, blockAt + end, target, at),
     blockText: (start, end) => block.text(blockAt + start, blockAt + end),
     extrasText: (from, to) => extrasReader.text(from, to),
+    copyExtras: (from, to, target, at) => extrasReader.copy(from, to, target, at),
   });
   // Every entry holds its file's `extras` reader: when that is collected, no entry is left.
   if (decoded) residentFiles.register(extras, handle);
@@ -444,7 +494,9 @@ export async function saveCandidateIndex(file: string, entries: readonly IndexEn
   const temp = join(dir, `.${basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   const handle = await fsp.open(temp, 'wx', 0o600);
   try {
-    await handle.writeFile(sealFileFor(file, encodeCandidateIndex(entries, meta)));
+    // Sealed files are authenticated whole; in the clear, the parts are written as they are (no 57 MB copy at 100,000).
+    if (sealsFilesAt(file)) await handle.writeFile(sealFileFor(file, encodeCandidateIndex(entries, meta)));
+    else await writeParts(handle, encodeCandidateIndexParts(entries, meta));
     await handle.sync();
     await handle.close();
     await fsp.rename(temp, file);
@@ -454,4 +506,24 @@ export async function saveCandidateIndex(file: string, entries: readonly IndexEn
     throw error;
   }
   await dropIfStoreTurnedEncrypted(file);
+}
+
+/** Bytes a clear index is written in at most (small parts are gathered: 100,000 extras are a few bytes each). */
+const WRITE_CHUNK_BYTES = 1 << 20;
+
+async function writeParts(handle: FileHandle, parts: readonly Buffer[]): Promise<void> {
+  const chunk = Buffer.allocUnsafe(WRITE_CHUNK_BYTES);
+  let used = 0;
+  const writeAll = async (b: Buffer) => {
+    for (let at = 0; at < b.length; ) at += (await handle.write(b, at, b.length - at)).bytesWritten;
+  };
+  for (const part of parts) {
+    if (used + part.length > WRITE_CHUNK_BYTES) {
+      await writeAll(chunk.subarray(0, used));
+      used = 0;
+    }
+    if (part.length >= WRITE_CHUNK_BYTES) await writeAll(part);
+    else used += part.copy(chunk, used);
+  }
+  if (used > 0) await writeAll(chunk.subarray(0, used));
 }

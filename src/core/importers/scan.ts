@@ -323,7 +323,10 @@ export async function scanCandidateIndexFull(
     if (unchanged(entry, found.files[i]!, fileStats[i]!)) next.push(entry);
     else toRead.push(i);
   }
-  const vanished = previous !== null && next.length + toRead.length < known.size;
+  // Counted over known paths only: a discovered file the index never held (an empty one) must not hide one that vanished.
+  let knownFound = next.length;
+  for (const i of toRead) if (known.has(paths[i]!)) knownFound += 1;
+  const vanished = previous !== null && knownFound < known.size;
   // The full cache holds digests to continue grown files from; a file the index never saw has none.
   const needCache = previous === null || vanished || toRead.some((i) => known.has(paths[i]!));
   const cache: ScanCache = needCache ? await loadScanCache(options.cacheFile) : emptyCache();
@@ -424,6 +427,8 @@ export async function scanCandidateIndexFull(
     }
   }
   const indexed = next.filter((e) => freshStates.has(e.path) || known.get(e.path) === e);
+  // A known file that lost its digest (emptied, now unreadable) is a change too: its stale entry must leave the index.
+  if (!changed && previous !== null && (indexed.length !== known.size || indexed.some((e) => known.get(e.path) !== e))) changed = true;
   for (const e of next) {
     if (known.get(e.path) === e) {
       stats.cached += 1;
