@@ -18,7 +18,7 @@ import { markPhase } from '../core/perf/phase-trace.js';
  * (Chromium keeps compiled code only for cacheable scripts). The page itself (it names the assets)
  * and anything else are never stored.
  */
-export const HASHED_ASSET = /^\/assets\/[^/?#]+-[A-Za-z0-9_-]{8}\.(?:js|css|ttf|woff2?|wasm)$/;
+const HASHED_ASSET = /^\/assets\/[^/?#]+-[A-Za-z0-9_-]{8}\.(?:js|css|ttf|woff2?|wasm)$/;
 export const ASSET_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 
 export function cacheControlFor(url: string): string {

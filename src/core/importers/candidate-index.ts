@@ -127,7 +127,7 @@ export function encodeCandidateIndex(entries: readonly IndexEntry[], meta: Index
 }
 
 /** encodeCandidateIndex's bytes as parts, to be written one after another. */
-export function encodeCandidateIndexParts(entries: readonly IndexEntry[], meta: IndexMeta = NO_INDEX_META): Buffer[] {
+function encodeCandidateIndexParts(entries: readonly IndexEntry[], meta: IndexMeta = NO_INDEX_META): Buffer[] {
   const grouped = groupItems(entries.filter((e) => e.skip === null));
   const ordered: IndexEntry[] = [];
   for (const g of grouped) for (const item of g.items) ordered.push(item as IndexEntry);

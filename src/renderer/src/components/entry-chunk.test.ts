@@ -21,7 +21,7 @@ function resolveLocal(from: string, spec: string): string | undefined {
   return [base, `${base}.ts`, `${base}.tsx`, resolve(base, 'index.ts'), resolve(base, 'index.tsx')].find((path) => /\.(ts|tsx)$/.test(path) && existsSync(path));
 }
 
-export function staticGraph(entry: string): Set<string> {
+function staticGraph(entry: string): Set<string> {
   const seen = new Set<string>();
   const stack = [entry];
   while (stack.length > 0) {
