@@ -15,7 +15,7 @@ const run = promisify(execFile);
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 /** What the package may hold: files under these, plus npm's own package.json and README. */
-const SHIPPED = [/^bin\/(baton\.js|load-cli\.js|package\.json)$/, /^dist\/cli\/(baton\.cjs|baton\.cjs\.cache|baton-handoff\.cjs|baton-handoff\.cjs\.cache|baton-list\.cjs|baton-list\.cjs\.cache|baton-list-local\.cjs|baton-list-local\.cjs\.cache|baton-resume\.cjs|baton-resume\.cjs\.cache|baton-show\.cjs|baton-show\.cjs\.cache|scan-worker\.cjs|tree-sitter\.wasm|tree-sitter-bash\.wasm)$/, /^out\/(main|preload|renderer)\//, /^(package\.json|README\.md|LICENSE)$/];
+const SHIPPED = [/^bin\/(baton\.js|load-cli\.js|exit-when-flushed\.js|package\.json)$/, /^dist\/cli\/(baton\.cjs|baton\.cjs\.cache|baton-handoff\.cjs|baton-handoff\.cjs\.cache|baton-list\.cjs|baton-list\.cjs\.cache|baton-list-local\.cjs|baton-list-local\.cjs\.cache|baton-resume\.cjs|baton-resume\.cjs\.cache|baton-show\.cjs|baton-show\.cjs\.cache|scan-worker\.cjs|tree-sitter\.wasm|tree-sitter-bash\.wasm)$/, /^out\/(main|preload|renderer)\//, /^(package\.json|README\.md|LICENSE)$/];
 
 let dir;
 let pack;
@@ -63,7 +63,7 @@ describe('npm pack and a global install', () => {
     const files = pack.files.map((f) => f.path);
     const stray = files.filter((f) => !SHIPPED.some((re) => re.test(f)));
     expect(stray).toEqual([]);
-    for (const needed of ['bin/baton.js', 'bin/load-cli.js', 'bin/package.json', 'dist/cli/baton-handoff.cjs', 'dist/cli/baton-list.cjs', 'dist/cli/baton-list-local.cjs', 'dist/cli/baton-resume.cjs', 'dist/cli/baton-show.cjs', 'dist/cli/baton.cjs', 'dist/cli/scan-worker.cjs', 'dist/cli/tree-sitter.wasm', 'dist/cli/tree-sitter-bash.wasm', 'out/main/index.js', 'out/renderer/index.html']) {
+    for (const needed of ['bin/baton.js', 'bin/load-cli.js', 'bin/exit-when-flushed.js', 'bin/package.json', 'dist/cli/baton-handoff.cjs', 'dist/cli/baton-list.cjs', 'dist/cli/baton-list-local.cjs', 'dist/cli/baton-resume.cjs', 'dist/cli/baton-show.cjs', 'dist/cli/baton.cjs', 'dist/cli/scan-worker.cjs', 'dist/cli/tree-sitter.wasm', 'dist/cli/tree-sitter-bash.wasm', 'out/main/index.js', 'out/renderer/index.html']) {
       expect(files).toContain(needed);
     }
     expect(files.some((f) => f.endsWith('.map') || f.startsWith('src/') || f.startsWith('node_modules/'))).toBe(false);
