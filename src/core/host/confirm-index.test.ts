@@ -6,7 +6,7 @@ import { candidateIndexFileFor, readCandidateIndex, type IndexEntry } from '../i
 import { scanCandidateIndexFull } from '../importers/scan.js';
 import { claude, claudeLogPath, codex, codexLogPath, writeLog } from '../importers/test-fixtures/build-logs.js';
 import { seededRandom } from '../test-support/seeded-random.js';
-import { confirmIndexUnchanged } from './confirm-index.js';
+import { checkIndex } from './confirm-index.js';
 
 /** Real folders and files: the confirm must say "unchanged" only when a full scan would change nothing. */
 let home: string;
@@ -50,7 +50,7 @@ async function ageFolders(): Promise<void> {
 async function confirm(): Promise<boolean> {
   const index = (await readCandidateIndex(candidateIndexFileFor(cacheFile), { resident: true }))!;
   const byPath = new Map<string, IndexEntry>(index.entries.map((e) => [e.path, e]));
-  return confirmIndexUnchanged(index, (p) => byPath.get(p), { env });
+  return (await checkIndex(index, (p) => byPath.get(p), { env })).kind === 'unchanged';
 }
 
 describe('the host confirms a trusted index without a full scan', () => {

@@ -76,12 +76,3 @@ export async function checkIndex(
   if (files.length === 0 && removed.length === 0 && sameFolders && JSON.stringify(found.skipped) === JSON.stringify(meta.skipped)) return { kind: 'unchanged' };
   return { kind: 'changed', files, removed, meta: now, total: found.files.length };
 }
-
-/** True when the index still describes every file exactly as a full scan would record it. */
-export async function confirmIndexUnchanged(
-  index: { entries: readonly IndexEntry[]; meta: IndexMeta; writtenAt: number },
-  entryAt: (path: string) => IndexEntry | undefined,
-  options: { env?: NodeJS.ProcessEnv; reader?: ImportReader } = {},
-): Promise<boolean> {
-  return (await checkIndex(index, entryAt, options)).kind === 'unchanged';
-}

@@ -3,7 +3,6 @@ import type { FoundFile } from '../importers/discover.js';
 import { SCAN_READ_BATCH } from '../importers/limits.js';
 import { rescanFiles } from '../importers/scan.js';
 import type { FileState } from '../importers/summarize-file.js';
-import type { ScanStats } from '../importers/types.js';
 import type { IndexCheck } from './confirm-index.js';
 
 export interface IndexUpdate {
@@ -73,24 +72,4 @@ export async function updateIndex(
   await saveCandidateIndex(indexFile, indexed, meta);
   await markCandidateIndexVerified(indexFile);
   return out;
-}
-
-/** A scan's totals over the entries an update left (as a quick scan counts them): `parsed` files were re-read. */
-export function statsOf(entries: Iterable<IndexEntry>, skippedReasons: Record<string, number>, files: number, parsed: number): ScanStats {
-  const started = performance.now();
-  const stats: ScanStats = { files, parsed, cached: 0, skipped: 0, skippedReasons: { ...skippedReasons }, tornLines: 0, unknownTypes: 0, danglingParents: 0, compactions: 0, bytesRead: 0, ms: 0 };
-  for (const e of entries) {
-    const [torn, unknown, dangling, compactions] = e.totals;
-    stats.tornLines += torn;
-    stats.unknownTypes += unknown;
-    stats.danglingParents += dangling;
-    stats.compactions += compactions;
-    if (e.skip !== null) {
-      stats.skipped += 1;
-      stats.skippedReasons[e.skip] = (stats.skippedReasons[e.skip] ?? 0) + 1;
-    }
-  }
-  stats.cached = Math.max(0, files - parsed);
-  stats.ms = Math.round(performance.now() - started);
-  return stats;
 }

@@ -56,11 +56,6 @@ export interface IndexSections {
   block: Buffer;
 }
 
-/** Concatenates the sections. */
-export function writeLayout(s: IndexSections): Buffer {
-  return Buffer.concat(writeLayoutParts(s));
-}
-
 /**
  * The file's bytes as the parts they are made of (prefix with both CRCs filled in first): a writer
  * streams them (saveCandidateIndex) instead of holding one more 57 MB copy at 100,000 entries.

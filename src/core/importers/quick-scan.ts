@@ -1,6 +1,7 @@
 import { FOLDER_MTIME_RACY_MS, FULL_VERIFY_MAX_AGE_MS, QUICK_VERIFY_NEWEST } from './limits.js';
 import { statAll, type ImportReader, type ImportStat } from './reader.js';
 import type { IndexEntry, IndexMeta } from './candidate-index.js';
+import { statsOf } from './index-stats.js';
 import type { ScanStats } from './types.js';
 
 /**
@@ -26,20 +27,8 @@ export async function quickIndexScan(reader: ImportReader, index: { entries: Ind
   const { entries, meta } = index;
   if (!(await indexIsFresh(reader, { ...index, newest: newestEntries(entries, QUICK_VERIFY_NEWEST) }, now))) return null;
 
-  const stats: ScanStats = { files: entries.length, parsed: 0, cached: entries.length, skipped: 0, skippedReasons: { ...meta.skipped }, tornLines: 0, unknownTypes: 0, danglingParents: 0, compactions: 0, bytesRead: 0, ms: 0 };
-  const candidates: IndexEntry[] = [];
-  for (const e of entries) {
-    const [torn, unknown, dangling, compactions] = e.totals;
-    stats.tornLines += torn;
-    stats.unknownTypes += unknown;
-    stats.danglingParents += dangling;
-    stats.compactions += compactions;
-    if (e.skip === null) candidates.push(e);
-    else {
-      stats.skipped += 1;
-      stats.skippedReasons[e.skip] = (stats.skippedReasons[e.skip] ?? 0) + 1;
-    }
-  }
+  const stats = statsOf(entries, meta.skipped, entries.length, 0);
+  const candidates = entries.filter((e) => e.skip === null);
   stats.ms = Math.round(performance.now() - started);
   return { entries: candidates, stats };
 }

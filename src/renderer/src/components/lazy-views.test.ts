@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { PRELOAD_DELAY_MS, preloadViews, resetPreloadForTests, type PreloadHost } from './lazy-views';
+import { PRELOAD_DELAY_MS, preloadViews, type PreloadHost } from './lazy-views';
 
 /**
  * Issue 15 (reload ≤ 300 ms): the split views' preload must not run right after the first rows
@@ -23,7 +23,6 @@ function fakeWindow(): PreloadHost & EventTarget & { idle: ReturnType<typeof vi.
 describe('preloadViews', () => {
   beforeEach(() => {
     vi.useFakeTimers();
-    resetPreloadForTests();
   });
   afterEach(() => vi.useRealTimers());
 

@@ -53,7 +53,8 @@ export type PreloadHost = Pick<Window, 'setTimeout' | 'clearTimeout' | 'addEvent
   requestIdleCallback?: Window['requestIdleCallback'];
 };
 
-let scheduled = false;
+/** Windows the preload is scheduled on: once per page. */
+const scheduled = new WeakSet<PreloadHost>();
 
 /**
  * Fetch and evaluate every split view once, after the first rows: a later click then renders at
@@ -63,8 +64,8 @@ let scheduled = false;
  * view's error through React.lazy as before.
  */
 export function preloadViews(target: PreloadHost = window, load: ReadonlyArray<() => Promise<unknown>> = Object.values(loaders)): void {
-  if (scheduled) return;
-  scheduled = true;
+  if (scheduled.has(target)) return;
+  scheduled.add(target);
   let started = false;
   const run = (): void => {
     for (const one of load) one().catch(() => undefined);
@@ -79,9 +80,4 @@ export function preloadViews(target: PreloadHost = window, load: ReadonlyArray<(
   };
   const timer = target.setTimeout(start, PRELOAD_DELAY_MS);
   for (const name of PRELOAD_INPUTS) target.addEventListener(name, start, { capture: true, passive: true });
-}
-
-/** Test seam: forget that the preload was scheduled (module state outlives a test's render). */
-export function resetPreloadForTests(): void {
-  scheduled = false;
 }
