@@ -5,7 +5,7 @@
 // 1 GB runs, where the handoff's time and peak RSS are what is measured.
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtemp, open, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startHostServices } from '../../src/core/host/host-services.js';
@@ -19,6 +19,7 @@ import { nodeDurableFs } from '../../src/core/fs/durable-fs.js';
 import { crc32 } from 'node:zlib';
 import { acceptRecords, scanLog } from '../../src/core/store/record-codec.js';
 import { printTable, summarize } from '../stats.js';
+import { writeBenchMessages } from './bench-messages.js';
 
 const COUNT = Number(process.argv[2] ?? 100_000);
 const RUNS = Number(process.argv[3] ?? 3);
@@ -40,17 +41,8 @@ const services = await startHostServices({ dataDir, kind: 'browser', capabilitie
 // Encrypted at rest (a Secret Service answers: bench/with-secret-service.ts): the floor seals every record too.
 const ENCRYPTED = (services.store as unknown as FileSessionStore).atRest.state === 'on';
 const input = join(root, 'conv.jsonl');
-{
-  const file = await open(input, 'w');
-  for (let at = 0; at < COUNT; at += 10_000) {
-    const lines = Array.from({ length: Math.min(10_000, COUNT - at) }, (_, j) => {
-      const i = at + j;
-      return `${JSON.stringify({ role: i % 2 ? 'assistant' : 'user', content: `Message ${i}: ${'lorem ipsum dolor sit amet '.repeat(9)}` })}\n`;
-    });
-    await file.write(lines.join(''));
-  }
-  await file.close();
-}
+// The same messages as big-session.ts and show-all.ts.
+await writeBenchMessages(input, COUNT);
 const inputBytes = (await stat(input)).size;
 const mb = (bytes: number) => bytes / 1e6;
 

@@ -8,13 +8,14 @@
 // its output must be byte-identical. BATON_BENCH_CPU_PROF=DIR: each baton show writes a CPU profile.
 import { spawn } from 'node:child_process';
 import { createDecipheriv, createHash } from 'node:crypto';
-import { mkdtemp, open, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startHostServices } from '../../src/core/host/host-services.js';
 import { cipherOf } from '../../src/core/store/at-rest/encrypting-fs.js';
 import { storeFsFor } from '../../src/core/store/at-rest/registry.js';
 import { printTable, summarize } from '../stats.js';
+import { writeBenchMessages } from './bench-messages.js';
 
 const COUNT = Number(process.argv[2] ?? 100_000);
 const RUNS = Number(process.argv[3] ?? 5);
@@ -29,18 +30,8 @@ const dataDir = join(root, 'data');
 const services = await startHostServices({ dataDir, kind: 'browser', capabilities: ['conversation', 'approval-ui'] });
 const key = cipherOf(storeFsFor(dataDir))?.current.key;
 const input = join(root, 'conv.jsonl');
-{
-  // The same messages as big-session.ts (~290 bytes each: 100,000 ≈ 29 MB in, a 40 MB log).
-  const file = await open(input, 'w');
-  for (let at = 0; at < COUNT; at += 10_000) {
-    const lines = Array.from({ length: Math.min(10_000, COUNT - at) }, (_, j) => {
-      const i = at + j;
-      return `${JSON.stringify({ role: i % 2 ? 'assistant' : 'user', content: `Message ${i}: ${'lorem ipsum dolor sit amet '.repeat(9)}` })}\n`;
-    });
-    await file.write(lines.join(''));
-  }
-  await file.close();
-}
+// The same messages as big-session.ts and show-all.ts.
+await writeBenchMessages(input, COUNT);
 
 interface Run {
   ms: number;
