@@ -2,7 +2,7 @@ import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SCAN_READ_BATCH } from '../importers/limits.js';
+import { SCAN_FIRST_ROWS, SCAN_READ_BATCH } from '../importers/limits.js';
 import { candidateIndexFileFor } from '../importers/candidate-index.js';
 import { importersCacheFile } from '../paths.js';
 import { claude, claudeLogPath, writeLog } from '../importers/test-fixtures/build-logs.js';
@@ -50,7 +50,7 @@ describe('first scan on a fresh data directory', () => {
     await service.current({ partialOk: true });
     expect(service.partial()).toBe(true);
     const early = service.entries().map((e) => e.candidate());
-    expect(early.length).toBeGreaterThanOrEqual(SCAN_READ_BATCH);
+    expect(early.length).toBeGreaterThanOrEqual(SCAN_FIRST_ROWS);
     expect(early.length).toBeLessThan(FILES);
     for (const c of early) expect(c.title).toMatch(/^prompt \d+ with \[REDACTED:github\]$/);
     expect(changes[0]).toEqual({ added: early.length, updated: 0, removed: 0, rescan: false });
@@ -122,7 +122,7 @@ describe('first scan on a fresh data directory', () => {
     expect(service.partial()).toBe(true);
     await service.ready.catch(() => undefined);
     await until(() => !service!.partial());
-    expect(service.entries().length).toBeGreaterThanOrEqual(SCAN_READ_BATCH);
+    expect(service.entries().length).toBeGreaterThanOrEqual(SCAN_FIRST_ROWS);
     expect(changes.at(-1)).toEqual({ added: 0, updated: 0, removed: 0, rescan: true });
   });
 });

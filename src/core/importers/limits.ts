@@ -51,6 +51,13 @@ export const STAT_BATCH = 256;
  */
 export const SCAN_READ_BATCH = 256;
 /**
+ * A scan that lists its rows as it reads (a host on a fresh data directory) reads this many of the
+ * newest files in its first batch and lists them alone: the first screen's worth (rows are 60 px,
+ * so 64 fill a tall window twice). Its first rows then wait for these files' read, digest and
+ * redaction only, not for SCAN_READ_BATCH's.
+ */
+export const SCAN_FIRST_ROWS = 64;
+/**
  * A cold scan yields to the event loop after this much parsing (also within a batch): the host
  * serving its page and answering the UI while it scans waits at most this long per turn.
  */

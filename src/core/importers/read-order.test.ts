@@ -2,9 +2,9 @@ import { mkdtemp, rm, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SCAN_READ_BATCH, SCAN_SLICE_MS } from './limits.js';
+import { SCAN_FIRST_ROWS, SCAN_READ_BATCH, SCAN_SLICE_MS } from './limits.js';
 import type { FoundFile } from './discover.js';
-import type { ImportStat } from './reader.js';
+import { countingReader, type ImportStat } from './reader.js';
 import { readOrder, scanCandidateIndexFull } from './scan.js';
 import { timeSlicer } from './time-slicer.js';
 import type { IndexEntry } from './candidate-index.js';
@@ -109,11 +109,19 @@ describe('a cold scan lists the newest sessions first', () => {
     await rm(root, { recursive: true, force: true });
   });
 
-  it('hands the newest SCAN_READ_BATCH of both tools in its first partial list, and then all of them', async () => {
+  it('hands the newest SCAN_FIRST_ROWS of both tools in its first partial list, having read only them, and then all of them', async () => {
     const partials: IndexEntry[][] = [];
-    const result = await scanCandidateIndexFull({ env: { HOME: home }, cacheFile: join(root, 'data', 'importers-cache.json'), onPartial: (added) => partials.push(added) });
-    const newest = [...mtimes.entries()].sort((a, b) => b[1] - a[1]).slice(0, SCAN_READ_BATCH).map(([p]) => p);
+    const reader = countingReader();
+    let openedBeforeFirst = -1;
+    const onPartial = (added: IndexEntry[]) => {
+      if (partials.length === 0) openedBeforeFirst = reader.counts.byPath.size;
+      partials.push(added);
+    };
+    const result = await scanCandidateIndexFull({ env: { HOME: home }, cacheFile: join(root, 'data', 'importers-cache.json'), reader, onPartial });
+    const newest = [...mtimes.entries()].sort((a, b) => b[1] - a[1]).slice(0, SCAN_FIRST_ROWS).map(([p]) => p);
     expect(partials.length).toBeGreaterThan(0);
+    // The first rows wait for the first screen's files, not for a whole read batch.
+    expect(openedBeforeFirst).toBe(SCAN_FIRST_ROWS);
     expect(new Set(partials[0]!.map((e) => e.path))).toEqual(new Set(newest));
     expect(new Set(partials[0]!.map((e) => e.source))).toEqual(new Set(['claude', 'codex']));
     expect(result.scan.entries).toHaveLength(COUNT);

@@ -4,7 +4,7 @@ import { discoverSessionFiles, type FoundFile } from './discover.js';
 export type { FoundFile } from './discover.js';
 import { errnoOf } from './errors.js';
 import { timeSlicer } from './time-slicer.js';
-import { SCAN_CONCURRENCY, SCAN_READ_BATCH, SCAN_SLICE_MS, WHOLE_READ_MAX_BYTES } from './limits.js';
+import { SCAN_CONCURRENCY, SCAN_FIRST_ROWS, SCAN_READ_BATCH, SCAN_SLICE_MS, WHOLE_READ_MAX_BYTES } from './limits.js';
 import type { ScanPool } from './scan-pool.js';
 import { isNewFile, startPoolFor, summarizeInPool } from './scan-pooling.js';
 import { locateAgentDirs } from './locate.js';
@@ -248,7 +248,8 @@ export function unchanged(entry: IndexEntry | undefined, file: FoundFile, stat: 
 
 /**
  * The order a cold scan reads in: the newest SCAN_READ_BATCH files of both tools first (a host
- * lists them after the first batch, and the UI's first page is the newest), then the rest Claude
+ * lists the newest SCAN_FIRST_ROWS of them after its first batch, and the UI's first page is the
+ * newest), then the rest Claude
  * first, then Codex, newest first within each, so progress reads "Reading Claude Code sessions…
  * n / N" and then Codex. Sorts `toRead` (indexes into `files`) in place.
  */
@@ -333,8 +334,10 @@ export async function scanCandidateIndexFull(
 
   const outcomes: Outcome[] = new Array(toRead.length);
   readOrder(toRead, found.files, fileStats);
+  // Behind a page, the first batch is the first screen's worth: the first partial list waits for its files only.
+  const firstBatch = options.onPartial ? SCAN_FIRST_ROWS : SCAN_READ_BATCH;
   const batches: number[][] = [];
-  for (let from = 0; from < toRead.length; from += SCAN_READ_BATCH) batches.push(toRead.slice(from, from + SCAN_READ_BATCH));
+  for (let from = 0, size = firstBatch; from < toRead.length; from += size, size = SCAN_READ_BATCH) batches.push(toRead.slice(from, from + size));
   const files = found.files.map((f, i) => ({ ...f, path: paths[i]! }));
   let pool = options.pool ?? null;
   const isNew = new Uint8Array(files.length);
@@ -353,10 +356,10 @@ export async function scanCandidateIndexFull(
     let lastPartial = 0;
     let partialFrom = 0;
     const breathe = timeSlicer(SCAN_SLICE_MS);
-    for (let from = 0; from < toRead.length; from += SCAN_READ_BATCH) {
-      const batchEnd = Math.min(toRead.length, from + SCAN_READ_BATCH);
-      const summarized = pooled ? await pooled[from / SCAN_READ_BATCH]! : null;
-      const prefixes = summarized ? new Map<number, Buffer>() : await readSmallFiles(reader, toRead.slice(from, batchEnd), found.files, fileStats, cache);
+    for (let b = 0, from = 0; from < toRead.length; from += batches[b]!.length, b++) {
+      const batchEnd = from + batches[b]!.length;
+      const summarized = pooled ? await pooled[b]! : null;
+      const prefixes = summarized ? new Map<number, Buffer>() : await readSmallFiles(reader, batches[b]!, found.files, fileStats, cache);
       let cursor = from;
       const worker = async (): Promise<void> => {
         while (cursor < batchEnd) {
@@ -377,7 +380,7 @@ export async function scanCandidateIndexFull(
       await Promise.all(Array.from({ length: Math.min(SCAN_CONCURRENCY, batchEnd - from) }, worker));
       // Redacted per batch (not once at the end) so a partial list shows nothing unredacted.
       const batchOutcomes = outcomes.slice(from, batchEnd);
-      const batchIdx = toRead.slice(from, batchEnd);
+      const batchIdx = batches[b]!;
       await redactFreshStates(batchOutcomes, batchIdx.map((i) => found.files[i]!), batchIdx.map((i) => paths[i]!));
       for (let k = from; k < batchEnd; k++) outcomes[k] = batchOutcomes[k - from]!;
       markPhase('scan-first-batch');
