@@ -254,17 +254,24 @@ export function unchanged(entry: IndexEntry | undefined, file: FoundFile, stat: 
  * n / N" and then Codex. Sorts `toRead` (indexes into `files`) in place.
  */
 export function readOrder(toRead: number[], files: readonly FoundFile[], stats: ReadonlyArray<ImportStat | Error>): void {
-  const mtime = (i: number): number => {
+  // Looked up once per file, not in the comparator (called ~15 times per file): at 20,000 files
+  // the two comparator sorts took 40-90 ms of the host's thread before its first rows.
+  const mtimes = new Float64Array(files.length);
+  for (const i of toRead) {
     const s = stats[i]!;
-    return s instanceof Error ? 0 : s.mtimeMs;
-  };
+    mtimes[i] = s instanceof Error ? 0 : s.mtimeMs;
+  }
   // Ties keep discovery order, so the order is the same from one scan to the next.
-  const newest = (a: number, b: number): number => mtime(b) - mtime(a) || a - b;
-  toRead.sort(newest);
-  const rest = toRead.slice(SCAN_READ_BATCH);
-  rest.sort((a, b) => (files[a]!.source === files[b]!.source ? newest(a, b) : files[a]!.source === 'claude' ? -1 : 1));
-  // Copied back one by one: a spread of 100,000 arguments would overflow the stack.
-  rest.forEach((i, k) => (toRead[SCAN_READ_BATCH + k] = i));
+  toRead.sort((a, b) => mtimes[b]! - mtimes[a]! || a - b);
+  // The rest is newest first already: split by tool in one pass, Claude first, keeping that order.
+  const codex: number[] = [];
+  let k = SCAN_READ_BATCH;
+  for (let j = SCAN_READ_BATCH; j < toRead.length; j++) {
+    const i = toRead[j]!;
+    if (files[i]!.source === 'claude') toRead[k++] = i;
+    else codex.push(i);
+  }
+  for (const i of codex) toRead[k++] = i;
 }
 
 /**
