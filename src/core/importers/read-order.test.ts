@@ -1,8 +1,9 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, utimes } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SCAN_FIRST_ROWS, SCAN_READ_BATCH, SCAN_SLICE_MS } from './limits.js';
+import { POOL_MIN_FILES, SCAN_FIRST_ROWS, SCAN_READ_BATCH, SCAN_SLICE_MS, SCAN_WORKER_NICE } from './limits.js';
 import type { FoundFile } from './discover.js';
 import { countingReader, type ImportStat } from './reader.js';
 import { readOrder, scanCandidateIndexFull } from './scan.js';
@@ -131,5 +132,29 @@ describe('a cold scan lists the newest sessions first', () => {
     expect(new Set(listed.map((e) => e.path)).size).toBe(listed.length);
     const final = new Map(result.scan.entries.map((e) => [e.path, e]));
     for (const e of listed) expect(e.candidate()).toEqual(final.get(e.path)!.candidate());
+  });
+
+  it('starts its scan workers only once the first rows are listed (they competed with them and the page for the cores), and still uses them', async () => {
+    expect(COUNT).toBeGreaterThanOrEqual(POOL_MIN_FILES);
+    const threadsBefore = new Set(readdirSync(`/proc/${process.pid}/task`));
+    const newThreads = (): string[] => readdirSync(`/proc/${process.pid}/task`).filter((tid) => !threadsBefore.has(tid));
+    // Behind a page the workers renice themselves once loaded: a new thread at SCAN_WORKER_NICE is one of them.
+    const niceOf = (tid: string): number => {
+      const stat = readFileSync(`/proc/${process.pid}/task/${tid}/stat`, 'utf8');
+      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+    };
+    const atPartials: number[] = [];
+    let atEnd = 0;
+    const result = await scanCandidateIndexFull({
+      env: { HOME: home },
+      cacheFile: join(root, 'data-pool', 'importers-cache.json'),
+      onPartial: () => atPartials.push(newThreads().length),
+      onProgress: (p) => {
+        if (p.done === p.total) atEnd = Math.max(atEnd, newThreads().filter((tid) => niceOf(tid) === SCAN_WORKER_NICE).length);
+      },
+    });
+    expect(result.scan.entries).toHaveLength(COUNT);
+    expect(atPartials[0]).toBe(0);
+    if (availableParallelism() >= 2) expect(atEnd).toBeGreaterThan(0);
   });
 });

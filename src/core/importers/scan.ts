@@ -351,10 +351,14 @@ export async function scanCandidateIndexFull(
   let newFiles = 0;
   for (const i of toRead) if (isNewFile(files[i]!, fileStats[i]!, cache)) (isNew[i] = 1), newFiles++;
   // Without a pool given, one of our own for a big cold scan (node:fs only: an injected reader is a test's).
-  const ownPool = earlyPool ?? (pool === null && options.reader === undefined ? startPoolFor(newFiles, options) : null);
+  const startOwnPool = (): ScanPool | null => earlyPool ?? (pool === null && options.reader === undefined ? startPoolFor(newFiles, options) : null);
+  // Behind a page (onPartial) it starts once the first rows are listed: two threads loading the
+  // worker bundle competed for the two cores with the first batch and the page's own start.
+  const deferPool = options.onPartial !== undefined && pool === null;
+  let ownPool = deferPool ? null : startOwnPool();
   pool ??= ownPool;
   const poolBytes = { n: 0 };
-  const pooled = pool ? summarizeInPool(pool, batches, files, fileStats, isNew, poolBytes, ownPool !== null) : null;
+  let pooled = pool ? summarizeInPool(pool, batches, files, fileStats, isNew, poolBytes, ownPool !== null) : null;
   try {
     const totals = { claude: 0, codex: 0 };
     for (const i of toRead) totals[found.files[i]!.source] += 1;
@@ -405,6 +409,10 @@ export async function scanCandidateIndexFull(
         // The unchanged entries of a previous index come with the first partial list.
         options.onPartial(partialFrom === 0 ? [...next.filter((e) => e.skip === null), ...fresh] : fresh);
         partialFrom = batchEnd;
+      }
+      if (b === 0 && deferPool && batchEnd < toRead.length) {
+        pool = ownPool = startOwnPool();
+        pooled = pool ? summarizeInPool(pool, batches, files, fileStats, isNew, poolBytes, true) : null;
       }
     }
   } finally {
