@@ -249,13 +249,12 @@ export function unchanged(entry: IndexEntry | undefined, file: FoundFile, stat: 
 /**
  * The order a cold scan reads in: the newest SCAN_READ_BATCH files of both tools first (a host
  * lists the newest SCAN_FIRST_ROWS of them after its first batch, and the UI's first page is the
- * newest), then the rest Claude
- * first, then Codex, newest first within each, so progress reads "Reading Claude Code sessions…
- * n / N" and then Codex. Sorts `toRead` (indexes into `files`) in place.
+ * newest), then the rest Claude first, then Codex, newest first within each, so progress reads
+ * "Reading Claude Code sessions… n / N" and then Codex. Sorts `toRead` (indexes into `files`) in place.
  */
 export function readOrder(toRead: number[], files: readonly FoundFile[], stats: ReadonlyArray<ImportStat | Error>): void {
   // Looked up once per file, not in the comparator (called ~15 times per file): at 20,000 files
-  // the two comparator sorts took 40-90 ms of the host's thread before its first rows.
+  // the two comparator sorts took 94-120 ms of the host's thread before its first rows (load 16).
   const mtimes = new Float64Array(files.length);
   for (const i of toRead) {
     const s = stats[i]!;
