@@ -23,7 +23,7 @@ import { arraySource, scanMessages, type InputScan, type MessageSource } from '.
 import { redactedBatches } from './landing-batches.js';
 import { LandingTotals } from './landing-totals.js';
 import { findTarget, type ConnectAttempt } from './find-target.js';
-import { batonModelNamed } from './manifest-model.js';
+import { batonModelNamed, landingModel } from './manifest-model.js';
 import { HandoffCategory, type HandoffOutcome } from './outcome.js';
 import { landingPermission } from './manifest-permissions.js';
 import { storeFsFor } from '../store/at-rest/registry.js';
@@ -114,13 +114,15 @@ export async function landAndReadBack(store: SessionStore, request: NewSessionRe
   const redactor = new StreamRedactor(keyed);
   const content = await redactor.redact(header);
   const totals = new LandingTotals();
-  // The patch and the permission rules land with the session (their refs already in `workspace`
-  // and `permission`): landWorkspace and the handoff's facts then find them in place and do not
-  // rewrite session.json. The rules name the session, so its id is chosen here.
+  // The patch, the permission rules and the model settings land with the session (their refs
+  // already in `workspace`, `permission` and `model`): landWorkspace and the handoff's facts then
+  // find them in place and do not rewrite session.json. The artifacts name the session, so its id
+  // is chosen here.
   const patched = landingWorkspacePatch(captured);
   const id = request.id ?? newId('s-');
   const sessionSource = request.source ?? { tool: 'baton' };
   const permission = landingPermission({ id, source: sessionSource, permission: content.permission });
+  const model = content.model ? await landingModel(id, content.model) : null;
   // The first summary too, made once the last record went through the totals (its batch comes last).
   let summary: ReturnType<typeof landingSummary> | undefined;
   const landedSummary = () => (summary ??= landingSummary({ id, source: sessionSource, model: content.model }, totals.conversation()));
@@ -132,12 +134,12 @@ export async function landAndReadBack(store: SessionStore, request: NewSessionRe
       branch: workspace.git?.branch ?? null,
       title: content.title,
       source: sessionSource,
-      model: content.model,
+      model: model?.model ?? null,
       permission: permission.permission,
       holder: 'terminal',
       extra: { workspace: patched.workspace },
     },
-    withArtifacts([...patched.artifacts, permission.artifact], redactedBatches(source, scan, redactor, request.batchChars), () => [landedSummary().artifact]),
+    withArtifacts([...patched.artifacts, permission.artifact, ...(model ? [model.artifact] : [])], redactedBatches(source, scan, redactor, request.batchChars), () => [landedSummary().artifact]),
     {
       repeatedIds: scan.mayRepeat,
       onRecord: (record) => totals.add(record),
