@@ -98,11 +98,13 @@ describe('progressive summary', () => {
   });
 
   it('a summary number already taken by other content (a crash between the artifact and session.json) moves to the next number', async () => {
+    // The landing wrote summary-01 with the session; a later handoff wrote summary-02 and crashed.
     const { session, records } = await land(CONVERSATION);
-    await fixture.store.putNamedArtifact(session.id, 'summary-01.md', Buffer.from('# left by a crashed handoff\n'));
-    const context = await prepareContext(fixture.store, session, records);
-    expect(context.compacted_summary_ref).toBe('artifacts/summary-02.md');
-    expect((await fixture.store.getSession(session.id)).context?.summaryNumber).toBe(2);
+    const more = await fixture.store.append(session.id, 1, [{ role: 'user', content: 'next' }]);
+    await fixture.store.putNamedArtifact(session.id, 'summary-02.md', Buffer.from('# left by a crashed handoff\n'));
+    const context = await prepareContext(fixture.store, await fixture.store.getSession(session.id), [...records, ...more]);
+    expect(context.compacted_summary_ref).toBe('artifacts/summary-03.md');
+    expect((await fixture.store.getSession(session.id)).context?.summaryNumber).toBe(3);
   });
 
   it('with no new message the same summary is handed again, and nothing is written', async () => {

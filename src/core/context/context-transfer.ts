@@ -1,6 +1,9 @@
 import type { MessageRecord } from '../../shared/message.js';
 import type { SessionDoc } from '../../shared/session.js';
-import type { SessionStore } from '../store/types.js';
+import type { SessionContext } from '../../shared/session-fields/context.js';
+import { sha256Hex } from '../hash.js';
+import { ARTIFACTS_DIR } from '../store/layout.js';
+import type { NewArtifact, SessionStore } from '../store/types.js';
 import { anchorMessageIds, anchorsOf, type TurnRef } from './anchors.js';
 import { emptyState, extend, type ExtractState } from './extract.js';
 import { parseSummaryState, renderSummary } from './summary.js';
@@ -8,6 +11,8 @@ import { tokensFromUnits, type TokenizerFamily } from './token-estimate.js';
 
 /** Version of the token-estimate method named in the manifest (docs/context-transfer.md). */
 export const TOKEN_METHOD_VERSION = 'baton-runs-v1';
+/** The number of a session's first summary (artifacts/summary-01.md). */
+const FIRST_SUMMARY_NUMBER = 1;
 /** Summary numbers tried when a number is taken by a file with other content (a crash between writes). */
 const SUMMARY_NUMBER_ATTEMPTS = 5;
 
@@ -55,6 +60,11 @@ export function contextWithoutSummary(session: Pick<SessionDoc, 'source' | 'mode
 export async function prepareContext(store: SessionStore, session: SessionDoc, records: readonly MessageRecord[] | LandedConversation): Promise<ContextTransfer> {
   const family = tokenizerFamilyOf(session);
   const lastSeq = 'lastTurns' in records ? records.state.throughSeq : (records[records.length - 1]?.seq ?? -1);
+  const landed = session.context;
+  if ('lastTurns' in records && landed?.compactedSummaryRef && landed.compactedSummarySha256 && landed.summaryNumber === FIRST_SUMMARY_NUMBER && landed.summaryThroughSeq === lastSeq) {
+    // This landing wrote the summary of this conversation with the session (landingSummary).
+    return { ...contextFromState(records.state, records, family), compacted_summary_ref: landed.compactedSummaryRef, compacted_summary_sha256: landed.compactedSummarySha256 };
+  }
   const previous = await readPreviousSummary(store, session);
   if (previous.kind === 'current' && previous.state.throughSeq === lastSeq) {
     return { ...contextFromState(previous.state, records, family), compacted_summary_ref: previous.ref, compacted_summary_sha256: previous.sha256 };
@@ -71,7 +81,7 @@ export async function prepareContext(store: SessionStore, session: SessionDoc, r
       { number, sessionId: session.id, previous: previous.kind === 'current' && base === previous.state ? { ref: previous.ref, sha256: previous.sha256 } : null, ...(rebuilt ? { rebuilt } : {}) },
       state,
     );
-    written = await store.putNamedArtifact(session.id, `summary-${String(number).padStart(2, '0')}.md`, Buffer.from(markdown, 'utf8')).catch((error: { code?: string }) => {
+    written = await store.putNamedArtifact(session.id, summaryName(number), Buffer.from(markdown, 'utf8')).catch((error: { code?: string }) => {
       if (error.code === 'CONFLICT') return null;
       throw error;
     });
@@ -79,20 +89,42 @@ export async function prepareContext(store: SessionStore, session: SessionDoc, r
   }
   if (!written) throw Object.assign(new Error(`Session ${session.id}: no free summary number after ${SUMMARY_NUMBER_ATTEMPTS} attempts`), { code: 'IO_ERROR' });
   const fields = { ...contextFromState(state, records, family), compacted_summary_ref: written.ref, compacted_summary_sha256: written.sha256 };
-  await store.mutate(session.id, (doc) => ({
-    ...doc,
-    context: {
-      ...doc.context,
-      compactedSummaryRef: written.ref,
-      compactedSummarySha256: written.sha256,
-      summaryNumber: number,
-      summaryThroughSeq: state.throughSeq,
-      anchorMessageIds: fields.anchor_message_ids,
-      tokenEstimate: fields.token_estimate,
-      tokenEstimateMethod: fields.token_estimate_method,
-    },
-  }));
+  await store.mutate(session.id, (doc) => ({ ...doc, context: { ...doc.context, ...sessionContextOf(fields, number, state) } }));
   return fields;
+}
+
+/**
+ * A new session's first summary, made from its landing's totals once the last record went
+ * through: the artifact (`summary-01.md`) for the landing to write in its staging directory, and
+ * session.json's `context` naming it. The session then appears with its summary, and
+ * prepareContext finds it there instead of writing it and rewriting session.json (issue 20).
+ */
+export function landingSummary(session: Pick<SessionDoc, 'id' | 'source' | 'model'>, conversation: LandedConversation): { artifact: NewArtifact; context: SessionContext } {
+  const name = summaryName(FIRST_SUMMARY_NUMBER);
+  const bytes = Buffer.from(renderSummary({ number: FIRST_SUMMARY_NUMBER, sessionId: session.id, previous: null }, conversation.state), 'utf8');
+  const fields = {
+    ...contextFromState(conversation.state, conversation, tokenizerFamilyOf(session)),
+    compacted_summary_ref: `${ARTIFACTS_DIR}/${name}`,
+    compacted_summary_sha256: sha256Hex(bytes),
+  };
+  return { artifact: { bytes, name }, context: sessionContextOf(fields, FIRST_SUMMARY_NUMBER, conversation.state) };
+}
+
+/** session.json's `context` once summary `number` (through `state`) is stored. */
+function sessionContextOf(fields: ContextTransfer, number: number, state: ExtractState): SessionContext {
+  return {
+    compactedSummaryRef: fields.compacted_summary_ref,
+    compactedSummarySha256: fields.compacted_summary_sha256,
+    summaryNumber: number,
+    summaryThroughSeq: state.throughSeq,
+    anchorMessageIds: fields.anchor_message_ids,
+    tokenEstimate: fields.token_estimate,
+    tokenEstimateMethod: fields.token_estimate_method,
+  };
+}
+
+function summaryName(number: number): string {
+  return `summary-${String(number).padStart(2, '0')}.md`;
 }
 
 type PreviousSummary = { kind: 'none' } | { kind: 'unreadable'; reason: string } | { kind: 'current'; ref: string; sha256: string; state: ExtractState };

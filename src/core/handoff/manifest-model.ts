@@ -3,7 +3,8 @@ import type { SessionDoc } from '../../shared/session.js';
 import { canonicalJson, sha256Hex } from '../hash.js';
 import type { ModelSettings } from '../importers/model-settings.js';
 import { redactValue } from '../redact/redact-value.js';
-import type { SessionStore } from '../store/types.js';
+import { ARTIFACTS_DIR, artifactName } from '../store/layout.js';
+import type { NewArtifact, SessionStore } from '../store/types.js';
 import type { FieldMismatch } from './verify-offer.js';
 
 /** The artifact that carries a session's model configuration (artifacts/<sha256>.json). */
@@ -35,13 +36,29 @@ export function batonModelNamed(name: string | null): { name: string; settings: 
  */
 export async function storeCarriedModel(store: SessionStore, session: SessionDoc): Promise<{ name: string; settings_ref: string; settings_sha256: string } | null> {
   if (!session.model) return null;
-  const { value: settings } = await redactValue(session.model.settings ?? { model: session.model.name });
-  const carried: CarriedModel = { kind: MODEL_ARTIFACT_KIND, version: 1, sessionId: session.id, name: session.model.name, settings };
-  const { sha256, ref } = await store.putArtifact(session.id, new TextEncoder().encode(canonicalJson(carried)), MODEL_ARTIFACT_EXTENSION);
+  const { sha256, ref } = await store.putArtifact(session.id, await carriedModelBytes(session.id, session.model), MODEL_ARTIFACT_EXTENSION);
   if (session.model.settingsSha256 !== sha256) {
     await store.mutate(session.id, (doc) => (doc.model ? { ...doc, model: { ...doc.model, settingsRef: ref, settingsSha256: sha256 } } : undefined));
   }
   return { name: session.model.name, settings_ref: ref, settings_sha256: sha256 };
+}
+
+/**
+ * A session about to land: its model already naming its settings artifact, and that artifact, for
+ * the landing to write in its staging directory (as the permission rules): the handoff's
+ * storeCarriedModel then finds the same bytes in place and does not rewrite session.json (issue 20).
+ */
+export async function landingModel(sessionId: string, model: NonNullable<SessionDoc['model']>): Promise<{ model: NonNullable<SessionDoc['model']>; artifact: NewArtifact }> {
+  const bytes = await carriedModelBytes(sessionId, model);
+  const sha256 = sha256Hex(bytes);
+  return { model: { ...model, settingsRef: `${ARTIFACTS_DIR}/${artifactName(sha256, MODEL_ARTIFACT_EXTENSION)}`, settingsSha256: sha256 }, artifact: { bytes, extension: MODEL_ARTIFACT_EXTENSION } };
+}
+
+/** The model artifact's bytes: the settings run through the redactor once more, canonical JSON. */
+async function carriedModelBytes(sessionId: string, model: NonNullable<SessionDoc['model']>): Promise<Uint8Array> {
+  const { value: settings } = await redactValue(model.settings ?? { model: model.name });
+  const carried: CarriedModel = { kind: MODEL_ARTIFACT_KIND, version: 1, sessionId, name: model.name, settings };
+  return new TextEncoder().encode(canonicalJson(carried));
 }
 
 /** Reads and checks the model artifact a manifest names; throws with the ref when the bytes do not match. */

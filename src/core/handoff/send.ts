@@ -17,14 +17,15 @@ import { factsMatch, gatherHandoffFacts } from './handoff-facts.js';
 import { describeMissing } from './manifest-capabilities.js';
 import { digestMessages, type ContextDigest } from './context-digest.js';
 import { MESSAGE_MAX_DEPTH } from './read-message-input.js';
-import { prepareContext, type LandedConversation } from '../context/context-transfer.js';
+import { landingSummary, prepareContext, type LandedConversation } from '../context/context-transfer.js';
 import { collectKeyedSecrets, StreamRedactor } from '../redact/redact-value.js';
 import { arraySource, scanMessages, type InputScan, type MessageSource } from './message-source.js';
 import { redactedBatches } from './landing-batches.js';
 import { LandingTotals } from './landing-totals.js';
 import { findTarget, type ConnectAttempt } from './find-target.js';
-import { batonModelNamed } from './manifest-model.js';
+import { batonModelNamed, landingModel } from './manifest-model.js';
 import { HandoffCategory, type HandoffOutcome } from './outcome.js';
+import { landingPermission } from './manifest-permissions.js';
 import { storeFsFor } from '../store/at-rest/registry.js';
 import { tracePart } from '../perf/phase-trace.js';
 
@@ -113,30 +114,39 @@ export async function landAndReadBack(store: SessionStore, request: NewSessionRe
   const redactor = new StreamRedactor(keyed);
   const content = await redactor.redact(header);
   const totals = new LandingTotals();
-  // The patch lands with the session (its ref already in `workspace`): landWorkspace below then
-  // finds both in place and writes nothing.
+  // The patch, the permission rules and the model settings land with the session (their refs
+  // already in `workspace`, `permission` and `model`): landWorkspace and the handoff's facts then
+  // find them in place and do not rewrite session.json. The artifacts name the session, so its id
+  // is chosen here.
   const patched = landingWorkspacePatch(captured);
+  const id = request.id ?? newId('s-');
+  const sessionSource = request.source ?? { tool: 'baton' };
+  const permission = landingPermission({ id, source: sessionSource, permission: content.permission });
+  const model = content.model ? await landingModel(id, content.model) : null;
+  // The first summary too, made once the last record went through the totals (its batch comes last).
+  let summary: ReturnType<typeof landingSummary> | undefined;
+  const landedSummary = () => (summary ??= landingSummary({ id, source: sessionSource, model: content.model }, totals.conversation()));
   const { session: created, log } = await store.landSessionStream(
     {
-      ...(request.id ? { id: request.id } : {}),
+      id,
       cwd: workspace.cwd,
       gitRoot: workspace.git?.root ?? null,
       branch: workspace.git?.branch ?? null,
       title: content.title,
-      source: request.source ?? { tool: 'baton' },
-      model: content.model,
-      permission: content.permission,
+      source: sessionSource,
+      model: model?.model ?? null,
+      permission: permission.permission,
       holder: 'terminal',
       extra: { workspace: patched.workspace },
     },
-    withArtifactsFirst(patched.artifacts, redactedBatches(source, scan, redactor, request.batchChars)),
+    withArtifacts([...patched.artifacts, permission.artifact, ...(model ? [model.artifact] : [])], redactedBatches(source, scan, redactor, request.batchChars), () => [landedSummary().artifact]),
     {
       repeatedIds: scan.mayRepeat,
       onRecord: (record) => totals.add(record),
       // Known once every message went through the redactor.
       lateExtra: () => {
         const redactions = redactor.found();
-        return { ...(Object.keys(redactions).length > 0 ? { redactions } : {}), ...(content.tasks.length ? { tasks: content.tasks } : {}) };
+        return { ...(Object.keys(redactions).length > 0 ? { redactions } : {}), ...(content.tasks.length ? { tasks: content.tasks } : {}), context: landedSummary().context };
       },
     },
   );
@@ -153,10 +163,11 @@ export async function landAndReadBack(store: SessionStore, request: NewSessionRe
   return { session, digest, conversation: totals.conversation(), fullOutputs: totals.fullOutputs(), log };
 }
 
-/** The batches, after one that carries only these artifacts (when there are any). */
-async function* withArtifactsFirst(artifacts: NewArtifact[], batches: AsyncIterable<LandingBatch>): AsyncIterable<LandingBatch> {
-  if (artifacts.length > 0) yield { messages: [], artifacts };
+/** The batches, between one that carries only `first` (when there are any) and one with the artifacts `last` makes once they were all written. */
+async function* withArtifacts(first: NewArtifact[], batches: AsyncIterable<LandingBatch>, last: () => NewArtifact[]): AsyncIterable<LandingBatch> {
+  if (first.length > 0) yield { messages: [], artifacts: first };
   yield* batches;
+  yield { messages: [], artifacts: last() };
 }
 
 /**

@@ -13,7 +13,10 @@ import { landingCorpus } from './test-support/landing-corpus.js';
  * Issue 20: the streaming landing must write the same log, session.json, artifacts and manifest as
  * the whole-array path did. The goldens (fixtures/landing-goldens.json) were written by the
  * whole-array path on main before the pipeline changed (BATON_WRITE_GOLDENS=1); ids and clocks are
- * made deterministic so the bytes can be compared.
+ * made deterministic so the bytes can be compared. Their session.json entries (and its revision
+ * copies) were recorded again when the permission rules and the first summary started landing with
+ * the session (issue 20, eighth sitting: fewer rewrites, so fewer revisions); every other file and
+ * every manifest is still the whole-array path's, checked unchanged when they were.
  */
 let counter = 0;
 vi.mock('../../shared/ids.js', async (original) => ({

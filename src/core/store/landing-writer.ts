@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { newId } from '../../shared/ids.js';
 import type { DurableFile, DurableFs } from '../fs/durable-fs.js';
-import { ARTIFACTS_DIR, FILE_MODE, artifactName } from './layout.js';
+import { ARTIFACTS_DIR, FILE_MODE, artifactName, namedArtifactName } from './layout.js';
+import { StoreError } from './errors.js';
 import { CHECKPOINT_RECENT_IDS, type Checkpoint } from './checkpoint.js';
 import { encodeNewRecord, plainRecordCodec, type RecordCodec, type StoredRecord } from './record-codec.js';
 import type { DuplicateFolder } from './fold-duplicates.js';
@@ -146,8 +147,12 @@ export class LandingWriter implements WrittenLog {
   }
 
   private async writeArtifact(artifact: NewArtifact): Promise<void> {
-    const name = artifactName(createHash('sha256').update(artifact.bytes).digest('hex'), artifact.extension);
-    if (this.artifactsWritten.has(name)) return;
+    const name = artifact.name === undefined ? artifactName(createHash('sha256').update(artifact.bytes).digest('hex'), artifact.extension) : namedArtifactName(artifact.name);
+    // The same hash is the same bytes; the same name twice would be two contents for one file.
+    if (this.artifactsWritten.has(name)) {
+      if (artifact.name === undefined) return;
+      throw new StoreError('BAD_REQUEST', `The artifact ${name} is given twice in one landing.`);
+    }
     this.artifactsWritten.add(name);
     const file = await this.fs.open(join(this.staging, ARTIFACTS_DIR, name), 'wx', FILE_MODE);
     try {

@@ -31,6 +31,15 @@ export function archivedDir(root: string, id: string): string {
   return join(root, ARCHIVED_DIR, checkId(id));
 }
 
+/** A named artifact: a series written once per number (summary-03.md), checked against a hash the caller holds. */
+export const NAMED_ARTIFACT = /^[a-z][a-z0-9]{0,31}-\d{2,6}\.[a-z0-9]{1,8}$/;
+
+/** `name` as a named artifact's file name; BAD_REQUEST for anything else (a path, a hash name). */
+export function namedArtifactName(name: string): string {
+  if (!NAMED_ARTIFACT.test(name)) throw new StoreError('BAD_REQUEST', `Invalid artifact name ${JSON.stringify(name)}.`);
+  return name;
+}
+
 /** `<sha256>.<ext>`: the name of a content-addressed artifact. */
 export function artifactName(sha256: string, extension?: string): string {
   if (extension !== undefined && !/^[A-Za-z0-9]{1,16}$/.test(extension)) throw new StoreError('BAD_REQUEST', `Invalid artifact extension ${JSON.stringify(extension)}.`);

@@ -9,7 +9,7 @@ import { StoreError, errnoOf, fromFsError } from './errors.js';
 import { cleanTemps, creatingName } from './housekeeping.js';
 import { deleteSessionFiles, finishPendingDeletes, type DeleteSteps } from './delete-session.js';
 import { INDEX_FILE, INDEX_JOURNAL, IndexFile, rowOf, type Row } from './index-file.js';
-import { ARCHIVED_DIR, ARTIFACTS_DIR, DIR_MODE, EVENTS_FILE, FILE_MODE, HANDOFFS_FILE, HANDOFF_FILE, RECEIPTS_DIR, SESSIONS_DIR, archivedDir, artifactName, checkId, liveDir } from './layout.js';
+import { ARCHIVED_DIR, ARTIFACTS_DIR, DIR_MODE, EVENTS_FILE, FILE_MODE, HANDOFFS_FILE, HANDOFF_FILE, NAMED_ARTIFACT, RECEIPTS_DIR, SESSIONS_DIR, archivedDir, artifactName, checkId, liveDir, namedArtifactName } from './layout.js';
 import { copyToSideFile, unrecorded, withDamage, type QuarantinedRange } from './damage.js';
 import { DuplicateFolder, foldDuplicateIds } from './fold-duplicates.js';
 import { LandingWriter } from './landing-writer.js';
@@ -84,8 +84,6 @@ const EMPTY_LINE = Buffer.alloc(0);
 const NEWLINE = Buffer.from('\n');
 export { LANDING_CHUNK_BYTES } from './landing-writer.js';
 const ARTIFACT_REF = /^artifacts\/[0-9a-f]{64}(\.[A-Za-z0-9]{1,16})?$/;
-/** A named artifact: a series written once per number (summary-03.md), checked against a hash the caller holds. */
-const NAMED_ARTIFACT = /^[a-z][a-z0-9]{0,31}-\d{2,6}\.[a-z0-9]{1,8}$/;
 
 interface Located {
   dir: string;
@@ -725,7 +723,7 @@ export class FileSessionStore implements SessionStore {
 
   async putNamedArtifact(id: string, name: string, bytes: Uint8Array): Promise<{ sha256: string; ref: string }> {
     this.writable();
-    if (!NAMED_ARTIFACT.test(name)) throw new StoreError('BAD_REQUEST', `Invalid artifact name ${JSON.stringify(name)}.`);
+    namedArtifactName(name);
     const loc = await this.locate(id);
     const sha256 = createHash('sha256').update(bytes).digest('hex');
     const ref = `${ARTIFACTS_DIR}/${name}`;

@@ -28,6 +28,8 @@ export interface NewSession {
 export interface NewArtifact {
   bytes: Uint8Array;
   extension?: string;
+  /** Stored under this name (a named artifact: `summary-01.md`) instead of its hash; `extension` is then unused. */
+  name?: string;
 }
 
 export interface Receipt {
