@@ -42,11 +42,12 @@ function keepYoungGenerationSmall() {
 }
 
 /**
- * Where an import's young generation stops growing (V8's new space, both semi-spaces): 2 MiB each
- * instead of 1. An import parses every line of its transcript twice, and a landing batch (1 MiB of
- * message text, alive while redacted) outlives every scavenge of a 1 MiB semi-space and is
- * promoted; let grow to this size, the import's CPU fell 15–19 % at 100 MB (bench/README.md,
- * "Eighth sitting: import of a 300 MB transcript (issue 20)") for a peak RSS still under 200 MB.
+ * Where an import's young generation stops growing (V8's new space, both semi-spaces; it ends one
+ * doubling past this, see below). An import parses every line of its transcript twice, and a
+ * landing batch (1 MiB of message text, alive while redacted) outlives every scavenge of a 1 MiB
+ * semi-space and is promoted: GC was a quarter of its CPU. Let grow, the import's CPU fell 19 % at
+ * 100 MB and 9–22 % at 300 MB, peak RSS 142–164 MB at 100 MB and 146–151 MB at 300 MB
+ * (bench/README.md, "Eighth sitting: import of a 300 MB transcript (issue 20)").
  */
 const IMPORT_NEW_SPACE_MAX_BYTES = 4 * 1024 * 1024;
 
