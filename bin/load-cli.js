@@ -42,6 +42,46 @@ function keepYoungGenerationSmall() {
 }
 
 /**
+ * Where an import's young generation stops growing (V8's new space, both semi-spaces; it ends one
+ * doubling past this, see below). An import parses every line of its transcript twice, and a
+ * landing batch (1 MiB of message text, alive while redacted) outlives every scavenge of a 1 MiB
+ * semi-space and is promoted: GC was a quarter of its CPU. Let grow, the import's CPU fell 19 % at
+ * 100 MB and 9–22 % at 300 MB, peak RSS 142–164 MB at 100 MB and 146–151 MB at 300 MB
+ * (bench/README.md, "Eighth sitting: import of a 300 MB transcript (issue 20)").
+ */
+const IMPORT_NEW_SPACE_MAX_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Lets V8 double the young generation as usual until the new space reaches `maxBytes`, then holds
+ * it there (the flag above). V8 has no runtime cap on the semi-spaces (--max-semi-space-size is
+ * read when the heap is made), so the growth is stopped from a GC observer. Node delivers GC
+ * entries on a later turn of the event loop, so one more doubling can land first: an import's new
+ * space ended at 8 MiB in every run measured, where V8's default grows it to 32 MiB.
+ */
+function growYoungGenerationUpTo(maxBytes) {
+  const v8 = require('node:v8');
+  const { PerformanceObserver } = require('node:perf_hooks');
+  const observer = new PerformanceObserver(() => {
+    const newSpace = v8.getHeapSpaceStatistics().find((space) => space.space_name === 'new_space');
+    if (newSpace && newSpace.space_size < maxBytes) return;
+    keepYoungGenerationSmall();
+    observer.disconnect();
+  });
+  observer.observe({ entryTypes: ['gc'] });
+}
+
+/** Whether argv is an import (`baton handoff --from TOOL`): a transcript of any size, read twice. */
+function handoffImports(argv) {
+  return argv.slice(3).some((a) => a === '--from' || a.startsWith('--from='));
+}
+
+/** What a handoff's young generation gets before its bundle runs: grown to a cap (imports), held, or V8's default. */
+function youngGenerationFor(argv) {
+  if (handoffImports(argv)) return () => growYoungGenerationUpTo(IMPORT_NEW_SPACE_MAX_BYTES);
+  return handoffMayBeBig(argv) ? keepYoungGenerationSmall : undefined;
+}
+
+/**
  * A `--messages` file below this size is handed off with V8's default young generation: its whole
  * input is smaller than the semi-spaces the flag above holds back, and on a 150-message handoff the
  * flag cost 12–16 ms of CPU in more scavenges (bench/README.md, "Issue 20, seventh sitting").
@@ -101,7 +141,7 @@ function compileBundle(file, cacheFile, beforeRun) {
  * (a missing or partial build never changes what runs, only how fast).
  */
 function compileFor(argv) {
-  if (argv[2] === 'handoff' && existsSync(HANDOFF_BUNDLE)) return compileBundle(HANDOFF_BUNDLE, HANDOFF_CACHE, handoffMayBeBig(argv) ? keepYoungGenerationSmall : undefined);
+  if (argv[2] === 'handoff' && existsSync(HANDOFF_BUNDLE)) return compileBundle(HANDOFF_BUNDLE, HANDOFF_CACHE, youngGenerationFor(argv));
   if (argv[2] === 'resume' && argv.length === 3 && existsSync(RESUME_BUNDLE)) return compileResume();
   if (argv[2] === 'show' && existsSync(SHOW_BUNDLE)) return compileShow();
   if (argv[2] === 'list' && existsSync(LIST_BUNDLE)) return compileList();
@@ -143,6 +183,8 @@ exports.FAST_LIST_CACHE = FAST_LIST_CACHE;
 exports.compileCli = compileCli;
 exports.compileHandoff = compileHandoff;
 exports.handoffMayBeBig = handoffMayBeBig;
+exports.handoffImports = handoffImports;
+exports.IMPORT_NEW_SPACE_MAX_BYTES = IMPORT_NEW_SPACE_MAX_BYTES;
 exports.SMALL_HANDOFF_INPUT_BYTES = SMALL_HANDOFF_INPUT_BYTES;
 exports.compileFor = compileFor;
 exports.compileFastList = compileFastList;

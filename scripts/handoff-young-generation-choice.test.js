@@ -2,14 +2,15 @@
 // handoff's input is one --messages file it can see is small: on a 150-message handoff the bound
 // cost 12–16 ms of CPU (bench/README.md, "Issue 20, seventh sitting"). Every input whose size is
 // not known before the bundle runs keeps the bound. src/cli/handoff-young-generation.test.ts holds
-// the bound itself on a file above the threshold.
+// the bound itself on a file above the threshold. An import (--from) grows its young generation to
+// a cap instead: its two parses of every line and its 1 MiB landing batches.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
-const { handoffMayBeBig, SMALL_HANDOFF_INPUT_BYTES } = createRequire(import.meta.url)('../bin/load-cli.js');
+const { handoffImports, handoffMayBeBig, SMALL_HANDOFF_INPUT_BYTES } = createRequire(import.meta.url)('../bin/load-cli.js');
 const dir = mkdtempSync(join(tmpdir(), 'baton-young-choice-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -41,6 +42,19 @@ describe('whether a handoff holds its young generation small', () => {
     [['--session=s-1'], true],
   ])('%j → held %s', (args, held) => {
     expect(handoffMayBeBig(argv(...args), sizeOf)).toBe(held);
+  });
+
+  it.each([
+    // [argv after `handoff`, an import: its young generation grows to the launcher's cap]
+    [['--from', 'claude', '--latest'], true],
+    [['--from=codex', '--session', 'abc'], true],
+    [['--cwd', '/w', '--from', 'claude', '--session', '/t.jsonl', '--json'], true],
+    [['--session', 's-1'], false],
+    [['--messages', 'big.jsonl'], false],
+    [[], false],
+    [['--fromage'], false],
+  ])('%j → import %s', (args, imports) => {
+    expect(handoffImports(argv(...args))).toBe(imports);
   });
 
   it('reads the real file size when none is injected', () => {
