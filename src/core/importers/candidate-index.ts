@@ -99,7 +99,7 @@ export interface IndexMeta {
 export const NO_INDEX_META: IndexMeta = { folders: [], folderMtimes: [], scope: 'all', unindexed: -1, skipped: {} };
 
 /** Per-entry columns (listing order). Sort times and tools are binary arrays (candidate-index-layout.ts). */
-interface Columns {
+export interface Columns {
   /** Paths as (folder, name): 20,000 sessions share a handful of folders. */
   dirs: string[];
   dirOf: number[];
@@ -375,13 +375,8 @@ export function decodeCandidateIndexWithMeta(buf: Buffer): { entries: IndexEntry
 /** Entries over a checked layout: the columns' text parsed, extras read through `extras`. */
 function decodeEntries(layout: ReadLayout, text: (from: number, to: number) => string, extras: DecodedFile['extras'], resident: Pick<DecodedFile, 'copyBlock' | 'copyExtras' | 'blockText' | 'extrasText'> = {}): { entries: IndexEntry[]; meta: IndexMeta } | null {
   const count = layout.count;
-  let columns: Columns;
-  try {
-    columns = JSON.parse(text(layout.columnsStart, layout.columnsEnd)) as Columns;
-  } catch {
-    return null;
-  }
-  if (columns?.names?.length !== count || columns.dirOf?.length !== count || columns.totals?.length !== count * 4) return null;
+  const columns = parseColumns(text(layout.columnsStart, layout.columnsEnd), count);
+  if (!columns) return null;
   const file: DecodedFile = { layout, columns, extras, ...resident };
   const entries: IndexEntry[] = new Array(count);
   for (let i = 0; i < count; i++) {
@@ -402,6 +397,18 @@ function decodeEntries(layout: ReadLayout, text: (from: number, to: number) => s
   const h = layout.head;
   const meta: IndexMeta = { folders: h.folders, folderMtimes: h.folderMtimes, scope: h.scope, unindexed: h.unindexed, skipped: h.skipped ?? {} };
   return { entries, meta };
+}
+
+/** An index's columns section parsed; null when it is not JSON or does not hold `count` entries. */
+export function parseColumns(text: string, count: number): Columns | null {
+  let columns: Columns;
+  try {
+    columns = JSON.parse(text) as Columns;
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(columns?.dirs) || columns.names?.length !== count || columns.dirOf?.length !== count || columns.sizes?.length !== count || columns.mtimes?.length !== count || columns.totals?.length !== count * 4) return null;
+  return columns;
 }
 
 /**
