@@ -123,11 +123,11 @@ export function candidateIndexFileFor(cacheFile: string): string {
  * older index are copied as bytes.
  */
 export function encodeCandidateIndex(entries: readonly IndexEntry[], meta: IndexMeta = NO_INDEX_META): Buffer {
-  return Buffer.concat(encodeCandidateIndexParts(entries, meta));
+  return Buffer.concat([...encodeCandidateIndexParts(entries, meta)]);
 }
 
 /** encodeCandidateIndex's bytes as parts, to be written one after another. */
-function encodeCandidateIndexParts(entries: readonly IndexEntry[], meta: IndexMeta = NO_INDEX_META): Buffer[] {
+function encodeCandidateIndexParts(entries: readonly IndexEntry[], meta: IndexMeta = NO_INDEX_META): Iterable<Buffer> {
   const grouped = groupItems(entries.filter((e) => e.skip === null));
   const ordered: IndexEntry[] = [];
   for (const g of grouped) for (const item of g.items) ordered.push(item as IndexEntry);
@@ -212,10 +212,32 @@ function encodeCandidateIndexParts(entries: readonly IndexEntry[], meta: IndexMe
   notes.sort();
   const newest = newestEntries(ordered, QUICK_VERIFY_NEWEST).map((e): [string, number, number] => [e.path, e.size, e.mtimeMs]);
   const head: IndexHead = { version: CANDIDATE_INDEX_VERSION, ...meta, listing: { files: ordered.length, candidates, groups, notes, newest, blockBytes: length } };
-  return writeLayoutParts({ head: JSON.stringify(head), columns: JSON.stringify(columns), at: sortTimes, extras: { bytes: extrasBytes, ends: extrasEnds }, rows, sources, block });
+  return writeLayoutParts({ head: JSON.stringify(head), columns: () => columnsJson(columns), at: sortTimes, extras: { bytes: extrasBytes, ends: extrasEnds }, rows, sources, block });
 }
 
 const COMMA_BYTE = 0x2c;
+
+/** Entries per piece of the columns' JSON: pieces of ~0.5 MB at most (paths are the longest values). */
+const COLUMNS_PIECE_ENTRIES = 4_096;
+
+/**
+ * JSON.stringify(columns), byte for byte, as pieces of COLUMNS_PIECE_ENTRIES values: the whole
+ * text was a 20 MB string and its 20 MB of bytes at 100,000 entries, at the peak of an index
+ * rewrite (the host's in-place update, bench/README.md issue 15 eighth sitting).
+ */
+function* columnsJson(columns: Columns): Generator<Buffer> {
+  let opened = false;
+  for (const [key, values] of Object.entries(columns) as Array<[string, unknown[]]>) {
+    yield Buffer.from(`${opened ? ',' : '{'}${JSON.stringify(key)}:[`);
+    opened = true;
+    for (let from = 0; from < values.length; from += COLUMNS_PIECE_ENTRIES) {
+      const text = JSON.stringify(values.slice(from, from + COLUMNS_PIECE_ENTRIES));
+      yield Buffer.from(`${from > 0 ? ',' : ''}${text.slice(1, -1)}`);
+    }
+    yield Buffer.from(']');
+  }
+  yield Buffer.from(opened ? '}' : '{}');
+}
 
 /** Bytes of an entry's list row in the listing block. */
 function rowLengthOf(e: IndexEntry): number {
@@ -518,7 +540,7 @@ export async function saveCandidateIndex(file: string, entries: readonly IndexEn
 /** Bytes a clear index is written in at most (small parts are gathered: 100,000 extras are a few bytes each). */
 const WRITE_CHUNK_BYTES = 1 << 20;
 
-async function writeParts(handle: FileHandle, parts: readonly Buffer[]): Promise<void> {
+async function writeParts(handle: FileHandle, parts: Iterable<Buffer>): Promise<void> {
   const chunk = Buffer.allocUnsafe(WRITE_CHUNK_BYTES);
   let used = 0;
   const writeAll = async (b: Buffer) => {
