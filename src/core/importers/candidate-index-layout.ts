@@ -54,14 +54,15 @@ export interface IndexSections {
   extras: Buffer[] | { bytes: Buffer; ends: Uint32Array };
   rows: Array<{ start: number; end: number }>;
   sources: Uint8Array;
-  block: Buffer;
+  /** The listing block, or its bytes in pieces (made for the CRC and again to write, like the columns). */
+  block: Buffer | (() => Iterable<Buffer>);
 }
 
 /**
  * The file's bytes as the parts they are made of (prefix with both CRCs filled in first): a writer
  * streams them (saveCandidateIndex) instead of holding one more 57 MB copy at 100,000 entries.
- * Columns given in pieces are made twice (sized and summed here, then written): at 100,000
- * entries their JSON held whole was a 20 MB string and its 20 MB of bytes.
+ * Columns and a block given in pieces are made twice (summed here, then written): at 100,000
+ * entries the columns' JSON held whole was a 20 MB string and its 20 MB of bytes, the block 29 MB.
  */
 export function* writeLayoutParts(s: IndexSections): Generator<Buffer> {
   const count = s.at.length;
@@ -92,13 +93,18 @@ export function* writeLayoutParts(s: IndexSections): Generator<Buffer> {
   prefix.writeUInt32LE(count, 16);
   const view = (a: ArrayBufferView) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
   const arrays = [view(s.at), view(extrasOff), view(starts), view(ends), view(s.sources)];
-  const rest = [pad, ...arrays, ...extras, s.block];
-  prefix.writeUInt32LE(rest.reduce(sum, crc), 20);
+  const rest = [pad, ...arrays, ...extras];
+  const block = s.block;
+  const blockPieces = (): Iterable<Buffer> => (Buffer.isBuffer(block) ? [block] : block());
+  crc = rest.reduce(sum, crc);
+  for (const piece of blockPieces()) crc = sum(crc, piece);
+  prefix.writeUInt32LE(crc, 20);
   prefix.writeUInt32LE(arrays.reduce(sum, crc32(head)), 24);
   yield prefix;
   yield head;
   yield* columnPieces();
   yield* rest;
+  yield* blockPieces();
 }
 
 export interface ReadLayout {

@@ -73,13 +73,16 @@ describe('candidate index encoding', () => {
     }
   });
 
-  it('writes the columns in pieces, byte for byte what JSON.stringify makes of them, never their whole text at once (10,000 entries)', async () => {
+  it('writes the columns and the listing block in pieces: the columns byte for byte what JSON.stringify makes of them, neither ever held whole (10,000 entries)', async () => {
     const entries = Array.from({ length: 10_000 }, (_, i) =>
       i % 9 === 0 ? entryOf(`/h/.codex/sessions/ünï-${i}.jsonl`, 'codex', i, i + 0.25, null, 'no messages', [i, 1, 2, 3]) : entryOf(candidate(i).path, 'claude', i, i * 1.5, candidate(i, i % 4 === 0 ? { note: 'torn "tail"' } : {}), null, [0, i, 0, 0]),
     );
     const file = candidateIndexFileFor(cacheFile);
     const stringify = JSON.stringify;
+    const allocUnsafe = Buffer.allocUnsafe;
     let longest = 0;
+    let biggestBuffer = 0;
+    Buffer.allocUnsafe = (size: number) => ((biggestBuffer = Math.max(biggestBuffer, size)), allocUnsafe(size));
     JSON.stringify = ((...args: Parameters<typeof stringify>) => {
       const text = stringify(...args);
       longest = Math.max(longest, text?.length ?? 0);
@@ -89,6 +92,7 @@ describe('candidate index encoding', () => {
       await saveCandidateIndex(file, entries, { folders: ['/h'], folderMtimes: [1], scope: 'all', unindexed: 0, skipped: {} });
     } finally {
       JSON.stringify = stringify;
+      Buffer.allocUnsafe = allocUnsafe;
     }
     const written = await readFile(file);
     const columnsStart = PREFIX_BYTES + written.readUInt32LE(8);
@@ -97,6 +101,8 @@ describe('candidate index encoding', () => {
     expect(stringify(JSON.parse(columns))).toBe(columns);
     // The listing block's rows are a few hundred bytes each, the columns' pieces 4,096 values.
     expect(longest).toBeLessThan(columns.length / 2);
+    const head = JSON.parse(written.toString('utf8', PREFIX_BYTES, columnsStart)) as { listing: { blockBytes: number } };
+    expect(biggestBuffer).toBeLessThan(head.listing.blockBytes / 2);
     const fields = (list: readonly IndexEntry[]) => list.map((e) => [e.path, e.size, e.mtimeMs, e.skip, e.note, ...e.totals]).sort((x, y) => String(x[0]).localeCompare(String(y[0])));
     expect(fields(decodeCandidateIndexWithMeta(written)!.entries)).toEqual(fields(entries));
   });

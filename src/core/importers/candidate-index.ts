@@ -7,7 +7,7 @@ import { candidateRow } from '../../shared/agents.js';
 import { normalizeCwd, timeOf } from '../../shared/resume-groups.js';
 import { QUICK_VERIFY_NEWEST, SCAN_CACHE_VERSION } from './limits.js';
 import { readLayout, SOURCE_CODES, writeLayoutParts, type GroupRef, type IndexHead, type LayoutSource, type ReadLayout } from './candidate-index-layout.js';
-import { groupItems } from './candidate-list.js';
+import { groupItems, type ListGroup } from './candidate-list.js';
 import { groupCloseText, groupOpenText } from './list-json.js';
 import { newestEntries } from './quick-scan.js';
 import type { IndexRow } from '../../shared/session.js';
@@ -177,36 +177,35 @@ function encodeCandidateIndexParts(entries: readonly IndexEntry[], meta: IndexMe
     else fresh[i]!.copy(extrasBytes, from);
   }
 
-  // The listing block: what writeListJson prints between `"groups":[` and `]`. Sized first and
-  // filled in place (rows of a read index copied straight from its file): a Buffer per row and
-  // their concatenation held 100,000 rows twice at 100,000 sessions.
+  // The listing block: what writeListJson prints between `"groups":[` and `]`. Its rows' places
+  // come from their lengths; its bytes are made piece by piece (rows of a read index copied
+  // straight from its file), once for the groups' CRCs and again for the file's CRC and to write:
+  // held whole, it was 29 MB at the peak of an index rewrite at 100,000 sessions.
   const opens = grouped.map((g) => Buffer.from(groupOpenText(g.cwd)));
   const closes = grouped.map((g) => Buffer.from(groupCloseText(g.newestAt)));
-  let length = Math.max(0, grouped.length - 1);
-  for (let g = 0; g < grouped.length; g++) length += opens[g]!.length + closes[g]!.length + Math.max(0, grouped[g]!.items.length - 1);
-  for (let i = 0; i < candidates; i++) length += rowLengthOf(ordered[i]!);
-  const block = Buffer.allocUnsafe(length);
   const rows: Array<{ start: number; end: number }> = [];
   const groups: GroupRef[] = [];
-  let at = 0;
+  let length = 0;
   let row = 0;
   for (let g = 0; g < grouped.length; g++) {
     const group = grouped[g]!;
-    if (g > 0) block[at++] = COMMA_BYTE;
-    const start = at;
-    at += opens[g]!.copy(block, at);
+    if (g > 0) length += 1;
+    const start = length;
+    length += opens[g]!.length;
     for (let k = 0; k < group.items.length; k++) {
-      if (k > 0) block[at++] = COMMA_BYTE;
-      const end = copyRowInto(ordered[row + k]!, block, at);
-      rows.push({ start: at, end });
-      at = end;
+      if (k > 0) length += 1;
+      const rowStart = length;
+      length += rowLengthOf(ordered[row + k]!);
+      rows.push({ start: rowStart, end: length });
     }
-    at += closes[g]!.copy(block, at);
-    // Each group's own CRC: a listing read lazily checks only the groups it prints.
-    groups.push([group.cwd, group.newestAt, row, group.items.length, start, at, crc32(block.subarray(start, at))]);
+    length += closes[g]!.length;
+    groups.push([group.cwd, group.newestAt, row, group.items.length, start, length, 0]);
     row += group.items.length;
   }
-  if (at !== length) throw new Error(`candidate index: the listing block came to ${at} bytes, sized ${length}`);
+  const block = () => listingBlock(grouped, ordered, opens, closes);
+  let blockBytes = 0;
+  for (const piece of listingBlock(grouped, ordered, opens, closes, (g, crc) => (groups[g]![6] = crc))) blockBytes += piece.length;
+  if (blockBytes !== length) throw new Error(`candidate index: the listing block came to ${blockBytes} bytes, sized ${length}`);
   for (let i = candidates; i < ordered.length; i++) rows.push({ start: 0, end: 0 });
   const notes = ordered.slice(0, candidates).flatMap((e) => (e.note ? [`${e.path}: ${e.note}`] : []));
   notes.sort();
@@ -216,6 +215,60 @@ function encodeCandidateIndexParts(entries: readonly IndexEntry[], meta: IndexMe
 }
 
 const COMMA_BYTE = 0x2c;
+
+/** Bytes per piece of the listing block as it is made (a row longer than this gets a piece of its own). */
+const BLOCK_PIECE_BYTES = 1 << 20;
+
+/**
+ * The listing block's bytes in pieces: groups in order, separated by commas, each its opening,
+ * its rows (comma-separated) and its closing. `onGroup` gets each group's CRC-32 (its bytes
+ * only, as the head records it).
+ */
+function* listingBlock(grouped: readonly ListGroup[], ordered: readonly IndexEntry[], opens: readonly Buffer[], closes: readonly Buffer[], onGroup?: (g: number, crc: number) => void): Generator<Buffer> {
+  let piece = Buffer.allocUnsafe(BLOCK_PIECE_BYTES);
+  let at = 0;
+  // The current group's CRC so far, and where its bytes in `piece` begin.
+  let crc = 0;
+  let from = 0;
+  const addToCrc = () => {
+    // Empty views skipped: Node 20's zlib.crc32 answers 0 for an empty view of an empty ArrayBuffer, whatever the running value.
+    if (onGroup && at > from) crc = crc32(piece.subarray(from, at), crc);
+    from = at;
+  };
+  // Room for `n` more bytes: the piece so far is handed out and a new one (at least n bytes) begun.
+  function* room(n: number): Generator<Buffer> {
+    if (at + n <= piece.length) return;
+    addToCrc();
+    if (at > 0) yield piece.subarray(0, at);
+    piece = Buffer.allocUnsafe(Math.max(BLOCK_PIECE_BYTES, n));
+    at = 0;
+    from = 0;
+  }
+  let row = 0;
+  for (let g = 0; g < grouped.length; g++) {
+    if (g > 0) {
+      yield* room(1);
+      piece[at++] = COMMA_BYTE;
+    }
+    from = at;
+    crc = 0;
+    yield* room(opens[g]!.length);
+    at += opens[g]!.copy(piece, at);
+    const size = grouped[g]!.items.length;
+    for (let k = 0; k < size; k++) {
+      const e = ordered[row + k]!;
+      yield* room(rowLengthOf(e) + 1);
+      if (k > 0) piece[at++] = COMMA_BYTE;
+      at = copyRowInto(e, piece, at);
+    }
+    row += size;
+    yield* room(closes[g]!.length);
+    at += closes[g]!.copy(piece, at);
+    addToCrc();
+    onGroup?.(g, crc);
+  }
+  if (at > 0) yield piece.subarray(0, at);
+}
 
 /** Entries per piece of the columns' JSON: pieces of ~0.5 MB at most (paths are the longest values). */
 const COLUMNS_PIECE_ENTRIES = 4_096;
