@@ -45,17 +45,23 @@ export interface IndexHead extends IndexMeta {
 
 export const SOURCE_CODES: readonly AgentSource[] = ['claude', 'codex'];
 
+/** A section's bytes, or a maker of them in pieces: called once for the length and CRC and again to write (never held whole). */
+export type Section = Buffer | (() => Iterable<Buffer>);
+
+function piecesOf(section: Section): Iterable<Buffer> {
+  return Buffer.isBuffer(section) ? [section] : section();
+}
+
 export interface IndexSections {
   head: string;
-  /** The columns' JSON, or its bytes in pieces, made once for the length and CRC and again to write (never held whole). */
-  columns: string | (() => Iterable<Buffer>);
+  /** The columns' JSON. */
+  columns: Section;
   at: Float64Array;
   /** Each entry's extras, or all of them in one buffer with where each ends (`extrasEnds[i]`). */
   extras: Buffer[] | { bytes: Buffer; ends: Uint32Array };
   rows: Array<{ start: number; end: number }>;
   sources: Uint8Array;
-  /** The listing block, or its bytes in pieces (made for the CRC and again to write, like the columns). */
-  block: Buffer | (() => Iterable<Buffer>);
+  block: Section;
 }
 
 /**
@@ -67,13 +73,11 @@ export interface IndexSections {
 export function* writeLayoutParts(s: IndexSections): Generator<Buffer> {
   const count = s.at.length;
   const head = Buffer.from(s.head);
-  const columnsText = typeof s.columns === 'string' ? Buffer.from(s.columns) : null;
-  const columnPieces = (): Iterable<Buffer> => columnsText ? [columnsText] : (s.columns as () => Iterable<Buffer>)();
   let columnsLength = 0;
   // Empty parts skipped: Node 20's zlib.crc32 answers 0 for an empty view of an empty ArrayBuffer, whatever the running value.
   const sum = (crc: number, b: Buffer) => (b.length > 0 ? crc32(b, crc) : crc);
   let crc = sum(0, head);
-  for (const piece of columnPieces()) {
+  for (const piece of piecesOf(s.columns)) {
     columnsLength += piece.length;
     crc = sum(crc, piece);
   }
@@ -94,17 +98,15 @@ export function* writeLayoutParts(s: IndexSections): Generator<Buffer> {
   const view = (a: ArrayBufferView) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
   const arrays = [view(s.at), view(extrasOff), view(starts), view(ends), view(s.sources)];
   const rest = [pad, ...arrays, ...extras];
-  const block = s.block;
-  const blockPieces = (): Iterable<Buffer> => (Buffer.isBuffer(block) ? [block] : block());
   crc = rest.reduce(sum, crc);
-  for (const piece of blockPieces()) crc = sum(crc, piece);
+  for (const piece of piecesOf(s.block)) crc = sum(crc, piece);
   prefix.writeUInt32LE(crc, 20);
   prefix.writeUInt32LE(arrays.reduce(sum, crc32(head)), 24);
   yield prefix;
   yield head;
-  yield* columnPieces();
+  yield* piecesOf(s.columns);
   yield* rest;
-  yield* blockPieces();
+  yield* piecesOf(s.block);
 }
 
 export interface ReadLayout {
