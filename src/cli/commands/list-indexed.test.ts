@@ -1,13 +1,15 @@
-import { mkdir, mkdtemp, rm, readFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, rm, readFile, utimes, writeFile } from 'node:fs/promises';
 import { readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { candidateIndexFileFor } from '../../core/importers/candidate-index.js';
+import { candidateIndexFileFor, verifiedFileOf } from '../../core/importers/candidate-index.js';
+import { FULL_VERIFY_MAX_AGE_MS, QUICK_VERIFY_NEWEST } from '../../core/importers/limits.js';
+import { claude } from '../../core/importers/test-fixtures/build-logs.js';
 import { countItems, groupItems, limitGroups, type ListFilter, type ListGroup } from '../../core/importers/candidate-list.js';
 import { forgetScanCacheMemo } from '../../core/importers/scan-cache.js';
 import { scanCandidateIndex } from '../../core/importers/scan.js';
-import { ageFolders, Corpus, render } from '../../core/importers/test-fixtures/generated-corpus.js';
+import { ageFolders, Corpus, HOUR_AGO_S, render } from '../../core/importers/test-fixtures/generated-corpus.js';
 import { listingFromIndex, readTrustedIndex } from './list-indexed.js';
 import { openStore } from '../../core/store/index.js';
 import { registerStoreFs, sealsFilesAt } from '../../core/store/at-rest/registry.js';
@@ -34,7 +36,7 @@ async function truth(c: Corpus, filter: ListFilter): Promise<ListGroup[]> {
 
 async function checkFast(c: Corpus, filter: ListFilter, limit: number | undefined, what: string): Promise<boolean> {
   forgetScanCacheMemo();
-  const trusted = await readTrustedIndex(c.cacheFile);
+  const trusted = await readTrustedIndex(c.cacheFile, undefined, c.env);
   const fast = trusted && listingFromIndex(trusted, [], [], { filter, limit }, 0);
   if (!fast) return false;
   const all = await truth(c, filter);
@@ -67,11 +69,14 @@ describe('baton list without a host, from the candidate index: the same as a ful
         await ageFolders(c.home);
         forgetScanCacheMemo();
         await scanCandidateIndex({ env: c.env, cacheFile: c.cacheFile });
+        // Every other corpus's confirmation is past FULL_VERIFY_MAX_AGE_MS: the listing checks every file first.
+        if (seed % 2 === 0) await confirmLongAgo(c);
         if (await checkFast(c, filter, limit, `seed ${seed} step ${step}: confirmed index`)) answered += 1;
         // Something changes behind the index's back: the fast path answers the truth or declines.
         const change = await c.mutate();
         seen.add(change);
         if (random() < 0.5) await ageFolders(c.home);
+        if (seed % 2 === 0) await confirmLongAgo(c);
         if (!(await checkFast(c, filter, limit, `seed ${seed} step ${step}: after ${change}`))) declinedWithChange += 1;
       }
     }
@@ -81,6 +86,36 @@ describe('baton list without a host, from the candidate index: the same as a ful
     expect(declinedWithChange).toBeGreaterThan(200);
     expect([...seen].sort()).toEqual(['added', 'deleted', 'emptied', 'grown', 'index damaged', 'index of an older version', 'mtime in the past', 'renamed']);
   }, 300_000);
+});
+
+/** The index's last confirmation made older than FULL_VERIFY_MAX_AGE_MS (a listing a while after the last one). */
+async function confirmLongAgo(c: Corpus): Promise<string> {
+  const due = String(Date.now() - FULL_VERIFY_MAX_AGE_MS - 1_000);
+  await writeFile(verifiedFileOf(candidateIndexFileFor(c.cacheFile)), due);
+  return due;
+}
+
+describe('an index due its periodic full check (FULL_VERIFY_MAX_AGE_MS)', () => {
+  it('is checked file by file: unchanged, it answers and is confirmed again; an old session appended to since, it declines', async () => {
+    const c = new Corpus(join(root, 'due'), rng(7));
+    await mkdir(c.home, { recursive: true });
+    for (let i = 0; i < QUICK_VERIFY_NEWEST + 20; i++) await c.add();
+    // Distinct mtimes, oldest first: the quick rules stat only the QUICK_VERIFY_NEWEST newest files.
+    for (const [k, path] of c.files.entries()) await utimes(path, HOUR_AGO_S() - 10_000 + k, HOUR_AGO_S() - 10_000 + k);
+    await ageFolders(c.home);
+    forgetScanCacheMemo();
+    await scanCandidateIndex({ env: c.env, cacheFile: c.cacheFile });
+    const verified = verifiedFileOf(candidateIndexFileFor(c.cacheFile));
+
+    const due = await confirmLongAgo(c);
+    expect(await checkFast(c, {}, undefined, 'due, nothing changed')).toBe(true);
+    expect(Number(await readFile(verified, 'utf8'))).toBeGreaterThan(Number(due) + FULL_VERIFY_MAX_AGE_MS);
+
+    await confirmLongAgo(c);
+    await appendFile(c.files[0]!, JSON.stringify(claude.user({ uuid: 'late', cwd: '/home/dev/b' }, 'later')) + '\n');
+    await utimes(c.files[0]!, HOUR_AGO_S() - 20_000, HOUR_AGO_S() - 20_000);
+    expect(await checkFast(c, {}, undefined, 'due, the oldest session grown')).toBe(false);
+  });
 });
 
 describe('an encrypted store\'s candidate index', () => {

@@ -1,5 +1,6 @@
 import { discoverSessionFiles, type FoundFile } from '../importers/discover.js';
-import type { IndexEntry, IndexMeta } from '../importers/candidate-index.js';
+import type { IndexMeta } from '../importers/candidate-index.js';
+import type { IndexedFile, IndexedPaths } from '../importers/indexed-files.js';
 import { STAT_BATCH } from '../importers/limits.js';
 import { locateAgentDirs } from '../importers/locate.js';
 import { hasRacyFolders } from '../importers/quick-scan.js';
@@ -33,8 +34,8 @@ export type IndexCheck =
  * sessions when a single file had been added while no host ran.
  */
 export async function checkIndex(
-  index: { entries: readonly IndexEntry[]; meta: IndexMeta; writtenAt: number },
-  entryAt: (path: string) => IndexEntry | undefined,
+  index: { entries: IndexedPaths; meta: IndexMeta; writtenAt: number },
+  entryAt: (path: string) => IndexedFile | undefined,
   options: { env?: NodeJS.ProcessEnv; reader?: ImportReader; maxChanged?: number } = {},
 ): Promise<IndexCheck> {
   const { meta } = index;

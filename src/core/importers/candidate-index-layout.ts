@@ -45,27 +45,44 @@ export interface IndexHead extends IndexMeta {
 
 export const SOURCE_CODES: readonly AgentSource[] = ['claude', 'codex'];
 
+/** A section's bytes, or a maker of them in pieces: called once for the length and CRC and again to write (never held whole). */
+export type Section = Buffer | (() => Iterable<Buffer>);
+
+function piecesOf(section: Section): Iterable<Buffer> {
+  return Buffer.isBuffer(section) ? [section] : section();
+}
+
 export interface IndexSections {
   head: string;
-  columns: string;
+  /** The columns' JSON. */
+  columns: Section;
   at: Float64Array;
   /** Each entry's extras, or all of them in one buffer with where each ends (`extrasEnds[i]`). */
   extras: Buffer[] | { bytes: Buffer; ends: Uint32Array };
   rows: Array<{ start: number; end: number }>;
   sources: Uint8Array;
-  block: Buffer;
+  block: Section;
 }
 
 /**
  * The file's bytes as the parts they are made of (prefix with both CRCs filled in first): a writer
  * streams them (saveCandidateIndex) instead of holding one more 57 MB copy at 100,000 entries.
+ * Columns and a block given in pieces are made twice (summed here, then written): at 100,000
+ * entries the columns' JSON held whole was a 20 MB string and its 20 MB of bytes, the block 29 MB.
  */
-export function writeLayoutParts(s: IndexSections): Buffer[] {
+export function* writeLayoutParts(s: IndexSections): Generator<Buffer> {
   const count = s.at.length;
   const head = Buffer.from(s.head);
-  const columns = Buffer.from(s.columns);
-  const before = PREFIX_BYTES + head.length + columns.length;
-  const pad = (8 - (before % 8)) % 8;
+  let columnsLength = 0;
+  // Empty parts skipped: Node 20's zlib.crc32 answers 0 for an empty view of an empty ArrayBuffer, whatever the running value.
+  const sum = (crc: number, b: Buffer) => (b.length > 0 ? crc32(b, crc) : crc);
+  let crc = sum(0, head);
+  for (const piece of piecesOf(s.columns)) {
+    columnsLength += piece.length;
+    crc = sum(crc, piece);
+  }
+  const before = PREFIX_BYTES + head.length + columnsLength;
+  const pad = Buffer.alloc((8 - (before % 8)) % 8);
   const extrasOff = new Uint32Array(count + 1);
   const extras = Array.isArray(s.extras) ? s.extras : [s.extras.bytes];
   if (Array.isArray(s.extras)) for (let i = 0; i < count; i++) extrasOff[i + 1] = extrasOff[i]! + s.extras[i]!.length;
@@ -76,15 +93,20 @@ export function writeLayoutParts(s: IndexSections): Buffer[] {
   const prefix = Buffer.alloc(PREFIX_BYTES);
   prefix.write(CANDIDATE_INDEX_MAGIC, 0, 'latin1');
   prefix.writeUInt32LE(head.length, 8);
-  prefix.writeUInt32LE(columns.length, 12);
+  prefix.writeUInt32LE(columnsLength, 12);
   prefix.writeUInt32LE(count, 16);
   const view = (a: ArrayBufferView) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
   const arrays = [view(s.at), view(extrasOff), view(starts), view(ends), view(s.sources)];
-  const rest = [head, columns, Buffer.alloc(pad), ...arrays, ...extras, s.block];
-  // Empty parts skipped: Node 20's zlib.crc32 answers 0 for an empty view of an empty ArrayBuffer, whatever the running value.
-  prefix.writeUInt32LE(rest.reduce((crc, b) => (b.length > 0 ? crc32(b, crc) : crc), 0), 20);
-  prefix.writeUInt32LE(arrays.reduce((crc, a) => (a.length > 0 ? crc32(a, crc) : crc), crc32(head)), 24);
-  return [prefix, ...rest];
+  const rest = [pad, ...arrays, ...extras];
+  crc = rest.reduce(sum, crc);
+  for (const piece of piecesOf(s.block)) crc = sum(crc, piece);
+  prefix.writeUInt32LE(crc, 20);
+  prefix.writeUInt32LE(arrays.reduce(sum, crc32(head)), 24);
+  yield prefix;
+  yield head;
+  yield* piecesOf(s.columns);
+  yield* rest;
+  yield* piecesOf(s.block);
 }
 
 export interface ReadLayout {

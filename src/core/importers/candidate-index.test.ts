@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { candidateRow } from '../../shared/agents.js';
 import { candidateIndexFileFor, decodeCandidateIndexWithMeta, encodeCandidateIndex, entryOf, readCandidateIndex, saveCandidateIndex, type IndexEntry } from './candidate-index.js';
+import { PREFIX_BYTES } from './candidate-index-layout.js';
 import { groupItems } from './candidate-list.js';
 import { forgetScanCacheMemo } from './scan-cache.js';
 import { scanAgentSessions, scanCandidateIndex } from './scan.js';
@@ -70,6 +71,40 @@ describe('candidate index encoding', () => {
       expect(back.entries.map((e) => e.rowText())).toEqual(decodeCandidateIndexWithMeta(encodeCandidateIndex(entries, meta))!.entries.map((e) => e.rowText()));
       expect(back.entries).toHaveLength(n);
     }
+  });
+
+  it('writes the columns and the listing block in pieces: the columns byte for byte what JSON.stringify makes of them, neither ever held whole (10,000 entries)', async () => {
+    const entries = Array.from({ length: 10_000 }, (_, i) =>
+      i % 9 === 0 ? entryOf(`/h/.codex/sessions/ünï-${i}.jsonl`, 'codex', i, i + 0.25, null, 'no messages', [i, 1, 2, 3]) : entryOf(candidate(i).path, 'claude', i, i * 1.5, candidate(i, i % 4 === 0 ? { note: 'torn "tail"' } : {}), null, [0, i, 0, 0]),
+    );
+    const file = candidateIndexFileFor(cacheFile);
+    const stringify = JSON.stringify;
+    const allocUnsafe = Buffer.allocUnsafe;
+    let longest = 0;
+    let biggestBuffer = 0;
+    Buffer.allocUnsafe = (size: number) => ((biggestBuffer = Math.max(biggestBuffer, size)), allocUnsafe(size));
+    JSON.stringify = ((...args: Parameters<typeof stringify>) => {
+      const text = stringify(...args);
+      longest = Math.max(longest, text?.length ?? 0);
+      return text;
+    }) as typeof JSON.stringify;
+    try {
+      await saveCandidateIndex(file, entries, { folders: ['/h'], folderMtimes: [1], scope: 'all', unindexed: 0, skipped: {} });
+    } finally {
+      JSON.stringify = stringify;
+      Buffer.allocUnsafe = allocUnsafe;
+    }
+    const written = await readFile(file);
+    const columnsStart = PREFIX_BYTES + written.readUInt32LE(8);
+    const columns = written.toString('utf8', columnsStart, columnsStart + written.readUInt32LE(12));
+    expect(columns.length).toBeGreaterThan(1_000_000);
+    expect(stringify(JSON.parse(columns))).toBe(columns);
+    // The listing block's rows are a few hundred bytes each, the columns' pieces 4,096 values.
+    expect(longest).toBeLessThan(columns.length / 2);
+    const head = JSON.parse(written.toString('utf8', PREFIX_BYTES, columnsStart)) as { listing: { blockBytes: number } };
+    expect(biggestBuffer).toBeLessThan(head.listing.blockBytes / 2);
+    const fields = (list: readonly IndexEntry[]) => list.map((e) => [e.path, e.size, e.mtimeMs, e.skip, e.note, ...e.totals]).sort((x, y) => String(x[0]).localeCompare(String(y[0])));
+    expect(fields(decodeCandidateIndexWithMeta(written)!.entries)).toEqual(fields(entries));
   });
 
   it('round-trips 300 entries, candidates and skips, with non-ASCII text, byte for byte, stored in listing order', () => {

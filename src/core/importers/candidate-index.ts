@@ -7,7 +7,7 @@ import { candidateRow } from '../../shared/agents.js';
 import { normalizeCwd, timeOf } from '../../shared/resume-groups.js';
 import { QUICK_VERIFY_NEWEST, SCAN_CACHE_VERSION } from './limits.js';
 import { readLayout, SOURCE_CODES, writeLayoutParts, type GroupRef, type IndexHead, type LayoutSource, type ReadLayout } from './candidate-index-layout.js';
-import { groupItems } from './candidate-list.js';
+import { groupItems, type ListGroup } from './candidate-list.js';
 import { groupCloseText, groupOpenText } from './list-json.js';
 import { newestEntries } from './quick-scan.js';
 import type { IndexRow } from '../../shared/session.js';
@@ -99,7 +99,7 @@ export interface IndexMeta {
 export const NO_INDEX_META: IndexMeta = { folders: [], folderMtimes: [], scope: 'all', unindexed: -1, skipped: {} };
 
 /** Per-entry columns (listing order). Sort times and tools are binary arrays (candidate-index-layout.ts). */
-interface Columns {
+export interface Columns {
   /** Paths as (folder, name): 20,000 sessions share a handful of folders. */
   dirs: string[];
   dirOf: number[];
@@ -123,11 +123,11 @@ export function candidateIndexFileFor(cacheFile: string): string {
  * older index are copied as bytes.
  */
 export function encodeCandidateIndex(entries: readonly IndexEntry[], meta: IndexMeta = NO_INDEX_META): Buffer {
-  return Buffer.concat(encodeCandidateIndexParts(entries, meta));
+  return Buffer.concat([...encodeCandidateIndexParts(entries, meta)]);
 }
 
 /** encodeCandidateIndex's bytes as parts, to be written one after another. */
-function encodeCandidateIndexParts(entries: readonly IndexEntry[], meta: IndexMeta = NO_INDEX_META): Buffer[] {
+function encodeCandidateIndexParts(entries: readonly IndexEntry[], meta: IndexMeta = NO_INDEX_META): Iterable<Buffer> {
   const grouped = groupItems(entries.filter((e) => e.skip === null));
   const ordered: IndexEntry[] = [];
   for (const g of grouped) for (const item of g.items) ordered.push(item as IndexEntry);
@@ -177,45 +177,120 @@ function encodeCandidateIndexParts(entries: readonly IndexEntry[], meta: IndexMe
     else fresh[i]!.copy(extrasBytes, from);
   }
 
-  // The listing block: what writeListJson prints between `"groups":[` and `]`. Sized first and
-  // filled in place (rows of a read index copied straight from its file): a Buffer per row and
-  // their concatenation held 100,000 rows twice at 100,000 sessions.
+  // The listing block: what writeListJson prints between `"groups":[` and `]`. Its rows' places
+  // come from their lengths; its bytes are made piece by piece (rows of a read index copied
+  // straight from its file), once for the groups' CRCs and again for the file's CRC and to write:
+  // held whole, it was 29 MB at the peak of an index rewrite at 100,000 sessions.
   const opens = grouped.map((g) => Buffer.from(groupOpenText(g.cwd)));
   const closes = grouped.map((g) => Buffer.from(groupCloseText(g.newestAt)));
-  let length = Math.max(0, grouped.length - 1);
-  for (let g = 0; g < grouped.length; g++) length += opens[g]!.length + closes[g]!.length + Math.max(0, grouped[g]!.items.length - 1);
-  for (let i = 0; i < candidates; i++) length += rowLengthOf(ordered[i]!);
-  const block = Buffer.allocUnsafe(length);
   const rows: Array<{ start: number; end: number }> = [];
   const groups: GroupRef[] = [];
-  let at = 0;
+  let length = 0;
   let row = 0;
   for (let g = 0; g < grouped.length; g++) {
     const group = grouped[g]!;
-    if (g > 0) block[at++] = COMMA_BYTE;
-    const start = at;
-    at += opens[g]!.copy(block, at);
+    if (g > 0) length += 1;
+    const start = length;
+    length += opens[g]!.length;
     for (let k = 0; k < group.items.length; k++) {
-      if (k > 0) block[at++] = COMMA_BYTE;
-      const end = copyRowInto(ordered[row + k]!, block, at);
-      rows.push({ start: at, end });
-      at = end;
+      if (k > 0) length += 1;
+      const rowStart = length;
+      length += rowLengthOf(ordered[row + k]!);
+      rows.push({ start: rowStart, end: length });
     }
-    at += closes[g]!.copy(block, at);
-    // Each group's own CRC: a listing read lazily checks only the groups it prints.
-    groups.push([group.cwd, group.newestAt, row, group.items.length, start, at, crc32(block.subarray(start, at))]);
+    length += closes[g]!.length;
+    groups.push([group.cwd, group.newestAt, row, group.items.length, start, length, 0]);
     row += group.items.length;
   }
-  if (at !== length) throw new Error(`candidate index: the listing block came to ${at} bytes, sized ${length}`);
+  const block = () => listingBlock(grouped, ordered, opens, closes);
+  let blockBytes = 0;
+  for (const piece of listingBlock(grouped, ordered, opens, closes, (g, crc) => (groups[g]![6] = crc))) blockBytes += piece.length;
+  if (blockBytes !== length) throw new Error(`candidate index: the listing block came to ${blockBytes} bytes, sized ${length}`);
   for (let i = candidates; i < ordered.length; i++) rows.push({ start: 0, end: 0 });
   const notes = ordered.slice(0, candidates).flatMap((e) => (e.note ? [`${e.path}: ${e.note}`] : []));
   notes.sort();
   const newest = newestEntries(ordered, QUICK_VERIFY_NEWEST).map((e): [string, number, number] => [e.path, e.size, e.mtimeMs]);
   const head: IndexHead = { version: CANDIDATE_INDEX_VERSION, ...meta, listing: { files: ordered.length, candidates, groups, notes, newest, blockBytes: length } };
-  return writeLayoutParts({ head: JSON.stringify(head), columns: JSON.stringify(columns), at: sortTimes, extras: { bytes: extrasBytes, ends: extrasEnds }, rows, sources, block });
+  return writeLayoutParts({ head: JSON.stringify(head), columns: () => columnsJson(columns), at: sortTimes, extras: { bytes: extrasBytes, ends: extrasEnds }, rows, sources, block });
 }
 
 const COMMA_BYTE = 0x2c;
+
+/** Bytes per piece of the listing block as it is made (a row longer than this gets a piece of its own). */
+const BLOCK_PIECE_BYTES = 1 << 20;
+
+/**
+ * The listing block's bytes in pieces: groups in order, separated by commas, each its opening,
+ * its rows (comma-separated) and its closing. `onGroup` gets each group's CRC-32 (its bytes
+ * only, as the head records it).
+ */
+function* listingBlock(grouped: readonly ListGroup[], ordered: readonly IndexEntry[], opens: readonly Buffer[], closes: readonly Buffer[], onGroup?: (g: number, crc: number) => void): Generator<Buffer> {
+  let piece = Buffer.allocUnsafe(BLOCK_PIECE_BYTES);
+  let at = 0;
+  // The current group's CRC so far, and where its bytes in `piece` begin.
+  let crc = 0;
+  let from = 0;
+  const addToCrc = () => {
+    // Empty views skipped: Node 20's zlib.crc32 answers 0 for an empty view of an empty ArrayBuffer, whatever the running value.
+    if (onGroup && at > from) crc = crc32(piece.subarray(from, at), crc);
+    from = at;
+  };
+  // Room for `n` more bytes: the piece so far is handed out and a new one (at least n bytes) begun.
+  function* room(n: number): Generator<Buffer> {
+    if (at + n <= piece.length) return;
+    addToCrc();
+    if (at > 0) yield piece.subarray(0, at);
+    piece = Buffer.allocUnsafe(Math.max(BLOCK_PIECE_BYTES, n));
+    at = 0;
+    from = 0;
+  }
+  let row = 0;
+  for (let g = 0; g < grouped.length; g++) {
+    if (g > 0) {
+      yield* room(1);
+      piece[at++] = COMMA_BYTE;
+    }
+    from = at;
+    crc = 0;
+    yield* room(opens[g]!.length);
+    at += opens[g]!.copy(piece, at);
+    const size = grouped[g]!.items.length;
+    for (let k = 0; k < size; k++) {
+      const e = ordered[row + k]!;
+      yield* room(rowLengthOf(e) + 1);
+      if (k > 0) piece[at++] = COMMA_BYTE;
+      at = copyRowInto(e, piece, at);
+    }
+    row += size;
+    yield* room(closes[g]!.length);
+    at += closes[g]!.copy(piece, at);
+    addToCrc();
+    onGroup?.(g, crc);
+  }
+  if (at > 0) yield piece.subarray(0, at);
+}
+
+/** Entries per piece of the columns' JSON: pieces of ~0.5 MB at most (paths are the longest values). */
+const COLUMNS_PIECE_ENTRIES = 4_096;
+
+/**
+ * JSON.stringify(columns), byte for byte, as pieces of COLUMNS_PIECE_ENTRIES values: the whole
+ * text was a 20 MB string and its 20 MB of bytes at 100,000 entries, at the peak of an index
+ * rewrite (the host's in-place update, bench/README.md issue 15 eighth sitting).
+ */
+function* columnsJson(columns: Columns): Generator<Buffer> {
+  let opened = false;
+  for (const [key, values] of Object.entries(columns) as Array<[string, unknown[]]>) {
+    yield Buffer.from(`${opened ? ',' : '{'}${JSON.stringify(key)}:[`);
+    opened = true;
+    for (let from = 0; from < values.length; from += COLUMNS_PIECE_ENTRIES) {
+      const text = JSON.stringify(values.slice(from, from + COLUMNS_PIECE_ENTRIES));
+      yield Buffer.from(`${from > 0 ? ',' : ''}${text.slice(1, -1)}`);
+    }
+    yield Buffer.from(']');
+  }
+  yield Buffer.from(opened ? '}' : '{}');
+}
 
 /** Bytes of an entry's list row in the listing block. */
 function rowLengthOf(e: IndexEntry): number {
@@ -375,13 +450,8 @@ export function decodeCandidateIndexWithMeta(buf: Buffer): { entries: IndexEntry
 /** Entries over a checked layout: the columns' text parsed, extras read through `extras`. */
 function decodeEntries(layout: ReadLayout, text: (from: number, to: number) => string, extras: DecodedFile['extras'], resident: Pick<DecodedFile, 'copyBlock' | 'copyExtras' | 'blockText' | 'extrasText'> = {}): { entries: IndexEntry[]; meta: IndexMeta } | null {
   const count = layout.count;
-  let columns: Columns;
-  try {
-    columns = JSON.parse(text(layout.columnsStart, layout.columnsEnd)) as Columns;
-  } catch {
-    return null;
-  }
-  if (columns?.names?.length !== count || columns.dirOf?.length !== count || columns.totals?.length !== count * 4) return null;
+  const columns = parseColumns(text(layout.columnsStart, layout.columnsEnd), count);
+  if (!columns) return null;
   const file: DecodedFile = { layout, columns, extras, ...resident };
   const entries: IndexEntry[] = new Array(count);
   for (let i = 0; i < count; i++) {
@@ -402,6 +472,18 @@ function decodeEntries(layout: ReadLayout, text: (from: number, to: number) => s
   const h = layout.head;
   const meta: IndexMeta = { folders: h.folders, folderMtimes: h.folderMtimes, scope: h.scope, unindexed: h.unindexed, skipped: h.skipped ?? {} };
   return { entries, meta };
+}
+
+/** An index's columns section parsed; null when it is not JSON or does not hold `count` entries. */
+export function parseColumns(text: string, count: number): Columns | null {
+  let columns: Columns;
+  try {
+    columns = JSON.parse(text) as Columns;
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(columns?.dirs) || columns.names?.length !== count || columns.dirOf?.length !== count || columns.sizes?.length !== count || columns.mtimes?.length !== count || columns.totals?.length !== count * 4) return null;
+  return columns;
 }
 
 /**
@@ -511,7 +593,7 @@ export async function saveCandidateIndex(file: string, entries: readonly IndexEn
 /** Bytes a clear index is written in at most (small parts are gathered: 100,000 extras are a few bytes each). */
 const WRITE_CHUNK_BYTES = 1 << 20;
 
-async function writeParts(handle: FileHandle, parts: readonly Buffer[]): Promise<void> {
+async function writeParts(handle: FileHandle, parts: Iterable<Buffer>): Promise<void> {
   const chunk = Buffer.allocUnsafe(WRITE_CHUNK_BYTES);
   let used = 0;
   const writeAll = async (b: Buffer) => {

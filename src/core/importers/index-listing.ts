@@ -3,7 +3,8 @@ import { fdSource } from './index-file-source.js';
 import type { IndexRow } from '../../shared/session.js';
 import { openFileFor } from '../store/at-rest/registry.js';
 import { CANDIDATE_INDEX_VERSION, verifiedFileOf, type IndexMeta } from './candidate-index.js';
-import { IndexDamagedError, readLayout, SOURCE_CODES, type LayoutSource, type ListingHead, type ReadLayout } from './candidate-index-layout.js';
+import { indexedFilesOf, type IndexedFiles } from './indexed-files.js';
+import { bufferSource, IndexDamagedError, readLayout, SOURCE_CODES, type LayoutSource, type ListingHead, type ReadLayout } from './candidate-index-layout.js';
 import { compareGroups, compareItems, groupItems, underDir, type ListFilter, type ListGroup, type ListItem } from './candidate-list.js';
 
 /**
@@ -21,6 +22,8 @@ export interface IndexListing {
   groups: ListGroup[];
   /** Rows [from, to) of the listing, in display order (0 ≤ from ≤ to ≤ head.candidates). */
   readRows(from: number, to: number): ListItem[];
+  /** Every indexed file's tool, size and mtime by path, from the columns (a check of every file: list-indexed.ts); null when they do not decode. */
+  files(): IndexedFiles | null;
   /** Releases the file a lazy listing reads from (what was read stays readable); idempotent. */
   close(): void;
 }
@@ -113,6 +116,7 @@ export function listingOfIndex(source: Buffer | LayoutSource, writtenAt: number,
     verifiedAt,
     groups: h.listing.groups.map(([cwd, newestAt, first, rows, start, end]) => new IndexGroup(reader, cwd, newestAt, first, rows, start, end)),
     readRows: (from, to) => readRows(from, to),
+    files: () => indexedFilesOf(layout, Buffer.isBuffer(source) ? bufferSource(source) : source),
     close: () => (Buffer.isBuffer(source) ? undefined : source.close?.()),
   };
 }

@@ -39,9 +39,18 @@ export async function quickIndexScan(reader: ImportReader, index: { entries: Ind
  * the index (index-listing.ts) checks the same thing without decoding the entries.
  */
 export async function indexIsFresh(reader: ImportReader, index: { meta: IndexMeta; writtenAt: number; verifiedAt: number; newest: ReadonlyArray<{ path: string; size: number; mtimeMs: number }> }, now = Date.now()): Promise<boolean> {
-  const { meta, verifiedAt, newest } = index;
+  return confirmedRecently(index.verifiedAt, now) && (await indexLooksCurrent(reader, index));
+}
+
+/** A full scan (or a check of every file) confirmed the index less than FULL_VERIFY_MAX_AGE_MS ago, by this machine's clock. */
+export function confirmedRecently(verifiedAt: number, now = Date.now()): boolean {
+  return now - verifiedAt >= 0 && now - verifiedAt < FULL_VERIFY_MAX_AGE_MS;
+}
+
+/** indexIsFresh's rules but the age of the last confirmation: the folders and the newest files are as the index recorded them. */
+export async function indexLooksCurrent(reader: ImportReader, index: { meta: IndexMeta; writtenAt: number; newest: ReadonlyArray<{ path: string; size: number; mtimeMs: number }> }): Promise<boolean> {
+  const { meta, newest } = index;
   if (meta.scope !== 'all' || meta.unindexed !== 0 || meta.folders.length === 0) return false;
-  if (!(now - verifiedAt >= 0 && now - verifiedAt < FULL_VERIFY_MAX_AGE_MS)) return false;
   if (hasUntrustedFolders(index)) return false;
   const folderStats = await statAll(reader, meta.folders);
   for (let i = 0; i < folderStats.length; i++) if (mtimeOf(folderStats[i]!) !== meta.folderMtimes[i]) return false;

@@ -12,6 +12,7 @@ import { nodeImportReader, statAll, type ImportReader, type ImportStat } from '.
 import { emptyCache, loadScanCache, rememberStateJson, saveScanCache, type ScanCache } from './scan-cache.js';
 import { candidateIndexFileFor, entryOf, markCandidateIndexVerified, readCandidateIndex, saveCandidateIndex, type EntryTotals, type IndexEntry, type IndexMeta } from './candidate-index.js';
 import { hasRacyFolders, quickIndexScan } from './quick-scan.js';
+import type { IndexedFile } from './indexed-files.js';
 import { summarizeFile, type FileState } from './summarize-file.js';
 import { basename, dirname, join } from 'node:path';
 import { markPhase } from '../perf/phase-trace.js';
@@ -242,7 +243,7 @@ function sameMeta(a: IndexMeta | undefined, b: IndexMeta): boolean {
 }
 
 /** The index entry still describes this file: same size, mtime and tool. */
-export function unchanged(entry: IndexEntry | undefined, file: FoundFile, stat: ImportStat | Error): entry is IndexEntry {
+export function unchanged<E extends IndexedFile>(entry: E | undefined, file: FoundFile, stat: ImportStat | Error): entry is E {
   return entry !== undefined && !(stat instanceof Error) && stat.isFile && !file.compressed && entry.size === stat.size && entry.mtimeMs === stat.mtimeMs && entry.source === file.source;
 }
 
