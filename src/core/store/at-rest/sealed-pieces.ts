@@ -174,7 +174,8 @@ export function piecesReader(keys: PieceKeys, path: string, fd: number, size: nu
       const n = Math.min(PIECES_PER_READ, end - i);
       const from = pieceSpan(h, i).at;
       const lastSpan = pieceSpan(h, i + n - 1);
-      sealedChunk ??= Buffer.allocUnsafe(PIECES_PER_READ * (h.pieceBytes + PIECE_OVERHEAD));
+      // Never more than the file: a damaged header's piece size is not a buffer to allocate.
+      sealedChunk ??= Buffer.allocUnsafe(Math.min(PIECES_PER_READ * (h.pieceBytes + PIECE_OVERHEAD), size));
       const chunk = sealedChunk.subarray(0, lastSpan.at + lastSpan.sealed - from);
       if (readFully(fd, chunk, from) !== chunk.length) throw undecryptable(path, 'it is shorter than its header says');
       for (let k = 0; k < n; k++, i++) {
