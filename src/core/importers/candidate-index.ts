@@ -12,7 +12,7 @@ import { groupCloseText, groupOpenText } from './list-json.js';
 import { newestEntries } from './quick-scan.js';
 import type { IndexRow } from '../../shared/session.js';
 import { resumeCommandFor, type AgentSource, type ImportedCandidate } from './types.js';
-import { dropIfStoreTurnedEncrypted, openFileFor, sealFileFor, sealsFilesAt } from '../store/at-rest/registry.js';
+import { dropIfStoreTurnedEncrypted, openPiecesFor, sealPiecesFor, sealsFilesAt } from '../store/at-rest/registry.js';
 import { privateCopyOf, readResidentPrefix, windowedReader } from './index-file-source.js';
 
 /**
@@ -498,14 +498,14 @@ export async function readCandidateIndex(file: string | undefined, options: { re
     try {
       const [stat, verified] = await Promise.all([handle.stat(), fsp.readFile(verifiedFileOf(file), 'utf8').catch(() => '')]);
       const verifiedAt = /^\d{1,16}$/.test(verified.trim()) ? Number(verified.trim()) : 0;
-      // A sealed index is authenticated whole: it is read whole, resident or not.
+      // A sealed index is read whole, resident or not (its pieces are opened as it is decoded).
       if (options.resident && !sealsFilesAt(file)) {
         const copy = await privateCopyOf(file, stat);
         const decoded = copy ? await decodeResident(copy, stat.size).catch(() => null) : null;
         if (!decoded) await copy?.close();
         return decoded ? { ...decoded, writtenAt: stat.mtimeMs, verifiedAt } : null;
       }
-      const decoded = decodeCandidateIndexWithMeta(openFileFor(file, await handle.readFile()));
+      const decoded = decodeCandidateIndexWithMeta(openPiecesFor(file, await handle.readFile()));
       return decoded ? { ...decoded, writtenAt: stat.mtimeMs, verifiedAt } : null;
     } finally {
       await handle.close();
@@ -576,9 +576,9 @@ export async function saveCandidateIndex(file: string, entries: readonly IndexEn
   const temp = join(dir, `.${basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   const handle = await fsp.open(temp, 'wx', 0o600);
   try {
-    // Sealed files are authenticated whole; in the clear, the parts are written as they are (no 57 MB copy at 100,000).
-    if (sealsFilesAt(file)) await handle.writeFile(sealFileFor(file, encodeCandidateIndex(entries, meta)));
-    else await writeParts(handle, encodeCandidateIndexParts(entries, meta));
+    // The parts are written as they are (no 57 MB copy at 100,000), in an encrypted store sealed in
+    // pieces as they go (a warm listing then opens only the pieces it reads).
+    await writeParts(handle, sealPiecesFor(file, encodeCandidateIndexParts(entries, meta)));
     await handle.sync();
     await handle.close();
     await fsp.rename(temp, file);

@@ -1,7 +1,7 @@
 import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { fdSource } from './index-file-source.js';
 import type { IndexRow } from '../../shared/session.js';
-import { openFileFor } from '../store/at-rest/registry.js';
+import { piecesReaderFor } from '../store/at-rest/registry.js';
 import { CANDIDATE_INDEX_VERSION, verifiedFileOf, type IndexMeta } from './candidate-index.js';
 import { indexedFilesOf, type IndexedFiles } from './indexed-files.js';
 import { bufferSource, IndexDamagedError, readLayout, SOURCE_CODES, type LayoutSource, type ListingHead, type ReadLayout } from './candidate-index-layout.js';
@@ -122,9 +122,9 @@ export function listingOfIndex(source: Buffer | LayoutSource, writtenAt: number,
 }
 
 /**
- * Reads an index file for a listing: from an unencrypted store, only the head, the arrays and the
- * groups used (positional reads; a full listing reads the block, never the columns and extras);
- * from an encrypted one (`sealed`), the whole file, opened with the store's key. Synchronous:
+ * Reads an index file for a listing: only the head, the arrays and the groups used (positional
+ * reads; a full listing reads the block, never the columns and extras); from an encrypted store
+ * (`sealed`), the same bytes, each piece holding them opened with the store's key. Synchronous:
  * this is a CLI's first and only job. Null when missing or not a current, whole index.
  */
 export function readIndexListing(file: string, sealed = false): IndexListing | null {
@@ -144,8 +144,7 @@ export function readIndexListing(file: string, sealed = false): IndexListing | n
       // never confirmed: not trusted (verifiedAt 0)
     }
     const verifiedAt = /^\d{1,16}$/.test(verified) ? Number(verified) : 0;
-    if (sealed) return listingOfIndex(openFileFor(file, readFileSync(fd)), stat.mtimeMs, verifiedAt);
-    const source = fdSource(fd, stat.size);
+    const source = (sealed && sealedSource(file, fd, stat.size)) || fdSource(fd, stat.size);
     const listing = listingOfIndex(source, stat.mtimeMs, verifiedAt);
     // The file stays open while the listing reads its groups, until close().
     keepOpen = listing !== null;
@@ -155,6 +154,31 @@ export function readIndexListing(file: string, sealed = false): IndexListing | n
   } finally {
     if (!keepOpen) closeSync(fd);
   }
+}
+
+/**
+ * Positional reads of a sealed index's plaintext (only the pieces read are opened); undefined for
+ * a plaintext file. A piece that fails authentication is damage to the listing (IndexDamagedError:
+ * the caller falls back to the scan, as for a group whose CRC fails).
+ */
+function sealedSource(file: string, fd: number, size: number): LayoutSource | undefined {
+  const pieces = piecesReaderFor(file, fd, size);
+  if (!pieces) return undefined;
+  const damaged = <T>(read: () => T): T => {
+    try {
+      return read();
+    } catch (error) {
+      throw (error as NodeJS.ErrnoException).code === 'EBADMSG' ? new IndexDamagedError((error as Error).message) : error;
+    }
+  };
+  const plain = fdSource(fd, size);
+  return {
+    size: pieces.size,
+    whole: null,
+    read: (at, length) => damaged(() => pieces.read(at, length)),
+    readInto: (at, target) => damaged(() => pieces.readInto(at, target)),
+    close: plain.close,
+  };
 }
 
 /**

@@ -6,7 +6,7 @@ import { encodeEnvelope, isEnvelope, parseEnvelope } from './line-envelope.js';
 
 /** Whole encrypted files start with this: a NUL first byte is never JSON or text, so it cannot be mistaken for plaintext. */
 export const FILE_MAGIC = Buffer.from('\0BATON-AT-REST-1\n', 'latin1');
-const KEY_ID_CHARS = 16;
+export const KEY_ID_CHARS = 16;
 /** A session's staging directory while it is created: `.<id>.<pid>.<random>.creating` (housekeeping.ts). */
 export const STAGING_DIR = /^\.(.+)\.\d+\.[0-9a-f]+\.creating$/;
 
@@ -34,7 +34,8 @@ export class AtRestCipher {
     return STAGING_DIR.exec(parts[1]!)?.[1] ?? parts[1]!;
   }
 
-  private keyFor(keyId: string): DataKey | undefined {
+  /** The key with this id, current or older (a rotation keeps older keys readable). */
+  keyFor(keyId: string): DataKey | undefined {
     return this.keys.get(keyId);
   }
 
@@ -122,6 +123,6 @@ export function isSealedFile(bytes: Uint8Array): boolean {
 }
 
 /** EBADMSG, like a bad block: callers that read documents treat it as damaged content, never as text. */
-function undecryptable(path: string, why: string): NodeJS.ErrnoException {
+export function undecryptable(path: string, why: string): NodeJS.ErrnoException {
   return Object.assign(new Error(`${path} is encrypted and failed authentication: ${why}. It is treated as damaged.`), { code: 'EBADMSG', path });
 }

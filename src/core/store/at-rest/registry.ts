@@ -1,9 +1,11 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readSync } from 'node:fs';
 import { unlink } from 'node:fs/promises';
 import { dirname, join, relative, isAbsolute, resolve } from 'node:path';
 import { ENCRYPTION_FILE } from '../layout.js';
 import { nodeDurableFs, type DurableFs } from '../../fs/durable-fs.js';
+import { FILE_MAGIC, isSealedFile } from './at-rest-cipher.js';
 import { cipherOf } from './encrypting-fs.js';
+import { openPieces, piecesReader, sealPieces, type PiecesReader } from './sealed-pieces.js';
 
 /**
  * The file system of each store this process has opened, by data directory. Services that keep
@@ -39,6 +41,34 @@ export function sealFileFor(path: string, bytes: Uint8Array): Uint8Array {
 /** Bytes of a whole file read from disk: opened when sealed (throws EBADMSG when it fails authentication); plaintext as it is. */
 export function openFileFor(path: string, bytes: Buffer): Buffer {
   return cipherOf(storeFsFor(path))?.openFile(path, bytes) ?? bytes;
+}
+
+/**
+ * A file's parts as they go to disk: sealed in pieces (sealed-pieces.ts) when `path` is inside an
+ * encrypted store, so a reader opens only the pieces it reads; the parts as they are otherwise.
+ */
+export function sealPiecesFor(path: string, parts: readonly Buffer[]): Iterable<Buffer> {
+  const cipher = cipherOf(storeFsFor(path));
+  return cipher ? sealPieces(cipher, path, parts) : parts;
+}
+
+/** A whole file written by sealPiecesFor, read back: every piece opened (throws EBADMSG naming the path when one fails); plaintext as it is. */
+export function openPiecesFor(path: string, bytes: Buffer): Buffer {
+  const cipher = cipherOf(storeFsFor(path));
+  return cipher && isSealedFile(bytes) ? openPieces(cipher, path, bytes) : bytes;
+}
+
+/**
+ * Positional reads of the plaintext of `fd` (`size` bytes), a file written by sealPiecesFor;
+ * undefined when the store at `path` is not encrypted here or the file is plaintext (read it as
+ * it is). Throws EBADMSG naming the path when the header or a piece read fails authentication.
+ */
+export function piecesReaderFor(path: string, fd: number, size: number): PiecesReader | undefined {
+  const cipher = cipherOf(storeFsFor(path));
+  if (!cipher) return undefined;
+  const start = Buffer.alloc(Math.min(size, FILE_MAGIC.length));
+  readSync(fd, start, 0, start.length, 0);
+  return isSealedFile(start) ? piecesReader(cipher, path, fd, size) : undefined;
 }
 
 /** Whether files at `path` are sealed (inside a store this process opened encrypted). */

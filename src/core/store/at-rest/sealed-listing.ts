@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { open, rename, rm } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { openBytes, sealBytes, type DataKey } from './aead.js';
-import { FILE_MAGIC, isSealedFile } from './at-rest-cipher.js';
+import { FILE_MAGIC, isSealedFile, KEY_ID_CHARS } from './at-rest-cipher.js';
 
 /**
  * The hosted `baton list --json` document of an encrypted store, as a file (issue 17): the host's
@@ -15,7 +15,6 @@ import { FILE_MAGIC, isSealedFile } from './at-rest-cipher.js';
  * the request it answers), so neither another sealed file of the store nor the listing of another
  * request (say `--limit 50` for the whole list) opens as this one.
  */
-const KEY_ID_CHARS = 16;
 const HEADER_BYTES = FILE_MAGIC.length + KEY_ID_CHARS;
 
 /** Largest sealed listing the CLI reads whole (100,000 candidates render to ~29 MB). */

@@ -1,0 +1,142 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStore } from '../store/index.js';
+import type { KeyStore } from '../store/at-rest/key-store.js';
+import { FILE_MAGIC } from '../store/at-rest/at-rest-cipher.js';
+import { NONCE_BYTES, TAG_BYTES } from '../store/at-rest/aead.js';
+import { PIECE_PLAIN_BYTES, PIECES_HEADER_BYTES } from '../store/at-rest/sealed-pieces.js';
+import { CANDIDATE_INDEX_VERSION, encodeCandidateIndex, entryOf, readCandidateIndex, saveCandidateIndex, type IndexEntry, type IndexMeta } from './candidate-index.js';
+import { readLayout } from './candidate-index-layout.js';
+import { countItems, type ListGroup } from './candidate-list.js';
+import { listingOfIndex, prepareListing, readIndexListing } from './index-listing.js';
+import { writeListJson } from './list-json.js';
+
+/**
+ * An encrypted store's candidate index (issue 17) is sealed in pieces: a listing read from it is
+ * byte for byte the plain index's, and it opens only the pieces it reads. A damaged piece the
+ * listing reads sends it to the scan (never printed); one it does not read (the columns) leaves
+ * it whole, while a reader of the whole index refuses the file.
+ */
+const SEALED_PIECE = PIECE_PLAIN_BYTES + NONCE_BYTES + TAG_BYTES;
+const META: IndexMeta = { folders: ['/h'], folderMtimes: [1], scope: 'all', unindexed: 0, skipped: {} };
+
+let dataDir: string;
+let store: Awaited<ReturnType<typeof openStore>>;
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'baton-sealed-index-'));
+  const secrets = new Map<string, Buffer>();
+  const keyStore: KeyStore = { label: 'memory', read: async (a) => secrets.get(a), write: async (a, s) => void secrets.set(a, Buffer.from(s)), remove: async (a) => secrets.delete(a) };
+  store = await openStore(dataDir, { keyStore });
+  expect(store.atRest.state).toBe('on');
+});
+afterAll(async () => {
+  await store.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+function entries(n: number): IndexEntry[] {
+  return Array.from({ length: n }, (_, i) => {
+    const externalId = `e${String(i).padStart(6, '0')}`;
+    const path = `/h/claude/d${i % 7}/${externalId}.jsonl`;
+    const candidate = {
+      source: 'claude' as const,
+      externalId,
+      path,
+      title: `secret title ${i} ✓ "quoted"`,
+      cwd: `/home/dev/project-${i % 40}`,
+      branch: 'main',
+      updatedAt: new Date(Date.UTC(2026, 10, 1) + i * 60_000).toISOString(),
+      messageCount: i % 50,
+      messageCountExact: true,
+      model: null,
+      cliVersion: null,
+      fingerprint: `fp-${i}`,
+      resumeCommand: `claude --resume ${externalId}`,
+    };
+    return entryOf(path, 'claude', 1000 + i, 2000 + i, candidate, null, [1, 0, 0, 0]);
+  });
+}
+
+async function render(groups: readonly ListGroup[]): Promise<string> {
+  const chunks: Buffer[] = [];
+  await writeListJson({ write: (c) => (chunks.push(Buffer.from(c)), true), once: () => undefined }, { version: 1 }, groups, { total: countItems(groups) });
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** The listing rendered from the sealed file, or null when it is refused (not read, or a group fails before printing). */
+async function listed(file: string): Promise<string | null> {
+  const listing = readIndexListing(file, true);
+  if (!listing) return null;
+  try {
+    return prepareListing(listing.groups) ? await render(listing.groups) : null;
+  } finally {
+    listing.close();
+  }
+}
+
+/** A whole piece of the plaintext inside [from, to), by index. */
+function pieceWithin(from: number, to: number): number {
+  const piece = Math.ceil(from / PIECE_PLAIN_BYTES);
+  expect((piece + 1) * PIECE_PLAIN_BYTES).toBeLessThanOrEqual(to);
+  return piece;
+}
+
+describe('an encrypted store\'s candidate index, sealed in pieces', () => {
+  const all = entries(4000);
+  const plain = encodeCandidateIndex(all, META);
+  const layout = readLayout(plain, CANDIDATE_INDEX_VERSION)!;
+  const file = () => join(dataDir, 'importers-candidates.idx');
+
+  it('lists byte for byte what the plain index lists, and decodes whole to the same entries', async () => {
+    await saveCandidateIndex(file(), all, META);
+    const onDisk = await readFile(file());
+    expect(onDisk.subarray(0, FILE_MAGIC.length).equals(FILE_MAGIC)).toBe(true);
+    expect(onDisk.includes(Buffer.from('secret title'))).toBe(false);
+    expect(await listed(file())).toBe(await render(listingOfIndex(plain, 0, 0)!.groups));
+    const whole = await readCandidateIndex(file());
+    expect(whole?.meta).toEqual(META);
+    expect(whole?.entries.map((e) => [e.path, e.candidate()?.title])).toEqual((await readCandidateIndexOfPlain()).map((e) => [e.path, e.candidate()?.title]));
+  });
+
+  it('opens only the pieces it reads: a damaged piece of the columns leaves the listing whole, and the whole index refused', async () => {
+    await saveCandidateIndex(file(), all, META);
+    const clean = await listed(file());
+    const bytes = await readFile(file());
+    const piece = pieceWithin(layout.columnsStart, layout.columnsEnd);
+    bytes[PIECES_HEADER_BYTES + piece * SEALED_PIECE + 100]! ^= 1;
+    await writeFile(file(), bytes);
+    // Compared as a boolean: a failure would print two listings of 1.3 MB.
+    expect((await listed(file())) === clean, 'the listing, byte for byte').toBe(true);
+    expect(await readCandidateIndex(file())).toBeNull();
+  });
+
+  it('refuses a damaged or moved piece of the listing block before printing anything', async () => {
+    const first = pieceWithin(layout.blockAt, plain.length);
+    for (const damage of ['flipped', 'swapped', 'cut'] as const) {
+      await saveCandidateIndex(file(), all, META);
+      const bytes = await readFile(file());
+      const at = PIECES_HEADER_BYTES + first * SEALED_PIECE;
+      if (damage === 'flipped') bytes[at + 100]! ^= 1;
+      if (damage === 'swapped') {
+        const a = Buffer.from(bytes.subarray(at, at + SEALED_PIECE));
+        bytes.copy(bytes, at, at + SEALED_PIECE, at + 2 * SEALED_PIECE);
+        a.copy(bytes, at + SEALED_PIECE);
+      }
+      await writeFile(file(), damage === 'cut' ? bytes.subarray(0, bytes.length - SEALED_PIECE) : bytes);
+      expect(await listed(file()), damage).toBeNull();
+    }
+  });
+
+  /** The entries the plain index decodes to, for comparison. */
+  async function readCandidateIndexOfPlain(): Promise<IndexEntry[]> {
+    const plainFile = join(dataDir, '..', `plain-${process.pid}.idx`);
+    await writeFile(plainFile, plain);
+    try {
+      return (await readCandidateIndex(plainFile))!.entries;
+    } finally {
+      await rm(plainFile, { force: true });
+    }
+  }
+});

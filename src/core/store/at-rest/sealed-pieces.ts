@@ -1,0 +1,218 @@
+import { randomBytes } from 'node:crypto';
+import { readSync } from 'node:fs';
+import { basename } from 'node:path';
+import { NONCE_BYTES, TAG_BYTES, openBytes, sealBytes, type DataKey } from './aead.js';
+import { FILE_MAGIC, KEY_ID_CHARS, undecryptable } from './at-rest-cipher.js';
+
+/**
+ * A whole file sealed in pieces (issue 17): the candidate index is read in part (a warm listing
+ * reads its head, arrays and listing block, not its columns and extras), and sealed as one blob
+ * it had to be read and deciphered whole before anything in it could be used. In pieces, a reader
+ * opens only the pieces holding the bytes it reads, each authenticated on its own.
+ *
+ *   FILE_MAGIC · key id · PIECES_MARK · u32 plaintext bytes per piece · u64 plaintext length ·
+ *   16-byte random file id · piece 0 · piece 1 · … (each nonce ‖ ciphertext ‖ tag, AES-256-GCM)
+ *
+ * Every piece's associated data names the purpose, the scope (the session, or the store), the
+ * file's name, the file id, the plaintext length, the piece size and the piece's position: a
+ * piece moved within the file, copied from another file or from another version of this one
+ * (another file id) is refused, and so is a file cut or extended (its size must be the one the
+ * header's length gives, and a header changed to match fails every piece). The header starts like
+ * the store's whole sealed files (FILE_MAGIC, key id), so whole-file readers refuse it as damaged
+ * rather than read it as plaintext.
+ */
+export const PIECE_PLAIN_BYTES = 64 * 1024;
+/** Largest piece a reader accepts from a header (a bigger one is damage, not a buffer to allocate). */
+export const MAX_PIECE_PLAIN_BYTES = 16 * 1024 * 1024;
+/** Pieces read from the file in one read (about 1 MB), then opened one by one. */
+export const PIECES_PER_READ = 16;
+
+const PIECES_MARK = Buffer.from('pieces1\n', 'latin1');
+const FILE_ID_BYTES = 16;
+const MARK_AT = FILE_MAGIC.length + KEY_ID_CHARS;
+const PIECE_SIZE_AT = MARK_AT + PIECES_MARK.length;
+const LENGTH_AT = PIECE_SIZE_AT + 4;
+const FILE_ID_AT = LENGTH_AT + 8;
+export const PIECES_HEADER_BYTES = FILE_ID_AT + FILE_ID_BYTES;
+const PIECE_OVERHEAD = NONCE_BYTES + TAG_BYTES;
+
+/** What sealing and opening need from the store's cipher (AtRestCipher). */
+export interface PieceKeys {
+  readonly current: DataKey;
+  keyFor(keyId: string): DataKey | undefined;
+  scopeOf(path: string): string;
+}
+
+interface PiecesHeader {
+  key: DataKey;
+  pieceBytes: number;
+  plainLength: number;
+  count: number;
+  /** The associated data of every piece, without the piece's position. */
+  aad: string;
+}
+
+function piecesAad(scope: string, name: string, fileId: Buffer, plainLength: number, pieceBytes: number): string {
+  return `baton-pieces-v1\0${scope}\0${name}\0${fileId.toString('hex')}\0${plainLength}\0${pieceBytes}\0`;
+}
+
+/** Pieces of a plaintext of `plainLength` bytes: at least one, so even an empty file authenticates its header. */
+function pieceCount(plainLength: number, pieceBytes: number): number {
+  return Math.max(1, Math.ceil(plainLength / pieceBytes));
+}
+
+/** Whether `bytes` (a file's first bytes) start like a file sealed in pieces. */
+function isSealedInPieces(bytes: Uint8Array): boolean {
+  const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return b.length >= PIECE_SIZE_AT && b.subarray(0, FILE_MAGIC.length).equals(FILE_MAGIC) && b.subarray(MARK_AT, PIECE_SIZE_AT).equals(PIECES_MARK);
+}
+
+/**
+ * The file's bytes for `path` (the name it will have: a temp file renamed over it keeps the
+ * associated data right): the header, then each piece sealed as the parts fill it. Lazy, so a
+ * writer holds one piece of ciphertext at a time, not a sealed copy of the whole file.
+ */
+export function* sealPieces(keys: PieceKeys, path: string, parts: readonly Uint8Array[]): Generator<Buffer> {
+  const plainLength = parts.reduce((n, p) => n + p.length, 0);
+  const pieceBytes = PIECE_PLAIN_BYTES;
+  const fileId = randomBytes(FILE_ID_BYTES);
+  const header = Buffer.alloc(PIECES_HEADER_BYTES);
+  FILE_MAGIC.copy(header, 0);
+  header.write(keys.current.keyId, FILE_MAGIC.length, 'latin1');
+  PIECES_MARK.copy(header, MARK_AT);
+  header.writeUInt32LE(pieceBytes, PIECE_SIZE_AT);
+  header.writeBigUInt64LE(BigInt(plainLength), LENGTH_AT);
+  fileId.copy(header, FILE_ID_AT);
+  yield header;
+  const aad = piecesAad(keys.scopeOf(path), basename(path), fileId, plainLength, pieceBytes);
+  const piece = Buffer.allocUnsafe(pieceBytes);
+  let filled = 0;
+  let index = 0;
+  for (const part of parts) {
+    for (let at = 0; at < part.length; ) {
+      const take = Math.min(pieceBytes - filled, part.length - at);
+      // A whole piece inside a part is sealed where it lies (no copy).
+      const whole = filled === 0 && take === pieceBytes;
+      if (!whole) Buffer.from(part.buffer, part.byteOffset + at, take).copy(piece, filled);
+      filled += take;
+      if (filled === pieceBytes) {
+        yield sealBytes(keys.current, whole ? part.subarray(at, at + take) : piece, aad + index++);
+        filled = 0;
+      }
+      at += take;
+    }
+  }
+  if (filled > 0 || index === 0) yield sealBytes(keys.current, piece.subarray(0, filled), aad + index);
+}
+
+/** The header of a file sealed in pieces, checked against its size; throws EBADMSG naming `path` otherwise. */
+function readHeader(keys: PieceKeys, path: string, header: Buffer, fileSize: number): PiecesHeader {
+  if (header.length < PIECES_HEADER_BYTES || !isSealedInPieces(header)) throw undecryptable(path, 'it is not sealed in pieces');
+  const keyId = header.toString('latin1', FILE_MAGIC.length, MARK_AT);
+  const key = keys.keyFor(keyId);
+  if (!key) throw undecryptable(path, `it is sealed with key ${keyId}, which this store does not hold`);
+  const pieceBytes = header.readUInt32LE(PIECE_SIZE_AT);
+  const length = header.readBigUInt64LE(LENGTH_AT);
+  if (pieceBytes === 0 || pieceBytes > MAX_PIECE_PLAIN_BYTES || length > BigInt(Number.MAX_SAFE_INTEGER)) throw undecryptable(path, 'its header is damaged');
+  const plainLength = Number(length);
+  const count = pieceCount(plainLength, pieceBytes);
+  if (fileSize !== PIECES_HEADER_BYTES + plainLength + count * PIECE_OVERHEAD) throw undecryptable(path, `it is ${fileSize} bytes, not the ${PIECES_HEADER_BYTES + plainLength + count * PIECE_OVERHEAD} its header says (cut or extended)`);
+  const fileId = header.subarray(FILE_ID_AT, PIECES_HEADER_BYTES);
+  return { key, pieceBytes, plainLength, count, aad: piecesAad(keys.scopeOf(path), basename(path), fileId, plainLength, pieceBytes) };
+}
+
+/** Where piece `i` starts in the file, and its sealed length. */
+function pieceSpan(h: PiecesHeader, i: number): { at: number; sealed: number } {
+  const plain = Math.min(h.pieceBytes, h.plainLength - i * h.pieceBytes);
+  return { at: PIECES_HEADER_BYTES + i * (h.pieceBytes + PIECE_OVERHEAD), sealed: Math.max(0, plain) + PIECE_OVERHEAD };
+}
+
+function openPiece(path: string, h: PiecesHeader, i: number, sealed: Buffer): Buffer {
+  const plain = openBytes(h.key, sealed, h.aad + i);
+  if (!plain) throw undecryptable(path, `piece ${i} was changed, moved or copied from another file`);
+  return plain;
+}
+
+/** The whole plaintext of a file sealed in pieces (every piece opened); throws EBADMSG naming `path` when any piece or the header fails. */
+export function openPieces(keys: PieceKeys, path: string, bytes: Buffer): Buffer {
+  const h = readHeader(keys, path, bytes.subarray(0, PIECES_HEADER_BYTES), bytes.length);
+  const out = Buffer.allocUnsafe(h.plainLength);
+  for (let i = 0; i < h.count; i++) {
+    const { at, sealed } = pieceSpan(h, i);
+    openPiece(path, h, i, bytes.subarray(at, at + sealed)).copy(out, i * h.pieceBytes);
+  }
+  return out;
+}
+
+/** Positional reads of the plaintext of an open file sealed in pieces. */
+export interface PiecesReader {
+  /** Plaintext bytes. */
+  size: number;
+  /** Bytes [at, at + length) (shorter only at the end). */
+  read(at: number, length: number): Buffer;
+  /** Fills `target` from plaintext offset `at` (fewer only at the end); the count filled. */
+  readInto(at: number, target: Buffer): number;
+}
+
+/**
+ * Reads of the open file `fd` (`size` bytes) sealed in pieces: only the pieces holding the bytes
+ * asked for are read and opened. The last piece opened is kept (a layout's small reads in a row
+ * share it). Throws EBADMSG naming `path` when the header or a piece read fails authentication.
+ */
+export function piecesReader(keys: PieceKeys, path: string, fd: number, size: number): PiecesReader {
+  const header = Buffer.alloc(Math.min(size, PIECES_HEADER_BYTES));
+  readFully(fd, header, 0);
+  const h = readHeader(keys, path, header, size);
+  let lastIndex = -1;
+  let last: Buffer = Buffer.alloc(0);
+  let sealedChunk: Buffer | null = null;
+  /** Opens pieces first..end (exclusive), each handed to `use` with its index. */
+  const openRange = (first: number, end: number, use: (i: number, plain: Buffer) => void) => {
+    let i = first;
+    if (i === lastIndex) use(i++, last);
+    while (i < end) {
+      const n = Math.min(PIECES_PER_READ, end - i);
+      const from = pieceSpan(h, i).at;
+      const lastSpan = pieceSpan(h, i + n - 1);
+      // Never more than the file: a damaged header's piece size is not a buffer to allocate.
+      sealedChunk ??= Buffer.allocUnsafe(Math.min(PIECES_PER_READ * (h.pieceBytes + PIECE_OVERHEAD), size));
+      const chunk = sealedChunk.subarray(0, lastSpan.at + lastSpan.sealed - from);
+      if (readFully(fd, chunk, from) !== chunk.length) throw undecryptable(path, 'it is shorter than its header says');
+      for (let k = 0; k < n; k++, i++) {
+        const span = pieceSpan(h, i);
+        last = openPiece(path, h, i, chunk.subarray(span.at - from, span.at - from + span.sealed));
+        lastIndex = i;
+        use(i, last);
+      }
+    }
+  };
+  const readInto = (at: number, target: Buffer): number => {
+    const end = Math.min(h.plainLength, at + target.length);
+    if (at >= end) return 0;
+    openRange(Math.floor(at / h.pieceBytes), Math.ceil(end / h.pieceBytes), (i, plain) => {
+      const pieceAt = i * h.pieceBytes;
+      const from = Math.max(at, pieceAt);
+      plain.copy(target, from - at, from - pieceAt, Math.min(end, pieceAt + plain.length) - pieceAt);
+    });
+    return end - at;
+  };
+  return {
+    size: h.plainLength,
+    readInto,
+    read: (at, length) => {
+      const out = Buffer.allocUnsafe(Math.max(0, Math.min(length, h.plainLength - at)));
+      return out.subarray(0, readInto(at, out));
+    },
+  };
+}
+
+/** Reads `into.length` bytes at `at` unless the file ends first; the count read. */
+function readFully(fd: number, into: Buffer, at: number): number {
+  let got = 0;
+  while (got < into.length) {
+    const n = readSync(fd, into, got, into.length - got, at + got);
+    if (n === 0) break;
+    got += n;
+  }
+  return got;
+}
