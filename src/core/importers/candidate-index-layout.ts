@@ -1,6 +1,7 @@
 import { crc32 } from 'node:zlib';
 import type { AgentSource } from './types.js';
 import type { IndexMeta } from './candidate-index.js';
+import type { SizedParts } from '../store/at-rest/sealed-pieces.js';
 
 /**
  * The byte layout of `importers-candidates.idx` (docs/importer-candidate-index.md), version 3:
@@ -65,12 +66,12 @@ export interface IndexSections {
 }
 
 /**
- * The file's bytes as the parts they are made of (prefix with both CRCs filled in first): a writer
+ * The file's bytes as the parts they are made of, and their length (prefix with both CRCs filled in first): a writer
  * streams them (saveCandidateIndex) instead of holding one more 57 MB copy at 100,000 entries.
  * Columns and a block given in pieces are made twice (summed here, then written): at 100,000
  * entries the columns' JSON held whole was a 20 MB string and its 20 MB of bytes, the block 29 MB.
  */
-export function* writeLayoutParts(s: IndexSections): Generator<Buffer> {
+export function writeLayoutParts(s: IndexSections): SizedParts {
   const count = s.at.length;
   const head = Buffer.from(s.head);
   let columnsLength = 0;
@@ -99,14 +100,22 @@ export function* writeLayoutParts(s: IndexSections): Generator<Buffer> {
   const arrays = [view(s.at), view(extrasOff), view(starts), view(ends), view(s.sources)];
   const rest = [pad, ...arrays, ...extras];
   crc = rest.reduce(sum, crc);
-  for (const piece of piecesOf(s.block)) crc = sum(crc, piece);
+  let blockLength = 0;
+  for (const piece of piecesOf(s.block)) {
+    blockLength += piece.length;
+    crc = sum(crc, piece);
+  }
   prefix.writeUInt32LE(crc, 20);
   prefix.writeUInt32LE(arrays.reduce(sum, crc32(head)), 24);
-  yield prefix;
-  yield head;
-  yield* piecesOf(s.columns);
-  yield* rest;
-  yield* piecesOf(s.block);
+  const length = before + rest.reduce((n, b) => n + b.length, 0) + blockLength;
+  function* parts(): Generator<Buffer> {
+    yield prefix;
+    yield head;
+    yield* piecesOf(s.columns);
+    yield* rest;
+    yield* piecesOf(s.block);
+  }
+  return { length, parts: parts() };
 }
 
 export interface ReadLayout {

@@ -13,6 +13,7 @@ import { newestEntries } from './quick-scan.js';
 import type { IndexRow } from '../../shared/session.js';
 import { resumeCommandFor, type AgentSource, type ImportedCandidate } from './types.js';
 import { dropIfStoreTurnedEncrypted, openPiecesFor, sealPiecesFor, sealsFilesAt } from '../store/at-rest/registry.js';
+import type { SizedParts } from '../store/at-rest/sealed-pieces.js';
 import { privateCopyOf, readResidentPrefix, windowedReader } from './index-file-source.js';
 
 /**
@@ -123,11 +124,11 @@ export function candidateIndexFileFor(cacheFile: string): string {
  * older index are copied as bytes.
  */
 export function encodeCandidateIndex(entries: readonly IndexEntry[], meta: IndexMeta = NO_INDEX_META): Buffer {
-  return Buffer.concat([...encodeCandidateIndexParts(entries, meta)]);
+  return Buffer.concat([...encodeCandidateIndexParts(entries, meta).parts]);
 }
 
 /** encodeCandidateIndex's bytes as parts, to be written one after another. */
-function encodeCandidateIndexParts(entries: readonly IndexEntry[], meta: IndexMeta = NO_INDEX_META): Iterable<Buffer> {
+function encodeCandidateIndexParts(entries: readonly IndexEntry[], meta: IndexMeta = NO_INDEX_META): SizedParts {
   const grouped = groupItems(entries.filter((e) => e.skip === null));
   const ordered: IndexEntry[] = [];
   for (const g of grouped) for (const item of g.items) ordered.push(item as IndexEntry);

@@ -5,7 +5,7 @@ import { ENCRYPTION_FILE } from '../layout.js';
 import { nodeDurableFs, type DurableFs } from '../../fs/durable-fs.js';
 import { FILE_MAGIC, isSealedFile } from './at-rest-cipher.js';
 import { cipherOf } from './encrypting-fs.js';
-import { openPieces, piecesReader, sealPieces, type PiecesReader } from './sealed-pieces.js';
+import { openPieces, piecesReader, sealPieces, type PiecesReader, type SizedParts } from './sealed-pieces.js';
 
 /**
  * The file system of each store this process has opened, by data directory. Services that keep
@@ -47,9 +47,9 @@ export function openFileFor(path: string, bytes: Buffer): Buffer {
  * A file's parts as they go to disk: sealed in pieces (sealed-pieces.ts) when `path` is inside an
  * encrypted store, so a reader opens only the pieces it reads; the parts as they are otherwise.
  */
-export function sealPiecesFor(path: string, parts: readonly Buffer[]): Iterable<Buffer> {
+export function sealPiecesFor(path: string, plain: SizedParts): Iterable<Buffer> {
   const cipher = cipherOf(storeFsFor(path));
-  return cipher ? sealPieces(cipher, path, parts) : parts;
+  return cipher ? sealPieces(cipher, path, plain) : plain.parts;
 }
 
 /** A whole file written by sealPiecesFor, read back: every piece opened (throws EBADMSG naming the path when one fails); plaintext as it is. */

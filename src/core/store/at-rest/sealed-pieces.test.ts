@@ -41,7 +41,7 @@ function sealed(plain: Buffer, cuts: number[] = [], path = PATH, keys = cipher):
     at = Math.min(plain.length, at + n);
   }
   parts.push(plain.subarray(at));
-  return Buffer.concat([...sealPieces(keys, path, parts)]);
+  return Buffer.concat([...sealPieces(keys, path, { length: plain.length, parts })]);
 }
 
 /** The sealed bytes with pieces `a` and `b` swapped (both whole pieces). */
@@ -96,6 +96,14 @@ describe('a file sealed in pieces', () => {
       ),
       { numRuns: 60 },
     );
+  });
+
+  it('refuses parts that do not come to the length they were sized at (the header would lie)', () => {
+    const plain = plainOf(PIECE_PLAIN_BYTES + 10, 3);
+    for (const length of [plain.length - 1, plain.length + 1, 0]) {
+      expect(() => [...sealPieces(cipher, PATH, { length, parts: [plain] })]).toThrow(/sealing \d+ bytes, the parts came to/);
+    }
+    expect(Buffer.concat([...sealPieces(cipher, PATH, { length: plain.length, parts: [plain] })]).length).toBeGreaterThan(plain.length);
   });
 
   it('holds no plaintext byte run of its content', () => {

@@ -68,12 +68,21 @@ function isSealedInPieces(bytes: Uint8Array): boolean {
 }
 
 /**
+ * A file's plaintext as the parts it is made of, lazily, with its length known before the first
+ * part (the header and every piece's associated data name it).
+ */
+export interface SizedParts {
+  length: number;
+  parts: Iterable<Buffer>;
+}
+
+/**
  * The file's bytes for `path` (the name it will have: a temp file renamed over it keeps the
  * associated data right): the header, then each piece sealed as the parts fill it. Lazy, so a
- * writer holds one piece of ciphertext at a time, not a sealed copy of the whole file.
+ * writer holds one piece of ciphertext at a time, not a sealed copy of the whole file. Throws
+ * when the parts do not come to the length they were sized at (the header would lie).
  */
-export function* sealPieces(keys: PieceKeys, path: string, parts: readonly Uint8Array[]): Generator<Buffer> {
-  const plainLength = parts.reduce((n, p) => n + p.length, 0);
+export function* sealPieces(keys: PieceKeys, path: string, { length: plainLength, parts }: SizedParts): Generator<Buffer> {
   const pieceBytes = PIECE_PLAIN_BYTES;
   const fileId = randomBytes(FILE_ID_BYTES);
   const header = Buffer.alloc(PIECES_HEADER_BYTES);
@@ -88,7 +97,10 @@ export function* sealPieces(keys: PieceKeys, path: string, parts: readonly Uint8
   const piece = Buffer.allocUnsafe(pieceBytes);
   let filled = 0;
   let index = 0;
+  let total = 0;
   for (const part of parts) {
+    total += part.length;
+    if (total > plainLength) break;
     for (let at = 0; at < part.length; ) {
       const take = Math.min(pieceBytes - filled, part.length - at);
       // A whole piece inside a part is sealed where it lies (no copy).
@@ -102,6 +114,7 @@ export function* sealPieces(keys: PieceKeys, path: string, parts: readonly Uint8
       at += take;
     }
   }
+  if (total !== plainLength) throw new Error(`${path}: sealing ${plainLength} bytes, the parts came to ${total > plainLength ? 'more' : total}`);
   if (filled > 0 || index === 0) yield sealBytes(keys.current, piece.subarray(0, filled), aad + index);
 }
 
