@@ -152,10 +152,14 @@ async function redactFreshStates(outcomes: Outcome[], files: readonly FoundFile[
 }
 
 /**
- * Writes both caches: the index as given, and the digest cache with every indexed file's state
- * (fresh ones, the rest as the digest cache held them).
+ * Writes the index as given and, when the scan read new digests (`digestsRead`), the digest cache
+ * with every indexed file's state (fresh ones, the rest as the digest cache held them). Without
+ * new digests the digest cache is left as it is: rewriting it meant parsing it whole (80 MB, 400
+ * MB of a host's peak at 100,000 sessions) only to drop the states of files no longer indexed.
+ * Those stay until the next scan that reads a file, which writes the cache filtered to its index.
  */
-export async function persistScan(cacheFile: string, indexed: readonly IndexEntry[], freshStates: ReadonlyMap<string, FileState>, loaded: ScanCache | undefined, meta: IndexMeta): Promise<void> {
+export async function persistScan(cacheFile: string, indexed: readonly IndexEntry[], freshStates: ReadonlyMap<string, FileState>, loaded: ScanCache | undefined, meta: IndexMeta, digestsRead: boolean): Promise<void> {
+  if (!digestsRead) return saveCandidateIndex(candidateIndexFileFor(cacheFile), indexed, meta);
   const full = loaded ?? (await loadScanCache(cacheFile));
   const kept = emptyCache();
   for (const e of indexed) {
@@ -403,6 +407,7 @@ export async function scanCandidateIndexFull(
   markPhase('scan-read');
 
   let changed = vanished || previous === null;
+  let digestsRead = false;
   const freshStates = new Map<string, FileState>();
   for (let k = 0; k < outcomes.length; k++) {
     const o = outcomes[k]!;
@@ -413,7 +418,7 @@ export async function scanCandidateIndexFull(
     else if (o.state) stats.cached += 1;
     if (o.state) {
       freshStates.set(path, o.state);
-      if (o.read) changed = true;
+      if (o.read) changed = digestsRead = true;
     }
     if (o.kind === 'skip') {
       stats.skipped += 1;
@@ -448,7 +453,7 @@ export async function scanCandidateIndexFull(
   };
   // Rewritten also when its folders were too fresh to trust at its last writing: written again now, they may be.
   if (options.cacheFile && (changed || !sameMeta(loadedIndex?.meta, meta) || (loadedIndex && hasRacyFolders(loadedIndex)))) {
-    await persistScan(options.cacheFile, indexed, freshStates, needCache ? cache : undefined, meta);
+    await persistScan(options.cacheFile, indexed, freshStates, needCache ? cache : undefined, meta, digestsRead);
   }
   if (indexFile && options.cacheFile) await markCandidateIndexVerified(indexFile); // quick scans may trust it again
   markPhase('scan-saved');
