@@ -5,16 +5,20 @@
  * CLI. The host's peak RSS (VmHWM) before the listings and after them, and each listing's wall
  * and CPU time. Each build in turn (--before first, then this one), same data dir, same run.
  *
- *   npx tsx bench/importers/host-listing-memory.ts --dir=/tmp/c15f/huge [--before=/path/to/older/bin/baton.js] [--settle-ms=4000] [--add-file]
+ *   npx tsx bench/importers/host-listing-memory.ts --dir=/tmp/c15f/huge [--before=/path/to/older/bin/baton.js] [--settle-ms=4000] [--add-file] [--racy-index]
  *
  * --add-file: each build starts from the same data dir (kept aside as data.pristine at the start)
  * with one Claude session copied under a new uuid while no host ran, as a user's new session
  * since the last host would be; the copy is removed after each build.
  *
+ * --racy-index: each build starts from the same data dir, its index stamped (mtime) half a second
+ * after the newest folder it recorded changed, as if written right after a session was added
+ * (hasRacyFolders): neither the quick start nor the confirm trusts it, so the host runs the full scan.
+ *
  * The corpus and its data dir must exist (candidates.ts writes them; run one warm listing first).
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { copyFile, cp, readdir, readFile, rm } from 'node:fs/promises';
+import { copyFile, cp, readdir, readFile, rm, stat, utimes } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
 import { join, resolve } from 'node:path';
 
@@ -58,6 +62,7 @@ async function startHost(bin: string): Promise<ChildProcess> {
 }
 
 const addFile = args.has('add-file');
+const racyIndex = args.has('racy-index');
 const pristine = join(dir, 'data.pristine');
 const project = join(dir, 'home', '.claude', 'projects', '-home-dev-project');
 
@@ -71,7 +76,27 @@ async function changeWhileDown(): Promise<string> {
   return to;
 }
 
+/** The latest mtime of these folders and the folders under them (a few dozen: the files are not stat'ed). */
+async function newestFolderMtime(roots: string[]): Promise<number> {
+  let newest = 0;
+  for (const root of roots) {
+    newest = Math.max(newest, (await stat(root)).mtimeMs);
+    const subs = (await readdir(root, { withFileTypes: true })).filter((d) => d.isDirectory());
+    newest = Math.max(newest, await newestFolderMtime(subs.map((d) => join(root, d.name))));
+  }
+  return newest;
+}
+
+/** The pristine data dir with its index written, by its mtime, within FOLDER_MTIME_RACY_MS of its folders' last change. */
+async function racyWhileDown(): Promise<void> {
+  await rm(join(dir, 'data'), { recursive: true, force: true });
+  await cp(pristine, join(dir, 'data'), { recursive: true, preserveTimestamps: true });
+  const stamp = new Date((await newestFolderMtime([join(dir, 'home', '.claude', 'projects'), join(dir, 'home', '.codex', 'sessions')])) + 500);
+  await utimes(join(dir, 'data', 'importers-candidates.idx'), stamp, stamp);
+}
+
 async function measure(name: string, bin: string): Promise<Record<string, string | number>[]> {
+  if (racyIndex) await racyWhileDown();
   const added = addFile ? await changeWhileDown() : null;
   try {
     return await measureHost(name, bin);
@@ -108,7 +133,7 @@ async function measureHost(name: string, bin: string): Promise<Record<string, st
 async function main(): Promise<void> {
   console.log(`corpus: ${dir}; load average ${(await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).join(' ')}`);
   const rows: Record<string, string | number>[] = [];
-  if (addFile) {
+  if (addFile || racyIndex) {
     await rm(pristine, { recursive: true, force: true });
     await cp(join(dir, 'data'), pristine, { recursive: true, preserveTimestamps: true });
   }

@@ -168,13 +168,17 @@ describe('warm scans answer from the index', () => {
     expect(grown.candidates.find((c) => c.path === paths[3])!.messageCount).toBe(3);
   });
 
-  it('forgets vanished files in both caches', async () => {
+  it('forgets a vanished file in the index at once, and in the digest cache at the next scan that reads a file', async () => {
     const paths = await writeSessions(5);
     await scanCandidateIndex({ env, cacheFile });
     await rm(paths[0]!);
     const after = await scanCandidateIndex({ env, cacheFile });
     expect(after.entries).toHaveLength(4);
     expect((await readCandidateIndex(candidateIndexFileFor(cacheFile)))!.entries.map((e) => e.path)).not.toContain(paths[0]);
-    expect(Object.keys(JSON.parse(await readFile(cacheFile, 'utf8')).entries)).not.toContain(paths[0]);
+    // Nothing was read: the digest cache was left as it was (rewriting it means parsing it whole).
+    expect(Object.keys(JSON.parse(await readFile(cacheFile, 'utf8')).entries)).toContain(paths[0]);
+    await appendFile(paths[1]!, JSON.stringify(claude.user({ uuid: 'late', cwd: '/home/dev/p1', sessionId: 'x' }, 'later prompt')) + '\n');
+    expect((await scanCandidateIndex({ env, cacheFile })).stats.parsed).toBe(1);
+    expect(Object.keys(JSON.parse(await readFile(cacheFile, 'utf8')).entries).sort()).toEqual(paths.slice(1).sort());
   });
 });

@@ -1,4 +1,4 @@
-import { appendFile, mkdtemp, readdir, rm, symlink, utimes, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, readdir, readFile, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -153,6 +153,29 @@ describe('quick warm scan (no host)', () => {
     await ageFolders();
     await fullScan();
     expect((await readCandidateIndex(candidateIndexFileFor(cacheFile)))!.meta.unindexed).toBe(1);
+  });
+});
+
+describe('an index written too close to its folders\' last change', () => {
+  it('is stamped again by the full scan (same file, same bytes), after which a quick scan trusts it', async () => {
+    await writeSessions(12);
+    await scanCandidateIndex({ env, cacheFile });
+    const indexFile = candidateIndexFileFor(cacheFile);
+    // As if written half a second after the folders (aged an hour ago) changed: racy, so not trusted.
+    const folderMtime = (await stat(join(home, '.claude', 'projects'))).mtimeMs;
+    await utimes(indexFile, (folderMtime + 500) / 1000, (folderMtime + 500) / 1000);
+    const [before, bytes] = await Promise.all([stat(indexFile), readFile(indexFile)]);
+    const full = countingStats();
+    await scanCandidateIndex({ env, cacheFile, reader: full.reader });
+    expect(full.stats.filter((p) => p.endsWith('.jsonl')).length).toBe(14); // every file: the full scan
+    const after = await stat(indexFile);
+    expect(after.ino).toBe(before.ino);
+    expect(await readFile(indexFile)).toEqual(bytes);
+    expect(after.mtimeMs).toBeGreaterThan(Date.now() - 10_000);
+    const listed: string[] = [];
+    const quick = countingStats();
+    await scanCandidateIndex({ env, cacheFile, reader: { ...quick.reader, readdir: (d) => (listed.push(d), nodeImportReader.readdir(d)) } });
+    expect(listed).toEqual([]); // a full scan lists every folder; the quick one stats them
   });
 });
 

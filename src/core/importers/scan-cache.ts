@@ -4,7 +4,7 @@ import { basename, dirname, join } from 'node:path';
 import { SCAN_CACHE_VERSION } from './limits.js';
 import type { FileState } from './summarize-file.js';
 import { isRecord } from './text.js';
-import { dropIfStoreTurnedEncrypted, openFileFor, sealFileFor } from '../store/at-rest/registry.js';
+import { dropIfStoreTurnedEncrypted, openFileFor, sealFileFor, sealsFilesAt } from '../store/at-rest/registry.js';
 
 /** The scan cache: one FileState per source log, keyed by absolute path. Baton's own file. */
 export interface ScanCache {
@@ -75,61 +75,92 @@ function isFileState(value: unknown): value is FileState {
   );
 }
 
-/**
- * JSON text of states serialized ahead of the save (rememberStateJson), keyed by the state object:
- * a cold scan serializes each batch's states while its workers parse the next ones, so writing
- * 20,000 digests at the end is a concatenation, not one 16 MB JSON.stringify on the critical path.
- * Cached states are never mutated (see `memo`), so a remembered text stays the state's JSON.
- */
-const stateJson = new WeakMap<FileState, string>();
+/** Text gathered before it is written: the temp file grows a megabyte at a time, not a digest at a time. */
+const WRITE_CHUNK_BYTES = 1 << 20;
 
-/** Serializes `state` now (JSON.stringify, as saveScanCache would) for a later save. */
-export function rememberStateJson(state: FileState): void {
-  if (!stateJson.has(state)) stateJson.set(state, JSON.stringify(state));
-}
-
-/** JSON.stringify(cache), byte for byte, from the texts remembered where there are some. */
-export function scanCacheJson(cache: ScanCache): string {
-  const parts: string[] = [];
-  // Object.entries walks keys in the order JSON.stringify does (own enumerable, insertion order for non-index keys).
-  for (const [path, state] of Object.entries(cache.entries)) parts.push(`${JSON.stringify(path)}:${stateJson.get(state) ?? JSON.stringify(state)}`);
-  return `{"version":${JSON.stringify(cache.version)},"entries":{${parts.join(',')}}}`;
+/** The digest cache written entry by entry (openScanCacheWriter). */
+export interface ScanCacheWriter {
+  /** Adds one file's state; each path once. */
+  add(path: string, state: FileState): Promise<void>;
+  /** Makes the entries added the cache: fsync, rename over the old one, fsync the folder. */
+  commit(): Promise<void>;
+  /** Leaves the old cache as it was and removes the temp file. */
+  abort(): Promise<void>;
 }
 
 /**
- * temp file in the same directory → write → fsync → rename → fsync(dir): a reader sees the old
- * cache or the new one, never a mix. The folder is created 0700 when missing.
+ * The digest cache written while a scan reads: each batch's states are serialized and written as
+ * the batch ends, so a cold scan never holds every state's JSON and the whole text at once (the
+ * text alone is 80 MB at 100,000 sessions). The text is JSON.stringify of the cache with its
+ * entries in the order added. temp file in the same directory → write → fsync → rename →
+ * fsync(dir): a reader sees the old cache or the new one, never a mix. The folder is created 0700
+ * when missing. A sealed cache (encrypted store) is authenticated whole: its text is gathered and
+ * sealed at the commit.
  */
-export async function saveScanCache(cacheFile: string, cache: ScanCache): Promise<void> {
+export async function openScanCacheWriter(cacheFile: string): Promise<ScanCacheWriter> {
   const dir = dirname(cacheFile);
   await fsp.mkdir(dir, { recursive: true, mode: 0o700 });
   const temp = join(dir, `.${basename(cacheFile)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   const handle = await fsp.open(temp, 'wx', 0o600);
-  try {
-    // Sealed with the store's key when the data directory is encrypted (it names other tools' sessions).
-    await handle.writeFile(sealFileFor(cacheFile, Buffer.from(scanCacheJson(cache))));
-    await handle.sync();
-  } catch (error) {
+  const sealed: Buffer[] | null = sealsFilesAt(cacheFile) ? [] : null;
+  let pending = `{"version":${JSON.stringify(SCAN_CACHE_VERSION)},"entries":{`;
+  let first = true;
+  let open = true;
+  const flush = async (): Promise<void> => {
+    const bytes = Buffer.from(pending);
+    pending = '';
+    if (sealed) sealed.push(bytes);
+    else for (let at = 0; at < bytes.length; ) at += (await handle.write(bytes, at, bytes.length - at)).bytesWritten;
+  };
+  const abort = async (): Promise<void> => {
+    if (!open) return;
+    open = false;
     await handle.close().catch(() => undefined);
     await fsp.unlink(temp).catch(() => undefined);
-    throw error;
-  }
-  await handle.close();
+  };
+  return {
+    async add(path, state) {
+      pending += `${first ? '' : ','}${JSON.stringify(path)}:${JSON.stringify(state)}`;
+      first = false;
+      if (pending.length < WRITE_CHUNK_BYTES) return;
+      try {
+        await flush();
+      } catch (error) {
+        await abort();
+        throw error;
+      }
+    },
+    async commit() {
+      try {
+        pending += '}}';
+        await flush();
+        // Sealed with the store's key when the data directory is encrypted (it names other tools' sessions).
+        if (sealed) await handle.writeFile(sealFileFor(cacheFile, Buffer.concat(sealed)));
+        await handle.sync();
+        open = false;
+        await handle.close();
+        await fsp.rename(temp, cacheFile);
+      } catch (error) {
+        open = true;
+        await abort();
+        throw error;
+      }
+      memo.delete(cacheFile);
+      await syncDir(dir);
+      await dropIfStoreTurnedEncrypted(cacheFile);
+    },
+    abort,
+  };
+}
+
+/** Makes a rename in `dir` durable. */
+async function syncDir(dir: string): Promise<void> {
+  // Windows cannot open a directory for fsync; NTFS journals the rename itself.
+  if (process.platform === 'win32') return;
+  const d = await fsp.open(dir, 'r');
   try {
-    await fsp.rename(temp, cacheFile);
-  } catch (error) {
-    await fsp.unlink(temp).catch(() => undefined);
-    throw error;
+    await d.sync();
+  } finally {
+    await d.close();
   }
-  if (process.platform !== 'win32') {
-    // Windows cannot open a directory for fsync; NTFS journals the rename itself.
-    const d = await fsp.open(dir, 'r');
-    try {
-      await d.sync();
-    } finally {
-      await d.close();
-    }
-  }
-  await dropIfStoreTurnedEncrypted(cacheFile);
-  await remember(cacheFile, cache);
 }

@@ -123,7 +123,8 @@ async function scanOf(root: string, data: string, specs: readonly Spec[], pool?:
   return {
     entries: r.scan.entries.map((e) => e.candidate()),
     indexed: r.indexed.map((e) => ({ path: e.path, size: e.size, mtimeMs: e.mtimeMs, skip: e.skip, totals: e.totals })),
-    states: [...r.states.entries()],
+    // No digest cache when the scan read no digest.
+    states: Object.entries(JSON.parse(await readFile(join(data, 'importers-cache.json'), 'utf8').catch(() => '{"entries":{}}')).entries),
     stats: { ...r.scan.stats, ms: 0 },
     partials,
   };

@@ -108,6 +108,22 @@ describe('scanAgentSessions', () => {
     expect(c.fingerprint).toBe((await readAgentSession('claude', a, env)).fingerprint);
   });
 
+  it('a scan that reads no file rewrites only the index: the digest cache keeps its inode and bytes', async () => {
+    await writeCorpus();
+    await scanAgentSessions({ env, cacheFile });
+    const indexFile = candidateIndexFileFor(cacheFile);
+    const [cacheBefore, indexBefore, bytesBefore] = await Promise.all([stat(cacheFile), stat(indexFile), readFile(cacheFile)]);
+    // A new, empty project folder: the folders' view (the index's meta) changes, no digest does.
+    await mkdir(join(home, '.claude', 'projects', '-home-dev-empty'));
+    const { stats } = await scanAgentSessions({ env, cacheFile });
+    expect(stats.parsed).toBe(0);
+    const [cacheAfter, indexAfter] = await Promise.all([stat(cacheFile), stat(indexFile)]);
+    expect(indexAfter.ino).not.toBe(indexBefore.ino);
+    expect(cacheAfter.ino).toBe(cacheBefore.ino);
+    expect(cacheAfter.mtimeMs).toBe(cacheBefore.mtimeMs);
+    expect(await readFile(cacheFile)).toEqual(bytesBefore);
+  });
+
   it('tolerates a damaged cache file and rebuilds it', async () => {
     await writeCorpus();
     await mkdir(dirname(cacheFile), { recursive: true });

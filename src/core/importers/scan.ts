@@ -9,11 +9,12 @@ import type { ScanPool } from './scan-pool.js';
 import { isNewFile, startPoolFor, summarizeInPool } from './scan-pooling.js';
 import { locateAgentDirs } from './locate.js';
 import { nodeImportReader, statAll, type ImportReader, type ImportStat } from './reader.js';
-import { emptyCache, loadScanCache, rememberStateJson, saveScanCache, type ScanCache } from './scan-cache.js';
+import { emptyCache, loadScanCache, openScanCacheWriter, type ScanCache, type ScanCacheWriter } from './scan-cache.js';
 import { candidateIndexFileFor, entryOf, markCandidateIndexVerified, readCandidateIndex, saveCandidateIndex, type EntryTotals, type IndexEntry, type IndexMeta } from './candidate-index.js';
 import { hasRacyFolders, quickIndexScan } from './quick-scan.js';
 import type { IndexedFile } from './indexed-files.js';
 import { summarizeFile, type FileState } from './summarize-file.js';
+import { promises as fsp } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { markPhase } from '../perf/phase-trace.js';
 import { redactValue } from '../redact/redact-value.js';
@@ -152,19 +153,30 @@ async function redactFreshStates(outcomes: Outcome[], files: readonly FoundFile[
   });
 }
 
+/** A digest cache being rewritten: the writer, the paths whose states it has, and the cache it replaces. */
+interface DigestRewrite {
+  writer: ScanCacheWriter;
+  written: ReadonlySet<string>;
+  loaded: ScanCache;
+}
+
 /**
- * Writes both caches: the index as given, and the digest cache with every indexed file's state
- * (fresh ones, the rest as the digest cache held them).
+ * Writes the index and, with `digests` (the scan loaded the digest cache and read new digests),
+ * finishes the digest cache the scan wrote as it read with the indexed files it did not read, as
+ * the loaded cache held them. Without, the digest cache is left as it is: rewriting it meant
+ * parsing it whole (80 MB, 400 MB of a host's peak at 100,000 sessions) to drop the states of files
+ * no longer indexed or to add new files' states. Those wait for the next scan that continues a
+ * known file (it loads the cache and writes it filtered to its index); a file without a state
+ * there is summarized afresh when it changes.
  */
-export async function persistScan(cacheFile: string, indexed: readonly IndexEntry[], freshStates: ReadonlyMap<string, FileState>, loaded: ScanCache | undefined, meta: IndexMeta): Promise<void> {
-  const full = loaded ?? (await loadScanCache(cacheFile));
-  const kept = emptyCache();
+async function persistScan(cacheFile: string, indexed: readonly IndexEntry[], meta: IndexMeta, digests: DigestRewrite | null): Promise<void> {
+  if (!digests) return saveCandidateIndex(candidateIndexFileFor(cacheFile), indexed, meta);
   for (const e of indexed) {
-    const state = freshStates.get(e.path) ?? full.entries[e.path];
-    if (state) kept.entries[e.path] = state;
+    const state = digests.written.has(e.path) ? undefined : digests.loaded.entries[e.path];
+    if (state) await digests.writer.add(e.path, state);
   }
   // Independent files (either may be missing or older: the next scan rebuilds or re-reads), so their fsyncs overlap.
-  await Promise.all([saveScanCache(cacheFile, kept), saveCandidateIndex(candidateIndexFileFor(cacheFile), indexed, meta)]);
+  await Promise.all([digests.writer.commit(), saveCandidateIndex(candidateIndexFileFor(cacheFile), indexed, meta)]);
 }
 
 /**
@@ -225,6 +237,25 @@ export interface IndexedScan {
   stats: ScanStats;
 }
 
+/** What the end of a scan keeps of a file it read: its index entry (null when it lists nothing), not its digest. */
+interface Settled {
+  entry: IndexEntry | null;
+  read: boolean;
+  /** Indexed with its digest (the entry was made from it). */
+  hasDigest: boolean;
+  skip: string | null;
+}
+
+function settle(o: Outcome, file: FoundFile, stat: ImportStat | Error): Settled {
+  const skip = o.kind === 'skip' ? o.reason : null;
+  const candidate = o.kind === 'candidate' ? o.candidate : null;
+  // Only files with a digest are indexed: the others (unreadable, compressed, empty) cost a stat.
+  let entry: IndexEntry | null = null;
+  if (o.state && !(stat instanceof Error)) entry = entryOf(file.path, file.source, stat.size, stat.mtimeMs, candidate, skip, totalsOf(o.state));
+  else if (candidate) entry = entryOf(file.path, file.source, stat instanceof Error ? 0 : stat.size, stat instanceof Error ? 0 : stat.mtimeMs, candidate, null, [0, 0, 0, 0]);
+  return { entry, read: o.read, hasDigest: o.state !== undefined && entry !== null, skip };
+}
+
 function addEntryTotals(stats: ScanStats, totals: EntryTotals): void {
   stats.tornLines += totals[0];
   stats.unknownTypes += totals[1];
@@ -240,6 +271,20 @@ function totalsOf(state: FileState | undefined): EntryTotals {
 
 function sameMeta(a: IndexMeta | undefined, b: IndexMeta): boolean {
   return a !== undefined && JSON.stringify(a) === JSON.stringify(b);
+}
+
+/**
+ * An index the scan would write again as it is (same entries, same meta), stamped now instead: its
+ * mtime says when it was written (readCandidateIndex), and only that made its folders racy. The
+ * rewrite encoded the whole index again (a second 57 MB at 100,000 sessions). False, for a rewrite,
+ * when the file is no longer the one read (another process replaced it since).
+ */
+async function restampIndex(indexFile: string, writtenAt: number): Promise<boolean> {
+  const now = await fsp.stat(indexFile).catch(() => null);
+  if (now?.mtimeMs !== writtenAt) return false;
+  const stamp = new Date();
+  await fsp.utimes(indexFile, stamp, stamp);
+  return true;
 }
 
 /** The index entry still describes this file: same size, mtime and tool. */
@@ -281,7 +326,7 @@ export function readOrder(toRead: number[], files: readonly FoundFile[], stats: 
  */
 export async function scanCandidateIndex(options: ScanOptions = {}): Promise<IndexedScan> {
   const reader = options.reader ?? nodeImportReader;
-  const index = options.source === undefined ? await readCandidateIndex(options.cacheFile ? candidateIndexFileFor(options.cacheFile) : undefined) : null;
+  const index = options.source === undefined ? await readCandidateIndex(options.cacheFile ? candidateIndexFileFor(options.cacheFile) : undefined, { resident: true }) : null;
   const quick = index ? await quickIndexScan(reader, index) : null;
   if (quick) return quick;
   return (await scanCandidateIndexFull({ ...options, loaded: index })).scan;
@@ -298,7 +343,7 @@ export async function scanCandidateIndexFull(
     onPartial?: (added: IndexEntry[]) => void;
     loaded?: Awaited<ReturnType<typeof readCandidateIndex>>;
   } = {},
-): Promise<{ scan: IndexedScan; indexed: IndexEntry[]; states: Map<string, FileState> }> {
+): Promise<{ scan: IndexedScan; indexed: IndexEntry[] }> {
   const started = performance.now();
   markPhase('scan-start');
   const counted = byteCountingReader(options.reader ?? nodeImportReader);
@@ -339,7 +384,13 @@ export async function scanCandidateIndexFull(
   const needCache = previous === null || vanished || toRead.some((i) => known.has(paths[i]!));
   const cache: ScanCache = needCache ? await loadScanCache(options.cacheFile) : emptyCache();
 
-  const outcomes: Outcome[] = new Array(toRead.length);
+  const settled: Settled[] = new Array(toRead.length);
+  // Written as the batches end, so no state is held to the end; only when the loaded cache can
+  // complete it with the states of the files not read (see persistScan). Opened at the first
+  // state, after the first batch's rows are listed.
+  const digestFile = needCache ? options.cacheFile : undefined;
+  let writer: ScanCacheWriter | null = null;
+  const written = new Set<string>();
   readOrder(toRead, found.files, fileStats);
   // Behind a page, the first batch is the first screen's worth: the first partial list waits for its files only.
   const firstBatch = options.onPartial ? SCAN_FIRST_ROWS : SCAN_READ_BATCH;
@@ -371,6 +422,7 @@ export async function scanCandidateIndexFull(
       const batchEnd = from + batches[b]!.length;
       const summarized = pooled ? await pooled[b]! : null;
       const prefixes = summarized ? new Map<number, Buffer>() : await readSmallFiles(reader, batches[b]!, found.files, fileStats, cache);
+      const batchOutcomes: Outcome[] = new Array(batchEnd - from);
       let cursor = from;
       const worker = async (): Promise<void> => {
         while (cursor < batchEnd) {
@@ -379,7 +431,7 @@ export async function scanCandidateIndexFull(
           const k = cursor++;
           const i = toRead[k]!;
           const source = found.files[i]!.source;
-          outcomes[k] = await scanOne(reader, files[i]!, fileStats[i]!, cache.entries[paths[i]!], prefixes.get(i), summarized?.get(i));
+          batchOutcomes[k - from] = await scanOne(reader, files[i]!, fileStats[i]!, cache.entries[paths[i]!], prefixes.get(i), summarized?.get(i));
           prefixes.delete(i);
           done[source] += 1;
           if (options.onProgress && (done[source] === totals[source] || performance.now() - lastReport >= PROGRESS_INTERVAL_MS)) {
@@ -390,21 +442,16 @@ export async function scanCandidateIndexFull(
       };
       await Promise.all(Array.from({ length: Math.min(SCAN_CONCURRENCY, batchEnd - from) }, worker));
       // Redacted per batch (not once at the end) so a partial list shows nothing unredacted.
-      const batchOutcomes = outcomes.slice(from, batchEnd);
       const batchIdx = batches[b]!;
       await redactFreshStates(batchOutcomes, batchIdx.map((i) => found.files[i]!), batchIdx.map((i) => paths[i]!));
-      for (let k = from; k < batchEnd; k++) outcomes[k] = batchOutcomes[k - from]!;
       markPhase('scan-first-batch');
-      // Final now (read and redacted): serialized for the digest cache while the workers parse on.
-      if (options.cacheFile) for (const o of batchOutcomes) if (o.read && o.state) rememberStateJson(o.state);
+      for (let k = from; k < batchEnd; k++) settled[k] = settle(batchOutcomes[k - from]!, files[toRead[k]!]!, fileStats[toRead[k]!]!);
       if (options.onPartial && batchEnd < toRead.length && (partialFrom === 0 || performance.now() - lastPartial >= PARTIAL_INTERVAL_MS)) {
         lastPartial = performance.now();
         const fresh: IndexEntry[] = [];
         for (let k = partialFrom; k < batchEnd; k++) {
-          const o = outcomes[k]!;
-          const i = toRead[k]!;
-          const stat = fileStats[i]!;
-          if (o.kind === 'candidate') fresh.push(entryOf(paths[i]!, found.files[i]!.source, stat instanceof Error ? 0 : stat.size, stat instanceof Error ? 0 : stat.mtimeMs, o.candidate, null, totalsOf(o.state)));
+          const entry = settled[k]!.entry;
+          if (entry && entry.skip === null) fresh.push(entry);
         }
         // The unchanged entries of a previous index come with the first partial list.
         options.onPartial(partialFrom === 0 ? [...next.filter((e) => e.skip === null), ...fresh] : fresh);
@@ -414,37 +461,40 @@ export async function scanCandidateIndexFull(
         pool = ownPool = startOwnPool();
         pooled = pool ? summarizeInPool(pool, batches, files, fileStats, isNew, poolBytes, true) : null;
       }
+      // Final now (read and redacted): written to the digest cache while the workers parse on, and let go.
+      for (let k = from; k < batchEnd && digestFile; k++) {
+        const state = batchOutcomes[k - from]!.state;
+        if (!state || !settled[k]!.hasDigest) continue;
+        writer ??= await openScanCacheWriter(digestFile);
+        await writer.add(paths[toRead[k]!]!, state);
+        written.add(paths[toRead[k]!]!);
+      }
     }
+  } catch (error) {
+    await writer?.abort();
+    throw error;
   } finally {
     if (ownPool) await ownPool.close();
   }
   markPhase('scan-read');
 
   let changed = vanished || previous === null;
-  const freshStates = new Map<string, FileState>();
-  for (let k = 0; k < outcomes.length; k++) {
-    const o = outcomes[k]!;
-    const i = toRead[k]!;
-    const stat = fileStats[i]!;
-    const path = paths[i]!;
-    if (o.read) stats.parsed += 1;
-    else if (o.state) stats.cached += 1;
-    if (o.state) {
-      freshStates.set(path, o.state);
-      if (o.read) changed = true;
+  let digestsRead = false;
+  const withDigest = new Set<string>();
+  for (const s of settled) {
+    if (s.read) stats.parsed += 1;
+    else if (s.hasDigest) stats.cached += 1;
+    if (s.hasDigest) {
+      withDigest.add(s.entry!.path);
+      if (s.read) changed = digestsRead = true;
     }
-    if (o.kind === 'skip') {
+    if (s.skip !== null) {
       stats.skipped += 1;
-      stats.skippedReasons[o.reason] = (stats.skippedReasons[o.reason] ?? 0) + 1;
+      stats.skippedReasons[s.skip] = (stats.skippedReasons[s.skip] ?? 0) + 1;
     }
-    // Only files with a digest are indexed: the others (unreadable, compressed, empty) cost a stat.
-    if (o.state && !(stat instanceof Error)) {
-      next.push(entryOf(path, found.files[i]!.source, stat.size, stat.mtimeMs, o.kind === 'candidate' ? o.candidate : null, o.kind === 'skip' ? o.reason : null, totalsOf(o.state)));
-    } else if (o.kind === 'candidate') {
-      next.push(entryOf(path, found.files[i]!.source, stat instanceof Error ? 0 : stat.size, stat instanceof Error ? 0 : stat.mtimeMs, o.candidate, null, [0, 0, 0, 0]));
-    }
+    if (s.entry) next.push(s.entry);
   }
-  const indexed = next.filter((e) => freshStates.has(e.path) || known.get(e.path) === e);
+  const indexed = next.filter((e) => withDigest.has(e.path) || known.get(e.path) === e);
   // A known file that lost its digest (emptied, now unreadable) is a change too: its stale entry must leave the index.
   if (!changed && previous !== null && (indexed.length !== known.size || indexed.some((e) => known.get(e.path) !== e))) changed = true;
   for (const e of next) {
@@ -464,15 +514,18 @@ export async function scanCandidateIndexFull(
     unindexed: found.files.length - indexed.length,
     skipped: found.skipped,
   };
-  // Rewritten also when its folders were too fresh to trust at its last writing: written again now, they may be.
-  if (options.cacheFile && (changed || !sameMeta(loadedIndex?.meta, meta) || (loadedIndex && hasRacyFolders(loadedIndex)))) {
-    await persistScan(options.cacheFile, indexed, freshStates, needCache ? cache : undefined, meta);
+  // Written again also when its folders were too fresh to trust at its last writing: stamped now, they may be.
+  const racy = indexFile !== undefined && loadedIndex !== null && hasRacyFolders(loadedIndex);
+  const rewrite = changed || !sameMeta(loadedIndex?.meta, meta) || (racy && !(await restampIndex(indexFile, loadedIndex.writtenAt)));
+  if (options.cacheFile && rewrite) {
+    await persistScan(options.cacheFile, indexed, meta, writer && digestsRead ? { writer, written, loaded: cache } : null);
   }
+  if (writer && !digestsRead) await writer.abort();
   if (indexFile && options.cacheFile) await markCandidateIndexVerified(indexFile); // quick scans may trust it again
   markPhase('scan-saved');
   stats.bytesRead = counted.bytes() + poolBytes.n;
   stats.ms = Math.round(performance.now() - started);
-  return { scan: { entries: next.filter((e) => e.skip === null), stats }, indexed, states: freshStates };
+  return { scan: { entries: next.filter((e) => e.skip === null), stats }, indexed };
 }
 
 /**
