@@ -80,11 +80,14 @@ describe('npm pack and a global install', () => {
   });
 
   it('a cold baton list from the package reads its sessions in the scan workers beside the bundle, as the in-thread scan would', async () => {
-    // More new sessions than POOL_MIN_FILES (512): the scan starts its worker pool.
+    const SESSIONS = 3_000;
+    // More new sessions than POOL_MIN_FILES (512): the scan starts its worker pool. Twelve batches,
+    // not two: this thread shares the queue while the workers load, and on a loaded machine it
+    // finished 600 sessions before a worker had loaded (no worker answered, CI 2026-12-01).
     const home = join(dir, 'home');
     const project = join(home, '.claude', 'projects', '-home-dev-pack');
     await mkdir(project, { recursive: true });
-    for (let i = 0; i < 600; i++) {
+    for (let i = 0; i < SESSIONS; i++) {
       const id = `aaaaaaaa-0000-4000-8000-${String(i).padStart(12, '0')}`;
       const line = (type, uuid, message) => JSON.stringify({ parentUuid: null, isSidechain: false, cwd: '/home/dev/pack', sessionId: id, version: '2.1.39', gitBranch: 'main', type, uuid, timestamp: new Date(Date.UTC(2026, 10, 1, 0, 0, i)).toISOString(), message });
       await writeFile(join(project, `${id}.jsonl`), `${line('user', `${id}-u`, { role: 'user', content: `prompt ${i}` })}\n${line('assistant', `${id}-a`, { role: 'assistant', id: `m-${i}`, model: 'claude-opus-4-6', content: [{ type: 'text', text: 'ok' }] })}\n`);
@@ -101,7 +104,7 @@ describe('npm pack and a global install', () => {
     const alone = await list({ BATON_SCAN_WORKERS: '0' });
     expect(pooled.marks).toHaveProperty('scan-worker-answered');
     expect(alone.marks).not.toHaveProperty('scan-worker-answered');
-    expect(pooled.listing.total).toBe(600);
+    expect(pooled.listing.total).toBe(SESSIONS);
     expect(pooled.listing).toEqual(alone.listing);
   });
 
