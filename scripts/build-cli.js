@@ -92,6 +92,13 @@ for (const wasm of ['web-tree-sitter/tree-sitter.wasm', 'tree-sitter-bash/tree-s
   await copyFile(join('node_modules', wasm), join(dirname(CLI_BUNDLE), basename(wasm)));
 }
 
+// The warm-ups below compile each bundle through load-cli.js, which hands V8 the cache file beside
+// it. The previous build's cache must not be that file: V8 checks a cache against its source's
+// length only (and its flags), so a rebuilt bundle of the same length ran the old bundle's bytecode
+// and a hosted `baton list` failed with "kt is not a function" (2026-12-01), and every cache warmed
+// from it carried the old code on. Each cache is made from its bundle alone.
+for (const cache of [CLI_CACHE, HANDOFF_CACHE, RESUME_CACHE, SHOW_CACHE, LIST_CACHE, FAST_LIST_CACHE]) await rm(cache, { force: true });
+
 // Warm the whole CLI's cache with --help (every command's module); a handoff runs from its own
 // bundle below. (With the dry-run handoff also run here, V8 aborted lazily compiling a function
 // of `list --no-host` from this cache: "Check failed: stack_overflow()", see the check at the end.)
