@@ -21,9 +21,8 @@ export async function readTrustedIndex(cacheFile: string, sealed = sealsFilesAt(
   if (!listing) return null;
   const newest = listing.head.newest.map(([path, size, mtimeMs]) => ({ path, size, mtimeMs }));
   const current = await indexLooksCurrent(nodeImportReader, { ...listing, newest }).catch(() => false);
-  // Never confirmed (no `.verified` beside it): the full scan, as before.
-  const due = listing.verifiedAt > 0 && !confirmedRecently(listing.verifiedAt);
-  if (current && (confirmedRecently(listing.verifiedAt) || (due && (await confirmedFileByFile(indexFile, listing, env).catch(() => false))))) return listing;
+  // Due its check, it is checked file by file; never confirmed (no `.verified` beside it), the full scan runs as before.
+  if (current && (confirmedRecently(listing.verifiedAt) || (listing.verifiedAt > 0 && (await confirmedFileByFile(indexFile, listing, env).catch(() => false))))) return listing;
   listing.close();
   return null;
 }
