@@ -2,8 +2,14 @@ import { z } from 'zod';
 
 /** Limits on one message as it enters Baton (CLI input or an importer). */
 export const MESSAGE_CONTENT_MAX_CHARS = 4 * 1024 * 1024;
+/** Longest message id accepted (code points). */
+export const MESSAGE_ID_MAX_CHARS = 256;
+/** A tool's full output as an artifact of the session, named by its sha256. */
+export const ARTIFACT_TEXT_REF = /^artifacts\/[0-9a-f]{64}\.txt$/;
+export const SHA256_HEX = /^[0-9a-f]{64}$/;
 
-export const MessageRole = z.enum(['user', 'assistant', 'tool', 'system']);
+export const MESSAGE_ROLES = ['user', 'assistant', 'tool', 'system'] as const;
+export const MessageRole = z.enum(MESSAGE_ROLES);
 export type MessageRole = z.infer<typeof MessageRole>;
 
 /**
@@ -11,8 +17,8 @@ export type MessageRole = z.infer<typeof MessageRole>;
  * (docs/context-transfer.md): a content-addressed artifact of the session.
  */
 export const FullOutput = z.looseObject({
-  ref: z.string().regex(/^artifacts\/[0-9a-f]{64}\.txt$/, 'expected artifacts/<sha256>.txt'),
-  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  ref: z.string().regex(ARTIFACT_TEXT_REF, 'expected artifacts/<sha256>.txt'),
+  sha256: z.string().regex(SHA256_HEX),
   bytes: z.number().int().nonnegative(),
   lines: z.number().int().nonnegative(),
 });
@@ -36,7 +42,7 @@ export type ToolCall = z.infer<typeof ToolCall>;
 export const MessageInput = z.looseObject({
   role: MessageRole,
   content: z.string().max(MESSAGE_CONTENT_MAX_CHARS),
-  id: z.string().min(1).max(256).optional(),
+  id: z.string().min(1).max(MESSAGE_ID_MAX_CHARS).optional(),
   createdAt: z.string().optional(),
   model: z.string().optional(),
   toolCalls: z.array(ToolCall).optional(),

@@ -1,3 +1,4 @@
+import { codePointsWithin } from './code-points.js';
 import { err, ok, type Result } from './result.js';
 import type { ServerFrame } from './wire.js';
 import { parseJsonStrict } from './wire-json.js';
@@ -19,14 +20,6 @@ const MAX_VERSIONS = 16;
 const MAX_MESSAGE_CHARS = 4096;
 
 const matches = (re: RegExp, v: unknown): boolean => typeof v === 'string' && re.test(v);
-
-/** Length in code points (a surrogate pair counts once), as zod measures strings; counted only past `max` UTF-16 units. */
-function codePointsWithin(text: string, max: number): boolean {
-  if (text.length <= max) return true;
-  let n = 0;
-  for (const _ of text) if (++n > max) return false;
-  return true;
-}
 
 /** The first broken rule of a frame ("field: what was expected"), or null when it holds. */
 function problemOf(r: Record<string, unknown>): string | null {

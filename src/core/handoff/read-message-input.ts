@@ -1,5 +1,6 @@
 import { MessageInput } from '../../shared/message.js';
 import { describeZodError } from '../../shared/manifest.js';
+import { admitMessageInput } from '../../shared/message-input-check.js';
 
 /** Largest messages file `baton handoff` reads (the store itself has no such cap). */
 export const MESSAGE_INPUT_MAX_BYTES = 512 * 1024 * 1024;
@@ -56,6 +57,13 @@ export function parseMessageLine(raw: string, source: string, lineNo: number, in
   }
   if (nestedDeeperThan(value, MESSAGE_MAX_DEPTH)) {
     return `${source}:${lineNo}: nested deeper than ${MESSAGE_MAX_DEPTH} levels; Baton stores messages up to that depth`;
+  }
+  // The hand check admits what the schema admits without zod's first-parse compile; whatever it
+  // does not admit is the schema's to judge and to word.
+  const admitted = admitMessageInput(value);
+  if (admitted !== null) {
+    into.push(admitted);
+    return null;
   }
   const parsed = MessageInput.safeParse(value);
   if (!parsed.success) return `${source}:${lineNo}: ${describeZodError(parsed.error)}`;
