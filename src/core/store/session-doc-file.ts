@@ -5,7 +5,7 @@ import { writeDurableTemp } from '../fs/write-file-atomic.js';
 import { StoreError, errnoOf, fromFsError } from './errors.js';
 import { migrateSessionDoc } from './migrations.js';
 import { newestReadableRevision } from './restore-doc.js';
-import { parseSessionDoc } from './typed-fields.js';
+import { parseSessionDoc, safeParseSessionDoc } from './typed-fields.js';
 
 /**
  * session.json with a lock-free compare-and-swap across processes. Publishing revision r + 1 first
@@ -92,7 +92,7 @@ async function rollForwardAndParse(fs: DurableFs, dir: string, first: Record<str
   const { doc, from } = migrateSessionDoc(raw);
   const newer = from > SESSION_SCHEMA_VERSION;
   if (newer) {
-    const parsed = SessionDoc.safeParse(doc);
+    const parsed = safeParseSessionDoc(doc);
     return { doc: parsed.success ? parsed.data : (doc as SessionDoc), newer, fromVersion: from };
   }
   const parsed = parseSessionDoc(doc);

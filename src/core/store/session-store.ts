@@ -15,7 +15,7 @@ import { DuplicateFolder, foldDuplicateIds } from './fold-duplicates.js';
 import { LandingWriter } from './landing-writer.js';
 import { readBackLanding, type WrittenLog } from './landing-read-back.js';
 import { restoreDocFiles } from './restore-doc.js';
-import { describeIssues } from './typed-fields.js';
+import { describeIssues, safeParseSessionDoc } from './typed-fields.js';
 import { LineLog } from './line-log.js';
 import { readRecords } from './log-reader.js';
 import { MESSAGES_FILE, MessageLog, type RecoveryReport } from './message-log.js';
@@ -360,7 +360,7 @@ export class FileSessionStore implements SessionStore {
     if ((await this.exists(target)) || (await this.exists(archivedDir(this.root, id)))) throw new StoreError('CONFLICT', `Session ${id} already exists.`, target);
     const now = this.now().toISOString();
     const docOf = (messageCount: number, folded: string[], late: Record<string, unknown> = {}) => {
-      const parsed = SessionDoc.safeParse({
+      const parsed = safeParseSessionDoc({
         ...init.extra,
         ...late,
         schemaVersion: SESSION_SCHEMA_VERSION,
@@ -493,7 +493,7 @@ export class FileSessionStore implements SessionStore {
       if (loaded.newer) throw this.newerDoc(loc.dir, loaded.fromVersion);
       const next = await change(structuredClone(loaded.doc));
       if (!next) return structuredClone(loaded.doc);
-      const parsed = SessionDoc.safeParse({ ...next, id, schemaVersion: loaded.doc.schemaVersion });
+      const parsed = safeParseSessionDoc({ ...next, id, schemaVersion: loaded.doc.schemaVersion });
       if (!parsed.success) throw new StoreError('BAD_REQUEST', `The updated session ${id} is not valid: ${describeIssues(parsed.error.issues)}.`, loc.dir);
       try {
         return await this.commit(loc, loaded.doc.revision, parsed.data);
@@ -585,7 +585,7 @@ export class FileSessionStore implements SessionStore {
     if (loaded.newer) throw this.newerDoc(loc.dir, loaded.fromVersion);
     if (loaded.doc.revision !== expectedRevision) throw new StoreError('CONFLICT', `Session ${id} is at revision ${loaded.doc.revision}, not ${expectedRevision}; read it again and retry.`, loc.dir);
     const next = mutate(structuredClone(loaded.doc));
-    const parsed = SessionDoc.safeParse({ ...next, id, schemaVersion: loaded.doc.schemaVersion });
+    const parsed = safeParseSessionDoc({ ...next, id, schemaVersion: loaded.doc.schemaVersion });
     if (!parsed.success) throw new StoreError('BAD_REQUEST', `The updated session ${id} is not valid: ${describeIssues(parsed.error.issues)}.`, loc.dir);
     return this.commit(loc, expectedRevision, parsed.data);
   }

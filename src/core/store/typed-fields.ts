@@ -1,4 +1,8 @@
 import { SessionDoc } from '../../shared/session.js';
+import { tieredSafeParse } from '../../shared/tiered-parse.js';
+
+/** SessionDoc.safeParse for the store: a process that parses a few documents (a CLI) does not pay zod's compile. */
+export const safeParseSessionDoc = tieredSafeParse(SessionDoc);
 
 /**
  * session.json fields that were free-form before SessionDoc declared them. A value written then
@@ -24,7 +28,7 @@ export function describeIssues(issues: readonly { path: readonly PropertyKey[]; 
 
 /** Parses a session document, setting aside typed fields whose old values do not fit; an error names every issue. */
 export function parseSessionDoc(raw: Record<string, unknown>, now: () => Date = () => new Date()): DocParse {
-  const first = SessionDoc.safeParse(raw);
+  const first = safeParseSessionDoc(raw);
   if (first.success) return { ok: true, doc: first.data };
   const fields = new Set(first.error.issues.map((i) => String(i.path[0] ?? '')).filter((f) => f in SET_ASIDE_EMPTY));
   if (fields.size === 0) return { ok: false, issues: describeIssues(first.error.issues) };
@@ -39,6 +43,6 @@ export function parseSessionDoc(raw: Record<string, unknown>, now: () => Date = 
   }
   next[UNREADABLE_FIELDS] = aside;
   next.notes = notes;
-  const second = SessionDoc.safeParse(next);
+  const second = safeParseSessionDoc(next);
   return second.success ? { ok: true, doc: second.data } : { ok: false, issues: describeIssues(second.error.issues) };
 }
