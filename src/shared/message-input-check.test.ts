@@ -91,16 +91,16 @@ function expectSameVerdict(value: unknown, label: string): boolean {
 }
 
 describe('MessageInput checked by hand', () => {
-  it('agrees with the zod schema on 20,000 generated messages near every rule: verdict, output and key order', () => {
+  it('agrees with the zod schema on 8,000 generated messages near every rule: verdict, output and key order', () => {
     let admitted = 0;
     fc.assert(
       fc.property(message, (text) => {
         if (expectSameVerdict(JSON.parse(text), text)) admitted++;
       }),
-      { numRuns: 20_000, seed: 20 },
+      { numRuns: 8_000, seed: 20 },
     );
     // The generator reaches admitted messages, not only refusals.
-    expect(admitted).toBeGreaterThan(500);
+    expect(admitted).toBeGreaterThan(300);
   });
 
   it('agrees on arbitrary JSON values', () => {
