@@ -134,6 +134,23 @@ describe('candidate index encoding', () => {
     expect(encodeCandidateIndex(back).equals(buf)).toBe(true);
   });
 
+  it('a fresh entry keeps its candidate as its row and extras texts only (no candidate, row object or closures held), and gives back equal ones', () => {
+    const variants = [candidate(1), candidate(2, { note: 'torn' }), candidate(3, { title: '', cwd: null, model: 'm', branch: null }), candidate(4, { messageCountExact: false, cliVersion: null })];
+    for (const c of variants) {
+      const entry = entryOf(c.path, 'claude', 10, 20, c, null, [1, 2, 3, 4]);
+      // What each of 100,000 fresh entries holds: plain values and its totals, nothing to call, no object of the candidate's.
+      for (const value of Object.values(entry)) expect(typeof value === 'function' || (typeof value === 'object' && value !== null && value !== entry.totals)).toBe(false);
+      const back = entry.candidate();
+      expect(back).not.toBe(c);
+      expect(back).toEqual(c);
+      expect(entry.row()).toEqual(candidateRow(c));
+      expect(entry.rowText()).toBe(JSON.stringify(candidateRow(c)));
+    }
+    const skipped = entryOf('/x/skip.jsonl', 'codex', 1, 2, null, 'no messages', [0, 0, 0, 0]);
+    expect(() => skipped.candidate()).toThrow(/not a candidate \(no messages\)/);
+    expect(() => skipped.row()).toThrow(/not a candidate/);
+  });
+
   it('refuses damaged or foreign files instead of serving them: every truncation and a flipped magic', () => {
     const buf = encodeCandidateIndex(Array.from({ length: 20 }, (_, i) => entryOf(candidate(i).path, 'claude', 1, 1, candidate(i), null, [0, 0, 0, 0])));
     for (let cut = 0; cut < buf.length; cut += 37) expect(decodeCandidateIndexWithMeta(buf.subarray(0, cut))).toBeNull();

@@ -53,32 +53,57 @@ export interface IndexEntry {
   row(): IndexRow;
 }
 
-/** A fresh entry from a scanned candidate (or a skipped file). */
+/**
+ * A fresh entry from a scanned candidate (or a skipped file). It keeps the candidate as two texts,
+ * its list row and its extras (as the index stores them), not the candidate, its row object and
+ * closures: at 100,000 sessions those were most of a cold listing's heap (bench/README.md, issue 15,
+ * ninth sitting). candidate() and row() parse the texts back when a caller asks.
+ */
 export function entryOf(path: string, source: AgentSource, size: number, mtimeMs: number, candidate: ImportedCandidate | null, skip: string | null, totals: EntryTotals): IndexEntry {
-  const row = candidate ? candidateRow(candidate) : null;
-  let rowText: string | null = null;
-  return {
-    path,
-    source,
-    size,
-    mtimeMs,
-    skip: candidate ? null : (skip ?? 'skipped'),
-    at: row ? timeOf(row.updatedAt) : 0,
-    cwd: row ? normalizeCwd(row.cwd) : '',
-    id: row?.id ?? '',
-    note: candidate?.note ?? null,
-    totals,
-    candidate: () => {
-      if (!candidate) throw new Error(`${path} is not a candidate (${skip})`);
-      return candidate;
-    },
-    rowText: () => (rowText ??= JSON.stringify(row)),
-    text: () => (rowText ??= JSON.stringify(row)),
-    row: () => {
-      if (!row) throw new Error(`${path} is not a candidate (${skip})`);
-      return row;
-    },
-  };
+  if (!candidate) return new FreshEntry(path, source, size, mtimeMs, skip ?? 'skipped', 0, '', '', null, totals, '', '');
+  const row = candidateRow(candidate);
+  return new FreshEntry(path, source, size, mtimeMs, null, timeOf(row.updatedAt), normalizeCwd(row.cwd), row.id, candidate.note ?? null, totals, JSON.stringify(row), JSON.stringify(extrasOf(candidate, row)));
+}
+
+/** An entry made by a scan: plain fields and texts, methods on the prototype (no closures per entry). */
+class FreshEntry implements IndexEntry {
+  #parsed: ImportedCandidate | null = null;
+  readonly #rowText: string;
+  readonly #extrasText: string;
+  constructor(
+    readonly path: string,
+    readonly source: AgentSource,
+    readonly size: number,
+    readonly mtimeMs: number,
+    readonly skip: string | null,
+    readonly at: number,
+    readonly cwd: string,
+    readonly id: string,
+    readonly note: string | null,
+    readonly totals: EntryTotals,
+    rowText: string,
+    extrasText: string,
+  ) {
+    this.#rowText = rowText;
+    this.#extrasText = extrasText;
+  }
+  rowText(): string {
+    return this.#rowText;
+  }
+  text(): string {
+    return this.#rowText;
+  }
+  extrasText(): string {
+    return this.#extrasText;
+  }
+  row(): IndexRow {
+    if (this.skip !== null) throw new Error(`${this.path} is not a candidate (${this.skip})`);
+    return JSON.parse(this.#rowText) as IndexRow;
+  }
+  candidate(): ImportedCandidate {
+    if (this.skip !== null) throw new Error(`${this.path} is not a candidate (${this.skip})`);
+    return (this.#parsed ??= candidateOf(this.source, this.path, this.note, this.#rowText, this.#extrasText));
+  }
 }
 
 /**
@@ -162,11 +187,10 @@ function encodeCandidateIndexParts(entries: readonly IndexEntry[], meta: IndexMe
   }
   // All extras in one buffer, sized first (those of a read index copied from its file): a Buffer each was 100,000 of them.
   const extrasEnds = new Uint32Array(ordered.length);
-  const fresh: Array<Buffer | null> = ordered.map((e) => (e.skip === null && !(e instanceof DecodedEntry) ? bytesOf(e, 'candidate') : null));
   let extrasLength = 0;
   for (let i = 0; i < ordered.length; i++) {
     const e = ordered[i]!;
-    extrasLength += e.skip !== null ? 0 : e instanceof DecodedEntry ? e.extrasLength() : fresh[i]!.length;
+    extrasLength += e.skip !== null ? 0 : e instanceof DecodedEntry ? e.extrasLength() : Buffer.byteLength(extrasTextOf(e));
     extrasEnds[i] = extrasLength;
   }
   const extrasBytes = Buffer.allocUnsafe(extrasLength);
@@ -175,7 +199,7 @@ function encodeCandidateIndexParts(entries: readonly IndexEntry[], meta: IndexMe
     const from = i === 0 ? 0 : extrasEnds[i - 1]!;
     if (e.skip !== null) continue;
     if (e instanceof DecodedEntry) e.copyExtras(extrasBytes, from);
-    else fresh[i]!.copy(extrasBytes, from);
+    else extrasBytes.write(extrasTextOf(e), from, 'utf8');
   }
 
   // The listing block: what writeListJson prints between `"groups":[` and `]`. Its rows' places
@@ -401,10 +425,11 @@ interface DecodedFile {
   extrasText?(from: number, to: number): string;
 }
 
-/** An entry read from an index file keeps its bytes: they are copied as they are when the index is rewritten. */
-function bytesOf(e: IndexEntry, which: 'candidate' | 'row'): Buffer {
-  if (e instanceof DecodedEntry) return which === 'candidate' ? e.extras() : e.rowBytes();
-  return Buffer.from(which === 'candidate' ? JSON.stringify(extrasOf(e.candidate())) : e.rowText());
+/** The extras text of an entry not read from an index (a fresh one keeps it; another IndexEntry is encoded from its candidate). */
+function extrasTextOf(e: IndexEntry): string {
+  if (e instanceof FreshEntry) return e.extrasText();
+  const c = e.candidate();
+  return JSON.stringify(extrasOf(c, candidateRow(c)));
 }
 
 /**
@@ -413,8 +438,7 @@ function bytesOf(e: IndexEntry, which: 'candidate' | 'row'): Buffer {
  */
 type Extras = [title: string | null, cwd: string | null | 0, exact: boolean, model: string | null, cliVersion: string | null, fingerprint: string];
 
-function extrasOf(c: ImportedCandidate): Extras {
-  const row = candidateRow(c);
+function extrasOf(c: ImportedCandidate, row: IndexRow): Extras {
   return [row.title === c.title ? null : c.title, c.cwd === row.cwd ? 0 : c.cwd, c.messageCountExact, c.model, c.cliVersion, c.fingerprint];
 }
 
