@@ -396,7 +396,7 @@ export async function scanCandidateIndexFull(
   const firstBatch = options.onPartial ? SCAN_FIRST_ROWS : SCAN_READ_BATCH;
   const batches: number[][] = [];
   for (let from = 0, size = firstBatch; from < toRead.length; from += size, size = SCAN_READ_BATCH) batches.push(toRead.slice(from, from + size));
-  const files = found.files.map((f, i) => ({ ...f, path: paths[i]! }));
+  const files = found.files;
   let pool = options.pool ?? null;
   const isNew = new Uint8Array(files.length);
   let newFiles = 0;
@@ -420,7 +420,7 @@ export async function scanCandidateIndexFull(
     const breathe = timeSlicer(SCAN_SLICE_MS);
     for (let b = 0, from = 0; from < toRead.length; from += batches[b]!.length, b++) {
       const batchEnd = from + batches[b]!.length;
-      const summarized = pooled ? await pooled[b]! : null;
+      const summarized = pooled ? await pooled.take(b) : null;
       const prefixes = summarized ? new Map<number, Buffer>() : await readSmallFiles(reader, batches[b]!, found.files, fileStats, cache);
       const batchOutcomes: Outcome[] = new Array(batchEnd - from);
       let cursor = from;
