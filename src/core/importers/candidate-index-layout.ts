@@ -46,7 +46,11 @@ export interface IndexHead extends IndexMeta {
 
 export const SOURCE_CODES: readonly AgentSource[] = ['claude', 'codex'];
 
-/** A section's bytes, or a maker of them in pieces: called once for the length and CRC and again to write (never held whole). */
+/**
+ * A section's bytes, or a maker of them in pieces: called once for the length and CRC and again to
+ * write (never held whole). A piece is valid until the next one is asked for (a maker may fill the
+ * same buffer again): every reader copies, sums or writes it first.
+ */
 export type Section = Buffer | (() => Iterable<Buffer>);
 
 function piecesOf(section: Section): Iterable<Buffer> {
