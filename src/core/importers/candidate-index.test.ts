@@ -24,6 +24,8 @@ afterEach(async () => {
   await rm(home, { recursive: true, force: true });
 });
 
+const MB = 1 << 20;
+
 function candidate(i: number, extra: Partial<ImportedCandidate> = {}): ImportedCandidate {
   const externalId = `aaaaaaaa-0000-4000-8000-${String(i).padStart(12, '0')}`;
   return {
@@ -73,16 +75,17 @@ describe('candidate index encoding', () => {
     }
   });
 
-  it('writes the columns and the listing block in pieces: the columns byte for byte what JSON.stringify makes of them, neither ever held whole (10,000 entries)', async () => {
+  it('writes the columns, the extras and the listing block in pieces: the columns byte for byte what JSON.stringify makes of them, none ever held whole, pieces filled again (10,000 entries)', async () => {
     const entries = Array.from({ length: 10_000 }, (_, i) =>
-      i % 9 === 0 ? entryOf(`/h/.codex/sessions/ünï-${i}.jsonl`, 'codex', i, i + 0.25, null, 'no messages', [i, 1, 2, 3]) : entryOf(candidate(i).path, 'claude', i, i * 1.5, candidate(i, i % 4 === 0 ? { note: 'torn "tail"' } : {}), null, [0, i, 0, 0]),
+      i % 9 === 0 ? entryOf(`/h/.codex/sessions/ünï-${i}.jsonl`, 'codex', i, i + 0.25, null, 'no messages', [i, 1, 2, 3]) : entryOf(candidate(i).path, 'claude', i, i * 1.5, candidate(i, { model: `model ${'m'.repeat(200)}`, ...(i % 4 === 0 ? { note: 'torn "tail"' } : {}) }), null, [0, i, 0, 0]),
     );
     const file = candidateIndexFileFor(cacheFile);
     const stringify = JSON.stringify;
     const allocUnsafe = Buffer.allocUnsafe;
     let longest = 0;
     let biggestBuffer = 0;
-    Buffer.allocUnsafe = (size: number) => ((biggestBuffer = Math.max(biggestBuffer, size)), allocUnsafe(size));
+    let allocated = 0;
+    Buffer.allocUnsafe = (size: number) => ((biggestBuffer = Math.max(biggestBuffer, size)), (allocated += size), allocUnsafe(size));
     JSON.stringify = ((...args: Parameters<typeof stringify>) => {
       const text = stringify(...args);
       longest = Math.max(longest, text?.length ?? 0);
@@ -103,6 +106,10 @@ describe('candidate index encoding', () => {
     expect(longest).toBeLessThan(columns.length / 2);
     const head = JSON.parse(written.toString('utf8', PREFIX_BYTES, columnsStart)) as { listing: { blockBytes: number } };
     expect(biggestBuffer).toBeLessThan(head.listing.blockBytes / 2);
+    // A megabyte per pass over the block (three) and the extras (two), and the write's chunk: a
+    // new megabyte per piece of the block on every pass, and the extras (2 MB) whole, were 12 MB here.
+    expect(head.listing.blockBytes).toBeGreaterThan(2 * MB);
+    expect(allocated).toBeLessThanOrEqual(6 * MB + 1024);
     const fields = (list: readonly IndexEntry[]) => list.map((e) => [e.path, e.size, e.mtimeMs, e.skip, e.note, ...e.totals]).sort((x, y) => String(x[0]).localeCompare(String(y[0])));
     expect(fields(decodeCandidateIndexWithMeta(written)!.entries)).toEqual(fields(entries));
   });

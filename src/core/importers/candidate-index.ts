@@ -190,21 +190,14 @@ function encodeCandidateIndexParts(entries: readonly IndexEntry[], meta: IndexMe
     sortTimes[i] = e.at;
     sources[i] = SOURCE_CODES.indexOf(e.source);
   }
-  // All extras in one buffer, sized first (those of a read index copied from its file): a Buffer each was 100,000 of them.
+  // The extras texts are sized here and made in pieces as they are written (extrasPieces): held in
+  // one buffer they were 12 MB at the peak of a rewrite at 100,000 sessions.
   const extrasEnds = new Uint32Array(ordered.length);
   let extrasLength = 0;
   for (let i = 0; i < ordered.length; i++) {
     const e = ordered[i]!;
     extrasLength += e.skip !== null ? 0 : e instanceof DecodedEntry ? e.extrasLength() : Buffer.byteLength(extrasTextOf(e));
     extrasEnds[i] = extrasLength;
-  }
-  const extrasBytes = Buffer.allocUnsafe(extrasLength);
-  for (let i = 0; i < ordered.length; i++) {
-    const e = ordered[i]!;
-    const from = i === 0 ? 0 : extrasEnds[i - 1]!;
-    if (e.skip !== null) continue;
-    if (e instanceof DecodedEntry) e.copyExtras(extrasBytes, from);
-    else extrasBytes.write(extrasTextOf(e), from, 'utf8');
   }
 
   // The listing block: what writeListJson prints between `"groups":[` and `]`. Its rows' places
@@ -213,7 +206,7 @@ function encodeCandidateIndexParts(entries: readonly IndexEntry[], meta: IndexMe
   // held whole, it was 29 MB at the peak of an index rewrite at 100,000 sessions.
   const opens = grouped.map((g) => Buffer.from(groupOpenText(g.cwd)));
   const closes = grouped.map((g) => Buffer.from(groupCloseText(g.newestAt)));
-  const rows: Array<{ start: number; end: number }> = [];
+  const rows = { starts: new Uint32Array(ordered.length), ends: new Uint32Array(ordered.length) };
   const groups: GroupRef[] = [];
   let length = 0;
   let row = 0;
@@ -224,9 +217,9 @@ function encodeCandidateIndexParts(entries: readonly IndexEntry[], meta: IndexMe
     length += opens[g]!.length;
     for (let k = 0; k < group.items.length; k++) {
       if (k > 0) length += 1;
-      const rowStart = length;
+      rows.starts[row + k] = length;
       length += rowLengthOf(ordered[row + k]!);
-      rows.push({ start: rowStart, end: length });
+      rows.ends[row + k] = length;
     }
     length += closes[g]!.length;
     groups.push([group.cwd, group.newestAt, row, group.items.length, start, length, 0]);
@@ -236,15 +229,37 @@ function encodeCandidateIndexParts(entries: readonly IndexEntry[], meta: IndexMe
   let blockBytes = 0;
   for (const piece of listingBlock(grouped, ordered, opens, closes, (g, crc) => (groups[g]![6] = crc))) blockBytes += piece.length;
   if (blockBytes !== length) throw new Error(`candidate index: the listing block came to ${blockBytes} bytes, sized ${length}`);
-  for (let i = candidates; i < ordered.length; i++) rows.push({ start: 0, end: 0 });
   const notes = ordered.slice(0, candidates).flatMap((e) => (e.note ? [`${e.path}: ${e.note}`] : []));
   notes.sort();
   const newest = newestEntries(ordered, QUICK_VERIFY_NEWEST).map((e): [string, number, number] => [e.path, e.size, e.mtimeMs]);
   const head: IndexHead = { version: CANDIDATE_INDEX_VERSION, ...meta, listing: { files: ordered.length, candidates, groups, notes, newest, blockBytes: length } };
-  return writeLayoutParts({ head: JSON.stringify(head), columns: () => columnsJson(columns), at: sortTimes, extras: { bytes: extrasBytes, ends: extrasEnds }, rows, sources, block });
+  return writeLayoutParts({ head: JSON.stringify(head), columns: () => columnsJson(columns), at: sortTimes, extras: { ends: extrasEnds, bytes: () => extrasPieces(ordered, extrasEnds) }, rows, sources, block });
 }
 
 const COMMA_BYTE = 0x2c;
+
+/** Bytes per piece of the extras as they are made (an entry's longer extras get a piece of their own). */
+const EXTRAS_PIECE_BYTES = 1 << 20;
+
+/** The entries' extras texts (sized in `ends`) in pieces, one buffer filled again (a Section's piece is used before the next). */
+function* extrasPieces(ordered: readonly IndexEntry[], ends: Uint32Array): Generator<Buffer> {
+  let piece = Buffer.allocUnsafe(EXTRAS_PIECE_BYTES);
+  let at = 0;
+  for (let i = 0; i < ordered.length; i++) {
+    const e = ordered[i]!;
+    const length = ends[i]! - (i === 0 ? 0 : ends[i - 1]!);
+    if (e.skip !== null || length === 0) continue;
+    if (at + length > piece.length) {
+      if (at > 0) yield piece.subarray(0, at);
+      at = 0;
+      if (length > piece.length) piece = Buffer.allocUnsafe(length);
+    }
+    if (e instanceof DecodedEntry) e.copyExtras(piece, at);
+    else piece.write(extrasTextOf(e), at, 'utf8');
+    at += length;
+  }
+  if (at > 0) yield piece.subarray(0, at);
+}
 
 /** Bytes per piece of the listing block as it is made (a row longer than this gets a piece of its own). */
 const BLOCK_PIECE_BYTES = 1 << 20;
