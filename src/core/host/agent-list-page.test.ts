@@ -11,8 +11,9 @@ function entries(n: number, mtimeOf: (i: number) => number): { list: IndexEntry[
     const path = `/home/dev/.claude/projects/-w/${String(i).padStart(8, '0')}-0000-4000-8000-000000000000.jsonl`;
     const stat = { size: 100 + i, mtimeMs: mtimeOf(i) };
     const e = entryOf(path, 'claude', stat.size, stat.mtimeMs, candidateWithNote('claude', path, stat, 'n'), null, [0, 0, 0, 0]);
-    const candidate = e.candidate;
-    return { ...e, candidate: () => (built++, candidate()) };
+    const candidate = e.candidate.bind(e);
+    // A view of the entry that counts candidate() (an entry is a class: a spread copy would lose its methods).
+    return Object.assign(Object.create(e) as IndexEntry, { candidate: () => (built++, candidate()) });
   });
   return { list, built: () => built };
 }

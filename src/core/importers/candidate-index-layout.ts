@@ -46,7 +46,11 @@ export interface IndexHead extends IndexMeta {
 
 export const SOURCE_CODES: readonly AgentSource[] = ['claude', 'codex'];
 
-/** A section's bytes, or a maker of them in pieces: called once for the length and CRC and again to write (never held whole). */
+/**
+ * A section's bytes, or a maker of them in pieces: called once for the length and CRC and again to
+ * write (never held whole). A piece is valid until the next one is asked for (a maker may fill the
+ * same buffer again): every reader copies, sums or writes it first.
+ */
 export type Section = Buffer | (() => Iterable<Buffer>);
 
 function piecesOf(section: Section): Iterable<Buffer> {
@@ -58,9 +62,10 @@ export interface IndexSections {
   /** The columns' JSON. */
   columns: Section;
   at: Float64Array;
-  /** Each entry's extras, or all of them in one buffer with where each ends (`extrasEnds[i]`). */
-  extras: Buffer[] | { bytes: Buffer; ends: Uint32Array };
-  rows: Array<{ start: number; end: number }>;
+  /** Where each entry's extras text ends (`ends[i]`, counted from the first), and their bytes in entry order. */
+  extras: { ends: Uint32Array; bytes: Section };
+  /** Each row's place in the listing block ([0, 0] for a skipped file). */
+  rows: { starts: Uint32Array; ends: Uint32Array };
   sources: Uint8Array;
   block: Section;
 }
@@ -85,21 +90,22 @@ export function writeLayoutParts(s: IndexSections): SizedParts {
   const before = PREFIX_BYTES + head.length + columnsLength;
   const pad = Buffer.alloc((8 - (before % 8)) % 8);
   const extrasOff = new Uint32Array(count + 1);
-  const extras = Array.isArray(s.extras) ? s.extras : [s.extras.bytes];
-  if (Array.isArray(s.extras)) for (let i = 0; i < count; i++) extrasOff[i + 1] = extrasOff[i]! + s.extras[i]!.length;
-  else extrasOff.set(s.extras.ends, 1);
-  const starts = new Uint32Array(count);
-  const ends = new Uint32Array(count);
-  s.rows.forEach((r, i) => ((starts[i] = r.start), (ends[i] = r.end)));
+  extrasOff.set(s.extras.ends, 1);
   const prefix = Buffer.alloc(PREFIX_BYTES);
   prefix.write(CANDIDATE_INDEX_MAGIC, 0, 'latin1');
   prefix.writeUInt32LE(head.length, 8);
   prefix.writeUInt32LE(columnsLength, 12);
   prefix.writeUInt32LE(count, 16);
   const view = (a: ArrayBufferView) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
-  const arrays = [view(s.at), view(extrasOff), view(starts), view(ends), view(s.sources)];
-  const rest = [pad, ...arrays, ...extras];
+  const arrays = [view(s.at), view(extrasOff), view(s.rows.starts), view(s.rows.ends), view(s.sources)];
+  const rest = [pad, ...arrays];
   crc = rest.reduce(sum, crc);
+  let extrasLength = 0;
+  for (const piece of piecesOf(s.extras.bytes)) {
+    extrasLength += piece.length;
+    crc = sum(crc, piece);
+  }
+  if (extrasLength !== extrasOff[count]) throw new Error(`candidate index: the extras came to ${extrasLength} bytes, sized ${extrasOff[count]}`);
   let blockLength = 0;
   for (const piece of piecesOf(s.block)) {
     blockLength += piece.length;
@@ -107,12 +113,13 @@ export function writeLayoutParts(s: IndexSections): SizedParts {
   }
   prefix.writeUInt32LE(crc, 20);
   prefix.writeUInt32LE(arrays.reduce(sum, crc32(head)), 24);
-  const length = before + rest.reduce((n, b) => n + b.length, 0) + blockLength;
+  const length = before + rest.reduce((n, b) => n + b.length, 0) + extrasLength + blockLength;
   function* parts(): Generator<Buffer> {
     yield prefix;
     yield head;
     yield* piecesOf(s.columns);
     yield* rest;
+    yield* piecesOf(s.extras.bytes);
     yield* piecesOf(s.block);
   }
   return { length, parts: parts() };

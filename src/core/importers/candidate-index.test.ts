@@ -24,6 +24,8 @@ afterEach(async () => {
   await rm(home, { recursive: true, force: true });
 });
 
+const MB = 1 << 20;
+
 function candidate(i: number, extra: Partial<ImportedCandidate> = {}): ImportedCandidate {
   const externalId = `aaaaaaaa-0000-4000-8000-${String(i).padStart(12, '0')}`;
   return {
@@ -73,16 +75,17 @@ describe('candidate index encoding', () => {
     }
   });
 
-  it('writes the columns and the listing block in pieces: the columns byte for byte what JSON.stringify makes of them, neither ever held whole (10,000 entries)', async () => {
+  it('writes the columns, the extras and the listing block in pieces: the columns byte for byte what JSON.stringify makes of them, none ever held whole, pieces filled again (10,000 entries)', async () => {
     const entries = Array.from({ length: 10_000 }, (_, i) =>
-      i % 9 === 0 ? entryOf(`/h/.codex/sessions/ünï-${i}.jsonl`, 'codex', i, i + 0.25, null, 'no messages', [i, 1, 2, 3]) : entryOf(candidate(i).path, 'claude', i, i * 1.5, candidate(i, i % 4 === 0 ? { note: 'torn "tail"' } : {}), null, [0, i, 0, 0]),
+      i % 9 === 0 ? entryOf(`/h/.codex/sessions/ünï-${i}.jsonl`, 'codex', i, i + 0.25, null, 'no messages', [i, 1, 2, 3]) : entryOf(candidate(i).path, 'claude', i, i * 1.5, candidate(i, { model: `model ${'m'.repeat(200)}`, ...(i % 4 === 0 ? { note: 'torn "tail"' } : {}) }), null, [0, i, 0, 0]),
     );
     const file = candidateIndexFileFor(cacheFile);
     const stringify = JSON.stringify;
     const allocUnsafe = Buffer.allocUnsafe;
     let longest = 0;
     let biggestBuffer = 0;
-    Buffer.allocUnsafe = (size: number) => ((biggestBuffer = Math.max(biggestBuffer, size)), allocUnsafe(size));
+    let allocated = 0;
+    Buffer.allocUnsafe = (size: number) => ((biggestBuffer = Math.max(biggestBuffer, size)), (allocated += size), allocUnsafe(size));
     JSON.stringify = ((...args: Parameters<typeof stringify>) => {
       const text = stringify(...args);
       longest = Math.max(longest, text?.length ?? 0);
@@ -103,6 +106,10 @@ describe('candidate index encoding', () => {
     expect(longest).toBeLessThan(columns.length / 2);
     const head = JSON.parse(written.toString('utf8', PREFIX_BYTES, columnsStart)) as { listing: { blockBytes: number } };
     expect(biggestBuffer).toBeLessThan(head.listing.blockBytes / 2);
+    // A megabyte per pass over the block (three) and the extras (two), and the write's chunk: a
+    // new megabyte per piece of the block on every pass, and the extras (2 MB) whole, were 12 MB here.
+    expect(head.listing.blockBytes).toBeGreaterThan(2 * MB);
+    expect(allocated).toBeLessThanOrEqual(6 * MB + 1024);
     const fields = (list: readonly IndexEntry[]) => list.map((e) => [e.path, e.size, e.mtimeMs, e.skip, e.note, ...e.totals]).sort((x, y) => String(x[0]).localeCompare(String(y[0])));
     expect(fields(decodeCandidateIndexWithMeta(written)!.entries)).toEqual(fields(entries));
   });
@@ -132,6 +139,23 @@ describe('candidate index encoding', () => {
     }
     // Re-encoding decoded entries copies their bytes: the same file.
     expect(encodeCandidateIndex(back).equals(buf)).toBe(true);
+  });
+
+  it('a fresh entry keeps its candidate as its row and extras texts only (no candidate, row object or closures held), and gives back equal ones', () => {
+    const variants = [candidate(1), candidate(2, { note: 'torn' }), candidate(3, { title: '', cwd: null, model: 'm', branch: null }), candidate(4, { messageCountExact: false, cliVersion: null })];
+    for (const c of variants) {
+      const entry = entryOf(c.path, 'claude', 10, 20, c, null, [1, 2, 3, 4]);
+      // What each of 100,000 fresh entries holds: plain values and its totals, nothing to call, no object of the candidate's.
+      for (const value of Object.values(entry)) expect(typeof value === 'function' || (typeof value === 'object' && value !== null && value !== entry.totals)).toBe(false);
+      const back = entry.candidate();
+      expect(back).not.toBe(c);
+      expect(back).toEqual(c);
+      expect(entry.row()).toEqual(candidateRow(c));
+      expect(entry.rowText()).toBe(JSON.stringify(candidateRow(c)));
+    }
+    const skipped = entryOf('/x/skip.jsonl', 'codex', 1, 2, null, 'no messages', [0, 0, 0, 0]);
+    expect(() => skipped.candidate()).toThrow(/not a candidate \(no messages\)/);
+    expect(() => skipped.row()).toThrow(/not a candidate/);
   });
 
   it('refuses damaged or foreign files instead of serving them: every truncation and a flipped magic', () => {

@@ -53,32 +53,57 @@ export interface IndexEntry {
   row(): IndexRow;
 }
 
-/** A fresh entry from a scanned candidate (or a skipped file). */
+/**
+ * A fresh entry from a scanned candidate (or a skipped file). It keeps the candidate as two texts,
+ * its list row and its extras (as the index stores them), not the candidate, its row object and
+ * closures: at 100,000 sessions those were most of a cold listing's heap (bench/README.md, issue 15,
+ * ninth sitting). candidate() and row() parse the texts back when a caller asks.
+ */
 export function entryOf(path: string, source: AgentSource, size: number, mtimeMs: number, candidate: ImportedCandidate | null, skip: string | null, totals: EntryTotals): IndexEntry {
-  const row = candidate ? candidateRow(candidate) : null;
-  let rowText: string | null = null;
-  return {
-    path,
-    source,
-    size,
-    mtimeMs,
-    skip: candidate ? null : (skip ?? 'skipped'),
-    at: row ? timeOf(row.updatedAt) : 0,
-    cwd: row ? normalizeCwd(row.cwd) : '',
-    id: row?.id ?? '',
-    note: candidate?.note ?? null,
-    totals,
-    candidate: () => {
-      if (!candidate) throw new Error(`${path} is not a candidate (${skip})`);
-      return candidate;
-    },
-    rowText: () => (rowText ??= JSON.stringify(row)),
-    text: () => (rowText ??= JSON.stringify(row)),
-    row: () => {
-      if (!row) throw new Error(`${path} is not a candidate (${skip})`);
-      return row;
-    },
-  };
+  if (!candidate) return new FreshEntry(path, source, size, mtimeMs, skip ?? 'skipped', 0, '', '', null, totals, '', '');
+  const row = candidateRow(candidate);
+  return new FreshEntry(path, source, size, mtimeMs, null, timeOf(row.updatedAt), normalizeCwd(row.cwd), row.id, candidate.note ?? null, totals, JSON.stringify(row), JSON.stringify(extrasOf(candidate, row)));
+}
+
+/** An entry made by a scan: plain fields and texts, methods on the prototype (no closures per entry). */
+class FreshEntry implements IndexEntry {
+  #parsed: ImportedCandidate | null = null;
+  readonly #rowText: string;
+  readonly #extrasText: string;
+  constructor(
+    readonly path: string,
+    readonly source: AgentSource,
+    readonly size: number,
+    readonly mtimeMs: number,
+    readonly skip: string | null,
+    readonly at: number,
+    readonly cwd: string,
+    readonly id: string,
+    readonly note: string | null,
+    readonly totals: EntryTotals,
+    rowText: string,
+    extrasText: string,
+  ) {
+    this.#rowText = rowText;
+    this.#extrasText = extrasText;
+  }
+  rowText(): string {
+    return this.#rowText;
+  }
+  text(): string {
+    return this.#rowText;
+  }
+  extrasText(): string {
+    return this.#extrasText;
+  }
+  row(): IndexRow {
+    if (this.skip !== null) throw new Error(`${this.path} is not a candidate (${this.skip})`);
+    return JSON.parse(this.#rowText) as IndexRow;
+  }
+  candidate(): ImportedCandidate {
+    if (this.skip !== null) throw new Error(`${this.path} is not a candidate (${this.skip})`);
+    return (this.#parsed ??= candidateOf(this.source, this.path, this.note, this.#rowText, this.#extrasText));
+  }
 }
 
 /**
@@ -124,7 +149,12 @@ export function candidateIndexFileFor(cacheFile: string): string {
  * older index are copied as bytes.
  */
 export function encodeCandidateIndex(entries: readonly IndexEntry[], meta: IndexMeta = NO_INDEX_META): Buffer {
-  return Buffer.concat([...encodeCandidateIndexParts(entries, meta).parts]);
+  const { length, parts } = encodeCandidateIndexParts(entries, meta);
+  const out = Buffer.allocUnsafe(length);
+  let at = 0;
+  for (const part of parts) at += part.copy(out, at); // each part copied before the next is made (Section)
+  if (at !== length) throw new Error(`candidate index: its parts came to ${at} bytes, sized ${length}`);
+  return out;
 }
 
 /** encodeCandidateIndex's bytes as parts, to be written one after another. */
@@ -160,22 +190,14 @@ function encodeCandidateIndexParts(entries: readonly IndexEntry[], meta: IndexMe
     sortTimes[i] = e.at;
     sources[i] = SOURCE_CODES.indexOf(e.source);
   }
-  // All extras in one buffer, sized first (those of a read index copied from its file): a Buffer each was 100,000 of them.
+  // The extras texts are sized here and made in pieces as they are written (extrasPieces): held in
+  // one buffer they were 12 MB at the peak of a rewrite at 100,000 sessions.
   const extrasEnds = new Uint32Array(ordered.length);
-  const fresh: Array<Buffer | null> = ordered.map((e) => (e.skip === null && !(e instanceof DecodedEntry) ? bytesOf(e, 'candidate') : null));
   let extrasLength = 0;
   for (let i = 0; i < ordered.length; i++) {
     const e = ordered[i]!;
-    extrasLength += e.skip !== null ? 0 : e instanceof DecodedEntry ? e.extrasLength() : fresh[i]!.length;
+    extrasLength += e.skip !== null ? 0 : e instanceof DecodedEntry ? e.extrasLength() : Buffer.byteLength(extrasTextOf(e));
     extrasEnds[i] = extrasLength;
-  }
-  const extrasBytes = Buffer.allocUnsafe(extrasLength);
-  for (let i = 0; i < ordered.length; i++) {
-    const e = ordered[i]!;
-    const from = i === 0 ? 0 : extrasEnds[i - 1]!;
-    if (e.skip !== null) continue;
-    if (e instanceof DecodedEntry) e.copyExtras(extrasBytes, from);
-    else fresh[i]!.copy(extrasBytes, from);
   }
 
   // The listing block: what writeListJson prints between `"groups":[` and `]`. Its rows' places
@@ -184,7 +206,7 @@ function encodeCandidateIndexParts(entries: readonly IndexEntry[], meta: IndexMe
   // held whole, it was 29 MB at the peak of an index rewrite at 100,000 sessions.
   const opens = grouped.map((g) => Buffer.from(groupOpenText(g.cwd)));
   const closes = grouped.map((g) => Buffer.from(groupCloseText(g.newestAt)));
-  const rows: Array<{ start: number; end: number }> = [];
+  const rows = { starts: new Uint32Array(ordered.length), ends: new Uint32Array(ordered.length) };
   const groups: GroupRef[] = [];
   let length = 0;
   let row = 0;
@@ -195,9 +217,9 @@ function encodeCandidateIndexParts(entries: readonly IndexEntry[], meta: IndexMe
     length += opens[g]!.length;
     for (let k = 0; k < group.items.length; k++) {
       if (k > 0) length += 1;
-      const rowStart = length;
+      rows.starts[row + k] = length;
       length += rowLengthOf(ordered[row + k]!);
-      rows.push({ start: rowStart, end: length });
+      rows.ends[row + k] = length;
     }
     length += closes[g]!.length;
     groups.push([group.cwd, group.newestAt, row, group.items.length, start, length, 0]);
@@ -207,15 +229,37 @@ function encodeCandidateIndexParts(entries: readonly IndexEntry[], meta: IndexMe
   let blockBytes = 0;
   for (const piece of listingBlock(grouped, ordered, opens, closes, (g, crc) => (groups[g]![6] = crc))) blockBytes += piece.length;
   if (blockBytes !== length) throw new Error(`candidate index: the listing block came to ${blockBytes} bytes, sized ${length}`);
-  for (let i = candidates; i < ordered.length; i++) rows.push({ start: 0, end: 0 });
   const notes = ordered.slice(0, candidates).flatMap((e) => (e.note ? [`${e.path}: ${e.note}`] : []));
   notes.sort();
   const newest = newestEntries(ordered, QUICK_VERIFY_NEWEST).map((e): [string, number, number] => [e.path, e.size, e.mtimeMs]);
   const head: IndexHead = { version: CANDIDATE_INDEX_VERSION, ...meta, listing: { files: ordered.length, candidates, groups, notes, newest, blockBytes: length } };
-  return writeLayoutParts({ head: JSON.stringify(head), columns: () => columnsJson(columns), at: sortTimes, extras: { bytes: extrasBytes, ends: extrasEnds }, rows, sources, block });
+  return writeLayoutParts({ head: JSON.stringify(head), columns: () => columnsJson(columns), at: sortTimes, extras: { ends: extrasEnds, bytes: () => extrasPieces(ordered, extrasEnds) }, rows, sources, block });
 }
 
 const COMMA_BYTE = 0x2c;
+
+/** Bytes per piece of the extras as they are made (an entry's longer extras get a piece of their own). */
+const EXTRAS_PIECE_BYTES = 1 << 20;
+
+/** The entries' extras texts (sized in `ends`) in pieces, one buffer filled again (a Section's piece is used before the next). */
+function* extrasPieces(ordered: readonly IndexEntry[], ends: Uint32Array): Generator<Buffer> {
+  let piece = Buffer.allocUnsafe(EXTRAS_PIECE_BYTES);
+  let at = 0;
+  for (let i = 0; i < ordered.length; i++) {
+    const e = ordered[i]!;
+    const length = ends[i]! - (i === 0 ? 0 : ends[i - 1]!);
+    if (e.skip !== null || length === 0) continue;
+    if (at + length > piece.length) {
+      if (at > 0) yield piece.subarray(0, at);
+      at = 0;
+      if (length > piece.length) piece = Buffer.allocUnsafe(length);
+    }
+    if (e instanceof DecodedEntry) e.copyExtras(piece, at);
+    else piece.write(extrasTextOf(e), at, 'utf8');
+    at += length;
+  }
+  if (at > 0) yield piece.subarray(0, at);
+}
 
 /** Bytes per piece of the listing block as it is made (a row longer than this gets a piece of its own). */
 const BLOCK_PIECE_BYTES = 1 << 20;
@@ -236,12 +280,14 @@ function* listingBlock(grouped: readonly ListGroup[], ordered: readonly IndexEnt
     if (onGroup && at > from) crc = crc32(piece.subarray(from, at), crc);
     from = at;
   };
-  // Room for `n` more bytes: the piece so far is handed out and a new one (at least n bytes) begun.
+  // Room for `n` more bytes: the piece so far is handed out, then filled again from its start (a
+  // Section's piece is used before the next is asked for): a new megabyte per piece, twice over
+  // the block, was 30 MB of buffers at the peak of a rewrite at 100,000 sessions.
   function* room(n: number): Generator<Buffer> {
     if (at + n <= piece.length) return;
     addToCrc();
     if (at > 0) yield piece.subarray(0, at);
-    piece = Buffer.allocUnsafe(Math.max(BLOCK_PIECE_BYTES, n));
+    if (piece.length < n) piece = Buffer.allocUnsafe(n);
     at = 0;
     from = 0;
   }
@@ -401,10 +447,11 @@ interface DecodedFile {
   extrasText?(from: number, to: number): string;
 }
 
-/** An entry read from an index file keeps its bytes: they are copied as they are when the index is rewritten. */
-function bytesOf(e: IndexEntry, which: 'candidate' | 'row'): Buffer {
-  if (e instanceof DecodedEntry) return which === 'candidate' ? e.extras() : e.rowBytes();
-  return Buffer.from(which === 'candidate' ? JSON.stringify(extrasOf(e.candidate())) : e.rowText());
+/** The extras text of an entry not read from an index (a fresh one keeps it; another IndexEntry is encoded from its candidate). */
+function extrasTextOf(e: IndexEntry): string {
+  if (e instanceof FreshEntry) return e.extrasText();
+  const c = e.candidate();
+  return JSON.stringify(extrasOf(c, candidateRow(c)));
 }
 
 /**
@@ -413,8 +460,7 @@ function bytesOf(e: IndexEntry, which: 'candidate' | 'row'): Buffer {
  */
 type Extras = [title: string | null, cwd: string | null | 0, exact: boolean, model: string | null, cliVersion: string | null, fingerprint: string];
 
-function extrasOf(c: ImportedCandidate): Extras {
-  const row = candidateRow(c);
+function extrasOf(c: ImportedCandidate, row: IndexRow): Extras {
   return [row.title === c.title ? null : c.title, c.cwd === row.cwd ? 0 : c.cwd, c.messageCountExact, c.model, c.cliVersion, c.fingerprint];
 }
 

@@ -87,6 +87,12 @@ export const QUICK_VERIFY_NEWEST = 256;
  * BATON_SCAN_WORKERS overrides it (0: every file in the scan's thread).
  */
 export const SCAN_WORKERS = 2;
+/**
+ * Young generation of a scan worker (MB): a worker's garbage is per file (each 20 KB log parsed
+ * and dropped), so a small nursery costs little; V8's default let each worker's grow to tens of
+ * MB, most of a cold listing's memory beyond its entries at 100,000 sessions (issue 15).
+ */
+export const SCAN_WORKER_YOUNG_MB = 6;
 /** Below this many new files a scan reads them itself: starting a worker costs more than it saves. */
 export const POOL_MIN_FILES = 512;
 /** Files per task sent to a worker: small enough that both workers share the first batch. */

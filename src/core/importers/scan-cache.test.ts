@@ -57,6 +57,15 @@ describe('the digest cache written entry by entry', () => {
     expect((await stat(file)).mode & 0o777).toBe(0o600);
   });
 
+  it('writes an entry larger than its write chunk, and the entries around it, byte for byte', async () => {
+    const next = seededRandom(91);
+    const cache = emptyCache();
+    for (let i = 0; i < 40; i++) cache.entries[`/p/${i}/${i === 20 ? 'ü'.repeat(700_000) : 'x'.repeat(i * 1_000)}`] = state(next);
+    const file = join(root, 'large-entry.json');
+    await writeCache(file, cache);
+    expect(await readFile(file, 'utf8')).toBe(JSON.stringify(cache));
+  });
+
   it('aborted, leaves the cache it would have replaced and no temp file', async () => {
     const dir = await mkdtemp(join(root, 'abort-'));
     const file = join(dir, 'importers-cache.json');

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { markPhase } from '../perf/phase-trace.js';
-import { POOL_TASK_FILES } from './limits.js';
+import { POOL_TASK_FILES, SCAN_WORKER_YOUNG_MB } from './limits.js';
 import { isTaskReply, WORKER_READY, type ScanTask, type ScanWorkerData } from './scan-worker-protocol.js';
 import type { JobResult, SummarizeJob } from './summarize-jobs.js';
 
@@ -77,10 +77,12 @@ export function scanWorkerEntry(): { file: string; source: boolean } | null {
   return import.meta.url.endsWith('.ts') && existsSync(source) ? { file: source, source: true } : null;
 }
 
+const WORKER_LIMITS = { maxYoungGenerationSizeMb: SCAN_WORKER_YOUNG_MB };
+
 /** A worker for a TypeScript entry: tsx's CommonJS hook registered first (development and tests only). */
 function sourceWorker(file: string, workerData: ScanWorkerData): Worker {
   const tsx = createRequire(import.meta.url).resolve('tsx/cjs/api');
-  return new Worker(`require(${JSON.stringify(tsx)}).register(); require(${JSON.stringify(file)});`, { eval: true, workerData });
+  return new Worker(`require(${JSON.stringify(tsx)}).register(); require(${JSON.stringify(file)});`, { eval: true, workerData, resourceLimits: WORKER_LIMITS });
 }
 
 /** How many workers a cold scan starts: `requested`, but none on one core (they would only compete with the scan). */
@@ -151,7 +153,7 @@ export function startScanPool(options: ScanPoolOptions): ScanPool {
       let worker: Worker;
       try {
         const workerData: ScanWorkerData = { nice: options.nice ?? 0 };
-        worker = entry.source ? sourceWorker(entry.file, workerData) : new Worker(entry.file, { workerData });
+        worker = entry.source ? sourceWorker(entry.file, workerData) : new Worker(entry.file, { workerData, resourceLimits: WORKER_LIMITS });
       } catch {
         break;
       }

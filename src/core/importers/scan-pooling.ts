@@ -26,14 +26,20 @@ export function workersWanted(options: Pick<ScanOptions, 'workers' | 'env'>): nu
   return raw !== undefined && /^\d{1,2}$/.test(raw) ? Number(raw) : SCAN_WORKERS;
 }
 
+/** Each batch's summaries from the pool, by index into `files`; null for a batch read in the scan's thread. */
+export interface PooledBatches {
+  /** Batch `b`'s summaries, handed over once: nothing here keeps them after (the scan lets each batch go as it ends). */
+  take(b: number): Promise<Map<number, FileState | Error> | null>;
+}
+
 /**
  * Hands the new files of every batch but the first to the pool at once (it answers tasks in
  * order, so earlier batches come back first) and gives, per batch, each file's summary by index
  * into `files`. The first batch (null) is read in the scan's thread while the workers start: its
  * rows are the first a host shows, and they should not wait for a worker to load.
  */
-export function summarizeInPool(pool: ScanPool, batches: ReadonlyArray<readonly number[]>, files: readonly FoundFile[], stats: ReadonlyArray<ImportStat | Error>, isNew: Uint8Array, bytes: { n: number }, inThreadFirst: boolean): Array<Promise<Map<number, FileState | Error> | null>> {
-  return batches.map(async (batch, b) => {
+export function summarizeInPool(pool: ScanPool, batches: ReadonlyArray<readonly number[]>, files: readonly FoundFile[], stats: ReadonlyArray<ImportStat | Error>, isNew: Uint8Array, bytes: { n: number }, inThreadFirst: boolean): PooledBatches {
+  const pending: Array<Promise<Map<number, FileState | Error> | null> | undefined> = batches.map(async (batch, b) => {
     if (b === 0 && inThreadFirst) return null;
     const wanted = batch.filter((i) => isNew[i] === 1);
     const jobs: SummarizeJob[] = wanted.map((i) => {
@@ -44,6 +50,15 @@ export function summarizeInPool(pool: ScanPool, batches: ReadonlyArray<readonly 
     bytes.n += run.bytes;
     return new Map(wanted.map((i, k) => [i, resultValue(run.results[k]!)]));
   });
+  return {
+    // A settled promise keeps its value: held here to the end of a cold scan, every batch's digests were 100,000 at once.
+    take(b) {
+      const batch = pending[b];
+      if (!batch) throw new Error(`scan pool: batch ${b} was taken already or does not exist`);
+      pending[b] = undefined;
+      return batch;
+    },
+  };
 }
 
 /**

@@ -332,20 +332,55 @@ export async function scanCandidateIndex(options: ScanOptions = {}): Promise<Ind
   return (await scanCandidateIndexFull({ ...options, loaded: index })).scan;
 }
 
+type FullScanOptions = ScanOptions & {
+  onProgress?: (p: ScanProgress) => void;
+  /**
+   * A long scan's candidates so far, redacted, at most every PARTIAL_INTERVAL_MS (each call
+   * adds to the previous ones): a host on a fresh data directory shows rows before the end.
+   */
+  onPartial?: (added: IndexEntry[]) => void;
+  loaded?: Awaited<ReturnType<typeof readCandidateIndex>>;
+};
+
 /** scanCandidateIndex, plus what a resident holder (the host) keeps: skip entries and fresh digests. */
-export async function scanCandidateIndexFull(
-  options: ScanOptions & {
-    onProgress?: (p: ScanProgress) => void;
-    /**
-     * A long scan's candidates so far, redacted, at most every PARTIAL_INTERVAL_MS (each call
-     * adds to the previous ones): a host on a fresh data directory shows rows before the end.
-     */
-    onPartial?: (added: IndexEntry[]) => void;
-    loaded?: Awaited<ReturnType<typeof readCandidateIndex>>;
-  } = {},
-): Promise<{ scan: IndexedScan; indexed: IndexEntry[] }> {
+export async function scanCandidateIndexFull(options: FullScanOptions = {}): Promise<{ scan: IndexedScan; indexed: IndexEntry[] }> {
   const started = performance.now();
   markPhase('scan-start');
+  // Discovery's arrays (100,000 found files, their stats, the known entries by path) end with
+  // readAndSettle, before the index is encoded: held to the end, they were alive at the peak of
+  // a rewrite at 100,000 sessions (bench/README.md, issue 15, ninth sitting).
+  const { next, indexed, meta, stats, changed, loadedIndex, indexFile, digests, unfinished } = await readAndSettle(options);
+  // Written again also when its folders were too fresh to trust at its last writing: stamped now, they may be.
+  const racy = indexFile !== undefined && loadedIndex !== null && hasRacyFolders(loadedIndex);
+  const rewrite = changed || !sameMeta(loadedIndex?.meta, meta) || (racy && !(await restampIndex(indexFile, loadedIndex.writtenAt)));
+  if (options.cacheFile && rewrite) await persistScan(options.cacheFile, indexed, meta, digests);
+  if (unfinished) await unfinished.abort();
+  if (indexFile && options.cacheFile) await markCandidateIndexVerified(indexFile); // quick scans may trust it again
+  markPhase('scan-saved');
+  stats.ms = Math.round(performance.now() - started);
+  return { scan: { entries: next.filter((e) => e.skip === null), stats }, indexed };
+}
+
+/** What a full scan read and settled, and what it still has to write. */
+interface SettledScan {
+  /** Every file's entry (skips included), in discovery order. */
+  next: IndexEntry[];
+  /** The entries the index is to hold: those with a digest. */
+  indexed: IndexEntry[];
+  meta: IndexMeta;
+  stats: ScanStats;
+  /** The entries differ from the loaded index's (or there was none). */
+  changed: boolean;
+  loadedIndex: { meta: IndexMeta; writtenAt: number } | null;
+  indexFile: string | undefined;
+  /** The digest cache to finish (the scan read new digests), else null. */
+  digests: DigestRewrite | null;
+  /** A digest cache begun but not to be finished (nothing read changed it). */
+  unfinished: ScanCacheWriter | null;
+}
+
+/** Discovers, stats and reads every session file (scanCandidateIndexFull's first part). */
+async function readAndSettle(options: FullScanOptions): Promise<SettledScan> {
   const counted = byteCountingReader(options.reader ?? nodeImportReader);
   const reader = counted.reader;
   const dirs = locateAgentDirs(options.env ?? process.env);
@@ -396,7 +431,7 @@ export async function scanCandidateIndexFull(
   const firstBatch = options.onPartial ? SCAN_FIRST_ROWS : SCAN_READ_BATCH;
   const batches: number[][] = [];
   for (let from = 0, size = firstBatch; from < toRead.length; from += size, size = SCAN_READ_BATCH) batches.push(toRead.slice(from, from + size));
-  const files = found.files.map((f, i) => ({ ...f, path: paths[i]! }));
+  const files = found.files;
   let pool = options.pool ?? null;
   const isNew = new Uint8Array(files.length);
   let newFiles = 0;
@@ -420,7 +455,7 @@ export async function scanCandidateIndexFull(
     const breathe = timeSlicer(SCAN_SLICE_MS);
     for (let b = 0, from = 0; from < toRead.length; from += batches[b]!.length, b++) {
       const batchEnd = from + batches[b]!.length;
-      const summarized = pooled ? await pooled[b]! : null;
+      const summarized = pooled ? await pooled.take(b) : null;
       const prefixes = summarized ? new Map<number, Buffer>() : await readSmallFiles(reader, batches[b]!, found.files, fileStats, cache);
       const batchOutcomes: Outcome[] = new Array(batchEnd - from);
       let cursor = from;
@@ -514,18 +549,10 @@ export async function scanCandidateIndexFull(
     unindexed: found.files.length - indexed.length,
     skipped: found.skipped,
   };
-  // Written again also when its folders were too fresh to trust at its last writing: stamped now, they may be.
-  const racy = indexFile !== undefined && loadedIndex !== null && hasRacyFolders(loadedIndex);
-  const rewrite = changed || !sameMeta(loadedIndex?.meta, meta) || (racy && !(await restampIndex(indexFile, loadedIndex.writtenAt)));
-  if (options.cacheFile && rewrite) {
-    await persistScan(options.cacheFile, indexed, meta, writer && digestsRead ? { writer, written, loaded: cache } : null);
-  }
-  if (writer && !digestsRead) await writer.abort();
-  if (indexFile && options.cacheFile) await markCandidateIndexVerified(indexFile); // quick scans may trust it again
-  markPhase('scan-saved');
   stats.bytesRead = counted.bytes() + poolBytes.n;
-  stats.ms = Math.round(performance.now() - started);
-  return { scan: { entries: next.filter((e) => e.skip === null), stats }, indexed };
+  const loaded = loadedIndex ? { meta: loadedIndex.meta, writtenAt: loadedIndex.writtenAt } : null;
+  const digests = writer && digestsRead ? { writer, written, loaded: cache } : null;
+  return { next, indexed, meta, stats, changed, loadedIndex: loaded, indexFile, digests, unfinished: digestsRead ? null : writer };
 }
 
 /**

@@ -69,7 +69,8 @@ function isSealedInPieces(bytes: Uint8Array): boolean {
 
 /**
  * A file's plaintext as the parts it is made of, lazily, with its length known before the first
- * part (the header and every piece's associated data name it).
+ * part (the header and every piece's associated data name it). A part is valid until the next
+ * one is asked for (its maker may fill the same buffer again): use or copy it first.
  */
 export interface SizedParts {
   length: number;
