@@ -1,4 +1,4 @@
-import { appendFile, mkdtemp, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -156,5 +156,48 @@ describe('the host updates its index in place after changes made while it was do
     expect(await readFile(cacheFile)).toEqual(cacheBefore);
     expect((await readCandidateIndex(candidateIndexFileFor(cacheFile)))!.entries.filter((e) => e.skip === null)).toHaveLength(7);
     expect(await confirmAsHost(env, cacheFile)).toBe('unchanged');
+  });
+
+  it('changes the resident map in place once the index is written, and a failed write leaves the set and the file as they were', async () => {
+    const home = join(root, 'h');
+    const env = { HOME: home, CODEX_HOME: join(home, '.codex') };
+    const cacheFile = join(root, 'd', 'importers-cache.json');
+    const paths: string[] = [];
+    for (let i = 0; i < 6; i++) paths.push(await writeSession(home, i));
+    await ageFolders(home);
+    await scanCandidateIndexFull({ env, cacheFile });
+    const added = await writeSession(home, 50);
+    await rm(paths[1]!);
+    await appendFile(paths[2]!, `${JSON.stringify(claude.user({ uuid: 'late', cwd: '/home/dev/p2', sessionId: 'x' }, 'more'))}\n`);
+    await ageFolders(home);
+    const indexFile = candidateIndexFileFor(cacheFile);
+    const index = (await readCandidateIndex(indexFile, { resident: true }))!;
+    const resident = new Map(index.entries.map((e) => [e.path, e]));
+    const unindexed = new Set<string>();
+    const check = await checkIndex(index, (p) => resident.get(p), { env });
+    if (check.kind !== 'changed') throw new Error(`expected changes, got ${check.kind}`);
+    const before = [...resident];
+    const indexBefore = await readFile(indexFile);
+
+    // The rename over the index fails (a folder with a file in it stands where the index goes).
+    const aside = `${indexFile}.aside`;
+    await rename(indexFile, aside);
+    await mkdir(indexFile);
+    await writeFile(join(indexFile, 'blocker'), '');
+    await expect(updateIndex(resident, unindexed, check, { env, cacheFile })).rejects.toThrow();
+    expect([...resident]).toEqual(before);
+    expect(unindexed.size).toBe(0);
+    await rm(indexFile, { recursive: true });
+    await rename(aside, indexFile);
+    expect(await readFile(indexFile)).toEqual(indexBefore);
+
+    const update = await updateIndex(resident, unindexed, check, { env, cacheFile });
+    expect(update).toMatchObject({ added: 1, updated: 1, removed: 1 });
+    // The host's own map now holds what the index holds: no copy of it was made and returned.
+    expect(resident.has(added)).toBe(true);
+    expect(resident.has(paths[1]!)).toBe(false);
+    expect(resident.get(paths[2]!)!.size).toBe((await stat(paths[2]!)).size);
+    const written = (await readCandidateIndex(indexFile))!.entries;
+    expect(written.map((e) => e.path).sort()).toEqual([...resident.keys()].sort());
   });
 });

@@ -69,7 +69,8 @@ function isSealedInPieces(bytes: Uint8Array): boolean {
 
 /**
  * A file's plaintext as the parts it is made of, lazily, with its length known before the first
- * part (the header and every piece's associated data name it).
+ * part (the header and every piece's associated data name it). A consumer is done with a part
+ * before it asks for the next, so a maker may fill one buffer again for each.
  */
 export interface SizedParts {
   length: number;
