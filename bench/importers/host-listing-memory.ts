@@ -5,7 +5,7 @@
  * CLI. The host's peak RSS (VmHWM) before the listings and after them, and each listing's wall
  * and CPU time. Each build in turn (--before first, then this one), same data dir, same run.
  *
- *   npx tsx bench/importers/host-listing-memory.ts --dir=/tmp/c15f/huge [--before=/path/to/older/bin/baton.js] [--settle-ms=4000] [--add-file] [--racy-index]
+ *   npx tsx bench/importers/host-listing-memory.ts --dir=/tmp/c15f/huge [--before=/path/to/older/bin/baton.js] [--settle-ms=4000] [--add-file] [--racy-index] [--persisted-index]
  *
  * --add-file: each build starts from the same data dir (kept aside as data.pristine at the start)
  * with one Claude session copied under a new uuid while no host ran, as a user's new session
@@ -15,12 +15,18 @@
  * after the newest folder it recorded changed, as if written right after a session was added
  * (hasRacyFolders): neither the quick start nor the confirm trusts it, so the host runs the full scan.
  *
+ * --persisted-index: each build starts from the same data dir, its index written again from its
+ * entries without the folders' view, as a host leaves it after persisting a watched change
+ * (agent-candidates.ts schedulePersist): the next host's start.
+ *
  * The corpus and its data dir must exist (candidates.ts writes them; run one warm listing first).
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { copyFile, cp, readdir, readFile, rm, stat, utimes } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
 import { join, resolve } from 'node:path';
+import { readCandidateIndex } from '../../src/core/importers/candidate-index.js';
+import { persistIndex } from '../../src/core/importers/scan.js';
 
 const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=') as [string, string]));
 const dir = resolve(args.get('dir') ?? '/tmp/c15f/huge');
@@ -63,13 +69,19 @@ async function startHost(bin: string): Promise<ChildProcess> {
 
 const addFile = args.has('add-file');
 const racyIndex = args.has('racy-index');
+const persistedIndex = args.has('persisted-index');
 const pristine = join(dir, 'data.pristine');
 const project = join(dir, 'home', '.claude', 'projects', '-home-dev-project');
 
-/** The data dir as it was at the start, and one session file added since (--add-file). */
-async function changeWhileDown(): Promise<string> {
+/** The pristine data dir (its index rewritten without meta once, at the start: --persisted-index). */
+async function restorePristine(): Promise<void> {
   await rm(join(dir, 'data'), { recursive: true, force: true });
   await cp(pristine, join(dir, 'data'), { recursive: true, preserveTimestamps: true });
+}
+
+/** The data dir as it was at the start, and one session file added since (--add-file). */
+async function changeWhileDown(): Promise<string> {
+  await restorePristine();
   const from = (await readdir(project)).find((n) => n.endsWith('.jsonl'))!;
   const to = join(project, `${randomUUID()}.jsonl`);
   await copyFile(join(project, from), to);
@@ -89,14 +101,14 @@ async function newestFolderMtime(roots: string[]): Promise<number> {
 
 /** The pristine data dir with its index written, by its mtime, within FOLDER_MTIME_RACY_MS of its folders' last change. */
 async function racyWhileDown(): Promise<void> {
-  await rm(join(dir, 'data'), { recursive: true, force: true });
-  await cp(pristine, join(dir, 'data'), { recursive: true, preserveTimestamps: true });
+  await restorePristine();
   const stamp = new Date((await newestFolderMtime([join(dir, 'home', '.claude', 'projects'), join(dir, 'home', '.codex', 'sessions')])) + 500);
   await utimes(join(dir, 'data', 'importers-candidates.idx'), stamp, stamp);
 }
 
 async function measure(name: string, bin: string): Promise<Record<string, string | number>[]> {
   if (racyIndex) await racyWhileDown();
+  if (persistedIndex) await restorePristine();
   const added = addFile ? await changeWhileDown() : null;
   try {
     return await measureHost(name, bin);
@@ -133,9 +145,13 @@ async function measureHost(name: string, bin: string): Promise<Record<string, st
 async function main(): Promise<void> {
   console.log(`corpus: ${dir}; load average ${(await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).join(' ')}`);
   const rows: Record<string, string | number>[] = [];
-  if (addFile || racyIndex) {
+  if (addFile || racyIndex || persistedIndex) {
     await rm(pristine, { recursive: true, force: true });
     await cp(join(dir, 'data'), pristine, { recursive: true, preserveTimestamps: true });
+  }
+  if (persistedIndex) {
+    const index = (await readCandidateIndex(join(pristine, 'importers-candidates.idx')))!;
+    await persistIndex(join(pristine, 'importers-cache.json'), index.entries);
   }
   const before = args.get('before');
   if (before) rows.push(...(await measure(`before (${before})`, resolve(before))));

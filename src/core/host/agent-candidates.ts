@@ -328,8 +328,6 @@ export function createAgentCandidates(options: AgentCandidatesOptions) {
         startIndex = null;
         const wasPartial = partial;
         partial = false;
-        entries = update.entries;
-        unindexed = update.unindexed;
         for (const path of changed.removed) states.delete(path);
         for (const [path, state] of update.states) states.set(path, state);
         stats = statsOf(entries.values(), changed.meta.skipped, changed.total, update.states.size);

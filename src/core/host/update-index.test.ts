@@ -1,10 +1,10 @@
-import { appendFile, mkdtemp, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CANDIDATE_INDEX_VERSION, candidateIndexFileFor, readCandidateIndex, type IndexEntry } from '../importers/candidate-index.js';
 import { readLayout } from '../importers/candidate-index-layout.js';
-import { scanCandidateIndexFull } from '../importers/scan.js';
+import { persistIndex, scanCandidateIndexFull } from '../importers/scan.js';
 import { claude, claudeLogPath, codex, codexLogPath, writeLog } from '../importers/test-fixtures/build-logs.js';
 import { seededRandom } from '../test-support/seeded-random.js';
 import { checkIndex } from './confirm-index.js';
@@ -77,10 +77,10 @@ async function confirmAsHost(env: NodeJS.ProcessEnv, cacheFile: string, maxChang
   return 'rescan';
 }
 
-const KINDS = ['add', 'grow', 'rewrite', 'remove', 'rename', 'empty', 'touch', 'damage-cache', 'damage-index'] as const;
+const KINDS = ['add', 'grow', 'rewrite', 'remove', 'rename', 'empty', 'touch', 'damage-cache', 'damage-index', 'persisted'] as const;
 
 describe('the host updates its index in place after changes made while it was down', () => {
-  it('over 240 seeded corpora (added, grown, rewritten, removed, renamed, emptied, touched; cache or index damaged; more changes than the limit): lists what a cold scan lists', async () => {
+  it('over 240 seeded corpora (added, grown, rewritten, removed, renamed, emptied, touched; cache or index damaged; index persisted without meta; more changes than the limit): lists what a cold scan lists', async () => {
     const outcomes = new Map<string, number>();
     const kindsSeen = new Set<string>();
     for (let seed = 1; seed <= 240; seed++) {
@@ -119,7 +119,9 @@ describe('the host updates its index in place after changes made while it was do
           } else if (kind === 'empty') await writeFile(path, '');
           else if (kind === 'touch') await utimes(path, HOUR_AGO + seed, HOUR_AGO + seed);
           else if (kind === 'damage-cache') await writeFile(cacheFile, '{"version":');
-          else await writeFile(candidateIndexFileFor(cacheFile), 'damaged');
+          else if (kind === 'damage-index') await writeFile(candidateIndexFileFor(cacheFile), 'damaged');
+          // Rewritten as a host persists its watched changes: the entries (none when damaged) without the folders' view.
+          else await persistIndex(cacheFile, (await readCandidateIndex(candidateIndexFileFor(cacheFile)))?.entries ?? []);
         }
         await ageFolders(home);
         // A limit of 1 now and then: more changes than that fall back to the full scan.
@@ -155,6 +157,69 @@ describe('the host updates its index in place after changes made while it was do
     expect((await stat(cacheFile)).mtimeMs).toBe(cacheMtime);
     expect(await readFile(cacheFile)).toEqual(cacheBefore);
     expect((await readCandidateIndex(candidateIndexFileFor(cacheFile)))!.entries.filter((e) => e.skip === null)).toHaveLength(7);
+    expect(await confirmAsHost(env, cacheFile)).toBe('unchanged');
+  });
+
+  it('changes the resident map in place once the index is written, and a failed write leaves the set and the file as they were', async () => {
+    const home = join(root, 'h');
+    const env = { HOME: home, CODEX_HOME: join(home, '.codex') };
+    const cacheFile = join(root, 'd', 'importers-cache.json');
+    const paths: string[] = [];
+    for (let i = 0; i < 6; i++) paths.push(await writeSession(home, i));
+    await ageFolders(home);
+    await scanCandidateIndexFull({ env, cacheFile });
+    const added = await writeSession(home, 50);
+    await rm(paths[1]!);
+    await appendFile(paths[2]!, `${JSON.stringify(claude.user({ uuid: 'late', cwd: '/home/dev/p2', sessionId: 'x' }, 'more'))}\n`);
+    await ageFolders(home);
+    const indexFile = candidateIndexFileFor(cacheFile);
+    const index = (await readCandidateIndex(indexFile, { resident: true }))!;
+    const resident = new Map(index.entries.map((e) => [e.path, e]));
+    const unindexed = new Set<string>();
+    const check = await checkIndex(index, (p) => resident.get(p), { env });
+    if (check.kind !== 'changed') throw new Error(`expected changes, got ${check.kind}`);
+    const before = [...resident];
+    const indexBefore = await readFile(indexFile);
+
+    // The rename over the index fails (a folder with a file in it stands where the index goes).
+    const aside = `${indexFile}.aside`;
+    await rename(indexFile, aside);
+    await mkdir(indexFile);
+    await writeFile(join(indexFile, 'blocker'), '');
+    await expect(updateIndex(resident, unindexed, check, { env, cacheFile })).rejects.toThrow();
+    expect([...resident]).toEqual(before);
+    expect(unindexed.size).toBe(0);
+    await rm(indexFile, { recursive: true });
+    await rename(aside, indexFile);
+    expect(await readFile(indexFile)).toEqual(indexBefore);
+
+    const update = await updateIndex(resident, unindexed, check, { env, cacheFile });
+    expect(update).toMatchObject({ added: 1, updated: 1, removed: 1 });
+    // The host's own map now holds what the index holds: no copy of it was made and returned.
+    expect(resident.has(added)).toBe(true);
+    expect(resident.has(paths[1]!)).toBe(false);
+    expect(resident.get(paths[2]!)!.size).toBe((await stat(paths[2]!)).size);
+    const written = (await readCandidateIndex(indexFile))!.entries;
+    expect(written.map((e) => e.path).sort()).toEqual([...resident.keys()].sort());
+  });
+
+  it('an index a host wrote from its watched changes (no folders\' view) is confirmed file by file and given the view, without the full scan', async () => {
+    const home = join(root, 'h');
+    const env = { HOME: home, CODEX_HOME: join(home, '.codex') };
+    const cacheFile = join(root, 'd', 'importers-cache.json');
+    for (let i = 0; i < 6; i++) await writeSession(home, i);
+    await ageFolders(home);
+    await scanCandidateIndexFull({ env, cacheFile });
+    // As agent-candidates.ts persists watched changes: the entries alone, without meta.
+    const indexFile = candidateIndexFileFor(cacheFile);
+    await persistIndex(cacheFile, (await readCandidateIndex(indexFile))!.entries);
+    expect((await readCandidateIndex(indexFile))!.meta.unindexed).toBe(-1);
+    await writeSession(home, 50);
+    await ageFolders(home);
+    expect(await confirmAsHost(env, cacheFile)).toBe('incremental');
+    const coldFile = join(root, 'cold', 'importers-cache.json');
+    await scanCandidateIndexFull({ env, cacheFile: coldFile });
+    expect(await listingOf(cacheFile)).toEqual(await listingOf(coldFile));
     expect(await confirmAsHost(env, cacheFile)).toBe('unchanged');
   });
 });

@@ -83,12 +83,14 @@ describe('candidate index encoding', () => {
     const stringify = JSON.stringify;
     const allocUnsafe = Buffer.allocUnsafe;
     let longest = 0;
+    let longestPiece = 0;
     let biggestBuffer = 0;
     let allocated = 0;
     Buffer.allocUnsafe = (size: number) => ((biggestBuffer = Math.max(biggestBuffer, size)), (allocated += size), allocUnsafe(size));
     JSON.stringify = ((...args: Parameters<typeof stringify>) => {
       const text = stringify(...args);
       longest = Math.max(longest, text?.length ?? 0);
+      if (Array.isArray(args[0])) longestPiece = Math.max(longestPiece, text?.length ?? 0);
       return text;
     }) as typeof JSON.stringify;
     try {
@@ -102,7 +104,7 @@ describe('candidate index encoding', () => {
     const columns = written.toString('utf8', columnsStart, columnsStart + written.readUInt32LE(12));
     expect(columns.length).toBeGreaterThan(1_000_000);
     expect(stringify(JSON.parse(columns))).toBe(columns);
-    // The listing block's rows are a few hundred bytes each, the columns' pieces 4,096 values.
+    // The listing block's rows are a few hundred bytes each, the columns' pieces 512 values.
     expect(longest).toBeLessThan(columns.length / 2);
     const head = JSON.parse(written.toString('utf8', PREFIX_BYTES, columnsStart)) as { listing: { blockBytes: number } };
     expect(biggestBuffer).toBeLessThan(head.listing.blockBytes / 2);
@@ -110,6 +112,8 @@ describe('candidate index encoding', () => {
     // new megabyte per piece of the block on every pass, and the extras (2 MB) whole, were 12 MB here.
     expect(head.listing.blockBytes).toBeGreaterThan(2 * MB);
     expect(allocated).toBeLessThanOrEqual(6 * MB + 1024);
+    // The columns' pieces stay in V8's young generation (under 128 KB: not large objects).
+    expect(longestPiece).toBeLessThan(128 * 1024);
     const fields = (list: readonly IndexEntry[]) => list.map((e) => [e.path, e.size, e.mtimeMs, e.skip, e.note, ...e.totals]).sort((x, y) => String(x[0]).localeCompare(String(y[0])));
     expect(fields(decodeCandidateIndexWithMeta(written)!.entries)).toEqual(fields(entries));
   });

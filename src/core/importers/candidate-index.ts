@@ -317,26 +317,37 @@ function* listingBlock(grouped: readonly ListGroup[], ordered: readonly IndexEnt
   if (at > 0) yield piece.subarray(0, at);
 }
 
-/** Entries per piece of the columns' JSON: pieces of ~0.5 MB at most (paths are the longest values). */
-const COLUMNS_PIECE_ENTRIES = 4_096;
+/**
+ * Entries per piece of the columns' JSON: texts of ~60 KB at most (paths are the longest values),
+ * short-lived in V8's young generation. At 4,096 a piece's text was ~0.5 MB, a large object that
+ * only a full collection frees: 40 MB of them (two passes) at the peak of the host's index rewrite.
+ */
+const COLUMNS_PIECE_ENTRIES = 512;
 
 /**
- * JSON.stringify(columns), byte for byte, as pieces of COLUMNS_PIECE_ENTRIES values: the whole
- * text was a 20 MB string and its 20 MB of bytes at 100,000 entries, at the peak of an index
- * rewrite (the host's in-place update, bench/README.md issue 15 eighth sitting).
+ * JSON.stringify(columns), byte for byte, as pieces of COLUMNS_PIECE_ENTRIES values written into
+ * one reused buffer (a consumer is done with a part before it asks for the next): the whole text
+ * was a 20 MB string and its 20 MB of bytes at 100,000 entries, at the peak of an index rewrite
+ * (the host's in-place update, bench/README.md issue 15 eighth sitting).
  */
 function* columnsJson(columns: Columns): Generator<Buffer> {
+  let piece = Buffer.allocUnsafe(BLOCK_PIECE_BYTES);
+  const bytesOf = (text: string): Buffer => {
+    const length = Buffer.byteLength(text);
+    if (length > piece.length) piece = Buffer.allocUnsafe(length);
+    return piece.subarray(0, piece.write(text, 0, 'utf8'));
+  };
   let opened = false;
   for (const [key, values] of Object.entries(columns) as Array<[string, unknown[]]>) {
-    yield Buffer.from(`${opened ? ',' : '{'}${JSON.stringify(key)}:[`);
+    yield bytesOf(`${opened ? ',' : '{'}${JSON.stringify(key)}:[`);
     opened = true;
     for (let from = 0; from < values.length; from += COLUMNS_PIECE_ENTRIES) {
       const text = JSON.stringify(values.slice(from, from + COLUMNS_PIECE_ENTRIES));
-      yield Buffer.from(`${from > 0 ? ',' : ''}${text.slice(1, -1)}`);
+      yield bytesOf(`${from > 0 ? ',' : ''}${text.slice(1, -1)}`);
     }
-    yield Buffer.from(']');
+    yield bytesOf(']');
   }
-  yield Buffer.from(opened ? '}' : '{}');
+  yield bytesOf(opened ? '}' : '{}');
 }
 
 /** Bytes of an entry's list row in the listing block. */
