@@ -71,6 +71,8 @@ await build({ ...cliOptions, entryPoints: ['src/cli/show-main.ts'], outfile: SHO
 // `baton list` with no host to ask (src/cli/list-main.ts): a warm listing reads the candidate index,
 // and the whole CLI's start-up was most of its time (issue 15).
 await build({ ...cliOptions, entryPoints: ['src/cli/list-main.ts'], outfile: LIST_BUNDLE, sourcemap: false });
+// ASCII only, as the handoff's: three regex characters made its whole source a two-byte string.
+await writeFile(LIST_BUNDLE, asciiOnly(readFileSync(LIST_BUNDLE, 'utf8')));
 
 // `baton list --json` with a host running: a small bundle bin/baton.js tries before the whole CLI.
 await build({
