@@ -75,16 +75,8 @@ await build({ ...cliOptions, entryPoints: ['src/cli/list-main.ts'], outfile: LIS
 await writeFile(LIST_BUNDLE, asciiOnly(readFileSync(LIST_BUNDLE, 'utf8')));
 
 // `baton list --json` with a host running: a small bundle bin/baton.js tries before the whole CLI.
-await build({
-  entryPoints: ['src/cli/list-fast.ts'],
-  outfile: join(dirname(CLI_BUNDLE), 'baton-list.cjs'),
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  target: 'node20',
-  minify: true,
-  logLevel: 'warning',
-});
+// Same options as the others: it also starts an encrypted store's keychain read (the keyring binding stays external).
+await build({ ...cliOptions, entryPoints: ['src/cli/list-fast.ts'], outfile: join(dirname(CLI_BUNDLE), 'baton-list.cjs'), sourcemap: false });
 
 // The cold scan's worker thread (src/core/importers/scan-pool.ts looks for it next to the bundle).
 await buildScanWorker(join(dirname(CLI_BUNDLE), SCAN_WORKER_FILE));

@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import { cwdFilterOf } from '../core/importers/candidate-list.js';
 import { resolveDataDir } from '../core/paths.js';
 import { resolveEndpoint } from '../core/transport/endpoint.js';
+import { startKeychainReads } from '../core/store/at-rest/key-store.js';
 
 const SOURCES = new Set(['claude', 'codex', 'baton']);
 const STDOUT_FD = 1;
@@ -48,4 +49,12 @@ export async function tryFastList(argv: readonly string[]): Promise<boolean> {
   // fd 1 with synchronous writes: the launcher exits as soon as this resolves, and
   // process.stdout's stream is never built.
   return printHostListingToFd({ agents, filter: { cwd, source }, limit }, STDOUT_FD);
+}
+
+/**
+ * No host answered: the list bundle opens the store itself. bin/baton.js calls this before it
+ * compiles that bundle, so an encrypted store's keychain read runs during the compile (issue 17).
+ */
+export function startStoreKeyReads(): void {
+  startKeychainReads(resolveDataDir());
 }
