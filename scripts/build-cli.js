@@ -36,6 +36,28 @@ function zodEnglishOnly() {
   };
 }
 
+/**
+ * commander requires node:child_process at its top for one thing: spawning an executable
+ * subcommand (a `baton-<name>` file), which Baton never declares. Loading it (node:dgram and, with
+ * stdout a file, node:net under it) was ~3 ms CPU of every command that starts no process, such as a warm
+ * `baton list` (issue 15, bench/README.md "Ninth sitting: the warm listing's CPU"). In the bundles
+ * commander gets a `spawn` that loads the module when called. Test: src/cli/list-local-start.test.ts.
+ */
+function commanderChildProcessOnUse() {
+  return {
+    name: 'commander-child-process-on-use',
+    setup(build) {
+      build.onResolve({ filter: /^node:child_process$/ }, (args) =>
+        /[\\/]node_modules[\\/]commander[\\/]/.test(args.importer) ? { path: 'child_process', namespace: 'commander-child-process-on-use' } : undefined,
+      );
+      build.onLoad({ filter: /.*/, namespace: 'commander-child-process-on-use' }, () => ({
+        contents: "exports.spawn = (...args) => require('node:child_process').spawn(...args);\n",
+        loader: 'js',
+      }));
+    },
+  };
+}
+
 const cliOptions = {
   entryPoints: ['src/cli/index.ts'],
   // Two levels below the repo root, like src/server: out/renderer is found the same way.
@@ -56,7 +78,7 @@ const cliOptions = {
   // web-tree-sitter's ES build loads node:module with a dynamic import(), which vm.Script (bin/
   // load-cli.js) cannot run; its CommonJS build does not.
   alias: { 'web-tree-sitter': './node_modules/web-tree-sitter/tree-sitter.cjs' },
-  plugins: [zodEnglishOnly()],
+  plugins: [zodEnglishOnly(), commanderChildProcessOnUse()],
 };
 await build(cliOptions);
 // `baton handoff` alone (src/cli/handoff-main.ts), same options: bin/baton.js runs it for a

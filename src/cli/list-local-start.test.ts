@@ -11,7 +11,8 @@ import { claude, claudeLogPath, writeLog } from '../core/importers/test-fixtures
  * What a warm `baton list --json` without a host starts (issue 15): the built launcher runs the
  * list bundle (dist/cli/baton-list-local.cjs), which answers from the candidate index. The
  * scanner, its parse pool (worker_threads) and the redaction rules are for a listing the index
- * cannot answer; a warm listing that initialised them paid their start-up for nothing.
+ * cannot answer; a warm listing that initialised them paid their start-up for nothing. Nor does it
+ * start a process, so node:child_process (commander's, for executable subcommands) stays unloaded.
  */
 const ROOT = join(import.meta.dirname, '..', '..');
 const BATON = join(ROOT, 'bin', 'baton.js');
@@ -60,5 +61,15 @@ describe('a warm baton list --json without a host', () => {
     const loaded = JSON.parse(await readFile(modules, 'utf8')) as string[];
     expect(loaded).toContain('NativeModule zlib'); // the record is real: the index's CRC-32 comes from zlib
     expect(loaded).not.toContain('NativeModule worker_threads');
+  }, 60_000);
+
+  it('loads no node:child_process: commander\'s spawn loads it when called, and a listing starts no process', async () => {
+    await run(process.execPath, [BATON, 'list', '--json', '--no-host'], { env });
+    const modules = join(root, 'modules-cp.json');
+    const warm = await run(process.execPath, ['--require', preload, BATON, 'list', '--json'], { env: { ...env, MODULES_FILE: modules } });
+    expect(JSON.parse(warm.stdout)).toMatchObject({ ok: true, total: 3 });
+    const loaded = JSON.parse(await readFile(modules, 'utf8')) as string[];
+    expect(loaded).toContain('NativeModule zlib');
+    expect(loaded).not.toContain('NativeModule child_process');
   }, 60_000);
 });
