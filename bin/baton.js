@@ -17,7 +17,7 @@ async function run() {
     if (!process.argv.includes('--no-host') && (await fastList.tryFastList(process.argv))) process.exit(0);
     // No host answered: an encrypted store's keychain read starts now and overlaps the list
     // bundle's compile (issue 17); the store's open takes it.
-    fastList.startStoreKeyReads();
+    await fastList.startStoreKeyReads();
   }
   await compileFor(process.argv).cli.main(process.argv);
   if (EXIT_WHEN_FLUSHED.has(process.argv[2])) exitWhenFlushed();

@@ -9,7 +9,6 @@ import { existsSync } from 'node:fs';
 import { cwdFilterOf } from '../core/importers/candidate-list.js';
 import { resolveDataDir } from '../core/paths.js';
 import { resolveEndpoint } from '../core/transport/endpoint.js';
-import { startKeychainReads } from '../core/store/at-rest/key-store.js';
 
 const SOURCES = new Set(['claude', 'codex', 'baton']);
 const STDOUT_FD = 1;
@@ -54,7 +53,9 @@ export async function tryFastList(argv: readonly string[]): Promise<boolean> {
 /**
  * No host answered: the list bundle opens the store itself. bin/baton.js calls this before it
  * compiles that bundle, so an encrypted store's keychain read runs during the compile (issue 17).
+ * The key store's module is initialised here only, not on the hosted path.
  */
-export function startStoreKeyReads(): void {
+export async function startStoreKeyReads(): Promise<void> {
+  const { startKeychainReads } = await import('../core/store/at-rest/key-store.js');
   startKeychainReads(resolveDataDir());
 }
