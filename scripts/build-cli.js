@@ -6,12 +6,12 @@
 import { build } from 'esbuild';
 import { buildScanWorker, SCAN_WORKER_FILE } from './build-scan-worker.js';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { Script } from 'node:vm';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { compileCli, compileFastList, compileHandoff, compileList, compileResume, compileShow, CLI_BUNDLE, CLI_CACHE, FAST_LIST_CACHE, HANDOFF_BUNDLE, HANDOFF_CACHE, LIST_BUNDLE, LIST_CACHE, RESUME_BUNDLE, RESUME_CACHE, SHOW_BUNDLE, SHOW_CACHE } from '../bin/load-cli.js';
+import { compileCli, compileFastList, compileHandoff, compileResume, compileShow, CLI_BUNDLE, CLI_CACHE, FAST_LIST_CACHE, HANDOFF_BUNDLE, HANDOFF_CACHE, LIST_BUNDLE, LIST_CACHE, RESUME_BUNDLE, RESUME_CACHE, SHOW_BUNDLE, SHOW_CACHE } from '../bin/load-cli.js';
 
 /**
  * zod's `locales` namespace (`z.locales`, `z.core.locales`) re-exports its 50 error-message
@@ -174,15 +174,13 @@ const anHourAgo = new Date(Date.now() - 3_600_000);
 for (const dir of [project, join(listHome, '.claude', 'projects'), join(listHome, '.claude'), listHome]) utimesSync(dir, anHourAgo, anHourAgo);
 const listEnv = { HOME: listHome, BATON_HOME: join(scratch, 'list-data'), XDG_RUNTIME_DIR: join(scratch, 'list-run') };
 spawnSync(process.execPath, [join('bin', 'baton.js'), 'list', '--json', '--no-host'], { env: { ...process.env, ...listEnv }, stdio: 'ignore', timeout: 60_000 });
+// In a child with its stdout discarded: the listing writes its JSON straight to fd 1 (fdJsonSink),
+// which quietly() cannot silence. The child makes the cache from the run, as the others here are.
+const warmList = `const { compileList, LIST_CACHE } = require(${JSON.stringify(join(process.cwd(), 'bin', 'load-cli.js'))});
 const list = compileList();
-const savedEnv = { HOME: process.env.HOME, BATON_HOME: process.env.BATON_HOME, XDG_RUNTIME_DIR: process.env.XDG_RUNTIME_DIR };
-Object.assign(process.env, listEnv);
-await quietly(() => list.cli.main(['node', 'baton', 'list', '--json', '--no-host']));
-for (const [name, value] of Object.entries(savedEnv)) {
-  if (value === undefined) delete process.env[name];
-  else process.env[name] = value;
-}
-await writeFile(LIST_CACHE, list.script.createCachedData());
+list.cli.main(['node', 'baton', 'list', '--json', '--no-host']).then(() => require('node:fs').writeFileSync(LIST_CACHE, list.script.createCachedData()));`;
+spawnSync(process.execPath, ['-e', warmList], { env: { ...process.env, ...listEnv }, stdio: ['ignore', 'ignore', 'inherit'], timeout: 60_000 });
+if (!existsSync(LIST_CACHE)) throw new Error(`build-cli: the list bundle's warm-up wrote no ${LIST_CACHE}`);
 
 // The fast-list bundle's cache, warmed by a call that reaches the socket check (no host here).
 const fast = compileFastList();

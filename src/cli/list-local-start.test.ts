@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -49,6 +49,36 @@ afterAll(async () => {
 });
 
 describe('a warm baton list --json without a host', () => {
+  it('prints the same document through a pipe as into a file (both written to fd 1 synchronously)', async () => {
+    await run(process.execPath, [BATON, 'list', '--json', '--no-host'], { env });
+    const file = join(root, 'listing.json');
+    await run('/bin/sh', ['-c', `"${process.execPath}" "${BATON}" list --json --no-host > "${file}"`], { env });
+    const piped = await run(process.execPath, [BATON, 'list', '--json', '--no-host'], { env });
+    const strip = (text: string) => text.replace(/"ms":\d+(\.\d+)?/g, '"ms":0');
+    expect(strip(piped.stdout)).toBe(strip(await readFile(file, 'utf8')));
+  }, 60_000);
+
+  it('a reader that stops after the first bytes (`| head`) ends it with exit 0 and nothing on stderr', async () => {
+    // Many times what a pipe holds (64 KiB), so the listing is still writing when the reader leaves.
+    const home = join(root, 'home-many');
+    for (let i = 0; i < 1500; i++) {
+      const id = `cccccccc-0000-4000-8000-${String(i).padStart(12, '0')}`;
+      await writeLog(claudeLogPath(home, `/home/dev/many-${i % 7}`, id), [claude.user({ uuid: `${id}-u`, cwd: `/home/dev/many-${i % 7}`, sessionId: id }, `prompt ${i} ${'y'.repeat(200)}`)]);
+    }
+    const many = { ...env, HOME: home, BATON_HOME: join(root, 'data-many') };
+    const whole = await run(process.execPath, [BATON, 'list', '--json', '--no-host'], { env: many, maxBuffer: 1 << 24 });
+    expect(whole.stdout.length).toBeGreaterThan(512 * 1024);
+    const cut = await new Promise<{ code: number | null; stderr: string }>((done, fail) => {
+      const child = spawn(process.execPath, [BATON, 'list', '--json', '--no-host'], { env: many, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stdout.once('data', () => child.stdout.destroy());
+      child.stderr.on('data', (d) => (stderr += d));
+      child.on('error', fail);
+      child.on('close', (code) => done({ code, stderr }));
+    });
+    expect(cut).toEqual({ code: 0, stderr: '' });
+  }, 60_000);
+
   it('answers from the index without starting the scanner (worker_threads, its parse pool, stays unloaded)', async () => {
     const cold = await run(process.execPath, [BATON, 'list', '--json', '--no-host'], { env });
     expect(JSON.parse(cold.stdout)).toMatchObject({ ok: true, total: 3 });
@@ -63,7 +93,7 @@ describe('a warm baton list --json without a host', () => {
     expect(loaded).not.toContain('NativeModule worker_threads');
   }, 60_000);
 
-  it('loads no node:child_process: commander\'s spawn loads it when called, and a listing starts no process', async () => {
+  it('loads no node:child_process (commander\'s spawn loads it when called) and no node:net (its JSON is written to fd 1)', async () => {
     await run(process.execPath, [BATON, 'list', '--json', '--no-host'], { env });
     const modules = join(root, 'modules-cp.json');
     const warm = await run(process.execPath, ['--require', preload, BATON, 'list', '--json'], { env: { ...env, MODULES_FILE: modules } });
@@ -71,5 +101,7 @@ describe('a warm baton list --json without a host', () => {
     const loaded = JSON.parse(await readFile(modules, 'utf8')) as string[];
     expect(loaded).toContain('NativeModule zlib');
     expect(loaded).not.toContain('NativeModule child_process');
+    // Its JSON goes to fd 1 with synchronous writes: no process.stdout, whose pipe stream loads node:net.
+    expect(loaded).not.toContain('NativeModule net');
   }, 60_000);
 });
