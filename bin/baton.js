@@ -12,7 +12,13 @@ async function run() {
   }
   // `baton list --json` asks a running host through a small bundle first (issue 15); it declines
   // (false) whenever the full CLI is needed.
-  if (process.argv[2] === 'list' && !process.argv.includes('--no-host') && fastListIsBuilt() && (await loadFastList().tryFastList(process.argv))) process.exit(0);
+  if (process.argv[2] === 'list' && fastListIsBuilt()) {
+    const fastList = loadFastList();
+    if (!process.argv.includes('--no-host') && (await fastList.tryFastList(process.argv))) process.exit(0);
+    // No host answered: an encrypted store's keychain read starts now and overlaps the list
+    // bundle's compile (issue 17); the store's open takes it.
+    await fastList.startStoreKeyReads();
+  }
   await compileFor(process.argv).cli.main(process.argv);
   if (EXIT_WHEN_FLUSHED.has(process.argv[2])) exitWhenFlushed();
 }

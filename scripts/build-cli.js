@@ -6,12 +6,12 @@
 import { build } from 'esbuild';
 import { buildScanWorker, SCAN_WORKER_FILE } from './build-scan-worker.js';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { Script } from 'node:vm';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { compileCli, compileFastList, compileHandoff, compileList, compileResume, compileShow, CLI_BUNDLE, CLI_CACHE, FAST_LIST_CACHE, HANDOFF_BUNDLE, HANDOFF_CACHE, LIST_BUNDLE, LIST_CACHE, RESUME_BUNDLE, RESUME_CACHE, SHOW_BUNDLE, SHOW_CACHE } from '../bin/load-cli.js';
+import { compileCli, compileFastList, compileHandoff, compileResume, compileShow, CLI_BUNDLE, CLI_CACHE, FAST_LIST_CACHE, HANDOFF_BUNDLE, HANDOFF_CACHE, LIST_BUNDLE, LIST_CACHE, RESUME_BUNDLE, RESUME_CACHE, SHOW_BUNDLE, SHOW_CACHE } from '../bin/load-cli.js';
 
 /**
  * zod's `locales` namespace (`z.locales`, `z.core.locales`) re-exports its 50 error-message
@@ -30,6 +30,28 @@ function zodEnglishOnly() {
       build.onLoad({ filter: /.*/, namespace: 'zod-english-only' }, (args) => ({
         contents: `export { default as en } from ${JSON.stringify(join(dirname(args.path), 'en.js'))};\n`,
         resolveDir: dirname(args.path),
+        loader: 'js',
+      }));
+    },
+  };
+}
+
+/**
+ * commander requires node:child_process at its top for one thing: spawning an executable
+ * subcommand (a `baton-<name>` file), which Baton never declares. Loading it (node:dgram and, with
+ * stdout a file, node:net under it) was ~3 ms CPU of every command that starts no process, such as a warm
+ * `baton list` (issue 15, bench/README.md "Ninth sitting: the warm listing's CPU"). In the bundles
+ * commander gets a `spawn` that loads the module when called. Test: src/cli/list-local-start.test.ts.
+ */
+function commanderChildProcessOnUse() {
+  return {
+    name: 'commander-child-process-on-use',
+    setup(build) {
+      build.onResolve({ filter: /^node:child_process$/ }, (args) =>
+        /[\\/]node_modules[\\/]commander[\\/]/.test(args.importer) ? { path: 'child_process', namespace: 'commander-child-process-on-use' } : undefined,
+      );
+      build.onLoad({ filter: /.*/, namespace: 'commander-child-process-on-use' }, () => ({
+        contents: "exports.spawn = (...args) => require('node:child_process').spawn(...args);\n",
         loader: 'js',
       }));
     },
@@ -56,7 +78,7 @@ const cliOptions = {
   // web-tree-sitter's ES build loads node:module with a dynamic import(), which vm.Script (bin/
   // load-cli.js) cannot run; its CommonJS build does not.
   alias: { 'web-tree-sitter': './node_modules/web-tree-sitter/tree-sitter.cjs' },
-  plugins: [zodEnglishOnly()],
+  plugins: [zodEnglishOnly(), commanderChildProcessOnUse()],
 };
 await build(cliOptions);
 // `baton handoff` alone (src/cli/handoff-main.ts), same options: bin/baton.js runs it for a
@@ -71,18 +93,12 @@ await build({ ...cliOptions, entryPoints: ['src/cli/show-main.ts'], outfile: SHO
 // `baton list` with no host to ask (src/cli/list-main.ts): a warm listing reads the candidate index,
 // and the whole CLI's start-up was most of its time (issue 15).
 await build({ ...cliOptions, entryPoints: ['src/cli/list-main.ts'], outfile: LIST_BUNDLE, sourcemap: false });
+// ASCII only, as the handoff's: three regex characters made its whole source a two-byte string.
+await writeFile(LIST_BUNDLE, asciiOnly(readFileSync(LIST_BUNDLE, 'utf8')));
 
 // `baton list --json` with a host running: a small bundle bin/baton.js tries before the whole CLI.
-await build({
-  entryPoints: ['src/cli/list-fast.ts'],
-  outfile: join(dirname(CLI_BUNDLE), 'baton-list.cjs'),
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  target: 'node20',
-  minify: true,
-  logLevel: 'warning',
-});
+// Same options as the others: it also starts an encrypted store's keychain read (the keyring binding stays external).
+await build({ ...cliOptions, entryPoints: ['src/cli/list-fast.ts'], outfile: join(dirname(CLI_BUNDLE), 'baton-list.cjs'), sourcemap: false });
 
 // The cold scan's worker thread (src/core/importers/scan-pool.ts looks for it next to the bundle).
 await buildScanWorker(join(dirname(CLI_BUNDLE), SCAN_WORKER_FILE));
@@ -158,15 +174,13 @@ const anHourAgo = new Date(Date.now() - 3_600_000);
 for (const dir of [project, join(listHome, '.claude', 'projects'), join(listHome, '.claude'), listHome]) utimesSync(dir, anHourAgo, anHourAgo);
 const listEnv = { HOME: listHome, BATON_HOME: join(scratch, 'list-data'), XDG_RUNTIME_DIR: join(scratch, 'list-run') };
 spawnSync(process.execPath, [join('bin', 'baton.js'), 'list', '--json', '--no-host'], { env: { ...process.env, ...listEnv }, stdio: 'ignore', timeout: 60_000 });
+// In a child with its stdout discarded: the listing writes its JSON straight to fd 1 (fdJsonSink),
+// which quietly() cannot silence. The child makes the cache from the run, as the others here are.
+const warmList = `const { compileList, LIST_CACHE } = require(${JSON.stringify(join(process.cwd(), 'bin', 'load-cli.js'))});
 const list = compileList();
-const savedEnv = { HOME: process.env.HOME, BATON_HOME: process.env.BATON_HOME, XDG_RUNTIME_DIR: process.env.XDG_RUNTIME_DIR };
-Object.assign(process.env, listEnv);
-await quietly(() => list.cli.main(['node', 'baton', 'list', '--json', '--no-host']));
-for (const [name, value] of Object.entries(savedEnv)) {
-  if (value === undefined) delete process.env[name];
-  else process.env[name] = value;
-}
-await writeFile(LIST_CACHE, list.script.createCachedData());
+list.cli.main(['node', 'baton', 'list', '--json', '--no-host']).then(() => require('node:fs').writeFileSync(LIST_CACHE, list.script.createCachedData()));`;
+spawnSync(process.execPath, ['-e', warmList], { env: { ...process.env, ...listEnv }, stdio: ['ignore', 'ignore', 'inherit'], timeout: 60_000 });
+if (!existsSync(LIST_CACHE)) throw new Error(`build-cli: the list bundle's warm-up wrote no ${LIST_CACHE}`);
 
 // The fast-list bundle's cache, warmed by a call that reaches the socket check (no host here).
 const fast = compileFastList();

@@ -89,8 +89,8 @@ describe('bin/baton.js and the handoff bundle', () => {
     for (const name of Object.keys(variants)) expect(results[name], name).toEqual(results.built);
   }, 60_000);
 
-  it('the handoff bundle is ASCII only (one byte a character in V8), its escaped regex literals still matching what they matched', async () => {
-    const source = readFileSync(join(ROOT, 'dist', 'cli', 'baton-handoff.cjs'));
+  it.each(['baton-handoff.cjs', 'baton-list-local.cjs'])('%s is ASCII only (one byte a character in V8), its escaped regex literals still matching what they matched', async (bundle) => {
+    const source = readFileSync(join(ROOT, 'dist', 'cli', bundle));
     expect(source.findIndex((byte) => byte > 0x7f)).toBe(-1);
     // trim-tool-output.ts's error-line pattern was `…|✗|✘|×/i` in the source: escaped, same matches.
     const pattern = /segmentation fault\)\\b\|\\bERR!\|(\\u2717)\|(\\u2718)\|(\\u00d7)\/i/.exec(source.toString('latin1'));

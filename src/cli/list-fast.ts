@@ -49,3 +49,13 @@ export async function tryFastList(argv: readonly string[]): Promise<boolean> {
   // process.stdout's stream is never built.
   return printHostListingToFd({ agents, filter: { cwd, source }, limit }, STDOUT_FD);
 }
+
+/**
+ * No host answered: the list bundle opens the store itself. bin/baton.js calls this before it
+ * compiles that bundle, so an encrypted store's keychain read runs during the compile (issue 17).
+ * The key store's module is initialised here only, not on the hosted path.
+ */
+export async function startStoreKeyReads(): Promise<void> {
+  const { startKeychainReads } = await import('../core/store/at-rest/key-store.js');
+  startKeychainReads(resolveDataDir());
+}

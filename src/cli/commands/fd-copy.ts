@@ -1,4 +1,5 @@
 import { readSync, writeSync } from 'node:fs';
+import type { JsonSink } from '../../core/importers/list-json.js';
 
 /**
  * Synchronous writes straight to a file descriptor (fd 1 for `baton list --json`, issue 15): the
@@ -49,4 +50,21 @@ export function copyFdSync(from: number, to: number, chunkBytes = FD_COPY_CHUNK_
     writeAllSync(to, buffer.subarray(0, read));
     position += read;
   }
+}
+
+/**
+ * A listing's JSON writer (writeListJson) writing straight to `fd`: each chunk is written before
+ * write() returns, so the writer reuses its one chunk buffer and never waits for 'drain'. A warm
+ * `baton list --json` without a host printed 5.5 MB through process.stdout, whose pipe stream
+ * loads node:net and took a fresh 1 MiB chunk per write. A reader that left throws EPIPE (readerLeft).
+ */
+export function fdJsonSink(fd: number): JsonSink {
+  return {
+    write(chunk) {
+      writeAllSync(fd, chunk);
+      return true;
+    },
+    once: () => undefined,
+    copies: true,
+  };
 }

@@ -1,5 +1,4 @@
 import { candidateIndexFileFor, markCandidateIndexVerified } from '../../core/importers/candidate-index.js';
-import { checkIndex } from '../../core/host/confirm-index.js';
 import { countItems, itemOfRow, limitGroups, type ListFilter, type ListGroup } from '../../core/importers/candidate-list.js';
 import { groupsWithIndex, prepareListing, readIndexListing, type IndexListing } from '../../core/importers/index-listing.js';
 import { IndexDamagedError } from '../../core/importers/candidate-index-layout.js';
@@ -37,6 +36,10 @@ export async function readTrustedIndex(cacheFile: string, sealed = sealsFilesAt(
 async function confirmedFileByFile(indexFile: string, listing: IndexListing, env: NodeJS.ProcessEnv): Promise<boolean> {
   const files = listing.files();
   if (!files) return false;
+  // Loaded when due only (once a minute at most): checkIndex's module reaches the scanner's, and with
+  // it the redaction rules, the parse pool and worker_threads, whose start-up every warm listing
+  // paid for a check it mostly skips.
+  const { checkIndex } = await import('../../core/host/confirm-index.js');
   const check = await checkIndex({ entries: files.entries, meta: listing.meta, writtenAt: listing.writtenAt }, (path) => files.at(path), { env });
   if (check.kind !== 'unchanged') return false;
   await markCandidateIndexVerified(indexFile);

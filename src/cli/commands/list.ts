@@ -3,11 +3,13 @@ import { countItems, cwdFilterOf, type ListGroup } from '../../core/importers/ca
 import { writeListJson } from '../../core/importers/list-json.js';
 import { CLI_JSON_VERSION, createOutput, EXIT } from '../output.js';
 import { terminalField } from '../terminal-text.js';
+import { fdJsonSink, readerLeft } from './fd-copy.js';
 import { printHostListing } from './list-host.js';
 import { loadListing } from './list-groups.js';
 
 /** Lines a group header and the footer take besides the session rows. */
 const SCREEN_OVERHEAD_LINES = 4;
+const STDOUT_FD = 1;
 /** Rows shown to a person when stdout is not a terminal and no --limit is given. */
 export const DEFAULT_HUMAN_LIMIT = 50;
 
@@ -65,10 +67,18 @@ export function registerList(program: Command): void {
       // A running host holds the candidates warm: ask it first (one socket round trip per page).
       const askHost = flags.host && !flags.archived;
       // The host rendered exactly this document: copied to stdout as it is read.
-      if (askHost && flags.json && (await printHostListing({ agents: flags.agents, filter, limit: Number.isFinite(limit) ? limit : undefined }, process.stdout))) return;
+      // process.stdout is built only if a host answers (its stream loads node:net for a pipe).
+      const stdout = { write: (chunk: string | Uint8Array, done: (error?: Error | null) => void) => process.stdout.write(chunk, done) };
+      if (askHost && flags.json && (await printHostListing({ agents: flags.agents, filter, limit: Number.isFinite(limit) ? limit : undefined }, stdout))) return;
       const { groups, total, notes, agentScan } = await loadListing({ agents: flags.agents, archived: !!flags.archived, host: askHost && !flags.json, filter, limit: Number.isFinite(limit) ? limit : undefined });
       const shown = countItems(groups);
-      if (flags.json) await writeListJson(process.stdout, { version: CLI_JSON_VERSION, command: 'list', ok: true }, groups, { total, shown, notes, agentScan });
-      else out.result('list', {}, () => humanText(groups, shown, total, notes));
+      if (flags.json) {
+        try {
+          await writeListJson(fdJsonSink(STDOUT_FD), { version: CLI_JSON_VERSION, command: 'list', ok: true }, groups, { total, shown, notes, agentScan });
+        } catch (error) {
+          // A reader that stopped reading (`| head`) has what it wanted: not an error of the listing.
+          if (!readerLeft(error)) throw error;
+        }
+      } else out.result('list', {}, () => humanText(groups, shown, total, notes));
     });
 }

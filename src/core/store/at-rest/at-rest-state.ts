@@ -7,7 +7,7 @@ import { StoreError, errnoOf, fromFsError } from '../errors.js';
 import { ARCHIVED_DIR, ENCRYPTION_FILE, EVENTS_FILE, FILE_MODE, RECEIPTS_DIR, SESSIONS_DIR } from '../layout.js';
 import { dataKeyOf, newDataKey, type DataKey } from './aead.js';
 import { AtRestCipher } from './at-rest-cipher.js';
-import type { KeyStore } from './key-store.js';
+import { KEY_ACCOUNT_PATTERN, type KeyStore } from './key-store.js';
 import { heldPassphraseKey, ScryptParams } from './passphrase.js';
 
 /**
@@ -17,7 +17,7 @@ import { heldPassphraseKey, ScryptParams } from './passphrase.js';
  */
 export { ENCRYPTION_FILE };
 
-const KeyRef = z.strictObject({ account: z.string().regex(/^data-key-[0-9a-f]{16,64}$/), keyId: z.string().regex(/^[0-9a-f]{16}$/) });
+const KeyRef = z.strictObject({ account: z.string().regex(KEY_ACCOUNT_PATTERN), keyId: z.string().regex(/^[0-9a-f]{16}$/) });
 const EncryptionState = z.strictObject({
   version: z.literal(1),
   mode: z.literal('keyring'),

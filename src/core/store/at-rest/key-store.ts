@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { ENCRYPTION_FILE } from '../layout.js';
 
 /**
  * Where the data key lives: the platform's secret store through @napi-rs/keyring (N-API, so the
@@ -8,6 +11,8 @@ import { createRequire } from 'node:module';
  * - macOS: the login Keychain. Windows: Credential Manager (DPAPI).
  */
 export const KEYRING_SERVICE = 'baton';
+/** The keychain account of a data key, as encryption.json names it. */
+export const KEY_ACCOUNT_PATTERN = /^data-key-[0-9a-f]{16,64}$/;
 
 export interface KeyStore {
   /** Shown in doctor, the UI footer and `baton encrypt --status`. */
@@ -39,29 +44,85 @@ function platformLabel(): string {
  */
 const readThisProcess = new Map<string, Buffer>();
 
+type SecretRead = Promise<number[] | null>;
+const EARLY_READS = Symbol.for('baton.keychain-early-reads');
+
+/**
+ * Keychain reads started before the store opens (startKeychainReads), by account, each taken by
+ * the first read of its account. On globalThis because the launcher starts them from one bundle
+ * (dist/cli/baton-list.cjs) and the store reads them from another, each with its own modules.
+ */
+function earlyReads(): Map<string, SecretRead> {
+  const holder = globalThis as { [EARLY_READS]?: Map<string, SecretRead> };
+  return (holder[EARLY_READS] ??= new Map());
+}
+
+function entry(account: string) {
+  const { AsyncEntry } = (keyring ??= requireNative('@napi-rs/keyring') as Keyring);
+  return new AsyncEntry(KEYRING_SERVICE, account, { linux: { store: 'secret-service' } });
+}
+
+/**
+ * Starts reading the keys a keychain-encrypted store at `dataDir` names (encryption.json: its key
+ * and the ones being rotated away from), without waiting. A warm listing of an encrypted store
+ * spent the D-Bus round trip of its key (12–46 ms wall, bench/README.md "Eighth sitting: the
+ * encrypted candidate index sealed in pieces") after its bundle had compiled; started before the
+ * compile, the two overlap (issue 17). Only a warm-up: the store's open reads and checks the file
+ * as always (a file it refuses is refused; loadKey checks each key's id), and anything unexpected
+ * here (no file, not JSON, passphrase mode, an account of another shape) starts nothing.
+ */
+export function startKeychainReads(dataDir: string): void {
+  let settings: unknown;
+  try {
+    settings = JSON.parse(readFileSync(join(dataDir, ENCRYPTION_FILE), 'utf8'));
+  } catch {
+    return; // not encrypted (no file) or a file the store's open reports precisely
+  }
+  for (const account of keychainAccountsOf(settings)) {
+    if (readThisProcess.has(account) || earlyReads().has(account)) continue;
+    let read: SecretRead;
+    try {
+      read = entry(account).getSecret();
+    } catch {
+      return; // no native binding: the store's own read fails with the reason
+    }
+    read.catch(() => undefined); // a failure belongs to the read that takes it, not to the process
+    earlyReads().set(account, read);
+  }
+}
+
+/** The accounts of a keychain-mode encryption.json (current key first); none for anything else. */
+function keychainAccountsOf(settings: unknown): string[] {
+  const { mode, key, previous } = (settings ?? {}) as { mode?: unknown; key?: { account?: unknown }; previous?: unknown };
+  if (mode !== 'keyring') return [];
+  const refs = [key, ...(Array.isArray(previous) ? previous : [])] as Array<{ account?: unknown } | undefined>;
+  const accounts = refs.map((ref) => ref?.account);
+  return accounts.every((a): a is string => typeof a === 'string' && KEY_ACCOUNT_PATTERN.test(a)) ? accounts : [];
+}
+
 /** The OS secret store; the native binding is loaded on first use (a CLI command that never opens the store does not pay for it). */
 export function osKeyStore(): KeyStore {
-  const entry = async (account: string) => {
-    const { AsyncEntry } = (keyring ??= requireNative('@napi-rs/keyring') as Keyring);
-    return new AsyncEntry(KEYRING_SERVICE, account, { linux: { store: 'secret-service' } });
-  };
   return {
     label: platformLabel(),
     async read(account) {
       const known = readThisProcess.get(account);
       if (known) return Buffer.from(known);
-      const secret = await (await entry(account)).getSecret();
+      const early = earlyReads().get(account);
+      earlyReads().delete(account);
+      const secret = await (early ?? entry(account).getSecret());
       if (secret === null) return undefined;
       readThisProcess.set(account, Buffer.from(secret));
       return Buffer.from(secret);
     },
     async write(account, secret) {
       readThisProcess.delete(account);
-      await (await entry(account)).setSecret(secret);
+      earlyReads().delete(account);
+      await entry(account).setSecret(secret);
     },
     async remove(account) {
       readThisProcess.delete(account);
-      return (await entry(account)).deleteCredential();
+      earlyReads().delete(account);
+      return entry(account).deleteCredential();
     },
   };
 }

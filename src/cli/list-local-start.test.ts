@@ -1,0 +1,107 @@
+import { execFile, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { claude, claudeLogPath, writeLog } from '../core/importers/test-fixtures/build-logs.js';
+
+/**
+ * What a warm `baton list --json` without a host starts (issue 15): the built launcher runs the
+ * list bundle (dist/cli/baton-list-local.cjs), which answers from the candidate index. The
+ * scanner, its parse pool (worker_threads) and the redaction rules are for a listing the index
+ * cannot answer; a warm listing that initialised them paid their start-up for nothing. Nor does it
+ * start a process, so node:child_process (commander's, for executable subcommands) stays unloaded.
+ */
+const ROOT = join(import.meta.dirname, '..', '..');
+const BATON = join(ROOT, 'bin', 'baton.js');
+let root: string;
+let env: NodeJS.ProcessEnv;
+let preload: string;
+
+const run = promisify(execFile);
+
+/** Every folder under `dir` (and `dir`), dated an hour back: the quick scan trusts an index written after them at once. */
+async function dateFoldersBack(dir: string): Promise<void> {
+  const anHourAgo = new Date(Date.now() - 3_600_000);
+  for (const entry of await readdir(dir, { withFileTypes: true })) if (entry.isDirectory()) await dateFoldersBack(join(dir, entry.name));
+  await utimes(dir, anHourAgo, anHourAgo);
+}
+
+beforeAll(async () => {
+  if (!existsSync(join(ROOT, 'dist', 'cli', 'baton-list-local.cjs'))) throw new Error('dist/cli/baton-list-local.cjs is missing: run npm run build:node first');
+  root = await mkdtemp(join(tmpdir(), 'baton-list-local-start-'));
+  const home = join(root, 'home');
+  env = { ...process.env, HOME: home, BATON_HOME: join(root, 'data'), XDG_RUNTIME_DIR: join(root, 'run'), DISPLAY: '', WAYLAND_DISPLAY: '' };
+  for (let i = 0; i < 3; i++) {
+    const id = `dddddddd-0000-4000-8000-${String(i).padStart(12, '0')}`;
+    await writeLog(claudeLogPath(home, '/home/dev/warm', id), [claude.user({ uuid: `${id}-u`, cwd: '/home/dev/warm', sessionId: id }, `prompt ${i}`)]);
+  }
+  await dateFoldersBack(home);
+  // Node's own record of the built-in modules this process loaded, written at exit.
+  preload = join(root, 'modules.cjs');
+  await writeFile(preload, "process.on('exit', () => require('node:fs').writeFileSync(process.env.MODULES_FILE, JSON.stringify(process.moduleLoadList)));\n");
+}, 60_000);
+
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+describe('a warm baton list --json without a host', () => {
+  it('prints the same document through a pipe as into a file (both written to fd 1 synchronously)', async () => {
+    await run(process.execPath, [BATON, 'list', '--json', '--no-host'], { env });
+    const file = join(root, 'listing.json');
+    await run('/bin/sh', ['-c', `"${process.execPath}" "${BATON}" list --json --no-host > "${file}"`], { env });
+    const piped = await run(process.execPath, [BATON, 'list', '--json', '--no-host'], { env });
+    const strip = (text: string) => text.replace(/"ms":\d+(\.\d+)?/g, '"ms":0');
+    expect(strip(piped.stdout)).toBe(strip(await readFile(file, 'utf8')));
+  }, 60_000);
+
+  it('a reader that stops after the first bytes (`| head`) ends it with exit 0 and nothing on stderr', async () => {
+    // Many times what a pipe holds (64 KiB), so the listing is still writing when the reader leaves.
+    const home = join(root, 'home-many');
+    for (let i = 0; i < 1500; i++) {
+      const id = `cccccccc-0000-4000-8000-${String(i).padStart(12, '0')}`;
+      await writeLog(claudeLogPath(home, `/home/dev/many-${i % 7}`, id), [claude.user({ uuid: `${id}-u`, cwd: `/home/dev/many-${i % 7}`, sessionId: id }, `prompt ${i} ${'y'.repeat(200)}`)]);
+    }
+    const many = { ...env, HOME: home, BATON_HOME: join(root, 'data-many') };
+    const whole = await run(process.execPath, [BATON, 'list', '--json', '--no-host'], { env: many, maxBuffer: 1 << 24 });
+    expect(whole.stdout.length).toBeGreaterThan(512 * 1024);
+    const cut = await new Promise<{ code: number | null; stderr: string }>((done, fail) => {
+      const child = spawn(process.execPath, [BATON, 'list', '--json', '--no-host'], { env: many, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stdout.once('data', () => child.stdout.destroy());
+      child.stderr.on('data', (d) => (stderr += d));
+      child.on('error', fail);
+      child.on('close', (code) => done({ code, stderr }));
+    });
+    expect(cut).toEqual({ code: 0, stderr: '' });
+  }, 60_000);
+
+  it('answers from the index without starting the scanner (worker_threads, its parse pool, stays unloaded)', async () => {
+    const cold = await run(process.execPath, [BATON, 'list', '--json', '--no-host'], { env });
+    expect(JSON.parse(cold.stdout)).toMatchObject({ ok: true, total: 3 });
+    const modules = join(root, 'modules.json');
+    const trace = join(root, 'trace.jsonl');
+    const warm = await run(process.execPath, ['--require', preload, BATON, 'list', '--json'], { env: { ...env, MODULES_FILE: modules, BATON_PHASE_TRACE: trace } });
+    expect(JSON.parse(warm.stdout)).toMatchObject({ ok: true, total: 3 });
+    // The index answered (not the scan), so what it loaded is the warm listing's start-up.
+    expect(JSON.parse(await readFile(trace, 'utf8')).marks).toHaveProperty('index-listing');
+    const loaded = JSON.parse(await readFile(modules, 'utf8')) as string[];
+    expect(loaded).toContain('NativeModule zlib'); // the record is real: the index's CRC-32 comes from zlib
+    expect(loaded).not.toContain('NativeModule worker_threads');
+  }, 60_000);
+
+  it('loads no node:child_process (commander\'s spawn loads it when called) and no node:net (its JSON is written to fd 1)', async () => {
+    await run(process.execPath, [BATON, 'list', '--json', '--no-host'], { env });
+    const modules = join(root, 'modules-cp.json');
+    const warm = await run(process.execPath, ['--require', preload, BATON, 'list', '--json'], { env: { ...env, MODULES_FILE: modules } });
+    expect(JSON.parse(warm.stdout)).toMatchObject({ ok: true, total: 3 });
+    const loaded = JSON.parse(await readFile(modules, 'utf8')) as string[];
+    expect(loaded).toContain('NativeModule zlib');
+    expect(loaded).not.toContain('NativeModule child_process');
+    // Its JSON goes to fd 1 with synchronous writes: no process.stdout, whose pipe stream loads node:net.
+    expect(loaded).not.toContain('NativeModule net');
+  }, 60_000);
+});
