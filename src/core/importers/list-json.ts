@@ -21,6 +21,18 @@ export interface JsonSink {
   once(event: 'drain', listener: () => void): unknown;
   /** The sink copies each chunk before write() returns: the writer may reuse its chunk buffer (a stream keeps it: never set there). */
   copies?: boolean;
+  /** Bytes given to write() and not yet written out (a Writable stream's count; a pipe's pending async write is in it until done). */
+  readonly writableLength?: number;
+}
+
+/**
+ * Whether the chunk just given to the sink may be filled again: the sink copied it, or has
+ * written out all it was given. stdout to a file writes at once (and a pipe with room), so
+ * writableLength is 0 when write() returns; a pipe's async write holds the very buffer until
+ * its callback, and is counted in writableLength until then.
+ */
+function chunkIsFree(sink: JsonSink): boolean {
+  return sink.copies === true || sink.writableLength === 0;
 }
 
 /**
@@ -34,17 +46,19 @@ export async function writeListJson(sink: JsonSink, head: Record<string, unknown
   // decodes to strings and encodes back were a tenth of a warm listing.
   let chunk = Buffer.allocUnsafe(LIST_JSON_CHUNK_BYTES);
   let at = 0;
+  const drained = () => new Promise<void>((done) => sink.once('drain', done));
   const flush = async () => {
     if (at === 0) return;
     const full = chunk.subarray(0, at);
-    // A copying sink (the host's listing file) gets the same chunk again: 100,000 rows left 27 MB of spent chunks otherwise.
-    if (!sink.copies) chunk = Buffer.allocUnsafe(LIST_JSON_CHUNK_BYTES);
     at = 0;
-    if (!sink.write(full)) await new Promise<void>((done) => sink.once('drain', done));
+    if (!sink.write(full)) await drained();
+    // A sink done with the chunk (the host's listing file, stdout to a file) gets it again:
+    // 100,000 rows left 27 MB of spent chunks otherwise. One still writing it keeps it.
+    if (!chunkIsFree(sink)) chunk = Buffer.allocUnsafe(LIST_JSON_CHUNK_BYTES);
   };
   const text = async (s: string) => {
     if (at + s.length * 3 > chunk.length) await flush();
-    if (s.length * 3 > chunk.length) return void (sink.write(Buffer.from(s)) || (await new Promise<void>((done) => sink.once('drain', done))));
+    if (s.length * 3 > chunk.length) return void (sink.write(Buffer.from(s)) || (await drained()));
     at += chunk.write(s, at);
   };
   await text(`${JSON.stringify(head).slice(0, -1)}${Object.keys(head).length > 0 ? ',' : ''}"groups":[`);
@@ -55,7 +69,7 @@ export async function writeListJson(sink: JsonSink, head: Record<string, unknown
     const rendered = group.rendered?.();
     if (rendered) {
       await flush();
-      if (!sink.write(rendered)) await new Promise<void>((done) => sink.once('drain', done));
+      if (!sink.write(rendered)) await drained();
       continue;
     }
     await text(groupOpenText(group.cwd));
