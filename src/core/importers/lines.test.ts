@@ -28,6 +28,43 @@ describe('splitLines', () => {
       [113, 117, false, true],
     ]);
   });
+
+  it('gives byte offsets and UTF-8 text when a line holds multi-byte characters', () => {
+    const { lines, restAt } = splitLines(Buffer.from('{"t":"é"}\n{"t":"a"} \n'), 10, false, true);
+    expect(lines.map((l) => [l.start, l.end, l.text, l.value])).toEqual([
+      [10, 21, '{"t":"é"}', { t: 'é' }],
+      [21, 32, '{"t":"a"}', { t: 'a' }],
+    ]);
+    expect(restAt).toBe(32);
+  });
+
+  it('cuts ASCII and non-ASCII buffers alike: the same lines as decoding each line (property)', () => {
+    const piece = fc.oneof(fc.json(), fc.string({ unit: 'binary', maxLength: 20 }), fc.constantFrom('\n', '\r\n', ' ', '\t'));
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 20 }), fc.nat(40), fc.boolean(), fc.boolean(), (pieces, base, cutStart, atEof) => {
+        const buf = Buffer.from(pieces.join(''));
+        const expected: [number, number, string, boolean][] = [];
+        let pos = cutStart ? buf.indexOf(0x0a) + 1 : 0;
+        let restAt = buf.length;
+        if (cutStart && pos === 0) pos = buf.length;
+        while (pos < buf.length) {
+          const nl = buf.indexOf(0x0a, pos);
+          if (nl < 0 && !atEof) {
+            restAt = pos;
+            break;
+          }
+          const to = nl < 0 ? buf.length : nl;
+          const text = buf.toString('utf8', pos, to).trimEnd();
+          if (text.length > 0) expected.push([base + pos, base + (nl < 0 ? buf.length : nl + 1), text, nl >= 0]);
+          pos = to + 1;
+        }
+        const out = splitLines(buf, base, cutStart, atEof);
+        expect(out.lines.map((l) => [l.start, l.end, l.text, l.terminated])).toEqual(expected);
+        expect(out.restAt).toBe(base + restAt);
+      }),
+      { numRuns: 500 },
+    );
+  });
 });
 
 describe('forEachLine', () => {
