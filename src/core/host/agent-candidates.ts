@@ -96,6 +96,8 @@ export function createAgentCandidates(options: AgentCandidatesOptions) {
   let unsavedSince = 0;
   /** Index writes of watched changes, one after another, outside `serial` (see persistNow). */
   let persisting: Promise<void> = Promise.resolve();
+  /** A full scan is running (it writes the index when done). */
+  let scanning = false;
   let restartTimer: NodeJS.Timeout | null = null;
   let rootTimer: NodeJS.Timeout | null = null;
   let queue: Promise<void> = Promise.resolve();
@@ -110,9 +112,19 @@ export function createAgentCandidates(options: AgentCandidatesOptions) {
   /** Scans and updates run one at a time, in order. */
   const serial = (task: () => Promise<void>): Promise<void> => (queue = queue.then(task, task).catch((error: unknown) => console.error(`baton: candidate update failed: ${(error as Error).message}`)));
 
+  /** A full scan writes the index itself; a write of watched changes waits for it, or it is skipped while one runs (persistNow). */
   async function fullScan(): Promise<void> {
     if (closed) return;
     await persisting;
+    scanning = true;
+    try {
+      await scanAll();
+    } finally {
+      scanning = false;
+    }
+  }
+
+  async function scanAll(): Promise<void> {
     const first = version === 0;
     const before = entries;
     // The first scan without a trusted index (a fresh data directory) lists its rows as it reads.
@@ -178,11 +190,13 @@ export function createAgentCandidates(options: AgentCandidatesOptions) {
    * Writes the watched changes to the index. Not in `serial`: a change seen meanwhile is listed
    * without waiting for the write and fsync of the whole index (57 MB at 100,000 sessions). The
    * scans, which write the same file, wait for it first: the last rename must be the newest set.
+   * While a full scan runs there is nothing to write: it re-reads every file and writes the index
+   * after, and a change applied after it schedules its own write.
    */
   function persistNow(): Promise<void> {
     persisting = persisting
       // The index only: rewriting the digest cache would mean parsing it whole (80 MB at 100,000 sessions).
-      .then(() => persistIndex(cacheFile, [...entries.values()].filter((e) => !unindexed.has(e.path))))
+      .then(() => (scanning ? undefined : persistIndex(cacheFile, [...entries.values()].filter((e) => !unindexed.has(e.path)))))
       .catch((error: unknown) => console.error(`baton: writing the candidate index failed: ${(error as Error).message}`));
     return persisting;
   }
