@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { claude, claudeLogPath, writeLog } from '../importers/test-fixtures/build-logs.js';
 import { openStore } from '../store/index.js';
 import { scanCandidateIndex } from '../importers/scan.js';
+import { candidateIndexFileFor, readCandidateIndex } from '../importers/candidate-index.js';
 import { importersCacheFile, listingsDir } from '../paths.js';
 import { listFromHost, openHostListing, printHostListing } from '../../cli/commands/list-host.js';
 import { createAgentCandidates, type AgentCandidates, type CandidateChange } from './agent-candidates.js';
@@ -170,6 +171,35 @@ describe('resident candidates', () => {
 
     await rm(fresh);
     await until(() => !service!.entries().some((e) => e.path === fresh), 1_000);
+  });
+
+  it('writes watched changes to the index once the watches have been quiet, or at the latest after the max delay of a busy watch', async () => {
+    await writeLog(claudeLogPath(home, '/home/dev/a', idOf(0)), sessionLines(idOf(0), 'prompt 0'));
+    service = createAgentCandidates({ dataDir, env: { HOME: home }, debounceMs: 20, persistDelayMs: 800, persistMaxDelayMs: 3_500 });
+    await service.ready;
+    const indexFile = candidateIndexFileFor(importersCacheFile(dataDir));
+    const writtenAt = async () => (await stat(indexFile)).mtimeMs;
+    const start = await writtenAt();
+    const indexed = async () => (await readCandidateIndex(indexFile))?.entries.length ?? 0;
+
+    // A burst of changes 100 ms apart for 2.5 s: none written while it lasts (the write would hold the event loop in it).
+    const burst = async (from: number, ms: number) => {
+      let i = from;
+      for (const end = Date.now() + ms; Date.now() < end; i++) {
+        await writeLog(claudeLogPath(home, '/home/dev/a', idOf(i)), sessionLines(idOf(i), `prompt ${i}`));
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      return i;
+    };
+    const written = await burst(1, 2_500);
+    expect(await writtenAt()).toBe(start);
+    await until(async () => (await indexed()) === written, 3_000);
+
+    // A watch that is never quiet is written anyway, within the max delay of its first change.
+    const busyStart = await writtenAt();
+    const busy = burst(written, 5_000);
+    await until(async () => (await writtenAt()) !== busyStart && (await indexed()) > written, 4_500);
+    await busy;
   });
 
   it('a Codex day folder created while the host runs is watched, and its rollout listed', async () => {

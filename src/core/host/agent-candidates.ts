@@ -17,8 +17,14 @@ import { watchFiles, type FileWatch } from '../watch/file-watcher.js';
 import { watchTrees, type TreeWatch } from '../watch/tree-watcher.js';
 import { markPhase } from '../perf/phase-trace.js';
 
-/** Watched changes are written to the caches this long after the last one (a busy session appends every second). */
+/**
+ * Watched changes are written to the index once the watches have been quiet this long: encoding the
+ * index holds the event loop (1-2 s at 100,000 sessions), and a burst of changes (a file written,
+ * then removed) must not meet it halfway.
+ */
 export const CANDIDATE_PERSIST_DELAY_MS = 2_000;
+/** ... but at most this long after the first change not yet written: a busy session appends every second, and its watch is never quiet. */
+export const CANDIDATE_PERSIST_MAX_DELAY_MS = 30_000;
 /** After a watch broke, the next watch starts this long after the rescan (no tight loop on a broken folder). */
 export const WATCH_RESTART_DELAY_MS = 5_000;
 /** After a trusted quick start, the confirming scan starts this much later (the UI's first pages go first). */
@@ -57,6 +63,9 @@ export interface AgentCandidatesOptions {
   maxPending?: number;
   /** Defaults to WATCH_RESTART_DELAY_MS. */
   restartDelayMs?: number;
+  /** Defaults to CANDIDATE_PERSIST_DELAY_MS and CANDIDATE_PERSIST_MAX_DELAY_MS. */
+  persistDelayMs?: number;
+  persistMaxDelayMs?: number;
   /** Start from a trusted candidate index and confirm it behind (default true). */
   quickStart?: boolean;
   /** Defaults to CONFIRM_DELAY_MS. */
@@ -83,6 +92,12 @@ export function createAgentCandidates(options: AgentCandidatesOptions) {
   let watches: TreeWatch[] = [];
   let indexWatch: FileWatch | null = null;
   let persistTimer: NodeJS.Timeout | null = null;
+  /** When the oldest change not yet written to the index was applied. */
+  let unsavedSince = 0;
+  /** Index writes of watched changes, one after another, outside `serial` (see persistNow). */
+  let persisting: Promise<void> = Promise.resolve();
+  /** A full scan is running (it writes the index when done). */
+  let scanning = false;
   let restartTimer: NodeJS.Timeout | null = null;
   let rootTimer: NodeJS.Timeout | null = null;
   let queue: Promise<void> = Promise.resolve();
@@ -97,8 +112,19 @@ export function createAgentCandidates(options: AgentCandidatesOptions) {
   /** Scans and updates run one at a time, in order. */
   const serial = (task: () => Promise<void>): Promise<void> => (queue = queue.then(task, task).catch((error: unknown) => console.error(`baton: candidate update failed: ${(error as Error).message}`)));
 
+  /** A full scan writes the index itself; a write of watched changes waits for it, or it is skipped while one runs (persistNow). */
   async function fullScan(): Promise<void> {
     if (closed) return;
+    await persisting;
+    scanning = true;
+    try {
+      await scanAll();
+    } finally {
+      scanning = false;
+    }
+  }
+
+  async function scanAll(): Promise<void> {
     const first = version === 0;
     const before = entries;
     // The first scan without a trusted index (a fresh data directory) lists its rows as it reads.
@@ -148,15 +174,31 @@ export function createAgentCandidates(options: AgentCandidatesOptions) {
   }
 
   function schedulePersist(): void {
-    if (persistTimer || closed) return;
+    if (closed) return;
+    const now = Date.now();
+    if (persistTimer) clearTimeout(persistTimer);
+    else unsavedSince = now;
+    const delay = Math.min(options.persistDelayMs ?? CANDIDATE_PERSIST_DELAY_MS, Math.max(0, unsavedSince + (options.persistMaxDelayMs ?? CANDIDATE_PERSIST_MAX_DELAY_MS) - now));
     persistTimer = setTimeout(() => {
       persistTimer = null;
-      void serial(async () => {
-        // The index only: rewriting the digest cache would mean parsing it whole (80 MB at 100,000 sessions).
-        await persistIndex(cacheFile, [...entries.values()].filter((e) => !unindexed.has(e.path)));
-      });
-    }, CANDIDATE_PERSIST_DELAY_MS);
+      void persistNow();
+    }, delay);
     persistTimer.unref();
+  }
+
+  /**
+   * Writes the watched changes to the index. Not in `serial`: a change seen meanwhile is listed
+   * without waiting for the write and fsync of the whole index (57 MB at 100,000 sessions). The
+   * scans, which write the same file, wait for it first: the last rename must be the newest set.
+   * While a full scan runs there is nothing to write: it re-reads every file and writes the index
+   * after, and a change applied after it schedules its own write.
+   */
+  function persistNow(): Promise<void> {
+    persisting = persisting
+      // The index only: rewriting the digest cache would mean parsing it whole (80 MB at 100,000 sessions).
+      .then(() => (scanning ? undefined : persistIndex(cacheFile, [...entries.values()].filter((e) => !unindexed.has(e.path)))))
+      .catch((error: unknown) => console.error(`baton: writing the candidate index failed: ${(error as Error).message}`));
+    return persisting;
   }
 
   async function applyChanged(paths: string[]): Promise<void> {
@@ -414,8 +456,7 @@ export function createAgentCandidates(options: AgentCandidatesOptions) {
       if (persistTimer) {
         clearTimeout(persistTimer);
         persistTimer = null;
-        const indexed = [...entries.values()].filter((e) => !unindexed.has(e.path));
-        void serial(() => persistIndex(cacheFile, indexed));
+        void persistNow();
       }
       if (restartTimer) clearTimeout(restartTimer);
       if (rootTimer) clearInterval(rootTimer);
@@ -426,6 +467,7 @@ export function createAgentCandidates(options: AgentCandidatesOptions) {
       await stopWatches();
       await indexWatch?.close();
       await queue;
+      await persisting;
     },
   };
 }
