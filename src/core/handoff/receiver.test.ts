@@ -113,6 +113,21 @@ describe('receiver: the workspace verdict in the answer', () => {
     expect(await offer(second.manifest)).toMatchObject({ status: 'accepted', workspace: { status: 'partial', drifted: ['a.txt'] } });
   });
 
+  it("records the narrowing's change in the write that takes the baton: one write of session.json per accepted offer", async () => {
+    const { sessionId, manifest } = await fixture.landed();
+    const before = await fixture.store.getSession(sessionId);
+    const narrowing = createReceiver({
+      store: fixture.store,
+      capabilities: ['conversation', 'diff-viewer'],
+      holder: 'desktop',
+      beforeAccept: async () => (doc) => (doc.title === 'narrowed' ? doc : { ...doc, title: 'narrowed' }),
+    });
+    expect(await narrowing({ id: 'n', method: 'handoff.offer', params: { manifest } }, connection)).toMatchObject({ status: 'accepted', epoch: 2 });
+    const after = await fixture.store.getSession(sessionId);
+    expect(after).toMatchObject({ title: 'narrowed', holder: { who: 'desktop', epoch: 2, handoffId: manifest.handoff_id } });
+    expect(after.revision).toBe(before.revision + 1);
+  });
+
   it('a refused narrowing refuses the offer whatever the verdict running beside it found, and the baton stays', async () => {
     await dirtyRepo();
     const { sessionId, manifest } = await fixture.landed();
