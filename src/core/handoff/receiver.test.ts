@@ -5,6 +5,7 @@ import type { Answer, RequestHandler } from '../transport/types.js';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { git } from '../workspace/test-support/repo.js';
+import { countingCompiles } from '../../shared/test-support/counting-compiles.js';
 
 const connection = { signal: new AbortController().signal };
 let fixture: HandoffFixture;
@@ -28,6 +29,13 @@ describe('receiver: handoff.offer', () => {
     const session = await fixture.store.getSession(sessionId);
     expect(session.holder).toMatchObject({ who: 'desktop', epoch: 2, handoffId: manifest.handoff_id });
     expect(events).toEqual([{ kind: 'handoff', sessionId, status: 'accepted' }]);
+  });
+
+  it("a host's first offer compiles no zod parser (the manifest's compile was ~6 ms of that answer)", async () => {
+    const { manifest } = await fixture.landed(6);
+    const { result, compiles } = await countingCompiles(() => offer(manifest));
+    expect(result).toMatchObject({ ok: true, status: 'accepted' });
+    expect(compiles).toBe(0);
   });
 
   it('answers a replay with duplicate and the first answer, without claiming again', async () => {
