@@ -2,6 +2,7 @@ import type { Manifest } from '../../shared/manifest.js';
 import type { PermissionInForce } from '../../shared/session-fields/permission.js';
 import type { ApprovalService } from '../approvals/index.js';
 import { narrowPermissions, policyFromState, policyToState } from '../policy/narrow.js';
+import type { SessionDoc } from '../../shared/session.js';
 import type { SessionStore } from '../store/types.js';
 import { hostPolicyFor } from './host-policy.js';
 import { readCarriedPermission } from './manifest-permissions.js';
@@ -13,13 +14,16 @@ export interface ApplyPermissionsOptions {
 }
 
 /**
- * Puts "permissions only narrow" in force at the target, after the baton is taken and before the
+ * Puts "permissions only narrow" in force at the target, before the baton is taken and before the
  * source hears `accepted`: the carried rules (the artifact the manifest names, checked by hash)
  * meet this host's policy in narrowPermissions; the approval service revokes every grant the
- * result does not keep; the result is recorded in session.json as `permission.inForce`.
- * Idempotent: a retried offer of the same handoff narrows to the same result.
+ * result does not keep. Returns the change that records the result in session.json as
+ * `permission.inForce`: the receiver applies it in the write that takes the baton, so an accepted
+ * offer costs one durable write of session.json, not two (issue 20), and the narrowing and the
+ * baton land together or not at all. Idempotent: a retried offer of the same handoff narrows to
+ * the same result, and the change leaves a document that already records it as it is.
  */
-export async function applyCarriedPermissions(options: ApplyPermissionsOptions, manifest: Manifest): Promise<PermissionInForce> {
+export async function narrowCarriedPermissions(options: ApplyPermissionsOptions, manifest: Manifest): Promise<(doc: SessionDoc) => SessionDoc> {
   const { store } = options;
   const sessionId = manifest.session_id;
   const session = await store.getSession(sessionId);
@@ -38,9 +42,8 @@ export async function applyCarriedPermissions(options: ApplyPermissionsOptions, 
     narrowedAt: new Date().toISOString(),
     revokedGrants: [...new Set([...revoked.map((g) => g.rule), ...source.grants.filter((g) => !narrowed.grants.includes(g))])].sort(),
   };
-  await store.mutate(sessionId, (doc) => {
-    if (doc.permission?.inForce?.handoffId === manifest.handoff_id) return undefined;
+  return (doc) => {
+    if (doc.permission?.inForce?.handoffId === manifest.handoff_id) return doc;
     return { ...doc, permission: { ...(doc.permission ?? { mode: source.mode, rules: policyToState(source).rules }), inForce } };
-  });
-  return inForce;
+  };
 }

@@ -5,6 +5,7 @@ import type { Answer, RequestHandler } from '../transport/types.js';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { git } from '../workspace/test-support/repo.js';
+import { countingCompiles } from '../../shared/test-support/counting-compiles.js';
 
 const connection = { signal: new AbortController().signal };
 let fixture: HandoffFixture;
@@ -28,6 +29,13 @@ describe('receiver: handoff.offer', () => {
     const session = await fixture.store.getSession(sessionId);
     expect(session.holder).toMatchObject({ who: 'desktop', epoch: 2, handoffId: manifest.handoff_id });
     expect(events).toEqual([{ kind: 'handoff', sessionId, status: 'accepted' }]);
+  });
+
+  it("a host's first offer compiles no zod parser (the manifest's compile was ~6 ms of that answer)", async () => {
+    const { manifest } = await fixture.landed(6);
+    const { result, compiles } = await countingCompiles(() => offer(manifest));
+    expect(result).toMatchObject({ ok: true, status: 'accepted' });
+    expect(compiles).toBe(0);
   });
 
   it('answers a replay with duplicate and the first answer, without claiming again', async () => {
@@ -111,6 +119,21 @@ describe('receiver: the workspace verdict in the answer', () => {
     const second = await fixture.landed();
     await writeFile(join(fixture.workDir, 'a.txt'), 'three\n');
     expect(await offer(second.manifest)).toMatchObject({ status: 'accepted', workspace: { status: 'partial', drifted: ['a.txt'] } });
+  });
+
+  it("records the narrowing's change in the write that takes the baton: one write of session.json per accepted offer", async () => {
+    const { sessionId, manifest } = await fixture.landed();
+    const before = await fixture.store.getSession(sessionId);
+    const narrowing = createReceiver({
+      store: fixture.store,
+      capabilities: ['conversation', 'diff-viewer'],
+      holder: 'desktop',
+      beforeAccept: async () => (doc) => (doc.title === 'narrowed' ? doc : { ...doc, title: 'narrowed' }),
+    });
+    expect(await narrowing({ id: 'n', method: 'handoff.offer', params: { manifest } }, connection)).toMatchObject({ status: 'accepted', epoch: 2 });
+    const after = await fixture.store.getSession(sessionId);
+    expect(after).toMatchObject({ title: 'narrowed', holder: { who: 'desktop', epoch: 2, handoffId: manifest.handoff_id } });
+    expect(after.revision).toBe(before.revision + 1);
   });
 
   it('a refused narrowing refuses the offer whatever the verdict running beside it found, and the baton stays', async () => {

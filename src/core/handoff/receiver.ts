@@ -2,14 +2,25 @@ import { Manifest, describeZodError } from '../../shared/manifest.js';
 import { ErrorCode } from '../../shared/error-codes.js';
 import type { Answer, IncomingRequest, RequestHandler } from '../transport/types.js';
 import type { SessionStore } from '../store/types.js';
+import type { SessionDoc } from '../../shared/session.js';
 import { canonicalJson, sha256Hex } from '../hash.js';
 import { verifyAgainstDisk } from './verify-offer.js';
 import { reportMismatch } from '../context/mismatch-alert.js';
 import type { HandoffAlert } from '../../shared/ui-contract.js';
 import { isValidId } from '../../shared/ids.js';
+import { tieredSafeParse } from '../../shared/tiered-parse.js';
 import { readSessionWorkspace, verifyWorkspace } from '../workspace/index.js';
 
 export const RECEIVER_PROTOCOL_MAJOR = 1;
+
+/**
+ * A host receives one offer per handoff, far fewer than the parses that pay back zod's compile of
+ * the manifest's parser (~6 ms on the first offer): interpreted, as the store's session.json.
+ */
+const parseManifest = tieredSafeParse(Manifest);
+
+/** A change to a session document that returns the document itself when it has nothing to change. */
+export type SessionChange = (doc: SessionDoc) => SessionDoc;
 
 export type OfferStatus = 'accepted' | 'duplicate' | 'needs-capabilities' | 'rejected';
 
@@ -29,8 +40,12 @@ export interface ReceiverOptions {
   holder: string;
   /** Told after a session was accepted or a link asked to select one. */
   onEvent?: (event: ReceiverEvent) => void;
-  /** Runs once the offer is verified and shown to be displayable, before the baton is taken (permissions narrow here). */
-  beforeAccept?: (manifest: Manifest) => Promise<unknown>;
+  /**
+   * Runs once the offer is verified and shown to be displayable, before the baton is taken
+   * (permissions narrow here). What it returns changes session.json in the write that takes the
+   * baton: one durable write per accepted offer, and the two land together.
+   */
+  beforeAccept?: (manifest: Manifest) => Promise<SessionChange | void>;
   /** Extra request methods (approvals, tasks) bound by later layers. */
   methods?: Record<string, RequestHandler>;
 }
@@ -47,7 +62,7 @@ export function createReceiver(options: ReceiverOptions): RequestHandler {
     const raw = (params as { manifest?: unknown } | null)?.manifest;
     const versionAnswer = checkVersion(raw);
     if (versionAnswer) return versionAnswer;
-    const parsed = Manifest.safeParse(raw);
+    const parsed = parseManifest(raw);
     if (!parsed.success) return rejected(ErrorCode.INVALID_MANIFEST, `The manifest is not valid: ${describeZodError(parsed.error)}`);
     const manifest = parsed.data;
     const payloadSha256 = sha256Hex(canonicalJson(manifest));
@@ -77,8 +92,8 @@ export function createReceiver(options: ReceiverOptions): RequestHandler {
     if (missing.length > 0) return { ok: true, status: 'needs-capabilities', missing, sessionId: manifest.session_id };
 
     // Narrowing first: if it fails the handoff is refused and the baton stays where it was.
-    await options.beforeAccept?.(manifest);
-    const epoch = await takeBaton(store, manifest.session_id, manifest.handoff_id, options.holder);
+    const narrowing = (await options.beforeAccept?.(manifest)) ?? undefined;
+    const epoch = await takeBaton(store, manifest.session_id, manifest.handoff_id, options.holder, narrowing);
     const answer = { ok: true, status: 'accepted', handoffId: manifest.handoff_id, sessionId: manifest.session_id, epoch, workspace: await workspace };
     const stored = await store.putReceipt({
       handoffId: manifest.handoff_id,
@@ -145,12 +160,14 @@ async function workspaceVerdict(store: SessionStore, sessionId: string) {
 /**
  * Takes the baton (epoch + 1) for this handoff, exactly once: the holder records the handoff id,
  * so a receiver killed after the claim but before the receipt does not claim a second time when
- * the source retries.
+ * the source retries. `alongside` (the narrowing's record) is applied in the same write.
  */
-async function takeBaton(store: SessionStore, sessionId: string, handoffId: string, who: string): Promise<number> {
-  const updated = await store.mutate(sessionId, (current) =>
-    current.holder.handoffId === handoffId ? undefined : { ...current, holder: { ...current.holder, who, epoch: current.holder.epoch + 1, handoffId } },
-  );
+async function takeBaton(store: SessionStore, sessionId: string, handoffId: string, who: string, alongside?: SessionChange): Promise<number> {
+  const updated = await store.mutate(sessionId, (current) => {
+    const changed = alongside ? alongside(current) : current;
+    if (changed.holder.handoffId === handoffId) return changed === current ? undefined : changed;
+    return { ...changed, holder: { ...changed.holder, who, epoch: changed.holder.epoch + 1, handoffId } };
+  });
   return updated.holder.epoch;
 }
 

@@ -25,7 +25,7 @@ import { commandTargetOf, terminalCommandFor } from '../terminal-command.js';
 import { createWorkspaceHandlers } from './workspace-handlers.js';
 import { createSessionWatches } from '../watch/session-watches.js';
 import { watchTargetOf } from './watch-target.js';
-import { applyCarriedPermissions } from '../handoff/apply-permissions.js';
+import { narrowCarriedPermissions } from '../handoff/apply-permissions.js';
 import { carriedTasksOf } from '../tasks/carried-tasks.js';
 import { startRelayHost, type RelayHost } from '../relay/relay-host.js';
 import { createRelayUiHandlers } from '../relay/ui-handlers.js';
@@ -145,7 +145,7 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
     capabilities: options.capabilities,
     holder: options.kind === 'electron' ? 'desktop' : 'browser',
     onEvent: onReceiverEvent,
-    beforeAccept: (manifest) => applyCarriedPermissions({ store, dataDir: options.dataDir, grants: approvals.grants }, manifest),
+    beforeAccept: (manifest) => narrowCarriedPermissions({ store, dataDir: options.dataDir, grants: approvals.grants }, manifest),
     // Passphrase mode: the CLI asks this host for the key it holds (local connections only).
     methods: { ...approvals.methods, ...tasks.methods, ...candidateMethods, [KEY_METHOD]: keyRequestMethod(options.dataDir) },
   });

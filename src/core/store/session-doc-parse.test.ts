@@ -4,24 +4,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SessionDoc } from '../../shared/session.js';
 import { INTERPRETED_PARSES, tieredSafeParse } from '../../shared/tiered-parse.js';
+import { countingCompiles } from '../../shared/test-support/counting-compiles.js';
 import { openStore } from './index.js';
-
-/** zod compiles a schema's parser with `new Function`: counted by standing a proxy in for the global. */
-async function countingCompiles<T>(run: () => Promise<T>): Promise<{ result: T; compiles: number }> {
-  const original = globalThis.Function;
-  let compiles = 0;
-  globalThis.Function = new Proxy(original, {
-    construct(target, args) {
-      compiles++;
-      return Reflect.construct(target, args) as object;
-    },
-  });
-  try {
-    return { result: await run(), compiles };
-  } finally {
-    globalThis.Function = original;
-  }
-}
 
 let root: string | undefined;
 afterEach(async () => {
