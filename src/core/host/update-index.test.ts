@@ -49,6 +49,17 @@ async function ageFolders(home: string): Promise<void> {
 }
 
 /** What a listing prints from an index, and what a later scan relies on: compared whole. */
+/** A home of `count` sessions in aged folders, scanned once into a fresh index (as a host leaves it). */
+async function scannedHome(count: number): Promise<{ home: string; env: NodeJS.ProcessEnv; cacheFile: string }> {
+  const home = join(root, 'h');
+  const env = { HOME: home, CODEX_HOME: join(home, '.codex') };
+  const cacheFile = join(root, 'd', 'importers-cache.json');
+  for (let i = 0; i < count; i++) await writeSession(home, i);
+  await ageFolders(home);
+  await scanCandidateIndexFull({ env, cacheFile });
+  return { home, env, cacheFile };
+}
+
 async function listingOf(cacheFile: string) {
   const file = candidateIndexFileFor(cacheFile);
   const index = (await readCandidateIndex(file))!;
@@ -143,12 +154,7 @@ describe('the host updates its index in place after changes made while it was do
   }, 240_000);
 
   it('writes the index in place without touching the digest cache, and the next confirm trusts it', async () => {
-    const home = join(root, 'h');
-    const env = { HOME: home, CODEX_HOME: join(home, '.codex') };
-    const cacheFile = join(root, 'd', 'importers-cache.json');
-    for (let i = 0; i < 6; i++) await writeSession(home, i);
-    await ageFolders(home);
-    await scanCandidateIndexFull({ env, cacheFile });
+    const { home, env, cacheFile } = await scannedHome(6);
     const cacheBefore = await readFile(cacheFile);
     const cacheMtime = (await stat(cacheFile)).mtimeMs;
     await writeSession(home, 50);
@@ -204,12 +210,7 @@ describe('the host updates its index in place after changes made while it was do
   });
 
   it('an index a host wrote from its watched changes (no folders\' view) is confirmed file by file and given the view, without the full scan', async () => {
-    const home = join(root, 'h');
-    const env = { HOME: home, CODEX_HOME: join(home, '.codex') };
-    const cacheFile = join(root, 'd', 'importers-cache.json');
-    for (let i = 0; i < 6; i++) await writeSession(home, i);
-    await ageFolders(home);
-    await scanCandidateIndexFull({ env, cacheFile });
+    const { home, env, cacheFile } = await scannedHome(6);
     // As agent-candidates.ts persists watched changes: the entries alone, without meta.
     const indexFile = candidateIndexFileFor(cacheFile);
     await persistIndex(cacheFile, (await readCandidateIndex(indexFile))!.entries);
