@@ -12,6 +12,8 @@
  *
  * --before: another build's pooled listing too (`git archive main` built with
  * `node scripts/build-cli.js`), alternated with this one's: before/after under the same load.
+ * --workers=0,1,2: the BATON_SCAN_WORKERS values run with this build (default 0,2; the --before
+ * build runs with the last): on two cores the scan's thread summarizes too, so one worker may do.
  *
  * The corpus (<dir>/home) is read, never written; the data directory is <dir>/data unless --data.
  */
@@ -26,6 +28,8 @@ const data = resolve(args.get('data') ?? join(dir, 'data'));
 const runs = Number(args.get('runs') ?? 3);
 const BATON = resolve(import.meta.dirname, '..', '..', 'bin', 'baton.js');
 const BEFORE = args.get('before') ? resolve(args.get('before')!) : null;
+const WORKERS = (args.get('workers') ?? '0,2').split(',');
+if (!WORKERS.every((w) => /^\d{1,2}$/.test(w))) throw new Error(`--workers=${args.get('workers')}: a list of whole numbers, e.g. 0,1,2`);
 const TICK_MS = 1000 / 100; // USER_HZ: /proc reports CPU in clock ticks of 10 ms
 
 interface Sample {
@@ -71,14 +75,14 @@ async function main(): Promise<void> {
   await mkdir(join(dir, 'run'), { recursive: true, mode: 0o700 });
   const load = async () => (await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).join(' ');
   console.log(`corpus ${dir}/home, data ${data}; load average ${await load()}`);
-  const samples: Record<string, Sample[]> = { '0': [], '2': [], ...(BEFORE ? { before: [] } : {}) };
+  const samples: Record<string, Sample[]> = { ...Object.fromEntries(WORKERS.map((w) => [w, []])), ...(BEFORE ? { before: [] } : {}) };
   for (let i = 0; i < runs; i++) {
-    for (const w of ['0', '2']) samples[w]!.push(await once(w));
-    if (BEFORE) samples.before!.push(await once('2', BEFORE));
+    for (const w of WORKERS) samples[w]!.push(await once(w));
+    if (BEFORE) samples.before!.push(await once(WORKERS[WORKERS.length - 1]!, BEFORE));
   }
   const phases = ['scan-stats', 'scan-first-batch', 'scan-read', 'scan-saved', 'exit'];
   const rows = Object.entries(samples).map(([w, s]) => ({
-    scan: w === '0' ? 'in-thread (BATON_SCAN_WORKERS=0), baseline' : w === '2' ? 'pool of 2 workers (default)' : `pool of 2 workers, --before build`,
+    scan: w === '0' ? 'in-thread (BATON_SCAN_WORKERS=0), baseline' : w === 'before' ? `pool of ${WORKERS[WORKERS.length - 1]} workers, --before build` : `pool of ${w} worker${w === '1' ? '' : 's'}${w === '2' ? ' (default)' : ''}`,
     runs: s.length,
     'wall ms (median)': Math.round(median(s.map((x) => x.wall))),
     'wall min': Math.round(Math.min(...s.map((x) => x.wall))),

@@ -14,10 +14,10 @@ import { candidateIndexFileFor, entryOf, markCandidateIndexVerified, readCandida
 import { hasRacyFolders, quickIndexScan } from './quick-scan.js';
 import type { IndexedFile } from './indexed-files.js';
 import { summarizeFile, type FileState } from './summarize-file.js';
+import { redactStates } from './redact-state.js';
 import { promises as fsp } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { markPhase } from '../perf/phase-trace.js';
-import { redactValue } from '../redact/redact-value.js';
 import type { AgentSource, ImportedCandidate, ScanResult, ScanStats } from './types.js';
 
 export interface ScanOptions {
@@ -144,7 +144,7 @@ async function readSmallFiles(reader: ImportReader, batch: readonly number[], fi
 async function redactFreshStates(outcomes: Outcome[], files: readonly FoundFile[], paths: readonly string[]): Promise<void> {
   const fresh = outcomes.flatMap((o, i) => (o.read && o.state && !o.redacted ? [i] : []));
   if (fresh.length === 0) return;
-  const { value } = await redactValue(fresh.map((i) => outcomes[i]!.state!));
+  const value = await redactStates(fresh.map((i) => outcomes[i]!.state!));
   fresh.forEach((i, k) => {
     const o = outcomes[i]!;
     const state = value[k]!;

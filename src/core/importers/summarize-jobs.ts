@@ -1,7 +1,7 @@
-import { redactValue } from '../redact/redact-value.js';
 import { errnoOf } from './errors.js';
 import { WHOLE_READ_MAX_BYTES } from './limits.js';
 import { countingReader, type ImportReader } from './reader.js';
+import { redactStates } from './redact-state.js';
 import { summarizeFile, type FileState } from './summarize-file.js';
 import type { AgentSource } from './types.js';
 
@@ -59,13 +59,13 @@ export async function summarizeCounted(reader: ImportReader, jobs: readonly Summ
 /**
  * What a scan worker hands back: summarizeCounted, with every state redacted (a title is the first
  * prompt, and a prompt may hold a key), so the scan's thread neither parses nor redacts. The same
- * redaction the scan applies per batch (redactValue batches change no finding).
+ * redaction the scan applies per batch (redactStates: its batches change no finding).
  */
 export async function summarizeForScan(reader: ImportReader, jobs: readonly SummarizeJob[], breathe?: () => Promise<void> | undefined): Promise<{ results: JobResult[]; bytes: number }> {
   const run = await summarizeCounted(reader, jobs, breathe);
   const read = run.results.flatMap((r, i) => (r.ok ? [i] : []));
   if (read.length === 0) return run;
-  const { value } = await redactValue(read.map((i) => (run.results[i] as { state: FileState }).state));
+  const value = await redactStates(read.map((i) => (run.results[i] as { state: FileState }).state));
   read.forEach((i, k) => (run.results[i] = { ok: true, state: value[k]! }));
   return run;
 }
