@@ -20,8 +20,9 @@ export function relativeTime(iso: string, now: number): string {
 }
 
 /**
- * The reader's-locale formats, each made once on first use. `toLocaleString(locale, options)` builds
- * a new Intl.DateTimeFormat on every call (~0.1–0.3 ms in Chromium): a list row asks for two, and
+ * The reader's-locale formats, each made once on first use (not at import: a page whose first screen
+ * shows only recent rows needs none, RelativeTime.tsx). `toLocaleString(locale, options)` builds a
+ * new Intl.DateTimeFormat on every call (~0.1–0.3 ms in Chromium): a list row asked for two, and
  * the first screen's rows spent 25–30 ms of the page's first frame making them (issue 15).
  */
 function lazyFormat(options: Intl.DateTimeFormatOptions): () => Intl.DateTimeFormat {
