@@ -5,7 +5,7 @@ import type { IndexRow } from '../../../shared/session';
 import { useReconnect } from './use-connection';
 import { useRemote, type Remote } from './use-remote';
 
-/** What the list asks: main.tsx asks it before the first render (askEarly), the first load takes it. */
+/** What the list asks: ask-first-screen.ts asks it before the first render, the first load takes that answer. */
 export const SESSIONS_LIST_REQUEST = {};
 
 /** The resume candidates, fetched again whenever a session changes or the connection comes back. */

@@ -21,7 +21,7 @@ export interface AgentScanState {
 
 const EMPTY: readonly AgentCandidate[] = [];
 
-/** The first page of the list: main.tsx asks it before the first render (askEarly), this hook takes it. */
+/** The first page of the list: ask-first-screen.ts asks it before the first render, this hook takes that answer. */
 export const FIRST_AGENT_PAGE_REQUEST = { offset: 0, limit: AGENT_FIRST_PAGE };
 
 /**
