@@ -9,11 +9,14 @@
  *     painted, when every candidate is counted
  * `node -e ""` is timed in the same run as the baseline. Beside each wall time, the host's CPU
  * (user + system) until then: on a shared machine the wall times swell, the CPU much less.
- * Needs `npm run build` (out/renderer).
+ * Needs `npm run build` (out/renderer). Each build serves its own out/renderer, so a build's
+ * bin/baton.js names its page too.
+ * --before=other/bin/baton.js: that build is measured too, run for run alternately with this one
+ * (or --bin), and the table has a column for each: a before/after from the same minutes.
  *
- *   npx tsx bench/renderer/candidates-ui.ts --dir=/tmp/baton-c15/full [--runs=5] [--fresh-runs=1] [--expect=20000] [--bin=other/bin/baton.js] [--stale]
+ *   npx tsx bench/renderer/candidates-ui.ts --dir=/tmp/baton-c15/full [--runs=5] [--fresh-runs=1] [--expect=20000] [--bin=other/bin/baton.js] [--before=other/bin/baton.js] [--stale]
  */
-import { chromium, type Page } from '@playwright/test';
+import { chromium, type Browser, type Page } from '@playwright/test';
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -23,6 +26,7 @@ const dir = resolve(args.get('dir') ?? '/tmp/baton-c15/full');
 const runs = Number(args.get('runs') ?? 5);
 // --bin: another build's bin/baton.js (a before/after of the host in one sitting).
 const BATON = resolve(args.get('bin') ?? resolve(import.meta.dirname, '..', '..', 'bin', 'baton.js'));
+const BEFORE = args.has('before') ? resolve(args.get('before')!) : undefined;
 const CHROMIUM = process.env.BATON_CHROMIUM ?? '/usr/bin/chromium';
 const env = { ...process.env, HOME: join(dir, 'home'), BATON_HOME: join(dir, 'data'), XDG_RUNTIME_DIR: join(dir, 'run') };
 
@@ -31,8 +35,8 @@ function median(values: number[]): number {
   return s[Math.floor(s.length / 2)]!;
 }
 
-async function startHost(dataDir = env.BATON_HOME): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [BATON, 'serve', '--json'], { env: { ...env, BATON_HOME: dataDir }, stdio: ['ignore', 'pipe', 'inherit'] });
+async function startHost(bin: string, dataDir = env.BATON_HOME): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [bin, 'serve', '--json'], { env: { ...env, BATON_HOME: dataDir }, stdio: ['ignore', 'pipe', 'inherit'] });
   const line = await new Promise<string>((done, fail) => {
     child.stdout!.once('data', (d: Buffer) => done(d.toString()));
     child.once('exit', (code) => fail(new Error(`baton serve exited (${code})`)));
@@ -91,10 +95,10 @@ interface FreshRun {
 }
 
 /** A host on an empty data directory: progress shown, first row, all counted; ms from the spawn. */
-async function freshDataDir(browser: Awaited<ReturnType<typeof chromium.launch>>, expected: number): Promise<FreshRun> {
+async function freshDataDir(browser: Browser, bin: string, expected: number): Promise<FreshRun> {
   const dataDir = await mkdtemp(join(dir, 'fresh-data-'));
   const t0 = performance.now();
-  const { child, url } = await startHost(dataDir);
+  const { child, url } = await startHost(bin, dataDir);
   const serving = performance.now() - t0;
   const page = await browser.newPage();
   try {
@@ -113,6 +117,52 @@ async function freshDataDir(browser: Awaited<ReturnType<typeof chromium.launch>>
   }
 }
 
+/** One build's runs: a new host on the warm cache and the page reloaded, `runs` times; fresh data directories. */
+interface BuildRuns {
+  fresh: number[];
+  freshCpu: number[];
+  reloads: number[];
+  reloadCpu: number[];
+  freshDirs: FreshRun[];
+}
+
+async function warmRun(browser: Browser, bin: string, expected: number, into: BuildRuns): Promise<void> {
+  // --stale: the index was confirmed long ago (a host started minutes after the last scan), so no quick start.
+  if (args.has('stale')) await writeFile(join(env.BATON_HOME, 'importers-candidates.idx.verified'), '1');
+  const t0 = performance.now();
+  const { child, url } = await startHost(bin);
+  const page = await browser.newPage();
+  try {
+    await page.goto(url);
+    into.fresh.push(await untilListed(page, expected, t0));
+    into.freshCpu.push(await cpuMs(child));
+    const t1 = performance.now();
+    await page.reload();
+    into.reloads.push(await untilListed(page, expected, t1));
+    into.reloadCpu.push((await cpuMs(child)) - into.freshCpu.at(-1)!);
+  } finally {
+    await page.close();
+    await stop(child);
+  }
+}
+
+/** The table's rows for one build: "median / min ms; host CPU ms" per measure. */
+function rowsOf(r: BuildRuns, expected: number): Array<[string, string]> {
+  const cell = (values: number[], cpu?: number[]) => `${Math.round(median(values))} / ${Math.round(Math.min(...values))}${cpu ? `; CPU ${median(cpu)}` : ''}`;
+  const f = (k: keyof FreshRun) => r.freshDirs.map((run) => run[k]);
+  return [
+    [`new host, warm cache: ${expected} counted, first row painted`, cell(r.fresh, r.freshCpu)],
+    ['page reload, host warm', cell(r.reloads, r.reloadCpu)],
+    ...(r.freshDirs.length === 0 ? [] : ([
+      ['fresh data directory: host address printed', cell(f('serving'))],
+      ['fresh data directory: page loaded', cell(f('loaded'))],
+      ['fresh data directory: cold-scan progress shown', cell(f('progress'))],
+      ['fresh data directory: first row painted', cell(f('first'), f('firstCpu'))],
+      [`fresh data directory: all ${expected} counted`, cell(f('all'))],
+    ] as Array<[string, string]>)),
+  ];
+}
+
 async function main(): Promise<void> {
   await mkdir(env.XDG_RUNTIME_DIR, { recursive: true, mode: 0o700 });
   const expected = Number(args.get('expect') ?? 20_000);
@@ -126,52 +176,26 @@ async function main(): Promise<void> {
     const [user, system] = spawnSync('/usr/bin/time', ['-f', '%U %S', process.execPath, '-e', ''], { encoding: 'utf8' }).stderr.trim().split(' ').map(Number);
     baselineCpu.push((user! + system!) * 1000);
   }
+  // Before first in each pair, so neither build always runs on the other's warmed page cache.
+  const builds = BEFORE === undefined ? [BATON] : [BEFORE, BATON];
+  const results = new Map<string, BuildRuns>(builds.map((bin) => [bin, { fresh: [], freshCpu: [], reloads: [], reloadCpu: [], freshDirs: [] }]));
   const browser = await chromium.launch({ executablePath: CHROMIUM });
-  const fresh: number[] = [];
-  const freshCpu: number[] = [];
-  const reloads: number[] = [];
-  const reloadCpu: number[] = [];
   const freshRuns = Number(args.get('fresh-runs') ?? 1);
-  const freshDirs: FreshRun[] = [];
   try {
-    for (let i = 0; i < runs; i++) {
-      // --stale: the index was confirmed long ago (a host started minutes after the last scan), so no quick start.
-      if (args.has('stale')) await writeFile(join(env.BATON_HOME, 'importers-candidates.idx.verified'), '1');
-      const t0 = performance.now();
-      const { child, url } = await startHost();
-      const page = await browser.newPage();
-      try {
-        await page.goto(url);
-        fresh.push(await untilListed(page, expected, t0));
-        freshCpu.push(await cpuMs(child));
-        const t1 = performance.now();
-        await page.reload();
-        reloads.push(await untilListed(page, expected, t1));
-        reloadCpu.push((await cpuMs(child)) - freshCpu.at(-1)!);
-      } finally {
-        await page.close();
-        await stop(child);
-      }
-    }
-    for (let i = 0; i < freshRuns; i++) freshDirs.push(await freshDataDir(browser, expected));
+    for (let i = 0; i < runs; i++) for (const bin of builds) await warmRun(browser, bin, expected, results.get(bin)!);
+    for (let i = 0; i < freshRuns; i++) for (const bin of builds) results.get(bin)!.freshDirs.push(await freshDataDir(browser, bin, expected));
   } finally {
     await browser.close();
   }
-  const f = (k: keyof FreshRun) => freshDirs.map((r) => r[k]);
-  const freshRows = freshRuns === 0 ? [] : [
-    { measure: 'fresh data directory: host address printed', runs: freshRuns, 'median ms': Math.round(median(f('serving'))), 'min ms': Math.round(Math.min(...f('serving'))) },
-    { measure: 'fresh data directory: page loaded', runs: freshRuns, 'median ms': Math.round(median(f('loaded'))), 'min ms': Math.round(Math.min(...f('loaded'))) },
-    { measure: 'fresh data directory: cold-scan progress shown', runs: freshRuns, 'median ms': Math.round(median(f('progress'))), 'min ms': Math.round(Math.min(...f('progress'))) },
-    { measure: 'fresh data directory: first row painted', runs: freshRuns, 'median ms': Math.round(median(f('first'))), 'min ms': Math.round(Math.min(...f('first'))), 'host CPU ms': median(f('firstCpu')) },
-    { measure: `fresh data directory: all ${expected} counted`, runs: freshRuns, 'median ms': Math.round(median(f('all'))), 'min ms': Math.round(Math.min(...f('all'))) },
-  ];
+  const columns = builds.map((bin) => (bin === BEFORE ? 'before' : 'this build'));
+  const perBuild = builds.map((bin) => rowsOf(results.get(bin)!, expected));
+  console.log(`median / min ms; host CPU ms (user + system until then); ${runs} warm runs, ${freshRuns} fresh runs per build`);
   console.table([
-    { measure: 'baseline: node -e ""', runs, 'median ms': Math.round(median(baseline)), 'min ms': Math.round(Math.min(...baseline)), 'host CPU ms': Math.round(median(baselineCpu)) },
-    { measure: `new host, warm cache: ${expected} counted, first row painted`, runs, 'median ms': Math.round(median(fresh)), 'min ms': Math.round(Math.min(...fresh)), 'host CPU ms': median(freshCpu) },
-    { measure: 'page reload, host warm', runs, 'median ms': Math.round(median(reloads)), 'min ms': Math.round(Math.min(...reloads)), 'host CPU ms': median(reloadCpu) },
-    ...freshRows,
+    { measure: 'baseline: node -e ""', ...Object.fromEntries(columns.map((c) => [c, `${Math.round(median(baseline))} / ${Math.round(Math.min(...baseline))}; CPU ${Math.round(median(baselineCpu))}`])) },
+    ...perBuild[0]!.map(([measure], row) => ({ measure, ...Object.fromEntries(columns.map((c, b) => [c, perBuild[b]![row]![1]])) })),
   ]);
-  console.log(`host (${BATON}): peak RSS ${hostPeakMb} MB over the runs`);
+  for (const bin of builds) console.log(`${bin === BEFORE ? 'before' : 'this build'}: ${bin}`);
+  console.log(`hosts' peak RSS ${hostPeakMb} MB over the runs`);
   console.log(`load average: ${(await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).join(' ')}`);
 }
 

@@ -2,6 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createApi } from './api';
 import { App } from './components/App';
+import { askFirstScreen } from './components/ask-first-screen';
 import { loadPreferences } from './features/preferences/apply-preferences';
 import { LockGate } from './features/unlock/LockGate';
 import './styles/index.css';
@@ -14,6 +15,9 @@ const api = createApi();
 window.addEventListener('pagehide', (event) => {
   if (!event.persisted) api.close();
 });
+
+// The list's rows, asked now rather than by its hooks after the first render.
+askFirstScreen(api);
 
 // Client-local preferences (sidebar width, theme): electron-store on the desktop, localStorage in a browser.
 void loadPreferences(api, document.documentElement);

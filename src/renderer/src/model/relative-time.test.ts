@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { formatDateTime, formatMessageTime, relativeTime } from './relative-time';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { formatDate, formatDateTime, formatMessageTime, relativeTime } from './relative-time';
 
 const NOW = Date.parse('2026-11-29T12:00:00.000Z');
 const ago = (ms: number): string => new Date(NOW - ms).toISOString();
@@ -46,5 +46,23 @@ describe('formatMessageTime', () => {
     const older = formatMessageTime(new Date(NOW - 3 * 24 * 60 * MIN).toISOString(), NOW);
     expect(older.length).toBeGreaterThan(today.length);
     expect(formatMessageTime('x', NOW)).toBe('x');
+  });
+});
+
+describe('the locale formats', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('read as toLocale*String does, from formats made once: a screen of rows builds no Intl.DateTimeFormat per row', () => {
+    const times = Array.from({ length: 200 }, (_, i) => NOW - i * 37 * 60 * MIN);
+    const expected = times.map((at) => [
+      new Date(at).toLocaleString(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' }),
+      new Date(at).toLocaleDateString(undefined, new Date(at).getFullYear() === new Date(NOW).getFullYear() ? { month: 'short', day: 'numeric' } : { year: 'numeric', month: 'short', day: 'numeric' }),
+    ]);
+    // Each of these builds a new Intl.DateTimeFormat per call.
+    const perCall = [vi.spyOn(Date.prototype, 'toLocaleString'), vi.spyOn(Date.prototype, 'toLocaleDateString'), vi.spyOn(Date.prototype, 'toLocaleTimeString')];
+    const made = times.map((at) => [formatDateTime(new Date(at).toISOString()), formatDate(at, NOW)]);
+    formatMessageTime(new Date(NOW - 3 * 24 * 60 * MIN).toISOString(), NOW);
+    expect(made).toEqual(expected);
+    for (const spy of perCall) expect(spy).not.toHaveBeenCalled();
   });
 });

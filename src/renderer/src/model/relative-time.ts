@@ -19,18 +19,33 @@ export function relativeTime(iso: string, now: number): string {
   return formatDate(at);
 }
 
+/**
+ * The reader's-locale formats, each made once on first use (not at import: a page whose first screen
+ * shows only recent rows needs none, RelativeTime.tsx). `toLocaleString(locale, options)` builds a
+ * new Intl.DateTimeFormat on every call (~0.1–0.3 ms in Chromium): a list row asked for two, and
+ * the first screen's rows spent 25–30 ms of the page's first frame making them (issue 15).
+ */
+function lazyFormat(options: Intl.DateTimeFormatOptions): () => Intl.DateTimeFormat {
+  let format: Intl.DateTimeFormat | undefined;
+  return () => (format ??= new Intl.DateTimeFormat(undefined, options));
+}
+const dayMonth = lazyFormat({ month: 'short', day: 'numeric' });
+const dayMonthYear = lazyFormat({ year: 'numeric', month: 'short', day: 'numeric' });
+const dateTime = lazyFormat({ year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+const clockTime = lazyFormat({ hour: '2-digit', minute: '2-digit' });
+
 /** A date in the reader's locale, with the year only when it is not this year. */
 export function formatDate(ms: number, now = Date.now()): string {
   const date = new Date(ms);
   const sameYear = date.getFullYear() === new Date(now).getFullYear();
-  return date.toLocaleDateString(undefined, sameYear ? { month: 'short', day: 'numeric' } : { year: 'numeric', month: 'short', day: 'numeric' });
+  return (sameYear ? dayMonth() : dayMonthYear()).format(date);
 }
 
 /** Full local date and time, for title attributes and the session header. */
 export function formatDateTime(iso: string): string {
   const at = Date.parse(iso);
   if (!Number.isFinite(at)) return iso;
-  return new Date(at).toLocaleString(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+  return dateTime().format(at);
 }
 
 /** A message's time: just the clock when it is from today, otherwise a short date and the clock. */
@@ -38,7 +53,7 @@ export function formatMessageTime(iso: string, now: number): string {
   const at = Date.parse(iso);
   if (!Number.isFinite(at)) return iso;
   const date = new Date(at);
-  const clock = date.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+  const clock = clockTime().format(date);
   if (date.toDateString() === new Date(now).toDateString()) return clock;
   return `${formatDate(at, now)}, ${clock}`;
 }

@@ -1,13 +1,13 @@
 import type { AgentScanState } from './use-agent-scan';
+import { formatCount } from '../../model/format-number';
 
 const TOOL_NAMES = { claude: 'Claude Code', codex: 'Codex' } as const;
-const count = new Intl.NumberFormat('en-US');
 
 /** "Reading Claude Code sessions… 4,210 / 10,000" while a cold scan reads files, else the plain line. */
 export function scanningText(scan: Pick<AgentScanState, 'progress'>): string {
   const p = scan.progress;
   if (!p) return 'Scanning Claude Code and Codex sessions…';
-  return `Reading ${TOOL_NAMES[p.source]} sessions… ${count.format(p.done)} / ${count.format(p.total)}`;
+  return `Reading ${TOOL_NAMES[p.source]} sessions… ${formatCount(p.done)} / ${formatCount(p.total)}`;
 }
 
 /** A quiet line under the search: scanning, how many were found, or why the scan failed (with Retry). */

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { toApiError, type ApiError, type BatonApi } from '../../api';
+import { invokeEarly } from '../../api/early-requests';
 import { AGENT_FIRST_PAGE, AGENT_PAGE_SIZE, type AgentCandidate } from '../../../../shared/agents';
 import type { UiEventPayload } from '../../../../shared/ui-contract';
 import { useReconnect } from '../../hooks/use-connection';
@@ -20,6 +21,9 @@ export interface AgentScanState {
 
 const EMPTY: readonly AgentCandidate[] = [];
 
+/** The first page of the list: ask-first-screen.ts asks it before the first render, this hook takes that answer. */
+export const FIRST_AGENT_PAGE_REQUEST = { offset: 0, limit: AGENT_FIRST_PAGE };
+
 /**
  * Claude Code and Codex sessions on this machine, scanned once after the first screen is up and
  * again when asked (or when the connection comes back). Candidates from the last good scan stay
@@ -37,7 +41,7 @@ export function useAgentScan(api: BatonApi): AgentScanState {
       const mine = ++generation.current;
       if (!quiet) setState((s) => ({ ...s, scanning: true }));
       const stream = async () => {
-        const first = await api.invoke('agents:list', { offset: 0, limit: AGENT_FIRST_PAGE });
+        const first = await invokeEarly(api, 'agents:list', FIRST_AGENT_PAGE_REQUEST);
         if (mine !== generation.current) return;
         // An older host answers everything at once, without a total.
         const total = first.total ?? first.candidates.length;
