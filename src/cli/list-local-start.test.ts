@@ -103,7 +103,7 @@ describe('a warm baton list --json without a host', () => {
     expect(loaded).not.toContain('NativeModule child_process');
     // Its JSON goes to fd 1 with synchronous writes: no process.stdout, whose pipe stream loads node:net.
     expect(loaded).not.toContain('NativeModule net');
-    // Its agentScan.ms comes from Date.now(): the first use of `performance` loads perf_hooks (~0.8 ms).
+    // Its agentScan.ms comes from process.hrtime: the first use of `performance` loads perf_hooks (~0.8 ms).
     expect(loaded).not.toContain('NativeModule perf_hooks');
   }, 60_000);
 });
