@@ -93,7 +93,7 @@ describe('a warm baton list --json without a host', () => {
     expect(loaded).not.toContain('NativeModule worker_threads');
   }, 60_000);
 
-  it('loads no node:child_process (commander\'s spawn loads it when called) and no node:net (its JSON is written to fd 1)', async () => {
+  it('loads no node:child_process (commander\'s spawn loads it when called), no node:net (its JSON is written to fd 1) and no perf_hooks', async () => {
     await run(process.execPath, [BATON, 'list', '--json', '--no-host'], { env });
     const modules = join(root, 'modules-cp.json');
     const warm = await run(process.execPath, ['--require', preload, BATON, 'list', '--json'], { env: { ...env, MODULES_FILE: modules } });
@@ -103,5 +103,7 @@ describe('a warm baton list --json without a host', () => {
     expect(loaded).not.toContain('NativeModule child_process');
     // Its JSON goes to fd 1 with synchronous writes: no process.stdout, whose pipe stream loads node:net.
     expect(loaded).not.toContain('NativeModule net');
+    // Its agentScan.ms comes from process.hrtime: the first use of `performance` loads perf_hooks (~0.8 ms).
+    expect(loaded).not.toContain('NativeModule perf_hooks');
   }, 60_000);
 });

@@ -2,7 +2,7 @@ import { countItems, groupItems, itemOfEntry, itemOfRow, limitGroups, type ListF
 import type { IndexEntry } from '../../core/importers/candidate-index.js';
 import type { IndexRow } from '../../shared/session.js';
 import { importersCacheFile, resolveDataDir } from '../../core/paths.js';
-import { listingFromIndex, readTrustedIndex } from './list-indexed.js';
+import { listingFromIndex, monotonicMs, readTrustedIndex } from './list-indexed.js';
 import { sealsFilesAt } from '../../core/store/at-rest/registry.js';
 import { openCliStore } from '../context.js';
 import { listFromHost } from './list-host.js';
@@ -28,7 +28,7 @@ async function notImported(entries: IndexEntry[], sessionIds: ReadonlySet<string
 export async function loadListing(options: { agents: boolean; archived: boolean; host: boolean; filter: ListFilter; limit?: number }): Promise<Listing> {
   const hosted = options.host && !options.archived ? await listFromHost({ agents: options.agents, filter: options.filter, limit: options.limit }) : null;
   if (hosted !== null) return groupsOfDocument(hosted);
-  const started = performance.now();
+  const started = monotonicMs();
   const opening = openCliStore({ keyStore: listingKeyStore() });
   // While the store opens (its file system calls wait on the thread pool), the candidate index is
   // read and checked here. A sealed index (encrypted store) reads as damaged before the store

@@ -36,6 +36,8 @@ export class PickerModel {
   #parsed: Array<Array<PickerRow | undefined>>;
   #total: number;
   readonly #byId = new Map<string, IndexRow>();
+  /** The last options built, by query and cap: clack asks for them three times before its first frame and again at every keystroke. */
+  #last: { query: string; max: number; options: PickerOption[] } | null = null;
 
   /** `total`: sessions in the whole listing, when `groups` hold only its first screen (the rest comes through replace()). */
   constructor(groups: readonly ListGroup[], total?: number) {
@@ -49,6 +51,7 @@ export class PickerModel {
     this.#groups = groups;
     this.#parsed = groups.map((g) => new Array<PickerRow | undefined>(g.items.length));
     this.#total = 0;
+    this.#last = null;
   }
 
   /** The row behind an option's value (a session id), if it was offered. */
@@ -72,8 +75,17 @@ export class PickerModel {
    * Rows matching every word of `query` (case-insensitive), at most `max`, in the listing's order:
    * groups by directory, newest group first. Each row starts with its directory, so a group reads
    * as a block (clack draws disabled options struck through, so groups get no header rows).
+   * Asked again for the same query and cap before replace(), the same options are returned (not
+   * rebuilt: each build formats up to PICKER_MAX_ROWS labels).
    */
   options(query: string, max = PICKER_MAX_ROWS): PickerOption[] {
+    if (this.#last?.query === query && this.#last.max === max) return this.#last.options;
+    const options = this.#build(query, max);
+    this.#last = { query, max, options };
+    return options;
+  }
+
+  #build(query: string, max: number): PickerOption[] {
     const words = query.toLowerCase().split(/\s+/).filter(Boolean);
     const out: PickerOption[] = [];
     let more = 0;

@@ -207,6 +207,19 @@ describe('PickerModel', () => {
     expect(model.options('').some((o) => o.disabled)).toBe(false);
   });
 
+  it('builds the options of a query once until the listing is replaced (clack asks three times before its first frame)', () => {
+    const { groups } = groupsOf(40, 2);
+    const model = new PickerModel(groups.map((g) => ({ ...g, items: g.items.slice(0, 5) })), 40);
+    const first = model.options('');
+    expect(model.options('')).toBe(first);
+    expect(model.options('title')).not.toBe(first);
+    expect(model.options('', 3)).toHaveLength(4);
+    model.replace(groups);
+    const whole = model.options('');
+    expect(whole).not.toBe(first);
+    expect(whole).toHaveLength(40);
+  });
+
   it('matches every word in any order over title, directory and id, case-insensitively, keeping group order', () => {
     const { groups } = groupsOf(600, 4);
     const model = new PickerModel(groups);

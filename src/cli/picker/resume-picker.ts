@@ -18,7 +18,8 @@ export async function pickSession(
   io: { input?: NodeJS.ReadableStream; output?: NodeJS.WritableStream; rest?: () => Promise<readonly ListGroup[] | null> } = {},
 ): Promise<IndexRow | null> {
   const model = new PickerModel(groups, total);
-  const first = model.options('', PICKER_VISIBLE_ROWS).find((o) => !o.disabled);
+  // The whole first screen's options: clack asks for these same ones (the model keeps them).
+  const first = model.options('').find((o) => !o.disabled);
   if (!first) return null;
   markPhase('picker-model');
   const { autocomplete, isCancel } = await import('@clack/prompts');
