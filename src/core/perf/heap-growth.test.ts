@@ -34,7 +34,7 @@ function peakHeapWith(files: number): Promise<number> {
 describe('limitHeapGrowth (issue 15)', () => {
   it('keeps the heap near what stays alive once a process holds many sessions, and leaves a small one to V8', async () => {
     const [capped, small] = await Promise.all([peakHeapWith(HEAP_GROWTH_CAP_MIN_FILES), peakHeapWith(HEAP_GROWTH_CAP_MIN_FILES - 1)]);
-    // Measured: 134-149 MB capped, 284-309 MB left to V8's own growth.
+    // Measured: 134-162 MB capped, 284-309 MB left to V8's own growth (also with two busy loops on the two cores).
     expect(capped).toBeLessThan(small * 0.7);
   }, 60_000);
 });
