@@ -17,6 +17,7 @@ import { summarizeFile, type FileState } from './summarize-file.js';
 import { redactStates } from './redact-state.js';
 import { promises as fsp } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { limitHeapGrowth } from '../perf/heap-growth.js';
 import { markPhase } from '../perf/phase-trace.js';
 import type { AgentSource, ImportedCandidate, ScanResult, ScanStats } from './types.js';
 
@@ -392,6 +393,8 @@ async function readAndSettle(options: FullScanOptions): Promise<SettledScan> {
   for (const e of previous ?? []) known.set(e.path, e);
   const found = await discoverSessionFiles(reader, dirs, options.source);
   markPhase('scan-discovered');
+  // The entries and the discovery's arrays stay alive through the whole read, among every file's garbage.
+  limitHeapGrowth(found.files.length);
   // A cold scan (no index) of many files: every file found is new, so the workers start now and
   // load while the files are stat'ed. The first batch is still read here: workers reniced behind a
   // page (SCAN_WORKER_NICE) came back with it later than this thread did on a busy machine.
