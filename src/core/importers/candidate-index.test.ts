@@ -1,7 +1,8 @@
+import { promises as fsp } from 'node:fs';
 import { appendFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { candidateRow } from '../../shared/agents.js';
 import { candidateIndexFileFor, decodeCandidateIndexWithMeta, encodeCandidateIndex, entryOf, readCandidateIndex, saveCandidateIndex, type IndexEntry } from './candidate-index.js';
 import { PREFIX_BYTES } from './candidate-index-layout.js';
@@ -209,5 +210,22 @@ describe('warm scans answer from the index', () => {
     await appendFile(paths[1]!, JSON.stringify(claude.user({ uuid: 'late', cwd: '/home/dev/p1', sessionId: 'x' }, 'later prompt')) + '\n');
     expect((await scanCandidateIndex({ env, cacheFile })).stats.parsed).toBe(1);
     expect(Object.keys(JSON.parse(await readFile(cacheFile, 'utf8')).entries).sort()).toEqual(paths.slice(1).sort());
+  });
+
+  it('lists after a file vanished without reading the digest cache', async () => {
+    const paths = await writeSessions(5);
+    await scanCandidateIndex({ env, cacheFile });
+    await rm(paths[0]!);
+    forgetScanCacheMemo(); // as a fresh `baton list` starts
+    const readFile = vi.spyOn(fsp, 'readFile');
+    try {
+      const after = await scanCandidateIndex({ env, cacheFile });
+      expect(after.entries.map((e) => e.path).sort()).toEqual(paths.slice(1).sort());
+      // At 100,000 sessions that cache is 80 MB of text, parsed whole: the listing peaked near 500 MB.
+      expect(readFile.mock.calls.filter(([file]) => file === cacheFile)).toEqual([]);
+    } finally {
+      readFile.mockRestore();
+    }
+    expect((await readCandidateIndex(candidateIndexFileFor(cacheFile)))!.entries.map((e) => e.path).sort()).toEqual(paths.slice(1).sort());
   });
 });
