@@ -1,22 +1,14 @@
 // @vitest-environment happy-dom
-import { cleanup, render, screen } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createApiFromTransport, createBridgeTransport, type BatonApi } from '../api';
+import { render, screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import { agentCandidate } from '../features/agents/candidate-fixture';
 import { row } from '../test-support/fixtures';
 import { MemoryBridge, okResult } from '../test-support/memory-bridge';
 import { App } from './App';
 import { askFirstScreen } from './ask-first-screen';
+import { appTestApis } from '../test-support/app-apis';
 
-const apis: BatonApi[] = [];
-beforeEach(() => {
-  window.history.replaceState(null, '', '/');
-  window.localStorage.clear();
-});
-afterEach(() => {
-  cleanup();
-  for (const api of apis.splice(0)) api.close();
-});
+const { apiFor } = appTestApis();
 
 describe('the first screen asked before the first render (issue 15)', () => {
   it('the list shows the rows asked at start, without asking the host again', async () => {
@@ -24,8 +16,7 @@ describe('the first screen asked before the first render (issue 15)', () => {
     const bridge = new MemoryBridge()
       .handle('sessions:list', () => okResult([row({ id: 'b1', title: 'Baton one' })]))
       .handle('agents:list', () => okResult({ candidates, stats: { files: 1, ms: 1 }, total: 1, version: '1' }));
-    const api = createApiFromTransport(createBridgeTransport(bridge));
-    apis.push(api);
+    const api = apiFor(bridge);
     askFirstScreen(api);
     expect([bridge.callsTo('agents:list'), bridge.callsTo('sessions:list')]).toEqual([1, 1]);
     render(<App api={api} />);

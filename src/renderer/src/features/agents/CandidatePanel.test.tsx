@@ -1,30 +1,16 @@
 // @vitest-environment happy-dom
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createApiFromTransport, createBridgeTransport, type BatonApi } from '../../api';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import { App } from '../../components/App';
 import { ApiContext } from '../../hooks/api-context';
 import { detail, message, row } from '../../test-support/fixtures';
 import { errResult, MemoryBridge, okResult } from '../../test-support/memory-bridge';
 import { agentCandidate } from './candidate-fixture';
 import { CandidatePanel } from './CandidatePanel';
+import { appTestApis } from '../../test-support/app-apis';
 
 const NOW = Date.parse('2026-11-29T12:00:00.000Z');
-const apis: BatonApi[] = [];
-beforeEach(() => {
-  window.history.replaceState(null, '', '/');
-  window.localStorage.clear();
-});
-afterEach(() => {
-  cleanup();
-  for (const api of apis.splice(0)) api.close();
-});
-
-function apiFor(bridge: MemoryBridge): BatonApi {
-  const api = createApiFromTransport(createBridgeTransport(bridge));
-  apis.push(api);
-  return api;
-}
+const { apiFor } = appTestApis();
 
 function renderPanel(bridge: MemoryBridge, candidate = agentCandidate()) {
   const opened: string[] = [];

@@ -1,29 +1,15 @@
 // @vitest-environment happy-dom
-import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createApiFromTransport, createBridgeTransport, type BatonApi } from '../../api';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import { App } from '../../components/App';
 import { row } from '../../test-support/fixtures';
 import { MemoryBridge, okResult } from '../../test-support/memory-bridge';
 import { agentCandidate } from './candidate-fixture';
 import { scanningText } from './ScanStatus';
 import { AGENT_FIRST_PAGE, AGENT_PAGE_SIZE } from '../../../../shared/agents';
+import { appTestApis } from '../../test-support/app-apis';
 
-const apis: BatonApi[] = [];
-beforeEach(() => {
-  window.history.replaceState(null, '', '/');
-  window.localStorage.clear();
-});
-afterEach(() => {
-  cleanup();
-  for (const api of apis.splice(0)) api.close();
-});
-
-function apiFor(bridge: MemoryBridge): BatonApi {
-  const api = createApiFromTransport(createBridgeTransport(bridge));
-  apis.push(api);
-  return api;
-}
+const { apiFor } = appTestApis();
 
 describe('candidates kept live by the host (issue 15)', () => {
   it('shows the cold scan\'s progress per tool, with thousands separators', async () => {

@@ -1,21 +1,13 @@
 // @vitest-environment happy-dom
-import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createApiFromTransport, createBridgeTransport, type BatonApi } from '../../api';
+import { act, render, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import { App } from '../../components/App';
 import { MemoryBridge, okResult } from '../../test-support/memory-bridge';
 import { agentCandidate } from './candidate-fixture';
 import { AGENT_FIRST_PAGE } from '../../../../shared/agents';
+import { appTestApis } from '../../test-support/app-apis';
 
-const apis: BatonApi[] = [];
-beforeEach(() => {
-  window.history.replaceState(null, '', '/');
-  window.localStorage.clear();
-});
-afterEach(() => {
-  cleanup();
-  for (const api of apis.splice(0)) api.close();
-});
+const { apiFor } = appTestApis();
 
 describe('a host still on its first scan (fresh data directory, issue 15)', () => {
   it('shows the rows read so far with the progress line, and drops the line when the whole list arrives', async () => {
@@ -24,8 +16,7 @@ describe('a host still on its first scan (fresh data directory, issue 15)', () =
     const bridge = new MemoryBridge()
       .handle('sessions:list', () => okResult([]))
       .handle('agents:list', () => okResult({ candidates, stats: { files: 0, ms: 0 }, total: candidates.length, version: String(candidates.length), ...(scanning ? { scanning: true } : {}) }));
-    const api = createApiFromTransport(createBridgeTransport(bridge));
-    apis.push(api);
+    const api = apiFor(bridge);
     render(<App api={api} />);
     await screen.findByRole('button', { name: /Read first/ });
     act(() => bridge.emit('agents:progress', { source: 'claude', done: 256, total: 10000 }));
@@ -56,8 +47,7 @@ describe('a host still on its first scan (fresh data directory, issue 15)', () =
         asked.push(offset);
         return okResult({ candidates: all.slice(offset, limit === undefined ? undefined : offset + limit), stats: { files: 0, ms: 0 }, total, version: scanning ? 'a' : 'b', ...(scanning ? { scanning: true } : {}) });
       });
-    const api = createApiFromTransport(createBridgeTransport(bridge));
-    apis.push(api);
+    const api = apiFor(bridge);
     render(<App api={api} />);
     await screen.findByRole('button', { name: /Session 0\b/ });
     expect(screen.getByTestId('session-total').textContent).toBe(`${total} sessions`);

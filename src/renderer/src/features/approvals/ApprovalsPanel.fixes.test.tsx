@@ -1,7 +1,6 @@
 // @vitest-environment happy-dom
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { BatonApi } from '../../api';
+import { describe, expect, it } from 'vitest';
 import { errResult } from '../../test-support/memory-bridge';
 import { selectionFromHash } from '../../hooks/use-selection';
 import { row } from '../../test-support/fixtures';
@@ -9,17 +8,10 @@ import { approvalView } from './approval-fixture';
 import { RiskReasons } from './RiskReasons';
 import { claudeCandidate, decidesOf, openApprovals, renderApprovalsHost } from './test-support/approvals-host';
 import type { ApprovalView } from './use-approvals';
+import { appTestApis } from '../../test-support/app-apis';
 
 /** Issue #10, found in a real browser: each fix, checked the way a person meets it. */
-const apis: BatonApi[] = [];
-beforeEach(() => {
-  window.history.replaceState(null, '', '/');
-  window.localStorage.clear();
-});
-afterEach(() => {
-  cleanup();
-  for (const api of apis.splice(0)) api.close();
-});
+const { apis } = appTestApis();
 
 const CLAUDE_ID = '5d0c9a7e-3b1f-4c2d-9e8a-7f6b5a4c3d2e';
 const reasonTexts = () => screen.queryAllByTestId('risk-reason').map((el) => el.textContent);

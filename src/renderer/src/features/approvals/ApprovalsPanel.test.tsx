@@ -1,21 +1,13 @@
 // @vitest-environment happy-dom
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { BatonApi } from '../../api';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import { errResult, okResult } from '../../test-support/memory-bridge';
 import { approvalView } from './approval-fixture';
 import { decidesOf, openApprovals, renderApprovalsHost } from './test-support/approvals-host';
 import type { ApprovalView } from './use-approvals';
+import { appTestApis } from '../../test-support/app-apis';
 
-const apis: BatonApi[] = [];
-beforeEach(() => {
-  window.history.replaceState(null, '', '/');
-  window.localStorage.clear();
-});
-afterEach(() => {
-  cleanup();
-  for (const api of apis.splice(0)) api.close();
-});
+const { apis } = appTestApis();
 
 const HIGH: ApprovalView['request']['risk'] = {
   level: 'high',
