@@ -37,11 +37,15 @@ export interface PooledBatches {
  * order, so earlier batches come back first) and gives, per batch, each file's summary by index
  * into `files`. The first batch (null) is read in the scan's thread while the workers start: its
  * rows are the first a host shows, and they should not wait for a worker to load.
+ *
+ * The first pooled batch goes out mixed with the last one (`spread`): readOrder puts every Claude
+ * file before every Codex file after the newest, so a worker handed the first batch alone saw one
+ * tool only, its V8 optimized the per-file functions (summarizeFile, feedAll, feedDigest) for it
+ * and threw that code away at the other tool's first file. Only these two batches' results wait
+ * for each other; the last one's are held to the end of the scan (at most SCAN_READ_BATCH).
  */
 export function summarizeInPool(pool: ScanPool, batches: ReadonlyArray<readonly number[]>, files: readonly FoundFile[], stats: ReadonlyArray<ImportStat | Error>, isNew: Uint8Array, bytes: { n: number }, inThreadFirst: boolean): PooledBatches {
-  const pending: Array<Promise<Map<number, FileState | Error> | null> | undefined> = batches.map(async (batch, b) => {
-    if (b === 0 && inThreadFirst) return null;
-    const wanted = batch.filter((i) => isNew[i] === 1);
+  const summarize = async (wanted: readonly number[]): Promise<Map<number, FileState | Error>> => {
     const jobs: SummarizeJob[] = wanted.map((i) => {
       const stat = stats[i] as ImportStat;
       return { path: files[i]!.path, source: files[i]!.source, size: stat.size, mtimeMs: stat.mtimeMs };
@@ -49,6 +53,16 @@ export function summarizeInPool(pool: ScanPool, batches: ReadonlyArray<readonly 
     const run = await pool.run(jobs);
     bytes.n += run.bytes;
     return new Map(wanted.map((i, k) => [i, resultValue(run.results[k]!)]));
+  };
+  const newIn = (b: number): number[] => batches[b]!.filter((i) => isNew[i] === 1);
+  const first = inThreadFirst ? 1 : 0;
+  const last = batches.length - 1;
+  // Queued before the other batches, so the workers' first tasks are these.
+  const mixed = first < last ? summarize(spread(newIn(first), newIn(last))) : null;
+  const pending: Array<Promise<Map<number, FileState | Error> | null> | undefined> = batches.map(async (_, b) => {
+    if (b < first) return null;
+    if (mixed && (b === first || b === last)) return takeOut(await mixed, newIn(b));
+    return summarize(newIn(b));
   });
   return {
     // A settled promise keeps its value: held here to the end of a cold scan, every batch's digests were 100,000 at once.
@@ -59,6 +73,28 @@ export function summarizeInPool(pool: ScanPool, batches: ReadonlyArray<readonly 
       return batch;
     },
   };
+}
+
+/** `a` and `b` in one list, each in its order, the shorter spread evenly through the longer. */
+function spread(a: readonly number[], b: readonly number[]): number[] {
+  if (a.length < b.length) return spread(b, a);
+  const out: number[] = [];
+  let j = 0;
+  for (let k = 0; k < a.length; k++) {
+    out.push(a[k]!);
+    while (j < b.length && (j + 1) * a.length <= (k + 1) * b.length) out.push(b[j++]!);
+  }
+  return out;
+}
+
+/** `keys`' entries moved out of `from` (which the other batch's promise still holds) into a map of their own. */
+function takeOut<V>(from: Map<number, V>, keys: readonly number[]): Map<number, V> {
+  const own = new Map<number, V>();
+  for (const k of keys) {
+    own.set(k, from.get(k)!);
+    from.delete(k);
+  }
+  return own;
 }
 
 /**
