@@ -58,6 +58,30 @@ function commanderChildProcessOnUse() {
   };
 }
 
+/**
+ * Baton's schemas are built on first use (src/shared/built-on-first-use.ts), so a process that
+ * never parses needs nothing of zod; but a bundle runs every module's top level at load, zod's
+ * own (~450 KB of classes and checks) among them. Here Baton's sources get a `z` that loads zod
+ * the first time it is read: esbuild then initialises zod's modules at that first `require`, and a
+ * warm `baton list` or the picker's first screen never does (issue 15, bench/README.md "Tenth
+ * sitting"). Test: src/cli/list-local-start.test.ts.
+ */
+function zodOnFirstUse() {
+  return {
+    name: 'zod-on-first-use',
+    setup(build) {
+      build.onResolve({ filter: /^zod$/ }, (args) =>
+        /[\\/]src[\\/]/.test(args.importer) && !/[\\/]node_modules[\\/]/.test(args.importer) ? { path: 'zod', namespace: 'zod-on-first-use' } : undefined,
+      );
+      build.onLoad({ filter: /.*/, namespace: 'zod-on-first-use' }, () => ({
+        contents: "Object.defineProperty(exports, 'z', { enumerable: true, get: () => require('zod').z });\n",
+        resolveDir: process.cwd(),
+        loader: 'js',
+      }));
+    },
+  };
+}
+
 const cliOptions = {
   entryPoints: ['src/cli/index.ts'],
   // Two levels below the repo root, like src/server: out/renderer is found the same way.
@@ -78,7 +102,7 @@ const cliOptions = {
   // web-tree-sitter's ES build loads node:module with a dynamic import(), which vm.Script (bin/
   // load-cli.js) cannot run; its CommonJS build does not.
   alias: { 'web-tree-sitter': './node_modules/web-tree-sitter/tree-sitter.cjs' },
-  plugins: [zodEnglishOnly(), commanderChildProcessOnUse()],
+  plugins: [zodEnglishOnly(), commanderChildProcessOnUse(), zodOnFirstUse()],
 };
 await build(cliOptions);
 // `baton handoff` alone (src/cli/handoff-main.ts), same options: bin/baton.js runs it for a
