@@ -73,11 +73,12 @@ function zodOnFirstUse() {
       build.onResolve({ filter: /^zod$/ }, (args) =>
         /[\\/]src[\\/]/.test(args.importer) && !/[\\/]node_modules[\\/]/.test(args.importer) ? { path: 'zod', namespace: 'zod-on-first-use' } : undefined,
       );
-      build.onLoad({ filter: /.*/, namespace: 'zod-on-first-use' }, () => ({
-        contents: "Object.defineProperty(exports, 'z', { enumerable: true, get: () => require('zod').z });\n",
-        resolveDir: process.cwd(),
-        loader: 'js',
-      }));
+      // The ES module build that an `import` resolves to (a `require('zod')` would pick zod's
+      // CommonJS build, with every locale: zodEnglishOnly trims the ES build's).
+      build.onLoad({ filter: /.*/, namespace: 'zod-on-first-use' }, async () => {
+        const zod = await build.resolve('zod', { kind: 'import-statement', resolveDir: process.cwd() });
+        return { contents: `Object.defineProperty(exports, 'z', { enumerable: true, get: () => require(${JSON.stringify(zod.path)}).z });\n`, resolveDir: process.cwd(), loader: 'js' };
+      });
     },
   };
 }
