@@ -64,7 +64,8 @@ function commanderChildProcessOnUse() {
  * own (~450 KB of classes and checks) among them. Here Baton's sources get a `z` that loads zod
  * the first time it is read: esbuild then initialises zod's modules at that first `require`, and a
  * warm `baton list` or the picker's first screen never does (issue 15, bench/README.md "Tenth
- * sitting"). Test: src/cli/list-local-start.test.ts.
+ * sitting"). Not for the handoff's bundle, which parses at every run (measured +80 ms CPU with it).
+ * Test: src/cli/list-local-start.test.ts.
  */
 function zodOnFirstUse() {
   return {
@@ -108,7 +109,8 @@ const cliOptions = {
 await build(cliOptions);
 // `baton handoff` alone (src/cli/handoff-main.ts), same options: bin/baton.js runs it for a
 // handoff, so that process reads and deserializes only what a handoff runs.
-await build({ ...cliOptions, entryPoints: ['src/cli/handoff-main.ts'], outfile: HANDOFF_BUNDLE, sourcemap: false });
+// A handoff parses at every run, so it keeps zod loaded at start (zodOnFirstUse would defer, not save, that work).
+await build({ ...cliOptions, entryPoints: ['src/cli/handoff-main.ts'], outfile: HANDOFF_BUNDLE, sourcemap: false, plugins: [zodEnglishOnly(), commanderChildProcessOnUse()] });
 await writeFile(HANDOFF_BUNDLE, asciiOnly(readFileSync(HANDOFF_BUNDLE, 'utf8')));
 // `baton resume` with no id (the picker) alone (src/cli/resume-main.ts): its first screen waits for
 // what the process reads and deserializes before it.
