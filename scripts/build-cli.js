@@ -58,6 +58,32 @@ function commanderChildProcessOnUse() {
   };
 }
 
+/**
+ * Baton's schemas are built on first use (src/shared/built-on-first-use.ts), so a process that
+ * never parses needs nothing of zod; but a bundle runs every module's top level at load, zod's
+ * own (~450 KB of classes and checks) among them. Here Baton's sources get a `z` that loads zod
+ * the first time it is read: esbuild then initialises zod's modules at that first `require`, and a
+ * warm `baton list` or the picker's first screen never does (issue 15, bench/README.md "Tenth
+ * sitting"). Not for the handoff's bundle, which parses at every run (measured +80 ms CPU with it).
+ * Test: src/cli/list-local-start.test.ts.
+ */
+function zodOnFirstUse() {
+  return {
+    name: 'zod-on-first-use',
+    setup(build) {
+      build.onResolve({ filter: /^zod$/ }, (args) =>
+        /[\\/]src[\\/]/.test(args.importer) && !/[\\/]node_modules[\\/]/.test(args.importer) ? { path: 'zod', namespace: 'zod-on-first-use' } : undefined,
+      );
+      // The ES module build that an `import` resolves to (a `require('zod')` would pick zod's
+      // CommonJS build, with every locale: zodEnglishOnly trims the ES build's).
+      build.onLoad({ filter: /.*/, namespace: 'zod-on-first-use' }, async () => {
+        const zod = await build.resolve('zod', { kind: 'import-statement', resolveDir: process.cwd() });
+        return { contents: `Object.defineProperty(exports, 'z', { enumerable: true, get: () => require(${JSON.stringify(zod.path)}).z });\n`, resolveDir: process.cwd(), loader: 'js' };
+      });
+    },
+  };
+}
+
 const cliOptions = {
   entryPoints: ['src/cli/index.ts'],
   // Two levels below the repo root, like src/server: out/renderer is found the same way.
@@ -78,12 +104,13 @@ const cliOptions = {
   // web-tree-sitter's ES build loads node:module with a dynamic import(), which vm.Script (bin/
   // load-cli.js) cannot run; its CommonJS build does not.
   alias: { 'web-tree-sitter': './node_modules/web-tree-sitter/tree-sitter.cjs' },
-  plugins: [zodEnglishOnly(), commanderChildProcessOnUse()],
+  plugins: [zodEnglishOnly(), commanderChildProcessOnUse(), zodOnFirstUse()],
 };
 await build(cliOptions);
 // `baton handoff` alone (src/cli/handoff-main.ts), same options: bin/baton.js runs it for a
 // handoff, so that process reads and deserializes only what a handoff runs.
-await build({ ...cliOptions, entryPoints: ['src/cli/handoff-main.ts'], outfile: HANDOFF_BUNDLE, sourcemap: false });
+// A handoff parses at every run, so it keeps zod loaded at start (zodOnFirstUse would defer, not save, that work).
+await build({ ...cliOptions, entryPoints: ['src/cli/handoff-main.ts'], outfile: HANDOFF_BUNDLE, sourcemap: false, plugins: [zodEnglishOnly(), commanderChildProcessOnUse()] });
 await writeFile(HANDOFF_BUNDLE, asciiOnly(readFileSync(HANDOFF_BUNDLE, 'utf8')));
 // `baton resume` with no id (the picker) alone (src/cli/resume-main.ts): its first screen waits for
 // what the process reads and deserializes before it.

@@ -1,6 +1,6 @@
 import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -106,4 +106,42 @@ describe('a warm baton list --json without a host', () => {
     // Its agentScan.ms comes from process.hrtime: the first use of `performance` loads perf_hooks (~0.8 ms).
     expect(loaded).not.toContain('NativeModule perf_hooks');
   }, 60_000);
+
+  it('initialises no zod: its schemas are built, and zod loaded, at the first parse (issue 15)', async () => {
+    await run(process.execPath, [BATON, 'list', '--json', '--no-host'], { env });
+    const zodRecord = join(root, 'zod.cjs');
+    const answer = join(root, 'zod.txt');
+    // zod's core sets globalThis.__zod_globalConfig when its modules initialise.
+    await writeFile(zodRecord, "process.on('exit', () => require('node:fs').writeFileSync(process.env.ZOD_FILE, String('__zod_globalConfig' in globalThis)));\n");
+    const warm = await run(process.execPath, ['--require', zodRecord, BATON, 'list', '--json'], { env: { ...env, ZOD_FILE: answer } });
+    expect(JSON.parse(warm.stdout)).toMatchObject({ ok: true, total: 3 });
+    expect(await readFile(answer, 'utf8')).toBe('false');
+    // The record is real: a listing that parses (the store's index is gone, below) initialises zod.
+    // Saved in the store, then refused for want of a running app (exit 1): the session stays.
+    const handoff = await run(process.execPath, [BATON, 'handoff', '--cwd', root, '--title', 'parsed', '--messages', await messagesFile(), '--no-launch', '--json'], { env }).catch((error: { stdout: string }) => error);
+    expect(JSON.parse(handoff.stdout)).toMatchObject({ category: 'no_target' });
+    await rm(join(env.BATON_HOME!, 'index.json'), { force: true });
+    const parsing = await run(process.execPath, ['--require', zodRecord, BATON, 'list', '--json'], { env: { ...env, ZOD_FILE: answer } });
+    expect(JSON.parse(parsing.stdout).groups.flatMap((g: { sessions: { title: string }[] }) => g.sessions.map((s) => s.title))).toContain('parsed');
+    expect(await readFile(answer, 'utf8')).toBe('true');
+  }, 60_000);
+
+  it('still parses an encryption.json, with zod\'s words for one of the wrong shape', async () => {
+    const data = join(root, 'data-encrypted');
+    await mkdir(data, { recursive: true });
+    await writeFile(join(data, 'encryption.json'), JSON.stringify({ version: 1, mode: 'keyring' }));
+    const refused = await run(process.execPath, [BATON, 'list', '--json', '--no-host'], { env: { ...env, BATON_HOME: data } }).catch((error: { stdout: string }) => error);
+    expect(JSON.parse(refused.stdout)).toMatchObject({
+      ok: false,
+      code: 'KEY_UNAVAILABLE',
+      message: `${join(data, 'encryption.json')} is not a valid encryption settings file (key: Invalid input: expected object, received undefined; enabledAt: Invalid input: expected string, received undefined). Restore it from a backup; nothing was written.`,
+    });
+  }, 60_000);
 });
+
+/** A one-message transcript for `baton handoff --messages`. */
+async function messagesFile(): Promise<string> {
+  const file = join(root, 'messages.jsonl');
+  await writeFile(file, '{"role":"user","content":"parsed at the listing"}\n');
+  return file;
+}

@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { builtOnFirstUse } from './built-on-first-use.js';
 import type { IndexRow } from './session.js';
 
 /** A Claude Code or Codex CLI session found on disk (read-only), as the UI lists it. */
-export const AgentCandidate = z.object({
+export const AgentCandidate = builtOnFirstUse(() => z.object({
   source: z.enum(['claude', 'codex']),
   externalId: z.string(),
   path: z.string(),
@@ -17,7 +18,7 @@ export const AgentCandidate = z.object({
   fingerprint: z.string(),
   note: z.string().optional(),
   resumeCommand: z.string(),
-});
+}));
 export type AgentCandidate = z.infer<typeof AgentCandidate>;
 
 /** Candidates in the UI's first answer: the newest, enough for a first screen (issue 15). */
@@ -28,12 +29,12 @@ export const AGENT_PAGE_SIZE = 5_000;
 export const AGENT_PAGE_MAX = 20_000;
 
 /** A page of the host's candidates, newest first: all of them when no limit is asked. */
-export const AgentListRequest = z.object({
+export const AgentListRequest = builtOnFirstUse(() => z.object({
   offset: z.number().int().nonnegative().optional(),
   limit: z.number().int().min(1).max(AGENT_PAGE_MAX).optional(),
-});
+}));
 
-export const AgentScan = z.object({
+export const AgentScan = builtOnFirstUse(() => z.object({
   candidates: z.array(AgentCandidate),
   stats: z.object({ files: z.number(), ms: z.number() }),
   /** Candidates in all (the page may hold fewer): the UI counts them from its first answer. */
@@ -42,11 +43,11 @@ export const AgentScan = z.object({
   version: z.string().optional(),
   /** The host's first scan is still reading files: these are the rows so far (agents:changed follows). */
   scanning: z.boolean().optional(),
-});
+}));
 export type AgentScan = z.infer<typeof AgentScan>;
 
 /** "Continue in terminal": the exact command, where to run it, and what to do if that place is gone. */
-export const TerminalCommand = z.object({
+export const TerminalCommand = builtOnFirstUse(() => z.object({
   tool: z.enum(['claude', 'codex', 'baton']),
   /** The command alone (run it in `cwd`). */
   command: z.string(),
@@ -61,7 +62,7 @@ export const TerminalCommand = z.object({
    * `ssh HOST -t 'cd … && …'`, and `movedTo` is a clone of the same repository on this machine, if any.
    */
   sshHost: z.string().nullable().optional(),
-});
+}));
 export type TerminalCommand = z.infer<typeof TerminalCommand>;
 
 /** Quotes one word for a POSIX shell (single quotes; a single quote becomes '\''). */

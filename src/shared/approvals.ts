@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { builtOnFirstUse } from './built-on-first-use.js';
 import { isValidId } from './ids.js';
 
 /**
@@ -14,24 +15,24 @@ export const MAX_APPROVAL_TIMEOUT_MS = 60 * 60_000;
 /** A reason typed by a person, or produced by us, is kept short. */
 export const MAX_REASON_LENGTH = 2_000;
 
-const Id = z.string().refine(isValidId, 'expected an id of A-Z a-z 0-9 . _ - (max 128, no "..")');
+const Id = builtOnFirstUse(() => z.string().refine(isValidId, 'expected an id of A-Z a-z 0-9 . _ - (max 128, no "..")'));
 
-export const RiskLevel = z.enum(['low', 'medium', 'high']);
+export const RiskLevel = builtOnFirstUse(() => z.enum(['low', 'medium', 'high']));
 export type RiskLevel = z.infer<typeof RiskLevel>;
 
-export const RiskReason = z.looseObject({
+export const RiskReason = builtOnFirstUse(() => z.looseObject({
   /** Stable rule name (e.g. "recursive-delete-outside-workspace"). */
   rule: z.string(),
   /** A sentence for the person deciding. */
   message: z.string(),
   level: RiskLevel,
-});
+}));
 export type RiskReason = z.infer<typeof RiskReason>;
 
-export const RiskAssessment = z.looseObject({
+export const RiskAssessment = builtOnFirstUse(() => z.looseObject({
   level: RiskLevel,
   reasons: z.array(RiskReason),
-});
+}));
 export type RiskAssessment = z.infer<typeof RiskAssessment>;
 
 /** Paths a remote box's request may name (the policy's own limits are tighter in practice). */
@@ -43,18 +44,18 @@ export const MAX_REMOTE_PATHS = 256;
  * could not be resolved (judged high). `host` is set by the desktop from the credential, never
  * taken from the remote. The desktop never resolves these paths against its own filesystem.
  */
-export const RemoteApprovalContext = z.looseObject({
+export const RemoteApprovalContext = builtOnFirstUse(() => z.looseObject({
   host: z.string().max(255).optional(),
   workspaceRoot: z.string().min(1).max(4096),
   home: z.string().min(1).max(4096),
   paths: z
     .array(z.looseObject({ path: z.string().max(4096), resolved: z.string().max(4096).nullable(), inside: z.boolean() }))
     .max(MAX_REMOTE_PATHS),
-});
+}));
 export type RemoteApprovalContext = z.infer<typeof RemoteApprovalContext>;
 
 /** `approval.request` params, as an agent sends them. */
-export const ApprovalRequestParams = z.looseObject({
+export const ApprovalRequestParams = builtOnFirstUse(() => z.looseObject({
   requestId: Id,
   sessionId: Id,
   /** Tool name as the agent calls it: Bash, Edit, Write, … */
@@ -73,17 +74,17 @@ export const ApprovalRequestParams = z.looseObject({
   groupKey: z.string().max(128).optional(),
   /** Present only on a request from a remote box (set by the desktop's gate, see RemoteApprovalContext). */
   remote: RemoteApprovalContext.optional(),
-});
+}));
 export type ApprovalRequestParams = z.infer<typeof ApprovalRequestParams>;
 
-export const Decision = z.enum(['approve', 'deny']);
+export const Decision = builtOnFirstUse(() => z.enum(['approve', 'deny']));
 export type Decision = z.infer<typeof Decision>;
 
 /** Who or what produced a decision. */
-export const DecidedBy = z.enum(['user', 'timeout', 'disconnect', 'host-restart', 'grant']);
+export const DecidedBy = builtOnFirstUse(() => z.enum(['user', 'timeout', 'disconnect', 'host-restart', 'grant']));
 export type DecidedBy = z.infer<typeof DecidedBy>;
 
-export const ApprovalRequestRecord = z.looseObject({
+export const ApprovalRequestRecord = builtOnFirstUse(() => z.looseObject({
   type: z.literal('request'),
   schemaVersion: z.number().int().positive(),
   requestId: Id,
@@ -103,10 +104,10 @@ export const ApprovalRequestRecord = z.looseObject({
   risk: RiskAssessment,
   createdAt: z.string(),
   expiresAt: z.string(),
-});
+}));
 export type ApprovalRequestRecord = z.infer<typeof ApprovalRequestRecord>;
 
-export const ApprovalDecisionRecord = z.looseObject({
+export const ApprovalDecisionRecord = builtOnFirstUse(() => z.looseObject({
   type: z.literal('decision'),
   requestId: Id,
   sessionId: Id,
@@ -118,7 +119,7 @@ export const ApprovalDecisionRecord = z.looseObject({
   /** The grant created by "allow for this session", or the grant that approved it. */
   grantId: z.string().nullable(),
   decidedAt: z.string(),
-});
+}));
 export type ApprovalDecisionRecord = z.infer<typeof ApprovalDecisionRecord>;
 
 /**
@@ -126,16 +127,16 @@ export type ApprovalDecisionRecord = z.infer<typeof ApprovalDecisionRecord>;
  * id, or a Claude Code / Codex session id); once that agent session is opened in Baton, the
  * imported session (which keeps the source id as `source.externalId`) is the one linked.
  */
-export const SessionLink = z.object({
+export const SessionLink = builtOnFirstUse(() => z.object({
   /** The Baton session, or null when none holds this id (yet). */
   batonSessionId: z.string().nullable(),
   title: z.string().nullable(),
   /** claude / codex when the filed id is an agent's own session id. */
   source: z.string().nullable(),
-});
+}));
 export type SessionLink = z.infer<typeof SessionLink>;
 
-export const Grant = z.looseObject({
+export const Grant = builtOnFirstUse(() => z.looseObject({
   id: Id,
   sessionId: Id,
   /** Permission rule in the `Tool` / `Tool(specifier)` form (see src/core/policy/rules.ts). */
@@ -147,40 +148,40 @@ export const Grant = z.looseObject({
   summary: z.string().optional(),
   /** Added for the UI (never stored): the Baton session the grant's session id belongs to. */
   link: SessionLink.optional(),
-});
+}));
 export type Grant = z.infer<typeof Grant>;
 
-export const GrantRecord = z.looseObject({ type: z.literal('grant'), grant: Grant });
-export const RevokeRecord = z.looseObject({ type: z.literal('revoke'), grantId: Id, sessionId: Id, reason: z.string(), revokedAt: z.string() });
+export const GrantRecord = builtOnFirstUse(() => z.looseObject({ type: z.literal('grant'), grant: Grant }));
+export const RevokeRecord = builtOnFirstUse(() => z.looseObject({ type: z.literal('revoke'), grantId: Id, sessionId: Id, reason: z.string(), revokedAt: z.string() }));
 export type RevokeRecord = z.infer<typeof RevokeRecord>;
 
 /** One line of approvals.jsonl. */
-export const ApprovalLogRecord = z.discriminatedUnion('type', [ApprovalRequestRecord, ApprovalDecisionRecord, GrantRecord, RevokeRecord]);
+export const ApprovalLogRecord = builtOnFirstUse(() => z.discriminatedUnion('type', [ApprovalRequestRecord, ApprovalDecisionRecord, GrantRecord, RevokeRecord]));
 export type ApprovalLogRecord = z.infer<typeof ApprovalLogRecord>;
 
 /**
  * What "allow for this session" would remember for a request, computed by the policy
  * (src/core/policy/grants.ts): the exact rule and a sentence, or why no narrow rule exists.
  */
-export const GrantProposal = z.discriminatedUnion('ok', [
+export const GrantProposal = builtOnFirstUse(() => z.discriminatedUnion('ok', [
   z.object({ ok: z.literal(true), rule: z.string(), summary: z.string() }),
   z.object({ ok: z.literal(false), reason: z.string() }),
-]);
+]));
 export type GrantProposal = z.infer<typeof GrantProposal>;
 
 
 /** What the UI shows for one request. */
-export const ApprovalViewSchema = z.object({
+export const ApprovalViewSchema = builtOnFirstUse(() => z.object({
   request: ApprovalRequestRecord,
   decision: ApprovalDecisionRecord.nullable(),
   /** Only for undecided requests: what "allow for this session" would grant. */
   grant: GrantProposal.optional(),
   link: SessionLink.optional(),
-});
+}));
 export type ApprovalView = z.infer<typeof ApprovalViewSchema>;
 
 /** The answer to `approval.request` (inside the `{ok: true}` envelope). */
-export const ApprovalAnswer = z.looseObject({
+export const ApprovalAnswer = builtOnFirstUse(() => z.looseObject({
   requestId: Id,
   decision: Decision,
   by: DecidedBy,
@@ -188,11 +189,11 @@ export const ApprovalAnswer = z.looseObject({
   risk: RiskAssessment,
   /** True when this request id had been decided before (a replay). */
   replay: z.boolean(),
-});
+}));
 export type ApprovalAnswer = z.infer<typeof ApprovalAnswer>;
 
 /** What the UI sends to decide. */
-export const DecideParams = z.looseObject({
+export const DecideParams = builtOnFirstUse(() => z.looseObject({
   decision: Decision,
   reason: z.string().max(MAX_REASON_LENGTH).optional(),
   /** The second, deliberate confirmation a high-risk approval needs. */
@@ -201,7 +202,7 @@ export const DecideParams = z.looseObject({
   allowForSession: z.boolean().optional(),
   /** The rule the person was shown; a grant is refused when the policy would now derive another. */
   expectedRule: z.string().optional(),
-});
+}));
 export type DecideParams = z.infer<typeof DecideParams>;
 
 /** Stable codes for approval failures (beyond src/shared/error-codes.ts). */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { builtOnFirstUse } from './built-on-first-use.js';
 import { isValidId } from './ids.js';
 
 /** The handoff manifest (ARCHITECTURE.md §5): hashes and references only, never contents or credentials. */
@@ -11,13 +12,13 @@ export const MANIFEST_PROTOCOL_VERSION = '1.1';
 /** Trimmed outputs listed in full_outputs at most; a session with more is verified by reading its records. */
 export const MANIFEST_FULL_OUTPUTS_MAX = 500;
 
-const Id = z.string().refine(isValidId, { message: 'not a valid id (letters, digits, . _ -; at most 128)' });
-const Sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'expected a lowercase hex sha256');
+const Id = builtOnFirstUse(() => z.string().refine(isValidId, { message: 'not a valid id (letters, digits, . _ -; at most 128)' }));
+const Sha256 = builtOnFirstUse(() => z.string().regex(/^[0-9a-f]{64}$/, 'expected a lowercase hex sha256'));
 
-export const Capability = z.enum(['conversation', 'diff-viewer', 'approval-ui', 'task-panel', 'file-watcher']);
+export const Capability = builtOnFirstUse(() => z.enum(['conversation', 'diff-viewer', 'approval-ui', 'task-panel', 'file-watcher']));
 export type Capability = z.infer<typeof Capability>;
 
-export const ManifestGit = z.looseObject({
+export const ManifestGit = builtOnFirstUse(() => z.looseObject({
   remote: z.string().nullable(),
   branch: z.string().nullable(),
   head: z.string().nullable(),
@@ -25,15 +26,15 @@ export const ManifestGit = z.looseObject({
   untracked_files: z.array(z.string()),
   diff_sha256: Sha256.nullable(),
   patch_ref: z.string().nullable(),
-});
+}));
 
-export const ManifestWorkspace = z.looseObject({
+export const ManifestWorkspace = builtOnFirstUse(() => z.looseObject({
   root: z.string(),
   git: ManifestGit.nullable(),
   requires_rehydration: z.boolean(),
-});
+}));
 
-export const ManifestContext = z.looseObject({
+export const ManifestContext = builtOnFirstUse(() => z.looseObject({
   message_count: z.number().int().nonnegative(),
   messages_sha256: Sha256,
   tool_calls_count: z.number().int().nonnegative(),
@@ -61,9 +62,9 @@ export const ManifestContext = z.looseObject({
   log_stored_sha256: Sha256.optional(),
   /** Every trimmed output's artifact the records name (ref and sha256), sent with log_stored_*: the stored-bytes check cannot read them from ciphertext. */
   full_outputs: z.array(z.looseObject({ ref: z.string().regex(/^artifacts\/[0-9a-f]{64}\.txt$/, 'expected artifacts/<sha256>.txt'), sha256: Sha256 })).max(MANIFEST_FULL_OUTPUTS_MAX).optional(),
-});
+}));
 
-export const ManifestTask = z.looseObject({
+export const ManifestTask = builtOnFirstUse(() => z.looseObject({
   id: z.string(),
   kind: z.string(),
   command: z.string(),
@@ -72,9 +73,9 @@ export const ManifestTask = z.looseObject({
   log_ref: z.string().nullable(),
   lease_expires_at: z.string().nullable(),
   recoverable: z.boolean(),
-});
+}));
 
-export const Manifest = z.looseObject({
+export const Manifest = builtOnFirstUse(() => z.looseObject({
   protocol_version: z.string().regex(/^\d+\.\d+$/, 'expected MAJOR.MINOR'),
   handoff_id: Id,
   session_id: Id,
@@ -100,7 +101,7 @@ export const Manifest = z.looseObject({
       settings_sha256: Sha256.nullable().optional(),
     })
     .nullable(),
-});
+}));
 export type Manifest = z.infer<typeof Manifest>;
 
 /** Readable one-line summary of every failing path, for error answers. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { builtOnFirstUse } from './built-on-first-use.js';
 import { SessionContext } from './session-fields/context.js';
 import { SessionPermission } from './session-fields/permission.js';
 import { SessionRedactions } from './session-fields/redactions.js';
@@ -9,20 +10,20 @@ import { SessionWorkspace } from './session-fields/workspace.js';
 /** Major version of session.json and index.json; a newer major opens read-only. */
 export const SESSION_SCHEMA_VERSION = 1;
 
-export const SourceTool = z.enum(['baton', 'claude', 'codex', 'other']);
+export const SourceTool = builtOnFirstUse(() => z.enum(['baton', 'claude', 'codex', 'other']));
 export type SourceTool = z.infer<typeof SourceTool>;
 
-export const Holder = z.looseObject({
+export const Holder = builtOnFirstUse(() => z.looseObject({
   /** Who writes the session now: "terminal", "desktop", or a client name. */
   who: z.string().min(1),
   /** Fencing token: bumped on every claim; writes stamped with an older epoch are refused. */
   epoch: z.number().int().nonnegative(),
   /** The handoff that gave this holder the baton, so a retried handoff does not claim twice. */
   handoffId: z.string().optional(),
-});
+}));
 export type Holder = z.infer<typeof Holder>;
 
-export const SessionSource = z.looseObject({
+export const SessionSource = builtOnFirstUse(() => z.looseObject({
   tool: SourceTool,
   /** The session id in the source tool (Claude Code / Codex), when imported. */
   externalId: z.string().optional(),
@@ -31,21 +32,21 @@ export const SessionSource = z.looseObject({
   /** Identifies the source state that was imported, so the same state is recognised again. */
   fingerprint: z.string().optional(),
   clientVersion: z.string().optional(),
-});
+}));
 export type SessionSource = z.infer<typeof SessionSource>;
 
 export { PermissionState } from './session-fields/permission.js';
 
-export const ModelConfig = z.looseObject({
+export const ModelConfig = builtOnFirstUse(() => z.looseObject({
   name: z.string(),
   /** The listed keys only (src/core/importers/model-settings.ts), redacted; instructions by path and hash. */
   settings: z.record(z.string(), z.unknown()).optional(),
   /** The artifact the last handoff carried the settings in, and its sha256 (manifest `model.settings_ref`). */
   settingsRef: z.string().optional(),
   settingsSha256: z.string().optional(),
-});
+}));
 
-export const Damage = z.looseObject({
+export const Damage = builtOnFirstUse(() => z.looseObject({
   reason: z.string(),
   /** Side file under the session directory that holds the quarantined bytes. */
   sideFile: z.string(),
@@ -54,11 +55,11 @@ export const Damage = z.looseObject({
   file: z.string().optional(),
   start: z.number().int().nonnegative().optional(),
   end: z.number().int().nonnegative().optional(),
-});
+}));
 export type Damage = z.infer<typeof Damage>;
 
 /** session.json */
-export const SessionDoc = z.looseObject({
+export const SessionDoc = builtOnFirstUse(() => z.looseObject({
   schemaVersion: z.number().int().positive(),
   id: z.string(),
   parentId: z.string().nullable(),
@@ -84,11 +85,11 @@ export const SessionDoc = z.looseObject({
   rehydrationLog: SessionRehydrationLog,
   tasks: SessionTasks,
   context: SessionContext,
-});
+}));
 export type SessionDoc = z.infer<typeof SessionDoc>;
 
 /** One row of index.json: everything the resume-candidate list needs, nothing from messages.jsonl. */
-export const IndexRow = z.looseObject({
+export const IndexRow = builtOnFirstUse(() => z.looseObject({
   id: z.string(),
   cwd: z.string(),
   gitRoot: z.string().nullable(),
@@ -101,7 +102,7 @@ export const IndexRow = z.looseObject({
   parentId: z.string().nullable(),
   archived: z.boolean(),
   damaged: z.boolean().optional(),
-});
+}));
 export type IndexRow = z.infer<typeof IndexRow>;
 
 export function indexRowOf(doc: SessionDoc): IndexRow {

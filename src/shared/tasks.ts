@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { builtOnFirstUse } from './built-on-first-use.js';
 import { isValidId } from './ids.js';
 
 /**
@@ -16,7 +17,7 @@ export const MAX_LOG_LINE_LENGTH = 2_000;
 /** A result is a reference-sized payload, not an artifact. */
 export const MAX_RESULT_BYTES = 64 * 1024;
 
-const Id = z.string().refine(isValidId, 'expected an id of A-Z a-z 0-9 . _ - (max 128, no "..")');
+const Id = builtOnFirstUse(() => z.string().refine(isValidId, 'expected an id of A-Z a-z 0-9 . _ - (max 128, no "..")'));
 
 /** Heartbeats are due every TTL/3: two missed ones make a task stale, the expired lease orphans it. */
 export function heartbeatIntervalMs(ttlMs: number): number {
@@ -24,12 +25,12 @@ export function heartbeatIntervalMs(ttlMs: number): number {
 }
 
 /** What is stored. `orphaned` is stored once observed, so the fence (epoch bump) is durable. */
-export const StoredTaskState = z.enum(['running', 'orphaned', 'completed', 'failed']);
+export const StoredTaskState = builtOnFirstUse(() => z.enum(['running', 'orphaned', 'completed', 'failed']));
 /** What is shown: `stale` is computed from the lease, never stored. */
-export const TaskState = z.enum(['running', 'stale', 'orphaned', 'completed', 'failed']);
+export const TaskState = builtOnFirstUse(() => z.enum(['running', 'stale', 'orphaned', 'completed', 'failed']));
 export type TaskState = z.infer<typeof TaskState>;
 
-export const TaskOutcome = z.looseObject({
+export const TaskOutcome = builtOnFirstUse(() => z.looseObject({
   exitCode: z.number().int().nullable(),
   lastLogLines: z.array(z.string().max(MAX_LOG_LINE_LENGTH)).max(MAX_LOG_LINES),
   /** Free-form JSON from the agent (bounded by MAX_RESULT_BYTES when sent). */
@@ -37,18 +38,18 @@ export const TaskOutcome = z.looseObject({
   /** Why it failed, when it did (terminated, orphaned, …). */
   reason: z.string().nullable(),
   finishedAt: z.string(),
-});
+}));
 export type TaskOutcome = z.infer<typeof TaskOutcome>;
 
-export const Delivery = z.looseObject({
+export const Delivery = builtOnFirstUse(() => z.looseObject({
   receipt: z.string(),
   clientId: Id,
   deliveredAt: z.string(),
-});
+}));
 export type Delivery = z.infer<typeof Delivery>;
 
 /** `<dataDir>/tasks/<taskId>.json` */
-export const TaskRecord = z.looseObject({
+export const TaskRecord = builtOnFirstUse(() => z.looseObject({
   schemaVersion: z.number().int().positive(),
   id: Id,
   sessionId: Id.nullable(),
@@ -75,10 +76,10 @@ export const TaskRecord = z.looseObject({
   outcome: TaskOutcome.nullable(),
   /** The one delivery of the result (exactly once). */
   delivery: Delivery.nullable(),
-});
+}));
 export type TaskRecord = z.infer<typeof TaskRecord>;
 
-export const RegisterParams = z.looseObject({
+export const RegisterParams = builtOnFirstUse(() => z.looseObject({
   id: Id,
   sessionId: Id.nullable().optional(),
   kind: z.string().min(1).max(100),
@@ -88,17 +89,17 @@ export const RegisterParams = z.looseObject({
   logPath: z.string().max(4_096).nullable().optional(),
   recoverable: z.boolean(),
   leaseTtlMs: z.number().int().min(MIN_LEASE_TTL_MS).max(MAX_LEASE_TTL_MS).optional(),
-});
+}));
 export type RegisterParams = z.infer<typeof RegisterParams>;
 
-export const HeartbeatParams = z.looseObject({
+export const HeartbeatParams = builtOnFirstUse(() => z.looseObject({
   id: Id,
   epoch: z.number().int().positive(),
   expectedRevision: z.number().int().nonnegative().optional(),
-});
+}));
 export type HeartbeatParams = z.infer<typeof HeartbeatParams>;
 
-export const CompleteParams = z.looseObject({
+export const CompleteParams = builtOnFirstUse(() => z.looseObject({
   id: Id,
   epoch: z.number().int().positive(),
   status: z.enum(['completed', 'failed']),
@@ -107,13 +108,13 @@ export const CompleteParams = z.looseObject({
   result: z.unknown().optional(),
   reason: z.string().max(2_000).nullable().optional(),
   expectedRevision: z.number().int().nonnegative().optional(),
-});
+}));
 export type CompleteParams = z.infer<typeof CompleteParams>;
 
-export const ResultParams = z.looseObject({ id: Id, clientId: Id });
+export const ResultParams = builtOnFirstUse(() => z.looseObject({ id: Id, clientId: Id }));
 export type ResultParams = z.infer<typeof ResultParams>;
 
-export const ListParams = z.looseObject({ sessionId: Id.optional() });
+export const ListParams = builtOnFirstUse(() => z.looseObject({ sessionId: Id.optional() }));
 
 /** A handoff-time recommendation for a task the target cannot simply keep running. */
 export interface TaskRecommendation {

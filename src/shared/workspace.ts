@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { builtOnFirstUse } from './built-on-first-use.js';
 
 /**
  * The workspace dimension of a session (ARCHITECTURE.md §1): what was captured at the source,
@@ -23,14 +24,14 @@ export const WorkspaceErrorCode = {
 } as const;
 export type WorkspaceErrorCode = (typeof WorkspaceErrorCode)[keyof typeof WorkspaceErrorCode];
 
-const Sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'expected a lowercase hex sha256');
-const GitMode = z.string().regex(/^[0-7]{6}$/, 'expected a git file mode such as 100644');
+const Sha256 = builtOnFirstUse(() => z.string().regex(/^[0-9a-f]{64}$/, 'expected a lowercase hex sha256'));
+const GitMode = builtOnFirstUse(() => z.string().regex(/^[0-7]{6}$/, 'expected a git file mode such as 100644'));
 
 /** Relative to HEAD → working tree (what `git diff HEAD` plus untracked files would show). */
-export const WorkspaceFileStatus = z.enum(['modified', 'added', 'deleted', 'renamed', 'copied', 'typechange', 'untracked']);
+export const WorkspaceFileStatus = builtOnFirstUse(() => z.enum(['modified', 'added', 'deleted', 'renamed', 'copied', 'typechange', 'untracked']));
 export type WorkspaceFileStatus = z.infer<typeof WorkspaceFileStatus>;
 
-export const WorkspaceFile = z.looseObject({
+export const WorkspaceFile = builtOnFirstUse(() => z.looseObject({
   /** Repository-relative, '/'-separated, as git spells it (may hold spaces, newlines, unicode). */
   path: z.string().min(1),
   /** The source of a rename or copy. */
@@ -52,24 +53,24 @@ export const WorkspaceFile = z.looseObject({
   /** Line counts from numstat; null for binary files. */
   additions: z.number().int().nonnegative().nullable(),
   deletions: z.number().int().nonnegative().nullable(),
-});
+}));
 export type WorkspaceFile = z.infer<typeof WorkspaceFile>;
 
-export const WorkspaceRemote = z.looseObject({
+export const WorkspaceRemote = builtOnFirstUse(() => z.looseObject({
   name: z.string(),
   /** Credentials (user:password@) are removed before the URL is kept anywhere. */
   url: z.string(),
-});
+}));
 export type WorkspaceRemote = z.infer<typeof WorkspaceRemote>;
 
-export const WorkspaceSubmodule = z.looseObject({
+export const WorkspaceSubmodule = builtOnFirstUse(() => z.looseObject({
   path: z.string(),
   /** The commit recorded in the superproject's index. Submodules are listed, never descended. */
   commit: z.string(),
-});
+}));
 export type WorkspaceSubmodule = z.infer<typeof WorkspaceSubmodule>;
 
-export const WorkspacePatch = z.looseObject({
+export const WorkspacePatch = builtOnFirstUse(() => z.looseObject({
   /** sha256 of the whole patch (computed while streaming, also when it was too big to keep). */
   sha256: Sha256,
   size: z.number().int().nonnegative(),
@@ -77,17 +78,17 @@ export const WorkspacePatch = z.looseObject({
   stored: z.boolean(),
   /** The store artifact ref, once the patch was put under artifacts/. */
   ref: z.string().nullable(),
-});
+}));
 export type WorkspacePatch = z.infer<typeof WorkspacePatch>;
 
-export const WorkspaceWarning = z.looseObject({
+export const WorkspaceWarning = builtOnFirstUse(() => z.looseObject({
   code: z.string(),
   message: z.string(),
   path: z.string().optional(),
-});
+}));
 export type WorkspaceWarning = z.infer<typeof WorkspaceWarning>;
 
-export const WorkspaceGit = z.looseObject({
+export const WorkspaceGit = builtOnFirstUse(() => z.looseObject({
   root: z.string(),
   /** This worktree's git dir and the repository's common dir (differ in a linked worktree). */
   gitDir: z.string(),
@@ -111,23 +112,23 @@ export const WorkspaceGit = z.looseObject({
   patch: WorkspacePatch.nullable(),
   /** The manifest's diff_sha256: see diffSummarySha256 in src/core/workspace/summary-hash.ts. */
   diffSha256: Sha256.nullable(),
-});
+}));
 export type WorkspaceGit = z.infer<typeof WorkspaceGit>;
 
-export const WorkspaceSnapshot = z.looseObject({
+export const WorkspaceSnapshot = builtOnFirstUse(() => z.looseObject({
   version: z.number().int().positive().optional(),
   /** The working directory as a realpath. */
   cwd: z.string(),
   capturedAt: z.string().optional(),
   git: WorkspaceGit.nullable(),
   warnings: z.array(WorkspaceWarning).optional(),
-});
+}));
 export type WorkspaceSnapshot = z.infer<typeof WorkspaceSnapshot>;
 
-export const VerificationStatus = z.enum(['complete', 'partial', 'none']);
+export const VerificationStatus = builtOnFirstUse(() => z.enum(['complete', 'partial', 'none']));
 export type VerificationStatus = z.infer<typeof VerificationStatus>;
 
-export const VerificationReasonCode = z.enum([
+export const VerificationReasonCode = builtOnFirstUse(() => z.enum([
   'match',
   'not-a-git-workspace',
   'root-missing',
@@ -138,12 +139,12 @@ export const VerificationReasonCode = z.enum([
   'head-drift',
   'head-unknown',
   'file-drift',
-]);
+]));
 
-export const VerificationReason = z.looseObject({ code: VerificationReasonCode, message: z.string() });
+export const VerificationReason = builtOnFirstUse(() => z.looseObject({ code: VerificationReasonCode, message: z.string() }));
 export type VerificationReason = z.infer<typeof VerificationReason>;
 
-export const DriftedFile = z.looseObject({
+export const DriftedFile = builtOnFirstUse(() => z.looseObject({
   path: z.string(),
   /** What the handed-off workspace had (null: the file did not exist there). */
   expectedSha256: Sha256.nullable(),
@@ -152,31 +153,31 @@ export const DriftedFile = z.looseObject({
   /** Set when only the file mode differs (e.g. the executable bit was dropped). */
   expectedMode: GitMode.optional(),
   actualMode: GitMode.nullable().optional(),
-});
+}));
 export type DriftedFile = z.infer<typeof DriftedFile>;
 
-export const WorkspaceVerification = z.looseObject({
+export const WorkspaceVerification = builtOnFirstUse(() => z.looseObject({
   status: VerificationStatus,
   reasons: z.array(VerificationReason),
   drifted: z.array(DriftedFile),
   headDrift: z.looseObject({ expected: z.string().nullable(), actual: z.string().nullable() }).optional(),
   /** The repository root found at the target (realpath), when there is one. */
   targetRoot: z.string().nullable(),
-});
+}));
 export type WorkspaceVerification = z.infer<typeof WorkspaceVerification>;
 
 /** The diff viewer's file list. */
-export const DiffFileList = z.looseObject({
+export const DiffFileList = builtOnFirstUse(() => z.looseObject({
   files: z.array(WorkspaceFile),
   counts: z.record(z.string(), z.number().int().nonnegative()),
   total: z.number().int().nonnegative(),
   additions: z.number().int().nonnegative(),
   deletions: z.number().int().nonnegative(),
-});
+}));
 export type DiffFileList = z.infer<typeof DiffFileList>;
 
 /** One side of a file diff. Binary and oversized files are described, not inlined. */
-export const FileSide = z.discriminatedUnion('kind', [
+export const FileSide = builtOnFirstUse(() => z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('text'), text: z.string(), size: z.number().int().nonnegative(), sha256: Sha256 }),
   z.object({
     kind: z.literal('binary'),
@@ -190,10 +191,10 @@ export const FileSide = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('absent') }),
   /** The content cannot be produced here (e.g. the patch was too big to store). */
   z.object({ kind: z.literal('unavailable'), reason: z.string() }),
-]);
+]));
 export type FileSide = z.infer<typeof FileSide>;
 
-export const FileDiff = z.looseObject({
+export const FileDiff = builtOnFirstUse(() => z.looseObject({
   path: z.string(),
   oldPath: z.string().optional(),
   status: WorkspaceFileStatus,
@@ -202,10 +203,10 @@ export const FileDiff = z.looseObject({
   against: z.enum(['head', 'disk']),
   original: FileSide,
   modified: FileSide,
-});
+}));
 export type FileDiff = z.infer<typeof FileDiff>;
 
-export const RehydrationPlan = z.discriminatedUnion('kind', [
+export const RehydrationPlan = builtOnFirstUse(() => z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('nothing'), reason: z.string() }),
   z.object({
     kind: z.literal('per-file'),
@@ -220,18 +221,18 @@ export const RehydrationPlan = z.discriminatedUnion('kind', [
     defaultDir: z.string().nullable(),
     reason: z.string(),
   }),
-]);
+]));
 export type RehydrationPlan = z.infer<typeof RehydrationPlan>;
 
 /** What the UI sends after the person confirmed a step. */
-export const RehydrateRequest = z.discriminatedUnion('action', [
+export const RehydrateRequest = builtOnFirstUse(() => z.discriminatedUnion('action', [
   z.object({ action: z.literal('take-file'), sessionId: z.string(), path: z.string().min(1) }),
   z.object({ action: z.literal('worktree'), sessionId: z.string(), targetDir: z.string().min(1).optional() }),
-]);
+]));
 export type RehydrateRequest = z.infer<typeof RehydrateRequest>;
 
 /** One logged rehydration step; the caller appends it to the session. */
-export const RehydrationLogEntry = z.looseObject({
+export const RehydrationLogEntry = builtOnFirstUse(() => z.looseObject({
   type: z.literal('workspace.rehydrate'),
   at: z.string(),
   step: z.enum(['take-file', 'worktree-add', 'patch-apply']),
@@ -245,11 +246,11 @@ export const RehydrationLogEntry = z.looseObject({
   /** The artifact ref of the replaced bytes (kept under the session's artifacts/). */
   backupRef: z.string().nullable().optional(),
   patchSha256: Sha256.nullable().optional(),
-});
+}));
 export type RehydrationLogEntry = z.infer<typeof RehydrationLogEntry>;
 
-export const RehydrateResult = z.looseObject({
+export const RehydrateResult = builtOnFirstUse(() => z.looseObject({
   log: z.array(RehydrationLogEntry),
   targetDir: z.string().optional(),
-});
+}));
 export type RehydrateResult = z.infer<typeof RehydrateResult>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { builtOnFirstUse } from '../../shared/built-on-first-use.js';
 import { describeZodError } from '../../shared/manifest.js';
 import type { ExtractState, Item } from './extract.js';
 
@@ -7,8 +8,8 @@ const STATE_OPEN = '<!-- baton-summary-state ';
 const STATE_CLOSE = ' -->';
 export const SUMMARY_STATE_VERSION = 1;
 
-const ItemSchema = z.object({ id: z.string(), seq: z.number().int(), role: z.string(), text: z.string(), kind: z.enum(['decision', 'constraint']).optional() });
-const StateSchema = z.object({
+const ItemSchema = builtOnFirstUse(() => z.object({ id: z.string(), seq: z.number().int(), role: z.string(), text: z.string(), kind: z.enum(['decision', 'constraint']).optional() }));
+const StateSchema = builtOnFirstUse(() => z.object({
   version: z.literal(SUMMARY_STATE_VERSION),
   throughSeq: z.number().int(),
   messages: z.number().int().nonnegative(),
@@ -20,7 +21,7 @@ const StateSchema = z.object({
   questions: z.array(ItemSchema),
   failures: z.array(ItemSchema),
   compaction: ItemSchema.nullable(),
-});
+}));
 
 export interface SummaryHeader {
   number: number;

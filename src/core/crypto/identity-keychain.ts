@@ -1,5 +1,6 @@
 import { createPrivateKey, type KeyObject } from 'node:crypto';
 import { z } from 'zod';
+import { builtOnFirstUse } from '../../shared/built-on-first-use.js';
 import type { KeyStore } from '../store/at-rest/key-store.js';
 
 /**
@@ -12,7 +13,7 @@ export const DEVICE_KEY_ACCOUNT_PREFIX = 'device-key-';
 /** A keychain secret larger than this is not one Baton wrote. */
 export const DEVICE_SECRET_MAX_BYTES = 4096;
 
-const DeviceSecret = z.strictObject({ version: z.literal(1), encryptionPrivatePem: z.string().min(1), signingPrivatePem: z.string().min(1) });
+const DeviceSecret = builtOnFirstUse(() => z.strictObject({ version: z.literal(1), encryptionPrivatePem: z.string().min(1), signingPrivatePem: z.string().min(1) }));
 export type DevicePrivateKeys = { encryptionPrivate: KeyObject; signingPrivate: KeyObject };
 
 export function deviceKeyAccount(deviceId: string): string {

@@ -1,24 +1,25 @@
 import { z } from 'zod';
+import { builtOnFirstUse } from '../built-on-first-use.js';
 
 /** Where a carried rule came from (for the session view and the rules artifact). */
-export const PermissionSource = z.looseObject({
+export const PermissionSource = builtOnFirstUse(() => z.looseObject({
   kind: z.enum(['transcript', 'user-settings', 'project-settings', 'project-local-settings', 'turn-context', 'baton-grants']),
   /** The file read (read-only), when there is one. */
   path: z.string().optional(),
   /** How many rules it gave. */
   rules: z.number().int().nonnegative(),
-});
+}));
 export type PermissionSource = z.infer<typeof PermissionSource>;
 
 /** The permissions in force at this host after a handoff: narrowPermissions(source, host policy). */
-export const PermissionInForce = z.looseObject({
+export const PermissionInForce = builtOnFirstUse(() => z.looseObject({
   mode: z.string(),
   rules: z.array(z.string()),
   handoffId: z.string(),
   narrowedAt: z.string(),
   /** Grant rules revoked because the host policy does not cover them. */
   revokedGrants: z.array(z.string()),
-});
+}));
 export type PermissionInForce = z.infer<typeof PermissionInForce>;
 
 /**
@@ -27,7 +28,7 @@ export type PermissionInForce = z.infer<typeof PermissionInForce>;
  * src/core/policy/narrow.ts). `mode` is Baton's scale (plan < default < acceptEdits <
  * bypassPermissions); `sourceMode` is the tool's own words (Codex: `approval/sandbox`).
  */
-export const PermissionState = z.looseObject({
+export const PermissionState = builtOnFirstUse(() => z.looseObject({
   mode: z.string(),
   rules: z.array(z.string()).default([]),
   sourceTool: z.string().optional(),
@@ -37,7 +38,7 @@ export const PermissionState = z.looseObject({
   rulesRef: z.string().optional(),
   rulesSha256: z.string().optional(),
   inForce: PermissionInForce.optional(),
-});
+}));
 export type PermissionState = z.infer<typeof PermissionState>;
 
-export const SessionPermission = PermissionState.nullable();
+export const SessionPermission = builtOnFirstUse(() => PermissionState.nullable());

@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { builtOnFirstUse } from '../built-on-first-use.js';
 import { RehydrationLogEntry } from '../workspace.js';
 
 /** session.json's `rehydrationLog`: every confirmed rehydration step, oldest first. */
-export const SessionRehydrationLog = z.array(RehydrationLogEntry).optional();
+export const SessionRehydrationLog = builtOnFirstUse(() => z.array(RehydrationLogEntry).optional());
 export type SessionRehydrationLog = NonNullable<z.infer<typeof SessionRehydrationLog>>;

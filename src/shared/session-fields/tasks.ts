@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { builtOnFirstUse } from '../built-on-first-use.js';
 
 /**
  * session.json's `tasks`: summaries of the session's background tasks as last known (the live
@@ -6,7 +7,7 @@ import { z } from 'zod';
  * `origin` says where a task was found: registered with Baton, or read from a Claude Code
  * transcript (a background shell) or a Codex rollout (an exec session still running).
  */
-export const SessionTaskSummary = z.looseObject({
+export const SessionTaskSummary = builtOnFirstUse(() => z.looseObject({
   id: z.string(),
   kind: z.string(),
   command: z.string(),
@@ -20,7 +21,7 @@ export const SessionTaskSummary = z.looseObject({
   cwd: z.string().optional(),
   /** What the transcript says about it later (kill / output calls), newest last. */
   notes: z.array(z.string()).optional(),
-});
+}));
 export type SessionTaskSummary = z.infer<typeof SessionTaskSummary>;
 
-export const SessionTasks = z.array(SessionTaskSummary).optional();
+export const SessionTasks = builtOnFirstUse(() => z.array(SessionTaskSummary).optional());

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { builtOnFirstUse } from '../../../shared/built-on-first-use.js';
 import type { DurableFs } from '../../fs/durable-fs.js';
 import { createFileAtomic, writeFileAtomic } from '../../fs/write-file-atomic.js';
 import { StoreError, errnoOf, fromFsError } from '../errors.js';
@@ -17,27 +18,27 @@ import { heldPassphraseKey, ScryptParams } from './passphrase.js';
  */
 export { ENCRYPTION_FILE };
 
-const KeyRef = z.strictObject({ account: z.string().regex(KEY_ACCOUNT_PATTERN), keyId: z.string().regex(/^[0-9a-f]{16}$/) });
-const EncryptionState = z.strictObject({
+const KeyRef = builtOnFirstUse(() => z.strictObject({ account: z.string().regex(KEY_ACCOUNT_PATTERN), keyId: z.string().regex(/^[0-9a-f]{16}$/) }));
+const EncryptionState = builtOnFirstUse(() => z.strictObject({
   version: z.literal(1),
   mode: z.literal('keyring'),
   key: KeyRef,
   /** Keys being rotated away from: still read, never written, until the last file has moved (`baton key rotate`). */
   previous: z.array(KeyRef).default([]),
   enabledAt: z.string(),
-});
+}));
 export type EncryptionState = z.infer<typeof EncryptionState>;
 export type KeyRef = z.infer<typeof KeyRef>;
 /** Passphrase mode (passphrase.ts): the key is derived with scrypt and held only by a running host; the file keeps the salt, parameters and key id (the check value), never the key. */
-const PassphraseState = z.strictObject({
+const PassphraseState = builtOnFirstUse(() => z.strictObject({
   version: z.literal(1),
   mode: z.literal('passphrase'),
   kdf: ScryptParams,
   key: z.strictObject({ keyId: KeyRef.shape.keyId }),
   enabledAt: z.string(),
-});
+}));
 export type PassphraseState = z.infer<typeof PassphraseState>;
-const AtRestSettings = z.discriminatedUnion('mode', [EncryptionState, PassphraseState]);
+const AtRestSettings = builtOnFirstUse(() => z.discriminatedUnion('mode', [EncryptionState, PassphraseState]));
 export type AtRestSettings = z.infer<typeof AtRestSettings>;
 /** What the status line says holds a passphrase-mode key. */
 export const PASSPHRASE_KEY_STORE = 'memory of the running Baton host (passphrase)';

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { z } from 'zod';
+import { builtOnFirstUse } from '../../../shared/built-on-first-use.js';
 import { ErrorCode } from '../../../shared/error-codes.js';
 import { connectEndpoint } from '../../transport/client.js';
 import { loadOrCreateToken, resolveEndpoint } from '../../transport/endpoint.js';
@@ -23,8 +24,8 @@ export const KEY_REQUEST_VERSION = 1;
 /** A host that does not answer this fast is treated as absent (the CLI then refuses, exit 6). */
 export const KEY_REQUEST_TIMEOUT_MS = 3_000;
 
-const KeyRequest = z.strictObject({ version: z.number().int().min(1).max(9999), keyId: z.string().regex(/^[0-9a-f]{16}$/) });
-const KeyAnswer = z.looseObject({ ok: z.literal(true), version: z.literal(KEY_REQUEST_VERSION), keyId: z.string(), key: z.string().regex(/^[A-Za-z0-9+/]{43}=$/) });
+const KeyRequest = builtOnFirstUse(() => z.strictObject({ version: z.number().int().min(1).max(9999), keyId: z.string().regex(/^[0-9a-f]{16}$/) }));
+const KeyAnswer = builtOnFirstUse(() => z.looseObject({ ok: z.literal(true), version: z.literal(KEY_REQUEST_VERSION), keyId: z.string(), key: z.string().regex(/^[A-Za-z0-9+/]{43}=$/) }));
 
 /** The host's handler: the key it holds for `root` (unlocked at its start), to a local connection only. */
 export function keyRequestMethod(root: string): RequestHandler {
