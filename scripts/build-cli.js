@@ -64,7 +64,10 @@ function commanderChildProcessOnUse() {
  * own (~450 KB of classes and checks) among them. Here Baton's sources get a `z` that loads zod
  * the first time it is read: esbuild then initialises zod's modules at that first `require`, and a
  * warm `baton list` or the picker's first screen never does (issue 15, bench/README.md "Tenth
- * sitting"). Not for the handoff's bundle, which parses at every run (measured +80 ms CPU with it).
+ * sitting"). Only for the bundles whose usual run parses nothing (parsesRarely): a handoff parses at
+ * every run (+80 ms CPU with it), and so does a host (`baton serve`, in the whole CLI's bundle: a new
+ * host's CPU to its first page +200 ms with it): zod's modules required late run without the code
+ * cache the build warms.
  * Test: src/cli/list-local-start.test.ts.
  */
 function zodOnFirstUse() {
@@ -104,28 +107,30 @@ const cliOptions = {
   // web-tree-sitter's ES build loads node:module with a dynamic import(), which vm.Script (bin/
   // load-cli.js) cannot run; its CommonJS build does not.
   alias: { 'web-tree-sitter': './node_modules/web-tree-sitter/tree-sitter.cjs' },
-  plugins: [zodEnglishOnly(), commanderChildProcessOnUse(), zodOnFirstUse()],
+  plugins: [zodEnglishOnly(), commanderChildProcessOnUse()],
 };
+/** The bundles whose usual run parses nothing (a warm listing, the picker's first screen): zod loads on first use there. */
+const parsesRarely = { ...cliOptions, plugins: [...cliOptions.plugins, zodOnFirstUse()] };
 await build(cliOptions);
 // `baton handoff` alone (src/cli/handoff-main.ts), same options: bin/baton.js runs it for a
 // handoff, so that process reads and deserializes only what a handoff runs.
 // A handoff parses at every run, so it keeps zod loaded at start (zodOnFirstUse would defer, not save, that work).
-await build({ ...cliOptions, entryPoints: ['src/cli/handoff-main.ts'], outfile: HANDOFF_BUNDLE, sourcemap: false, plugins: [zodEnglishOnly(), commanderChildProcessOnUse()] });
+await build({ ...cliOptions, entryPoints: ['src/cli/handoff-main.ts'], outfile: HANDOFF_BUNDLE, sourcemap: false });
 await writeFile(HANDOFF_BUNDLE, asciiOnly(readFileSync(HANDOFF_BUNDLE, 'utf8')));
 // `baton resume` with no id (the picker) alone (src/cli/resume-main.ts): its first screen waits for
 // what the process reads and deserializes before it.
-await build({ ...cliOptions, entryPoints: ['src/cli/resume-main.ts'], outfile: RESUME_BUNDLE, sourcemap: false });
+await build({ ...parsesRarely, entryPoints: ['src/cli/resume-main.ts'], outfile: RESUME_BUNDLE, sourcemap: false });
 // `baton show` alone (src/cli/show-main.ts): `show --all --json` of a big session is measured against a bare parse.
 await build({ ...cliOptions, entryPoints: ['src/cli/show-main.ts'], outfile: SHOW_BUNDLE });
 // `baton list` with no host to ask (src/cli/list-main.ts): a warm listing reads the candidate index,
 // and the whole CLI's start-up was most of its time (issue 15).
-await build({ ...cliOptions, entryPoints: ['src/cli/list-main.ts'], outfile: LIST_BUNDLE, sourcemap: false });
+await build({ ...parsesRarely, entryPoints: ['src/cli/list-main.ts'], outfile: LIST_BUNDLE, sourcemap: false });
 // ASCII only, as the handoff's: three regex characters made its whole source a two-byte string.
 await writeFile(LIST_BUNDLE, asciiOnly(readFileSync(LIST_BUNDLE, 'utf8')));
 
 // `baton list --json` with a host running: a small bundle bin/baton.js tries before the whole CLI.
 // Same options as the others: it also starts an encrypted store's keychain read (the keyring binding stays external).
-await build({ ...cliOptions, entryPoints: ['src/cli/list-fast.ts'], outfile: join(dirname(CLI_BUNDLE), 'baton-list.cjs'), sourcemap: false });
+await build({ ...parsesRarely, entryPoints: ['src/cli/list-fast.ts'], outfile: join(dirname(CLI_BUNDLE), 'baton-list.cjs'), sourcemap: false });
 
 // The cold scan's worker thread (src/core/importers/scan-pool.ts looks for it next to the bundle).
 await buildScanWorker(join(dirname(CLI_BUNDLE), SCAN_WORKER_FILE));
