@@ -66,8 +66,8 @@ function commanderChildProcessOnUse() {
  * warm `baton list` or the picker's first screen never does (issue 15, bench/README.md "Tenth
  * sitting"). Only for the bundles whose usual run parses nothing (parsesRarely): a handoff parses at
  * every run (+80 ms CPU with it), and so does a host (`baton serve`, in the whole CLI's bundle: a new
- * host's CPU to its first page +200 ms with it): zod's modules required late run without the code
- * cache the build warms.
+ * host's CPU to its first page 470 -> 700 ms with it, candidates-ui.ts --before): zod's modules
+ * required late run without the code cache the build warms.
  * Test: src/cli/list-local-start.test.ts.
  */
 function zodOnFirstUse() {
