@@ -89,7 +89,7 @@ describe('bin/baton.js and the handoff bundle', () => {
     for (const name of Object.keys(variants)) expect(results[name], name).toEqual(results.built);
   }, 60_000);
 
-  it.each(['baton-handoff.cjs', 'baton-list-local.cjs'])('%s is ASCII only (one byte a character in V8), its escaped regex literals still matching what they matched', async (bundle) => {
+  it.each(['baton-handoff.cjs', 'baton-list-local.cjs', 'baton-resume.cjs'])('%s is ASCII only (one byte a character in V8), its escaped regex literals still matching what they matched', async (bundle) => {
     const source = readFileSync(join(ROOT, 'dist', 'cli', bundle));
     expect(source.findIndex((byte) => byte > 0x7f)).toBe(-1);
     // trim-tool-output.ts's error-line pattern was `…|✗|✘|×/i` in the source: escaped, same matches.

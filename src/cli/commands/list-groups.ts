@@ -2,7 +2,7 @@ import { countItems, groupItems, itemOfEntry, itemOfRow, limitGroups, type ListF
 import type { IndexEntry } from '../../core/importers/candidate-index.js';
 import type { IndexRow } from '../../shared/session.js';
 import { importersCacheFile, resolveDataDir } from '../../core/paths.js';
-import { listingFromIndex, monotonicMs, readTrustedIndex } from './list-indexed.js';
+import { listingFromIndex, monotonicMs, readTrustedIndex, type IndexTrust } from './list-indexed.js';
 import { sealsFilesAt } from '../../core/store/at-rest/registry.js';
 import { openCliStore } from '../context.js';
 import { listFromHost } from './list-host.js';
@@ -24,8 +24,9 @@ async function notImported(entries: IndexEntry[], sessionIds: ReadonlySet<string
 /**
  * What `baton list` and the resume picker show: from a running host when there is one (asked
  * over the socket), else from this process's own scan of the index and the tools' folders.
+ * `trust`: how far the candidate index is trusted (list-indexed.ts IndexTrust; 'confirmed' unless said).
  */
-export async function loadListing(options: { agents: boolean; archived: boolean; host: boolean; filter: ListFilter; limit?: number }): Promise<Listing> {
+export async function loadListing(options: { agents: boolean; archived: boolean; host: boolean; filter: ListFilter; limit?: number; trust?: IndexTrust }): Promise<Listing> {
   const hosted = options.host && !options.archived ? await listFromHost({ agents: options.agents, filter: options.filter, limit: options.limit }) : null;
   if (hosted !== null) return groupsOfDocument(hosted);
   const started = monotonicMs();
@@ -33,13 +34,13 @@ export async function loadListing(options: { agents: boolean; archived: boolean;
   // While the store opens (its file system calls wait on the thread pool), the candidate index is
   // read and checked here. A sealed index (encrypted store) reads as damaged before the store
   // registers its key: it is read again below.
-  const early = options.agents ? readTrustedIndex(importersCacheFile(resolveDataDir()), false) : null;
+  const early = options.agents ? readTrustedIndex(importersCacheFile(resolveDataDir()), false, process.env, options.trust) : null;
   const { dataDir, store } = await opening;
   try {
     const everything = await store.list({ includeArchived: true });
     const rows = options.archived ? everything : everything.filter((r) => !r.archived);
     const cacheFile = importersCacheFile(dataDir);
-    const trusted = early === null ? null : sealsFilesAt(cacheFile) ? await readTrustedIndex(cacheFile, true) : await early;
+    const trusted = early === null ? null : sealsFilesAt(cacheFile) ? await readTrustedIndex(cacheFile, true, process.env, options.trust) : await early;
     const indexed = trusted ? listingFromIndex(trusted, rows, everything, options, started) : null;
     if (indexed) return indexed;
     // The scanner (and the redaction it loads) is imported only when the index cannot answer.

@@ -111,10 +111,25 @@ describe('an index due its periodic full check (FULL_VERIFY_MAX_AGE_MS)', () => 
     expect(await checkFast(c, {}, undefined, 'due, nothing changed')).toBe(true);
     expect(Number(await readFile(verified, 'utf8'))).toBeGreaterThan(Number(due) + FULL_VERIFY_MAX_AGE_MS);
 
-    await confirmLongAgo(c);
+    const dueAgain = await confirmLongAgo(c);
     await appendFile(c.files[0]!, JSON.stringify(claude.user({ uuid: 'late', cwd: '/home/dev/b' }, 'later')) + '\n');
     await utimes(c.files[0]!, HOUR_AGO_S() - 20_000, HOUR_AGO_S() - 20_000);
+    // The picker's first screen trusts it as the quick scan does: it answers, unconfirmed (the grown session as indexed).
+    const quick = await readTrustedIndex(c.cacheFile, undefined, c.env, 'quick');
+    expect(quick && listingFromIndex(quick, [], [], { filter: {} }, 0)?.total).toBeGreaterThan(QUICK_VERIFY_NEWEST);
+    expect(await readFile(verified, 'utf8')).toBe(dueAgain);
     expect(await checkFast(c, {}, undefined, 'due, the oldest session grown')).toBe(false);
+  });
+
+  it('is not trusted quickly before its first confirmation', async () => {
+    const c = new Corpus(join(root, 'never-confirmed'), rng(8));
+    await mkdir(c.home, { recursive: true });
+    for (let i = 0; i < 3; i++) await c.add();
+    await ageFolders(c.home);
+    forgetScanCacheMemo();
+    await scanCandidateIndex({ env: c.env, cacheFile: c.cacheFile });
+    await rm(verifiedFileOf(candidateIndexFileFor(c.cacheFile)));
+    expect(await readTrustedIndex(c.cacheFile, undefined, c.env, 'quick')).toBeNull();
   });
 });
 

@@ -42,11 +42,12 @@ async function resumeById(id: string, out: Output): Promise<void> {
 
 /** No id on a terminal: the picker (issue 15). A Claude Code or Codex session is continued with its own tool's command. */
 async function resumePicked(out: Output): Promise<void> {
-  // The first screen first (a host's small answer, else the candidate index's newest rows), the
-  // whole listing once that is drawn, for type-to-filter.
+  // The first screen first (a host's small answer, else the candidate index's newest rows, on the
+  // quick scan's trust: the confirmed listing replaces them), the whole listing once that is
+  // drawn, for type-to-filter.
   const first = await listFromHost({ agents: true, filter: {}, limit: PICKER_MAX_ROWS });
   const { loadListing } = first !== null ? { loadListing: null } : await import('./list-groups.js');
-  const { groups, total } = first !== null ? groupsOfDocument(first) : await loadListing!({ agents: true, archived: false, host: false, filter: {}, limit: PICKER_MAX_ROWS });
+  const { groups, total } = first !== null ? groupsOfDocument(first) : await loadListing!({ agents: true, archived: false, host: false, filter: {}, limit: PICKER_MAX_ROWS, trust: 'quick' });
   markPhase('listing');
   const rest = async () => (await (await import('./list-groups.js')).loadListing({ agents: true, archived: false, host: first !== null, filter: {} })).groups;
   const { pickSession } = await import('../picker/resume-picker.js');
