@@ -1,6 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -98,6 +98,21 @@ describe('baton list --json through a running host (the fast bundle)', () => {
     expect(limited.code).toBe(0);
     expect(JSON.parse(limited.stdout.toString('utf8'))).toMatchObject({ total: 900 });
   }, 120_000);
+
+  it('reads the token and the host\'s file synchronously: the process ends with the threads of `node -e ""` (no thread pool)', async () => {
+    // Linux: the thread count from /proc at exit. The thread pool's round trips (the token's open,
+    // stat, read and close, then the file's open and close) were a tenth of a hosted listing.
+    const preload = join(root, 'threads-at-exit.cjs');
+    await writeFile(preload, "process.on('exit', () => require('node:fs').writeFileSync(process.env.THREADS_OUT, String(require('node:fs').readdirSync('/proc/self/task').length)));\n");
+    const threadsOf = (args: string[]): number => {
+      const out = join(root, `threads-${Math.random().toString(36).slice(2)}`);
+      execFileSync(process.execPath, ['-r', preload, ...args], { env: { ...env, THREADS_OUT: out }, stdio: 'ignore' });
+      return Number(readFileSync(out, 'utf8'));
+    };
+    const plain = threadsOf(['-e', '']);
+    expect(plain).toBeGreaterThan(0);
+    expect(threadsOf([BATON, 'list', '--json'])).toBe(plain);
+  }, 60_000);
 
   it('a reader that stops after the first bytes (`| head`) ends it with exit 0 and nothing on stderr', async () => {
     const cut = await list(['--json'], 1);

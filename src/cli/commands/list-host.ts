@@ -1,10 +1,9 @@
-import { existsSync } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import { closeSync, existsSync, openSync, readFileSync, readSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { ListFilter } from '../../core/importers/candidate-list.js';
 import { listingsDir, resolveDataDir } from '../../core/paths.js';
 import { copyFdSync, readerLeft, writeAllSync } from './fd-copy.js';
-import { loadOrCreateToken, resolveEndpoint } from '../../core/transport/endpoint.js';
+import { loadOrCreateToken, readExistingTokenSync, resolveEndpoint } from '../../core/transport/endpoint.js';
 
 /** A host that does not answer this fast is treated as absent: the CLI scans itself instead. */
 export const HOST_CONNECT_TIMEOUT_MS = 1_000;
@@ -19,8 +18,12 @@ export interface HostListRequest {
   limit?: number;
 }
 
-/** The host's answer: the document as text (one frame, or parts put together), a rendered file already opened, or a sealed one opened. */
-export type HostListing = { text: string } | { file: FileHandle } | { bytes: Buffer };
+/**
+ * The host's answer: the document as text (one frame, or parts put together), a rendered file
+ * already opened (its descriptor, read synchronously: a listing's process never starts the thread
+ * pool for it), or a sealed one opened.
+ */
+export type HostListing = { text: string } | { fd: number } | { bytes: Buffer };
 
 /**
  * Asks a running host (desktop or `baton serve`) for the `baton list --json` document over the
@@ -37,7 +40,8 @@ export async function openHostListing(request: HostListRequest, dataDir = resolv
   try {
     // The socket client (node:net, the wire schemas) is loaded only when a socket is there.
     const { connectEndpoint } = await import('../../core/transport/client.js');
-    const token = await loadOrCreateToken(endpoint.tokenPath);
+    // Read synchronously (no thread pool in this process); made only if a host left none.
+    const token = readExistingTokenSync(endpoint.tokenPath) ?? (await loadOrCreateToken(endpoint.tokenPath));
     client = await connectEndpoint({ endpoint, token, timeoutMs: HOST_CONNECT_TIMEOUT_MS });
   } catch {
     return null; // a socket file left behind by a host that is gone
@@ -54,8 +58,8 @@ export async function openHostListing(request: HostListRequest, dataDir = resolv
         const opened = await openSealedListing(first.file, first.sealedKey).catch(() => null);
         if (opened) return { bytes: opened };
       } else {
-        const file = await open(first.file, 'r').catch(() => null);
-        if (file) return { file };
+        const fd = openedOrNull(first.file);
+        if (fd !== null) return { fd };
       }
     }
     const listing = first.listing;
@@ -73,6 +77,14 @@ export async function openHostListing(request: HostListRequest, dataDir = resolv
   }
 }
 
+function openedOrNull(path: string): number | null {
+  try {
+    return openSync(path, 'r');
+  } catch {
+    return null;
+  }
+}
+
 /** The plaintext of the host's sealed listing file, or null when it is refused (changed, cut, another listing's, not that key's). */
 async function openSealedListing(path: string, keyBase64: string): Promise<Buffer | null> {
   const [{ dataKeyOf }, { readSealedListing }] = await Promise.all([import('../../core/store/at-rest/aead.js'), import('../../core/store/at-rest/sealed-listing.js')]);
@@ -86,9 +98,9 @@ export async function listFromHost(request: HostListRequest, dataDir = resolveDa
   if (listing === null || 'text' in listing) return listing?.text ?? null;
   if ('bytes' in listing) return listing.bytes.toString('utf8');
   try {
-    return await listing.file.readFile('utf8');
+    return readFileSync(listing.fd, 'utf8');
   } finally {
-    await listing.file.close();
+    closeSync(listing.fd);
   }
 }
 
@@ -106,12 +118,12 @@ export async function printHostListingToFd(request: HostListRequest, fd: number,
   try {
     if ('text' in listing) writeAllSync(fd, Buffer.from(listing.text, 'utf8'));
     else if ('bytes' in listing) writeAllSync(fd, listing.bytes);
-    else copyFdSync(listing.file.fd, fd);
+    else copyFdSync(listing.fd, fd);
   } catch (error) {
     // A reader that stopped reading (`| head`) has what it wanted: not an error of the listing.
     if (!readerLeft(error)) throw error;
   } finally {
-    if ('file' in listing) await listing.file.close();
+    if ('fd' in listing) closeSync(listing.fd);
   }
   return true;
 }
@@ -131,13 +143,15 @@ export async function printHostListing(request: HostListRequest, out: ByteSink, 
   }
   try {
     for (let position = 0; ; ) {
-      const { bytesRead, buffer } = await listing.file.read(Buffer.allocUnsafe(LISTING_COPY_CHUNK_BYTES), 0, LISTING_COPY_CHUNK_BYTES, position);
+      // A fresh buffer per chunk: the sink may hold it until written.
+      const buffer = Buffer.allocUnsafe(LISTING_COPY_CHUNK_BYTES);
+      const bytesRead = readSync(listing.fd, buffer, 0, LISTING_COPY_CHUNK_BYTES, position);
       if (bytesRead === 0) break;
       await write(buffer.subarray(0, bytesRead));
       position += bytesRead;
     }
   } finally {
-    await listing.file.close();
+    closeSync(listing.fd);
   }
   return true;
 }

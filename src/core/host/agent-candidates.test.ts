@@ -1,4 +1,5 @@
 import { appendFile, mkdir, mkdtemp, readdir, rm, stat, utimes } from 'node:fs/promises';
+import { closeSync, readFileSync } from 'node:fs';
 import { QUICK_VERIFY_NEWEST } from '../importers/limits.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -303,12 +304,12 @@ describe('candidates.list over the socket', () => {
     await until(async () => ((JSON.parse((await listFromHost({ agents: true, filter: {}, limit: 0 }, dataDir))!) as { total: number }).total === 1_040 ? true : undefined), 10_000);
     const listing = await openHostListing({ agents: true, filter: {} }, dataDir);
     expect(listing).not.toBeNull();
-    if (listing === null || !('file' in listing)) throw new Error('expected a rendered file');
+    if (listing === null || !('fd' in listing)) throw new Error('expected a rendered file');
     const files = await readdir(listingsDir(dataDir));
     expect(files).toHaveLength(1);
     expect((await stat(join(listingsDir(dataDir), files[0]!))).mode & 0o777).toBe(0o600);
-    const viaFile = await listing.file.readFile('utf8');
-    await listing.file.close();
+    const viaFile = readFileSync(listing.fd, 'utf8');
+    closeSync(listing.fd);
     expect(viaFile.length).toBeGreaterThan(256 * 1024);
 
     const chunks: Buffer[] = [];

@@ -2,7 +2,7 @@ import { chmod, chown, lstat, mkdir, mkdtemp, readdir, rm, stat, symlink, writeF
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ensureEndpointDir, loadOrCreateToken, resolveEndpoint, TOKEN_BYTES } from './endpoint.js';
+import { ensureEndpointDir, loadOrCreateToken, readExistingTokenSync, resolveEndpoint, TOKEN_BYTES } from './endpoint.js';
 import { isTransportError } from './test-support/is-transport-error.js';
 import { needsUser } from '../test-support/needs-user.js';
 
@@ -143,5 +143,42 @@ describe('loadOrCreateToken', () => {
     const tokenPath = path.join(root, 'token');
     await symlink(target, tokenPath);
     expect(isTransportError(await loadOrCreateToken(tokenPath).catch((e: unknown) => e), 'BAD_TOKEN')).toBe(true);
+  });
+});
+
+describe('readExistingTokenSync', () => {
+  /** What the synchronous read gives: the token, null, or the error it throws. */
+  const readSync = (tokenPath: string): unknown => {
+    try {
+      return readExistingTokenSync(tokenPath);
+    } catch (error) {
+      return error;
+    }
+  };
+
+  it('reads the token loadOrCreateToken made, and gives null (makes nothing) when there is none', async () => {
+    const tokenPath = path.join(root, 'token');
+    expect(readSync(tokenPath)).toBeNull();
+    expect(await readdir(root)).toEqual([]);
+    const made = await loadOrCreateToken(tokenPath);
+    expect((readSync(tokenPath) as Buffer).equals(made)).toBe(true);
+  });
+
+  it('refuses every token loadOrCreateToken refuses, with the same code and words', async () => {
+    const cases: Array<[string, (tokenPath: string) => Promise<void>]> = [
+      ['readable by others', async (p) => (await writeFile(p, Buffer.alloc(32, 1), { mode: 0o600 }), await chmod(p, 0o644))],
+      ['31 bytes', (p) => writeFile(p, Buffer.alloc(31, 7), { mode: 0o600 })],
+      ['33 bytes', (p) => writeFile(p, Buffer.alloc(33, 7), { mode: 0o600 })],
+      ['a symlink', async (p) => (await writeFile(`${p}.target`, Buffer.alloc(32, 2), { mode: 0o600 }), await symlink(`${p}.target`, p))],
+      ['a directory', (p) => mkdir(p, { mode: 0o700 })],
+    ];
+    for (const [what, plant] of cases) {
+      const tokenPath = path.join(root, what.replace(/ /g, '-'));
+      await plant(tokenPath);
+      const sync = readSync(tokenPath);
+      const async = await loadOrCreateToken(tokenPath).catch((e: unknown) => e);
+      expect(isTransportError(sync, 'BAD_TOKEN'), what).toBe(true);
+      expect((sync as Error).message, what).toBe((async as Error).message);
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { constants, readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, type Stats } from 'node:fs';
 import { lstat, link, mkdir, open, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { TransportError, errnoOf } from './errors.js';
@@ -119,30 +119,69 @@ async function fsyncDir(dir: string): Promise<void> {
   }
 }
 
+// O_NOFOLLOW: a symlink planted at the token path is refused (ELOOP), not followed.
+const TOKEN_OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0);
+
+/** Refuses a token file that is not a private regular file of ours holding TOKEN_BYTES. */
+function checkTokenFile(stat: Stats, tokenPath: string): void {
+  if (!stat.isFile()) throw new TransportError('BAD_TOKEN', `the token ${tokenPath} is not a regular file; remove it and restart Baton`, tokenPath);
+  if (process.platform !== 'win32') {
+    if (typeof process.getuid === 'function' && stat.uid !== process.getuid()) {
+      throw new TransportError('BAD_TOKEN', `the token ${tokenPath} belongs to uid ${stat.uid}, not to you; remove it and restart Baton`, tokenPath);
+    }
+    if ((stat.mode & 0o077) !== 0) {
+      const mode = (stat.mode & 0o777).toString(8);
+      throw new TransportError('BAD_TOKEN', `the token ${tokenPath} has mode ${mode}, readable by others; remove it (a new one is made) or run: chmod 600 ${tokenPath}`, tokenPath);
+    }
+  }
+  if (stat.size !== TOKEN_BYTES) {
+    throw new TransportError('BAD_TOKEN', `the token ${tokenPath} is ${stat.size} bytes, expected ${TOKEN_BYTES}; remove it and restart Baton`, tokenPath);
+  }
+}
+
+function symlinkedToken(tokenPath: string): TransportError {
+  return new TransportError('BAD_TOKEN', `the token ${tokenPath} is a symbolic link; remove it and restart Baton`, tokenPath);
+}
+
+function checkTokenRead(bytesRead: number, tokenPath: string): void {
+  if (bytesRead !== TOKEN_BYTES) throw new TransportError('BAD_TOKEN', `the token ${tokenPath} could not be read whole`, tokenPath);
+}
+
 async function readToken(tokenPath: string): Promise<Buffer> {
-  // O_NOFOLLOW: a symlink planted at the token path is refused (ELOOP), not followed.
-  const handle = await open(tokenPath, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+  const handle = await open(tokenPath, TOKEN_OPEN_FLAGS);
   try {
-    const stat = await handle.stat();
-    if (!stat.isFile()) throw new TransportError('BAD_TOKEN', `the token ${tokenPath} is not a regular file; remove it and restart Baton`, tokenPath);
-    if (process.platform !== 'win32') {
-      if (typeof process.getuid === 'function' && stat.uid !== process.getuid()) {
-        throw new TransportError('BAD_TOKEN', `the token ${tokenPath} belongs to uid ${stat.uid}, not to you; remove it and restart Baton`, tokenPath);
-      }
-      if ((stat.mode & 0o077) !== 0) {
-        const mode = (stat.mode & 0o777).toString(8);
-        throw new TransportError('BAD_TOKEN', `the token ${tokenPath} has mode ${mode}, readable by others; remove it (a new one is made) or run: chmod 600 ${tokenPath}`, tokenPath);
-      }
-    }
-    if (stat.size !== TOKEN_BYTES) {
-      throw new TransportError('BAD_TOKEN', `the token ${tokenPath} is ${stat.size} bytes, expected ${TOKEN_BYTES}; remove it and restart Baton`, tokenPath);
-    }
+    checkTokenFile(await handle.stat(), tokenPath);
     const token = Buffer.alloc(TOKEN_BYTES);
-    const { bytesRead } = await handle.read(token, 0, TOKEN_BYTES, 0);
-    if (bytesRead !== TOKEN_BYTES) throw new TransportError('BAD_TOKEN', `the token ${tokenPath} could not be read whole`, tokenPath);
+    checkTokenRead((await handle.read(token, 0, TOKEN_BYTES, 0)).bytesRead, tokenPath);
     return token;
   } finally {
     await handle.close();
+  }
+}
+
+/**
+ * The token when it is there, read with the same checks and synchronously; null when there is
+ * none (loadOrCreateToken makes it). For a client asking a running host (which made the token):
+ * `baton list --json` through a host then never starts the thread pool, whose four round trips
+ * here (open, stat, read, close) took 2.5-5 ms of a ~30 ms listing (bench/README.md, issue 15
+ * eleventh sitting).
+ */
+export function readExistingTokenSync(tokenPath: string): Buffer | null {
+  let fd: number;
+  try {
+    fd = openSync(tokenPath, TOKEN_OPEN_FLAGS);
+  } catch (error) {
+    if (errnoOf(error) === 'ENOENT') return null;
+    if (errnoOf(error) === 'ELOOP') throw symlinkedToken(tokenPath);
+    throw error;
+  }
+  try {
+    checkTokenFile(fstatSync(fd), tokenPath);
+    const token = Buffer.alloc(TOKEN_BYTES);
+    checkTokenRead(readSync(fd, token, 0, TOKEN_BYTES, 0), tokenPath);
+    return token;
+  } finally {
+    closeSync(fd);
   }
 }
 
@@ -155,7 +194,7 @@ export async function loadOrCreateToken(tokenPath: string): Promise<Buffer> {
   try {
     return await readToken(tokenPath);
   } catch (error) {
-    if (errnoOf(error) === 'ELOOP') throw new TransportError('BAD_TOKEN', `the token ${tokenPath} is a symbolic link; remove it and restart Baton`, tokenPath);
+    if (errnoOf(error) === 'ELOOP') throw symlinkedToken(tokenPath);
     if (errnoOf(error) !== 'ENOENT') throw error;
   }
   const dir = path.dirname(tokenPath);
