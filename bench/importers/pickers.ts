@@ -13,6 +13,9 @@
  *   npm run build:node
  *   npx tsx bench/importers/pickers.ts --dir=/tmp/baton-c15/full --runs=7 [--peers=/work/peers] [--before=DIR/bin/baton.js]
  *
+ * --due=1: two more rows without a host, the index's periodic check due (its `.verified` written two
+ * minutes old before each run, as a picker opened a while after the last listing meets it).
+ *
  * --before: another build's launcher (a copy of bin/ and dist/ with node_modules linked beside it),
  * timed in the same rounds as this one. The CPU column is the pty's process tree's user + system
  * time up to the match, from /proc (the programs are killed there, so no rusage comes back).
@@ -26,6 +29,9 @@ import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { timeToScreen } from './pty-screen.js';
+import { candidateIndexFileFor, verifiedFileOf } from '../../src/core/importers/candidate-index.js';
+import { FULL_VERIFY_MAX_AGE_MS } from '../../src/core/importers/limits.js';
+import { importersCacheFile } from '../../src/core/paths.js';
 
 const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=') as [string, string]));
 const dir = resolve(args.get('dir') ?? '/tmp/baton-c15/full');
@@ -33,6 +39,7 @@ const runs = Number(args.get('runs') ?? 7);
 const peers = args.get('peers');
 const BATON = resolve(import.meta.dirname, '..', '..', 'bin', 'baton.js');
 const BEFORE = args.get('before') ? resolve(args.get('before')!) : null;
+const DUE = args.get('due') === '1';
 const home = join(dir, 'home');
 const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, BATON_HOME: join(dir, 'data'), XDG_RUNTIME_DIR: join(dir, 'run'), TERM: 'xterm-256color', NO_COLOR: undefined };
 /** Where the corpus's Claude Code sessions say they ran (Claude's picker lists the current directory's). */
@@ -145,6 +152,11 @@ async function main(): Promise<void> {
     add('baseline: node -e "" in the pty', await timeToScreen(`${process.execPath} -e "process.stdout.write('ready'); setTimeout(() => {}, 5000)"`, /ready/, { env }));
     if (BEFORE) add('before: baton resume picker, no host', await timeToScreen(`${process.execPath} ${BEFORE} resume`, firstRow, { env, cwd: CLAUDE_PROJECT }));
     add('baton resume picker, no host', await timeToScreen(`${process.execPath} ${BATON} resume`, firstRow, { env, cwd: CLAUDE_PROJECT }));
+    if (DUE) {
+      const due = () => writeFile(verifiedFileOf(candidateIndexFileFor(importersCacheFile(join(dir, 'data')))), String(Date.now() - 2 * FULL_VERIFY_MAX_AGE_MS));
+      if (BEFORE) add('before: baton resume picker, no host, index check due', await due().then(() => timeToScreen(`${process.execPath} ${BEFORE} resume`, firstRow, { env, cwd: CLAUDE_PROJECT })));
+      add('baton resume picker, no host, index check due', await due().then(() => timeToScreen(`${process.execPath} ${BATON} resume`, firstRow, { env, cwd: CLAUDE_PROJECT })));
+    }
     if (claude) {
       const claudeEnv = { ...env, ANTHROPIC_API_KEY: DUMMY_KEY, ANTHROPIC_BASE_URL: `http://127.0.0.1:${port}`, DISABLE_AUTOUPDATER: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' };
       add('claude --resume (Claude Code 2.1.328)', (await timeToScreen(`${claude} --resume`, /Session \d+: make the build green/, { env: claudeEnv, cwd: CLAUDE_PROJECT, timeoutMs: 60_000 })));
