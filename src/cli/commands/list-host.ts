@@ -77,6 +77,7 @@ export async function openHostListing(request: HostListRequest, dataDir = resolv
   }
 }
 
+/** The host's rendered file opened for reading, or null when it cannot be (gone, replaced): the parts are asked for instead. */
 function openedOrNull(path: string): number | null {
   try {
     return openSync(path, 'r');
