@@ -14,6 +14,14 @@ import { statAll, type ImportReader, type ImportStat } from './reader.js';
  * newest-named, it comes with the next partial list instead of the first one. The list says it is
  * still scanning until every file is read, so no order or count is shown as final before.
  */
+/**
+ * The stats after the first rows go this many at a time, each slice in its own turn of the event
+ * loop: they run while the page asks for those rows, and each of the listing's file operations
+ * (the session store's index, its folders) waits for one turn. By STAT_BATCH (256), at load 5 the
+ * first answer waited 150 ms longer (fresh-timeline.ts, agents-list-candidates -> sorted).
+ */
+const REST_STAT_SLICE = 64;
+
 export interface FirstRowsStats {
   /** Every file's stat, by index into the files; the Codex files not stat'ed yet are holes until `rest()`. */
   readonly stats: Array<ImportStat | Error>;
@@ -34,7 +42,13 @@ export async function statForFirstRows(reader: ImportReader, files: readonly Fou
   const later = byName.slice(count).map((k) => codex[k]!);
   const stats: Array<ImportStat | Error> = new Array(files.length);
   await statInto(reader, files, stated, stats);
-  return { stats, stated, rest: () => statInto(reader, files, later, stats) };
+  return {
+    stats,
+    stated,
+    async rest() {
+      for (let from = 0; from < later.length; from += REST_STAT_SLICE) await statInto(reader, files, later.slice(from, from + REST_STAT_SLICE), stats);
+    },
+  };
 }
 
 async function statInto(reader: ImportReader, files: readonly FoundFile[], indexes: readonly number[], into: Array<ImportStat | Error>): Promise<void> {

@@ -3,7 +3,7 @@ import { mkdtemp, rm, utimes } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { POOL_MIN_FILES, SCAN_FIRST_ROWS, SCAN_READ_BATCH, SCAN_SLICE_MS, SCAN_WORKER_NICE } from './limits.js';
+import { POOL_MIN_FILES, SCAN_FIRST_ROWS, SCAN_READ_BATCH, SCAN_SLICE_MS, SCAN_WORKER_NICE, STAT_BATCH } from './limits.js';
 import type { FoundFile } from './discover.js';
 import { countingReader, nodeImportReader, type ImportStat } from './reader.js';
 import { readOrder, scanCandidateIndexFull } from './scan.js';
@@ -114,7 +114,16 @@ describe('a cold scan lists the newest sessions first', () => {
     const partials: IndexEntry[][] = [];
     const counting = countingReader();
     const statted: string[] = [];
-    const reader = { ...counting, statMany: (paths: string[]) => (statted.push(...paths), nodeImportReader.statMany!(paths)) };
+    // The stats asked after the first rows, call by call: each holds the event loop for one turn.
+    const callsAfterFirst: number[] = [];
+    const reader = {
+      ...counting,
+      statMany: (paths: string[]) => {
+        if (partials.length > 0) callsAfterFirst.push(paths.length);
+        statted.push(...paths);
+        return nodeImportReader.statMany!(paths);
+      },
+    };
     let openedBeforeFirst = -1;
     let stattedBeforeFirst = -1;
     const onPartial = (added: IndexEntry[]) => {
@@ -132,6 +141,9 @@ describe('a cold scan lists the newest sessions first', () => {
     expect(openedBeforeFirst).toBe(SCAN_FIRST_ROWS);
     expect(stattedBeforeFirst).toBe(candidates.length);
     expect(new Set(statted)).toEqual(new Set(paths));
+    // The rest runs while the page asks for the first rows: in slices smaller than a stat batch, not one call.
+    expect(callsAfterFirst.length).toBeGreaterThan(1);
+    expect(Math.max(...callsAfterFirst)).toBeLessThan(STAT_BATCH);
     expect(new Set(partials[0]!.map((e) => e.path))).toEqual(new Set(newestOf(candidates)));
     expect(new Set(partials[0]!.map((e) => e.source))).toEqual(new Set(['claude', 'codex']));
     // A rollout resumed after its start (its mtime newer than its name) is not among the first rows; it comes later, in the list's final order.
