@@ -1,11 +1,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, utimes } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { POOL_MIN_FILES, SCAN_FIRST_ROWS, SCAN_READ_BATCH, SCAN_SLICE_MS, SCAN_WORKER_NICE } from './limits.js';
+import { POOL_MIN_FILES, SCAN_FIRST_ROWS, SCAN_READ_BATCH, SCAN_SLICE_MS, SCAN_WORKER_NICE, STAT_BATCH } from './limits.js';
 import type { FoundFile } from './discover.js';
-import { countingReader, type ImportStat } from './reader.js';
+import { countingReader, nodeImportReader, type ImportStat } from './reader.js';
 import { readOrder, scanCandidateIndexFull } from './scan.js';
 import { timeSlicer } from './time-slicer.js';
 import type { IndexEntry } from './candidate-index.js';
@@ -110,21 +110,45 @@ describe('a cold scan lists the newest sessions first', () => {
     await rm(root, { recursive: true, force: true });
   });
 
-  it('hands the newest SCAN_FIRST_ROWS of both tools in its first partial list, having read only them, and then all of them', async () => {
+  it('picks its first SCAN_FIRST_ROWS rows having stat\'ed every Claude file and only the newest-named Codex ones, reads only them, then lists every file', async () => {
     const partials: IndexEntry[][] = [];
-    const reader = countingReader();
+    const counting = countingReader();
+    const statted: string[] = [];
+    // The stats asked after the first rows, call by call: each holds the event loop for one turn.
+    const callsAfterFirst: number[] = [];
+    const reader = {
+      ...counting,
+      statMany: (paths: string[]) => {
+        if (partials.length > 0) callsAfterFirst.push(paths.length);
+        statted.push(...paths);
+        return nodeImportReader.statMany!(paths);
+      },
+    };
     let openedBeforeFirst = -1;
+    let stattedBeforeFirst = -1;
     const onPartial = (added: IndexEntry[]) => {
-      if (partials.length === 0) openedBeforeFirst = reader.counts.byPath.size;
+      if (partials.length === 0) [openedBeforeFirst, stattedBeforeFirst] = [counting.counts.byPath.size, statted.length];
       partials.push(added);
     };
     const result = await scanCandidateIndexFull({ env: { HOME: home }, cacheFile: join(root, 'data', 'importers-cache.json'), reader, onPartial });
-    const newest = [...mtimes.entries()].sort((a, b) => b[1] - a[1]).slice(0, SCAN_FIRST_ROWS).map(([p]) => p);
+    // A rollout is named by its start (first-rows.ts): the newest-named Codex files and every Claude file are the first rows' candidates.
+    const paths = [...mtimes.keys()];
+    const codexByName = paths.filter((p) => p.includes('.codex')).sort((a, b) => (basename(a) < basename(b) ? 1 : -1));
+    const candidates = [...paths.filter((p) => !p.includes('.codex')), ...codexByName.slice(0, SCAN_FIRST_ROWS)];
+    const newestOf = (list: string[]) => [...list].sort((a, b) => mtimes.get(b)! - mtimes.get(a)!).slice(0, SCAN_FIRST_ROWS);
     expect(partials.length).toBeGreaterThan(0);
-    // The first rows wait for the first screen's files, not for a whole read batch.
+    // The first rows wait for the first screen's files and the stats they are picked from, not for a whole read batch or every stat.
     expect(openedBeforeFirst).toBe(SCAN_FIRST_ROWS);
-    expect(new Set(partials[0]!.map((e) => e.path))).toEqual(new Set(newest));
+    expect(stattedBeforeFirst).toBe(candidates.length);
+    expect(new Set(statted)).toEqual(new Set(paths));
+    // The rest runs while the page asks for the first rows: in slices smaller than a stat batch, not one call.
+    expect(callsAfterFirst.length).toBeGreaterThan(1);
+    expect(Math.max(...callsAfterFirst)).toBeLessThan(STAT_BATCH);
+    expect(new Set(partials[0]!.map((e) => e.path))).toEqual(new Set(newestOf(candidates)));
     expect(new Set(partials[0]!.map((e) => e.source))).toEqual(new Set(['claude', 'codex']));
+    // A rollout resumed after its start (its mtime newer than its name) is not among the first rows; it comes later, in the list's final order.
+    const firstPaths = new Set(partials[0]!.map((e) => e.path));
+    expect(newestOf(paths).filter((p) => !firstPaths.has(p)).length).toBeGreaterThan(0);
     expect(result.scan.entries).toHaveLength(COUNT);
     expect(new Set(result.scan.entries.map((e) => e.path))).toEqual(new Set(mtimes.keys()));
     // Every partial row is the final row (same candidate), and none comes twice.
@@ -132,6 +156,23 @@ describe('a cold scan lists the newest sessions first', () => {
     expect(new Set(listed.map((e) => e.path)).size).toBe(listed.length);
     const final = new Map(result.scan.entries.map((e) => [e.path, e]));
     for (const e of listed) expect(e.candidate()).toEqual(final.get(e.path)!.candidate());
+  });
+
+  it('stats every file before its first batch when it does not list rows as it reads (the CLI)', async () => {
+    const statted: string[] = [];
+    const counting = countingReader();
+    let stattedAtFirstOpen = -1;
+    const reader = {
+      ...counting,
+      statMany: (paths: string[]) => (statted.push(...paths), nodeImportReader.statMany!(paths)),
+      readPrefixes: (items: ReadonlyArray<{ path: string; length: number }>) => {
+        if (stattedAtFirstOpen < 0) stattedAtFirstOpen = statted.length;
+        return counting.readPrefixes!(items);
+      },
+    };
+    const result = await scanCandidateIndexFull({ env: { HOME: home }, cacheFile: join(root, 'data-cli', 'importers-cache.json'), reader });
+    expect(stattedAtFirstOpen).toBe(COUNT);
+    expect(result.scan.entries).toHaveLength(COUNT);
   });
 
   it('starts its scan workers only once the first rows are listed (they competed with them and the page for the cores), and still uses them', async () => {

@@ -1,6 +1,7 @@
 import { candidateFromState, candidateWithNote, ZST_NOTE } from './candidate.js';
 import { messagesOf } from './digest.js';
 import { discoverSessionFiles, type FoundFile } from './discover.js';
+import { statForFirstRows } from './first-rows.js';
 export type { FoundFile } from './discover.js';
 import { errnoOf } from './errors.js';
 import { timeSlicer } from './time-slicer.js';
@@ -320,6 +321,21 @@ export function readOrder(toRead: number[], files: readonly FoundFile[], stats: 
   for (const i of codex) toRead[k++] = i;
 }
 
+/** The newest SCAN_FIRST_ROWS of `candidates` (indexes into `files`, all stat'ed), newest first. */
+function newestOf(candidates: readonly number[], files: readonly FoundFile[], stats: ReadonlyArray<ImportStat | Error>): number[] {
+  const sorted = [...candidates];
+  readOrder(sorted, files, stats);
+  return sorted.slice(0, SCAN_FIRST_ROWS);
+}
+
+/** Moves `head` (indexes held by `toRead`) to the front of `toRead`, in its order; the others keep theirs. */
+function putFirst(toRead: number[], head: readonly number[]): void {
+  const inHead = new Set(head);
+  const others = toRead.filter((i) => !inHead.has(i));
+  head.forEach((i, k) => (toRead[k] = i));
+  others.forEach((i, k) => (toRead[head.length + k] = i));
+}
+
 /**
  * The scan behind every listing. Warm, it answers from the compact candidate index
  * (candidate-index.ts) and never parses the full digest cache; that cache is read only when a
@@ -405,7 +421,11 @@ async function readAndSettle(options: FullScanOptions): Promise<SettledScan> {
 
   // locateAgentDirs gives absolute folders, so discovered paths are absolute already.
   const paths = found.files.map((f) => f.path);
-  const fileStats = await statAll(reader, paths);
+  // Behind a page with nothing indexed (every file new), the first rows are picked before every
+  // Codex file is stat'ed (first-rows.ts); the rest is stat'ed once they are listed, before the
+  // scan's own workers start: nothing else needs every stat before.
+  const twoStep = options.onPartial && previous === null && options.pool === undefined ? await statForFirstRows(reader, found.files, SCAN_FIRST_ROWS) : null;
+  const fileStats = twoStep ? twoStep.stats : await statAll(reader, paths);
   markPhase('scan-stats');
   const next: IndexEntry[] = [];
   const toRead: number[] = [];
@@ -432,16 +452,23 @@ async function readAndSettle(options: FullScanOptions): Promise<SettledScan> {
   const digestFile = needCache ? options.cacheFile : undefined;
   let writer: ScanCacheWriter | null = null;
   const written = new Set<string>();
-  readOrder(toRead, found.files, fileStats);
+  if (twoStep) putFirst(toRead, newestOf(twoStep.stated, found.files, fileStats));
+  else readOrder(toRead, found.files, fileStats);
   // Behind a page, the first batch is the first screen's worth: the first partial list waits for its files only.
   const firstBatch = options.onPartial ? SCAN_FIRST_ROWS : SCAN_READ_BATCH;
   const batches: number[][] = [];
-  for (let from = 0, size = firstBatch; from < toRead.length; from += size, size = SCAN_READ_BATCH) batches.push(toRead.slice(from, from + size));
+  const batchFrom = (start: number): void => {
+    for (let from = start, size = start === 0 ? firstBatch : SCAN_READ_BATCH; from < toRead.length; from += size, size = SCAN_READ_BATCH) batches.push(toRead.slice(from, from + size));
+  };
+  batchFrom(0);
   const files = found.files;
   let pool = options.pool ?? null;
   const isNew = new Uint8Array(files.length);
   let newFiles = 0;
-  for (const i of toRead) if (isNewFile(files[i]!, fileStats[i]!, cache)) (isNew[i] = 1), newFiles++;
+  const countNew = (): void => {
+    for (const i of toRead) if (isNewFile(files[i]!, fileStats[i]!, cache)) (isNew[i] = 1), newFiles++;
+  };
+  if (!twoStep) countNew();
   // Without a pool given, one of our own for a big cold scan (node:fs only: an injected reader is a test's).
   const startOwnPool = (): ScanPool | null => earlyPool ?? (pool === null && options.reader === undefined ? startPoolFor(newFiles, options) : null);
   // Behind a page (onPartial) it starts once the first rows are listed: two threads loading the
@@ -497,6 +524,17 @@ async function readAndSettle(options: FullScanOptions): Promise<SettledScan> {
         // The unchanged entries of a previous index come with the first partial list.
         options.onPartial(partialFrom === 0 ? [...next.filter((e) => e.skip === null), ...fresh] : fresh);
         partialFrom = batchEnd;
+      }
+      if (b === 0 && twoStep) {
+        // The other stats, then the files left in readOrder's order, batched again (the pool starts below).
+        await twoStep.rest();
+        markPhase('scan-stats-rest');
+        const rest = toRead.slice(batchEnd);
+        readOrder(rest, files, fileStats);
+        rest.forEach((i, k) => (toRead[batchEnd + k] = i));
+        batches.length = 1;
+        batchFrom(batchEnd);
+        countNew();
       }
       if (b === 0 && deferPool && batchEnd < toRead.length) {
         pool = ownPool = startOwnPool();
