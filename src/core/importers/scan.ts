@@ -253,7 +253,7 @@ function settle(o: Outcome, file: FoundFile, stat: ImportStat | Error): Settled 
   // Only files with a digest are indexed: the others (unreadable, compressed, empty) cost a stat.
   let entry: IndexEntry | null = null;
   if (o.state && !(stat instanceof Error)) entry = entryOf(file.path, file.source, stat.size, stat.mtimeMs, candidate, skip, totalsOf(o.state));
-  else if (candidate) entry = entryOf(file.path, file.source, stat instanceof Error ? 0 : stat.size, stat instanceof Error ? 0 : stat.mtimeMs, candidate, null, [0, 0, 0, 0]);
+  else if (candidate) entry = entryOf(file.path, file.source, stat instanceof Error ? 0 : stat.size, stat instanceof Error ? 0 : stat.mtimeMs, candidate, null, NO_TOTALS);
   return { entry, read: o.read, hasDigest: o.state !== undefined && entry !== null, skip };
 }
 
@@ -264,10 +264,19 @@ function addEntryTotals(stats: ScanStats, totals: EntryTotals): void {
   stats.compactions += totals[3];
 }
 
+/**
+ * The totals of a file that counted nothing: almost every file's. One shared array: a cold scan
+ * holds every entry to its end, and 100,000 arrays of four zeros were ~5 MB of its live heap
+ * (bench/README.md, issue 15, eleventh sitting).
+ */
+const NO_TOTALS: EntryTotals = Object.freeze([0, 0, 0, 0] as const);
+
 function totalsOf(state: FileState | undefined): EntryTotals {
-  if (!state) return [0, 0, 0, 0];
+  if (!state) return NO_TOTALS;
   const d = state.digest;
-  return [d.brokenLines + (d.tornTail ? 1 : 0), d.unknownTypes, d.danglingParents, d.compactions];
+  const torn = d.brokenLines + (d.tornTail ? 1 : 0);
+  if (torn === 0 && d.unknownTypes === 0 && d.danglingParents === 0 && d.compactions === 0) return NO_TOTALS;
+  return [torn, d.unknownTypes, d.danglingParents, d.compactions];
 }
 
 function sameMeta(a: IndexMeta | undefined, b: IndexMeta): boolean {
