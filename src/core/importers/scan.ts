@@ -460,6 +460,8 @@ async function readAndSettle(options: FullScanOptions): Promise<SettledScan> {
   pool ??= ownPool;
   const poolBytes = { n: 0 };
   let pooled = pool ? summarizeInPool(pool, batches, files, fileStats, isNew, poolBytes, ownPool !== null) : null;
+  // Every batch's task is queued: our own workers end as they run out of work, not at the read's end.
+  ownPool?.retireWhenIdle();
   try {
     const totals = { claude: 0, codex: 0 };
     for (const i of toRead) totals[found.files[i]!.source] += 1;
@@ -510,6 +512,7 @@ async function readAndSettle(options: FullScanOptions): Promise<SettledScan> {
       if (b === 0 && deferPool && batchEnd < toRead.length) {
         pool = ownPool = startOwnPool();
         pooled = pool ? summarizeInPool(pool, batches, files, fileStats, isNew, poolBytes, true) : null;
+        ownPool?.retireWhenIdle();
       }
       // Final now (read and redacted): written to the digest cache while the workers parse on, and let go.
       for (let k = from; k < batchEnd && digestFile; k++) {
