@@ -4,6 +4,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { crc32 } from 'node:zlib';
 import { basename, dirname, join } from 'node:path';
 import { candidateRow } from '../../shared/agents.js';
+import { flatJson } from '../../shared/flat-json.js';
 import { normalizeCwd, timeOf } from '../../shared/resume-groups.js';
 import { QUICK_VERIFY_NEWEST, SCAN_CACHE_VERSION } from './limits.js';
 import { readLayout, SOURCE_CODES, writeLayoutParts, type GroupRef, type IndexHead, type LayoutSource, type ReadLayout } from './candidate-index-layout.js';
@@ -28,7 +29,7 @@ import { privateCopyOf, readResidentPrefix, windowedReader } from './index-file-
 export const CANDIDATE_INDEX_VERSION = 3_100 + SCAN_CACHE_VERSION;
 
 /** Counters a digest contributes to ScanStats, kept so a warm scan reports the same totals. */
-export type EntryTotals = [tornLines: number, unknownTypes: number, danglingParents: number, compactions: number];
+export type EntryTotals = readonly [tornLines: number, unknownTypes: number, danglingParents: number, compactions: number];
 
 export interface IndexEntry {
   path: string;
@@ -62,7 +63,7 @@ export interface IndexEntry {
 export function entryOf(path: string, source: AgentSource, size: number, mtimeMs: number, candidate: ImportedCandidate | null, skip: string | null, totals: EntryTotals): IndexEntry {
   if (!candidate) return new FreshEntry(path, source, size, mtimeMs, skip ?? 'skipped', 0, '', '', null, totals, '', '');
   const row = candidateRow(candidate);
-  return new FreshEntry(path, source, size, mtimeMs, null, timeOf(row.updatedAt), normalizeCwd(row.cwd), row.id, candidate.note ?? null, totals, JSON.stringify(row), JSON.stringify(extrasOf(candidate, row)));
+  return new FreshEntry(path, source, size, mtimeMs, null, timeOf(row.updatedAt), normalizeCwd(row.cwd), row.id, candidate.note ?? null, totals, flatJson(row), flatJson(extrasOf(candidate, row)));
 }
 
 /** An entry made by a scan: plain fields and texts, methods on the prototype (no closures per entry). */

@@ -224,6 +224,20 @@ describe('the scan worker pool', () => {
     }
   }, 180_000);
 
+  it('ends each worker once no task is left for it after retireWhenIdle, not at close; a later run is still answered', async () => {
+    const pool = startScanPool({ workers: 2, workerFile, inThread, threadShare: true });
+    try {
+      const jobs: SummarizeJob[] = Array.from({ length: POOL_TASK_FILES * 6 }, (_, k) => ({ path: join(root, `none-${k}.jsonl`), source: 'claude', size: 10, mtimeMs: 0 }));
+      const running = pool.run(jobs);
+      pool.retireWhenIdle();
+      expect((await running).results).toEqual((await summarizeForScan(nodeImportReader, jobs)).results);
+      expect(pool.alive).toBe(0);
+      expect((await pool.run(jobs.slice(0, 3))).results).toHaveLength(3);
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('is started by a CLI scan with threadShare, by a scan behind a page (onPartial) without it', async () => {
     const cli = startPoolFor(POOL_MIN_FILES, { env: {} });
     const host = startPoolFor(POOL_MIN_FILES, { env: {}, onPartial: () => undefined });

@@ -31,6 +31,13 @@ export interface ScanPool {
   /** Tasks this thread took from the queue while the workers were busy (threadShare). */
   readonly shared: number;
   run(jobs: readonly SummarizeJob[]): Promise<PoolRun>;
+  /**
+   * No task is to come: each worker ends as soon as the queue holds nothing for it. A cold
+   * listing's two workers (~15-25 MB each) idled to the end of its read while its thread settled
+   * the last batches, when its heap is largest (bench/README.md, issue 15, eleventh sitting).
+   * A task run after this goes to the workers still up, else to this thread.
+   */
+  retireWhenIdle(): void;
   /** Ends the workers; tasks still queued are finished in this thread. */
   close(): Promise<void>;
 }
@@ -101,6 +108,7 @@ export function startScanPool(options: ScanPoolOptions): ScanPool {
   // A shared task (threadShare) is running in this thread: one at a time, so the scan's own work interleaves.
   let sharing = false;
   let shared = 0;
+  let retiring = false;
 
   const runInThread = (task: Task): void => {
     const run = inThreadChain.then(() => options.inThread(task.jobs));
@@ -109,7 +117,7 @@ export function startScanPool(options: ScanPoolOptions): ScanPool {
     void run.then(task.done);
   };
 
-  const pump = (): void => {
+  const dispatch = (): void => {
     if (slots.every((s) => s.dead) || closed) {
       while (queue.length > 0) runInThread(queue.shift()!);
       return;
@@ -136,6 +144,21 @@ export function startScanPool(options: ScanPoolOptions): ScanPool {
         },
       });
     }
+  };
+
+  // After retireWhenIdle, a worker with no task once the queue is empty has nothing more to do.
+  const retireIdle = (): void => {
+    if (!retiring || queue.length > 0) return;
+    for (const slot of slots) {
+      if (slot.dead || slot.task) continue;
+      slot.dead = true;
+      void slot.worker.terminate();
+    }
+  };
+
+  const pump = (): void => {
+    dispatch();
+    retireIdle();
   };
 
   const drop = (slot: Slot): void => {
@@ -196,6 +219,10 @@ export function startScanPool(options: ScanPoolOptions): ScanPool {
       pump();
       const runs = await Promise.all(parts);
       return { results: runs.flatMap((r) => r.results), bytes: runs.reduce((sum, r) => sum + r.bytes, 0) };
+    },
+    retireWhenIdle() {
+      retiring = true;
+      pump();
     },
     async close() {
       closed = true;

@@ -11,6 +11,7 @@ function namingPool(runs: Array<readonly SummarizeJob[]> = []): ScanPool {
     alive: 1,
     shared: 0,
     run: async (jobs) => (runs.push(jobs), { results: jobs.map((j) => ({ ok: false as const, code: null, message: j.path })), bytes: jobs.length }),
+    retireWhenIdle: () => undefined,
     close: async () => undefined,
   };
 }

@@ -239,7 +239,7 @@ export interface IndexedScan {
   stats: ScanStats;
 }
 
-/** What the end of a scan keeps of a file it read: its index entry (null when it lists nothing), not its digest. */
+/** A file the scan read, settled: its index entry (null when it lists nothing), not its digest. */
 interface Settled {
   entry: IndexEntry | null;
   read: boolean;
@@ -254,8 +254,18 @@ function settle(o: Outcome, file: FoundFile, stat: ImportStat | Error): Settled 
   // Only files with a digest are indexed: the others (unreadable, compressed, empty) cost a stat.
   let entry: IndexEntry | null = null;
   if (o.state && !(stat instanceof Error)) entry = entryOf(file.path, file.source, stat.size, stat.mtimeMs, candidate, skip, totalsOf(o.state));
-  else if (candidate) entry = entryOf(file.path, file.source, stat instanceof Error ? 0 : stat.size, stat instanceof Error ? 0 : stat.mtimeMs, candidate, null, [0, 0, 0, 0]);
+  else if (candidate) entry = entryOf(file.path, file.source, stat instanceof Error ? 0 : stat.size, stat instanceof Error ? 0 : stat.mtimeMs, candidate, null, NO_TOTALS);
   return { entry, read: o.read, hasDigest: o.state !== undefined && entry !== null, skip };
+}
+
+/** A settled file in the scan's counts: read or cached, and why it is skipped. */
+function countSettled(stats: ScanStats, s: Settled): void {
+  if (s.read) stats.parsed += 1;
+  else if (s.hasDigest) stats.cached += 1;
+  if (s.skip !== null) {
+    stats.skipped += 1;
+    stats.skippedReasons[s.skip] = (stats.skippedReasons[s.skip] ?? 0) + 1;
+  }
 }
 
 function addEntryTotals(stats: ScanStats, totals: EntryTotals): void {
@@ -265,10 +275,19 @@ function addEntryTotals(stats: ScanStats, totals: EntryTotals): void {
   stats.compactions += totals[3];
 }
 
+/**
+ * The totals of a file that counted nothing: almost every file's. One shared array: a cold scan
+ * holds every entry to its end, and 100,000 arrays of four zeros were ~5 MB of its live heap
+ * (bench/README.md, issue 15, eleventh sitting).
+ */
+const NO_TOTALS: EntryTotals = Object.freeze([0, 0, 0, 0] as const);
+
 function totalsOf(state: FileState | undefined): EntryTotals {
-  if (!state) return [0, 0, 0, 0];
+  if (!state) return NO_TOTALS;
   const d = state.digest;
-  return [d.brokenLines + (d.tornTail ? 1 : 0), d.unknownTypes, d.danglingParents, d.compactions];
+  const torn = d.brokenLines + (d.tornTail ? 1 : 0);
+  if (torn === 0 && d.unknownTypes === 0 && d.danglingParents === 0 && d.compactions === 0) return NO_TOTALS;
+  return [torn, d.unknownTypes, d.danglingParents, d.compactions];
 }
 
 function sameMeta(a: IndexMeta | undefined, b: IndexMeta): boolean {
@@ -445,7 +464,13 @@ async function readAndSettle(options: FullScanOptions): Promise<SettledScan> {
   const needCache = previous === null || toRead.some((i) => known.has(paths[i]!));
   const cache: ScanCache = needCache ? await loadScanCache(options.cacheFile) : emptyCache();
 
-  const settled: Settled[] = new Array(toRead.length);
+  // What the end of the scan keeps of each file read (by position in toRead): its entry, and
+  // whether it is indexed with its digest. Not an object per file: at 100,000 files those were
+  // ~5 MB of the live heap at the read's end, its peak (bench/README.md, issue 15, eleventh sitting).
+  const readEntries: Array<IndexEntry | null> = new Array(toRead.length);
+  const withDigest = new Uint8Array(toRead.length);
+  let changed = vanished || previous === null;
+  let digestsRead = false;
   // Written as the batches end, so no state is held to the end; only when the loaded cache can
   // complete it with the states of the files not read (see persistScan). Opened at the first
   // state, after the first batch's rows are listed.
@@ -478,6 +503,8 @@ async function readAndSettle(options: FullScanOptions): Promise<SettledScan> {
   pool ??= ownPool;
   const poolBytes = { n: 0 };
   let pooled = pool ? summarizeInPool(pool, batches, files, fileStats, isNew, poolBytes, ownPool !== null) : null;
+  // Every batch's task is queued: our own workers end as they run out of work, not at the read's end.
+  ownPool?.retireWhenIdle();
   try {
     const totals = { claude: 0, codex: 0 };
     for (const i of toRead) totals[found.files[i]!.source] += 1;
@@ -513,12 +540,18 @@ async function readAndSettle(options: FullScanOptions): Promise<SettledScan> {
       const batchIdx = batches[b]!;
       await redactFreshStates(batchOutcomes, batchIdx.map((i) => found.files[i]!), batchIdx.map((i) => paths[i]!));
       markPhase('scan-first-batch');
-      for (let k = from; k < batchEnd; k++) settled[k] = settle(batchOutcomes[k - from]!, files[toRead[k]!]!, fileStats[toRead[k]!]!);
+      for (let k = from; k < batchEnd; k++) {
+        const s = settle(batchOutcomes[k - from]!, files[toRead[k]!]!, fileStats[toRead[k]!]!);
+        countSettled(stats, s);
+        readEntries[k] = s.entry;
+        if (s.hasDigest) withDigest[k] = 1;
+        if (s.hasDigest && s.read) changed = digestsRead = true;
+      }
       if (options.onPartial && batchEnd < toRead.length && (partialFrom === 0 || performance.now() - lastPartial >= PARTIAL_INTERVAL_MS)) {
         lastPartial = performance.now();
         const fresh: IndexEntry[] = [];
         for (let k = partialFrom; k < batchEnd; k++) {
-          const entry = settled[k]!.entry;
+          const entry = readEntries[k];
           if (entry && entry.skip === null) fresh.push(entry);
         }
         // The unchanged entries of a previous index come with the first partial list.
@@ -539,11 +572,12 @@ async function readAndSettle(options: FullScanOptions): Promise<SettledScan> {
       if (b === 0 && deferPool && batchEnd < toRead.length) {
         pool = ownPool = startOwnPool();
         pooled = pool ? summarizeInPool(pool, batches, files, fileStats, isNew, poolBytes, true) : null;
+        ownPool?.retireWhenIdle();
       }
       // Final now (read and redacted): written to the digest cache while the workers parse on, and let go.
       for (let k = from; k < batchEnd && digestFile; k++) {
         const state = batchOutcomes[k - from]!.state;
-        if (!state || !settled[k]!.hasDigest) continue;
+        if (!state || withDigest[k] === 0) continue;
         writer ??= await openScanCacheWriter(digestFile);
         await writer.add(paths[toRead[k]!]!, state);
         written.add(paths[toRead[k]!]!);
@@ -557,23 +591,14 @@ async function readAndSettle(options: FullScanOptions): Promise<SettledScan> {
   }
   markPhase('scan-read');
 
-  let changed = vanished || previous === null;
-  let digestsRead = false;
-  const withDigest = new Set<string>();
-  for (const s of settled) {
-    if (s.read) stats.parsed += 1;
-    else if (s.hasDigest) stats.cached += 1;
-    if (s.hasDigest) {
-      withDigest.add(s.entry!.path);
-      if (s.read) changed = digestsRead = true;
-    }
-    if (s.skip !== null) {
-      stats.skipped += 1;
-      stats.skippedReasons[s.skip] = (stats.skippedReasons[s.skip] ?? 0) + 1;
-    }
-    if (s.entry) next.push(s.entry);
+  // The index holds the unchanged entries (all of `next` so far) and the files read with a digest.
+  const indexed = next.slice();
+  for (let k = 0; k < toRead.length; k++) {
+    const entry = readEntries[k];
+    if (!entry) continue;
+    next.push(entry);
+    if (withDigest[k] === 1) indexed.push(entry);
   }
-  const indexed = next.filter((e) => withDigest.has(e.path) || known.get(e.path) === e);
   // A known file that lost its digest (emptied, now unreadable) is a change too: its stale entry must leave the index.
   if (!changed && previous !== null && (indexed.length !== known.size || indexed.some((e) => known.get(e.path) !== e))) changed = true;
   for (const e of next) {
