@@ -176,6 +176,9 @@ async function main(): Promise<void> {
     host.kill('SIGTERM');
     await new Promise((r) => host.once('exit', r));
   }
+  // Again: a daemon Codex's last picker started as it was killed came up after the first stop, and
+  // took ~20 % of a core from every bench run after this one.
+  stopCodexDaemons();
   for (const [name, ms] of Object.entries(samples)) rows.push(row(name, ms, cpu[name] ?? []));
   console.table(rows);
   console.log(`load average at the end: ${await load()}`);
