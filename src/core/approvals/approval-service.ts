@@ -162,7 +162,11 @@ export function createApprovalService(options: ApprovalServiceOptions): Approval
   const linker: SessionLinker | null = options.store ? createSessionLinker(options.store) : null;
   // The bash grammar loads once; until it has, assessRisk rates every command high, so requests wait for it.
   // A grammar that cannot load leaves that fail-safe in place rather than refusing every request.
-  const policyLoaded = initPolicy().catch(() => undefined);
+  // Loaded at the first session's use, not here: a host creates this service at start, and the
+  // grammar's WebAssembly compile competed with the UI's first rows (the host starts it once its
+  // candidates are listed, host-services.ts).
+  let policyLoaded: Promise<void> | null = null;
+  const policyLoad = (): Promise<void> => (policyLoaded ??= initPolicy().catch(() => undefined));
   const emitter = new EventEmitter();
   const mutex = new KeyedMutex();
   const sessions = new Map<string, Promise<SessionState>>();
@@ -188,7 +192,7 @@ export function createApprovalService(options: ApprovalServiceOptions): Approval
     let loading = sessions.get(sessionId);
     if (!loading) {
       loading = (async () => {
-        await policyLoaded; // views derive grant proposals from the policy
+        await policyLoad(); // views derive grant proposals from the policy
         const log = new ApprovalLog(join(sessionDir(sessionId), APPROVALS_FILE));
         const state: SessionState = { log, entries: new Map(), grants: new Map() };
         const { records } = await log.read();

@@ -119,9 +119,15 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
     onProgress: (progress) => emitUiEvent('agents:progress', progress),
   });
   // The risk policy's bash grammar; if it cannot load, every shell command is rated high (never low).
-  // Not awaited: every risk assessment waits for it in the approval service (its session() awaits
-  // the same load), and the host's address need not (15–40 ms of WebAssembly before the UI's page).
-  void initPolicy().catch((error: unknown) => console.error(`baton: risk policy parser not loaded (${(error as Error).message}); shell commands will be rated high`));
+  // Not awaited: every risk assessment waits for it in the approval service (its session() starts
+  // or awaits the same load). Started once the candidates' start is done, not with the host: its
+  // WebAssembly compile (two threads of ~1.5 MB) ran beside the index read that the UI's first rows
+  // wait for, on a 2-core machine: a new host's CPU to its first page 385 -> 360 ms, wall 675 -> 622
+  // (medians of 8, bench/README.md "Eleventh sitting", second round).
+  void candidates.ready
+    .catch(() => undefined)
+    .then(() => initPolicy())
+    .catch((error: unknown) => console.error(`baton: risk policy parser not loaded (${(error as Error).message}); shell commands will be rated high`));
   markPhase('host-policy-loaded');
   const approvals = createApprovalService({ dataDir: options.dataDir, sessionDir: (id) => store.sessionDir(id), store });
   const tasks = createTaskService({ dataDir: options.dataDir });
