@@ -1,0 +1,69 @@
+/**
+ * Issue 15, the new host with a warm cache without the page's noise: a real `baton serve --json`
+ * on the candidates corpus's own data directory, timed to the address line and to its first answer
+ * (a GET of the page's URL), with the host's CPU (user + system, /proc/PID/stat) at each. The CPU
+ * counts V8's background threads too (a WebAssembly compile, concurrent marking); the load of a
+ * shared machine inflates it much less than the wall times.
+ * --before=other/bin/baton.js: that build too, run for run alternately with this one.
+ *
+ *   npm run build && npx tsx bench/renderer/host-start-cpu.ts --dir=/tmp/c15f/full [--runs=8] [--before=other/bin/baton.js]
+ */
+import { spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+
+const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=') as [string, string]));
+const dir = resolve(args.get('dir') ?? '/tmp/c15f/full');
+const runs = Number(args.get('runs') ?? 8);
+const BATON = resolve(import.meta.dirname, '..', '..', 'bin', 'baton.js');
+const BEFORE = args.has('before') ? resolve(args.get('before')!) : undefined;
+const env = { ...process.env, HOME: join(dir, 'home'), BATON_HOME: join(dir, 'data'), XDG_RUNTIME_DIR: join(dir, 'run') };
+
+interface Start {
+  addressMs: number;
+  addressCpuMs: number;
+  answerMs: number;
+  answerCpuMs: number;
+}
+
+/** The process's CPU so far (user + system, in 10 ms ticks), ms. */
+async function cpuMs(pid: number): Promise<number> {
+  const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ').pop()!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+async function start(bin: string): Promise<Start> {
+  const t0 = performance.now();
+  const child = spawn(process.execPath, [bin, 'serve', '--json'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const line = await new Promise<string>((done, fail) => {
+    child.stdout.once('data', (d: Buffer) => done(d.toString()));
+    child.once('exit', (code) => fail(new Error(`baton serve exited (${code})`)));
+  });
+  const addressMs = performance.now() - t0;
+  const addressCpuMs = await cpuMs(child.pid!);
+  await (await fetch((JSON.parse(line) as { url: string }).url)).text();
+  const answerMs = performance.now() - t0;
+  const answerCpuMs = await cpuMs(child.pid!);
+  child.kill('SIGTERM');
+  await new Promise((done) => child.once('exit', done));
+  return { addressMs, addressCpuMs, answerMs, answerCpuMs };
+}
+
+function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+}
+
+const builds = BEFORE ? { before: BEFORE, 'this build': BATON } : { 'this build': BATON };
+const results = new Map<string, Start[]>(Object.keys(builds).map((name) => [name, []]));
+for (let run = 0; run < runs; run++) {
+  for (const [name, bin] of Object.entries(builds)) results.get(name)!.push(await start(bin));
+}
+const row = (of: (s: Start) => number) => Object.fromEntries([...results].map(([name, starts]) => [name, Math.round(median(starts.map(of)))]));
+console.log(`medians of ${runs} starts per build, ms; load average: ${(await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).join(' ')}`);
+console.table({
+  'address printed': row((s) => s.addressMs),
+  'host CPU to the address': row((s) => s.addressCpuMs),
+  'first answer (the page)': row((s) => s.answerMs),
+  'host CPU to the first answer': row((s) => s.answerCpuMs),
+});
