@@ -87,6 +87,22 @@ function zodOnFirstUse() {
   };
 }
 
+/**
+ * Every bundled importer of fast-string-width (clack, fast-wrap-ansi) gets src/cli/picker/text-width.ts
+ * instead: the same widths, counted without fast-string-width's Unicode regexes when a line holds
+ * one-column characters and colours only (~5 ms to the picker's first frame, bench/README.md
+ * "Eleventh sitting", second round). Its own import of fast-string-width is left as it is.
+ */
+function narrowTextWidth() {
+  const textWidth = join(process.cwd(), 'src', 'cli', 'picker', 'text-width.ts');
+  return {
+    name: 'narrow-text-width',
+    setup(build) {
+      build.onResolve({ filter: /^fast-string-width$/ }, (args) => (args.importer === textWidth ? undefined : { path: textWidth }));
+    },
+  };
+}
+
 const cliOptions = {
   entryPoints: ['src/cli/index.ts'],
   // Two levels below the repo root, like src/server: out/renderer is found the same way.
@@ -107,7 +123,7 @@ const cliOptions = {
   // web-tree-sitter's ES build loads node:module with a dynamic import(), which vm.Script (bin/
   // load-cli.js) cannot run; its CommonJS build does not.
   alias: { 'web-tree-sitter': './node_modules/web-tree-sitter/tree-sitter.cjs' },
-  plugins: [zodEnglishOnly(), commanderChildProcessOnUse()],
+  plugins: [zodEnglishOnly(), commanderChildProcessOnUse(), narrowTextWidth()],
 };
 /** The bundles whose usual run parses nothing (a warm listing, the picker's first screen): zod loads on first use there. */
 const parsesRarely = { ...cliOptions, plugins: [...cliOptions.plugins, zodOnFirstUse()] };

@@ -45,12 +45,15 @@ async function resumePicked(out: Output): Promise<void> {
   // The first screen first (a host's small answer, else the candidate index's newest rows, on the
   // quick scan's trust: the confirmed listing replaces them), the whole listing once that is
   // drawn, for type-to-filter.
+  // The picker and clack start loading now, to evaluate while the listing waits on its files (resume-picker.ts loadPrompts).
+  const picker = import('../picker/resume-picker.js');
+  picker.then((p) => p.loadPrompts()).catch(() => undefined); // a failure is pickSession's to report
   const first = await listFromHost({ agents: true, filter: {}, limit: PICKER_MAX_ROWS });
   const { loadListing } = first !== null ? { loadListing: null } : await import('./list-groups.js');
   const { groups, total } = first !== null ? groupsOfDocument(first) : await loadListing!({ agents: true, archived: false, host: false, filter: {}, limit: PICKER_MAX_ROWS, trust: 'quick' });
   markPhase('listing');
   const rest = async () => (await (await import('./list-groups.js')).loadListing({ agents: true, archived: false, host: first !== null, filter: {} })).groups;
-  const { pickSession } = await import('../picker/resume-picker.js');
+  const { pickSession } = await picker;
   const row = await pickSession(groups, total, { rest });
   if (row === null) {
     process.exitCode = EXIT.failure;

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, rm, utimes } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -122,6 +122,23 @@ describe('baton resume picker in a real pty', () => {
     expect(screen).toMatch(/\/home\/dev\/api\s+task number 10 in api/);
     expect(screen).toMatch(/12 in all/);
     expect(screen).toContain(`claude --resume ${idOf(7)}`);
+  }, 60_000);
+
+  it('from the built launcher, clack measures the one-column first screen without a Unicode-property regex (text-width.ts)', async () => {
+    const launcher = join(REPO, 'bin', 'baton.js');
+    if (!existsSync(join(REPO, 'dist', 'cli', 'baton-resume.cjs'))) throw new Error('the build is missing: run npm run build:node first (npm test does)');
+    // Records, at exit, every \\p{…} regex the process tested: fast-string-width's are compiled at their first test.
+    const hook = join(root, 'unicode-regexes.cjs');
+    const record = join(root, 'unicode-regexes.json');
+    await writeFile(
+      hook,
+      "const used = new Set(); const test = RegExp.prototype.test; RegExp.prototype.test = function (s) { if (this.source.includes('\\\\p{')) used.add(this.source); return test.call(this, s); };\n" +
+        `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(record)}, JSON.stringify([...used])));\n`,
+    );
+    const { code, screen } = await inPty(/task number 10/, ['\u001b'], `node --require ${JSON.stringify(hook)} ${JSON.stringify(launcher)}`);
+    expect(code).toBe(1);
+    expect(screen).toMatch(/\/home\/dev\/api\s+task number 10 in api/);
+    expect(JSON.parse(await readFile(record, 'utf8'))).toEqual([]);
   }, 60_000);
 
   it('Escape cancels: nothing resumed, exit 1', async () => {

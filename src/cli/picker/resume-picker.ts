@@ -7,9 +7,20 @@ import { countText } from '../../shared/count-text.js';
 /** Rows visible at once (clack's autocomplete scrolls through the rest). */
 export const PICKER_VISIBLE_ROWS = 16;
 
+let prompts: Promise<typeof import('@clack/prompts')> | undefined;
+
+/**
+ * @clack/prompts, loaded once and only for the picker (other commands never pay for it). The
+ * picker starts this before its listing: clack's modules then evaluate while the listing waits on
+ * the socket, the store's files and the index (bench/README.md, eleventh sitting, second round).
+ */
+export function loadPrompts(): Promise<typeof import('@clack/prompts')> {
+  return (prompts ??= import('@clack/prompts'));
+}
+
 /**
  * `baton resume` with no id, on a terminal: the listing grouped by directory with type-to-filter
- * (@clack/prompts' autocomplete, loaded only here so other commands never pay for it). Resolves
+ * (@clack/prompts' autocomplete). Resolves
  * to the chosen row, or null when the person cancelled (Escape, Ctrl-C) or there is nothing.
  */
 export async function pickSession(
@@ -22,7 +33,7 @@ export async function pickSession(
   const first = model.options('').find((o) => !o.disabled);
   if (!first) return null;
   markPhase('picker-model');
-  const { autocomplete, isCancel } = await import('@clack/prompts');
+  const { autocomplete, isCancel } = await loadPrompts();
   markPhase('picker-loaded');
   const prompt = autocomplete<string>({
     message: `Resume which session? ${countText(total)} in all; type to filter, ↑↓ to move, Enter to pick`,
