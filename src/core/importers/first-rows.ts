@@ -3,18 +3,6 @@ import type { FoundFile } from './discover.js';
 import { statAll, type ImportReader, type ImportStat } from './reader.js';
 
 /**
- * The stats of a fresh scan behind a page (nothing indexed yet), in two steps: what its first rows
- * are picked from, then the rest once they are listed. Claude Code's file names carry no time, so
- * every Claude file is stat'ed first; a Codex rollout is named by its start
- * (`rollout-YYYY-MM-DDThh-mm-ss-<id>.jsonl`, in `sessions/YYYY/MM/DD/`), so only the
- * `count` newest-named are. The 10,000 other Codex stats (50-90 ms of the host's thread on this
- * machine, more with the page loading beside it) come after the first rows.
- *
- * A rollout resumed days after its start is newer than its name says: if it is not among the
- * newest-named, it comes with the next partial list instead of the first one. The list says it is
- * still scanning until every file is read, so no order or count is shown as final before.
- */
-/**
  * The stats after the first rows go this many at a time, each slice in its own turn of the event
  * loop: they run while the page asks for those rows, and each of the listing's file operations
  * (the session store's index, its folders) waits for one turn. By STAT_BATCH (256), at load 5 the
@@ -31,6 +19,18 @@ export interface FirstRowsStats {
   rest(): Promise<void>;
 }
 
+/**
+ * The stats of a fresh scan behind a page (nothing indexed yet), in two steps: what its first rows
+ * are picked from, then the rest once they are listed. Claude Code's file names carry no time, so
+ * every Claude file is stat'ed first; a Codex rollout is named by its start
+ * (`rollout-YYYY-MM-DDThh-mm-ss-<id>.jsonl`, in `sessions/YYYY/MM/DD/`), so only the
+ * `count` newest-named are. The 10,000 other Codex stats (50-90 ms of the host's thread on this
+ * machine, more with the page loading beside it) come after the first rows.
+ *
+ * A rollout resumed days after its start is newer than its name says: if it is not among the
+ * newest-named, it comes with the next partial list instead of the first one. The list says it is
+ * still scanning until every file is read, so no order or count is shown as final before.
+ */
 export async function statForFirstRows(reader: ImportReader, files: readonly FoundFile[], count: number): Promise<FirstRowsStats> {
   const codex: number[] = [];
   const stated: number[] = [];

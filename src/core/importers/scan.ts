@@ -262,10 +262,14 @@ function settle(o: Outcome, file: FoundFile, stat: ImportStat | Error): Settled 
 function countSettled(stats: ScanStats, s: Settled): void {
   if (s.read) stats.parsed += 1;
   else if (s.hasDigest) stats.cached += 1;
-  if (s.skip !== null) {
-    stats.skipped += 1;
-    stats.skippedReasons[s.skip] = (stats.skippedReasons[s.skip] ?? 0) + 1;
-  }
+  countSkip(stats, s.skip);
+}
+
+/** A file left out of the candidates, counted with its reason (null: not skipped). */
+function countSkip(stats: ScanStats, skip: string | null): void {
+  if (skip === null) return;
+  stats.skipped += 1;
+  stats.skippedReasons[skip] = (stats.skippedReasons[skip] ?? 0) + 1;
 }
 
 function addEntryTotals(stats: ScanStats, totals: EntryTotals): void {
@@ -604,10 +608,7 @@ async function readAndSettle(options: FullScanOptions): Promise<SettledScan> {
   for (const e of next) {
     if (known.get(e.path) === e) {
       stats.cached += 1;
-      if (e.skip !== null) {
-        stats.skipped += 1;
-        stats.skippedReasons[e.skip] = (stats.skippedReasons[e.skip] ?? 0) + 1;
-      }
+      countSkip(stats, e.skip);
     }
     addEntryTotals(stats, e.totals);
   }
