@@ -11,8 +11,9 @@ import { PRESET_RULES, type PresetRule } from './secretlint-preset.js';
  * Each condition is a regex every match of the rule's own regexes contains: the rule's regex with
  * optional parts, lookarounds, `\b` and its tail left out, under the same flags (`i` where the rule
  * has it, never `u`-only folding: the literals are ASCII). A rule that does not run reports
- * nothing, and secretlint keeps the other rules' messages in their order (they run one after
- * the other in the order registered), so the findings are the same message for message
+ * nothing; the others report what they would have, in the same order (rules run one after the
+ * other in the order registered), and secretlint's cleanup (duplicate filter, stable sort by
+ * range) is a function of that list: the findings are the same message for message
  * (preset-prefilter.test.ts compares them).
  *
  * | rule | window must match | why |
