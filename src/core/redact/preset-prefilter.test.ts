@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -79,6 +80,11 @@ const RULE_EXAMPLES: readonly [rule: string, text: string][] = [
 ];
 
 describe('the preset pre-filter (issue 20: secretlint only where a secret can be)', () => {
+  it('was derived from the preset version installed (another version: read its rules again and update the table)', () => {
+    const manifest = createRequire(import.meta.url).resolve('@secretlint/secretlint-rule-preset-recommend/package.json');
+    expect((JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version).toBe('11.7.1');
+  });
+
   it('runs no rule on ordinary conversation: the bench text and the fixture transcripts', () => {
     const ordinary = [BENCH_PAD, ...fixtureLines];
     expect(ordinary.length).toBeGreaterThan(10);
