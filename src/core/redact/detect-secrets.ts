@@ -20,7 +20,8 @@ function kindOf(ruleId: string): string {
  * minutes. So the preset sees the text in windows: each owns SCAN_CHUNK_CHARS (cut after a
  * newline where one is near) and reads SCAN_OVERLAP_CHARS past it, so a token that starts in the
  * owned part is seen whole; findings are kept only from the owned part. A call costs well under a
- * millisecond, so ordinary text pays little (bench/redact). Private-key blocks, which can be
+ * millisecond, and a window where no rule can report gets none (./preset-prefilter.ts), so
+ * ordinary text pays little (bench/redact). Private-key blocks, which can be
  * longer than the overlap, are also matched by Baton's own pattern over the whole text.
  */
 export const SCAN_CHUNK_CHARS = 8 * 1024;
