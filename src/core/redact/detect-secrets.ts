@@ -1,8 +1,6 @@
-import { lintSource } from '@secretlint/core';
-import { secretLintProfiler } from '@secretlint/profiler';
-import { rules as presetRules } from '@secretlint/secretlint-rule-preset-recommend';
-import type { SecretLintCoreConfig } from '@secretlint/types';
 import { EXTRA_PATTERNS } from './extra-rules.js';
+import { presetRulesFor } from './preset-prefilter.js';
+import { lintWindow } from './secretlint-preset.js';
 
 /** One secret in a text: [start, end) in UTF-16 units, and what kind it is. */
 export interface SecretSpan {
@@ -10,35 +8,6 @@ export interface SecretSpan {
   end: number;
   kind: string;
 }
-
-const FILTER_COMMENTS_ID = '@secretlint/secretlint-rule-filter-comments';
-const AWS_ID = '@secretlint/secretlint-rule-aws';
-
-/**
- * The recommended preset's own rule list, registered rule by rule, because secretlint 11.7 does
- * not honour `disabled` for a rule inside a preset and one of them must go:
- * `secretlint-disable` comments are for source repositories. In a conversation anyone could type
- * one and keep the next message's secrets on disk, so the comment filter is left out.
- * Access key ids are secrets to us (they name the account and pair with the secret key): the AWS
- * rule's id scan, off by default, is on.
- */
-const CONFIG: SecretLintCoreConfig = {
-  rules: [
-    ...presetRules
-      .filter((rule) => rule.meta.id !== FILTER_COMMENTS_ID)
-      .map((rule) => ({ id: rule.meta.id, rule, ...(rule.meta.id === AWS_ID ? { options: { enableIDScanRule: true } } : {}) })),
-  ],
-};
-
-/**
- * secretlint's profiler marks every rule of every scan in the global performance timeline, and
- * an observer keeps each entry in arrays it never empties (searching them linearly on every new
- * mark). In a long-lived host (the desktop, `baton serve`) that is memory and time growing
- * without bound, about 40 entries per scan. Baton reads no profile: marking is switched off on the
- * shared profiler instance @secretlint/core imports. (Clearing the marks after a scan instead
- * makes the profiler's deferred `measure` calls reject.)
- */
-secretLintProfiler.mark = () => undefined;
 
 /** `@secretlint/secretlint-rule-aws` → `aws`: the marker names the detector. */
 function kindOf(ruleId: string): string {
@@ -51,7 +20,8 @@ function kindOf(ruleId: string): string {
  * minutes. So the preset sees the text in windows: each owns SCAN_CHUNK_CHARS (cut after a
  * newline where one is near) and reads SCAN_OVERLAP_CHARS past it, so a token that starts in the
  * owned part is seen whole; findings are kept only from the owned part. A call costs well under a
- * millisecond, so ordinary text pays little (bench/redact). Private-key blocks, which can be
+ * millisecond, and a window where no rule can report gets none (./preset-prefilter.ts), so
+ * ordinary text pays little (bench/redact). Private-key blocks, which can be
  * longer than the overlap, are also matched by Baton's own pattern over the whole text.
  */
 export const SCAN_CHUNK_CHARS = 8 * 1024;
@@ -80,11 +50,9 @@ async function presetSpans(text: string): Promise<SecretSpan[]> {
     // A leading "\n": secretlint strips a byte-order mark at the start of a source, which would
     // shift every range by one; the newline also keeps `^` rules true to real line starts.
     const window = `\n${text.slice(start, Math.min(owned + SCAN_OVERLAP_CHARS, text.length))}`;
-    const result = await lintSource({
-      source: { content: window, filePath: 'baton-message.txt', contentType: 'text' },
-      options: { config: CONFIG, noPhysicFilePath: true },
-    });
-    for (const message of result.messages) {
+    const rules = presetRulesFor(window);
+    if (rules.length === 0) continue; // no rule can report here (./preset-prefilter.ts)
+    for (const message of await lintWindow(window, rules)) {
       const from = start + message.range[0] - 1;
       if (from >= owned) continue; // the next window owns it, and sees it whole
       const kind = kindOf(message.ruleId);
