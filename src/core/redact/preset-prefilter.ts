@@ -9,8 +9,9 @@ import { PRESET_RULES, type PresetRule } from './secretlint-preset.js';
  * import's redaction, and ordinary conversation holds no secret (issue 20).
  *
  * Each condition is a regex every match of the rule's own regexes contains: the rule's regex with
- * optional parts, lookarounds, `\b` and its tail left out, under the same flags (`i` where the rule
- * has it, never `u`-only folding: the literals are ASCII). A rule that does not run reports
+ * optional parts, lookarounds, `\b` and its tail left out, under the rule's flags or wider ones (`i`
+ * where the rule has it, and for AWS's secret key and account id, whose spellings are a subset of
+ * `i`; never `u`-only folding: the literals are ASCII). A rule that does not run reports
  * nothing; the others report what they would have, in the same order (rules run one after the
  * other in the order registered), and secretlint's cleanup (duplicate filter, stable sort by
  * range) is a function of that list: the findings are the same message for message
@@ -62,18 +63,18 @@ const GATED: readonly { rule: PresetRule; conditions: readonly RegExp[] | 'never
   conditions: CAN_REPORT[rule.id],
 }));
 
-/** One rule list per set of rules that can report (a bit a rule): at most 2^14 lists, a handful in practice. */
-const rulesByMask = new Map<number, readonly PresetRule[]>();
+/** One rule list per set of rules that can report (a character a rule): at most 2^14 lists, a handful in practice. */
+const rulesBySet = new Map<string, readonly PresetRule[]>();
 
 /** The preset rules that can report anything in `window`, in the preset's order (empty: none can). */
 export function presetRulesFor(window: string): readonly PresetRule[] {
-  let mask = 0;
-  for (let i = 0; i < GATED.length; i++) {
-    const { conditions } = GATED[i]!;
-    if (conditions === 'never') continue;
-    if (conditions === undefined || conditions.some((condition) => condition.test(window))) mask |= 1 << i;
+  // A string key, not a bit mask: it holds any number of rules (`1 << 32` would wrap to 1).
+  let set = '';
+  for (const { conditions } of GATED) {
+    const can = conditions !== 'never' && (conditions === undefined || conditions.some((condition) => condition.test(window)));
+    set += can ? '1' : '0';
   }
-  let rules = rulesByMask.get(mask);
-  if (!rules) rulesByMask.set(mask, (rules = GATED.filter((_, i) => mask & (1 << i)).map(({ rule }) => rule)));
+  let rules = rulesBySet.get(set);
+  if (!rules) rulesBySet.set(set, (rules = GATED.filter((_, i) => set[i] === '1').map(({ rule }) => rule)));
   return rules;
 }
