@@ -610,10 +610,10 @@ async function decodeResident(handle: FileHandle, size: number): Promise<{ entri
   const layout = readLayout(kept.source, CANDIDATE_INDEX_VERSION);
   if (!layout) return null;
   // A resident reader (the host) keeps these entries for its life: the cap is set before they are
-  // decoded, not once the read returns. A mark-compact that ended during the decode then set the
-  // next limit at up to 4x the ~70 MB left alive at 100,000, no collection came in the confirming
-  // scan, and the idle host kept its garbage: ~300 MB instead of ~240 in some starts (bench/README.md,
-  // issue 15, twelfth sitting).
+  // decoded. Set once the read returned, it came too late whenever a mark-compact ended during the
+  // decode: that one set the next limit at up to 4x the ~70 MB left alive at 100,000, no collection
+  // came in the confirming scan, and the idle host kept its garbage: ~300 MB instead of ~240 in some
+  // starts (bench/README.md, issue 15, twelfth sitting).
   limitHeapGrowth(layout.count);
   const fd = handle.fd;
   const block = windowedReader(fd, size);
