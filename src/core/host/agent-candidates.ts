@@ -15,7 +15,6 @@ import type { ScanStats } from '../importers/types.js';
 import { importersCacheFile } from '../paths.js';
 import { watchFiles, type FileWatch } from '../watch/file-watcher.js';
 import { watchTrees, type TreeWatch } from '../watch/tree-watcher.js';
-import { limitHeapGrowth } from '../perf/heap-growth.js';
 import { markPhase } from '../perf/phase-trace.js';
 
 /**
@@ -307,8 +306,6 @@ export function createAgentCandidates(options: AgentCandidatesOptions) {
     markPhase('candidates-index-read-start');
     const index = await readCandidateIndex(candidateIndexFileFor(cacheFile), { resident: true });
     markPhase('candidates-index-read');
-    // The host holds these entries for its life; its confirm and index update turn over as many files' garbage.
-    if (index) limitHeapGrowth(index.entries.length);
     const quick = index ? await quickIndexScan(nodeImportReader, index) : null;
     if (index && !quick && !closed) {
       // An index too old (or written by watched changes) to trust: its rows are still the best

@@ -16,6 +16,7 @@ import { resumeCommandFor, type AgentSource, type ImportedCandidate } from './ty
 import { dropIfStoreTurnedEncrypted, openPiecesFor, sealPiecesFor, sealsFilesAt } from '../store/at-rest/registry.js';
 import type { SizedParts } from '../store/at-rest/sealed-pieces.js';
 import { privateCopyOf, readResidentPrefix, windowedReader } from './index-file-source.js';
+import { limitHeapGrowth } from '../perf/heap-growth.js';
 
 /**
  * The compact warm cache (docs/importer-candidate-index.md): one entry per scanned session file
@@ -608,6 +609,12 @@ async function decodeResident(handle: FileHandle, size: number): Promise<{ entri
   if (!kept) return null;
   const layout = readLayout(kept.source, CANDIDATE_INDEX_VERSION);
   if (!layout) return null;
+  // A resident reader (the host) keeps these entries for its life: the cap is set before they are
+  // decoded. Set once the read returned, it came too late whenever a mark-compact ended during the
+  // decode: that one set the next limit at up to 4x the ~70 MB left alive at 100,000, no collection
+  // came in the confirming scan, and the idle host kept its garbage: ~300 MB instead of ~240 in some
+  // starts (bench/README.md, issue 15, twelfth sitting).
+  limitHeapGrowth(layout.count);
   const fd = handle.fd;
   const block = windowedReader(fd, size);
   const extrasReader = windowedReader(fd, size);

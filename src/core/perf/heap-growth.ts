@@ -19,7 +19,8 @@ let capped = false;
 /**
  * Caps the heap's growth between full collections at HEAP_GROWING_PERCENT, for the rest of the
  * process (V8 reads the flag at each collection; it applies to every isolate, the scan workers'
- * too). Called once a process knows it holds `files` session files; below
+ * too). Called once a process knows it will hold `files` session files, before it decodes or reads
+ * them: each mark-compact sets the next limit with the flag as it is then. Below
  * HEAP_GROWTH_CAP_MIN_FILES it does nothing: a small heap never grows far, and each collection
  * the cap adds costs CPU. Set after the CLI's bundles are compiled from their code caches: V8
  * refuses a cache made under other flags (bin/load-cli.js).
