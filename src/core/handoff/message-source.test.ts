@@ -2,7 +2,7 @@ import { readdir, writeFile, appendFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { MessageInput } from '../../shared/message.js';
-import { arraySource, defaultTitle, fileSource, scanMessageFile, scanMessages, type MessageSource } from './message-source.js';
+import { HELD_MESSAGES_FILE_MAX_BYTES, arraySource, defaultTitle, fileSource, scanMessageFile, scanMessages, type MessageSource } from './message-source.js';
 import { landAndReadBack } from './send.js';
 import { createHandoffFixture, type HandoffFixture } from './test-support/handoff-fixture.js';
 
@@ -46,14 +46,30 @@ describe('the scan before a streamed landing', () => {
   });
 });
 
+describe('a messages file of at most HELD_MESSAGES_FILE_MAX_BYTES', () => {
+  it('is read and parsed once: the session lands with the messages the scan read, whatever the file holds later', async () => {
+    const path = join(fixture.workDir, 'small.jsonl');
+    const messages = Array.from({ length: 150 }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: `m${i} ${'lorem ipsum '.repeat(20)}` }));
+    await writeFile(path, jsonl(messages));
+    const scanned = await scanMessageFile(path);
+    if (!scanned.ok) throw new Error(scanned.message);
+    // A second read would see this file (and refuse it as changed): the landing must not read it again.
+    await writeFile(path, jsonl([{ role: 'user', content: 'written after the scan' }]));
+    const landed = await landAndReadBack(fixture.store, { cwd: fixture.workDir, title: 't', messages: scanned.source, scan: scanned.scan });
+    expect((await fixture.store.readMessages(landed.session.id)).map((r) => r.content)).toEqual(messages.map((m) => m.content));
+  });
+});
+
 describe('a streamed landing whose input is not the one scanned', () => {
   it('refuses a file that changed between the two reads and leaves no session or staging behind', async () => {
     const path = join(fixture.workDir, 'm.jsonl');
-    await writeFile(path, jsonl(Array.from({ length: 50 }, (_, i) => ({ role: 'user', content: `m${i}` }))));
+    // Past HELD_MESSAGES_FILE_MAX_BYTES: streamed twice, never held.
+    const count = Math.ceil(HELD_MESSAGES_FILE_MAX_BYTES / 500) + 1;
+    await writeFile(path, jsonl(Array.from({ length: count }, (_, i) => ({ role: 'user', content: `m${i} ${'x'.repeat(500)}` }))));
     const scanned = await scanMessageFile(path);
     if (!scanned.ok) throw new Error(scanned.message);
     await appendFile(path, jsonl([{ role: 'user', content: 'written after the scan' }]));
-    await expect(landAndReadBack(fixture.store, { cwd: fixture.workDir, title: 't', messages: scanned.source, scan: scanned.scan })).rejects.toThrow(/held 50 messages when scanned and 51/);
+    await expect(landAndReadBack(fixture.store, { cwd: fixture.workDir, title: 't', messages: scanned.source, scan: scanned.scan })).rejects.toThrow(new RegExp(`held ${count} messages when scanned and ${count + 1}`));
     expect(await fixture.store.list()).toEqual([]);
     expect(await readdir(join(fixture.store.root, 'sessions')).catch(() => [])).toEqual([]);
   });

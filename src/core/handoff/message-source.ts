@@ -1,9 +1,9 @@
-import { stat } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import { crc32 } from 'node:zlib';
 import type { MessageInput } from '../../shared/message.js';
 import { collectKeyedSecrets } from '../redact/redact-value.js';
 import { MESSAGE_MAX_DEPTH, nestedDeeperThan } from './read-message-input.js';
-import { MessageInputError, readMessageFile } from './stream-message-input.js';
+import { MessageInputError, readMessageFile, streamMessageLines } from './stream-message-input.js';
 
 /**
  * Where a new session's messages come from (issue 20). The landing reads them twice, and holds
@@ -145,12 +145,22 @@ function repeatedHashes(hashes: Uint32Array): Set<number> {
 export type ScannedInput = { ok: true; source: MessageSource; scan: InputScan } | { ok: false; message: string };
 
 /**
+ * A messages file up to this size is read once, whole, and its messages are held for the landing
+ * (a landing batch, LANDING_BATCH_CHARS of text, is held anyway): a 150-message handoff then reads
+ * and parses its file once, not twice. A bigger file is streamed twice and never held.
+ */
+export const HELD_MESSAGES_FILE_MAX_BYTES = 1024 * 1024;
+
+/**
  * `baton handoff --messages FILE`: the file scanned once (every line parsed and checked, the first
- * bad one named before anything is written); the landing reads it a second time.
+ * bad one named before anything is written). A file of at most HELD_MESSAGES_FILE_MAX_BYTES lands
+ * from the messages the scan parsed; a bigger one is read a second time as it lands.
  */
 export async function scanMessageFile(path: string): Promise<ScannedInput> {
-  const source = fileSource(path);
   try {
+    const small = await readSmallFile(path);
+    if (small) return await scanMessageArray(await parsedLines(small, path));
+    const source = fileSource(path);
     return { ok: true, source, scan: await scanMessages(source, { checkDepth: false, path }) };
   } catch (error) {
     if (error instanceof MessageInputError) return { ok: false, message: error.message };
@@ -158,6 +168,36 @@ export async function scanMessageFile(path: string): Promise<ScannedInput> {
     if (typeof code === 'string') return { ok: false, message: `cannot read ${path}: ${(error as Error).message}` };
     throw error;
   }
+}
+
+/**
+ * The whole file when it is a regular file of at most HELD_MESSAGES_FILE_MAX_BYTES, else undefined
+ * (also when it grew after its stat: still being written). Anything else is read as before.
+ */
+async function readSmallFile(path: string): Promise<Buffer | undefined> {
+  const file = await open(path, 'r');
+  try {
+    const stats = await file.stat();
+    if (!stats.isFile() || stats.size > HELD_MESSAGES_FILE_MAX_BYTES) return undefined;
+    // One byte more than its size: a read that fills it is a file still being written.
+    const buffer = Buffer.allocUnsafe(stats.size + 1);
+    let length = 0;
+    for (;;) {
+      const { bytesRead } = await file.read(buffer, length, buffer.length - length);
+      if (bytesRead === 0) return buffer.subarray(0, length);
+      length += bytesRead;
+      if (length === buffer.length) return undefined;
+    }
+  } finally {
+    await file.close();
+  }
+}
+
+/** Every message of a file's bytes, with the line-numbered errors of the streamed read. */
+async function parsedLines(bytes: Buffer, path: string): Promise<MessageInput[]> {
+  const messages: MessageInput[] = [];
+  for await (const part of streamMessageLines([bytes], path)) for (const m of part) messages.push(m);
+  return messages;
 }
 
 /** Messages already in memory (stdin, which cannot be read twice), scanned like a file. */

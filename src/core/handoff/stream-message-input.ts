@@ -25,7 +25,7 @@ export class MessageInputError extends Error {
  * bytes and then decoded, which decodes exactly as the whole file would: '\n' never occurs inside
  * a UTF-8 sequence. `maxBytes` caps the input (stdin). Throws MessageInputError at the first bad line.
  */
-export async function* streamMessageLines(chunks: AsyncIterable<Uint8Array>, source: string, maxBytes = Infinity): AsyncGenerator<MessageInput[]> {
+export async function* streamMessageLines(chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, source: string, maxBytes = Infinity): AsyncGenerator<MessageInput[]> {
   // The unfinished line: the pieces after the last '\n' seen, joined only when the line ends.
   let pending: Buffer[] = [];
   let pendingBytes = 0;

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openStore } from '../store/index.js';
 import { parseMessageFile } from './test-support/parse-message-file.js';
 import { landAndReadBack, offerSession, type NewSessionRequest } from './send.js';
-import { defaultTitle, scanMessageFile } from './message-source.js';
+import { defaultTitle, fileSource, scanMessageFile, scanMessages, type InputScan } from './message-source.js';
 import { landingCorpus } from './test-support/landing-corpus.js';
 
 /**
@@ -26,7 +26,7 @@ vi.mock('../../shared/ids.js', async (original) => ({
 
 const GOLDENS = join(import.meta.dirname, 'fixtures', 'landing-goldens.json');
 const CASES = 300;
-const MODES = ['array', 'file', 'file-1'] as const;
+const MODES = ['array', 'file', 'streamed-1'] as const;
 type Mode = (typeof MODES)[number];
 const TITLE_MAX_CHARS = 80;
 let tmp: string;
@@ -55,8 +55,10 @@ function titleFrom(messages: { role: string; content: string }[]): string {
 
 /**
  * What `baton handoff --messages FILE --dry-run` does, through the same core calls: `file` as the
- * CLI does it (scanned, then read again as it lands), `file-1` the same with every message its
- * own redaction batch, `array` with the messages parsed into memory first (imports, stdin).
+ * CLI does it (these files are under HELD_MESSAGES_FILE_MAX_BYTES: scanned once, the landing takes
+ * the scanned messages), `streamed-1` as it does a bigger file (scanned, then read again as it
+ * lands) with every message its own redaction batch, `array` with the messages parsed into memory
+ * first (imports, stdin).
  */
 async function handOffFile(dir: string, path: string, cwd: string, mode: Mode): Promise<Outcome> {
   const store = await openStore(join(dir, 'data'));
@@ -66,10 +68,19 @@ async function handOffFile(dir: string, path: string, cwd: string, mode: Mode): 
       const input = await parseMessageFile(path);
       if (!input.ok) return { error: normalise(input.message, dir) };
       request = { cwd, title: titleFrom(input.messages), messages: input.messages };
-    } else {
+    } else if (mode === 'file') {
       const input = await scanMessageFile(path);
       if (!input.ok) return { error: normalise(input.message, dir) };
-      request = { cwd, title: defaultTitle(input.scan), messages: input.source, scan: input.scan, ...(mode === 'file-1' ? { batchChars: 1 } : {}) };
+      request = { cwd, title: defaultTitle(input.scan), messages: input.source, scan: input.scan };
+    } else {
+      const source = fileSource(path);
+      let scan: InputScan;
+      try {
+        scan = await scanMessages(source, { checkDepth: false, path });
+      } catch (error) {
+        return { error: normalise((error as Error).message, dir) };
+      }
+      request = { cwd, title: defaultTitle(scan), messages: source, scan, batchChars: 1 };
     }
     let landed;
     try {

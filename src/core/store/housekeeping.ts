@@ -24,6 +24,8 @@ export async function cleanTemps(fs: DurableFs, dir: string): Promise<number> {
   }
   let removed = 0;
   for (const name of names) {
+    // Temp files and staging directories are dot names: the other thousands (sessions, receipts) skip the patterns.
+    if (!name.startsWith('.')) continue;
     const pid = tempOwnerPid(name) ?? creatingOwnerPid(name);
     if (pid === undefined || !ownerDead(pid)) continue;
     if (name.endsWith('.creating')) await fs.removeTree(join(dir, name)).catch(() => undefined);
