@@ -8,6 +8,7 @@ import { buildScanWorker, SCAN_WORKER_FILE } from './build-scan-worker.js';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import * as nodeCrypto from 'node:crypto';
 import { Script } from 'node:vm';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
@@ -88,6 +89,32 @@ function zodOnFirstUse() {
 }
 
 /**
+ * Node's crypto module loads ~15 internal modules (ciphers, keys, x509, streams' transform) when
+ * required, and a bundle requires it at load from every module that imports it (the store, the
+ * transport's token, ids). A warm `baton list --json` without a host hashes, signs and draws
+ * nothing random, yet paid for that load in both list bundles (issue 15, bench/README.md "Twelfth
+ * sitting: the warm listing without a host"). Here Baton's sources get a `node:crypto` whose every
+ * export requires the real module the first time it is read, so a process that calls none never
+ * loads it. Only for the parsesRarely bundles. Test: src/cli/list-local-start.test.ts.
+ */
+function cryptoOnFirstUse() {
+  // Read here, at build time: the same Node runs the bundles (the code caches are for its V8 too).
+  const names = Object.keys(nodeCrypto).filter((name) => name !== 'default');
+  return {
+    name: 'crypto-on-first-use',
+    setup(build) {
+      build.onResolve({ filter: /^node:crypto$/ }, (args) =>
+        /[\\/]src[\\/]/.test(args.importer) && !/[\\/]node_modules[\\/]/.test(args.importer) ? { path: 'crypto', namespace: 'crypto-on-first-use' } : undefined,
+      );
+      build.onLoad({ filter: /.*/, namespace: 'crypto-on-first-use' }, () => ({
+        contents: `for (const name of ${JSON.stringify(names)}) Object.defineProperty(exports, name, { enumerable: true, get: () => require('node:crypto')[name] });\n`,
+        loader: 'js',
+      }));
+    },
+  };
+}
+
+/**
  * Every bundled importer of fast-string-width (clack, fast-wrap-ansi) gets src/cli/picker/text-width.ts
  * instead: the same widths, counted without fast-string-width's Unicode regexes when a line holds
  * one-column characters and colours only (~5 ms to the picker's first frame, bench/README.md
@@ -126,7 +153,7 @@ const cliOptions = {
   plugins: [zodEnglishOnly(), commanderChildProcessOnUse(), narrowTextWidth()],
 };
 /** The bundles whose usual run parses nothing (a warm listing, the picker's first screen): zod loads on first use there. */
-const parsesRarely = { ...cliOptions, plugins: [...cliOptions.plugins, zodOnFirstUse()] };
+const parsesRarely = { ...cliOptions, plugins: [...cliOptions.plugins, zodOnFirstUse(), cryptoOnFirstUse()] };
 await build(cliOptions);
 // `baton handoff` alone (src/cli/handoff-main.ts), same options: bin/baton.js runs it for a
 // handoff, so that process reads and deserializes only what a handoff runs.
