@@ -93,21 +93,27 @@ function zodOnFirstUse() {
  * required, and a bundle requires it at load from every module that imports it (the store, the
  * transport's token, ids). A warm `baton list --json` without a host hashes, signs and draws
  * nothing random, yet paid for that load in both list bundles (issue 15, bench/README.md "Twelfth
- * sitting: the warm listing without a host"). Here Baton's sources get a `node:crypto` whose every
- * export requires the real module the first time it is read, so a process that calls none never
- * loads it. Only for the parsesRarely bundles. Test: src/cli/list-local-start.test.ts.
+ * sitting: the warm listing without a host"). Here Baton's sources get a `node:crypto` of plain
+ * functions that require the real module at their first call, so a process that calls none never
+ * loads it. An ES module: esbuild links its exports directly, where a CommonJS stand-in was copied
+ * export by export (67 getters) into every one of its 25 importers at load. Functions only, and
+ * no classes: importing anything else by value from node:crypto fails the build here ("No matching
+ * export"). src/core/hash.ts keeps the real module: it probes `crypto.hash`, which some Node 20
+ * releases lack, and a stand-in would always have it. Only for the parsesRarely bundles.
+ * Test: src/cli/list-local-start.test.ts.
  */
 function cryptoOnFirstUse() {
-  // Read here, at build time: the same Node runs the bundles (the code caches are for its V8 too).
-  const names = Object.keys(nodeCrypto).filter((name) => name !== 'default');
+  // Read here, at build time: names every supported Node has (engines: >=20) besides these.
+  const functions = Object.keys(nodeCrypto).filter((name) => name !== 'hash' && /^[a-z]/.test(name) && typeof nodeCrypto[name] === 'function');
+  const hashModule = join(process.cwd(), 'src', 'core', 'hash.ts');
   return {
     name: 'crypto-on-first-use',
     setup(build) {
       build.onResolve({ filter: /^node:crypto$/ }, (args) =>
-        /[\\/]src[\\/]/.test(args.importer) && !/[\\/]node_modules[\\/]/.test(args.importer) ? { path: 'crypto', namespace: 'crypto-on-first-use' } : undefined,
+        /[\\/]src[\\/]/.test(args.importer) && !/[\\/]node_modules[\\/]/.test(args.importer) && args.importer !== hashModule ? { path: 'crypto', namespace: 'crypto-on-first-use' } : undefined,
       );
       build.onLoad({ filter: /.*/, namespace: 'crypto-on-first-use' }, () => ({
-        contents: `for (const name of ${JSON.stringify(names)}) Object.defineProperty(exports, name, { enumerable: true, get: () => require('node:crypto')[name] });\n`,
+        contents: ['let loaded;', "const crypto = () => (loaded ??= require('node:crypto'));", ...functions.map((name) => `export function ${name}(...args) { return crypto().${name}(...args); }`)].join('\n'),
         loader: 'js',
       }));
     },
