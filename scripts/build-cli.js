@@ -19,17 +19,18 @@ import { compileCli, compileFastList, compileHandoff, compileResume, compileShow
  * languages; nothing in Baton selects one (zod configures English itself), but the namespace kept
  * all of them in every CLI bundle: 263 KB of the handoff's 1.4 MB, 44 % of the show bundle, read and
  * initialised at every start (issue 20, "CLI start-up"). In the bundles the namespace holds English
- * alone. Test: scripts/build-cli-zod.test.js (no source names another locale; the bundles hold none).
+ * alone, in zod's ES build (the whole CLI's bundles) and its CommonJS build (zodOnFirstUse's). Test:
+ * scripts/build-cli-zod.test.js (no source names another locale; the bundles hold none).
  */
 function zodEnglishOnly() {
   return {
     name: 'zod-english-only',
     setup(build) {
-      build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
-        /[\\/]node_modules[\\/]zod[\\/]v4[\\/]/.test(args.importer) ? { path: join(dirname(args.importer), '..', 'locales', 'index.js'), namespace: 'zod-english-only' } : undefined,
+      build.onResolve({ filter: /^\.\.\/locales\/index\.c?js$/ }, (args) =>
+        /[\\/]node_modules[\\/]zod[\\/]v4[\\/]/.test(args.importer) ? { path: join(dirname(args.importer), '..', 'locales', args.path.endsWith('.cjs') ? 'index.cjs' : 'index.js'), namespace: 'zod-english-only' } : undefined,
       );
       build.onLoad({ filter: /.*/, namespace: 'zod-english-only' }, (args) => ({
-        contents: `export { default as en } from ${JSON.stringify(join(dirname(args.path), 'en.js'))};\n`,
+        contents: args.path.endsWith('.cjs') ? `exports.en = require(${JSON.stringify(join(dirname(args.path), 'en.cjs'))});\n` : `export { default as en } from ${JSON.stringify(join(dirname(args.path), 'en.js'))};\n`,
         resolveDir: dirname(args.path),
         loader: 'js',
       }));
@@ -78,10 +79,13 @@ function zodOnFirstUse() {
       build.onResolve({ filter: /^zod$/ }, (args) =>
         /[\\/]src[\\/]/.test(args.importer) && !/[\\/]node_modules[\\/]/.test(args.importer) ? { path: 'zod', namespace: 'zod-on-first-use' } : undefined,
       );
-      // The ES module build that an `import` resolves to (a `require('zod')` would pick zod's
-      // CommonJS build, with every locale: zodEnglishOnly trims the ES build's).
+      // zod's CommonJS build (its locales trimmed by zodEnglishOnly, as the ES build's are). Bundled
+      // from the ES build, zod's ~80 modules kept their namespace objects, and esbuild defines
+      // those (~1,200 getters) at every load even though the modules initialise at first use: the
+      // list bundle's init took 11.7 ms CPU against 5.0 with the CommonJS build, its cache 505 KB
+      // against 316 (bench/README.md, "Twelfth sitting: the warm listing without a host").
       build.onLoad({ filter: /.*/, namespace: 'zod-on-first-use' }, async () => {
-        const zod = await build.resolve('zod', { kind: 'import-statement', resolveDir: process.cwd() });
+        const zod = await build.resolve('zod', { kind: 'require-call', resolveDir: process.cwd() });
         return { contents: `Object.defineProperty(exports, 'z', { enumerable: true, get: () => require(${JSON.stringify(zod.path)}).z });\n`, resolveDir: process.cwd(), loader: 'js' };
       });
     },
