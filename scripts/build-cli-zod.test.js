@@ -8,7 +8,9 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const BUNDLES = ['baton.cjs', 'baton-handoff.cjs', 'baton-show.cjs', 'baton-resume.cjs'].map((f) => join(ROOT, 'dist', 'cli', f));
+const BUNDLES = ['baton.cjs', 'baton-handoff.cjs', 'baton-show.cjs', 'baton-resume.cjs', 'baton-list-local.cjs'].map((f) => join(ROOT, 'dist', 'cli', f));
+/** The bundles whose zod loads at its first use (build-cli.js zodOnFirstUse). */
+const ZOD_ON_FIRST_USE = ['baton-resume.cjs', 'baton-list-local.cjs'].map((f) => join(ROOT, 'dist', 'cli', f));
 
 /** Every .ts file under dir. */
 function sources(dir) {
@@ -34,5 +36,19 @@ describe('the CLI bundles hold zod with English messages alone', () => {
     expect(text).toContain('Invalid input');
     expect(text).not.toContain('Input tidak valid');
     expect(text).not.toContain('Entrada inv');
+  });
+});
+
+describe('the bundles that load zod at its first use', () => {
+  // zod's ES build, bundled, keeps a namespace object per module, whose getters esbuild defines at
+  // every load (~1,200 of them, one `$ZodAny:()=>` among them) although the modules initialise at
+  // first use; its CommonJS build sets its exports when required (bench/README.md, "Twelfth sitting:
+  // the warm listing without a host").
+  it.each(ZOD_ON_FIRST_USE)('%s holds zod\'s CommonJS build, no namespace objects of its ES build', (bundle) => {
+    const text = readFileSync(bundle, 'utf8');
+    // The CommonJS build assigns its classes to its exports object (`x.$ZodAny=`); the ES build's
+    // namespace lists them as getters (`$ZodAny:()=>`).
+    expect(text).toMatch(/\.\$ZodAny=/);
+    expect(text).not.toMatch(/\$ZodAny:\(\)=>/);
   });
 });

@@ -8,6 +8,7 @@ import { buildScanWorker, SCAN_WORKER_FILE } from './build-scan-worker.js';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import * as nodeCrypto from 'node:crypto';
 import { Script } from 'node:vm';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
@@ -18,17 +19,18 @@ import { compileCli, compileFastList, compileHandoff, compileResume, compileShow
  * languages; nothing in Baton selects one (zod configures English itself), but the namespace kept
  * all of them in every CLI bundle: 263 KB of the handoff's 1.4 MB, 44 % of the show bundle, read and
  * initialised at every start (issue 20, "CLI start-up"). In the bundles the namespace holds English
- * alone. Test: scripts/build-cli-zod.test.js (no source names another locale; the bundles hold none).
+ * alone, in zod's ES build (the whole CLI's bundles) and its CommonJS build (zodOnFirstUse's). Test:
+ * scripts/build-cli-zod.test.js (no source names another locale; the bundles hold none).
  */
 function zodEnglishOnly() {
   return {
     name: 'zod-english-only',
     setup(build) {
-      build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
-        /[\\/]node_modules[\\/]zod[\\/]v4[\\/]/.test(args.importer) ? { path: join(dirname(args.importer), '..', 'locales', 'index.js'), namespace: 'zod-english-only' } : undefined,
+      build.onResolve({ filter: /^\.\.\/locales\/index\.c?js$/ }, (args) =>
+        /[\\/]node_modules[\\/]zod[\\/]v4[\\/]/.test(args.importer) ? { path: join(dirname(args.importer), '..', 'locales', args.path.endsWith('.cjs') ? 'index.cjs' : 'index.js'), namespace: 'zod-english-only' } : undefined,
       );
       build.onLoad({ filter: /.*/, namespace: 'zod-english-only' }, (args) => ({
-        contents: `export { default as en } from ${JSON.stringify(join(dirname(args.path), 'en.js'))};\n`,
+        contents: args.path.endsWith('.cjs') ? `exports.en = require(${JSON.stringify(join(dirname(args.path), 'en.cjs'))});\n` : `export { default as en } from ${JSON.stringify(join(dirname(args.path), 'en.js'))};\n`,
         resolveDir: dirname(args.path),
         loader: 'js',
       }));
@@ -77,12 +79,47 @@ function zodOnFirstUse() {
       build.onResolve({ filter: /^zod$/ }, (args) =>
         /[\\/]src[\\/]/.test(args.importer) && !/[\\/]node_modules[\\/]/.test(args.importer) ? { path: 'zod', namespace: 'zod-on-first-use' } : undefined,
       );
-      // The ES module build that an `import` resolves to (a `require('zod')` would pick zod's
-      // CommonJS build, with every locale: zodEnglishOnly trims the ES build's).
+      // zod's CommonJS build (its locales trimmed by zodEnglishOnly, as the ES build's are). Bundled
+      // from the ES build, zod's ~80 modules kept their namespace objects, and esbuild defines
+      // those (~1,200 getters) at every load even though the modules initialise at first use: the
+      // list bundle's init took 11.7 ms CPU against 5.0 with the CommonJS build, its cache 505 KB
+      // against 316 (bench/README.md, "Twelfth sitting: the warm listing without a host").
       build.onLoad({ filter: /.*/, namespace: 'zod-on-first-use' }, async () => {
-        const zod = await build.resolve('zod', { kind: 'import-statement', resolveDir: process.cwd() });
+        const zod = await build.resolve('zod', { kind: 'require-call', resolveDir: process.cwd() });
         return { contents: `Object.defineProperty(exports, 'z', { enumerable: true, get: () => require(${JSON.stringify(zod.path)}).z });\n`, resolveDir: process.cwd(), loader: 'js' };
       });
+    },
+  };
+}
+
+/**
+ * Node's crypto module loads ~15 internal modules (ciphers, keys, x509, streams' transform) when
+ * required, and a bundle requires it at load from every module that imports it (the store, the
+ * transport's token, ids). A warm `baton list --json` without a host hashes, signs and draws
+ * nothing random, yet paid for that load in both list bundles (issue 15, bench/README.md "Twelfth
+ * sitting: the warm listing without a host"). Here Baton's sources get a `node:crypto` of plain
+ * functions that require the real module at their first call, so a process that calls none never
+ * loads it. An ES module: esbuild links its exports directly, where a CommonJS stand-in was copied
+ * export by export (67 getters) into every one of its 25 importers at load. Functions only, and
+ * no classes: importing anything else by value from node:crypto fails the build here ("No matching
+ * export"). src/core/hash.ts keeps the real module: it probes `crypto.hash`, which some Node 20
+ * releases lack, and a stand-in would always have it. Only for the parsesRarely bundles.
+ * Test: src/cli/list-local-start.test.ts.
+ */
+function cryptoOnFirstUse() {
+  // Read here, at build time: names every supported Node has (engines: >=20) besides these.
+  const functions = Object.keys(nodeCrypto).filter((name) => name !== 'hash' && /^[a-z]/.test(name) && typeof nodeCrypto[name] === 'function');
+  const hashModule = join(process.cwd(), 'src', 'core', 'hash.ts');
+  return {
+    name: 'crypto-on-first-use',
+    setup(build) {
+      build.onResolve({ filter: /^node:crypto$/ }, (args) =>
+        /[\\/]src[\\/]/.test(args.importer) && !/[\\/]node_modules[\\/]/.test(args.importer) && args.importer !== hashModule ? { path: 'crypto', namespace: 'crypto-on-first-use' } : undefined,
+      );
+      build.onLoad({ filter: /.*/, namespace: 'crypto-on-first-use' }, () => ({
+        contents: ['let loaded;', "const crypto = () => (loaded ??= require('node:crypto'));", ...functions.map((name) => `export function ${name}(...args) { return crypto().${name}(...args); }`)].join('\n'),
+        loader: 'js',
+      }));
     },
   };
 }
@@ -126,7 +163,7 @@ const cliOptions = {
   plugins: [zodEnglishOnly(), commanderChildProcessOnUse(), narrowTextWidth()],
 };
 /** The bundles whose usual run parses nothing (a warm listing, the picker's first screen): zod loads on first use there. */
-const parsesRarely = { ...cliOptions, plugins: [...cliOptions.plugins, zodOnFirstUse()] };
+const parsesRarely = { ...cliOptions, plugins: [...cliOptions.plugins, zodOnFirstUse(), cryptoOnFirstUse()] };
 await build(cliOptions);
 // `baton handoff` alone (src/cli/handoff-main.ts), same options: bin/baton.js runs it for a
 // handoff, so that process reads and deserializes only what a handoff runs.

@@ -12,7 +12,8 @@ import { claude, claudeLogPath, writeLog } from '../core/importers/test-fixtures
  * list bundle (dist/cli/baton-list-local.cjs), which answers from the candidate index. The
  * scanner, its parse pool (worker_threads) and the redaction rules are for a listing the index
  * cannot answer; a warm listing that initialised them paid their start-up for nothing. Nor does it
- * start a process, so node:child_process (commander's, for executable subcommands) stays unloaded.
+ * start a process, so node:child_process (commander's, for executable subcommands) stays unloaded,
+ * and it hashes, signs and draws nothing random, so node:crypto does too.
  */
 const ROOT = join(import.meta.dirname, '..', '..');
 const BATON = join(ROOT, 'bin', 'baton.js');
@@ -105,6 +106,16 @@ describe('a warm baton list --json without a host', () => {
     expect(loaded).not.toContain('NativeModule net');
     // Its agentScan.ms comes from process.hrtime: the first use of `performance` loads perf_hooks (~0.8 ms).
     expect(loaded).not.toContain('NativeModule perf_hooks');
+  }, 60_000);
+
+  it('loads no node:crypto: the list bundles require it at first use, and a new store\'s listing draws no key', async () => {
+    await run(process.execPath, [BATON, 'list', '--json', '--no-host'], { env });
+    const modules = join(root, 'modules-crypto.json');
+    const warm = await run(process.execPath, ['--require', preload, BATON, 'list', '--json'], { env: { ...env, MODULES_FILE: modules } });
+    expect(JSON.parse(warm.stdout)).toMatchObject({ ok: true, total: 3 });
+    const loaded = JSON.parse(await readFile(modules, 'utf8')) as string[];
+    expect(loaded).toContain('NativeModule zlib');
+    expect(loaded).not.toContain('NativeModule crypto');
   }, 60_000);
 
   it('initialises no zod: its schemas are built, and zod loaded, at the first parse (issue 15)', async () => {

@@ -1,5 +1,7 @@
 import { osKeyStore, type KeyStore } from '../../core/store/at-rest/key-store.js';
 
+const LISTING_CREATES_NO_KEYS = 'a listing does not create keys';
+
 /**
  * The OS key store as a listing uses it: it reads an encrypted store's key, and never creates
  * one. A listing writes nothing to the store, so a new store (no sessions yet) need not turn
@@ -12,7 +14,8 @@ export function listingKeyStore(keys: KeyStore = osKeyStore()): KeyStore {
   return {
     label: keys.label,
     read: (account) => keys.read(account),
-    write: () => Promise.reject(new Error('a listing does not create keys')),
+    write: () => Promise.reject(new Error(LISTING_CREATES_NO_KEYS)),
     remove: (account) => keys.remove(account),
+    refusesNewKeys: LISTING_CREATES_NO_KEYS,
   };
 }

@@ -108,6 +108,10 @@ export async function loadKey(keys: KeyStore | null, ref: KeyRef, root: string):
 
 /** Creates a key in the keychain and reads it back (a store that silently drops writes must not be trusted with the only copy). */
 export async function createKey(keys: KeyStore): Promise<{ key: DataKey; ref: KeyRef }> {
+  // Before any random byte: drawing a key loads node:crypto, ~15 modules that a warm listing of a
+  // new store otherwise never needs (issue 15, bench/README.md "Twelfth sitting: the warm listing
+  // without a host").
+  if (keys.refusesNewKeys !== undefined) throw new Error(keys.refusesNewKeys);
   const key = newDataKey();
   const ref = { account: `data-key-${randomBytes(8).toString('hex')}`, keyId: key.keyId };
   await keys.write(ref.account, key.key);

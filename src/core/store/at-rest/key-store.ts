@@ -21,6 +21,11 @@ export interface KeyStore {
   read(account: string): Promise<Buffer | undefined>;
   write(account: string, secret: Buffer): Promise<void>;
   remove(account: string): Promise<boolean>;
+  /**
+   * Set on a store that creates no keys (a listing's, cli/commands/listing-key-store.ts): why.
+   * createKey refuses with it before it draws a key that the write would refuse anyway.
+   */
+  readonly refusesNewKeys?: string;
 }
 
 type Keyring = typeof import('@napi-rs/keyring');
