@@ -151,6 +151,19 @@ describe('session store', () => {
     await again.close();
   });
 
+  it('listing a new data directory writes nothing; its first session creates the index', async () => {
+    const store = await openStore(root);
+    expect(await store.list({ includeArchived: true })).toEqual([]);
+    expect(await store.list()).toEqual([]);
+    expect(await readdir(root)).not.toContain('index.json');
+    const s = await store.createSession(base);
+    expect((await store.list()).map((r) => r.id)).toEqual([s.id]);
+    await store.close();
+    const again = await openStore(root);
+    expect((await again.list()).map((r) => r.id)).toEqual([s.id]);
+    await again.close();
+  });
+
   it('list adds a session whose index row was never written (crash between)', async () => {
     const store = await openStore(root);
     const s = await store.createSession(base);

@@ -3,9 +3,10 @@ import { HandlerResult, uiChannels, uiEvents, type UiChannel, type UiEvent, type
 import { ApiError, ClientErrorCode } from './api-error';
 import type { BatonBridge } from './baton-bridge';
 import { createBridgeTransport } from './bridge-transport';
+import type { EarlyConnection } from './early-connection';
 import { createNoTokenTransport } from './no-token-transport';
 import { withLocalPreferences } from './local-preferences';
-import { takeToken, wsUrlFor } from './token';
+import { safeSessionStorage, takeToken, wsUrlFor } from './token';
 import type { BatonApi, Transport } from './types';
 import { createWsTransport, type WsTransportOptions } from './ws-transport';
 
@@ -72,7 +73,9 @@ export interface CreateApiOptions {
   /** Defaults to the page's window; tests pass their own. */
   window?: Window;
   /** Passed to the WebSocket transport (tests shorten timeouts and backoff). */
-  ws?: Omit<WsTransportOptions, 'url'>;
+  ws?: Omit<WsTransportOptions, 'url' | 'early'>;
+  /** The socket the page's first module opened (early-connection.ts): the transport adopts it and its token. */
+  early?: EarlyConnection;
 }
 
 /**
@@ -84,20 +87,13 @@ export function createApi(options: CreateApiOptions = {}): BatonApi {
   const bridge: BatonBridge | undefined = win.baton;
   if (bridge !== undefined) return createApiFromTransport(createBridgeTransport(bridge));
 
-  const token = takeToken({ location: win.location, history: win.history, sessionStorage: safeSessionStorage(win) });
   // The browser host keeps client-local preferences in this page's localStorage (the desktop shell: electron-store).
   const storage = safeLocalStorage(win);
+  const { early } = options;
+  if (early !== undefined) return createApiFromTransport(withLocalPreferences(createWsTransport({ ...options.ws, url: early.url, early: early.socket }), storage));
+  const token = takeToken({ location: win.location, history: win.history, sessionStorage: safeSessionStorage(win) });
   if (token === null) return createApiFromTransport(withLocalPreferences(createNoTokenTransport(), storage));
   return createApiFromTransport(withLocalPreferences(createWsTransport({ ...options.ws, url: wsUrlFor(win.location, token) }), storage));
-}
-
-// Reading window.sessionStorage itself throws when storage is disabled.
-function safeSessionStorage(win: Window): Storage | undefined {
-  try {
-    return win.sessionStorage;
-  } catch {
-    return undefined;
-  }
 }
 
 function safeLocalStorage(win: Window): Storage | undefined {

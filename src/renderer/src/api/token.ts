@@ -68,3 +68,12 @@ export function wsUrlFor(location: Pick<Location, 'protocol' | 'host'>, token: s
   const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
   return `${scheme}://${location.host}/ws?token=${encodeURIComponent(token)}`;
 }
+
+/** Reading window.sessionStorage itself throws when storage is disabled. */
+export function safeSessionStorage(win: Window): Storage | undefined {
+  try {
+    return win.sessionStorage;
+  } catch {
+    return undefined;
+  }
+}

@@ -25,6 +25,8 @@ export interface WsTransportOptions {
   createSocket?: (url: string) => WebSocketLike;
   backoff?: BackoffOptions;
   requestTimeoutMs?: number;
+  /** A socket opened before the transport existed (early-connection.ts): its first connection. */
+  early?: WebSocketLike;
 }
 
 interface Pending {
@@ -51,6 +53,7 @@ export function createWsTransport(options: WsTransportOptions): Transport {
   const pending = new Map<number, Pending>();
   let state: ConnectionState = { status: 'connecting' };
   let socket: WebSocketLike | null = null;
+  let earlySocket = options.early;
   let nextId = 1;
   let attempt = 0;
   let reconnectTimer: ReturnType<typeof setTimeout> | null = null;
@@ -74,7 +77,8 @@ export function createWsTransport(options: WsTransportOptions): Transport {
     reconnectTimer = null;
     let current: WebSocketLike;
     try {
-      current = createSocket(options.url);
+      current = earlySocket ?? createSocket(options.url);
+      earlySocket = undefined;
     } catch (error) {
       // A malformed URL throws synchronously; treat it like a refused connection.
       console.error('Baton: could not open the WebSocket', error);

@@ -66,3 +66,22 @@ describe('the locale formats', () => {
     for (const spy of perCall) expect(spy).not.toHaveBeenCalled();
   });
 });
+
+describe('prepareListDates', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('makes the list rows\' date format once, ahead: their dates then make none', async () => {
+    vi.resetModules();
+    const fresh = await import('./relative-time');
+    const Real = Intl.DateTimeFormat;
+    // Counts what is made; `new` on the spy returns the real format.
+    const made = vi.spyOn(Intl, 'DateTimeFormat').mockImplementation(function (...args: ConstructorParameters<typeof Intl.DateTimeFormat>) {
+      return new Real(...args);
+    } as typeof Intl.DateTimeFormat);
+    fresh.prepareListDates();
+    expect(made).toHaveBeenCalledTimes(1);
+    const thisYear = NOW - 20 * 24 * 60 * MIN;
+    expect(fresh.relativeTime(new Date(thisYear).toISOString(), NOW)).toBe(new Date(thisYear).toLocaleDateString(undefined, { month: 'short', day: 'numeric' }));
+    expect(made).toHaveBeenCalledTimes(1);
+  });
+});
