@@ -49,6 +49,19 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
+/**
+ * The Node modules a warm `baton list --json` loaded (recorded by the preload into `file`), after
+ * checking that it answered; zlib is among them, so the record is real (the index's CRC-32).
+ */
+async function modulesOfWarmListing(file: string, extraEnv: Record<string, string> = {}): Promise<string[]> {
+  const modules = join(root, file);
+  const warm = await run(process.execPath, ['--require', preload, BATON, 'list', '--json'], { env: { ...env, ...extraEnv, MODULES_FILE: modules } });
+  expect(JSON.parse(warm.stdout)).toMatchObject({ ok: true, total: 3 });
+  const loaded = JSON.parse(await readFile(modules, 'utf8')) as string[];
+  expect(loaded).toContain('NativeModule zlib');
+  return loaded;
+}
+
 describe('a warm baton list --json without a host', () => {
   it('prints the same document through a pipe as into a file (both written to fd 1 synchronously)', async () => {
     await run(process.execPath, [BATON, 'list', '--json', '--no-host'], { env });
@@ -83,38 +96,22 @@ describe('a warm baton list --json without a host', () => {
   it('answers from the index without starting the scanner (worker_threads, its parse pool, stays unloaded)', async () => {
     const cold = await run(process.execPath, [BATON, 'list', '--json', '--no-host'], { env });
     expect(JSON.parse(cold.stdout)).toMatchObject({ ok: true, total: 3 });
-    const modules = join(root, 'modules.json');
     const trace = join(root, 'trace.jsonl');
-    const warm = await run(process.execPath, ['--require', preload, BATON, 'list', '--json'], { env: { ...env, MODULES_FILE: modules, BATON_PHASE_TRACE: trace } });
-    expect(JSON.parse(warm.stdout)).toMatchObject({ ok: true, total: 3 });
+    const loaded = await modulesOfWarmListing('modules.json', { BATON_PHASE_TRACE: trace });
     // The index answered (not the scan), so what it loaded is the warm listing's start-up.
     expect(JSON.parse(await readFile(trace, 'utf8')).marks).toHaveProperty('index-listing');
-    const loaded = JSON.parse(await readFile(modules, 'utf8')) as string[];
-    expect(loaded).toContain('NativeModule zlib'); // the record is real: the index's CRC-32 comes from zlib
     expect(loaded).not.toContain('NativeModule worker_threads');
   }, 60_000);
 
-  it('loads no node:child_process (commander\'s spawn loads it when called), no node:net (its JSON is written to fd 1) and no perf_hooks', async () => {
+  it('loads no node:child_process (commander\'s spawn loads it when called), no node:net (its JSON is written to fd 1), no perf_hooks and no node:crypto', async () => {
     await run(process.execPath, [BATON, 'list', '--json', '--no-host'], { env });
-    const modules = join(root, 'modules-cp.json');
-    const warm = await run(process.execPath, ['--require', preload, BATON, 'list', '--json'], { env: { ...env, MODULES_FILE: modules } });
-    expect(JSON.parse(warm.stdout)).toMatchObject({ ok: true, total: 3 });
-    const loaded = JSON.parse(await readFile(modules, 'utf8')) as string[];
-    expect(loaded).toContain('NativeModule zlib');
+    const loaded = await modulesOfWarmListing('modules-unused.json');
     expect(loaded).not.toContain('NativeModule child_process');
     // Its JSON goes to fd 1 with synchronous writes: no process.stdout, whose pipe stream loads node:net.
     expect(loaded).not.toContain('NativeModule net');
     // Its agentScan.ms comes from process.hrtime: the first use of `performance` loads perf_hooks (~0.8 ms).
     expect(loaded).not.toContain('NativeModule perf_hooks');
-  }, 60_000);
-
-  it('loads no node:crypto: the list bundles require it at first use, and a new store\'s listing draws no key', async () => {
-    await run(process.execPath, [BATON, 'list', '--json', '--no-host'], { env });
-    const modules = join(root, 'modules-crypto.json');
-    const warm = await run(process.execPath, ['--require', preload, BATON, 'list', '--json'], { env: { ...env, MODULES_FILE: modules } });
-    expect(JSON.parse(warm.stdout)).toMatchObject({ ok: true, total: 3 });
-    const loaded = JSON.parse(await readFile(modules, 'utf8')) as string[];
-    expect(loaded).toContain('NativeModule zlib');
+    // The list bundles require node:crypto at first use, and a new store's listing draws no key.
     expect(loaded).not.toContain('NativeModule crypto');
   }, 60_000);
 
