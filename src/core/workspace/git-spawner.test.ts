@@ -1,0 +1,104 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { GitSpawner } from './git-spawner.js';
+import { runGitBatch } from './git-batch.js';
+import { type GitResult } from './git.js';
+import { cleanupTemp, tempDir, repoAt } from './test-support/repo.js';
+
+/** A real repository: a commit, a big file (more than a pipe holds), a change, a binary file, a name with a quote. */
+function makeRepo() {
+  const repo = repoAt(tempDir('baton-spawner-'));
+  repo.git('init', '-q', '-b', 'main');
+  repo.git('config', 'user.email', 't@example.com');
+  repo.git('config', 'user.name', 'T');
+  repo.write('small.txt', 'one\n');
+  repo.write('big.txt', 'line of text that repeats\n'.repeat(20_000));
+  repo.write('bin.dat', new Uint8Array([0, 1, 2, 255, 0, 10, 13]));
+  repo.write("it's $(here) `x`.txt", 'quoted\n');
+  repo.commitAll('first');
+  repo.write('small.txt', 'two\n');
+  return repo;
+}
+
+const repo = makeRepo();
+const spawner = new GitSpawner().start();
+afterAll(() => {
+  spawner.close();
+  cleanupTemp();
+});
+
+const plain = (r: GitResult) => ({ code: r.code, stdout: r.stdout.toString('base64'), stderr: r.stderr });
+/** The same batch as runGitBatch runs it in a child of this process. */
+const direct = (cwd: string, calls: string[][]) => runGitBatch(cwd, calls.map((args) => ({ args })));
+
+describe.skipIf(process.platform === 'win32')('GitSpawner: a batch answers as it does from a spawn of the host', () => {
+  it('codes, stdout (binary, past a pipe buffer) and stderr of successes and failures, in order', async () => {
+    const calls = [
+      ['cat-file', '-p', 'HEAD:big.txt'],
+      ['cat-file', '-p', 'HEAD:bin.dat'],
+      ['config', '--get', 'remote.origin.url'], // exit 1, nothing printed
+      ['rev-parse', '--verify', 'no-such-ref'], // exit 128 with a message
+    ];
+    const before = spawner.batchesRun;
+    const shelled = await spawner.run(repo.root, calls);
+    expect(spawner.batchesRun).toBe(before + 1);
+    expect(shelled!.map(plain)).toEqual((await direct(repo.root, calls)).map(plain));
+    expect(shelled!.map((r) => r.code)).toEqual([0, 0, 1, 128]);
+    expect(shelled![0]!.stdout.length).toBe(26 * 20_000);
+  });
+
+  it("arguments with quotes, $( ) and backticks reach git as given (nothing is interpreted)", async () => {
+    const calls = [['ls-files', '-z', '--', "it's $(here) `x`.txt"], ['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=all']];
+    const shelled = await spawner.run(join(repo.root), calls);
+    expect(shelled![0]!.stdout.toString()).toBe("it's $(here) `x`.txt\0");
+    expect(shelled!.map(plain)).toEqual((await direct(repo.root, calls)).map(plain));
+  });
+
+  it('a missing directory fails every call with 128, as a spawn there does', async () => {
+    const shelled = await spawner.run(join(repo.root, 'no-such-dir'), [['rev-parse', 'HEAD'], ['status']]);
+    expect(shelled!.map((r) => r.code)).toEqual([128, 128]);
+    expect((await direct(join(repo.root, 'no-such-dir'), [['rev-parse', 'HEAD'], ['status']])).map((r) => r.code)).toEqual([128, 128]);
+  });
+
+  it('batches started together each get their own answers', async () => {
+    const many = await Promise.all(Array.from({ length: 12 }, (_, i) => spawner.run(repo.root, [['rev-parse', `HEAD~0`], ['cat-file', '-s', i % 2 ? 'HEAD:small.txt' : 'HEAD:big.txt']])));
+    const head = repo.git('rev-parse', 'HEAD');
+    many.forEach((results, i) => {
+      expect(results![0]!.stdout.toString().trim()).toBe(head);
+      expect(results![1]!.stdout.toString().trim()).toBe(i % 2 ? '4' : String(26 * 20_000));
+    });
+  });
+
+  it('declines (null) what one line cannot carry: a newline in a path or an argument', async () => {
+    expect(await spawner.run(`${repo.root}\nx`, [['status']])).toBeNull();
+    expect(await spawner.run(repo.root, [['log', '--format=a\nb']])).toBeNull();
+  });
+
+  it('a shell that died answers null, runGitBatch then runs the batch itself, and a new shell serves the next batch', async () => {
+    const own = new GitSpawner().start();
+    try {
+      const calls = [['rev-parse', 'HEAD'], ['status', '--porcelain=v2', '-z']];
+      const pid = own.pid!;
+      // Killed while a batch is on its way: that batch answers null.
+      const running = own.run(repo.root, [['cat-file', '-p', 'HEAD:big.txt']]);
+      process.kill(pid, 'SIGKILL');
+      expect(await running).toBeNull();
+      // The batch API never sees it: the same results as a spawn of this process.
+      const viaBatch = await runGitBatch(repo.root, calls.map((args) => ({ args })), { spawner: own });
+      expect(viaBatch.map(plain)).toEqual((await direct(repo.root, calls)).map(plain));
+      // A new shell answers later batches.
+      expect((await own.run(repo.root, calls))!.map(plain)).toEqual((await direct(repo.root, calls)).map(plain));
+      expect(own.pid).not.toBe(pid);
+    } finally {
+      own.close();
+    }
+  });
+
+  it('a closed spawner declines, and runGitBatch answers as without it', async () => {
+    const own = new GitSpawner().start();
+    own.close();
+    expect(await own.run(repo.root, [['rev-parse', 'HEAD']])).toBeNull();
+    const calls = [['rev-parse', 'HEAD'], ['cat-file', '-t', 'HEAD']];
+    expect((await runGitBatch(repo.root, calls.map((args) => ({ args })), { spawner: own })).map(plain)).toEqual((await direct(repo.root, calls)).map(plain));
+  });
+});

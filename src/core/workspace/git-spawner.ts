@@ -1,0 +1,146 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { GIT_MAX_BUFFER_BYTES, gitArgs, gitEnv, type GitResult } from './git.js';
+
+/**
+ * A long-lived `/bin/sh` that starts git batches for a host (issue 20, the receiver's answer).
+ * Node's spawn forks the calling process and waits until the child has exec'd, on the calling
+ * thread: in a host that is 2.5–3 ms quiet and ~15 ms under load per batch, during which the
+ * offer's verification (running beside the workspace verdict) stands still. This shell is started
+ * once; each batch is one line on its stdin, and the forks are the small shell's, not the host's.
+ *
+ * Each git writes its stdout and stderr to files of a private temporary directory (the host reads
+ * them once the batch has ended) and its exit code to the shell's stdout as "ID INDEX CODE", then
+ * "ID end". Buffered calls only, no extra environment: anything else, a path or argument that
+ * holds a newline (one batch is one line), Windows, or a shell that died answers null and the
+ * caller runs the batch as before. The shell reads nothing but its stdin: when the host goes
+ * away, stdin ends and so does the shell; its handles are unref'd and never keep a host alive.
+ */
+
+/** The shell's loop: every line is one batch script, run in a background subshell so batches overlap. */
+const LOOP = 'while IFS= read -r line; do eval "$line"; done';
+
+const quote = (arg: string) => `'${arg.replaceAll("'", "'\\''")}'`;
+
+interface Pending {
+  codes: Map<number, number>;
+  resolve: (ended: Map<number, number> | null) => void;
+}
+
+export class GitSpawner {
+  private child: ChildProcess | null = null;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private buffered = '';
+  private closed = false;
+  private ran = 0;
+
+  /** Batches this shell has answered (what a host's tests and benches read). */
+  get batchesRun(): number {
+    return this.ran;
+  }
+
+  /** The shell's process id while it runs. */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  /** Starts the shell now, so the host's one fork of itself happens at start-up, not during an offer. */
+  start(): this {
+    this.shell();
+    return this;
+  }
+
+  /**
+   * The batch's results in the calls' order (each as runGit gives it), or null when this spawner
+   * cannot run it (the caller then runs it itself; git's read-only commands can simply run again).
+   */
+  async run(cwd: string, argsList: readonly string[][]): Promise<GitResult[] | null> {
+    if (this.closed || process.platform === 'win32') return null;
+    if (cwd.includes('\n') || argsList.some((args) => args.some((a) => a.includes('\n')))) return null;
+    const child = this.shell();
+    if (child === null) return null;
+    const dir = await mkdtemp(join(tmpdir(), 'baton-git-'));
+    try {
+      if (dir.includes('\n')) return null;
+      const id = this.nextId++;
+      const ended = new Promise<Map<number, number> | null>((resolve) => this.pending.set(id, { codes: new Map(), resolve }));
+      const jobs = argsList.map(
+        (args, i) => `{ git ${gitArgs(args).map(quote).join(' ')} </dev/null >${quote(join(dir, `o${i}`))} 2>${quote(join(dir, `e${i}`))}; echo "${id} ${i} $?"; } &`,
+      );
+      // cd in the batch's own subshell: a missing cwd fails every call, as a spawn's ENOENT does.
+      const line = `( cd ${quote(cwd)} 2>/dev/null || { ${argsList.map((_, i) => `echo "${id} ${i} 128";`).join(' ')} echo "${id} end"; exit; }; ${jobs.join(' ')} wait; echo "${id} end" ) &\n`;
+      child.stdin!.write(line); // a shell that went away answers through 'error'/'exit' (fail)
+      const codes = await ended;
+      if (codes === null) return null;
+      this.ran++;
+      return await Promise.all(argsList.map((_, i) => this.result(dir, i, codes.get(i))));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  /** Ends the shell; batches still running answer null. */
+  close(): void {
+    this.closed = true;
+    this.fail();
+    this.child?.stdin?.end();
+    this.child = null;
+  }
+
+  private async result(dir: string, i: number, code: number | undefined): Promise<GitResult> {
+    const [stdout, stderrBytes] = await Promise.all([readFile(join(dir, `o${i}`)).catch(() => Buffer.alloc(0)), readFile(join(dir, `e${i}`)).catch(() => Buffer.alloc(0))]);
+    const stderr = stderrBytes.toString('utf8');
+    // Node's own words when a buffered stdout passes the limit (execFile's maxBuffer).
+    if (stdout.length > GIT_MAX_BUFFER_BYTES) return { code: 128, stdout: stdout.subarray(0, GIT_MAX_BUFFER_BYTES), stderr: stderr || 'stdout maxBuffer length exceeded' };
+    return { code: code ?? 128, stdout, stderr: code === undefined ? stderr || 'git ended without an exit code (the shell was stopped)' : stderr };
+  }
+
+  private shell(): ChildProcess | null {
+    if (this.closed) return null;
+    if (this.child) return this.child;
+    let child: ChildProcess;
+    try {
+      child = spawn('/bin/sh', ['-c', LOOP], { env: gitEnv(), stdio: ['pipe', 'pipe', 'ignore'], windowsHide: true });
+    } catch {
+      return null;
+    }
+    this.child = child;
+    const gone = () => {
+      if (this.child === child) this.child = null;
+      this.fail();
+    };
+    child.on('error', gone);
+    child.on('exit', gone);
+    child.stdin!.on('error', gone);
+    child.stdout!.on('data', (chunk: Buffer) => this.read(chunk.toString('latin1')));
+    // A host never waits for its spawner: the shell ends when the host's end of stdin closes.
+    child.unref();
+    (child.stdin as unknown as { unref?: () => void }).unref?.();
+    (child.stdout as unknown as { unref?: () => void }).unref?.();
+    return child;
+  }
+
+  private read(text: string): void {
+    this.buffered += text;
+    let newline: number;
+    while ((newline = this.buffered.indexOf('\n')) !== -1) {
+      const [id, index, code] = this.buffered.slice(0, newline).split(' ');
+      this.buffered = this.buffered.slice(newline + 1);
+      const pending = this.pending.get(Number(id));
+      if (!pending) continue;
+      if (index === 'end') {
+        this.pending.delete(Number(id));
+        pending.resolve(pending.codes);
+      } else if (Number.isInteger(Number(index)) && Number.isInteger(Number(code))) pending.codes.set(Number(index), Number(code));
+    }
+  }
+
+  private fail(): void {
+    for (const pending of this.pending.values()) pending.resolve(null);
+    this.pending.clear();
+    this.buffered = '';
+  }
+}
