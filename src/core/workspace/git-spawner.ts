@@ -25,6 +25,8 @@ const LOOP = 'while IFS= read -r line; do eval "$line"; done';
 const quote = (arg: string) => `'${arg.replaceAll("'", "'\\''")}'`;
 
 interface Pending {
+  /** The shell the batch went to: when it goes away, only its batches answer null. */
+  child: ChildProcess;
   codes: Map<number, number>;
   resolve: (ended: Map<number, number> | null) => void;
 }
@@ -33,7 +35,6 @@ export class GitSpawner {
   private child: ChildProcess | null = null;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
-  private buffered = '';
   private closed = false;
   private ran = 0;
 
@@ -60,19 +61,22 @@ export class GitSpawner {
   async run(cwd: string, argsList: readonly string[][]): Promise<GitResult[] | null> {
     if (this.closed || process.platform === 'win32') return null;
     if (cwd.includes('\n') || argsList.some((args) => args.some((a) => a.includes('\n')))) return null;
-    const child = this.shell();
-    if (child === null) return null;
     const dir = await mkdtemp(join(tmpdir(), 'baton-git-'));
     try {
-      if (dir.includes('\n')) return null;
+      // The shell as it is now (after the await): one that died meanwhile is replaced here.
+      const child = this.shell();
+      if (child === null || dir.includes('\n')) return null;
       const id = this.nextId++;
-      const ended = new Promise<Map<number, number> | null>((resolve) => this.pending.set(id, { codes: new Map(), resolve }));
+      const ended = new Promise<Map<number, number> | null>((resolve) => this.pending.set(id, { child, codes: new Map(), resolve }));
       const jobs = argsList.map(
         (args, i) => `{ git ${gitArgs(args).map(quote).join(' ')} </dev/null >${quote(join(dir, `o${i}`))} 2>${quote(join(dir, `e${i}`))}; echo "${id} ${i} $?"; } &`,
       );
       // cd in the batch's own subshell: a missing cwd fails every call, as a spawn's ENOENT does.
       const line = `( cd ${quote(cwd)} 2>/dev/null || { ${argsList.map((_, i) => `echo "${id} ${i} 128";`).join(' ')} echo "${id} end"; exit; }; ${jobs.join(' ')} wait; echo "${id} end" ) &\n`;
-      child.stdin!.write(line); // a shell that went away answers through 'error'/'exit' (fail)
+      // A shell that goes away answers every batch null ('exit', 'error': fail()); one whose
+      // stdin is already gone may emit neither, so the write's own error answers this batch.
+      if (!child.stdin!.writable) this.settle(id, null);
+      else child.stdin!.write(line, (error) => error && this.settle(id, null));
       const codes = await ended;
       if (codes === null) return null;
       this.ran++;
@@ -110,12 +114,15 @@ export class GitSpawner {
     this.child = child;
     const gone = () => {
       if (this.child === child) this.child = null;
-      this.fail();
+      this.fail(child);
     };
     child.on('error', gone);
     child.on('exit', gone);
     child.stdin!.on('error', gone);
-    child.stdout!.on('data', (chunk: Buffer) => this.read(chunk.toString('latin1')));
+    let buffered = ''; // this shell's own partial line
+    child.stdout!.on('data', (chunk: Buffer) => {
+      buffered = this.read(buffered + chunk.toString('latin1'));
+    });
     // A host never waits for its spawner: the shell ends when the host's end of stdin closes.
     child.unref();
     (child.stdin as unknown as { unref?: () => void }).unref?.();
@@ -123,24 +130,27 @@ export class GitSpawner {
     return child;
   }
 
-  private read(text: string): void {
-    this.buffered += text;
-    let newline: number;
-    while ((newline = this.buffered.indexOf('\n')) !== -1) {
-      const [id, index, code] = this.buffered.slice(0, newline).split(' ');
-      this.buffered = this.buffered.slice(newline + 1);
+  /** Takes the shell's complete "ID INDEX CODE" / "ID end" lines; returns what is left of a partial one. */
+  private read(text: string): string {
+    let start = 0;
+    for (let newline = text.indexOf('\n'); newline !== -1; start = newline + 1, newline = text.indexOf('\n', start)) {
+      const [id, index, code] = text.slice(start, newline).split(' ');
       const pending = this.pending.get(Number(id));
       if (!pending) continue;
-      if (index === 'end') {
-        this.pending.delete(Number(id));
-        pending.resolve(pending.codes);
-      } else if (Number.isInteger(Number(index)) && Number.isInteger(Number(code))) pending.codes.set(Number(index), Number(code));
+      if (index === 'end') this.settle(Number(id), pending.codes);
+      else if (Number.isInteger(Number(index)) && Number.isInteger(Number(code))) pending.codes.set(Number(index), Number(code));
     }
+    return text.slice(start);
   }
 
-  private fail(): void {
-    for (const pending of this.pending.values()) pending.resolve(null);
-    this.pending.clear();
-    this.buffered = '';
+  private settle(id: number, codes: Map<number, number> | null): void {
+    const pending = this.pending.get(id);
+    this.pending.delete(id);
+    pending?.resolve(codes);
+  }
+
+  /** Answers null to the batches of `child` (all of them when none is named). */
+  private fail(child?: ChildProcess): void {
+    for (const [id, pending] of this.pending) if (child === undefined || pending.child === child) this.settle(id, null);
   }
 }
