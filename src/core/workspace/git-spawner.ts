@@ -68,6 +68,7 @@ export class GitSpawner {
       if (child === null || dir.includes('\n')) return null;
       const id = this.nextId++;
       const ended = new Promise<Map<number, number> | null>((resolve) => this.pending.set(id, { child, codes: new Map(), resolve }));
+      holdOpen(child, true); // a batch being answered keeps the process alive, as a spawn's pipes do
       const jobs = argsList.map(
         (args, i) => `{ git ${gitArgs(args).map(quote).join(' ')} </dev/null >${quote(join(dir, `o${i}`))} 2>${quote(join(dir, `e${i}`))}; echo "${id} ${i} $?"; } &`,
       );
@@ -123,10 +124,10 @@ export class GitSpawner {
     child.stdout!.on('data', (chunk: Buffer) => {
       buffered = this.read(buffered + chunk.toString('latin1'));
     });
-    // A host never waits for its spawner: the shell ends when the host's end of stdin closes.
+    // A host never waits for an idle spawner: the shell ends when the host's end of stdin closes.
     child.unref();
     (child.stdin as unknown as { unref?: () => void }).unref?.();
-    (child.stdout as unknown as { unref?: () => void }).unref?.();
+    holdOpen(child, false);
     return child;
   }
 
@@ -145,12 +146,21 @@ export class GitSpawner {
 
   private settle(id: number, codes: Map<number, number> | null): void {
     const pending = this.pending.get(id);
+    if (!pending) return;
     this.pending.delete(id);
-    pending?.resolve(codes);
+    if (![...this.pending.values()].some((p) => p.child === pending.child)) holdOpen(pending.child, false);
+    pending.resolve(codes);
   }
 
   /** Answers null to the batches of `child` (all of them when none is named). */
   private fail(child?: ChildProcess): void {
     for (const [id, pending] of this.pending) if (child === undefined || pending.child === child) this.settle(id, null);
   }
+}
+
+/** Whether the shell's stdout keeps this process's event loop alive (only while a batch waits on it). */
+function holdOpen(child: ChildProcess, hold: boolean): void {
+  const stdout = child.stdout as unknown as { ref?: () => void; unref?: () => void } | null;
+  if (hold) stdout?.ref?.();
+  else stdout?.unref?.();
 }
