@@ -79,8 +79,9 @@ describe.skipIf(process.platform === 'win32')('GitSpawner: a batch answers as it
     try {
       const calls = [['rev-parse', 'HEAD'], ['status', '--porcelain=v2', '-z']];
       const pid = own.pid!;
-      // Killed while a batch is on its way: that batch answers null.
-      const running = own.run(repo.root, [['cat-file', '-p', 'HEAD:big.txt']]);
+      // Killed while a batch runs (a git alias that sleeps 1 s): that batch answers null.
+      const running = own.run(repo.root, [['-c', 'alias.slow=!sleep 1', 'slow']]);
+      await new Promise((resolve) => setTimeout(resolve, 300));
       process.kill(pid, 'SIGKILL');
       expect(await running).toBeNull();
       // The batch API never sees it: the same results as a spawn of this process.
@@ -100,5 +101,23 @@ describe.skipIf(process.platform === 'win32')('GitSpawner: a batch answers as it
     expect(await own.run(repo.root, [['rev-parse', 'HEAD']])).toBeNull();
     const calls = [['rev-parse', 'HEAD'], ['cat-file', '-t', 'HEAD']];
     expect((await runGitBatch(repo.root, calls.map((args) => ({ args })), { spawner: own })).map(plain)).toEqual((await direct(repo.root, calls)).map(plain));
+  });
+});
+
+describe.skipIf(process.platform === 'win32')('GitSpawner: the process it lives in', () => {
+  it('a batch keeps the process alive until it is answered; an idle shell never does', async () => {
+    const { execFile } = await import('node:child_process');
+    const { promisify } = await import('node:util');
+    const script = [
+      `import { GitSpawner } from ${JSON.stringify(join(import.meta.dirname, 'git-spawner.ts'))};`,
+      'const spawner = new GitSpawner().start();',
+      `const [head] = (await spawner.run(${JSON.stringify(repo.root)}, [['rev-parse', 'HEAD']])) ?? [];`,
+      "process.stdout.write('head ' + head.stdout.toString());",
+    ].join('\n');
+    // Nothing else holds this process's event loop: with the shell's stdout unref'd while the
+    // batch ran, Node would end it with the top-level await unsettled (exit 13, nothing printed).
+    // After the answer the idle shell must not keep it either (execFile would time out).
+    const run = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { timeout: 20_000 });
+    expect(run.stdout).toBe(`head ${repo.git('rev-parse', 'HEAD')}\n`);
   });
 });
