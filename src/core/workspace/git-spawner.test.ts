@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { GitSpawner } from './git-spawner.js';
 import { runGitBatch } from './git-batch.js';
@@ -72,6 +73,35 @@ describe.skipIf(process.platform === 'win32')('GitSpawner: a batch answers as it
   it('declines (null) what one line cannot carry: a newline in a path or an argument', async () => {
     expect(await spawner.run(`${repo.root}\nx`, [['status']])).toBeNull();
     expect(await spawner.run(repo.root, [['log', '--format=a\nb']])).toBeNull();
+  });
+
+  it('no temporary directory (a missing temp root): null, and runGitBatch answers as a spawn', async () => {
+    const own = new GitSpawner({ tempRoot: join(tempDir('baton-spawner-root-'), 'missing') }).start();
+    try {
+      const calls = [['rev-parse', 'HEAD'], ['cat-file', '-t', 'HEAD']];
+      expect(await own.run(repo.root, calls)).toBeNull();
+      expect((await runGitBatch(repo.root, calls.map((args) => ({ args })), { spawner: own })).map(plain)).toEqual((await direct(repo.root, calls)).map(plain));
+    } finally {
+      own.close();
+    }
+  });
+
+  it("a batch directory that cannot be removed does not fail the batch's answer", async () => {
+    const root = tempDir('baton-spawner-root-');
+    const own = new GitSpawner({ tempRoot: root }).start();
+    try {
+      const running = own.run(repo.root, [['-c', 'alias.slow=!sleep 0.5; echo slept', 'slow']]);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      // The temp root becomes a file while the batch runs: removing its directory fails (ENOTDIR).
+      renameSync(root, `${root}-moved`);
+      writeFileSync(root, 'not a directory');
+      const [result] = (await running)!;
+      expect(result!.code).toBe(0);
+      expect(readdirSync(`${root}-moved`).filter((name) => name.startsWith('baton-git-'))).toHaveLength(1);
+    } finally {
+      own.close();
+      rmSync(`${root}-moved`, { recursive: true, force: true });
+    }
   });
 
   it('a shell that died answers null, runGitBatch then runs the batch itself, and a new shell serves the next batch', async () => {

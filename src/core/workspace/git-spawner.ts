@@ -14,15 +14,24 @@ import { GIT_MAX_BUFFER_BYTES, gitArgs, gitEnv, type GitResult } from './git.js'
  * Each git writes its stdout and stderr to files of a private temporary directory (the host reads
  * them once the batch has ended) and its exit code to the shell's stdout as "ID INDEX CODE", then
  * "ID end". Buffered calls only, no extra environment: anything else, a path or argument that
- * holds a newline (one batch is one line), Windows, or a shell that died answers null and the
- * caller runs the batch as before. The shell reads nothing but its stdin: when the host goes
- * away, stdin ends and so does the shell; its handles are unref'd and never keep a host alive.
+ * holds a newline (one batch is one line), a temporary directory that cannot be made, Windows, or
+ * a shell that died answers null and the caller runs the batch as before. The shell reads nothing
+ * but its stdin: when the host goes away, stdin ends and so does the shell; its handles are
+ * unref'd and never keep a host alive.
  */
 
 /** The shell's loop: every line is one batch script, run in a background subshell so batches overlap. */
 const LOOP = 'while IFS= read -r line; do eval "$line"; done';
 
 const quote = (arg: string) => `'${arg.replaceAll("'", "'\\''")}'`;
+
+/** The batches' temporary directories: `baton-git-XXXXXX` under the temporary root. */
+const DIR_PREFIX = 'baton-git-';
+
+export interface GitSpawnerOptions {
+  /** Where the batches' directories go (default: os.tmpdir() at each batch). */
+  tempRoot?: string;
+}
 
 interface Pending {
   /** The shell the batch went to: when it goes away, only its batches answer null. */
@@ -37,6 +46,8 @@ export class GitSpawner {
   private nextId = 1;
   private closed = false;
   private ran = 0;
+
+  constructor(private readonly options: GitSpawnerOptions = {}) {}
 
   /** Batches this shell has answered (what a host's tests and benches read). */
   get batchesRun(): number {
@@ -61,7 +72,9 @@ export class GitSpawner {
   async run(cwd: string, argsList: readonly string[][]): Promise<GitResult[] | null> {
     if (this.closed || process.platform === 'win32') return null;
     if (cwd.includes('\n') || argsList.some((args) => args.some((a) => a.includes('\n')))) return null;
-    const dir = await mkdtemp(join(tmpdir(), 'baton-git-'));
+    // No temporary directory (TMPDIR missing, full, not writable): the caller's spawn runs it.
+    const dir = await mkdtemp(join(this.tempRoot(), DIR_PREFIX)).catch(() => null);
+    if (dir === null) return null;
     try {
       // The shell as it is now (after the await): one that died meanwhile is replaced here.
       const child = this.shell();
@@ -83,7 +96,8 @@ export class GitSpawner {
       this.ran++;
       return await Promise.all(argsList.map((_, i) => this.result(dir, i, codes.get(i))));
     } finally {
-      await rm(dir, { recursive: true, force: true });
+      // The answer stands whether or not its directory goes.
+      await rm(dir, { recursive: true, force: true }).catch(() => undefined);
     }
   }
 
@@ -93,6 +107,10 @@ export class GitSpawner {
     this.fail();
     this.child?.stdin?.end();
     this.child = null;
+  }
+
+  private tempRoot(): string {
+    return this.options.tempRoot ?? tmpdir();
   }
 
   private async result(dir: string, i: number, code: number | undefined): Promise<GitResult> {
