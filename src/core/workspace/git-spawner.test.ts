@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { GitSpawner } from './git-spawner.js';
 import { runGitBatch } from './git-batch.js';
 import { type GitResult } from './git.js';
@@ -70,9 +70,30 @@ describe.skipIf(process.platform === 'win32')('GitSpawner: a batch answers as it
     });
   });
 
-  it('declines (null) what one line cannot carry: a newline in a path or an argument', async () => {
+  it('declines (null) what one line cannot carry: a newline, CR or NUL in a path or an argument', async () => {
     expect(await spawner.run(`${repo.root}\nx`, [['status']])).toBeNull();
     expect(await spawner.run(repo.root, [['log', '--format=a\nb']])).toBeNull();
+    // dash's `read` drops NUL bytes: 'a\0b' would reach git as 'ab'.
+    expect(await spawner.run(repo.root, [['rev-parse', '--sq-quote', 'a\0b']])).toBeNull();
+    expect(await spawner.run(`${repo.root}\0`, [['status']])).toBeNull();
+    expect(await spawner.run(repo.root, [['rev-parse', '--sq-quote', 'a\rb']])).toBeNull();
+    expect(await spawner.run(`${repo.root}\r`, [['status']])).toBeNull();
+  });
+
+  it('arguments that start with - reach git as arguments, as from a spawn', async () => {
+    const calls = [['rev-parse', '--sq-quote', '-n', '-e', '--', '-'], ['log', '-1', '--format=%s', '--end-of-options', 'HEAD']];
+    const shelled = await spawner.run(repo.root, calls);
+    expect(shelled![0]!.stdout.toString()).toBe(" '-n' '-e' '--' '-'\n");
+    expect(shelled!.map(plain)).toEqual((await direct(repo.root, calls)).map(plain));
+  });
+
+  it("declines a cwd that is not absolute ('-' is $OLDPWD to cd; a relative one is the shell's), and runGitBatch answers as a spawn", async () => {
+    const calls = [['rev-parse', '--show-toplevel'], ['status', '--porcelain=v2', '-z']];
+    const fromHere = relative(process.cwd(), repo.root);
+    for (const cwd of ['-', fromHere, '.']) {
+      expect(await spawner.run(cwd, calls)).toBeNull();
+      expect((await runGitBatch(cwd, calls.map((args) => ({ args })), { spawner })).map(plain)).toEqual((await direct(cwd, calls)).map(plain));
+    }
   });
 
   it('no temporary directory (a missing temp root): null, and runGitBatch answers as a spawn', async () => {

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { GIT_MAX_BUFFER_BYTES, gitArgs, gitEnv, type GitResult } from './git.js';
 
 /**
@@ -14,16 +14,20 @@ import { GIT_MAX_BUFFER_BYTES, gitArgs, gitEnv, type GitResult } from './git.js'
  * Each git writes its stdout and stderr to files of a private temporary directory (the host reads
  * them once the batch has ended) and its exit code to the shell's stdout as "ID INDEX CODE", then
  * "ID end". Buffered calls only, no extra environment: anything else, a path or argument that
- * holds a newline (one batch is one line), a temporary directory that cannot be made, Windows, or
- * a shell that died answers null and the caller runs the batch as before. The shell reads nothing
- * but its stdin: when the host goes away, stdin ends and so does the shell; its handles are
- * unref'd and never keep a host alive.
+ * holds a newline, CR or NUL (one batch is one line; dash's `read` drops NUL bytes), a cwd that is
+ * not absolute, a temporary directory that cannot be made, Windows, or a shell that died answers
+ * null and the caller runs the batch as before. The shell reads nothing but its stdin: when the
+ * host goes away, stdin ends and so does the shell; its handles are unref'd and never keep a host
+ * alive.
  */
 
 /** The shell's loop: every line is one batch script, run in a background subshell so batches overlap. */
 const LOOP = 'while IFS= read -r line; do eval "$line"; done';
 
 const quote = (arg: string) => `'${arg.replaceAll("'", "'\\''")}'`;
+
+/** What one line of the shell cannot carry as given: a newline ends it, CR to be safe, NUL dash's `read` drops. */
+const UNCARRIABLE = /[\n\r\0]/;
 
 /** The batches' temporary directories: `baton-git-XXXXXX` under the temporary root. */
 const DIR_PREFIX = 'baton-git-';
@@ -71,14 +75,16 @@ export class GitSpawner {
    */
   async run(cwd: string, argsList: readonly string[][]): Promise<GitResult[] | null> {
     if (this.closed || process.platform === 'win32') return null;
-    if (cwd.includes('\n') || argsList.some((args) => args.some((a) => a.includes('\n')))) return null;
+    // Not absolute: `cd` would read '-' as $OLDPWD, and resolve a relative path from the shell's
+    // own directory and through CDPATH, where a spawn resolves it from the host's.
+    if (!isAbsolute(cwd) || UNCARRIABLE.test(cwd) || argsList.some((args) => args.some((a) => UNCARRIABLE.test(a)))) return null;
     // No temporary directory (TMPDIR missing, full, not writable): the caller's spawn runs it.
     const dir = await mkdtemp(join(this.tempRoot(), DIR_PREFIX)).catch(() => null);
     if (dir === null) return null;
     try {
       // The shell as it is now (after the await): one that died meanwhile is replaced here.
       const child = this.shell();
-      if (child === null || dir.includes('\n')) return null;
+      if (child === null || UNCARRIABLE.test(dir)) return null;
       const id = this.nextId++;
       const ended = new Promise<Map<number, number> | null>((resolve) => this.pending.set(id, { child, codes: new Map(), resolve }));
       holdOpen(child, true); // a batch being answered keeps the process alive, as a spawn's pipes do
@@ -86,7 +92,7 @@ export class GitSpawner {
         (args, i) => `{ git ${gitArgs(args).map(quote).join(' ')} </dev/null >${quote(join(dir, `o${i}`))} 2>${quote(join(dir, `e${i}`))}; echo "${id} ${i} $?"; } &`,
       );
       // cd in the batch's own subshell: a missing cwd fails every call, as a spawn's ENOENT does.
-      const line = `( cd ${quote(cwd)} 2>/dev/null || { ${argsList.map((_, i) => `echo "${id} ${i} 128";`).join(' ')} echo "${id} end"; exit; }; ${jobs.join(' ')} wait; echo "${id} end" ) &\n`;
+      const line = `( cd -P -- ${quote(cwd)} 2>/dev/null || { ${argsList.map((_, i) => `echo "${id} ${i} 128";`).join(' ')} echo "${id} end"; exit; }; ${jobs.join(' ')} wait; echo "${id} end" ) &\n`;
       // A shell that goes away answers every batch null ('exit', 'error': fail()); one whose
       // stdin is already gone may emit neither, so the write's own error answers this batch.
       if (!child.stdin!.writable) this.settle(id, null);
