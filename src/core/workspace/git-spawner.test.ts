@@ -125,6 +125,21 @@ describe.skipIf(process.platform === 'win32')('GitSpawner: a batch answers as it
     }
   });
 
+  it("stdout past maxBuffer: code 128, the first maxBuffer bytes and Node's words; no more than maxBuffer + 1 bytes are read", async () => {
+    const limit = 64 * 1024;
+    const own = new GitSpawner({ maxBuffer: limit }).start();
+    try {
+      const [result] = (await own.run(repo.root, [['cat-file', '-p', 'HEAD:big.txt']]))!;
+      expect(result!.code).toBe(128);
+      expect(result!.stderr).toBe('stdout maxBuffer length exceeded');
+      expect(result!.stdout.equals(Buffer.from('line of text that repeats\n'.repeat(20_000)).subarray(0, limit))).toBe(true);
+      // The host held at most limit + 1 bytes of the 520 KB output (the whole file when read at once).
+      expect(result!.stdout.buffer.byteLength).toBeLessThanOrEqual(limit + 1);
+    } finally {
+      own.close();
+    }
+  });
+
   it('a shell that died answers null, runGitBatch then runs the batch itself, and a new shell serves the next batch', async () => {
     const own = new GitSpawner().start();
     try {

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { GIT_MAX_BUFFER_BYTES, gitArgs, gitEnv, type GitResult } from './git.js';
@@ -35,6 +35,8 @@ const DIR_PREFIX = 'baton-git-';
 export interface GitSpawnerOptions {
   /** Where the batches' directories go (default: os.tmpdir() at each batch). */
   tempRoot?: string;
+  /** Largest stdout accepted from one call, as a spawn's maxBuffer (default GIT_MAX_BUFFER_BYTES). */
+  maxBuffer?: number;
 }
 
 interface Pending {
@@ -50,8 +52,11 @@ export class GitSpawner {
   private nextId = 1;
   private closed = false;
   private ran = 0;
+  private readonly maxBuffer: number;
 
-  constructor(private readonly options: GitSpawnerOptions = {}) {}
+  constructor(private readonly options: GitSpawnerOptions = {}) {
+    this.maxBuffer = options.maxBuffer ?? GIT_MAX_BUFFER_BYTES;
+  }
 
   /** Batches this shell has answered (what a host's tests and benches read). */
   get batchesRun(): number {
@@ -120,10 +125,11 @@ export class GitSpawner {
   }
 
   private async result(dir: string, i: number, code: number | undefined): Promise<GitResult> {
-    const [stdout, stderrBytes] = await Promise.all([readFile(join(dir, `o${i}`)).catch(() => Buffer.alloc(0)), readFile(join(dir, `e${i}`)).catch(() => Buffer.alloc(0))]);
+    // At most one byte past the limit is read (of stderr, the limit): a spawn stops there too.
+    const [stdout, stderrBytes] = await Promise.all([readAtMost(join(dir, `o${i}`), this.maxBuffer + 1), readAtMost(join(dir, `e${i}`), this.maxBuffer)]);
     const stderr = stderrBytes.toString('utf8');
-    // Node's own words when a buffered stdout passes the limit (execFile's maxBuffer).
-    if (stdout.length > GIT_MAX_BUFFER_BYTES) return { code: 128, stdout: stdout.subarray(0, GIT_MAX_BUFFER_BYTES), stderr: stderr || 'stdout maxBuffer length exceeded' };
+    // What runGitBatch's spawn gives when a buffered stdout passes the limit (Node's words, execFile's maxBuffer).
+    if (stdout.length > this.maxBuffer) return { code: 128, stdout: stdout.subarray(0, this.maxBuffer), stderr: stderr || 'stdout maxBuffer length exceeded' };
     return { code: code ?? 128, stdout, stderr: code === undefined ? stderr || 'git ended without an exit code (the shell was stopped)' : stderr };
   }
 
@@ -187,4 +193,24 @@ function holdOpen(child: ChildProcess, hold: boolean): void {
   const stdout = child.stdout as unknown as { ref?: () => void; unref?: () => void } | null;
   if (hold) stdout?.ref?.();
   else stdout?.unref?.();
+}
+
+/** The file's first `limit` bytes at most (empty when it is missing), without reading the rest. */
+async function readAtMost(path: string, limit: number): Promise<Buffer> {
+  const handle = await open(path, 'r').catch(() => null);
+  if (handle === null) return Buffer.alloc(0);
+  try {
+    const buffer = Buffer.alloc(Math.min((await handle.stat()).size, limit));
+    let filled = 0;
+    while (filled < buffer.length) {
+      const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, filled);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    return buffer.subarray(0, filled);
+  } catch {
+    return Buffer.alloc(0);
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
 }
