@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { GitSpawner } from './git-spawner.js';
+import { GitSpawner, STALE_BATCH_DIR_MS } from './git-spawner.js';
 import { runGitBatch } from './git-batch.js';
 import { type GitResult } from './git.js';
 import { cleanupTemp, tempDir, repoAt } from './test-support/repo.js';
@@ -135,6 +135,32 @@ describe.skipIf(process.platform === 'win32')('GitSpawner: a batch answers as it
       expect(result!.stdout.equals(Buffer.from('line of text that repeats\n'.repeat(20_000)).subarray(0, limit))).toBe(true);
       // The host held at most limit + 1 bytes of the 520 KB output (the whole file when read at once).
       expect(result!.stdout.buffer.byteLength).toBeLessThanOrEqual(limit + 1);
+    } finally {
+      own.close();
+    }
+  });
+
+  it("start() sweeps this user's stale batch directories, never through a symlink", async () => {
+    const root = tempDir('baton-spawner-root-');
+    const outside = tempDir('baton-spawner-outside-');
+    const old = (Date.now() - STALE_BATCH_DIR_MS - 60_000) / 1000;
+    const dir = (name: string, stale: boolean) => {
+      mkdirSync(join(root, name, 'sub'), { recursive: true });
+      writeFileSync(join(root, name, 'sub', 'o0'), 'x');
+      if (stale) utimesSync(join(root, name), old, old);
+    };
+    dir('baton-git-crashed', true);
+    dir('baton-git-running', false);
+    dir('other-old', true);
+    writeFileSync(join(outside, 'keep.txt'), 'keep');
+    utimesSync(outside, old, old);
+    symlinkSync(outside, join(root, 'baton-git-link'));
+    const own = new GitSpawner({ tempRoot: root }).start();
+    try {
+      await own.swept;
+      expect(readdirSync(root).sort()).toEqual(['baton-git-link', 'baton-git-running', 'other-old']);
+      expect(lstatSync(join(root, 'baton-git-link')).isSymbolicLink()).toBe(true);
+      expect(existsSync(join(outside, 'keep.txt'))).toBe(true);
     } finally {
       own.close();
     }

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, open, rm } from 'node:fs/promises';
+import { lstat, mkdtemp, open, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { GIT_MAX_BUFFER_BYTES, gitArgs, gitEnv, type GitResult } from './git.js';
@@ -19,6 +19,10 @@ import { GIT_MAX_BUFFER_BYTES, gitArgs, gitEnv, type GitResult } from './git.js'
  * null and the caller runs the batch as before. The shell reads nothing but its stdin: when the
  * host goes away, stdin ends and so does the shell; its handles are unref'd and never keep a host
  * alive.
+ *
+ * The shell's environment (gitEnv(): the host's, without GIT_*) is taken once, when the shell
+ * starts: later changes to process.env are not seen by its gits (a spawn would see them). A shell
+ * that died is replaced with the environment of that moment.
  */
 
 /** The shell's loop: every line is one batch script, run in a background subshell so batches overlap. */
@@ -31,6 +35,9 @@ const UNCARRIABLE = /[\n\r\0]/;
 
 /** The batches' temporary directories: `baton-git-XXXXXX` under the temporary root. */
 const DIR_PREFIX = 'baton-git-';
+
+/** A batch directory older than this was left by a host that crashed (a batch lasts seconds). */
+export const STALE_BATCH_DIR_MS = 60 * 60 * 1000;
 
 export interface GitSpawnerOptions {
   /** Where the batches' directories go (default: os.tmpdir() at each batch). */
@@ -53,6 +60,8 @@ export class GitSpawner {
   private closed = false;
   private ran = 0;
   private readonly maxBuffer: number;
+  /** The start-up sweep of stale batch directories (resolves when done; never rejects). */
+  swept: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: GitSpawnerOptions = {}) {
     this.maxBuffer = options.maxBuffer ?? GIT_MAX_BUFFER_BYTES;
@@ -68,9 +77,13 @@ export class GitSpawner {
     return this.child?.pid;
   }
 
-  /** Starts the shell now, so the host's one fork of itself happens at start-up, not during an offer. */
+  /**
+   * Starts the shell now, so the host's one fork of itself happens at start-up, not during an
+   * offer; and sweeps the batch directories a crashed host left behind (beside, best effort).
+   */
   start(): this {
     this.shell();
+    if (process.platform !== 'win32') this.swept = sweepStaleBatchDirs(this.tempRoot());
     return this;
   }
 
@@ -107,7 +120,7 @@ export class GitSpawner {
       this.ran++;
       return await Promise.all(argsList.map((_, i) => this.result(dir, i, codes.get(i))));
     } finally {
-      // The answer stands whether or not its directory goes.
+      // The answer stands whether or not its directory goes; a leftover is swept at a later start.
       await rm(dir, { recursive: true, force: true }).catch(() => undefined);
     }
   }
@@ -213,4 +226,24 @@ async function readAtMost(path: string, limit: number): Promise<Buffer> {
   } finally {
     await handle.close().catch(() => undefined);
   }
+}
+
+/**
+ * Removes this user's `baton-git-*` directories older than STALE_BATCH_DIR_MS under `root` (a host
+ * that crashed mid-batch leaves its directory). lstat: a symlink is never followed nor removed
+ * through; another user's entry is left alone. Best effort: nothing here fails a start.
+ */
+export async function sweepStaleBatchDirs(root: string, now = Date.now()): Promise<void> {
+  const uid = process.getuid?.();
+  const names = await readdir(root).catch(() => [] as string[]);
+  await Promise.all(
+    names
+      .filter((name) => name.startsWith(DIR_PREFIX))
+      .map(async (name) => {
+        const path = join(root, name);
+        const stats = await lstat(path).catch(() => null);
+        if (!stats?.isDirectory() || (uid !== undefined && stats.uid !== uid) || now - stats.mtimeMs < STALE_BATCH_DIR_MS) return;
+        await rm(path, { recursive: true, force: true }).catch(() => undefined);
+      }),
+  );
 }
