@@ -45,7 +45,7 @@ afterEach(async () => {
 const receiverWith = (gitSpawner?: InstanceType<typeof GitSpawner>) =>
   createReceiver({ store: fixture.store, capabilities: ['conversation', 'diff-viewer'], holder: 'desktop', ...(gitSpawner ? { gitSpawner } : {}) });
 
-describe("receiver: the workspace verdict's git runs from the host's spawner (issue 20)", () => {
+describe.skipIf(process.platform === 'win32')("receiver: the workspace verdict's git runs from the host's spawner (issue 20)", () => {
   it('an offer starts no child of the host: the verdict comes from the spawner, the same as from a spawn', async () => {
     const first = await fixture.landed();
     const second = await fixture.landed();
@@ -60,13 +60,33 @@ describe("receiver: the workspace verdict's git runs from the host's spawner (is
     expect(direct).toMatchObject({ status: 'accepted', workspace: { status: 'complete', drifted: [] } });
   });
 
-  it('a spawner whose shell died still gives the verdict (the host runs the git itself)', async () => {
+  it('a spawner whose shell died gives the verdict from a new shell (one child of the host: that shell)', async () => {
     const { manifest } = await fixture.landed();
     await writeFile(join(fixture.workDir, 'a.txt'), 'three\n');
-    process.kill(spawner.pid!, 'SIGKILL');
+    const pid = spawner.pid!;
+    process.kill(pid, 'SIGKILL');
+    // Once the spawner has seen the exit, the next batch starts a new shell.
+    await vi.waitFor(() => expect(spawner.pid).toBeUndefined(), { timeout: 10_000 });
+    const before = { host: started.count, batches: spawner.batchesRun };
     expect(await receiverWith(spawner)({ id: 'c', method: 'handoff.offer', params: { manifest } }, connection)).toMatchObject({
       status: 'accepted',
       workspace: { status: 'partial', drifted: ['a.txt'] },
     });
+    expect(spawner.batchesRun - before.batches).toBe(1);
+    expect(started.count - before.host).toBe(1);
+    expect(spawner.pid).not.toBe(pid);
+  });
+
+  it('a spawner that cannot run the batch (closed) still gives the verdict: the host runs the git itself', async () => {
+    const { manifest } = await fixture.landed();
+    await writeFile(join(fixture.workDir, 'a.txt'), 'three\n');
+    spawner.close();
+    const before = { host: started.count, batches: spawner.batchesRun };
+    expect(await receiverWith(spawner)({ id: 'd', method: 'handoff.offer', params: { manifest } }, connection)).toMatchObject({
+      status: 'accepted',
+      workspace: { status: 'partial', drifted: ['a.txt'] },
+    });
+    expect(spawner.batchesRun - before.batches).toBe(0);
+    expect(started.count - before.host).toBeGreaterThan(0);
   });
 });

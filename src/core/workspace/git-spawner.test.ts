@@ -62,10 +62,12 @@ describe.skipIf(process.platform === 'win32')('GitSpawner: a batch answers as it
   });
 
   it('batches started together each get their own answers', async () => {
-    const many = await Promise.all(Array.from({ length: 12 }, (_, i) => spawner.run(repo.root, [['rev-parse', `HEAD~0`], ['cat-file', '-s', i % 2 ? 'HEAD:small.txt' : 'HEAD:big.txt']])));
-    const head = repo.git('rev-parse', 'HEAD');
+    // Each batch's own output (its index), so an answer given to the wrong batch fails.
+    const many = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => spawner.run(repo.root, [['rev-parse', '--sq-quote', `batch ${i}`], ['cat-file', '-s', i % 2 ? 'HEAD:small.txt' : 'HEAD:big.txt']])),
+    );
     many.forEach((results, i) => {
-      expect(results![0]!.stdout.toString().trim()).toBe(head);
+      expect(results![0]!.stdout.toString().trim()).toBe(`'batch ${i}'`);
       expect(results![1]!.stdout.toString().trim()).toBe(i % 2 ? '4' : String(26 * 20_000));
     });
   });
@@ -161,6 +163,22 @@ describe.skipIf(process.platform === 'win32')('GitSpawner: a batch answers as it
       expect(readdirSync(root).sort()).toEqual(['baton-git-link', 'baton-git-running', 'other-old']);
       expect(lstatSync(join(root, 'baton-git-link')).isSymbolicLink()).toBe(true);
       expect(existsSync(join(outside, 'keep.txt'))).toBe(true);
+    } finally {
+      own.close();
+    }
+  });
+
+  it('an error on the shell\'s stdout answers its batches null (never thrown in the host), and a new shell serves the next', async () => {
+    const own = new GitSpawner().start();
+    try {
+      const pid = own.pid!;
+      const running = own.run(repo.root, [['-c', 'alias.slow=!sleep 1', 'slow']]);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      (own as unknown as { child: { stdout: { destroy: (error: Error) => void } } }).child.stdout.destroy(new Error('pipe failed'));
+      expect(await running).toBeNull();
+      const calls = [['rev-parse', 'HEAD']];
+      expect((await own.run(repo.root, calls))!.map(plain)).toEqual((await direct(repo.root, calls)).map(plain));
+      expect(own.pid).not.toBe(pid);
     } finally {
       own.close();
     }

@@ -159,10 +159,13 @@ export class GitSpawner {
     const gone = () => {
       if (this.child === child) this.child = null;
       this.fail(child);
+      child.stdin?.destroy(); // a shell still running (its stdout failed) ends at its stdin's end
     };
     child.on('error', gone);
     child.on('exit', gone);
     child.stdin!.on('error', gone);
+    // Without a listener, an error on the pipe would be thrown in the host.
+    child.stdout!.on('error', gone);
     let buffered = ''; // this shell's own partial line
     child.stdout!.on('data', (chunk: Buffer) => {
       buffered = this.read(buffered + chunk.toString('latin1'));
