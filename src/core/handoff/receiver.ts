@@ -9,7 +9,7 @@ import { reportMismatch } from '../context/mismatch-alert.js';
 import type { HandoffAlert } from '../../shared/ui-contract.js';
 import { isValidId } from '../../shared/ids.js';
 import { tieredSafeParse } from '../../shared/tiered-parse.js';
-import { readSessionWorkspace, verifyWorkspace } from '../workspace/index.js';
+import { readSessionWorkspace, verifyWorkspace, type GitSpawner } from '../workspace/index.js';
 
 export const RECEIVER_PROTOCOL_MAJOR = 1;
 
@@ -48,6 +48,11 @@ export interface ReceiverOptions {
   beforeAccept?: (manifest: Manifest) => Promise<SessionChange | void>;
   /** Extra request methods (approvals, tasks) bound by later layers. */
   methods?: Record<string, RequestHandler>;
+  /**
+   * The host's long-lived git shell (git-spawner.ts): the workspace verdict's git then starts
+   * without a fork of the host, which would stop the verification running beside it.
+   */
+  gitSpawner?: GitSpawner;
 }
 
 /**
@@ -73,7 +78,7 @@ export function createReceiver(options: ReceiverOptions): RequestHandler {
     // The workspace verdict only reads (session.json's snapshot and git), and its git processes
     // are most of the receiver's time: it runs beside the verification, the narrowing and the
     // baton instead of after them. It never rejects; an offer refused below leaves it unread.
-    const workspace = workspaceVerdict(store, manifest.session_id);
+    const workspace = workspaceVerdict(store, manifest.session_id, options.gitSpawner);
 
     let mismatches;
     try {
@@ -146,11 +151,11 @@ export function createReceiver(options: ReceiverOptions): RequestHandler {
  * The workspace as the target finds it (complete / partial / none), for the answer; the UI checks
  * again when it opens the session. Never fails the handoff: the conversation is what was offered.
  */
-async function workspaceVerdict(store: SessionStore, sessionId: string) {
+async function workspaceVerdict(store: SessionStore, sessionId: string, spawner: GitSpawner | undefined) {
   try {
     const snapshot = await readSessionWorkspace(store, sessionId);
     if (!snapshot?.git) return null;
-    const verification = await verifyWorkspace(snapshot, snapshot.git.root);
+    const verification = await verifyWorkspace(snapshot, snapshot.git.root, { spawner });
     return { status: verification.status, drifted: verification.drifted.map((d) => d.path) };
   } catch (error) {
     return { status: 'unknown', reason: (error as Error).message };

@@ -7,6 +7,7 @@ import { ensureEndpointDir, loadOrCreateToken, resolveEndpoint } from '../transp
 import { startEndpointServer } from '../transport/server.js';
 import type { EndpointInfo, EndpointServer } from '../transport/types.js';
 import { createReceiver, type ReceiverEvent } from '../handoff/receiver.js';
+import { GitSpawner } from '../workspace/git-spawner.js';
 import { FULL_OUTPUT_VIEW_MAX_BYTES, MESSAGE_PAGE_SIZE, type UiEvent, type UiEventPayload, type UiResponse } from '../../shared/ui-contract.js';
 import { createUiDispatcher, type UiDispatcher } from './ui-handlers.js';
 import { BATON_VERSION } from '../version.js';
@@ -146,7 +147,10 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
     sealListings: store.atRest.state === 'on',
   });
   let endpointServer: EndpointServer;
+  // The workspace verdict's git starts from this shell, not a fork of the host (git-spawner.ts).
+  const gitSpawner = new GitSpawner();
   const receive = createReceiver({
+    gitSpawner,
     store,
     capabilities: options.capabilities,
     holder: options.kind === 'electron' ? 'desktop' : 'browser',
@@ -167,6 +171,7 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
     });
     endpointServer = await startEndpointServer({ endpoint, token, credentials, handle: gate });
   } catch (error) {
+    gitSpawner.close();
     await Promise.all([approvals.close(), tasks.close(), candidates.close(), search.close()]);
     await store.close();
     throw error;
@@ -174,6 +179,8 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
 
   // With a relay configured, handoffs from paired devices land through the same receiver (issue 13).
   markPhase('host-endpoint-listening');
+  // Its one fork of the host happens now, once, instead of during the first offer.
+  gitSpawner.start();
   const relay = await startRelayHost({ dataDir: options.dataDir, store, receive });
 
   const runner = createAgentRunner({ store, tasks, dataDir: options.dataDir, batonCommand: options.batonCommand ?? defaultBatonCommand() });
@@ -324,6 +331,7 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
       for (const unsubscribe of unsubscribers) unsubscribe();
       await relay?.close();
       await endpointServer.close();
+      gitSpawner.close();
       await Promise.all([approvals.close(), tasks.close(), watches.close(), candidates.close(), search.close(), closeCandidateMethods(candidateMethods)]);
       await preparing;
       await store.close();

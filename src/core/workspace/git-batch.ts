@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { tracePart } from '../perf/phase-trace.js';
 import { GIT_MAX_BUFFER_BYTES, gitArgs, gitEnv, runGit, streamGit, type GitOptions, type GitResult } from './git.js';
+import type { GitSpawner } from './git-spawner.js';
 
 /**
  * Several independent git commands in one child process (issue 20, "CLI start-up"). Every spawn
@@ -30,11 +31,22 @@ export interface GitCall {
 export interface GitBatchOptions extends GitOptions {
   /** The first call runs to its end before the others start (they read what it wrote), whatever its exit code. */
   firstAlone?: boolean;
+  /**
+   * A host's long-lived shell (git-spawner.ts): a batch of buffered calls without extra
+   * environment runs there, without a fork of this process; anything else, or a spawner that
+   * cannot run it, runs as below.
+   */
+  spawner?: GitSpawner;
 }
 
 /** The calls' results, in the calls' order. All calls share `cwd` and `options.env`. */
 export function runGitBatch(cwd: string, calls: readonly GitCall[], options: GitBatchOptions = {}): Promise<GitResult[]> {
   if (calls.length > GIT_BATCH_MAX_CALLS) throw new RangeError(`runGitBatch: ${calls.length} calls, at most ${GIT_BATCH_MAX_CALLS}`);
+  const spawner = options.spawner;
+  if (spawner && !options.env && !options.firstAlone && calls.every((call) => !call.onStdout)) {
+    const viaSpawner = spawner.run(cwd, calls.map((call) => call.args));
+    return tracePart('git', viaSpawner).then((results) => results ?? runGitBatch(cwd, calls, { ...options, spawner: undefined }));
+  }
   if (calls.length <= 1 || process.platform === 'win32') return eachOnItsOwn(cwd, calls, options);
   return tracePart('git', viaShell(cwd, calls, options)).then((results) => results ?? eachOnItsOwn(cwd, calls, options));
 }

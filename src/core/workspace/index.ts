@@ -2,6 +2,8 @@
 export { captureWorkspace, captureWorkspaceWithPatch, locateRepository, PATCH_MAX_BYTES } from './capture.js';
 export type { CaptureOptions, CapturedWorkspace, RepositoryLocation } from './capture.js';
 export { verifyWorkspace } from './verify.js';
+export type { VerifyOptions } from './verify.js';
+export { GitSpawner } from './git-spawner.js';
 export { planRehydration } from './plan.js';
 export { takeHandedOffVersion, REPLACED_ARTIFACT_EXTENSION } from './take-file.js';
 export type { TakeOptions } from './take-file.js';

@@ -7,6 +7,7 @@ import { gitFailed } from './errors.js';
 import { hashDiskPath, mapLimit } from './file-hash.js';
 import { commitExistsArgs, readBlobs } from './git-objects.js';
 import { runGitBatch } from './git-batch.js';
+import type { GitSpawner } from './git-spawner.js';
 import { runGit } from './git.js';
 import { describeHeadDrift } from './head-drift-words.js';
 import { readRemotes } from './remotes.js';
@@ -24,7 +25,12 @@ const HASH_CONCURRENCY = 16;
  * - none: the root is missing, is not a repository, is another repository, or is on another
  *   branch (the person's tree is then left alone and a worktree at HEAD is offered instead).
  */
-export async function verifyWorkspace(expected: WorkspaceSnapshot, targetPath: string): Promise<WorkspaceVerification> {
+export interface VerifyOptions {
+  /** A host's long-lived git shell (git-spawner.ts): the first round of git then forks no part of the host. */
+  spawner?: GitSpawner;
+}
+
+export async function verifyWorkspace(expected: WorkspaceSnapshot, targetPath: string, options: VerifyOptions = {}): Promise<WorkspaceVerification> {
   const none = (code: VerificationReason['code'], message: string, targetRoot: string | null = null): WorkspaceVerification => ({
     status: 'none',
     reasons: [{ code, message }],
@@ -42,7 +48,7 @@ export async function verifyWorkspace(expected: WorkspaceSnapshot, targetPath: s
   // one child process where a shell can run them (git-batch.ts). A host process is big, and each
   // fork of it was most of this check's time.
   const headArgs = git.head === null ? null : commitExistsArgs(git.head);
-  const round = await runGitBatch(target, [{ args: LOCATE_ARGS }, { args: STATUS_ARGS }, ...(headArgs ? [{ args: headArgs }] : [])]);
+  const round = await runGitBatch(target, [{ args: LOCATE_ARGS }, { args: STATUS_ARGS }, ...(headArgs ? [{ args: headArgs }] : [])], { spawner: options.spawner });
   const located = await parseLocation(target, round[0]!);
   if (!located) return none('not-a-repository', `${target} is not inside a git repository.`);
   const root = located.root;

@@ -1,0 +1,252 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { lstat, mkdtemp, open, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { isAbsolute, join } from 'node:path';
+import { GIT_MAX_BUFFER_BYTES, gitArgs, gitEnv, type GitResult } from './git.js';
+
+/**
+ * A long-lived `/bin/sh` that starts git batches for a host (issue 20, the receiver's answer).
+ * Node's spawn forks the calling process and waits until the child has exec'd, on the calling
+ * thread: in a host that is 2.5–3 ms quiet and ~15 ms under load per batch, during which the
+ * offer's verification (running beside the workspace verdict) stands still. This shell is started
+ * once; each batch is one line on its stdin, and the forks are the small shell's, not the host's.
+ *
+ * Each git writes its stdout and stderr to files of a private temporary directory (the host reads
+ * them once the batch has ended) and its exit code to the shell's stdout as "ID INDEX CODE", then
+ * "ID end". Buffered calls only, no extra environment: anything else, a path or argument that
+ * holds a newline, CR or NUL (one batch is one line; dash's `read` drops NUL bytes), a cwd that is
+ * not absolute, a temporary directory that cannot be made, Windows, or a shell that died answers
+ * null and the caller runs the batch as before. The shell reads nothing but its stdin: when the
+ * host goes away, stdin ends and so does the shell; its handles are unref'd and never keep a host
+ * alive.
+ *
+ * The shell's environment (gitEnv(): the host's, without GIT_*) is taken once, when the shell
+ * starts: later changes to process.env are not seen by its gits (a spawn would see them). A shell
+ * that died is replaced with the environment of that moment.
+ */
+
+/** The shell's loop: every line is one batch script, run in a background subshell so batches overlap. */
+const LOOP = 'while IFS= read -r line; do eval "$line"; done';
+
+const quote = (arg: string) => `'${arg.replaceAll("'", "'\\''")}'`;
+
+/** What one line of the shell cannot carry as given: a newline ends it, CR to be safe, NUL dash's `read` drops. */
+const UNCARRIABLE = /[\n\r\0]/;
+
+/** The batches' temporary directories: `baton-git-XXXXXX` under the temporary root. */
+const DIR_PREFIX = 'baton-git-';
+
+/** A batch directory older than this was left by a host that crashed (a batch lasts seconds). */
+export const STALE_BATCH_DIR_MS = 60 * 60 * 1000;
+
+export interface GitSpawnerOptions {
+  /** Where the batches' directories go (default: os.tmpdir() at each batch). */
+  tempRoot?: string;
+  /** Largest stdout accepted from one call, as a spawn's maxBuffer (default GIT_MAX_BUFFER_BYTES). */
+  maxBuffer?: number;
+}
+
+interface Pending {
+  /** The shell the batch went to: when it goes away, only its batches answer null. */
+  child: ChildProcess;
+  codes: Map<number, number>;
+  resolve: (ended: Map<number, number> | null) => void;
+}
+
+export class GitSpawner {
+  private child: ChildProcess | null = null;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private closed = false;
+  private ran = 0;
+  private readonly maxBuffer: number;
+  /** The start-up sweep of stale batch directories (resolves when done; never rejects). */
+  swept: Promise<void> = Promise.resolve();
+
+  constructor(private readonly options: GitSpawnerOptions = {}) {
+    this.maxBuffer = options.maxBuffer ?? GIT_MAX_BUFFER_BYTES;
+  }
+
+  /** Batches this shell has answered (what a host's tests and benches read). */
+  get batchesRun(): number {
+    return this.ran;
+  }
+
+  /** The shell's process id while it runs. */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  /**
+   * Starts the shell now, so the host's one fork of itself happens at start-up, not during an
+   * offer; and sweeps the batch directories a crashed host left behind (beside, best effort).
+   */
+  start(): this {
+    this.shell();
+    if (process.platform !== 'win32') this.swept = sweepStaleBatchDirs(this.tempRoot());
+    return this;
+  }
+
+  /**
+   * The batch's results in the calls' order (each as runGit gives it), or null when this spawner
+   * cannot run it (the caller then runs it itself; git's read-only commands can simply run again).
+   */
+  async run(cwd: string, argsList: readonly string[][]): Promise<GitResult[] | null> {
+    if (this.closed || process.platform === 'win32') return null;
+    // Not absolute: `cd` would read '-' as $OLDPWD, and resolve a relative path from the shell's
+    // own directory and through CDPATH, where a spawn resolves it from the host's.
+    if (!isAbsolute(cwd) || UNCARRIABLE.test(cwd) || argsList.some((args) => args.some((a) => UNCARRIABLE.test(a)))) return null;
+    // No temporary directory (TMPDIR missing, full, not writable): the caller's spawn runs it.
+    const dir = await mkdtemp(join(this.tempRoot(), DIR_PREFIX)).catch(() => null);
+    if (dir === null) return null;
+    try {
+      // The shell as it is now (after the await): one that died meanwhile is replaced here.
+      const child = this.shell();
+      if (child === null || UNCARRIABLE.test(dir)) return null;
+      const id = this.nextId++;
+      const ended = new Promise<Map<number, number> | null>((resolve) => this.pending.set(id, { child, codes: new Map(), resolve }));
+      holdOpen(child, true); // a batch being answered keeps the process alive, as a spawn's pipes do
+      const jobs = argsList.map(
+        (args, i) => `{ git ${gitArgs(args).map(quote).join(' ')} </dev/null >${quote(join(dir, `o${i}`))} 2>${quote(join(dir, `e${i}`))}; echo "${id} ${i} $?"; } &`,
+      );
+      // cd in the batch's own subshell: a missing cwd fails every call, as a spawn's ENOENT does.
+      const line = `( cd -P -- ${quote(cwd)} 2>/dev/null || { ${argsList.map((_, i) => `echo "${id} ${i} 128";`).join(' ')} echo "${id} end"; exit; }; ${jobs.join(' ')} wait; echo "${id} end" ) &\n`;
+      // A shell that goes away answers every batch null ('exit', 'error': fail()); one whose
+      // stdin is already gone may emit neither, so the write's own error answers this batch.
+      if (!child.stdin!.writable) this.settle(id, null);
+      else child.stdin!.write(line, (error) => error && this.settle(id, null));
+      const codes = await ended;
+      if (codes === null) return null;
+      this.ran++;
+      return await Promise.all(argsList.map((_, i) => this.result(dir, i, codes.get(i))));
+    } finally {
+      // The answer stands whether or not its directory goes; a leftover is swept at a later start.
+      await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+    }
+  }
+
+  /** Ends the shell; batches still running answer null. */
+  close(): void {
+    this.closed = true;
+    this.fail();
+    this.child?.stdin?.end();
+    this.child = null;
+  }
+
+  private tempRoot(): string {
+    return this.options.tempRoot ?? tmpdir();
+  }
+
+  private async result(dir: string, i: number, code: number | undefined): Promise<GitResult> {
+    // At most one byte past the limit is read (of stderr, the limit): a spawn stops there too.
+    const [stdout, stderrBytes] = await Promise.all([readAtMost(join(dir, `o${i}`), this.maxBuffer + 1), readAtMost(join(dir, `e${i}`), this.maxBuffer)]);
+    const stderr = stderrBytes.toString('utf8');
+    // What runGitBatch's spawn gives when a buffered stdout passes the limit (Node's words, execFile's maxBuffer).
+    if (stdout.length > this.maxBuffer) return { code: 128, stdout: stdout.subarray(0, this.maxBuffer), stderr: stderr || 'stdout maxBuffer length exceeded' };
+    return { code: code ?? 128, stdout, stderr: code === undefined ? stderr || 'git ended without an exit code (the shell was stopped)' : stderr };
+  }
+
+  private shell(): ChildProcess | null {
+    if (this.closed) return null;
+    if (this.child) return this.child;
+    let child: ChildProcess;
+    try {
+      child = spawn('/bin/sh', ['-c', LOOP], { env: gitEnv(), stdio: ['pipe', 'pipe', 'ignore'], windowsHide: true });
+    } catch {
+      return null;
+    }
+    this.child = child;
+    const gone = () => {
+      if (this.child === child) this.child = null;
+      this.fail(child);
+      child.stdin?.destroy(); // a shell still running (its stdout failed) ends at its stdin's end
+    };
+    child.on('error', gone);
+    child.on('exit', gone);
+    child.stdin!.on('error', gone);
+    // Without a listener, an error on the pipe would be thrown in the host.
+    child.stdout!.on('error', gone);
+    let buffered = ''; // this shell's own partial line
+    child.stdout!.on('data', (chunk: Buffer) => {
+      buffered = this.read(buffered + chunk.toString('latin1'));
+    });
+    // A host never waits for an idle spawner: the shell ends when the host's end of stdin closes.
+    child.unref();
+    (child.stdin as unknown as { unref?: () => void }).unref?.();
+    holdOpen(child, false);
+    return child;
+  }
+
+  /** Takes the shell's complete "ID INDEX CODE" / "ID end" lines; returns what is left of a partial one. */
+  private read(text: string): string {
+    let start = 0;
+    for (let newline = text.indexOf('\n'); newline !== -1; start = newline + 1, newline = text.indexOf('\n', start)) {
+      const [id, index, code] = text.slice(start, newline).split(' ');
+      const pending = this.pending.get(Number(id));
+      if (!pending) continue;
+      if (index === 'end') this.settle(Number(id), pending.codes);
+      else if (Number.isInteger(Number(index)) && Number.isInteger(Number(code))) pending.codes.set(Number(index), Number(code));
+    }
+    return text.slice(start);
+  }
+
+  private settle(id: number, codes: Map<number, number> | null): void {
+    const pending = this.pending.get(id);
+    if (!pending) return;
+    this.pending.delete(id);
+    if (![...this.pending.values()].some((p) => p.child === pending.child)) holdOpen(pending.child, false);
+    pending.resolve(codes);
+  }
+
+  /** Answers null to the batches of `child` (all of them when none is named). */
+  private fail(child?: ChildProcess): void {
+    for (const [id, pending] of this.pending) if (child === undefined || pending.child === child) this.settle(id, null);
+  }
+}
+
+/** Whether the shell's stdout keeps this process's event loop alive (only while a batch waits on it). */
+function holdOpen(child: ChildProcess, hold: boolean): void {
+  const stdout = child.stdout as unknown as { ref?: () => void; unref?: () => void } | null;
+  if (hold) stdout?.ref?.();
+  else stdout?.unref?.();
+}
+
+/** The file's first `limit` bytes at most (empty when it is missing), without reading the rest. */
+async function readAtMost(path: string, limit: number): Promise<Buffer> {
+  const handle = await open(path, 'r').catch(() => null);
+  if (handle === null) return Buffer.alloc(0);
+  try {
+    const buffer = Buffer.alloc(Math.min((await handle.stat()).size, limit));
+    let filled = 0;
+    while (filled < buffer.length) {
+      const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, filled);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    return buffer.subarray(0, filled);
+  } catch {
+    return Buffer.alloc(0);
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+}
+
+/**
+ * Removes this user's `baton-git-*` directories older than STALE_BATCH_DIR_MS under `root` (a host
+ * that crashed mid-batch leaves its directory). lstat: a symlink is never followed nor removed
+ * through; another user's entry is left alone. Best effort: nothing here fails a start.
+ */
+export async function sweepStaleBatchDirs(root: string, now = Date.now()): Promise<void> {
+  const uid = process.getuid?.();
+  const names = await readdir(root).catch(() => [] as string[]);
+  await Promise.all(
+    names
+      .filter((name) => name.startsWith(DIR_PREFIX))
+      .map(async (name) => {
+        const path = join(root, name);
+        const stats = await lstat(path).catch(() => null);
+        if (!stats?.isDirectory() || (uid !== undefined && stats.uid !== uid) || now - stats.mtimeMs < STALE_BATCH_DIR_MS) return;
+        await rm(path, { recursive: true, force: true }).catch(() => undefined);
+      }),
+  );
+}
