@@ -11,6 +11,7 @@ import { chromium } from '@playwright/test';
 import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { inTurn } from './in-turn';
 
 const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=') as [string, string]));
 const dir = resolve(args.get('dir') ?? '/tmp/c15f/full');
@@ -47,7 +48,7 @@ async function main(): Promise<void> {
   const results = new Map(builds.map((bin) => [bin, new Map(MARKS.map((m) => [m, [] as number[]]))]));
   try {
     for (let run = 0; run < runs; run++) {
-      for (const bin of builds) {
+      for (const bin of inTurn(builds, run)) {
         const child = spawn(process.execPath, [bin, 'serve', '--json'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
         try {
           const line = await new Promise<string>((done) => child.stdout!.once('data', (b: Buffer) => done(b.toString())));

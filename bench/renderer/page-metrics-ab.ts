@@ -12,6 +12,7 @@ import { chromium } from '@playwright/test';
 import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { inTurn } from './in-turn';
 
 const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=') as [string, string]));
 const dir = resolve(args.get('dir') ?? '/tmp/c15f/full');
@@ -29,7 +30,7 @@ async function main(): Promise<void> {
   const results = new Map(builds.map((bin) => [bin, [] as number[][]]));
   try {
     for (let i = 0; i < runs; i++) {
-      for (const bin of builds) {
+      for (const bin of inTurn(builds, i)) {
         const t0 = performance.now();
         const child = spawn(process.execPath, [bin, 'serve', '--json'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
         try {
