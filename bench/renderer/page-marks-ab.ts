@@ -11,7 +11,7 @@ import { chromium } from '@playwright/test';
 import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { inTurn } from './in-turn';
+import { inTurn } from './in-turn.js';
 
 const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=') as [string, string]));
 const dir = resolve(args.get('dir') ?? '/tmp/c15f/full');
