@@ -5,7 +5,7 @@
  * screen's `agents:list` answer received (the largest frame), the first candidate row in the DOM.
  * Per build, medians of: those marks and the bench's own navigation → row seen (raf polling).
  *
- *   npm run build && npx tsx bench/renderer/page-marks-ab.ts --dir=/tmp/c15f/full --before=/tmp/before/bin/baton.js [--runs=8]
+ *   npm run build && npx tsx bench/renderer/page-marks-ab.ts --dir=/tmp/c15f/full --before=/tmp/before/bin/baton.js [--after=other/bin/baton.js] [--runs=8]
  */
 import { chromium } from '@playwright/test';
 import { spawn } from 'node:child_process';
@@ -17,7 +17,8 @@ const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split
 const dir = resolve(args.get('dir') ?? '/tmp/c15f/full');
 const runs = Number(args.get('runs') ?? 8);
 if (!args.has('before')) throw new Error('--before=<other build>/bin/baton.js is required');
-const builds = [resolve(args.get('before')!), resolve(import.meta.dirname, '..', '..', 'bin', 'baton.js')];
+// --after: another build in place of this one (three builds compared pairwise).
+const builds = [resolve(args.get('before')!), resolve(args.get('after') ?? resolve(import.meta.dirname, '..', '..', 'bin', 'baton.js'))];
 const env = { ...process.env, HOME: join(dir, 'home'), BATON_HOME: join(dir, 'data'), XDG_RUNTIME_DIR: join(dir, 'run') };
 const MARKS = ['socket created', 'socket open', 'first answer', 'row in DOM', 'row seen by the bench'] as const;
 
