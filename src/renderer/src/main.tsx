@@ -9,6 +9,7 @@ import { App } from './components/App';
 import { askFirstScreen } from './components/ask-first-screen';
 import { loadPreferences } from './features/preferences/apply-preferences';
 import { LockGate } from './features/unlock/LockGate';
+import { prepareListDates } from './model/relative-time';
 import './styles/index.css';
 
 const container = document.getElementById('root');
@@ -33,3 +34,6 @@ createRoot(container).render(
     </LockGate>
   </StrictMode>,
 );
+
+// While the page waits for the host's first answer: an idle callback never delays that answer's task.
+requestIdleCallback(prepareListDates);

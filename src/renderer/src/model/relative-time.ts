@@ -6,30 +6,17 @@ const DAY = 24 * HOUR;
  * "just now", "5 min ago", "3 h ago", "yesterday", "4 days ago", then a date. Short on purpose:
  * it sits in a narrow list row next to the title.
  */
-export function relativeTime(iso: string, now: number, date: (ms: number, now: number) => string = formatDate): string {
+export function relativeTime(iso: string, now: number): string {
   const at = Date.parse(iso);
   if (!Number.isFinite(at)) return 'unknown time';
   const age = now - at;
   // Clocks of two machines disagree a little; a few seconds in the future still reads "just now".
-  if (age < MINUTE) return age < -MINUTE ? date(at, now) : 'just now';
+  if (age < MINUTE) return age < -MINUTE ? formatDate(at) : 'just now';
   if (age < HOUR) return `${Math.floor(age / MINUTE)} min ago`;
   if (age < DAY) return `${Math.floor(age / HOUR)} h ago`;
   if (age < 2 * DAY) return 'yesterday';
   if (age < 7 * DAY) return `${Math.floor(age / DAY)} days ago`;
-  return date(at, now);
-}
-
-/** Whether relativeTime shows a date (made by a locale format) rather than words. */
-export function showsDate(iso: string, now: number): boolean {
-  const age = now - Date.parse(iso);
-  return age < -MINUTE || age >= 7 * DAY;
-}
-
-/** The local day as YYYY-MM-DD, made without Intl: a row's date until the locale's format is made (list-dates.ts). */
-export function isoDay(ms: number): string {
-  const date = new Date(ms);
-  const two = (n: number) => String(n).padStart(2, '0');
-  return `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())}`;
+  return formatDate(at);
 }
 
 /**
@@ -48,9 +35,10 @@ const dateTime = lazyFormat({ year: 'numeric', month: 'short', day: 'numeric', h
 const clockTime = lazyFormat({ hour: '2-digit', minute: '2-digit' });
 
 /**
- * Makes the list rows' date format (list-dates.ts calls it after the first rows are painted). A row
- * older than a week shows a date, and the page's first Intl object loads ICU's data (16–42 ms in a
- * new quiet Chromium page here, issue 15).
+ * Makes the list rows' date format ahead of their first render: main.tsx calls it when the page is
+ * idle before the host's first answer. A row older than a week shows a date, and the page's first
+ * Intl object loads ICU's data (16–42 ms in a new Chromium page here, issue 15): in the rows'
+ * render that was on the way to the first row whenever the newest sessions were that old.
  */
 export function prepareListDates(): void {
   dayMonth();
