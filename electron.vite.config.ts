@@ -48,6 +48,8 @@ export default defineConfig({
     build: {
       outDir: resolve('out/renderer'),
       minify: true,
+      // Source maps for bench/renderer/page-profile.ts only (BATON_RENDERER_SOURCEMAP=1): never shipped.
+      sourcemap: process.env.BATON_RENDERER_SOURCEMAP === '1',
       // Monaco and its language workers are large by nature and load only with the Changes tab.
       chunkSizeWarningLimit: 8 * 1024,
       rollupOptions: { input: { index: resolve('src/renderer/index.html') } },

@@ -20,6 +20,7 @@ import { chromium, type Browser, type Page } from '@playwright/test';
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { inTurn } from './in-turn.js';
 
 const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=') as [string, string]));
 const dir = resolve(args.get('dir') ?? '/tmp/baton-c15/full');
@@ -176,14 +177,14 @@ async function main(): Promise<void> {
     const [user, system] = spawnSync('/usr/bin/time', ['-f', '%U %S', process.execPath, '-e', ''], { encoding: 'utf8' }).stderr.trim().split(' ').map(Number);
     baselineCpu.push((user! + system!) * 1000);
   }
-  // Before first in each pair, so neither build always runs on the other's warmed page cache.
+  // The order alternates from run to run (in-turn.ts): the second of a pair came out faster whichever build it was.
   const builds = BEFORE === undefined ? [BATON] : [BEFORE, BATON];
   const results = new Map<string, BuildRuns>(builds.map((bin) => [bin, { fresh: [], freshCpu: [], reloads: [], reloadCpu: [], freshDirs: [] }]));
   const browser = await chromium.launch({ executablePath: CHROMIUM });
   const freshRuns = Number(args.get('fresh-runs') ?? 1);
   try {
-    for (let i = 0; i < runs; i++) for (const bin of builds) await warmRun(browser, bin, expected, results.get(bin)!);
-    for (let i = 0; i < freshRuns; i++) for (const bin of builds) results.get(bin)!.freshDirs.push(await freshDataDir(browser, bin, expected));
+    for (let i = 0; i < runs; i++) for (const bin of inTurn(builds, i)) await warmRun(browser, bin, expected, results.get(bin)!);
+    for (let i = 0; i < freshRuns; i++) for (const bin of inTurn(builds, i)) results.get(bin)!.freshDirs.push(await freshDataDir(browser, bin, expected));
   } finally {
     await browser.close();
   }

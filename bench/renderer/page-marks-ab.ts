@@ -5,18 +5,20 @@
  * screen's `agents:list` answer received (the largest frame), the first candidate row in the DOM.
  * Per build, medians of: those marks and the bench's own navigation → row seen (raf polling).
  *
- *   npm run build && npx tsx bench/renderer/page-marks-ab.ts --dir=/tmp/c15f/full --before=/tmp/before/bin/baton.js [--runs=8]
+ *   npm run build && npx tsx bench/renderer/page-marks-ab.ts --dir=/tmp/c15f/full --before=/tmp/before/bin/baton.js [--after=other/bin/baton.js] [--runs=8]
  */
 import { chromium } from '@playwright/test';
 import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { inTurn } from './in-turn.js';
 
 const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=') as [string, string]));
 const dir = resolve(args.get('dir') ?? '/tmp/c15f/full');
 const runs = Number(args.get('runs') ?? 8);
 if (!args.has('before')) throw new Error('--before=<other build>/bin/baton.js is required');
-const builds = [resolve(args.get('before')!), resolve(import.meta.dirname, '..', '..', 'bin', 'baton.js')];
+// --after: another build in place of this one (three builds compared pairwise).
+const builds = [resolve(args.get('before')!), resolve(args.get('after') ?? resolve(import.meta.dirname, '..', '..', 'bin', 'baton.js'))];
 const env = { ...process.env, HOME: join(dir, 'home'), BATON_HOME: join(dir, 'data'), XDG_RUNTIME_DIR: join(dir, 'run') };
 const MARKS = ['socket created', 'socket open', 'first answer', 'row in DOM', 'row seen by the bench'] as const;
 
@@ -47,7 +49,7 @@ async function main(): Promise<void> {
   const results = new Map(builds.map((bin) => [bin, new Map(MARKS.map((m) => [m, [] as number[]]))]));
   try {
     for (let run = 0; run < runs; run++) {
-      for (const bin of builds) {
+      for (const bin of inTurn(builds, run)) {
         const child = spawn(process.execPath, [bin, 'serve', '--json'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
         try {
           const line = await new Promise<string>((done) => child.stdout!.once('data', (b: Buffer) => done(b.toString())));
