@@ -4,7 +4,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { crc32 } from 'node:zlib';
 import { basename, dirname, join } from 'node:path';
 import { candidateRow } from '../../shared/agents.js';
-import { flatJson } from './flat-json.js';
+import { EntryTexts, type PlacedTexts } from './entry-texts.js';
 import { normalizeCwd, timeOf } from '../../shared/resume-groups.js';
 import { QUICK_VERIFY_NEWEST, SCAN_CACHE_VERSION } from './limits.js';
 import { readLayout, SOURCE_CODES, writeLayoutParts, type GroupRef, type IndexHead, type LayoutSource, type ReadLayout } from './candidate-index-layout.js';
@@ -59,19 +59,28 @@ export interface IndexEntry {
  * A fresh entry from a scanned candidate (or a skipped file). It keeps the candidate as two texts,
  * its list row and its extras (as the index stores them), not the candidate, its row object and
  * closures: at 100,000 sessions those were most of a cold listing's heap (bench/README.md, issue 15,
- * ninth sitting). candidate() and row() parse the texts back when a caller asks.
+ * ninth sitting). The texts are bytes placed by `texts` (entry-texts.ts: a full scan passes one
+ * store for all its entries, so they share chunks outside the heap). candidate() and row() parse
+ * them back when a caller asks.
  */
-export function entryOf(path: string, source: AgentSource, size: number, mtimeMs: number, candidate: ImportedCandidate | null, skip: string | null, totals: EntryTotals): IndexEntry {
-  if (!candidate) return new FreshEntry(path, source, size, mtimeMs, skip ?? 'skipped', 0, '', '', null, totals, '', '');
+export function entryOf(path: string, source: AgentSource, size: number, mtimeMs: number, candidate: ImportedCandidate | null, skip: string | null, totals: EntryTotals, texts: EntryTexts = new EntryTexts()): IndexEntry {
+  if (!candidate) return new FreshEntry(path, source, size, mtimeMs, skip ?? 'skipped', 0, '', '', null, totals, null);
   const row = candidateRow(candidate);
-  return new FreshEntry(path, source, size, mtimeMs, null, timeOf(row.updatedAt), normalizeCwd(row.cwd), row.id, candidate.note ?? null, totals, flatJson(row), flatJson(extrasOf(candidate, row)));
+  return new FreshEntry(path, source, size, mtimeMs, null, timeOf(row.updatedAt), normalizeCwd(row.cwd), row.id, candidate.note ?? null, totals, texts.place(JSON.stringify(row), JSON.stringify(extrasOf(candidate, row))));
 }
 
-/** An entry made by a scan: plain fields and texts, methods on the prototype (no closures per entry). */
+const NO_TEXT = Buffer.alloc(0);
+
+/**
+ * An entry made by a scan: plain fields, and its row and extras as bytes of a shared chunk
+ * (row [start, mid), extras [mid, end)); methods on the prototype (no closures per entry).
+ */
 class FreshEntry implements IndexEntry {
   #parsed: ImportedCandidate | null = null;
-  readonly #rowText: string;
-  readonly #extrasText: string;
+  readonly #chunk: Buffer;
+  readonly #start: number;
+  readonly #mid: number;
+  readonly #end: number;
   constructor(
     readonly path: string,
     readonly source: AgentSource,
@@ -83,28 +92,43 @@ class FreshEntry implements IndexEntry {
     readonly id: string,
     readonly note: string | null,
     readonly totals: EntryTotals,
-    rowText: string,
-    extrasText: string,
+    placed: PlacedTexts | null,
   ) {
-    this.#rowText = rowText;
-    this.#extrasText = extrasText;
+    this.#chunk = placed?.chunk ?? NO_TEXT;
+    this.#start = placed?.start ?? 0;
+    this.#mid = placed?.mid ?? 0;
+    this.#end = placed?.end ?? 0;
   }
   rowText(): string {
-    return this.#rowText;
+    return this.#chunk.toString('utf8', this.#start, this.#mid);
   }
   text(): string {
-    return this.#rowText;
+    return this.rowText();
   }
   extrasText(): string {
-    return this.#extrasText;
+    return this.#chunk.toString('utf8', this.#mid, this.#end);
+  }
+  rowLength(): number {
+    return this.#mid - this.#start;
+  }
+  /** Copies the row's bytes to `at` in `target`; where they end, or -1 when they do not fit (a listing item's copyRow). */
+  copyRow(target: Buffer, at: number): number {
+    if (at + this.#mid - this.#start > target.length) return -1;
+    return at + this.#chunk.copy(target, at, this.#start, this.#mid);
+  }
+  extrasLength(): number {
+    return this.#end - this.#mid;
+  }
+  copyExtras(target: Buffer, at: number): void {
+    this.#chunk.copy(target, at, this.#mid, this.#end);
   }
   row(): IndexRow {
     if (this.skip !== null) throw new Error(`${this.path} is not a candidate (${this.skip})`);
-    return JSON.parse(this.#rowText) as IndexRow;
+    return JSON.parse(this.rowText()) as IndexRow;
   }
   candidate(): ImportedCandidate {
     if (this.skip !== null) throw new Error(`${this.path} is not a candidate (${this.skip})`);
-    return (this.#parsed ??= candidateOf(this.source, this.path, this.note, this.#rowText, this.#extrasText));
+    return (this.#parsed ??= candidateOf(this.source, this.path, this.note, this.rowText(), this.extrasText()));
   }
 }
 
@@ -250,7 +274,7 @@ function addColumns(columns: Columns, dirIds: Map<string, number>, e: IndexEntry
 /** Bytes of an entry's extras text (none for a skipped file). */
 function extrasLengthOf(e: IndexEntry): number {
   if (e.skip !== null) return 0;
-  return e instanceof DecodedEntry ? e.extrasLength() : Buffer.byteLength(extrasTextOf(e));
+  return e instanceof DecodedEntry || e instanceof FreshEntry ? e.extrasLength() : Buffer.byteLength(extrasTextOf(e));
 }
 
 /** Bytes per piece of the extras as they are made (an entry's longer extras get a piece of their own). */
@@ -269,7 +293,7 @@ function* extrasPieces(ordered: readonly IndexEntry[], ends: Uint32Array): Gener
       at = 0;
       if (length > piece.length) piece = Buffer.allocUnsafe(length);
     }
-    if (e instanceof DecodedEntry) e.copyExtras(piece, at);
+    if (e instanceof DecodedEntry || e instanceof FreshEntry) e.copyExtras(piece, at);
     else piece.write(extrasTextOf(e), at, 'utf8');
     at += length;
   }
@@ -370,12 +394,12 @@ function* columnsJson(columns: Columns): Generator<Buffer> {
 
 /** Bytes of an entry's list row in the listing block. */
 function rowLengthOf(e: IndexEntry): number {
-  return e instanceof DecodedEntry ? e.rowLength() : Buffer.byteLength(e.rowText());
+  return e instanceof DecodedEntry || e instanceof FreshEntry ? e.rowLength() : Buffer.byteLength(e.rowText());
 }
 
 /** Writes an entry's list row at `at` (sized by rowLengthOf); returns where it ends. */
 function copyRowInto(e: IndexEntry, target: Buffer, at: number): number {
-  if (e instanceof DecodedEntry) {
+  if (e instanceof DecodedEntry || e instanceof FreshEntry) {
     const end = e.copyRow(target, at);
     if (end < 0) throw new Error(`candidate index: no room for the row of ${e.path}`);
     return end;
