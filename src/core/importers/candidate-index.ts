@@ -66,7 +66,7 @@ export interface IndexEntry {
 export function entryOf(path: string, source: AgentSource, size: number, mtimeMs: number, candidate: ImportedCandidate | null, skip: string | null, totals: EntryTotals, texts: EntryTexts = new EntryTexts()): IndexEntry {
   if (!candidate) return new FreshEntry(path, source, size, mtimeMs, skip ?? 'skipped', 0, '', '', null, totals, null);
   const row = candidateRow(candidate);
-  return new FreshEntry(path, source, size, mtimeMs, null, timeOf(row.updatedAt), normalizeCwd(row.cwd), row.id, candidate.note ?? null, totals, texts.place(JSON.stringify(row), JSON.stringify(extrasOf(candidate, row))));
+  return new FreshEntry(path, source, size, mtimeMs, null, timeOf(row.updatedAt), texts.shared(normalizeCwd(row.cwd)), row.id, candidate.note ?? null, totals, texts.place(JSON.stringify(row), JSON.stringify(extrasOf(candidate, row))));
 }
 
 const NO_TEXT = Buffer.alloc(0);

@@ -86,9 +86,10 @@ describe('EntryTexts (issue 15)', () => {
 });
 
 // A cold scan keeps every fresh entry to its end: their texts are kept outside the heap. The child
-// makes 50,000 entries with one shared store (as a full scan does), their titles padded by PAD
-// characters, and reports the heap each holds (between full collections, so only what stays
-// alive counts). Longer rows must not make the heap larger.
+// makes 50,000 entries with one shared store (as a full scan does), their titles and directories
+// (one string each, as a worker's answer gives them) padded by PAD characters, and reports the
+// heap each holds (between full collections, so only what stays alive counts). Longer rows and
+// directories must not make the heap larger.
 const MODULE = resolve(import.meta.dirname, 'candidate-index.ts');
 const TEXTS = resolve(import.meta.dirname, 'entry-texts.ts');
 const CHILD = `
@@ -104,7 +105,7 @@ const before = process.memoryUsage().heapUsed;
 let rowChars = 0;
 for (let i = 0; i < 50_000; i++) {
   const id = i + '-5c48-40b9-9f0e-6b1d2c3a4e5f';
-  const c = { source: 'claude', externalId: id, path: paths[i], title: 'Session ' + i + ': make the build green again' + pad, cwd: '/home/dev/project-' + (i % 50), branch: 'main', updatedAt: new Date(Date.UTC(2026, 10, 1) + i * 1000).toISOString(), messageCount: i % 40, messageCountExact: true, model: 'claude-opus-4', cliVersion: '2.1.39', fingerprint: 'fp-' + id, resumeCommand: 'claude --resume ' + id };
+  const c = { source: 'claude', externalId: id, path: paths[i], title: 'Session ' + i + ': make the build green again' + pad, cwd: '/home/dev/project-' + (i % 50) + pad, branch: 'main', updatedAt: new Date(Date.UTC(2026, 10, 1) + i * 1000).toISOString(), messageCount: i % 40, messageCountExact: true, model: 'claude-opus-4', cliVersion: '2.1.39', fingerprint: 'fp-' + id, resumeCommand: 'claude --resume ' + id };
   const e = entryOf(paths[i], 'claude', 20_000 + i, 1.7e12 + i + 0.5, c, null, [0, 0, 0, 0], texts);
   rowChars += e.rowText().length;
   entries.push(e);
@@ -123,10 +124,11 @@ function heapPerEntry(pad: number): Promise<{ perEntry: number; rowChars: number
 }
 
 describe("a full scan's entries (issue 15)", () => {
-  it('hold their row and extras outside the heap: rows 900 characters longer cost the heap nothing more', async () => {
+  it('hold their row and extras outside the heap, and one string per directory: 900 more characters of title and of directory cost the heap nothing more', async () => {
     const [short, long] = await Promise.all([heapPerEntry(0), heapPerEntry(900)]);
-    expect(long.rowChars - short.rowChars).toBeCloseTo(900, 3);
-    // Measured: 0-1 byte an entry more with the texts as bytes; ~900 more with them as strings.
+    expect(long.rowChars - short.rowChars).toBeCloseTo(1800, 3);
+    // Measured: ~0 bytes an entry more with the texts as bytes and the directories shared; ~1,800
+    // more with the texts as strings, ~900 more with a directory string per entry.
     expect(long.perEntry - short.perEntry).toBeLessThan(64);
   }, 60_000);
 });

@@ -28,9 +28,26 @@ const NO_BYTES = Buffer.alloc(0);
 export class EntryTexts {
   #chunk: Buffer = NO_BYTES;
   #used = 0;
+  /** The short texts many entries repeat (their directory), one string each: a full scan's only. */
+  readonly #shared: Map<string, string> | null;
 
   /** `chunkBytes`: the size of a chunk (a text pair larger than that gets its own); 0 for one exact chunk per pair. */
-  constructor(private readonly chunkBytes: number = 0) {}
+  constructor(private readonly chunkBytes: number = 0) {
+    this.#shared = chunkBytes > 0 ? new Map() : null;
+  }
+
+  /**
+   * One string for every equal `text` this store is given (a full scan's entries' directories: a
+   * few hundred folders for 100,000 sessions, where each entry held its own copy, ~4 MB of the
+   * cold listing's live heap at its peak). Without a chunk size, `text` as it is.
+   */
+  shared(text: string): string {
+    if (this.#shared === null) return text;
+    const kept = this.#shared.get(text);
+    if (kept !== undefined) return kept;
+    this.#shared.set(text, text);
+    return text;
+  }
 
   /**
    * Copies `first` then `second` (as UTF-8) into the current chunk, a new one when they do not
