@@ -593,6 +593,9 @@ async function readAndSettle(options: FullScanOptions): Promise<SettledScan> {
         // cache is empty, and a Set of its 100,000 paths was ~3 MB at its peak (issue 15, thirteenth sitting).
         if (cache.entries[path] !== undefined) written.add(path);
       }
+      // Settled: the batch's discovery records are not read again (the pool copied what it needed when
+      // it queued every batch), so they go now, not with the read's end, which is the cold scan's peak.
+      for (let k = from; k < batchEnd; k++) releaseSettled(files, fileStats, toRead[k]!);
     }
   } catch (error) {
     await writer?.abort();
@@ -630,6 +633,45 @@ async function readAndSettle(options: FullScanOptions): Promise<SettledScan> {
   const loaded = loadedIndex ? { meta: loadedIndex.meta, writtenAt: loadedIndex.writtenAt } : null;
   const digests = writer && digestsRead ? { writer, written, loaded: cache } : null;
   return { next, indexed, meta, stats, changed, loadedIndex: loaded, indexFile, digests, unfinished: digestsRead ? null : writer };
+}
+
+/**
+ * What a settled file's places in discovery's arrays hold (the same two objects for every file):
+ * its FoundFile and ImportStat, 100,000 of each, were ~11 MB of a cold scan's live heap at the end
+ * of its read (bench/README.md, issue 15, thirteenth sitting). Their fields throw when read: a
+ * settled file's record read again is a bug to see, not a file of size -1.
+ */
+const SETTLED_FILE: FoundFile = Object.freeze({
+  get source(): never {
+    return settledRecordRead();
+  },
+  get path(): never {
+    return settledRecordRead();
+  },
+  get compressed(): never {
+    return settledRecordRead();
+  },
+});
+const SETTLED_STAT: ImportStat = Object.freeze({
+  get size(): never {
+    return settledRecordRead();
+  },
+  get mtimeMs(): never {
+    return settledRecordRead();
+  },
+  get isFile(): never {
+    return settledRecordRead();
+  },
+});
+
+function settledRecordRead(): never {
+  throw new Error('scan: a settled file\'s discovery record was read again');
+}
+
+/** Lets a settled file's FoundFile and ImportStat go (SETTLED_FILE and SETTLED_STAT take their places). */
+function releaseSettled(files: FoundFile[], stats: Array<ImportStat | Error>, i: number): void {
+  files[i] = SETTLED_FILE;
+  stats[i] = SETTLED_STAT;
 }
 
 /**
