@@ -4,7 +4,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { crc32 } from 'node:zlib';
 import { basename, dirname, join } from 'node:path';
 import { candidateRow } from '../../shared/agents.js';
-import { flatJson } from './flat-json.js';
+import { EntryTexts, type PlacedTexts } from './entry-texts.js';
 import { normalizeCwd, timeOf } from '../../shared/resume-groups.js';
 import { QUICK_VERIFY_NEWEST, SCAN_CACHE_VERSION } from './limits.js';
 import { readLayout, SOURCE_CODES, writeLayoutParts, type GroupRef, type IndexHead, type LayoutSource, type ReadLayout } from './candidate-index-layout.js';
@@ -59,19 +59,28 @@ export interface IndexEntry {
  * A fresh entry from a scanned candidate (or a skipped file). It keeps the candidate as two texts,
  * its list row and its extras (as the index stores them), not the candidate, its row object and
  * closures: at 100,000 sessions those were most of a cold listing's heap (bench/README.md, issue 15,
- * ninth sitting). candidate() and row() parse the texts back when a caller asks.
+ * ninth sitting). The texts are bytes placed by `texts` (entry-texts.ts: a full scan passes one
+ * store for all its entries, so they share chunks outside the heap). candidate() and row() parse
+ * them back when a caller asks.
  */
-export function entryOf(path: string, source: AgentSource, size: number, mtimeMs: number, candidate: ImportedCandidate | null, skip: string | null, totals: EntryTotals): IndexEntry {
-  if (!candidate) return new FreshEntry(path, source, size, mtimeMs, skip ?? 'skipped', 0, '', '', null, totals, '', '');
+export function entryOf(path: string, source: AgentSource, size: number, mtimeMs: number, candidate: ImportedCandidate | null, skip: string | null, totals: EntryTotals, texts: EntryTexts = new EntryTexts()): IndexEntry {
+  if (!candidate) return new FreshEntry(path, source, size, mtimeMs, skip ?? 'skipped', 0, '', '', null, totals, null);
   const row = candidateRow(candidate);
-  return new FreshEntry(path, source, size, mtimeMs, null, timeOf(row.updatedAt), normalizeCwd(row.cwd), row.id, candidate.note ?? null, totals, flatJson(row), flatJson(extrasOf(candidate, row)));
+  return new FreshEntry(path, source, size, mtimeMs, null, timeOf(row.updatedAt), texts.shared(normalizeCwd(row.cwd)), row.id, candidate.note ?? null, totals, texts.place(JSON.stringify(row), JSON.stringify(extrasOf(candidate, row))));
 }
 
-/** An entry made by a scan: plain fields and texts, methods on the prototype (no closures per entry). */
+const NO_TEXT = Buffer.alloc(0);
+
+/**
+ * An entry made by a scan: plain fields, and its row and extras as bytes of a shared chunk
+ * (row [start, mid), extras [mid, end)); methods on the prototype (no closures per entry).
+ */
 class FreshEntry implements IndexEntry {
   #parsed: ImportedCandidate | null = null;
-  readonly #rowText: string;
-  readonly #extrasText: string;
+  readonly #chunk: Buffer;
+  readonly #start: number;
+  readonly #mid: number;
+  readonly #end: number;
   constructor(
     readonly path: string,
     readonly source: AgentSource,
@@ -83,28 +92,43 @@ class FreshEntry implements IndexEntry {
     readonly id: string,
     readonly note: string | null,
     readonly totals: EntryTotals,
-    rowText: string,
-    extrasText: string,
+    placed: PlacedTexts | null,
   ) {
-    this.#rowText = rowText;
-    this.#extrasText = extrasText;
+    this.#chunk = placed?.chunk ?? NO_TEXT;
+    this.#start = placed?.start ?? 0;
+    this.#mid = placed?.mid ?? 0;
+    this.#end = placed?.end ?? 0;
   }
   rowText(): string {
-    return this.#rowText;
+    return this.#chunk.toString('utf8', this.#start, this.#mid);
   }
   text(): string {
-    return this.#rowText;
+    return this.rowText();
   }
   extrasText(): string {
-    return this.#extrasText;
+    return this.#chunk.toString('utf8', this.#mid, this.#end);
+  }
+  rowLength(): number {
+    return this.#mid - this.#start;
+  }
+  /** Copies the row's bytes to `at` in `target`; where they end, or -1 when they do not fit (a listing item's copyRow). */
+  copyRow(target: Buffer, at: number): number {
+    if (at + this.#mid - this.#start > target.length) return -1;
+    return at + this.#chunk.copy(target, at, this.#start, this.#mid);
+  }
+  extrasLength(): number {
+    return this.#end - this.#mid;
+  }
+  copyExtras(target: Buffer, at: number): void {
+    this.#chunk.copy(target, at, this.#mid, this.#end);
   }
   row(): IndexRow {
     if (this.skip !== null) throw new Error(`${this.path} is not a candidate (${this.skip})`);
-    return JSON.parse(this.#rowText) as IndexRow;
+    return JSON.parse(this.rowText()) as IndexRow;
   }
   candidate(): ImportedCandidate {
     if (this.skip !== null) throw new Error(`${this.path} is not a candidate (${this.skip})`);
-    return (this.#parsed ??= candidateOf(this.source, this.path, this.note, this.#rowText, this.#extrasText));
+    return (this.#parsed ??= candidateOf(this.source, this.path, this.note, this.rowText(), this.extrasText()));
   }
 }
 
@@ -167,15 +191,15 @@ function encodeCandidateIndexParts(entries: readonly IndexEntry[], meta: IndexMe
   const candidates = ordered.length;
   for (const e of entries) if (e.skip !== null) ordered.push(e);
 
-  const columns: Columns = { dirs: [], dirOf: [], names: [], sizes: [], mtimes: [], skips: [], cwds: [], ids: [], notes: [], totals: [] };
   const sortTimes = new Float64Array(ordered.length);
   const sources = new Uint8Array(ordered.length);
+  // The folders of the paths, numbered in order of first use (the columns' `dirs`).
   const dirIds = new Map<string, number>();
-  // The per-entry work is in small functions (addColumns, extrasLengthOf, rowLengthOf): V8
+  // The per-entry work is in small functions (addFolder, extrasLengthOf, rowLengthOf): V8
   // optimizes a function called 20,000 times, while these one-shot loops stay in baseline code.
   for (let i = 0; i < ordered.length; i++) {
     const e = ordered[i]!;
-    addColumns(columns, dirIds, e);
+    addFolder(dirIds, e.path);
     sortTimes[i] = e.at;
     sources[i] = SOURCE_CODES.indexOf(e.source);
   }
@@ -221,36 +245,26 @@ function encodeCandidateIndexParts(entries: readonly IndexEntry[], meta: IndexMe
   notes.sort();
   const newest = newestEntries(ordered, QUICK_VERIFY_NEWEST).map((e): [string, number, number] => [e.path, e.size, e.mtimeMs]);
   const head: IndexHead = { version: CANDIDATE_INDEX_VERSION, ...meta, listing: { files: ordered.length, candidates, groups, notes, newest, blockBytes: length } };
-  return writeLayoutParts({ head: JSON.stringify(head), columns: () => columnsJson(columns), at: sortTimes, extras: { ends: extrasEnds, bytes: () => extrasPieces(ordered, extrasEnds) }, rows, sources, block });
+  return writeLayoutParts({ head: JSON.stringify(head), columns: () => columnsJson(ordered, dirIds), at: sortTimes, extras: { ends: extrasEnds, bytes: () => extrasPieces(ordered, extrasEnds) }, rows, sources, block });
 }
 
 const COMMA_BYTE = 0x2c;
 
-/** Adds an entry's values to the columns: its folder (numbered once), file name, size, mtime, skip, cwd, id, note and totals. */
-function addColumns(columns: Columns, dirIds: Map<string, number>, e: IndexEntry): void {
-  const cut = Math.max(e.path.lastIndexOf('/'), e.path.lastIndexOf('\\')) + 1;
-  const dir = e.path.slice(0, cut);
-  let d = dirIds.get(dir);
-  if (d === undefined) {
-    d = columns.dirs.push(dir) - 1;
-    dirIds.set(dir, d);
-  }
-  columns.dirOf.push(d);
-  columns.names.push(e.path.slice(cut));
-  columns.sizes.push(e.size);
-  columns.mtimes.push(e.mtimeMs);
-  columns.skips.push(e.skip);
-  columns.cwds.push(e.cwd);
-  columns.ids.push(e.id);
-  columns.notes.push(e.note);
-  const t = e.totals;
-  columns.totals.push(t[0], t[1], t[2], t[3]);
+/** Where a path's file name begins: paths are stored as (folder, name) columns. */
+function nameStart(path: string): number {
+  return Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1;
+}
+
+/** Numbers the path's folder, if it is new. */
+function addFolder(dirIds: Map<string, number>, path: string): void {
+  const dir = path.slice(0, nameStart(path));
+  if (!dirIds.has(dir)) dirIds.set(dir, dirIds.size);
 }
 
 /** Bytes of an entry's extras text (none for a skipped file). */
 function extrasLengthOf(e: IndexEntry): number {
   if (e.skip !== null) return 0;
-  return e instanceof DecodedEntry ? e.extrasLength() : Buffer.byteLength(extrasTextOf(e));
+  return e instanceof DecodedEntry || e instanceof FreshEntry ? e.extrasLength() : Buffer.byteLength(extrasTextOf(e));
 }
 
 /** Bytes per piece of the extras as they are made (an entry's longer extras get a piece of their own). */
@@ -269,7 +283,7 @@ function* extrasPieces(ordered: readonly IndexEntry[], ends: Uint32Array): Gener
       at = 0;
       if (length > piece.length) piece = Buffer.allocUnsafe(length);
     }
-    if (e instanceof DecodedEntry) e.copyExtras(piece, at);
+    if (e instanceof DecodedEntry || e instanceof FreshEntry) e.copyExtras(piece, at);
     else piece.write(extrasTextOf(e), at, 'utf8');
     at += length;
   }
@@ -343,39 +357,63 @@ function* listingBlock(grouped: readonly ListGroup[], ordered: readonly IndexEnt
 const COLUMNS_PIECE_ENTRIES = 512;
 
 /**
- * JSON.stringify(columns), byte for byte, as pieces of COLUMNS_PIECE_ENTRIES values written into
- * one reused buffer (a consumer is done with a part before it asks for the next): the whole text
- * was a 20 MB string and its 20 MB of bytes at 100,000 entries, at the peak of an index rewrite
- * (the host's in-place update, bench/README.md issue 15 eighth sitting).
+ * Each column after `dirs` (Columns, in its key order): what an entry adds to it. The columns are
+ * made piece by piece from the entries as they are written, not held: ten arrays of 100,000 values
+ * (and a sliced name string per entry) were ~17 MB of large objects at the peak of a cold
+ * listing's encode (bench/README.md, issue 15, thirteenth sitting).
  */
-function* columnsJson(columns: Columns): Generator<Buffer> {
+const ENTRY_COLUMNS: ReadonlyArray<[key: Exclude<keyof Columns, 'dirs'>, add: (out: unknown[], e: IndexEntry, dirIds: ReadonlyMap<string, number>) => void]> = [
+  ['dirOf', (out, e, dirIds) => out.push(dirIds.get(e.path.slice(0, nameStart(e.path)))!)],
+  ['names', (out, e) => out.push(e.path.slice(nameStart(e.path)))],
+  ['sizes', (out, e) => out.push(e.size)],
+  ['mtimes', (out, e) => out.push(e.mtimeMs)],
+  ['skips', (out, e) => out.push(e.skip)],
+  ['cwds', (out, e) => out.push(e.cwd)],
+  ['ids', (out, e) => out.push(e.id)],
+  ['notes', (out, e) => out.push(e.note)],
+  ['totals', (out, e) => {
+    const t = e.totals;
+    out.push(t[0], t[1], t[2], t[3]);
+  }],
+];
+
+/**
+ * JSON.stringify(columns) of the entries in `ordered`, byte for byte, as pieces of
+ * COLUMNS_PIECE_ENTRIES entries' values written into one reused buffer (a consumer is done with a
+ * part before it asks for the next): the whole text was a 20 MB string and its 20 MB of bytes at
+ * 100,000 entries, at the peak of an index rewrite (the host's in-place update, bench/README.md
+ * issue 15 eighth sitting).
+ */
+function* columnsJson(ordered: readonly IndexEntry[], dirIds: ReadonlyMap<string, number>): Generator<Buffer> {
   let piece = Buffer.allocUnsafe(BLOCK_PIECE_BYTES);
   const bytesOf = (text: string): Buffer => {
     const length = Buffer.byteLength(text);
     if (length > piece.length) piece = Buffer.allocUnsafe(length);
     return piece.subarray(0, piece.write(text, 0, 'utf8'));
   };
-  let opened = false;
-  for (const [key, values] of Object.entries(columns) as Array<[string, unknown[]]>) {
-    yield bytesOf(`${opened ? ',' : '{'}${JSON.stringify(key)}:[`);
-    opened = true;
-    for (let from = 0; from < values.length; from += COLUMNS_PIECE_ENTRIES) {
-      const text = JSON.stringify(values.slice(from, from + COLUMNS_PIECE_ENTRIES));
+  yield bytesOf(`{"dirs":${JSON.stringify([...dirIds.keys()])}`);
+  const values: unknown[] = [];
+  for (const [key, add] of ENTRY_COLUMNS) {
+    yield bytesOf(`,${JSON.stringify(key)}:[`);
+    for (let from = 0; from < ordered.length; from += COLUMNS_PIECE_ENTRIES) {
+      values.length = 0;
+      for (let i = from; i < Math.min(from + COLUMNS_PIECE_ENTRIES, ordered.length); i++) add(values, ordered[i]!, dirIds);
+      const text = JSON.stringify(values);
       yield bytesOf(`${from > 0 ? ',' : ''}${text.slice(1, -1)}`);
     }
     yield bytesOf(']');
   }
-  yield bytesOf(opened ? '}' : '{}');
+  yield bytesOf('}');
 }
 
 /** Bytes of an entry's list row in the listing block. */
 function rowLengthOf(e: IndexEntry): number {
-  return e instanceof DecodedEntry ? e.rowLength() : Buffer.byteLength(e.rowText());
+  return e instanceof DecodedEntry || e instanceof FreshEntry ? e.rowLength() : Buffer.byteLength(e.rowText());
 }
 
 /** Writes an entry's list row at `at` (sized by rowLengthOf); returns where it ends. */
 function copyRowInto(e: IndexEntry, target: Buffer, at: number): number {
-  if (e instanceof DecodedEntry) {
+  if (e instanceof DecodedEntry || e instanceof FreshEntry) {
     const end = e.copyRow(target, at);
     if (end < 0) throw new Error(`candidate index: no room for the row of ${e.path}`);
     return end;

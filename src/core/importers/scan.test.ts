@@ -217,3 +217,41 @@ describe('findLatestSession and readAgentSession by id', () => {
     await expect(readAgentSession('claude', join(home, 'missing.jsonl'), env)).rejects.toSatisfy((e) => isImporterError(e, 'NOT_FOUND'));
   });
 });
+
+describe('a cold scan lets each settled batch go (issue 15)', () => {
+  it("releases a settled batch's discovery records (found file, stat) before the read's end, and lists the same", async () => {
+    const ids = Array.from({ length: 3 * 256 + 10 }, (_, i) => `dddddddd-0000-4000-8000-${String(i).padStart(12, '0')}`);
+    for (const [i, id] of ids.entries()) await writeLog(claudeLogPath(home, `/home/dev/p${i % 4}`, id), shortSession(id, `prompt ${i}`, `/home/dev/p${i % 4}`));
+    // A full collection on demand (the test runner's process has no --expose-gc of its own).
+    const { setFlagsFromString } = await import('node:v8');
+    setFlagsFromString('--expose-gc');
+    const gc = (await import('node:vm')).runInNewContext('gc') as () => void;
+    // Every stat the scan got, held weakly; at the last batch's read, how many of them are still alive.
+    const stats: Array<WeakRef<object>> = [];
+    let aliveAtLastBatch = -1;
+    let batches = 0;
+    const reader: ImportReader = {
+      ...nodeImportReader,
+      async statMany(paths) {
+        const out = await nodeImportReader.statMany!(paths);
+        for (const s of out) stats.push(new WeakRef(s));
+        return out;
+      },
+      async readPrefixes(items) {
+        batches += 1;
+        if (batches === 4) {
+          await new Promise((r) => setImmediate(r)); // out of the job that may hold the WeakRefs' targets
+          gc();
+          aliveAtLastBatch = stats.filter((w) => w.deref() !== undefined).length;
+        }
+        return nodeImportReader.readPrefixes!(items);
+      },
+    };
+    const result = await scanAgentSessions({ env, reader });
+    expect(result.candidates).toHaveLength(ids.length);
+    expect(batches).toBe(4);
+    expect(stats).toHaveLength(ids.length);
+    // Three batches of 256 settled: their stats are gone, only the last batch's 10 are alive.
+    expect(aliveAtLastBatch).toBe(10);
+  }, 60_000);
+});

@@ -13,6 +13,7 @@ import { nodeImportReader, statAll, type ImportReader, type ImportStat } from '.
 import { emptyCache, loadScanCache, openScanCacheWriter, type ScanCache, type ScanCacheWriter } from './scan-cache.js';
 import { candidateIndexFileFor, entryOf, markCandidateIndexVerified, readCandidateIndex, saveCandidateIndex, type EntryTotals, type IndexEntry, type IndexMeta } from './candidate-index.js';
 import { hasRacyFolders, quickIndexScan } from './quick-scan.js';
+import { EntryTexts, SCAN_TEXT_CHUNK_BYTES } from './entry-texts.js';
 import type { IndexedFile } from './indexed-files.js';
 import { summarizeFile, type FileState } from './summarize-file.js';
 import { redactStates } from './redact-state.js';
@@ -158,6 +159,7 @@ async function redactFreshStates(outcomes: Outcome[], files: readonly FoundFile[
 /** A digest cache being rewritten: the writer, the paths whose states it has, and the cache it replaces. */
 interface DigestRewrite {
   writer: ScanCacheWriter;
+  /** Of the paths written, those the loaded cache holds too (the others are never looked up there). */
   written: ReadonlySet<string>;
   loaded: ScanCache;
 }
@@ -248,13 +250,13 @@ interface Settled {
   skip: string | null;
 }
 
-function settle(o: Outcome, file: FoundFile, stat: ImportStat | Error): Settled {
+function settle(o: Outcome, file: FoundFile, stat: ImportStat | Error, texts: EntryTexts): Settled {
   const skip = o.kind === 'skip' ? o.reason : null;
   const candidate = o.kind === 'candidate' ? o.candidate : null;
   // Only files with a digest are indexed: the others (unreadable, compressed, empty) cost a stat.
   let entry: IndexEntry | null = null;
-  if (o.state && !(stat instanceof Error)) entry = entryOf(file.path, file.source, stat.size, stat.mtimeMs, candidate, skip, totalsOf(o.state));
-  else if (candidate) entry = entryOf(file.path, file.source, stat instanceof Error ? 0 : stat.size, stat instanceof Error ? 0 : stat.mtimeMs, candidate, null, NO_TOTALS);
+  if (o.state && !(stat instanceof Error)) entry = entryOf(file.path, file.source, stat.size, stat.mtimeMs, candidate, skip, totalsOf(o.state), texts);
+  else if (candidate) entry = entryOf(file.path, file.source, stat instanceof Error ? 0 : stat.size, stat instanceof Error ? 0 : stat.mtimeMs, candidate, null, NO_TOTALS, texts);
   return { entry, read: o.read, hasDigest: o.state !== undefined && entry !== null, skip };
 }
 
@@ -472,6 +474,8 @@ async function readAndSettle(options: FullScanOptions): Promise<SettledScan> {
   // whether it is indexed with its digest. Not an object per file: at 100,000 files those were
   // ~5 MB of the live heap at the read's end, its peak (bench/README.md, issue 15, eleventh sitting).
   const readEntries: Array<IndexEntry | null> = new Array(toRead.length);
+  // Their texts, in chunks shared by the whole scan (entry-texts.ts).
+  const texts = new EntryTexts(SCAN_TEXT_CHUNK_BYTES);
   const withDigest = new Uint8Array(toRead.length);
   let changed = vanished || previous === null;
   let digestsRead = false;
@@ -545,7 +549,7 @@ async function readAndSettle(options: FullScanOptions): Promise<SettledScan> {
       await redactFreshStates(batchOutcomes, batchIdx.map((i) => found.files[i]!), batchIdx.map((i) => paths[i]!));
       markPhase('scan-first-batch');
       for (let k = from; k < batchEnd; k++) {
-        const s = settle(batchOutcomes[k - from]!, files[toRead[k]!]!, fileStats[toRead[k]!]!);
+        const s = settle(batchOutcomes[k - from]!, files[toRead[k]!]!, fileStats[toRead[k]!]!, texts);
         countSettled(stats, s);
         readEntries[k] = s.entry;
         if (s.hasDigest) withDigest[k] = 1;
@@ -583,9 +587,15 @@ async function readAndSettle(options: FullScanOptions): Promise<SettledScan> {
         const state = batchOutcomes[k - from]!.state;
         if (!state || withDigest[k] === 0) continue;
         writer ??= await openScanCacheWriter(digestFile);
-        await writer.add(paths[toRead[k]!]!, state);
-        written.add(paths[toRead[k]!]!);
+        const path = paths[toRead[k]!]!;
+        await writer.add(path, state);
+        // Only a path the loaded cache has a state for: persistScan looks nothing else up. A cold scan's
+        // cache is empty, and a Set of its 100,000 paths was ~3 MB at its peak (issue 15, thirteenth sitting).
+        if (cache.entries[path] !== undefined) written.add(path);
       }
+      // Settled: the batch's discovery records are not read again (the pool copied what it needed when
+      // it queued every batch), so they go now, not with the read's end, which is the cold scan's peak.
+      for (let k = from; k < batchEnd; k++) releaseSettled(files, fileStats, toRead[k]!);
     }
   } catch (error) {
     await writer?.abort();
@@ -623,6 +633,45 @@ async function readAndSettle(options: FullScanOptions): Promise<SettledScan> {
   const loaded = loadedIndex ? { meta: loadedIndex.meta, writtenAt: loadedIndex.writtenAt } : null;
   const digests = writer && digestsRead ? { writer, written, loaded: cache } : null;
   return { next, indexed, meta, stats, changed, loadedIndex: loaded, indexFile, digests, unfinished: digestsRead ? null : writer };
+}
+
+/**
+ * What a settled file's places in discovery's arrays hold (the same two objects for every file):
+ * its FoundFile and ImportStat, 100,000 of each, were ~11 MB of a cold scan's live heap at the end
+ * of its read (bench/README.md, issue 15, thirteenth sitting). Their fields throw when read: a
+ * settled file's record read again is a bug to see, not a file of size -1.
+ */
+const SETTLED_FILE: FoundFile = Object.freeze({
+  get source(): never {
+    return settledRecordRead();
+  },
+  get path(): never {
+    return settledRecordRead();
+  },
+  get compressed(): never {
+    return settledRecordRead();
+  },
+});
+const SETTLED_STAT: ImportStat = Object.freeze({
+  get size(): never {
+    return settledRecordRead();
+  },
+  get mtimeMs(): never {
+    return settledRecordRead();
+  },
+  get isFile(): never {
+    return settledRecordRead();
+  },
+});
+
+function settledRecordRead(): never {
+  throw new Error('scan: a settled file\'s discovery record was read again');
+}
+
+/** Lets a settled file's FoundFile and ImportStat go (SETTLED_FILE and SETTLED_STAT take their places). */
+function releaseSettled(files: FoundFile[], stats: Array<ImportStat | Error>, i: number): void {
+  files[i] = SETTLED_FILE;
+  stats[i] = SETTLED_STAT;
 }
 
 /**
