@@ -27,7 +27,8 @@ import { createSessionWatches } from '../watch/session-watches.js';
 import { watchTargetOf } from './watch-target.js';
 import { narrowCarriedPermissions } from '../handoff/apply-permissions.js';
 import { carriedTasksOf } from '../tasks/carried-tasks.js';
-import { startRelayHost, type RelayHost } from '../relay/relay-host.js';
+import type { RelayHost } from '../relay/relay-host.js';
+import { startConfiguredRelay } from '../relay/start-configured-relay.js';
 import { createRelayUiHandlers } from '../relay/ui-handlers.js';
 import { createSearchService, INDEX_LOAD_DELAY_MS } from '../search/search-service.js';
 import { createCredentialRegistry } from '../transport/session-credentials.js';
@@ -47,6 +48,8 @@ export type HostKind = 'electron' | 'browser';
 
 export interface HostOptions {
   dataDir: string;
+  /** The endpoint to receive on, when the caller resolved it already (`baton serve` prints it before the services start); default: resolveEndpoint(dataDir). */
+  endpoint?: EndpointInfo;
   kind: HostKind;
   capabilities: readonly string[];
   /** How an agent's approval hook calls this Baton; default: the running CLI (see baton-command.ts). */
@@ -86,7 +89,7 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
   markPhase('host-services-start');
   const store = await openStore(options.dataDir);
   markPhase('host-store-open');
-  const endpoint = resolveEndpoint(options.dataDir);
+  const endpoint = options.endpoint ?? resolveEndpoint(options.dataDir);
   await ensureEndpointDir(endpoint.dir);
   const token = await loadOrCreateToken(endpoint.tokenPath);
   const emitter = new EventEmitter();
@@ -174,7 +177,7 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
 
   // With a relay configured, handoffs from paired devices land through the same receiver (issue 13).
   markPhase('host-endpoint-listening');
-  const relay = await startRelayHost({ dataDir: options.dataDir, store, receive });
+  const relay = await startConfiguredRelay({ dataDir: options.dataDir, store, receive });
 
   const runner = createAgentRunner({ store, tasks, dataDir: options.dataDir, batonCommand: options.batonCommand ?? defaultBatonCommand() });
   unsubscribers.push(runner.onEvent((sessionId, run, event) => emitUiEvent('composer:event', { sessionId, runId: run.runId, state: run.state, event })));

@@ -1,0 +1,87 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { listSessions } from './test-support/ws-frames.js';
+
+/**
+ * `baton serve`'s start (issue 15): the address is printed once the page can be served, and the
+ * host's services (the store, the receiver, the candidates' index read) start behind it, so a
+ * browser loads the page meanwhile. Real processes on a temp data directory.
+ */
+const CLI = join(import.meta.dirname, '..', 'cli', 'run.ts');
+let home: string;
+
+beforeEach(async () => {
+  home = await mkdtemp(join(tmpdir(), 'baton-serve-start-'));
+});
+afterEach(async () => {
+  await rm(home, { recursive: true, force: true });
+});
+
+interface Serve {
+  lines: Promise<string[]>;
+  first: Promise<string>;
+  stop(): Promise<void>;
+  exited: Promise<number | null>;
+}
+
+function serve(extraEnv: Record<string, string> = {}): Serve {
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', '--json'], {
+    env: { ...process.env, BATON_HOME: join(home, 'data'), XDG_RUNTIME_DIR: '', ...extraEnv },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const first = new Promise<string>((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes('\n')) resolve(out.split('\n')[0]!);
+    });
+    child.once('exit', (code) => reject(new Error(`baton serve exited (${code}) before a line: ${stderr}`)));
+  });
+  return {
+    first,
+    exited,
+    lines: exited.then(() => out.split('\n').filter((line) => line !== '')),
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+describe('baton serve start-up', () => {
+  it('prints its address before the host services start, and answers a request sent at once (they wait for the start)', async () => {
+    const trace = join(home, 'trace.jsonl');
+    const host = serve({ BATON_PHASE_TRACE: trace });
+    const started = JSON.parse(await host.first) as { ok: boolean; url: string; port: number };
+    expect(started.ok).toBe(true);
+    // Sent as soon as the address is out: answered once the store is open, not refused.
+    expect(await listSessions(started.port, new URL(started.url).searchParams.get('token')!)).toEqual({ kind: 'response', id: 7, result: { ok: true, value: [] } });
+    await host.stop();
+    const { marks } = JSON.parse((await readFile(trace, 'utf8')).trim()) as { marks: Record<string, number> };
+    // Before: the services started (and their modules evaluated) first, then the page's server listened.
+    expect(marks['serve-listening']).toBeLessThan(marks['host-services-start']!);
+    expect(marks['host-services-start']).toBeLessThan(marks['serve-services']!);
+  }, 60_000);
+
+  it('a second host for the same data directory prints no address: one problem, ALREADY_RUNNING, exit 1', async () => {
+    const first = serve();
+    const started = JSON.parse(await first.first) as { ok: boolean; url: string; port: number };
+    try {
+      // Answered: its services, and so its endpoint, are up.
+      await listSessions(started.port, new URL(started.url).searchParams.get('token')!);
+      const second = serve();
+      expect(await second.exited).toBe(1);
+      const lines = (await second.lines).map((line) => JSON.parse(line) as { ok: boolean; code?: string });
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatchObject({ ok: false, code: 'ALREADY_RUNNING' });
+    } finally {
+      await first.stop();
+    }
+  }, 60_000);
+});
