@@ -4,7 +4,7 @@ import { BROWSER_HOST_CAPABILITIES } from '../../core/host/capabilities.js';
 import { startBrowserHost, type UiHostServices } from '../../server/browser-host.js';
 import { servicesWhenReady } from '../../server/services-when-ready.js';
 import { ensureEndpointDir, loadOrCreateToken, resolveEndpoint } from '../../core/transport/endpoint.js';
-import { refuseIfHostRuns } from '../../core/transport/endpoint-probe.js';
+import { listenEarly } from '../../core/transport/early-endpoint.js';
 import { atRestSettingsPresent } from '../../core/store/at-rest/settings-present.js';
 import { createOutput, EXIT, type Output } from '../output.js';
 import { markPhase } from '../../core/perf/phase-trace.js';
@@ -54,6 +54,8 @@ export function registerServe(program: Command): void {
       let token: Buffer;
       let starting: Promise<ServeServices>;
       let locked = false;
+      /** Closes the receiver's early endpoint when the services never took it over. */
+      let closeEarly = async () => {};
       let announce!: () => void;
       const announced = new Promise<void>((resolve) => (announce = resolve));
       try {
@@ -68,23 +70,36 @@ export function registerServe(program: Command): void {
           const { readPassphrase } = await import('../passphrase-input.js');
           await unlock.unlockHostStore(dataDir, settings, await readPassphrase(`Passphrase for the Baton store ${dataDir}: `));
         }
-        // A second host for this data directory is refused before it announces an address.
-        await refuseIfHostRuns(endpoint.address);
-        await ensureEndpointDir(endpoint.dir);
-        token = await loadOrCreateToken(endpoint.tokenPath);
-        // Started once the address is printed, not awaited: a browser loads the page while the
-        // host's modules evaluate, the store opens and the candidates' index is read (issue 15).
-        // (An import started before the listen would evaluate them in the listen's wait.)
-        starting = announced.then(() =>
-          settings && locked
-            ? lockableHostModule().then(({ startLockableHost }) => startLockableHost({ ...options, settings }))
-            : hostServicesModule().then(({ startHostServices }) => startHostServices(options)),
-        );
+        if (settings && locked) {
+          // A locked host opens no store: it starts whole before its address, as before.
+          const locking = await (await lockableHostModule()).startLockableHost({ ...options, settings });
+          token = locking.token;
+          starting = Promise.resolve(locking);
+        } else {
+          await ensureEndpointDir(endpoint.dir);
+          token = await loadOrCreateToken(endpoint.tokenPath);
+          // The receiver holds the endpoint before the address is printed: a second host for this
+          // data directory is refused here (ALREADY_RUNNING), and a handoff sent once the address is
+          // out is accepted (it waits for the services).
+          const early = await listenEarly(endpoint, token);
+          closeEarly = () => early.server.close();
+          // Started once the address is printed, not awaited: a browser loads the page while the
+          // host's modules evaluate, the store opens and the candidates' index is read (issue 15).
+          // (An import started before the listen would evaluate them in the listen's wait.)
+          starting = announced.then(() => hostServicesModule()).then(({ startHostServices }) => startHostServices({ ...options, early }));
+        }
       } catch (error) {
         reportStartFailure(out, error);
         return;
       }
-      const host = await startBrowserHost({ services: servicesWhenReady(token, starting), port });
+      let host: Awaited<ReturnType<typeof startBrowserHost>>;
+      try {
+        host = await startBrowserHost({ services: servicesWhenReady(token, starting), port });
+      } catch (error) {
+        await closeEarly();
+        reportStartFailure(out, error);
+        return;
+      }
       markPhase('serve-listening');
       out.result('serve', { url: host.url, port: host.port, dataDir, endpoint: endpoint.address, ...(locked ? { locked: true } : {}) }, () =>
         [
@@ -104,7 +119,7 @@ export function registerServe(program: Command): void {
           process.exit(EXIT.failure);
         }, SERVE_STOP_DEADLINE_MS).unref();
         await host.close();
-        await starting.then((services) => services.close(), () => undefined);
+        await starting.then((services) => services.close(), closeEarly);
         process.exit(EXIT.ok);
       };
       process.once('SIGINT', () => void stop());
@@ -112,9 +127,10 @@ export function registerServe(program: Command): void {
       try {
         await starting;
       } catch (error) {
-        // Announced already (two hosts started at the same instant, or the store refused to open):
-        // the page's address is withdrawn and the reason reported, as a start that failed before.
+        // Announced already (the store refused to open, say): the page's address and the endpoint
+        // are withdrawn and the reason reported, as a start that failed before the address.
         await host.close();
+        await closeEarly();
         reportStartFailure(out, error);
         return;
       }

@@ -6,6 +6,7 @@ import type { SessionStore } from '../store/types.js';
 import { ensureEndpointDir, loadOrCreateToken, resolveEndpoint } from '../transport/endpoint.js';
 import { startEndpointServer } from '../transport/server.js';
 import type { EndpointInfo, EndpointServer } from '../transport/types.js';
+import type { EarlyEndpoint } from '../transport/early-endpoint.js';
 import { createReceiver, type ReceiverEvent } from '../handoff/receiver.js';
 import { FULL_OUTPUT_VIEW_MAX_BYTES, MESSAGE_PAGE_SIZE, type UiEvent, type UiEventPayload, type UiResponse } from '../../shared/ui-contract.js';
 import { createUiDispatcher, type UiDispatcher } from './ui-handlers.js';
@@ -50,6 +51,8 @@ export interface HostOptions {
   dataDir: string;
   /** The endpoint to receive on, when the caller resolved it already (`baton serve` prints it before the services start); default: resolveEndpoint(dataDir). */
   endpoint?: EndpointInfo;
+  /** The endpoint already listening, its requests held until these services hand it their handler (`baton serve`); default: listen here. */
+  early?: EarlyEndpoint;
   kind: HostKind;
   capabilities: readonly string[];
   /** How an agent's approval hook calls this Baton; default: the running CLI (see baton-command.ts). */
@@ -160,7 +163,7 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
   });
   try {
     // Remote boxes reach the receiver through `baton ssh` with one-time credentials (issue 22).
-    const credentials = createCredentialRegistry();
+    const credentials = options.early?.credentials ?? createCredentialRegistry();
     const gate = createRemoteGate({
       store,
       credentials,
@@ -168,7 +171,10 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
       onLanded: (id) => emitUiEvent('session:changed', { id, reason: 'handoff' }),
       taskExists: async (id) => (await tasks.list()).some((view) => view.record.id === id),
     });
-    endpointServer = await startEndpointServer({ endpoint, token, credentials, handle: gate });
+    if (options.early) {
+      options.early.serve(gate);
+      endpointServer = options.early.server;
+    } else endpointServer = await startEndpointServer({ endpoint, token, credentials, handle: gate });
   } catch (error) {
     await Promise.all([approvals.close(), tasks.close(), candidates.close(), search.close()]);
     await store.close();

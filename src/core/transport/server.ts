@@ -9,7 +9,6 @@ import {
 } from '../../shared/wire.js';
 import { ensureEndpointDir, MAX_SOCKET_PATH_BYTES, publishPipeName } from './endpoint.js';
 import { TransportError, TransportErrorCode, errnoOf } from './errors.js';
-import { alreadyRunning, probeEndpoint } from './endpoint-probe.js';
 import { CLOSE_GRACE_MS, ServerConnection } from './server-connection.js';
 import type { CredentialRegistry } from './session-credentials.js';
 import type { EndpointInfo, EndpointServer, Limits, RequestHandler } from './types.js';
@@ -36,6 +35,8 @@ export const DEFAULT_LIMITS: Limits = {
   maxInflight: 16,
   maxConnections: MAX_ENDPOINT_CONNECTIONS,
 };
+/** Probing a possibly stale socket: a live owner accepts at once; a dead one refuses at once. */
+const PROBE_TIMEOUT_MS = 2_000;
 
 export interface StartEndpointServerOptions {
   endpoint: EndpointInfo;
@@ -61,6 +62,32 @@ function listenOnce(address: string, onConnection: (socket: net.Socket) => void)
   });
 }
 
+/** 'live' when something accepts a connection at `address`, 'stale' when nothing does. */
+function probe(address: string): Promise<'live' | 'stale'> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(address);
+    const timer = setTimeout(() => {
+      socket.destroy();
+      resolve('live'); // it accepted nothing, but it did not refuse either: do not steal it
+    }, PROBE_TIMEOUT_MS);
+    socket.once('connect', () => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve('live');
+    });
+    socket.once('error', (error) => {
+      clearTimeout(timer);
+      const code = errnoOf(error);
+      if (code === 'ECONNREFUSED' || code === 'ENOENT') resolve('stale');
+      else reject(error);
+    });
+  });
+}
+
+function alreadyRunning(address: string): TransportError {
+  return new TransportError('ALREADY_RUNNING', `another Baton already listens at ${address}; forward the request to it instead`, address);
+}
+
 async function listenWithStaleCheck(address: string, onConnection: (socket: net.Socket) => void): Promise<net.Server> {
   try {
     return await listenOnce(address, onConnection);
@@ -70,7 +97,7 @@ async function listenWithStaleCheck(address: string, onConnection: (socket: net.
     }
   }
   if (process.platform === 'win32') throw alreadyRunning(address);
-  const owner = await probeEndpoint(address).catch((error: unknown) => {
+  const owner = await probe(address).catch((error: unknown) => {
     throw new TransportError('IO_ERROR', `${address} is taken and cannot be probed (${errnoOf(error) ?? String(error)}); remove it if no Baton is running`, address, { cause: error });
   });
   if (owner === 'live') throw alreadyRunning(address);
