@@ -1,9 +1,13 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { listSessions } from './test-support/ws-frames.js';
+import { loadOrCreateToken, resolveEndpoint } from '../core/transport/endpoint.js';
+import { rawAuthenticated } from '../core/transport/test-support/fixture.js';
 
 /**
  * `baton serve`'s start (issue 15): the address is printed once the page can be served, and the
@@ -24,11 +28,12 @@ interface Serve {
   lines: Promise<string[]>;
   first: Promise<string>;
   stop(): Promise<void>;
+  signal(name: NodeJS.Signals): void;
   exited: Promise<number | null>;
 }
 
-function serve(extraEnv: Record<string, string> = {}): Serve {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', '--json'], {
+function serve(extraEnv: Record<string, string> = {}, args: string[] = []): Serve {
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', '--json', ...args], {
     env: { ...process.env, BATON_HOME: join(home, 'data'), XDG_RUNTIME_DIR: '', ...extraEnv },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -46,6 +51,7 @@ function serve(extraEnv: Record<string, string> = {}): Serve {
   return {
     first,
     exited,
+    signal: (name) => void child.kill(name),
     lines: exited.then(() => out.split('\n').filter((line) => line !== '')),
     async stop() {
       if (child.exitCode === null) child.kill('SIGTERM');
@@ -80,6 +86,33 @@ describe('baton serve start-up', () => {
       expect(lines[0]).toMatchObject({ ok: false, code: 'ALREADY_RUNNING' });
     } finally {
       await first.stop();
+    }
+  }, 60_000);
+
+  it('locked (passphrase) host whose page\'s port is taken: one problem line, exit 1, no hang', async () => {
+    const dataDir = join(home, 'data');
+    await mkdir(dataDir, { recursive: true, mode: 0o700 });
+    const enabled = spawn(process.execPath, ['--import', 'tsx', CLI, 'encrypt', '--enable', '--passphrase', '--json'], {
+      env: { ...process.env, BATON_HOME: dataDir, XDG_RUNTIME_DIR: '', DISPLAY: '', WAYLAND_DISPLAY: '', DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' },
+      stdio: ['pipe', 'ignore', 'ignore'],
+    });
+    enabled.stdin.end('correct horse battery staple\n');
+    expect(await new Promise((resolve) => enabled.once('exit', resolve))).toBe(0);
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as { port: number }).port;
+    try {
+      const host = serve({}, ['--locked', '--port', String(port)]);
+      // Before: the lock screen's receiver stayed open and the process never exited.
+      const code = await Promise.race([host.exited, new Promise((resolve) => setTimeout(() => resolve('hung'), 20_000))]);
+      await host.stop();
+      expect(code).toBe(1);
+      const lines = (await host.lines).map((line) => JSON.parse(line) as { ok: boolean; code?: string });
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatchObject({ ok: false });
+      expect(existsSync(resolveEndpoint(dataDir, { XDG_RUNTIME_DIR: '' }).address)).toBe(false);
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
     }
   }, 60_000);
 });

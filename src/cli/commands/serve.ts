@@ -54,7 +54,7 @@ export function registerServe(program: Command): void {
       let token: Buffer;
       let starting: Promise<ServeServices>;
       let locked = false;
-      /** Closes the receiver's early endpoint when the services never took it over. */
+      /** Closes what listens before the address when the page's server cannot start or the services never took over. */
       let closeEarly = async () => {};
       let announce!: () => void;
       const announced = new Promise<void>((resolve) => (announce = resolve));
@@ -74,6 +74,9 @@ export function registerServe(program: Command): void {
           // A locked host opens no store: it starts whole before its address, as before.
           const locking = await (await lockableHostModule()).startLockableHost({ ...options, settings });
           token = locking.token;
+          // Its receiver and lock screen are up: a page's server that fails to listen must close them,
+          // or the process stays alive with nothing printed.
+          closeEarly = () => locking.close();
           starting = Promise.resolve(locking);
         } else {
           await ensureEndpointDir(endpoint.dir);
