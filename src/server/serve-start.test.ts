@@ -89,6 +89,20 @@ describe('baton serve start-up', () => {
     }
   }, 60_000);
 
+  it('Ctrl+C while a start after the address is failing exits 1 with the problem reported, not 0', async () => {
+    const dataDir = join(home, 'data');
+    await mkdir(dataDir, { recursive: true, mode: 0o700 });
+    await writeFile(join(dataDir, 'sessions'), 'not a directory');
+    const host = serve();
+    expect(JSON.parse(await host.first)).toMatchObject({ ok: true });
+    // At the address the services' modules are still loading: the stop meets the failing start.
+    host.signal('SIGINT');
+    expect(await host.exited).toBe(1);
+    const lines = (await host.lines).map((line) => JSON.parse(line) as { ok: boolean });
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toMatchObject({ ok: false });
+  }, 60_000);
+
   it('locked (passphrase) host whose page\'s port is taken: one problem line, exit 1, no hang', async () => {
     const dataDir = join(home, 'data');
     await mkdir(dataDir, { recursive: true, mode: 0o700 });

@@ -114,6 +114,16 @@ export function registerServe(program: Command): void {
         ].join('\n'),
       );
       announce();
+      // Announced already (the store refused to open, say): the page's address and the endpoint
+      // are withdrawn and the reason reported, as a start that failed before the address. Once,
+      // whether the failure or a Ctrl+C during it gets here first.
+      let withdrawing: Promise<void> | undefined;
+      const withdraw = (error: unknown) =>
+        (withdrawing ??= (async () => {
+          await host.close();
+          await closeEarly();
+          reportStartFailure(out, error);
+        })());
       const stop = async () => {
         // Everything acknowledged is already on disk; a close that hangs (a client holding a
         // connection, a flush stuck on a device) must not keep the process alive forever.
@@ -122,19 +132,19 @@ export function registerServe(program: Command): void {
           process.exit(EXIT.failure);
         }, SERVE_STOP_DEADLINE_MS).unref();
         await host.close();
-        await starting.then((services) => services.close(), closeEarly);
-        process.exit(EXIT.ok);
+        // A stop during a start that fails exits with the failure's code, not 0.
+        const code = await starting.then(
+          (services) => services.close().then(() => EXIT.ok),
+          (error: unknown) => withdraw(error).then(() => EXIT.failure),
+        );
+        process.exit(code);
       };
       process.once('SIGINT', () => void stop());
       process.once('SIGTERM', () => void stop());
       try {
         await starting;
       } catch (error) {
-        // Announced already (the store refused to open, say): the page's address and the endpoint
-        // are withdrawn and the reason reported, as a start that failed before the address.
-        await host.close();
-        await closeEarly();
-        reportStartFailure(out, error);
+        await withdraw(error);
         return;
       }
       markPhase('serve-services');
