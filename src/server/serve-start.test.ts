@@ -89,6 +89,21 @@ describe('baton serve start-up', () => {
     }
   }, 60_000);
 
+  it('a start that fails after the address: the address line, then one problem line, exit 1, and the socket file removed', async () => {
+    const dataDir = join(home, 'data');
+    await mkdir(dataDir, { recursive: true, mode: 0o700 });
+    // The store's directory is a plain file: the services fail to start once the address is out.
+    await writeFile(join(dataDir, 'sessions'), 'not a directory');
+    const host = serve();
+    const started = JSON.parse(await host.first) as { ok: boolean; endpoint: string };
+    expect(started.ok).toBe(true);
+    expect(await host.exited).toBe(1);
+    const lines = (await host.lines).map((line) => JSON.parse(line) as { ok: boolean; code?: string });
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toMatchObject({ ok: false });
+    expect(existsSync(started.endpoint)).toBe(false);
+  }, 60_000);
+
   it('Ctrl+C while a start after the address is failing exits 1 with the problem reported, not 0', async () => {
     const dataDir = join(home, 'data');
     await mkdir(dataDir, { recursive: true, mode: 0o700 });
@@ -101,6 +116,27 @@ describe('baton serve start-up', () => {
     const lines = (await host.lines).map((line) => JSON.parse(line) as { ok: boolean });
     expect(lines).toHaveLength(2);
     expect(lines[1]).toMatchObject({ ok: false });
+  }, 60_000);
+
+  it('a CLI request on the socket sent right at the address is answered once, by the services after they take over', async () => {
+    const dataDir = join(home, 'data');
+    const host = serve();
+    try {
+      const started = JSON.parse(await host.first) as { endpoint: string };
+      const endpoint = resolveEndpoint(dataDir, { XDG_RUNTIME_DIR: '' });
+      expect(endpoint.address).toBe(started.endpoint);
+      const peer = await rawAuthenticated(started.endpoint, await loadOrCreateToken(endpoint.tokenPath));
+      peer.sendFrame({ type: 'request', id: 'at-address', method: 'ping', params: {} });
+      // The services' own answer (capabilities come from the started host, not the early endpoint).
+      expect(await peer.nextFrame(30_000)).toMatchObject({ type: 'answer', id: 'at-address', ok: true, pong: true, capabilities: expect.any(Array) });
+      // Nothing more for that request, up to the host's stop closing the connection.
+      await host.stop();
+      const rest: unknown[] = [];
+      for (let next = await peer.nextFrame(2_000); next; next = await peer.nextFrame(2_000)) rest.push(next);
+      expect(rest.filter((frame) => (frame as { id?: string }).id === 'at-address')).toEqual([]);
+    } finally {
+      await host.stop();
+    }
   }, 60_000);
 
   it('locked (passphrase) host whose page\'s port is taken: one problem line, exit 1, no hang', async () => {
