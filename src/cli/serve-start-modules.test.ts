@@ -36,6 +36,15 @@ async function staticGraph(entry: string): Promise<Set<string>> {
   return seen;
 }
 
+/**
+ * A coarse backstop behind the named modules below, not a budget: serve's graph before its address
+ * is 141 modules here (December 2026) and the host services' own static graph 423, so a static
+ * import that brings most of the services back before the address crosses this bound, while
+ * ordinary growth of the page's server and the endpoint (up to ~160 more modules) does not. The
+ * named modules are the real check; raise this if the pre-address code legitimately grows.
+ */
+const MAX_MODULES_BEFORE_ADDRESS = 300;
+
 describe('modules evaluated at a host start', () => {
   it('baton serve: the page\'s server and the receiver\'s endpoint before its address, not the host services or the UI contract', async () => {
     const graph = [...(await staticGraph('src/cli/commands/serve.ts'))];
@@ -44,7 +53,7 @@ describe('modules evaluated at a host start', () => {
     expect(graph).not.toContain('src/core/host/host-services.ts');
     expect(graph).not.toContain('src/shared/ui-contract.ts');
     expect(graph).not.toContain('src/core/store/session-store.ts');
-    expect(graph.length).toBeLessThan(200);
+    expect(graph.length).toBeLessThan(MAX_MODULES_BEFORE_ADDRESS);
   }, 60_000);
 
   it('host services: no relay client (nats, tweetnacl) unless a relay is configured', async () => {
