@@ -103,18 +103,7 @@ export function registerServe(program: Command): void {
         reportStartFailure(out, error);
         return;
       }
-      markPhase('serve-listening');
-      out.result('serve', { url: host.url, port: host.port, dataDir, endpoint: endpoint.address, ...(locked ? { locked: true } : {}) }, () =>
-        [
-          `Baton is serving its UI at ${host.url}`,
-          `Data: ${dataDir}`,
-          ...(locked ? ['Locked: open the UI and enter the store\'s passphrase to unlock it.'] : []),
-          `Receiving handoffs on ${endpoint.address}`,
-          'Press Ctrl+C to stop.',
-        ].join('\n'),
-      );
-      announce();
-      // Announced already (the store refused to open, say): the page's address and the endpoint
+      // Once announced, a start that fails (the store refused to open, say): the page's address and the endpoint
       // are withdrawn and the reason reported, as a start that failed before the address. Once,
       // whether the failure or a Ctrl+C during it gets here first.
       let withdrawing: Promise<void> | undefined;
@@ -139,8 +128,21 @@ export function registerServe(program: Command): void {
         );
         process.exit(code);
       };
+      // Before the address: a supervisor that stops the host as soon as it reads the line must not
+      // meet the default signal action (killed, the endpoint's socket file left behind).
       process.once('SIGINT', () => void stop());
       process.once('SIGTERM', () => void stop());
+      markPhase('serve-listening');
+      out.result('serve', { url: host.url, port: host.port, dataDir, endpoint: endpoint.address, ...(locked ? { locked: true } : {}) }, () =>
+        [
+          `Baton is serving its UI at ${host.url}`,
+          `Data: ${dataDir}`,
+          ...(locked ? ['Locked: open the UI and enter the store\'s passphrase to unlock it.'] : []),
+          `Receiving handoffs on ${endpoint.address}`,
+          'Press Ctrl+C to stop.',
+        ].join('\n'),
+      );
+      announce();
       try {
         await starting;
       } catch (error) {
