@@ -224,6 +224,9 @@ async function quietly(warmUp) {
 }
 process.env.BATON_HOME = join(scratch, 'home');
 await quietly(() => cli.main(['node', 'baton', '--help']));
+// `baton serve` loads the host's modules after its address (src/cli/commands/serve.ts): --help
+// evaluates serve.ts but not them, so they are evaluated here to be in the cache too.
+await cli.warmHostModules();
 await writeFile(CLI_CACHE, script.createCachedData());
 
 // The handoff bundle's cache, warmed by the same dry run (the --help of every command is not in it).

@@ -5,17 +5,22 @@
  * counts V8's background threads too (a WebAssembly compile, concurrent marking); the load of a
  * shared machine inflates it much less than the wall times.
  * --before=other/bin/baton.js: that build too, run for run alternately with this one.
+ * Then the page's first `agents:list` (its first 200 rows) over the page's WebSocket, as the page
+ * asks it; --ask-after=MS waits that long after the address first (a browser opening the page:
+ * ~300-500 ms here), so the host's start behind its address is timed as the page meets it.
  *
- *   npm run build && npx tsx bench/renderer/host-start-cpu.ts --dir=/tmp/c15f/full [--runs=8] [--before=other/bin/baton.js]
+ *   npm run build && npx tsx bench/renderer/host-start-cpu.ts --dir=/tmp/c15f/full [--runs=8] [--ask-after=400] [--before=other/bin/baton.js]
  */
 import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import WebSocket from 'ws';
 
 const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=') as [string, string]));
 const dir = resolve(args.get('dir') ?? '/tmp/c15f/full');
 const runs = Number(args.get('runs') ?? 8);
 const BATON = resolve(import.meta.dirname, '..', '..', 'bin', 'baton.js');
+const ASK_AFTER_MS = Number(args.get('ask-after') ?? 0);
 const BEFORE = args.has('before') ? resolve(args.get('before')!) : undefined;
 const env = { ...process.env, HOME: join(dir, 'home'), BATON_HOME: join(dir, 'data'), XDG_RUNTIME_DIR: join(dir, 'run') };
 
@@ -24,6 +29,27 @@ interface Start {
   addressCpuMs: number;
   answerMs: number;
   answerCpuMs: number;
+  listMs: number;
+  listCpuMs: number;
+}
+
+/** The page's first `agents:list` over its WebSocket (the token and origin the page has). */
+async function firstRows(url: URL): Promise<void> {
+  const ws = new WebSocket(`ws://127.0.0.1:${url.port}/ws?token=${url.searchParams.get('token')}`, { origin: `http://127.0.0.1:${url.port}` });
+  try {
+    await new Promise((done, fail) => ws.once('open', done).once('error', fail));
+    const answered = new Promise<{ result: { ok: boolean; value?: { total?: number } } }>((done) =>
+      ws.on('message', (data) => {
+        const message = JSON.parse(data.toString()) as { kind: string; id: number; result: { ok: boolean } };
+        if (message.kind === 'response' && message.id === 1) done(message);
+      }),
+    );
+    ws.send(JSON.stringify({ kind: 'request', id: 1, channel: 'agents:list', payload: { offset: 0, limit: 200 } }));
+    const { result } = await answered;
+    if (!result.ok) throw new Error(`agents:list failed: ${JSON.stringify(result)}`);
+  } finally {
+    ws.terminate();
+  }
 }
 
 /** The process's CPU so far (user + system, in 10 ms ticks), ms. */
@@ -41,12 +67,17 @@ async function start(bin: string): Promise<Start> {
   });
   const addressMs = performance.now() - t0;
   const addressCpuMs = await cpuMs(child.pid!);
-  await (await fetch((JSON.parse(line) as { url: string }).url)).text();
+  const url = new URL((JSON.parse(line) as { url: string }).url);
+  if (ASK_AFTER_MS > 0) await new Promise((done) => setTimeout(done, ASK_AFTER_MS));
+  await (await fetch(url)).text();
   const answerMs = performance.now() - t0;
   const answerCpuMs = await cpuMs(child.pid!);
+  await firstRows(url);
+  const listMs = performance.now() - t0;
+  const listCpuMs = await cpuMs(child.pid!);
   child.kill('SIGTERM');
   await new Promise((done) => child.once('exit', done));
-  return { addressMs, addressCpuMs, answerMs, answerCpuMs };
+  return { addressMs, addressCpuMs, answerMs, answerCpuMs, listMs, listCpuMs };
 }
 
 function median(values: number[]): number {
@@ -60,10 +91,12 @@ for (let run = 0; run < runs; run++) {
   for (const [name, bin] of Object.entries(builds)) results.get(name)!.push(await start(bin));
 }
 const row = (of: (s: Start) => number) => Object.fromEntries([...results].map(([name, starts]) => [name, Math.round(median(starts.map(of)))]));
-console.log(`medians of ${runs} starts per build, ms; load average: ${(await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).join(' ')}`);
+console.log(`medians of ${runs} starts per build, ms${ASK_AFTER_MS ? `, the page asked ${ASK_AFTER_MS} ms after the address` : ''}; load average: ${(await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).join(' ')}`);
 console.table({
   'address printed': row((s) => s.addressMs),
   'host CPU to the address': row((s) => s.addressCpuMs),
   'first answer (the page)': row((s) => s.answerMs),
   'host CPU to the first answer': row((s) => s.answerCpuMs),
+  'first agents:list answered': row((s) => s.listMs),
+  'host CPU to agents:list': row((s) => s.listCpuMs),
 });

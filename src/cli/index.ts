@@ -44,6 +44,11 @@ export async function buildProgram(commandName?: string): Promise<Command> {
   return program;
 }
 
+/** The build's code-cache warm-up of what `baton serve` loads after its address (scripts/build-cli.js). */
+export async function warmHostModules(): Promise<void> {
+  await (await import('./commands/serve.js')).warmHostModules();
+}
+
 export function main(argv: string[]): Promise<void> {
   return runProgram(argv, buildProgram);
 }

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
-import { WsClientMessage, type WsServerMessage } from '../shared/ui-contract.js';
+import type { WsServerMessage } from '../shared/ui-contract.js';
 import type { HostServices } from '../core/host/host-services.js';
 import { readRendererFile } from '../core/static-files.js';
 import { RENDERER_CSP } from '../shared/csp.js';
@@ -132,6 +132,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   }
 
   async function answer(ws: WebSocket, data: RawData) {
+    const { WsClientMessage } = await uiContract();
     let parsed;
     try {
       parsed = WsClientMessage.safeParse(JSON.parse(data.toString()));
@@ -162,6 +163,17 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       http.closeAllConnections();
     },
   };
+}
+
+/**
+ * The UI contract (zod and every channel's schemas), loaded at the first WebSocket message: `baton
+ * serve` prints its address before its host services load, and the contract's module evaluation
+ * is among the larger parts of that start (issue 15).
+ */
+let contract: Promise<typeof import('../shared/ui-contract.js')> | undefined;
+function uiContract(): Promise<typeof import('../shared/ui-contract.js')> {
+  contract ??= import('../shared/ui-contract.js');
+  return contract;
 }
 
 function send(response: ServerResponse, status: number, contentType: string, body: string | Buffer) {

@@ -6,6 +6,7 @@ import type { SessionStore } from '../store/types.js';
 import { ensureEndpointDir, loadOrCreateToken, resolveEndpoint } from '../transport/endpoint.js';
 import { startEndpointServer } from '../transport/server.js';
 import type { EndpointInfo, EndpointServer } from '../transport/types.js';
+import type { EarlyEndpoint } from '../transport/early-endpoint.js';
 import { createReceiver, type ReceiverEvent } from '../handoff/receiver.js';
 import { GitSpawner } from '../workspace/git-spawner.js';
 import { FULL_OUTPUT_VIEW_MAX_BYTES, MESSAGE_PAGE_SIZE, type UiEvent, type UiEventPayload, type UiResponse } from '../../shared/ui-contract.js';
@@ -28,7 +29,8 @@ import { createSessionWatches } from '../watch/session-watches.js';
 import { watchTargetOf } from './watch-target.js';
 import { narrowCarriedPermissions } from '../handoff/apply-permissions.js';
 import { carriedTasksOf } from '../tasks/carried-tasks.js';
-import { startRelayHost, type RelayHost } from '../relay/relay-host.js';
+import type { RelayHost } from '../relay/relay-host.js';
+import { startConfiguredRelay } from '../relay/start-configured-relay.js';
 import { createRelayUiHandlers } from '../relay/ui-handlers.js';
 import { createSearchService, INDEX_LOAD_DELAY_MS } from '../search/search-service.js';
 import { createCredentialRegistry } from '../transport/session-credentials.js';
@@ -48,6 +50,10 @@ export type HostKind = 'electron' | 'browser';
 
 export interface HostOptions {
   dataDir: string;
+  /** The endpoint to receive on, when the caller resolved it already (`baton serve` prints it before the services start); default: resolveEndpoint(dataDir). */
+  endpoint?: EndpointInfo;
+  /** The endpoint already listening, its requests held until these services hand it their handler (`baton serve`); default: listen here. */
+  early?: EarlyEndpoint;
   kind: HostKind;
   capabilities: readonly string[];
   /** How an agent's approval hook calls this Baton; default: the running CLI (see baton-command.ts). */
@@ -87,7 +93,7 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
   markPhase('host-services-start');
   const store = await openStore(options.dataDir);
   markPhase('host-store-open');
-  const endpoint = resolveEndpoint(options.dataDir);
+  const endpoint = options.endpoint ?? resolveEndpoint(options.dataDir);
   await ensureEndpointDir(endpoint.dir);
   const token = await loadOrCreateToken(endpoint.tokenPath);
   const emitter = new EventEmitter();
@@ -161,7 +167,7 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
   });
   try {
     // Remote boxes reach the receiver through `baton ssh` with one-time credentials (issue 22).
-    const credentials = createCredentialRegistry();
+    const credentials = options.early?.credentials ?? createCredentialRegistry();
     const gate = createRemoteGate({
       store,
       credentials,
@@ -169,7 +175,10 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
       onLanded: (id) => emitUiEvent('session:changed', { id, reason: 'handoff' }),
       taskExists: async (id) => (await tasks.list()).some((view) => view.record.id === id),
     });
-    endpointServer = await startEndpointServer({ endpoint, token, credentials, handle: gate });
+    if (options.early) {
+      options.early.serve(gate);
+      endpointServer = options.early.server;
+    } else endpointServer = await startEndpointServer({ endpoint, token, credentials, handle: gate });
   } catch (error) {
     gitSpawner.close();
     await Promise.all([approvals.close(), tasks.close(), candidates.close(), search.close()]);
@@ -181,7 +190,7 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
   markPhase('host-endpoint-listening');
   // Its one fork of the host happens now, once, instead of during the first offer.
   gitSpawner.start();
-  const relay = await startRelayHost({ dataDir: options.dataDir, store, receive });
+  const relay = await startConfiguredRelay({ dataDir: options.dataDir, store, receive });
 
   const runner = createAgentRunner({ store, tasks, dataDir: options.dataDir, batonCommand: options.batonCommand ?? defaultBatonCommand() });
   unsubscribers.push(runner.onEvent((sessionId, run, event) => emitUiEvent('composer:event', { sessionId, runId: run.runId, state: run.state, event })));

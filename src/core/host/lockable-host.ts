@@ -50,7 +50,7 @@ type Phase = 'locked' | 'unlocking' | 'open' | 'locking' | 'closed';
 export async function startLockableHost(options: LockableHostOptions): Promise<LockableHost> {
   const { dataDir, settings } = options;
   const startServices = options.startServices ?? startHostServices;
-  const endpoint = resolveEndpoint(dataDir);
+  const endpoint = options.endpoint ?? resolveEndpoint(dataDir);
   await ensureEndpointDir(endpoint.dir);
   const token = await loadOrCreateToken(endpoint.tokenPath);
   const emitter = new EventEmitter();

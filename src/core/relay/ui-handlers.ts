@@ -5,7 +5,6 @@ import { readPeers } from '../crypto/peers.js';
 import type { SessionStore } from '../store/types.js';
 import type { EndpointInfo } from '../transport/types.js';
 import { readRelayConfig } from './config.js';
-import { handoffToDevice } from './handoff-to-device.js';
 import type { RelayHost } from './relay-host.js';
 
 /** How long "Send to device" waits for the receipt before showing `queued`. */
@@ -61,6 +60,8 @@ export function createRelayUiHandlers(options: {
       return peers.map((p) => ({ deviceId: p.deviceId, name: p.name, fingerprint: p.fingerprint, pairedAt: p.pairedAt, online: online ? online.has(p.deviceId) : null }));
     },
     'devices:send': async ({ sessionId, to }: UiRequest<'devices:send'>): Promise<UiResponse<'devices:send'>> => {
+      // Loaded here: it brings the relay's client (nats), which a host without a relay never needs.
+      const { handoffToDevice } = await import('./handoff-to-device.js');
       const outcome = await handoffToDevice({
         dataDir: options.dataDir,
         store: options.store,
