@@ -23,6 +23,7 @@ import { dirname, join, resolve } from 'node:path';
 import { once } from 'node:events';
 import { PHASE_TRACE_ENV, type PhaseTraceLine } from '../../src/core/perf/phase-trace.js';
 import { percentile, printTable, summarize } from '../stats.js';
+import { makeBenchRepo } from './bench-repo.js';
 
 const RUNS = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 30);
 const BEFORE = process.argv.find((a) => a.startsWith('--before='))?.slice('--before='.length);
@@ -47,16 +48,9 @@ async function startReceiver(data: string, src?: string): Promise<void> {
   if (!chunk.toString().startsWith('ready')) throw new Error(`receiver for ${data} did not start: ${chunk.toString()}`);
 }
 
-// A small repository with a commit and a changed file: the handoff runs its git probes as it
-// would in a project (a directory outside git stops after the first probe).
+// A small repository with a commit and a changed file (bench-repo.ts).
 const work = join(root, 'work');
-await mkdir(join(work, 'src'), { recursive: true });
-const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@example.invalid', ...args], { cwd: work });
-for (let i = 0; i < 20; i++) await writeFile(join(work, 'src', `file-${i}.ts`), `export const value${i} = ${i};\n`.repeat(20));
-git('init', '-q', '-b', 'main');
-git('add', '-A');
-git('commit', '-qm', 'start');
-await writeFile(join(work, 'src', 'file-3.ts'), 'export const changed = true;\n');
+await makeBenchRepo(work);
 // The same repository with nothing changed: a handoff right after a commit.
 const clean = join(root, 'clean');
 execFileSync('git', ['clone', '-q', work, clean]);

@@ -8,14 +8,12 @@
 // is (a fork copies the page tables of the whole process).
 //
 //   npx tsx bench/handoff/receiver-offer.ts [rounds] [--ballast=MB]
-import { execFileSync } from 'node:child_process';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createReceiver } from '../../src/core/handoff/receiver.js';
 import { createHandoffFixture } from '../../src/core/handoff/test-support/handoff-fixture.js';
 import { GitSpawner } from '../../src/core/workspace/git-spawner.js';
 import { percentile, printTable } from '../stats.js';
+import { makeBenchRepo } from './bench-repo.js';
 
 const ROUNDS = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 20);
 const BALLAST_MB = Number(process.argv.find((a) => a.startsWith('--ballast='))?.slice('--ballast='.length) ?? 0);
@@ -25,13 +23,7 @@ for (let mb = 0; mb < BALLAST_MB; mb++) ballast.push(Array.from({ length: 16_000
 
 const fixture = await createHandoffFixture();
 const work = fixture.workDir;
-await mkdir(join(work, 'src'), { recursive: true });
-const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@example.invalid', ...args], { cwd: work });
-for (let i = 0; i < 20; i++) await writeFile(join(work, 'src', `file-${i}.ts`), `export const value${i} = ${i};\n`.repeat(20));
-git('init', '-q', '-b', 'main');
-git('add', '-A');
-git('commit', '-qm', 'start');
-await writeFile(join(work, 'src', 'file-3.ts'), 'export const changed = true;\n');
+await makeBenchRepo(work);
 
 const spawner = new GitSpawner().start();
 const receivers = {
