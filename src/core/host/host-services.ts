@@ -94,8 +94,13 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
   const store = await openStore(options.dataDir);
   markPhase('host-store-open');
   const endpoint = options.endpoint ?? resolveEndpoint(options.dataDir);
-  await ensureEndpointDir(endpoint.dir);
-  const token = await loadOrCreateToken(endpoint.tokenPath);
+  // An early endpoint (`baton serve`) made the endpoint's directory and read the token already.
+  let token: Buffer;
+  if (options.early) token = options.early.token;
+  else {
+    await ensureEndpointDir(endpoint.dir);
+    token = await loadOrCreateToken(endpoint.tokenPath);
+  }
   const emitter = new EventEmitter();
   // One listener per open page: the browser host allows 32 (MAX_BROWSER_CONNECTIONS), so the
   // default warning at 11 would fire on ordinary use. Past 64 a leak is still reported.

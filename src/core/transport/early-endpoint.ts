@@ -10,6 +10,8 @@ import type { EndpointInfo, EndpointServer, RequestHandler } from './types.js';
  */
 export interface EarlyEndpoint {
   readonly server: EndpointServer;
+  /** The token its handshake checks (read once by `baton serve`; the services take it from here). */
+  readonly token: Buffer;
   /** The remote gate's one-time credentials (`baton ssh`), checked by the handshake from the start. */
   readonly credentials: CredentialRegistry;
   serve(handle: RequestHandler): void;
@@ -20,5 +22,5 @@ export async function listenEarly(endpoint: EndpointInfo, token: Buffer): Promis
   let serve!: (handle: RequestHandler) => void;
   const handler = new Promise<RequestHandler>((resolve) => (serve = resolve));
   const server = await startEndpointServer({ endpoint, token, credentials, handle: async (request, connection) => (await handler)(request, connection) });
-  return { server, credentials, serve };
+  return { server, token, credentials, serve };
 }
