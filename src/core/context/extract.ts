@@ -50,9 +50,9 @@ export function emptyState(): ExtractState {
 }
 
 /** "We'll / let's / decided / going with / agreed / instead of": a plan was adopted or rejected. */
-const DECISION = /\b(decided|decision|we(?:'ll| will| should)|let'?s (?:go|use|keep|do|switch|stick)|going with|agreed|settled on|chose|choose to|instead of|rejected|won'?t|the plan is|plan:)\b/i;
+export const DECISION = /\b(decided|decision|we(?:'ll| will| should)|let'?s (?:go|use|keep|do|switch|stick)|going with|agreed|settled on|chose|choose to|instead of|rejected|won'?t|the plan is|plan:)\b/i;
 /** "must / never / always / don't / only / required": a rule the work must keep. */
-const CONSTRAINT = /\b(must(?:n'?t| not)?|never|always|do(?:n'?t| not)|should(?:n'?t| not)|only (?:use|touch|change|edit)|required?|requirement|constraint|make sure|no more than|at most|at least|without (?:changing|touching|breaking))\b/i;
+export const CONSTRAINT = /\b(must(?:n'?t| not)?|never|always|do(?:n'?t| not)|should(?:n'?t| not)|only (?:use|touch|change|edit)|required?|requirement|constraint|make sure|no more than|at most|at least|without (?:changing|touching|breaking))\b/i;
 
 /** Reads the records after the state's `throughSeq` into a new state; the input state is not changed. */
 export function extend(previous: ExtractState, records: readonly MessageRecord[]): ExtractState {
@@ -91,9 +91,14 @@ export function extendWith(state: ExtractState, record: MessageRecord): void {
   // The goal is often where the ground rules are stated too: it is read for constraints like any message.
   if (record.role === 'user' && state.goal === null) state.goal = { id: record.id, seq: record.seq, role: 'user', text: quote(record.content, GOAL_MAX_CHARS) };
   // A reply from the other side closes the questions it could answer.
-  state.questions = state.questions.filter((q) => q.role === record.role);
-  let decided = false;
-  for (const sentence of sentences(text)) {
+  if (state.questions.some((q) => q.role !== record.role)) state.questions = state.questions.filter((q) => q.role === record.role);
+  // Each sentence is a piece of `text` cut at whitespace, so a word the rules look for, or a '?',
+  // is in a sentence only if it is in the text: most messages have neither and are not split
+  // (issue 20: the summary's totals ran on every landed record).
+  const asks = text.includes('?');
+  let decided = !CONSTRAINT.test(text) && !DECISION.test(text);
+  if (decided && !asks) return;
+  forEachSentence(text, (sentence) => {
     if (!decided) {
       const kind: ItemKind | null = CONSTRAINT.test(sentence) ? 'constraint' : DECISION.test(sentence) ? 'decision' : null;
       if (kind) {
@@ -106,7 +111,9 @@ export function extendWith(state: ExtractState, record: MessageRecord): void {
       state.questions.push({ id: record.id, seq: record.seq, role: record.role, text: quote(sentence, ITEM_MAX_CHARS) });
       if (state.questions.length > QUESTIONS_MAX) state.questions.shift();
     }
-  }
+    // Past the decision, only a question can still matter.
+    return !decided || asks;
+  });
 }
 
 function addDecision(state: ExtractState, item: Item): void {
@@ -115,9 +122,8 @@ function addDecision(state: ExtractState, item: Item): void {
   if (state.decisions.length > DECISIONS_EARLY + DECISIONS_LATE) state.decisions.splice(DECISIONS_EARLY, 1);
 }
 
-/** Prose sentences and list items, outside fenced code blocks. */
-function sentences(text: string): string[] {
-  const out: string[] = [];
+/** Prose sentences and list items, outside fenced code blocks, in order, until `each` returns false. */
+function forEachSentence(text: string, each: (sentence: string) => boolean): void {
   let inCode = false;
   for (const line of text.split('\n')) {
     if (line.trimStart().startsWith('```')) {
@@ -127,10 +133,9 @@ function sentences(text: string): string[] {
     if (inCode) continue;
     for (const part of line.split(/(?<=[.!?])\s+(?=[A-Z"'(`])/)) {
       const s = part.trim().replace(/^[-*+]\s+|^\d+[.)]\s+/, '');
-      if (s.length >= 8) out.push(s);
+      if (s.length >= 8 && !each(s)) return;
     }
   }
-  return out;
 }
 
 function quote(text: string, max: number): string {
