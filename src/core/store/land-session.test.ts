@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openStore } from './index.js';
 import { CHECKPOINT_FILE, CHECKPOINT_INTERVAL_BYTES } from './checkpoint.js';
 import { LANDING_CHUNK_BYTES } from './session-store.js';
+import { encodeNewRecord } from './record-codec.js';
 import { makeTempDir } from './test-support/temp-dir.js';
 import type { NewSession } from './types.js';
 
@@ -27,6 +28,29 @@ describe('landing a session (one pass that writes, then one streaming read-back)
     expect(landed.records).toHaveLength(count);
     expect(await store.readMessages(landed.session.id)).toEqual(landed.records);
     expect(landed.session.messageCount).toBe(count);
+    await store.close();
+  });
+
+  it('writes each record as encodeNewRecord seals it, lines sealed in the chunk, across its ends, and lines too long for it', async () => {
+    const store = await openStore(join(tmp.dir, 'store'));
+    // Lines of every size the writer places differently: small ones (sealed in the chunk, some across
+    // its end), one that may not fit in an empty chunk at 3 bytes a character (sealed on its own and
+    // copied), one longer than a chunk (written on its own), in ASCII, 2-, 3- and 4-byte UTF-8.
+    const sizes = [...Array.from({ length: 9_000 }, (_, i) => 200 + ((i * 7919) % 1500)), Math.ceil(LANDING_CHUNK_BYTES / 3) + 10, 40, LANDING_CHUNK_BYTES + 5, 3, 700];
+    const texts = ['a', 'é', '€', '😀'];
+    const messages = sizes.map((size, i) => ({ role: i % 2 ? ('assistant' as const) : ('user' as const), content: `${i} ${texts[i % texts.length]!.repeat(Math.ceil(size / texts[i % texts.length]!.length))}` }));
+    const landed = await store.landSession(base, messages);
+    const bytes = await readFile(join(store.sessionDir(landed.session.id), 'messages.jsonl'));
+    const expected = Buffer.concat(
+      landed.records.map((record) => {
+        const { crc, ...unsealed } = record;
+        const sealed = encodeNewRecord(unsealed);
+        expect(sealed.record.crc).toBe(crc);
+        return sealed.line;
+      }),
+    );
+    expect(bytes.equals(expected)).toBe(true);
+    expect(await store.readMessages(landed.session.id)).toEqual(landed.records);
     await store.close();
   });
 

@@ -6,14 +6,14 @@ import type { DurableFile, DurableFs } from '../fs/durable-fs.js';
 import { ARTIFACTS_DIR, FILE_MODE, artifactName, namedArtifactName } from './layout.js';
 import { StoreError } from './errors.js';
 import { CHECKPOINT_RECENT_IDS, type Checkpoint } from './checkpoint.js';
-import { encodeNewRecord, plainRecordCodec, type RecordCodec, type StoredRecord } from './record-codec.js';
+import { newRecordJson, plainRecordCodec, type RecordCodec, type StoredRecord } from './record-codec.js';
+import { sealLine, sealLineInto } from './line-crc.js';
 import type { DuplicateFolder } from './fold-duplicates.js';
 import type { LandingBatch, NewArtifact } from './types.js';
 import type { WrittenLog } from './landing-read-back.js';
 
 /** A new session's messages are written to its log in chunks of about this many bytes. */
 export const LANDING_CHUNK_BYTES = 4 * 1024 * 1024;
-
 
 /**
  * Writes a new session's log into its staging directory a batch at a time (issue 20): each message
@@ -64,34 +64,63 @@ export class LandingWriter implements WrittenLog {
     for (const m of batch.messages) {
       if (this.folder && !this.folder.keep(m, this.seen++)) continue;
       const seq = this.count;
-      const { record, line: plain } = encodeNewRecord({ ...m, id: m.id ?? newId('m-'), seq, createdAt: m.createdAt ?? this.now, epoch: 1 } as Omit<StoredRecord, 'crc'>);
-      // Sealed (encrypted at rest) before its end offset is counted: offsets are on-disk bytes.
-      const line = this.codec.sealLine(seq, plain);
-      if (this.plain) {
-        // A sealed line's check is the CRC of its bytes as stored; a plaintext line's is the record's own (landing-read-back.ts).
-        this.keepCheck(seq, crc32(line.subarray(0, line.length - 1)));
-        this.plain.hash.update(plain);
-        this.plain.bytes += plain.length;
-      } else {
-        this.keepCheck(seq, Number.parseInt(record.crc, 16));
-      }
+      const { record, json } = newRecordJson({ ...m, id: m.id ?? newId('m-'), seq, createdAt: m.createdAt ?? this.now, epoch: 1 } as Omit<StoredRecord, 'crc'>);
       const start = this.offset;
-      if (this.chunkBytes + line.length > this.chunk.length) await this.flush();
-      if (line.length > this.chunk.length) {
-        // A line longer than a chunk (a message of megabytes) goes as it is, right after what was flushed.
-        await this.log.write(line, start);
-        this.stored.update(line);
-      } else {
-        line.copy(this.chunk, this.chunkBytes);
-        this.chunkBytes += line.length;
-      }
-      this.offset += line.length;
+      record.crc = this.plain ? await this.placeSealed(seq, json, this.plain) : await this.placePlain(seq, json);
       this.recent.push([record.id, start, this.offset]);
       if (this.recent.length > CHECKPOINT_RECENT_IDS) this.recent.shift();
       this.last = { seq, crc: record.crc };
       this.count++;
       this.onRecord?.(record);
     }
+  }
+
+  /**
+   * A plaintext line is sealed straight into the chunk (sealLineInto: no Buffer and no copy a
+   * line); one that may not fit in an empty chunk is sealed on its own. Its check is the record's
+   * checksum (landing-read-back.ts). Returns the checksum.
+   */
+  private async placePlain(seq: number, json: string): Promise<string> {
+    let placed = sealLineInto(json, this.chunk, this.chunkBytes);
+    if (!placed && this.chunkBytes > 0) {
+      await this.flush();
+      placed = sealLineInto(json, this.chunk, 0);
+    }
+    if (!placed) {
+      const { line, crc } = sealLine(json);
+      this.keepCheck(seq, Number.parseInt(crc, 16));
+      await this.place(line);
+      return crc;
+    }
+    this.chunkBytes += placed.length;
+    this.offset += placed.length;
+    this.keepCheck(seq, placed.check);
+    return placed.crc;
+  }
+
+  /** A line sealed at rest (encrypted before its end offset is counted: offsets are on-disk bytes); its check is the CRC of its bytes as stored. */
+  private async placeSealed(seq: number, json: string, plain: { hash: Hash; bytes: number }): Promise<string> {
+    const { line: plainLine, crc } = sealLine(json);
+    const line = this.codec.sealLine(seq, plainLine);
+    this.keepCheck(seq, crc32(line.subarray(0, line.length - 1)));
+    plain.hash.update(plainLine);
+    plain.bytes += plainLine.length;
+    await this.place(line);
+    return crc;
+  }
+
+  /** A whole line into the chunk, or written at its place on its own when it is longer than a chunk (a message of megabytes). */
+  private async place(line: Buffer): Promise<void> {
+    const start = this.offset;
+    if (this.chunkBytes + line.length > this.chunk.length) await this.flush();
+    if (line.length > this.chunk.length) {
+      await this.log.write(line, start);
+      this.stored.update(line);
+    } else {
+      line.copy(this.chunk, this.chunkBytes);
+      this.chunkBytes += line.length;
+    }
+    this.offset += line.length;
   }
 
   /** Writes what is pending and syncs the log and the artifacts directory. */

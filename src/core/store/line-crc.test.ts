@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkLineCrc, LINE_CRC_KEY, recordJsonOfLine, sealLine } from './line-crc.js';
+import { checkLineCrc, LINE_CRC_KEY, recordJsonOfLine, sealLine, sealLineInto } from './line-crc.js';
 import { decodeLine, encodeNewRecord, scanLog, type StoredRecord } from './record-codec.js';
 import { legacyRecordLine } from './test-support/legacy-record.js';
 
@@ -79,6 +79,34 @@ describe('messages.jsonl lines with a CRC over their bytes', () => {
       expect(line.equals(expected), json).toBe(true);
       expect(checkLineCrc(body(line))).toBe(crc);
     }
+  });
+
+  it('sealLineInto writes the bytes of sealLine where it is told, for 2,000 generated records at every kind of offset', () => {
+    const pieces = ['a', 'é', '€', '😀', '\ud800', '\udc00', '"', '\\', '\n', '\u2028', '中', '\u0000', 'x'.repeat(3000)];
+    let seed = 11;
+    const next = (n: number) => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;
+    for (let i = 0; i < 2_000; i++) {
+      let text = '';
+      for (let j = next(24); j > 0; j--) text += pieces[next(pieces.length)];
+      const json = JSON.stringify({ id: text, seq: i, nested: { [text]: [text, i] } });
+      const at = next(1024);
+      // Room for the worst case (3 bytes a UTF-16 unit) and a few bytes more or less past it.
+      const into = Buffer.alloc(at + json.length * 3 + 20 + next(64), 0xee);
+      const placed = sealLineInto(json, into, at)!;
+      const { line, crc } = sealLine(json);
+      expect(into.subarray(at, at + placed.length).equals(line), json).toBe(true);
+      expect(placed.crc).toBe(crc);
+      expect(placed.check).toBe(Number.parseInt(crc, 16));
+    }
+  });
+
+  it('sealLineInto declines, writing nothing, a line that might not fit from its offset', () => {
+    const json = JSON.stringify({ content: 'x'.repeat(100) });
+    const into = Buffer.alloc(json.length * 3 + 40, 0xee);
+    const room = into.length - (json.length * 3 + 1 + `"${LINE_CRC_KEY}":"`.length + 10 + 1);
+    expect(sealLineInto(json, into, room + 1)).toBeUndefined();
+    expect(into.every((b) => b === 0xee)).toBe(true);
+    expect(sealLineInto(json, into, room)?.length).toBe(sealLine(json).line.length);
   });
 
   it('sealLine puts the crc of the bytes before the checksum key in the suffix', () => {

@@ -26,6 +26,31 @@ export function sealLine(json: string): { line: Buffer; crc: string } {
   return { line, crc };
 }
 
+/** Room sealLineInto asks for besides the JSON's UTF-8: the ',' and suffix it adds, and the '\n'. */
+const SEAL_EXTRA_BYTES = 1 + SUFFIX_LENGTH + 1;
+const COMMA = 0x2c;
+const LINE_END = Buffer.from('"}\n', 'latin1');
+
+/**
+ * sealLine's bytes written straight into `into` at `at` (the landing's write chunk), so a line
+ * costs no Buffer of its own and no copy (issue 20: every landed record goes through here).
+ * Returns the line's length (with its '\n') and its checksum, as text and as the number the
+ * read-back compares; undefined, with nothing written that counts, when the line might not fit
+ * in `into` from `at` (UTF-8 takes at most 3 bytes a UTF-16 unit: room for that is room enough).
+ */
+export function sealLineInto(json: string, into: Buffer, at: number): { length: number; crc: string; check: number } | undefined {
+  if (at + json.length * 3 + SEAL_EXTRA_BYTES > into.length) return undefined;
+  // The JSON's closing '}' becomes the ',' before the suffix; the checksum covers up to it.
+  const comma = at + into.write(json, at, 'utf8') - 1;
+  into[comma] = COMMA;
+  const check = crc32(into.subarray(at, comma + 1));
+  const crc = check.toString(16).padStart(8, '0');
+  let end = comma + 1 + SUFFIX_HEAD.copy(into, comma + 1);
+  end += into.write(crc, end, 'latin1');
+  end += LINE_END.copy(into, end);
+  return { length: end - at, crc, check };
+}
+
 /**
  * For a line (without its '\n'): the checksum when the line ends with the byte-CRC suffix and its
  * bytes match it; undefined otherwise, and the caller checks it as an earlier-format line (whose

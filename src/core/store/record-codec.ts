@@ -26,12 +26,21 @@ export function checksumOf(record: Omit<StoredRecord, 'crc'> | Record<string, un
  * U+2028/U+2029 raw; neither is 0x0a, so a record is always exactly one line.
  */
 export function encodeNewRecord(unsealed: Omit<StoredRecord, 'crc'>): { record: StoredRecord; line: Buffer } {
+  const { record, json } = newRecordJson(unsealed);
+  const { line, crc } = sealLine(json);
+  record.crc = crc;
+  return { record, line };
+}
+
+/**
+ * encodeNewRecord's first half, for a writer that seals the JSON itself (sealLine or
+ * sealLineInto) and then sets `record.crc` to the checksum: the record and its JSON without one.
+ */
+export function newRecordJson(unsealed: Omit<StoredRecord, 'crc'>): { record: StoredRecord; json: string } {
   const record = unsealed as Record<string, unknown>;
   if ('crc' in record) delete record.crc;
   if (LINE_CRC_KEY in record) delete record[LINE_CRC_KEY];
-  const { line, crc } = sealLine(JSON.stringify(record));
-  record.crc = crc;
-  return { record: record as StoredRecord, line };
+  return { record: record as StoredRecord, json: JSON.stringify(record) };
 }
 
 /** A complete line (without its '\n') → the record, or undefined when it is damaged in any way. */
