@@ -113,8 +113,8 @@ export async function* lineChunks(handle: ImportHandle, start: number, end: numb
         handed++;
         onLine({ start: pendingStart, end: lineEnd, terminated: true, text: '', value: undefined, broken: true });
       } else {
-        const piece = pending.length === 0 ? chunk.subarray(from, nl) : Buffer.concat([...pending, chunk.subarray(from, nl)]);
-        const text = piece.toString('utf8').trimEnd();
+        // A line within the chunk is decoded in place: no Buffer object a line (an import reads millions).
+        const text = (pending.length === 0 ? chunk.toString('utf8', from, nl) : Buffer.concat([...pending, chunk.subarray(from, nl)]).toString('utf8')).trimEnd();
         if (text.length > 0) {
           handed++;
           onLine(!parse || parse(handed) ? parseLine(text, pendingStart, lineEnd, true) : { start: pendingStart, end: lineEnd, terminated: true, text, value: undefined, broken: false });
