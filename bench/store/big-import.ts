@@ -2,8 +2,8 @@
 // --dry-run`: read, convert, redact, land, read back, manifest) against its floors measured in the
 // same run, each a Node process: the bare parse (parse-floor.cjs: 1 MiB reads, JSON.parse of every
 // line) and the full floor (import-floor.ts, bundled here: + the product's redaction of every
-// message, + one JSONL line a message written, fsync'd, read back and sha256'd), its parts printed
-// one by one. Each process's wall time, CPU time (user + system) and peak RSS.
+// message, + one JSONL line a message written, fsync'd, read back and sha256'd; and the floor with the
+// summary's totals and anchors, which issue 20 counts in the floors too), its parts printed one by one. Each process's wall time, CPU time (user + system) and peak RSS.
 //   npm run build:node && npx tsx bench/store/big-import.ts [megabytes=300] [runs=1]
 // The transcript repeats the lines of ../shared/fixtures/agent-logs/claude-code-session.sample.jsonl
 // (the real shape), each with its own uuid/parentUuid chain and message id, padded text to size.
@@ -96,6 +96,7 @@ const importArgs = (bin: string) => [bin, 'handoff', '--from', 'claude', '--sess
 const floors: Run[] = [];
 const redactFloors: Run[] = [];
 const fullFloors: Run[] = [];
+const summaryFloors: Run[] = [];
 const imports: Run[] = [];
 const baseImports: Run[] = [];
 let messages = 0;
@@ -104,6 +105,7 @@ for (let r = 0; r < RUNS; r++) {
   floors.push(await run([PARSE_FLOOR, transcript], join(root, `floor-${r}`)));
   redactFloors.push(await run([importFloor, transcript, 'redact'], join(root, `floor-${r}`)));
   fullFloors.push(await run([importFloor, transcript, 'full', join(root, `floor-${r}.jsonl`)], join(root, `floor-${r}`)));
+  summaryFloors.push(await run([importFloor, transcript, 'summary', join(root, `floor-${r}.jsonl`)], join(root, `floor-${r}`)));
   if (BASE_BIN) baseImports.push(await run(importArgs(BASE_BIN), join(root, `base-${r}`)));
   // A fresh data directory each run: an imported session already in the store is not imported again.
   const dataDir = join(root, `data-${r}`);
@@ -123,11 +125,13 @@ console.log(`\n${encrypted ? 'ENCRYPTED at rest' : 'not encrypted'}: Claude Code
 const parseCpu = med(floors, 'cpuMs');
 const redactCpu = med(redactFloors, 'cpuMs');
 const fullCpu = med(fullFloors, 'cpuMs');
+const summaryCpu = med(summaryFloors, 'cpuMs');
 console.log('Floor parts (CPU ms, user + system):');
 printTable([
   { part: 'parse: 1 MiB reads + JSON.parse of every line (parse-floor.cjs)', 'CPU ms': parseCpu.toFixed(0), 'process CPU ms': parseCpu.toFixed(0), 'process ms': med(floors, 'ms').toFixed(0), 'peak RSS MB': med(floors, 'rssMb').toFixed(0) },
   { part: '+ redaction: StreamRedactor over every line\'s message, 1 MiB batches', 'CPU ms': (redactCpu - parseCpu).toFixed(0), 'process CPU ms': redactCpu.toFixed(0), 'process ms': med(redactFloors, 'ms').toFixed(0), 'peak RSS MB': med(redactFloors, 'rssMb').toFixed(0) },
   { part: '+ write one JSONL line a message, fsync, read back, sha256', 'CPU ms': (fullCpu - redactCpu).toFixed(0), 'process CPU ms': fullCpu.toFixed(0), 'process ms': med(fullFloors, 'ms').toFixed(0), 'peak RSS MB': med(fullFloors, 'rssMb').toFixed(0) },
+  { part: '+ summary totals and anchors: LandingTotals over each message', 'CPU ms': (summaryCpu - fullCpu).toFixed(0), 'process CPU ms': summaryCpu.toFixed(0), 'process ms': med(summaryFloors, 'ms').toFixed(0), 'peak RSS MB': med(summaryFloors, 'rssMb').toFixed(0) },
 ]);
 const row = (name: string, runs: Run[]) => ({
   measure: name,
@@ -139,11 +143,13 @@ const row = (name: string, runs: Run[]) => ({
   'CPU / parse': (med(runs, 'cpuMs') / parseCpu).toFixed(2),
   'ms / full floor': (med(runs, 'ms') / med(fullFloors, 'ms')).toFixed(2),
   'CPU / full floor': (med(runs, 'cpuMs') / fullCpu).toFixed(2),
+  'CPU / floor + summary': (med(runs, 'cpuMs') / summaryCpu).toFixed(2),
 });
 console.log('Import against the bare parse and the full floor (parse + redaction + write/fsync/read-back/sha256):');
 printTable([
   row('floor: parse', floors),
   row('floor: full', fullFloors),
+  row('floor: full + summary', summaryFloors),
   ...(BASE_BIN ? [row('before: import (base build)', baseImports)] : []),
   row('import: baton handoff --from claude --dry-run', imports),
 ]);

@@ -1,25 +1,31 @@
 // The full floor of an import (issue 20: "the floors include what the product must do per record"),
 // bundled by big-import.ts into one CommonJS file and run as its own node process, like the import:
-//   node import-floor.cjs TRANSCRIPT.jsonl parse|redact|full [SCRATCH.jsonl]
+//   node import-floor.cjs TRANSCRIPT.jsonl parse|redact|full|summary [SCRATCH.jsonl]
 // Each mode adds a part, so the bench prints each part's CPU as the difference between two processes:
 // - parse:  read the file in 1 MiB chunks and JSON.parse every line (what parse-floor.cjs does);
 // - redact: + the product's own redaction (StreamRedactor, the same code the landing bundles) over
 //   each line's `message` (the part of a line an import turns into a message), in batches of
 //   LANDING_BATCH_CHARS, with the keyed secrets gathered so far (the import's plan gathers them in
 //   its first read); the bench takes the parse part from parse-floor.cjs, `parse` here is for checks;
-// - full:   + one JSONL line per message written to SCRATCH, fsync'd, read back and sha256'd.
+// - full:   + one JSONL line per message written to SCRATCH, fsync'd, read back and sha256'd;
+// - summary: full + the summary's totals and anchors (issue 9: the floors include them): each redacted
+//   message, as a record with its text parts as content and its tool_use parts as calls, through the
+//   product's LandingTotals (digest hashes, extractive summary state, token units, last turns).
 import { createHash } from 'node:crypto';
 import { closeSync, fsyncSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { collectKeyedSecrets, StreamRedactor } from '../../src/core/redact/redact-value.js';
 import { LANDING_BATCH_CHARS } from '../../src/core/handoff/landing-batches.js';
+import { LandingTotals } from '../../src/core/handoff/landing-totals.js';
+import type { MessageRecord, ToolCall } from '../../src/shared/message.js';
 
-const [input, mode, scratch] = process.argv.slice(2) as [string, 'parse' | 'redact' | 'full', string | undefined];
-if (!['parse', 'redact', 'full'].includes(mode) || (mode === 'full' && !scratch)) {
-  process.stderr.write('usage: import-floor.cjs TRANSCRIPT parse|redact|full [SCRATCH]\n');
+const [input, mode, scratch] = process.argv.slice(2) as [string, 'parse' | 'redact' | 'full' | 'summary', string | undefined];
+if (!['parse', 'redact', 'full', 'summary'].includes(mode) || ((mode === 'full' || mode === 'summary') && !scratch)) {
+  process.stderr.write('usage: import-floor.cjs TRANSCRIPT parse|redact|full|summary [SCRATCH]\n');
   process.exit(2);
 }
 const REDACT = mode !== 'parse';
-const WRITE = mode === 'full';
+const WRITE = mode === 'full' || mode === 'summary';
+const TOTALS = mode === 'summary';
 /** Bytes of JSONL gathered before one write, as the landing writes in batches. */
 const WRITE_CHUNK_CHARS = 1024 * 1024;
 
@@ -34,6 +40,23 @@ const write = (text: string, force = false) => {
   }
 };
 
+/** A redacted Claude message as the record the totals read: text parts (and tool results) as content, tool_use parts as calls. */
+function recordOf(message: unknown, seq: number): MessageRecord {
+  const m = (message ?? {}) as { role?: unknown; content?: unknown };
+  const parts = typeof m.content === 'string' ? [m.content] : Array.isArray(m.content) ? m.content : [];
+  let content = '';
+  const toolCalls: ToolCall[] = [];
+  for (const part of parts as unknown[]) {
+    const p = (part ?? {}) as Record<string, unknown>;
+    if (typeof part === 'string') content += part;
+    else if (p.type === 'text' && typeof p.text === 'string') content += p.text;
+    else if (p.type === 'tool_use') toolCalls.push({ id: String(p.id), name: String(p.name), input: p.input });
+    else if (p.type === 'tool_result') content += typeof p.content === 'string' ? p.content : JSON.stringify(p.content ?? '');
+  }
+  return { id: `floor-${seq}`, seq, role: m.role === 'assistant' ? 'assistant' : 'user', content, crc: '00000000', createdAt: '', ...(toolCalls.length > 0 ? { toolCalls } : {}) } as MessageRecord;
+}
+
+const totals = new LandingTotals();
 // One redactor for the session, as the landing has; its keyed set grows batch by batch here.
 const keyed = new Set<string>();
 const redactor = new StreamRedactor(keyed);
@@ -43,7 +66,11 @@ const flush = async () => {
   if (batch.length === 0) return;
   for (const message of batch) collectKeyedSecrets(message, keyed);
   const redacted = await redactor.redact(batch);
-  if (WRITE) for (const message of redacted) write(`${JSON.stringify({ seq: seq++, message })}\n`);
+  for (const message of redacted) {
+    if (TOTALS) totals.add(recordOf(message, seq));
+    if (WRITE) write(`${JSON.stringify({ seq, message })}\n`);
+    seq++;
+  }
   batch = [];
   batchChars = 0;
 };
@@ -81,6 +108,8 @@ async function main(): Promise<void> {
     hash.digest('hex');
     rmSync(scratch!);
   }
+  // What the manifest takes from the totals, made as the landing makes it.
+  if (TOTALS && (totals.digest().message_count !== seq || totals.conversation().state.messages !== seq)) process.exit(1);
   if (lines === 0) process.exit(1);
 }
 main().catch((error: unknown) => {
