@@ -83,13 +83,20 @@ function samplesOf(perfData: string): { samples: Sample[]; pid: number } {
   return { samples, pid };
 }
 
-function threadOf(s: Sample, pid: number): string {
-  if (s.tid === pid) return 'main';
-  const chain = s.frames.join('\n');
-  if (chain.includes('node::worker::Worker::Run')) return `scan worker ${s.tid}`;
-  if (/uv__worker|worker \(libuv\)/.test(chain) || /uv_.*threadpool/.test(chain)) return 'libuv pool';
-  if (/v8::platform|WorkerThreadsTaskRunner|PlatformWorkerThread|DelayedTaskScheduler/.test(chain)) return 'V8 platform threads';
-  return 'other threads';
+/**
+ * Each thread's role, from any of its samples: a sample whose stack was cut short (libc calls
+ * without frame pointers, e.g. a worker's open()) still counts for the thread it ran on.
+ */
+function threadsOf(samples: readonly Sample[], pid: number): Map<number, string> {
+  const roles = new Map<number, string>([[pid, 'main']]);
+  for (const s of samples) {
+    if (roles.has(s.tid)) continue;
+    const chain = s.frames.join('\n');
+    if (chain.includes('node::worker::Worker::Run')) roles.set(s.tid, `scan worker ${s.tid}`);
+    else if (/uv__worker|worker \(libuv\)|uv_.*threadpool/.test(chain)) roles.set(s.tid, 'libuv pool');
+    else if (/v8::platform|WorkerThreadsTaskRunner|PlatformWorkerThread|DelayedTaskScheduler/.test(chain)) roles.set(s.tid, 'V8 platform threads');
+  }
+  return roles;
 }
 
 function jsName(frame: string): string | null {
@@ -148,6 +155,7 @@ function bump(m: Map<string, number>, key: string, by = 1): void {
 
 const perfData = args.get('perf-data') ?? record();
 const { samples, pid } = samplesOf(perfData);
+const roles = threadsOf(samples, pid);
 // -F 999: one sample per ~1.001 ms of a thread's CPU.
 const byThread = new Map<string, number>();
 const byPhase = new Map<string, number>();
@@ -156,7 +164,7 @@ const byLeaf = new Map<string, number>();
 const phaseByThread = new Map<string, Map<string, number>>();
 const whyByPhase = new Map<string, Map<string, number>>();
 for (const s of samples) {
-  const thread = threadOf(s, pid);
+  const thread = roles.get(s.tid) ?? 'other threads';
   const threadClass = thread.startsWith('scan worker') ? 'scan workers' : thread;
   const [phase, why] = phaseOf(s);
   const reasons = whyByPhase.get(phase) ?? new Map<string, number>();
