@@ -60,7 +60,7 @@ function record(): string {
   const data = join(work, 'perf.data');
   const env = { ...process.env, HOME: join(dir, 'home'), BATON_HOME: join(work, 'data'), XDG_RUNTIME_DIR: join(work, 'run') };
   spawnSync('mkdir', ['-p', '-m', '700', env.BATON_HOME, env.XDG_RUNTIME_DIR]);
-  const run = spawnSync('perf', ['record', '-F', '999', '-g', '-o', data, '--', process.execPath, '--perf-basic-prof', '--interpreted-frames-native-stack', ...nodeFlags, bin, 'list', '--json', '--no-host'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const run = spawnSync('perf', ['record', '-F', '999', '-g', '-o', data, '--', process.execPath, '--perf-basic-prof', '--interpreted-frames-native-stack', ...nodeFlags, bin, 'list', '--json', '--no-host'], { env, cwd: work, stdio: ['ignore', 'ignore', 'pipe'] });
   if (run.status !== 0) throw new Error(`perf record failed (${run.status}): ${run.stderr.toString().slice(-400)}`);
   return data;
 }
