@@ -435,6 +435,7 @@ async function readAndSettle(options: FullScanOptions): Promise<SettledScan> {
   const found = await discoverSessionFiles(reader, dirs, options.source);
   markPhase('scan-discovered');
   // The entries and the discovery's arrays stay alive through the whole read, among every file's garbage.
+  // Only a host lists rows as it reads (onPartial), and it keeps the entries for its life.
   limitScanHeapGrowth(found.files.length, options.onPartial !== undefined);
   // A cold scan (no index) of many files: every file found is new, so the workers start now and
   // load while the files are stat'ed. The first batch is still read here: workers reniced behind a
