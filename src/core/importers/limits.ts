@@ -93,6 +93,15 @@ export const SCAN_WORKERS = 2;
  * MB, most of a cold listing's memory beyond its entries at 100,000 sessions (issue 15).
  */
 export const SCAN_WORKER_YOUNG_MB = 6;
+/**
+ * A full scan of at least this many session files caps V8's heap growth (perf/heap-growth.ts)
+ * before it reads them; a smaller one leaves the growth to V8. The cap is for the 100,000-session
+ * peak (its read ends with ~110 MB alive). At 20,000 sessions ~25 MB stay alive, and the cap made
+ * V8 mark that heap again every few megabytes: a third of a cold listing's GC, ~0.35 s of CPU, for
+ * ~30 MB of peak RSS (176-184 -> 207-211 MB); just under this threshold (29,800 sessions) it saved
+ * ~0.9 s of CPU for 193 -> 221-225 MB (bench/README.md, issue 15, fourteenth sitting).
+ */
+export const SCAN_HEAP_CAP_MIN_FILES = 30_000;
 /** Below this many new files a scan reads them itself: starting a worker costs more than it saves. */
 export const POOL_MIN_FILES = 512;
 /** Files per task sent to a worker: small enough that both workers share the first batch. */

@@ -17,9 +17,9 @@ import { EntryTexts, SCAN_TEXT_CHUNK_BYTES } from './entry-texts.js';
 import type { IndexedFile } from './indexed-files.js';
 import { summarizeFile, type FileState } from './summarize-file.js';
 import { redactStates } from './redact-state.js';
+import { limitScanHeapGrowth } from './scan-heap.js';
 import { promises as fsp } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { limitHeapGrowth } from '../perf/heap-growth.js';
 import { markPhase } from '../perf/phase-trace.js';
 import type { AgentSource, ImportedCandidate, ScanResult, ScanStats } from './types.js';
 
@@ -435,7 +435,8 @@ async function readAndSettle(options: FullScanOptions): Promise<SettledScan> {
   const found = await discoverSessionFiles(reader, dirs, options.source);
   markPhase('scan-discovered');
   // The entries and the discovery's arrays stay alive through the whole read, among every file's garbage.
-  limitHeapGrowth(found.files.length);
+  // Only a host lists rows as it reads (onPartial), and it keeps the entries for its life.
+  limitScanHeapGrowth(found.files.length, options.onPartial !== undefined);
   // A cold scan (no index) of many files: every file found is new, so the workers start now and
   // load while the files are stat'ed. The first batch is still read here: workers reniced behind a
   // page (SCAN_WORKER_NICE) came back with it later than this thread did on a busy machine.
