@@ -114,6 +114,21 @@ describe('baton list --json through a running host (the fast bundle)', () => {
     expect(threadsOf([BATON, 'list', '--json'])).toBe(plain);
   }, 60_000);
 
+  it('answers with neither node:crypto nor node:fs/promises loaded: the handshake\'s proofs are hmac-sha256.ts, its nonce /dev/urandom\'s', async () => {
+    // Node's own record of the built-in modules the process loaded, written at exit. node:crypto
+    // (17 modules) and node:fs/promises (12, readline's among them) were 5-15 ms of its CPU.
+    const preload = join(root, 'modules-at-exit.cjs');
+    await writeFile(preload, "process.on('exit', () => require('node:fs').writeFileSync(process.env.MODULES_OUT, JSON.stringify(process.moduleLoadList)));\n");
+    const out = join(root, 'modules-hosted.json');
+    const stdout = execFileSync(process.execPath, ['-r', preload, BATON, 'list', '--json', '--limit', '3'], { env: { ...env, MODULES_OUT: out } });
+    expect(JSON.parse(stdout.toString('utf8'))).toMatchObject({ ok: true, total: 900 });
+    const loaded = JSON.parse(readFileSync(out, 'utf8')) as string[];
+    // It asked the host (the socket's module), and the host accepted its proof and proved its own.
+    expect(loaded).toContain('NativeModule net');
+    expect(loaded).not.toContain('NativeModule crypto');
+    expect(loaded).not.toContain('NativeModule fs/promises');
+  }, 60_000);
+
   it('a reader that stops after the first bytes (`| head`) ends it with exit 0 and nothing on stderr', async () => {
     const cut = await list(['--json'], 1);
     expect(cut.stderr).toBe('');
