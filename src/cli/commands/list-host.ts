@@ -4,6 +4,7 @@ import type { ListFilter } from '../../core/importers/candidate-list.js';
 import { listingsDir, resolveDataDir } from '../../core/paths.js';
 import { copyFdSync, readerLeft, writeAllSync } from './fd-copy.js';
 import { loadOrCreateToken, readExistingTokenSync, resolveEndpoint } from '../../core/transport/endpoint.js';
+import { markPhase } from '../../core/perf/phase-trace.js';
 
 /** A host that does not answer this fast is treated as absent: the CLI scans itself instead. */
 export const HOST_CONNECT_TIMEOUT_MS = 1_000;
@@ -42,7 +43,9 @@ export async function openHostListing(request: HostListRequest, dataDir = resolv
     const { connectEndpoint } = await import('../../core/transport/client.js');
     // Read synchronously (no thread pool in this process); made only if a host left none.
     const token = readExistingTokenSync(endpoint.tokenPath) ?? (await loadOrCreateToken(endpoint.tokenPath));
-    client = await connectEndpoint({ endpoint, token, timeoutMs: HOST_CONNECT_TIMEOUT_MS });
+    const connecting = connectEndpoint({ endpoint, token, timeoutMs: HOST_CONNECT_TIMEOUT_MS });
+    markPhase('host-connecting');
+    client = await connecting;
   } catch {
     return null; // a socket file left behind by a host that is gone
   }
