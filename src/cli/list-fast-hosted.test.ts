@@ -114,15 +114,25 @@ describe('baton list --json through a running host (the fast bundle)', () => {
     expect(threadsOf([BATON, 'list', '--json'])).toBe(plain);
   }, 60_000);
 
-  it('answers with neither node:crypto nor node:fs/promises loaded: the handshake\'s proofs are hmac-sha256.ts, its nonce /dev/urandom\'s', async () => {
+  it('answers with neither node:crypto nor node:fs/promises loaded (the handshake\'s proofs are hmac-sha256.ts, its nonce /dev/urandom\'s) and never builds process.stderr', async () => {
     // Node's own record of the built-in modules the process loaded, written at exit. node:crypto
-    // (17 modules) and node:fs/promises (12, readline's among them) were 5-15 ms of its CPU.
+    // (17 modules) and node:fs/promises (12, readline's among them) were 5-15 ms of its CPU. And
+    // whether process.stderr was built (its getter wrapped): node:net's destroy of the host's
+    // socket built it, a whole net.Socket on this pipe (list-host.ts closeSoon).
     const preload = join(root, 'modules-at-exit.cjs');
-    await writeFile(preload, "process.on('exit', () => require('node:fs').writeFileSync(process.env.MODULES_OUT, JSON.stringify(process.moduleLoadList)));\n");
+    await writeFile(
+      preload,
+      "let stderrBuilt = false; const d = Object.getOwnPropertyDescriptor(process, 'stderr');\n" +
+        "Object.defineProperty(process, 'stderr', { configurable: true, enumerable: d.enumerable, get() { stderrBuilt = true; return d.get.call(process); } });\n" +
+        "process.on('exit', () => require('node:fs').writeFileSync(process.env.MODULES_OUT, JSON.stringify({ modules: process.moduleLoadList, stderrBuilt })));\n",
+    );
     const out = join(root, 'modules-hosted.json');
-    const stdout = execFileSync(process.execPath, ['-r', preload, BATON, 'list', '--json', '--limit', '3'], { env: { ...env, MODULES_OUT: out } });
-    expect(JSON.parse(stdout.toString('utf8'))).toMatchObject({ ok: true, total: 900 });
-    const loaded = JSON.parse(readFileSync(out, 'utf8')) as string[];
+    for (const args of [['--limit', '3'], []]) {
+      const stdout = execFileSync(process.execPath, ['-r', preload, BATON, 'list', '--json', ...args], { env: { ...env, MODULES_OUT: out }, maxBuffer: 64 * 1024 * 1024 });
+      expect(JSON.parse(stdout.toString('utf8'))).toMatchObject({ ok: true, total: 900 });
+      expect((JSON.parse(readFileSync(out, 'utf8')) as { stderrBuilt: boolean }).stderrBuilt).toBe(false);
+    }
+    const loaded = (JSON.parse(readFileSync(out, 'utf8')) as { modules: string[] }).modules;
     // It asked the host (the socket's module), and the host accepted its proof and proved its own.
     expect(loaded).toContain('NativeModule net');
     expect(loaded).not.toContain('NativeModule crypto');

@@ -76,8 +76,18 @@ export async function openHostListing(request: HostListRequest, dataDir = resolv
   } catch {
     return null;
   } finally {
-    client.close();
+    closeSoon(client);
   }
+}
+
+/**
+ * Closes the host's connection on the next turn of the event loop. Every answer is in by now, so
+ * nothing waits on it; and node:net's destroy compares the socket with `process.stderr`, which
+ * builds the stderr stream (a pipe's is a whole net.Socket): 2-4 ms of a hosted `baton list
+ * --json`, whose launcher exits before that turn (bin/baton.js), so the kernel closes it instead.
+ */
+function closeSoon(client: { close(): void }): void {
+  setImmediate(() => client.close());
 }
 
 /** The host's rendered file opened for reading, or null when it cannot be (gone, replaced): the parts are asked for instead. */
