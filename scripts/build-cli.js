@@ -130,8 +130,10 @@ function cryptoOnFirstUse() {
  * their first call. The fast-list bundle's endpoint module imports it at its top for the token's
  * first creation, which a `baton list --json` with a host running never does: loading it (12
  * modules, readline's among them) was ~2.5 ms of that process's CPU (bench/README.md,
- * "Fourteenth sitting"). Functions only: importing anything else from it fails the build here.
- * Only for the fast-list bundle. Test: src/cli/list-fast-hosted.test.ts.
+ * "Fourteenth sitting"). The resume bundle's top level loaded it too, before the picker's first
+ * screen, which from a host calls none of it. Functions only: importing anything else from it
+ * fails the build here. For these two bundles only. Tests: src/cli/list-fast-hosted.test.ts,
+ * src/cli/picker/resume-picker.test.ts.
  */
 function fsPromisesOnFirstUse() {
   const functions = Object.keys(nodeFsPromises).filter((name) => /^[a-z]/.test(name) && typeof nodeFsPromises[name] === 'function');
@@ -197,7 +199,7 @@ await build({ ...cliOptions, entryPoints: ['src/cli/handoff-main.ts'], outfile: 
 await writeFile(HANDOFF_BUNDLE, asciiOnly(readFileSync(HANDOFF_BUNDLE, 'utf8')));
 // `baton resume` with no id (the picker) alone (src/cli/resume-main.ts): its first screen waits for
 // what the process reads and deserializes before it.
-await build({ ...parsesRarely, entryPoints: ['src/cli/resume-main.ts'], outfile: RESUME_BUNDLE, sourcemap: false });
+await build({ ...parsesRarely, plugins: [...parsesRarely.plugins, fsPromisesOnFirstUse()], entryPoints: ['src/cli/resume-main.ts'], outfile: RESUME_BUNDLE, sourcemap: false });
 // ASCII only (see asciiOnly): one regex literal of trim-tool-output.ts made the picker's whole 0.9 MB
 // source a two-byte string, read and decoded before its first screen.
 await writeFile(RESUME_BUNDLE, asciiOnly(readFileSync(RESUME_BUNDLE, 'utf8')));

@@ -114,7 +114,7 @@ describe('baton resume picker in a real pty', () => {
     }
   }, 60_000);
 
-  it('from the built launcher with a host running: the socket connects before clack evaluates, and the handshake loads no node:crypto', async () => {
+  it('from the built launcher with a host running: the socket connects before clack evaluates, and neither node:crypto nor node:fs/promises loads', async () => {
     const launcher = join(REPO, 'bin', 'baton.js');
     if (!existsSync(join(REPO, 'dist', 'cli', 'baton-resume.cjs'))) throw new Error('the build is missing: run npm run build:node first (npm test does)');
     const saved = { home: process.env.HOME, runtime: process.env.XDG_RUNTIME_DIR };
@@ -138,6 +138,8 @@ describe('baton resume picker in a real pty', () => {
       const loaded = JSON.parse(await readFile(modules, 'utf8')) as string[];
       expect(loaded).toContain('NativeModule net');
       expect(loaded).not.toContain('NativeModule crypto');
+      // node:fs/promises loads on first use in the resume bundle (scripts/build-cli.js): a hosted first screen calls none of it.
+      expect(loaded).not.toContain('NativeModule fs/promises');
     } finally {
       await host.close();
       process.env.HOME = saved.home;
