@@ -136,5 +136,15 @@ console.table(
     'stdout MB': (s[0]!.bytes / 2 ** 20).toFixed(2),
   })),
 );
+// Paired: each build against the first one in the same round (adjacent runs), so a change of load
+// between rounds cancels; the median of those differences holds up better than a difference of medians.
+const first = samples.get(bins[0]!.label)!;
+for (const b of bins.slice(1)) {
+  const mine = samples.get(b.label)!;
+  const cpu = mine.map((x, k) => x.cpuMs - first[k]!.cpuMs);
+  const wall = mine.map((x, k) => x.ms - first[k]!.ms);
+  const below = cpu.filter((d) => d < 0).length;
+  console.log(`${b.label} − ${bins[0]!.label}, paired by round: CPU median ${median(cpu).toFixed(1)} ms (lower in ${below} of ${cpu.length} rounds), wall median ${median(wall).toFixed(0)} ms`);
+}
 if (sizes.size !== 1) console.log(`note: the builds printed different sizes: ${[...sizes].join(', ')} bytes`);
 console.log(`load average at the end: ${await loadavg()}`);
