@@ -1,6 +1,7 @@
 /**
  * HMAC-SHA256 (RFC 2104 over FIPS 180-4) in plain JavaScript, for the socket handshake's proofs
- * (src/core/transport/auth.ts). node:crypto computes the same bytes, but loading it costs a CLI
+ * (the client's side, src/core/transport/auth.ts; the host checks them with node:crypto's,
+ * host-auth.ts). node:crypto computes the same bytes, but loading it costs a CLI
  * process 17 built-in modules, 5–13 ms of CPU, before `baton list --json` or the picker can
  * answer its host's hello (bench/README.md, "Fourteenth sitting"). A proof hashes two or three
  * 64-byte blocks, so the speed of this code does not matter; its output is checked against
