@@ -46,6 +46,7 @@ export async function openHostListing(request: HostListRequest, dataDir = resolv
     const connecting = connectEndpoint({ endpoint, token, timeoutMs: HOST_CONNECT_TIMEOUT_MS });
     markPhase('host-connecting');
     client = await connecting;
+    markPhase('host-connected'); // the handshake passed: both proofs checked
   } catch {
     return null; // a socket file left behind by a host that is gone
   }

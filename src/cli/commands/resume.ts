@@ -53,6 +53,7 @@ async function resumePicked(out: Output): Promise<void> {
   const picker = new Promise<typeof import('../picker/resume-picker.js')>((loaded, failed) => setImmediate(() => import('../picker/resume-picker.js').then(loaded, failed)));
   picker.then((p) => p.loadPrompts()).catch(() => undefined); // a failure is pickSession's to report
   const first = await hosted;
+  if (first !== null) markPhase('listing-hosted'); // the host answered: no local scan
   const { loadListing } = first !== null ? { loadListing: null } : await import('./list-groups.js');
   const { groups, total } = first !== null ? groupsOfDocument(first) : await loadListing!({ agents: true, archived: false, host: false, filter: {}, limit: PICKER_MAX_ROWS, trust: 'quick' });
   markPhase('listing');

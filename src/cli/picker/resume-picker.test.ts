@@ -135,8 +135,12 @@ describe('baton resume picker in a real pty', () => {
       // clack's evaluation (10+ ms) overlaps the host's hello and answers instead of delaying the connect.
       expect(marks['host-connecting']).toBeGreaterThan(0);
       expect(marks['prompts-loading']).toBeGreaterThan(marks['host-connecting']!);
+      // The first screen came from the host: its handshake passed (a failed one falls back to a
+      // local scan, which draws the same screen) and its answer was the listing.
+      expect(marks['host-connected']).toBeGreaterThan(marks['host-connecting']!);
+      expect(marks['listing-hosted']).toBeGreaterThan(marks['host-connected']!);
+      expect(marks['picker-drawn']).toBeGreaterThan(marks['listing-hosted']!);
       const loaded = JSON.parse(await readFile(modules, 'utf8')) as string[];
-      expect(loaded).toContain('NativeModule net');
       expect(loaded).not.toContain('NativeModule crypto');
       // node:fs/promises loads on first use in the resume bundle (scripts/build-cli.js): a hosted first screen calls none of it.
       expect(loaded).not.toContain('NativeModule fs/promises');
