@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import * as nodeCrypto from 'node:crypto';
+import * as nodeFsPromises from 'node:fs/promises';
 import { Script } from 'node:vm';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
@@ -125,6 +126,32 @@ function cryptoOnFirstUse() {
 }
 
 /**
+ * Each import of node:fs/promises in src/ gets a stand-in whose functions load the real module on
+ * their first call. The fast-list bundle's endpoint module imports it at its top for the token's
+ * first creation, which a `baton list --json` with a host running never does: loading it (12
+ * modules, readline's among them) was ~2.5 ms of that process's CPU (bench/README.md,
+ * "Fourteenth sitting"). The resume bundle's top level loaded it too, before the picker's first
+ * screen, which from a host calls none of it. Functions only: importing anything else from it
+ * fails the build here. For these two bundles only. Tests: src/cli/list-fast-hosted.test.ts,
+ * src/cli/picker/resume-picker.test.ts.
+ */
+function fsPromisesOnFirstUse() {
+  const functions = Object.keys(nodeFsPromises).filter((name) => /^[a-z]/.test(name) && typeof nodeFsPromises[name] === 'function');
+  return {
+    name: 'fs-promises-on-first-use',
+    setup(build) {
+      build.onResolve({ filter: /^node:fs\/promises$/ }, (args) =>
+        /[\\/]src[\\/]/.test(args.importer) && !/[\\/]node_modules[\\/]/.test(args.importer) ? { path: 'fs/promises', namespace: 'fs-promises-on-first-use' } : undefined,
+      );
+      build.onLoad({ filter: /.*/, namespace: 'fs-promises-on-first-use' }, () => ({
+        contents: ['let loaded;', "const fsPromises = () => (loaded ??= require('node:fs/promises'));", ...functions.map((name) => `export function ${name}(...args) { return fsPromises().${name}(...args); }`)].join('\n'),
+        loader: 'js',
+      }));
+    },
+  };
+}
+
+/**
  * Every bundled importer of fast-string-width (clack, fast-wrap-ansi) gets src/cli/picker/text-width.ts
  * instead: the same widths, counted without fast-string-width's Unicode regexes when a line holds
  * one-column characters and colours only (~5 ms to the picker's first frame, bench/README.md
@@ -172,7 +199,7 @@ await build({ ...cliOptions, entryPoints: ['src/cli/handoff-main.ts'], outfile: 
 await writeFile(HANDOFF_BUNDLE, asciiOnly(readFileSync(HANDOFF_BUNDLE, 'utf8')));
 // `baton resume` with no id (the picker) alone (src/cli/resume-main.ts): its first screen waits for
 // what the process reads and deserializes before it.
-await build({ ...parsesRarely, entryPoints: ['src/cli/resume-main.ts'], outfile: RESUME_BUNDLE, sourcemap: false });
+await build({ ...parsesRarely, plugins: [...parsesRarely.plugins, fsPromisesOnFirstUse()], entryPoints: ['src/cli/resume-main.ts'], outfile: RESUME_BUNDLE, sourcemap: false });
 // ASCII only (see asciiOnly): one regex literal of trim-tool-output.ts made the picker's whole 0.9 MB
 // source a two-byte string, read and decoded before its first screen.
 await writeFile(RESUME_BUNDLE, asciiOnly(readFileSync(RESUME_BUNDLE, 'utf8')));
@@ -186,7 +213,7 @@ await writeFile(LIST_BUNDLE, asciiOnly(readFileSync(LIST_BUNDLE, 'utf8')));
 
 // `baton list --json` with a host running: a small bundle bin/baton.js tries before the whole CLI.
 // Same options as the others: it also starts an encrypted store's keychain read (the keyring binding stays external).
-await build({ ...parsesRarely, entryPoints: ['src/cli/list-fast.ts'], outfile: join(dirname(CLI_BUNDLE), 'baton-list.cjs'), sourcemap: false });
+await build({ ...parsesRarely, plugins: [...parsesRarely.plugins, fsPromisesOnFirstUse()], entryPoints: ['src/cli/list-fast.ts'], outfile: join(dirname(CLI_BUNDLE), 'baton-list.cjs'), sourcemap: false });
 
 // The cold scan's worker thread (src/core/importers/scan-pool.ts looks for it next to the bundle).
 await buildScanWorker(join(dirname(CLI_BUNDLE), SCAN_WORKER_FILE));

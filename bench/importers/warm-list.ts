@@ -8,6 +8,10 @@
  *
  * With --hosted=1 the same alternation measures the hosted listing: start `baton serve` on <dir>
  * first (HOME, BATON_HOME and XDG_RUNTIME_DIR as below), then every run is the fast path's answer.
+ * With --hosted=each the bench starts a `baton serve` of each build itself, each on its own copy of
+ * <dir>/data (<dir>/data-<label>, copied once) and its own runtime directory, so each build's CLI
+ * asks its own build's host (a change to the socket's handshake is on both ends); it also prints
+ * each host's CPU per listing (from /proc, 10 ms ticks summed over the runs).
  *
  * The corpus and caches in <dir> (home/, data/) are candidates.ts's: run it once first. A warm
  * listing trusts the index for FULL_VERIFY_MAX_AGE_MS (60 s) after the last full verification;
@@ -15,8 +19,9 @@
  * the verification stamp and runs one unmeasured listing (a full verification), and only the
  * runs between are measured: every measured run is the index-only listing.
  */
-import { execFile } from 'node:child_process';
-import { readFile, rm, stat } from 'node:fs/promises';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { cp, mkdir, readFile, rm, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 
 const REFRESH_EVERY_MS = 30_000;
@@ -40,10 +45,10 @@ interface Sample {
   bytes: number;
 }
 
-function run(argv: string[]): Promise<Sample> {
+function run(argv: string[], runEnv: NodeJS.ProcessEnv = env): Promise<Sample> {
   return new Promise((done, fail) => {
     const t0 = performance.now();
-    execFile(process.execPath, ['--require', preload, ...argv], { env, maxBuffer: 512 * 1024 * 1024, encoding: 'buffer' }, async (error, stdout, stderr) => {
+    execFile(process.execPath, ['--require', preload, ...argv], { env: runEnv, maxBuffer: 512 * 1024 * 1024, encoding: 'buffer' }, async (error, stdout, stderr) => {
       const ms = performance.now() - t0;
       if (error) return fail(new Error(`${argv.join(' ')}: ${error.message}\n${stderr.toString()}`));
       const [rssKb, cpuUs] = (await readFile(cpuFile, 'utf8')).split(' ').map(Number) as [number, number];
@@ -59,7 +64,8 @@ function median(values: number[]): number {
 
 // --hosted: a `baton serve` runs on <dir> (started by hand), so every listing is the host's answer
 // and no index verification happens in the CLI: no refresh runs.
-const hosted = args.get('hosted') === '1';
+const hosted = args.get('hosted') === '1' || args.get('hosted') === 'each';
+const hostPerBuild = args.get('hosted') === 'each';
 let refreshedAt = hosted ? Infinity : -Infinity;
 /** A full verification now, unmeasured, when the last one is REFRESH_EVERY_MS old. */
 async function refresh(): Promise<void> {
@@ -73,11 +79,49 @@ async function refresh(): Promise<void> {
 
 const loadavg = async () => (await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).join(' ');
 console.log(`corpus ${dir}; load average ${await loadavg()}; ${runs} runs of each, alternated; list args: --json ${extra.join(' ')}`);
+/** A build's own `baton serve` on its own copy of the data directory (--hosted=each), once it has answered a listing. */
+async function startOwnHost(label: string, bin: string): Promise<{ env: NodeJS.ProcessEnv; host: ChildProcess }> {
+  const ownData = join(dir, `data-${label}`);
+  if (!existsSync(ownData)) await cp(data, ownData, { recursive: true });
+  const runtime = join(dir, `run-${label}`);
+  await mkdir(runtime, { recursive: true, mode: 0o700 });
+  const ownEnv = { ...env, BATON_HOME: ownData, XDG_RUNTIME_DIR: runtime };
+  const host = spawn(process.execPath, [bin, 'serve', '--json'], { env: ownEnv, stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((ready, fail) => {
+    host.stdout!.once('data', () => ready());
+    host.once('exit', (code) => fail(new Error(`${label}'s baton serve exited (${code})`)));
+  });
+  // Its first answers render the listing and warm its render cache: not measured.
+  for (let k = 0; k < 3; k++) await run([bin, 'list', '--json', ...extra], ownEnv);
+  return { env: ownEnv, host };
+}
+
+/** User + system CPU of a process so far (ms, 10 ms ticks). */
+async function cpuOf(pid: number): Promise<number> {
+  const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+const own = new Map<string, { env: NodeJS.ProcessEnv; host: ChildProcess; cpuMs: number }>();
+if (hostPerBuild) for (const b of bins) own.set(b.label, { ...(await startOwnHost(b.label, b.path)), cpuMs: 0 });
 const samples = new Map<string, Sample[]>([['node -e ""', []], ...bins.map((b) => [b.label, []] as [string, Sample[]])]);
-for (let i = 0; i < runs; i++) {
-  await refresh();
-  samples.get('node -e ""')!.push(await run(['-e', '']));
-  for (const b of bins) samples.get(b.label)!.push(await run([b.path, 'list', '--json', ...extra]));
+try {
+  for (let i = 0; i < runs; i++) {
+    await refresh();
+    samples.get('node -e ""')!.push(await run(['-e', '']));
+    // Each round in the other order: a build is not always the one run right after the baseline.
+    for (const b of i % 2 === 0 ? bins : [...bins].reverse()) {
+      const mine = own.get(b.label);
+      const before = mine ? await cpuOf(mine.host.pid!) : 0;
+      samples.get(b.label)!.push(await run([b.path, 'list', '--json', ...extra], mine?.env));
+      if (mine) mine.cpuMs += (await cpuOf(mine.host.pid!)) - before;
+    }
+  }
+} finally {
+  for (const [label, { host, cpuMs }] of own) {
+    console.log(`${label}'s host: ${(cpuMs / runs).toFixed(1)} ms of CPU per listing`);
+    host.kill('SIGTERM');
+  }
 }
 const sizes = new Set(bins.map((b) => samples.get(b.label)![0]!.bytes));
 console.table(
@@ -92,5 +136,15 @@ console.table(
     'stdout MB': (s[0]!.bytes / 2 ** 20).toFixed(2),
   })),
 );
+// Paired: each build against the first one in the same round (adjacent runs), so a change of load
+// between rounds cancels; the median of those differences holds up better than a difference of medians.
+const first = samples.get(bins[0]!.label)!;
+for (const b of bins.slice(1)) {
+  const mine = samples.get(b.label)!;
+  const cpu = mine.map((x, k) => x.cpuMs - first[k]!.cpuMs);
+  const wall = mine.map((x, k) => x.ms - first[k]!.ms);
+  const below = cpu.filter((d) => d < 0).length;
+  console.log(`${b.label} − ${bins[0]!.label}, paired by round: CPU median ${median(cpu).toFixed(1)} ms (lower in ${below} of ${cpu.length} rounds), wall median ${median(wall).toFixed(0)} ms`);
+}
 if (sizes.size !== 1) console.log(`note: the builds printed different sizes: ${[...sizes].join(', ')} bytes`);
 console.log(`load average at the end: ${await loadavg()}`);

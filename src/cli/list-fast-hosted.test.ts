@@ -114,6 +114,34 @@ describe('baton list --json through a running host (the fast bundle)', () => {
     expect(threadsOf([BATON, 'list', '--json'])).toBe(plain);
   }, 60_000);
 
+  it('answers with neither node:crypto nor node:fs/promises loaded (the handshake\'s proofs are hmac-sha256.ts, its nonce /dev/urandom\'s) and never builds process.stderr', async () => {
+    // Node's own record of the built-in modules the process loaded, written at exit. node:crypto
+    // (17 modules) and node:fs/promises (12, readline's among them) were 5-15 ms of its CPU. And
+    // whether process.stderr was built (its getter wrapped): node:net's destroy of the host's
+    // socket built it, a whole net.Socket on this pipe (list-host.ts closeSoon).
+    const preload = join(root, 'modules-at-exit.cjs');
+    await writeFile(
+      preload,
+      "let stderrBuilt = false; const d = Object.getOwnPropertyDescriptor(process, 'stderr');\n" +
+        "Object.defineProperty(process, 'stderr', { configurable: true, enumerable: d.enumerable, get() { stderrBuilt = true; return d.get.call(process); } });\n" +
+        "process.on('exit', () => require('node:fs').writeFileSync(process.env.MODULES_OUT, JSON.stringify({ modules: process.moduleLoadList, stderrBuilt })));\n",
+    );
+    const out = join(root, 'modules-hosted.json');
+    for (const args of [['--limit', '3'], []]) {
+      const trace = join(root, `trace-${args.length}.jsonl`);
+      const stdout = execFileSync(process.execPath, ['-r', preload, BATON, 'list', '--json', ...args], { env: { ...env, MODULES_OUT: out, BATON_PHASE_TRACE: trace }, maxBuffer: 64 * 1024 * 1024 });
+      expect(JSON.parse(stdout.toString('utf8'))).toMatchObject({ ok: true, total: 900 });
+      expect((JSON.parse(readFileSync(out, 'utf8')) as { stderrBuilt: boolean }).stderrBuilt).toBe(false);
+      // It asked the host, and the host (node:crypto: host-auth.ts) accepted its proof and proved
+      // its own: a failed handshake falls back to a scan that prints the same document.
+      const { marks } = JSON.parse(readFileSync(trace, 'utf8').trim().split('\n').at(-1)!) as { marks: Record<string, number> };
+      expect(marks['host-connected']).toBeGreaterThan(0);
+    }
+    const loaded = (JSON.parse(readFileSync(out, 'utf8')) as { modules: string[] }).modules;
+    expect(loaded).not.toContain('NativeModule crypto');
+    expect(loaded).not.toContain('NativeModule fs/promises');
+  }, 60_000);
+
   it('a reader that stops after the first bytes (`| head`) ends it with exit 0 and nothing on stderr', async () => {
     const cut = await list(['--json'], 1);
     expect(cut.stderr).toBe('');

@@ -4,6 +4,7 @@ import type { ListFilter } from '../../core/importers/candidate-list.js';
 import { listingsDir, resolveDataDir } from '../../core/paths.js';
 import { copyFdSync, readerLeft, writeAllSync } from './fd-copy.js';
 import { loadOrCreateToken, readExistingTokenSync, resolveEndpoint } from '../../core/transport/endpoint.js';
+import { markPhase } from '../../core/perf/phase-trace.js';
 
 /** A host that does not answer this fast is treated as absent: the CLI scans itself instead. */
 export const HOST_CONNECT_TIMEOUT_MS = 1_000;
@@ -42,7 +43,10 @@ export async function openHostListing(request: HostListRequest, dataDir = resolv
     const { connectEndpoint } = await import('../../core/transport/client.js');
     // Read synchronously (no thread pool in this process); made only if a host left none.
     const token = readExistingTokenSync(endpoint.tokenPath) ?? (await loadOrCreateToken(endpoint.tokenPath));
-    client = await connectEndpoint({ endpoint, token, timeoutMs: HOST_CONNECT_TIMEOUT_MS });
+    const connecting = connectEndpoint({ endpoint, token, timeoutMs: HOST_CONNECT_TIMEOUT_MS });
+    markPhase('host-connecting');
+    client = await connecting;
+    markPhase('host-connected'); // the handshake passed: both proofs checked
   } catch {
     return null; // a socket file left behind by a host that is gone
   }
@@ -73,8 +77,18 @@ export async function openHostListing(request: HostListRequest, dataDir = resolv
   } catch {
     return null;
   } finally {
-    client.close();
+    closeSoon(client);
   }
+}
+
+/**
+ * Closes the host's connection on the next turn of the event loop. Every answer is in by now, so
+ * nothing waits on it; and node:net's destroy compares the socket with `process.stderr`, which
+ * builds the stderr stream (a pipe's is a whole net.Socket): 2-4 ms of a hosted `baton list
+ * --json`, whose launcher exits before that turn (bin/baton.js), so the kernel closes it instead.
+ */
+function closeSoon(client: { close(): void }): void {
+  setImmediate(() => client.close());
 }
 
 /** The host's rendered file opened for reading, or null when it cannot be (gone, replaced): the parts are asked for instead. */

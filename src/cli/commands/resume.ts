@@ -45,10 +45,15 @@ async function resumePicked(out: Output): Promise<void> {
   // The first screen first (a host's small answer, else the candidate index's newest rows, on the
   // quick scan's trust: the confirmed listing replaces them), the whole listing once that is
   // drawn, for type-to-filter.
-  // The picker and clack start loading now, to evaluate while the listing waits on its files (resume-picker.ts loadPrompts).
-  const picker = import('../picker/resume-picker.js');
+  // The host is asked first: its socket is connecting before the picker and clack evaluate, and
+  // they evaluate (resume-picker.ts loadPrompts) while the host says hello and answers, or while
+  // the listing without a host waits on its files. Evaluated first, they held the connect back by
+  // their whole evaluation (bench/README.md, "Fourteenth sitting").
+  const hosted = listFromHost({ agents: true, filter: {}, limit: PICKER_MAX_ROWS });
+  const picker = new Promise<typeof import('../picker/resume-picker.js')>((loaded, failed) => setImmediate(() => import('../picker/resume-picker.js').then(loaded, failed)));
   picker.then((p) => p.loadPrompts()).catch(() => undefined); // a failure is pickSession's to report
-  const first = await listFromHost({ agents: true, filter: {}, limit: PICKER_MAX_ROWS });
+  const first = await hosted;
+  if (first !== null) markPhase('listing-hosted'); // the host answered: no local scan
   const { loadListing } = first !== null ? { loadListing: null } : await import('./list-groups.js');
   const { groups, total } = first !== null ? groupsOfDocument(first) : await loadListing!({ agents: true, archived: false, host: false, filter: {}, limit: PICKER_MAX_ROWS, trust: 'quick' });
   markPhase('listing');

@@ -114,6 +114,44 @@ describe('baton resume picker in a real pty', () => {
     }
   }, 60_000);
 
+  it('from the built launcher with a host running: the socket connects before clack evaluates, and neither node:crypto nor node:fs/promises loads', async () => {
+    const launcher = join(REPO, 'bin', 'baton.js');
+    if (!existsSync(join(REPO, 'dist', 'cli', 'baton-resume.cjs'))) throw new Error('the build is missing: run npm run build:node first (npm test does)');
+    const saved = { home: process.env.HOME, runtime: process.env.XDG_RUNTIME_DIR };
+    process.env.HOME = join(root, 'home');
+    process.env.XDG_RUNTIME_DIR = join(root, 'run');
+    await mkdir(join(root, 'run'), { recursive: true, mode: 0o700 });
+    const host = await startHostServices({ dataDir: join(root, 'data'), kind: 'browser', capabilities: BROWSER_HOST_CAPABILITIES });
+    try {
+      await host.candidates.ready;
+      const trace = join(root, 'picker-trace.jsonl');
+      const modules = join(root, 'picker-modules.json');
+      const hook = join(root, 'modules-at-exit.cjs');
+      await writeFile(hook, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(modules)}, JSON.stringify(process.moduleLoadList)));\n`);
+      const { code, screen } = await inPty(/task number 10/, ['\u001b'], `node --require ${JSON.stringify(hook)} ${JSON.stringify(launcher)}`, root, { BATON_PHASE_TRACE: trace });
+      expect(code).toBe(1);
+      expect(screen).toMatch(/\/home\/dev\/api\s+task number 10 in api/);
+      const { marks } = JSON.parse((await readFile(trace, 'utf8')).trim().split('\n').at(-1)!) as { marks: Record<string, number> };
+      // clack's evaluation (10+ ms) overlaps the host's hello and answers instead of delaying the connect.
+      expect(marks['host-connecting']).toBeGreaterThan(0);
+      expect(marks['prompts-loading']).toBeGreaterThan(marks['host-connecting']!);
+      // The first screen came from the host: its handshake passed (a failed one falls back to a
+      // local scan, which draws the same screen) and its answer was the listing.
+      expect(marks['host-connected']).toBeGreaterThan(marks['host-connecting']!);
+      expect(marks['listing-hosted']).toBeGreaterThan(marks['host-connected']!);
+      expect(marks['picker-drawn']).toBeGreaterThan(marks['listing-hosted']!);
+      const loaded = JSON.parse(await readFile(modules, 'utf8')) as string[];
+      expect(loaded).not.toContain('NativeModule crypto');
+      // node:fs/promises loads on first use in the resume bundle (scripts/build-cli.js): a hosted first screen calls none of it.
+      expect(loaded).not.toContain('NativeModule fs/promises');
+    } finally {
+      await host.close();
+      process.env.HOME = saved.home;
+      if (saved.runtime === undefined) delete process.env.XDG_RUNTIME_DIR;
+      else process.env.XDG_RUNTIME_DIR = saved.runtime;
+    }
+  }, 60_000);
+
   it('from the built launcher (its resume bundle, bin/load-cli.js): the same first screen and the same pick', async () => {
     const launcher = join(REPO, 'bin', 'baton.js');
     if (!existsSync(join(REPO, 'dist', 'cli', 'baton-resume.cjs'))) throw new Error('the build is missing: run npm run build:node first (npm test does)');

@@ -11,10 +11,12 @@ let prompts: Promise<typeof import('@clack/prompts')> | undefined;
 
 /**
  * @clack/prompts, loaded once and only for the picker (other commands never pay for it). The
- * picker starts this before its listing: clack's modules then evaluate while the listing waits on
- * the socket, the store's files and the index (bench/README.md, eleventh sitting, second round).
+ * picker starts this with its listing: clack's modules then evaluate while the listing waits on
+ * the host's answers (after the socket's connect: resume.ts), the store's files and the index
+ * (bench/README.md, eleventh sitting, second round; fourteenth sitting).
  */
 export function loadPrompts(): Promise<typeof import('@clack/prompts')> {
+  if (!prompts) markPhase('prompts-loading');
   return (prompts ??= import('@clack/prompts'));
 }
 

@@ -12,7 +12,7 @@ import {
   type AuthFrame,
   type RequestFrame,
 } from '../../shared/wire.js';
-import { clientProof, newNonce, proofMatches, serverProof } from './auth.js';
+import { expectedClientProof, hostProofMatches, hostServerProof, newHostNonce } from './host-auth.js';
 import { LineSplitter, decodeLine } from './line-splitter.js';
 import type { CredentialInfo, CredentialRegistry } from './session-credentials.js';
 import type { Answer, ConnectionContext, Limits, RequestHandler } from './types.js';
@@ -46,7 +46,7 @@ export const PEER_GONE = Object.freeze(new Error('the peer disconnected'));
 type TimerKind = 'handshake' | 'frame' | 'idle';
 
 export class ServerConnection {
-  private nonce: string | null = newNonce();
+  private nonce: string | null = newHostNonce();
   private authenticated = false;
   private inflight = 0;
   private closed = false;
@@ -205,16 +205,16 @@ export class ServerConnection {
     this.authenticated = true;
     this.splitter.maxBytes = this.hooks.limits.maxFrameBytes;
     const ack: Record<string, unknown> = { type: 'authenticated', version: PROTOCOL_VERSION };
-    if (auth.clientNonce !== undefined) ack.serverProof = serverProof(token, auth.clientNonce, nonce);
+    if (auth.clientNonce !== undefined) ack.serverProof = hostServerProof(token, auth.clientNonce, nonce);
     this.write(ack);
     return true;
   }
 
   /** The token the proof was made with: the long-lived one, else a live session credential's. */
   private matchingToken(proof: string, nonce: string): Buffer | null {
-    if (proofMatches(proof, clientProof(this.hooks.token, nonce))) return this.hooks.token;
+    if (hostProofMatches(proof, expectedClientProof(this.hooks.token, nonce))) return this.hooks.token;
     for (const issued of this.hooks.credentials?.live() ?? []) {
-      if (proofMatches(proof, clientProof(issued.token, nonce))) {
+      if (hostProofMatches(proof, expectedClientProof(issued.token, nonce))) {
         this.credential = { id: issued.id, kind: issued.kind, host: issued.host };
         return issued.token;
       }
