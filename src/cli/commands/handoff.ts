@@ -1,14 +1,15 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { MESSAGE_INPUT_MAX_BYTES } from '../../core/handoff/read-message-input.js';
 import { parseMessageStream } from '../../core/handoff/stream-message-input.js';
 import { defaultTitle, scanMessageArray, scanMessageFile, type ScannedInput } from '../../core/handoff/message-source.js';
 import { DEFAULT_HANDOFF_TIMEOUT_MS, landAndReadBack, offerSession, type LandedSession } from '../../core/handoff/send.js';
 import { connectFirst, type ConnectAttempt } from '../../core/handoff/find-target.js';
-import { HANDOFF_EXIT_CODE, HandoffCategory, type HandoffOutcome } from '../../core/handoff/outcome.js';
+import { HandoffCategory } from '../../core/handoff/outcome.js';
+import { reportHandoff as report } from '../handoff-report.js';
 import { isValidId } from '../../shared/ids.js';
 import { IDLE_TIMEOUT_MS } from '../../shared/wire.js';
-import { createOutput, EXIT, writeHuman } from '../output.js';
-import { endpointFor, openCliStore, resumeCommand } from '../context.js';
+import { createOutput, EXIT } from '../output.js';
+import { endpointFor, openCliStore } from '../context.js';
 import { realpath } from 'node:fs/promises';
 import type { SessionStore } from '../../core/store/types.js';
 import { markPhase } from '../../core/perf/phase-trace.js';
@@ -31,6 +32,7 @@ interface HandoffFlags {
   timeout?: string;
   launch: boolean;
   to?: string;
+  landAs?: string;
 }
 
 export function registerHandoff(program: Command): void {
@@ -48,6 +50,11 @@ export function registerHandoff(program: Command): void {
     .option('--no-launch', 'do not start the desktop app through baton:// when none is running')
     .option('--to <device>', 'hand off to a paired device through the relay (baton device list); waits --timeout for its receipt')
     .option('--json', 'print one versioned JSON object')
+    // Not for people: the hosted handoff's client (src/cli/handoff-fast.ts) falls back to this
+    // command after its request may have reached a host, with the session id it sent. The session
+    // lands under that id, or, when the host landed it already, that session is offered: a
+    // request sent twice never lands twice (the store refuses a second session of one id).
+    .addOption(new Option('--land-as <id>', 'land the new session under this id; offer it if it is saved already').hideHelp())
     .action(async (flags: HandoffFlags) => {
       markPhase('action');
       process.exitCode = await runHandoff(flags);
@@ -70,6 +77,10 @@ async function runHandoff(flags: HandoffFlags): Promise<number> {
     out.problem('handoff', 'BAD_ARGUMENT', '--from needs exactly one of --session ID or --latest');
     return EXIT.usage;
   }
+  if (flags.landAs !== undefined && (!isValidId(flags.landAs) || flags.from !== undefined || flags.session !== undefined)) {
+    out.problem('handoff', 'BAD_ARGUMENT', `--land-as needs a valid session id and neither --from nor --session, got "${flags.landAs}"`);
+    return EXIT.usage;
+  }
   if (!flags.from && flags.session !== undefined && !isValidId(flags.session)) {
     out.problem('handoff', 'BAD_ARGUMENT', `--session "${flags.session}" is not a valid session id`);
     return EXIT.usage;
@@ -88,6 +99,8 @@ async function runHandoff(flags: HandoffFlags): Promise<number> {
   let firstConnection: Promise<ConnectAttempt> | undefined;
   try {
     let sessionId = flags.from ? undefined : flags.session;
+    // A hosted attempt's host landed it already (see --land-as): offered as --session would.
+    if (flags.landAs !== undefined && (await store.getSession(flags.landAs).then(() => true, () => false))) sessionId = flags.landAs;
     let landed: LandedSession | undefined;
     if (flags.from) {
       const imported = await importFrom(store, flags.from as AgentSource, flags, out);
@@ -113,7 +126,7 @@ async function runHandoff(flags: HandoffFlags): Promise<number> {
       }
       const landingStarted = Date.now();
       try {
-        landed = await landAndReadBack(store, { cwd: flags.cwd ?? process.cwd(), title: flags.title ?? defaultTitle(input.scan), messages: input.source, scan: input.scan, capture });
+        landed = await landAndReadBack(store, { ...(flags.landAs !== undefined ? { id: flags.landAs } : {}), cwd: flags.cwd ?? process.cwd(), title: flags.title ?? defaultTitle(input.scan), messages: input.source, scan: input.scan, capture });
         sessionId = landed.session.id;
         markPhase('landed');
         // The receiver closes a connection left idle for IDLE_TIMEOUT_MS: after a long landing (a
@@ -168,39 +181,6 @@ async function runHandoff(flags: HandoffFlags): Promise<number> {
     await capture?.catch(() => undefined);
     await store.close();
   }
-}
-
-function report(out: ReturnType<typeof createOutput>, outcome: HandoffOutcome): number {
-  const code = HANDOFF_EXIT_CODE[outcome.category];
-  const resume = outcome.sessionId ? resumeCommand(outcome.sessionId) : null;
-  const value = {
-    category: outcome.category,
-    sessionId: outcome.sessionId,
-    handoffId: outcome.handoffId,
-    savedAt: outcome.sessionDir,
-    resumeCommand: code === 0 ? null : resume,
-    answer: outcome.answer ?? null,
-    message: outcome.message,
-    durationsMs: outcome.durationsMs,
-    exitCode: code,
-  };
-  if (out.json) {
-    process.stdout.write(`${JSON.stringify({ version: 1, command: 'handoff', ok: code === 0, ...value })}\n`);
-    return code;
-  }
-  if (outcome.category === HandoffCategory.queued) {
-    process.stdout.write(`${outcome.message}\nSession ${outcome.sessionId} (handoff ${outcome.handoffId}) is saved at ${outcome.sessionDir}\n`);
-    return code;
-  }
-  if (code === 0) {
-    writeHuman('stdout', `${outcome.message}\nSession ${outcome.sessionId} (handoff ${outcome.handoffId}) is saved at ${outcome.sessionDir}`);
-  } else {
-    const lines = [`Baton could not hand the session off (${outcome.category}): ${outcome.message}`];
-    if (outcome.sessionDir) lines.push(`The session is saved at ${outcome.sessionDir}`);
-    if (resume) lines.push(`When Baton is running (npm start, or baton serve), resume it with:\n  ${resume}`);
-    writeHuman('stderr', lines.join('\n'));
-  }
-  return code;
 }
 
 /** Imports the named (or latest) session of a terminal tool; returns the import (with what was landed, when new), or an exit code. */

@@ -1,0 +1,163 @@
+import { stat } from 'node:fs/promises';
+import type { Manifest } from '../../shared/manifest.js';
+import { ErrorCode } from '../../shared/error-codes.js';
+import type { SessionStore } from '../store/types.js';
+import type { Answer, ConnectionContext, EndpointInfo, IncomingRequest, RequestHandler } from '../transport/types.js';
+import { captureWorkspaceWithPatch } from '../workspace/capture.js';
+import type { GitSpawner } from '../workspace/git-spawner.js';
+import { HOSTED_HANDOFF_METHOD, parseHostedHandoffRequest, type HostedHandoffRequest } from './hosted-handoff-request.js';
+import { defaultTitle, scanMessageBytes } from './message-source.js';
+import { HandoffCategory, type HandoffOutcome } from './outcome.js';
+import { landAndReadBack, offerSession, type LandedSession } from './send.js';
+
+/** Answers kept for a request sent again after a dropped connection (by session id, oldest dropped first). */
+export const HOSTED_HANDOFF_ANSWERS_KEPT = 256;
+/** Requests whose parts are still arriving, at once (each holds at most HOSTED_HANDOFF_MAX_BYTES). */
+export const HOSTED_HANDOFF_PENDING_MAX = 8;
+
+export interface HostedHandoffOptions {
+  store: SessionStore;
+  /** The host's long-lived git shell: the capture's first round of git forks no part of the host. */
+  gitSpawner?: GitSpawner;
+  /** The host's own endpoint (offerSession's options name one; nothing connects to it). */
+  endpoint: EndpointInfo;
+  token: Buffer;
+  /** The receiver's handling of `handoff.offer` (receiver.ts): verification, narrowing, baton, receipt, event. */
+  take: (manifest: Manifest, connection: ConnectionContext) => Promise<Answer>;
+}
+
+interface Pending {
+  request: Omit<HostedHandoffRequest, 'part' | 'data'>;
+  chunks: Buffer[];
+  signal: AbortSignal;
+}
+
+/**
+ * `handoff.land` on a running host (issue 20): lands a session from the messages the CLI sent
+ * and takes it, as `baton handoff` and this host's receiver would in two processes, with the same
+ * code: the same store, redaction, workspace capture of the given cwd, landing (fsynced and read
+ * back before anything is offered), handoff record and manifest (offerSession), then the
+ * receiver's own offer handling. Local connections only (the remote gate lets no `baton ssh`
+ * credential reach it).
+ *
+ * A request sent again (same session id: the client makes it, see hosted-handoff-request.ts) is
+ * answered with the first answer while this host remembers it; after that, or from another
+ * host process, the session found in the store is offered again, as `baton handoff --session`
+ * would (a receiver that took it answers `duplicate`). Nothing lands twice: the store refuses a
+ * second session of one id.
+ *
+ * Answers, which the CLI prints (src/cli/handoff-fast.ts):
+ *  - `{ok: true, outcome}`: the handoff's outcome, exactly as the full CLI reports it;
+ *  - `{ok: true, problem: {code, message}}`: the messages are not valid; nothing was saved;
+ *  - `{ok: true, part}`: a part before the last was received;
+ *  - `{ok: false, code, message}`: refused before anything was saved (the CLI then runs the
+ *    full handoff itself).
+ */
+export function createHostedHandoff(options: HostedHandoffOptions): RequestHandler {
+  const { store } = options;
+  const pending = new Map<string, Pending>();
+  const answers = new Map<string, Promise<Answer>>();
+
+  function remember(sessionId: string, answer: Promise<Answer>): void {
+    answers.set(sessionId, answer);
+    if (answers.size > HOSTED_HANDOFF_ANSWERS_KEPT) answers.delete(answers.keys().next().value!);
+  }
+
+  /** The whole file once its last part came, an answer for a part before it, or a refusal. */
+  function collect(request: HostedHandoffRequest, connection: ConnectionContext): Buffer | Answer {
+    if (request.parts === 1) return request.data;
+    const { part: _part, data: _data, ...fields } = request;
+    if (request.part === 0) {
+      if (!pending.has(request.sessionId) && pending.size >= HOSTED_HANDOFF_PENDING_MAX) {
+        return refused('BUSY', `${HOSTED_HANDOFF_METHOD}: ${HOSTED_HANDOFF_PENDING_MAX} handoffs are arriving already (HOSTED_HANDOFF_PENDING_MAX)`);
+      }
+      const entry: Pending = { request: fields, chunks: [request.data], signal: connection.signal };
+      pending.set(request.sessionId, entry);
+      // A connection that closes mid-way leaves nothing held.
+      connection.signal.addEventListener('abort', () => pending.get(request.sessionId) === entry && pending.delete(request.sessionId), { once: true });
+      return { ok: true, part: 0 };
+    }
+    const entry = pending.get(request.sessionId);
+    if (!entry || entry.signal !== connection.signal || entry.chunks.length !== request.part || !sameFields(entry.request, fields)) {
+      if (entry?.signal === connection.signal) pending.delete(request.sessionId);
+      return refused(ErrorCode.BAD_REQUEST, `${HOSTED_HANDOFF_METHOD}: part ${request.part} of ${request.sessionId} must follow parts 0 to ${request.part - 1} of the same request on the same connection`);
+    }
+    entry.chunks.push(request.data);
+    if (request.part < request.parts - 1) return { ok: true, part: request.part };
+    pending.delete(request.sessionId);
+    return Buffer.concat(entry.chunks);
+  }
+
+  async function handOff(request: Omit<HostedHandoffRequest, 'part' | 'data'>, bytes: Buffer, connection: ConnectionContext): Promise<Answer> {
+    const saved = await store.getSession(request.sessionId).then(
+      () => true,
+      () => false,
+    );
+    let landed: LandedSession | undefined;
+    if (!saved) {
+      // The capture (git) runs while the messages are parsed and scanned, as in the CLI.
+      const capture = captureWorkspaceWithPatch(request.cwd, { spawner: options.gitSpawner });
+      capture.catch(() => undefined);
+      const input = await scanMessageBytes(bytes, request.source);
+      if (!input.ok) {
+        await capture.catch(() => undefined);
+        return { ok: true, problem: { code: 'BAD_INPUT', message: input.message } };
+      }
+      try {
+        landed = await landAndReadBack(store, { id: request.sessionId, cwd: request.cwd, title: request.title ?? defaultTitle(input.scan), messages: input.source, scan: input.scan, capture });
+      } catch (error) {
+        return answered({ category: HandoffCategory.writeFailure, sessionId: null, handoffId: null, sessionDir: null, message: `The session could not be saved, so nothing was sent: ${(error as Error).message}`, durationsMs: {} });
+      }
+    }
+    let outcome: HandoffOutcome;
+    try {
+      outcome = await offerSession(request.sessionId, { store, endpoint: options.endpoint, token: options.token, timeoutMs: 0, launch: false, dryRun: false, deliver: (manifest) => options.take(manifest, connection) }, landed);
+    } catch (error) {
+      // Saved, not offered (its manifest could not be recorded): said with where it is.
+      outcome = { category: HandoffCategory.rejected, sessionId: request.sessionId, handoffId: null, sessionDir: store.sessionDir(request.sessionId), message: `The session was saved but could not be offered: ${(error as Error).message}`, durationsMs: {} };
+    }
+    await store
+      .appendEvent({ at: new Date().toISOString(), side: 'source', category: outcome.category, sessionId: outcome.sessionId, handoffId: outcome.handoffId, durationsMs: outcome.durationsMs, hosted: true })
+      .catch(() => undefined); // observability must never turn a delivered handoff into a failure
+    return answered(outcome);
+  }
+
+  return async (incoming: IncomingRequest, connection: ConnectionContext): Promise<Answer> => {
+    // The remote gate admits no `baton ssh` credential to this method; checked here too.
+    if (connection.credential) return refused(ErrorCode.ACCESS_DENIED, `${HOSTED_HANDOFF_METHOD} is for local connections only`);
+    const parsed = parseHostedHandoffRequest(incoming.params);
+    if (!parsed.ok) return refused(ErrorCode.BAD_REQUEST, parsed.message);
+    const collected = collect(parsed.request, connection);
+    if (!Buffer.isBuffer(collected)) return collected;
+    const { part: _part, data: _data, ...request } = parsed.request;
+    const problem = await directoryProblem(request.cwd);
+    if (problem) return refused(ErrorCode.BAD_REQUEST, `${HOSTED_HANDOFF_METHOD}: ${problem}`);
+    // No await between this look-up and remember(): two copies of one request share one landing.
+    const known = answers.get(request.sessionId);
+    if (known) return known;
+    const answer = handOff(request, collected, connection);
+    remember(request.sessionId, answer);
+    return answer;
+  };
+}
+
+function answered(outcome: HandoffOutcome): Answer {
+  return { ok: true, outcome };
+}
+
+function refused(code: string, message: string): Answer {
+  return { ok: false, code, message };
+}
+
+function sameFields(a: Omit<HostedHandoffRequest, 'part' | 'data'>, b: Omit<HostedHandoffRequest, 'part' | 'data'>): boolean {
+  return a.cwd === b.cwd && a.title === b.title && a.source === b.source && a.bytes === b.bytes && a.parts === b.parts;
+}
+
+/** Why `cwd` cannot be the session's directory, or null: it must exist and be a directory. */
+async function directoryProblem(cwd: string): Promise<string | null> {
+  try {
+    return (await stat(cwd)).isDirectory() ? null : `cwd ${cwd} is not a directory`;
+  } catch (error) {
+    return `cwd ${cwd} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`;
+  }
+}
