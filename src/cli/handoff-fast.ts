@@ -27,7 +27,7 @@ import { SSH_ENDPOINT_ENV } from '../core/transport/forwarded-endpoint.js';
 import type { Answer, EndpointClient, EndpointInfo } from '../core/transport/types.js';
 import { HOSTED_HANDOFF_MAX_BYTES, HOSTED_HANDOFF_METHOD, HOSTED_HANDOFF_PART_BYTES, HOSTED_HANDOFF_PATH_MAX_CHARS, HOSTED_HANDOFF_TITLE_MAX_CHARS } from '../core/handoff/hosted-handoff-request.js';
 import { HANDOFF_EXIT_CODE, type HandoffOutcome } from '../core/handoff/outcome.js';
-import { markPhase } from '../core/perf/phase-trace.js';
+import { markPhase, markPhaseAt, phaseTraceOn } from '../core/perf/phase-trace.js';
 import { newId } from '../shared/ids.js';
 import { reportHandoff } from './handoff-report.js';
 import { createOutput, EXIT } from './output.js';
@@ -36,6 +36,9 @@ import { createOutput, EXIT } from './output.js';
 export const HOSTED_HANDOFF_CONNECT_TIMEOUT_MS = 1_000;
 /** The host's answer to the last part: it lands (fsyncs included) and takes a session of up to 1 MiB. */
 export const HOSTED_HANDOFF_ANSWER_TIMEOUT_MS = 120_000;
+
+/** When the last part of the request left (performance.now()), for the trace of the host's parts. */
+let sentAt: number | undefined;
 
 /** The exit code of a handoff the host answered, or the argv the full CLI runs instead. */
 export type FastHandoff = { exitCode: number } | { fallback: string[] };
@@ -108,6 +111,7 @@ export async function tryFastHandoff(argv: readonly string[], env: NodeJS.Proces
     if (tried === 'unreachable') return sent ? landAs : decline;
     if (tried === 'lost') continue;
     markPhase('answered');
+    traceHostParts(tried);
     const printed = print(tried, flags.json);
     markPhase('done');
     return printed === null ? landAs : { exitCode: printed };
@@ -134,7 +138,11 @@ async function ask(endpoint: EndpointInfo, token: Buffer, request: Record<string
     for (let part = 0; part < parts; part++) {
       const data = bytes.subarray(part * HOSTED_HANDOFF_PART_BYTES, (part + 1) * HOSTED_HANDOFF_PART_BYTES).toString('base64');
       const last = part === parts - 1;
-      if (last) lastSent();
+      if (last) {
+        lastSent();
+        sentAt = performance.now();
+        markPhase('sent');
+      }
       let answer: Answer;
       try {
         answer = await client.request(HOSTED_HANDOFF_METHOD, { ...request, parts, part, data }, { timeoutMs: HOSTED_HANDOFF_ANSWER_TIMEOUT_MS });
@@ -148,6 +156,13 @@ async function ask(endpoint: EndpointInfo, token: Buffer, request: Record<string
   } finally {
     client.close();
   }
+}
+
+/** The host's parts (ms after the request was whole there) placed after the moment the last part left. */
+function traceHostParts(answer: Answer): void {
+  if (!phaseTraceOn() || !answer.ok || answer.hostMs === null || typeof answer.hostMs !== 'object') return;
+  const sent = sentAt ?? NaN;
+  for (const [name, ms] of Object.entries(answer.hostMs as Record<string, unknown>)) if (typeof ms === 'number' && name.startsWith('host-')) markPhaseAt(name, sent + ms);
 }
 
 /** Prints the host's answer as the full CLI prints the same outcome; its exit code, or null to let the full CLI run (refused, or not an answer of this request). */

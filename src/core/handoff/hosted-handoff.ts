@@ -32,6 +32,13 @@ interface Pending {
   signal: AbortSignal;
 }
 
+export interface HostedHandoff {
+  /** The `handoff.land` method. */
+  handle: RequestHandler;
+  /** Resolves once every landing under way has answered and its event line is written (before the store closes). */
+  settle(): Promise<void>;
+}
+
 /**
  * `handoff.land` on a running host (issue 20): lands a session from the messages the CLI sent
  * and takes it, as `baton handoff` and this host's receiver would in two processes, with the same
@@ -53,10 +60,16 @@ interface Pending {
  *  - `{ok: false, code, message}`: refused before anything was saved (the CLI then runs the
  *    full handoff itself).
  */
-export function createHostedHandoff(options: HostedHandoffOptions): RequestHandler {
+export function createHostedHandoff(options: HostedHandoffOptions): HostedHandoff {
   const { store } = options;
   const pending = new Map<string, Pending>();
   const answers = new Map<string, Promise<Answer>>();
+  /** Event lines still being written (after their answer). */
+  const writing = new Set<Promise<void>>();
+  const track = (write: Promise<void>) => {
+    writing.add(write);
+    void write.finally(() => writing.delete(write));
+  };
 
   function remember(sessionId: string, answer: Promise<Answer>): void {
     answers.set(sessionId, answer);
@@ -89,6 +102,11 @@ export function createHostedHandoff(options: HostedHandoffOptions): RequestHandl
   }
 
   async function handOff(request: Omit<HostedHandoffRequest, 'part' | 'data'>, bytes: Buffer, connection: ConnectionContext): Promise<Answer> {
+    // Where the host's time goes, for the CLI's trace (bench/handoff/cli-process.ts): ms since the request was whole.
+    const started = performance.now();
+    const hostMs: Record<string, number> = {};
+    const mark = (name: string) => (hostMs[name] = Math.round((performance.now() - started) * 100) / 100);
+    const answered = (outcome: HandoffOutcome): Answer => ({ ok: true, outcome, hostMs });
     const saved = await store.getSession(request.sessionId).then(
       () => true,
       () => false,
@@ -97,8 +115,9 @@ export function createHostedHandoff(options: HostedHandoffOptions): RequestHandl
     if (!saved) {
       // The capture (git) runs while the messages are parsed and scanned, as in the CLI.
       const capture = captureWorkspaceWithPatch(request.cwd, { spawner: options.gitSpawner });
-      capture.catch(() => undefined);
+      capture.then(() => mark('host-captured'), () => undefined);
       const input = await scanMessageBytes(bytes, request.source);
+      mark('host-read');
       if (!input.ok) {
         await capture.catch(() => undefined);
         return { ok: true, problem: { code: 'BAD_INPUT', message: input.message } };
@@ -108,6 +127,7 @@ export function createHostedHandoff(options: HostedHandoffOptions): RequestHandl
       } catch (error) {
         return answered({ category: HandoffCategory.writeFailure, sessionId: null, handoffId: null, sessionDir: null, message: `The session could not be saved, so nothing was sent: ${(error as Error).message}`, durationsMs: {} });
       }
+      mark('host-landed');
     }
     let outcome: HandoffOutcome;
     try {
@@ -116,13 +136,19 @@ export function createHostedHandoff(options: HostedHandoffOptions): RequestHandl
       // Saved, not offered (its manifest could not be recorded): said with where it is.
       outcome = { category: HandoffCategory.rejected, sessionId: request.sessionId, handoffId: null, sessionDir: store.sessionDir(request.sessionId), message: `The session was saved but could not be offered: ${(error as Error).message}`, durationsMs: {} };
     }
-    await store
-      .appendEvent({ at: new Date().toISOString(), side: 'source', category: outcome.category, sessionId: outcome.sessionId, handoffId: outcome.handoffId, durationsMs: outcome.durationsMs, hosted: true })
-      .catch(() => undefined); // observability must never turn a delivered handoff into a failure
+    mark('host-answered');
+    // The source side's event line, as the CLI writes it once answered; written after this answer
+    // is sent (the CLI is waiting, the line is observability only), and its failure never turns a
+    // delivered handoff into one. Kept, so a host closing waits for it (settle()).
+    track(
+      store
+        .appendEvent({ at: new Date().toISOString(), side: 'source', category: outcome.category, sessionId: outcome.sessionId, handoffId: outcome.handoffId, durationsMs: outcome.durationsMs, hosted: true })
+        .catch(() => undefined),
+    );
     return answered(outcome);
   }
 
-  return async (incoming: IncomingRequest, connection: ConnectionContext): Promise<Answer> => {
+  const handle = async (incoming: IncomingRequest, connection: ConnectionContext): Promise<Answer> => {
     // The remote gate admits no `baton ssh` credential to this method; checked here too.
     if (connection.credential) return refused(ErrorCode.ACCESS_DENIED, `${HOSTED_HANDOFF_METHOD} is for local connections only`);
     const parsed = parseHostedHandoffRequest(incoming.params);
@@ -139,10 +165,14 @@ export function createHostedHandoff(options: HostedHandoffOptions): RequestHandl
     remember(request.sessionId, answer);
     return answer;
   };
-}
-
-function answered(outcome: HandoffOutcome): Answer {
-  return { ok: true, outcome };
+  return {
+    handle,
+    async settle() {
+      // Landings still answering, then their event lines (a handoff answered as the host closes still records its event).
+      await Promise.allSettled([...answers.values()]);
+      await Promise.allSettled([...writing]);
+    },
+  };
 }
 
 function refused(code: string, message: string): Answer {

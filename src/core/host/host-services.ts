@@ -179,7 +179,7 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
     onEvent: onReceiverEvent,
     beforeAccept: (manifest) => narrowCarriedPermissions({ store, dataDir: options.dataDir, grants: approvals.grants }, manifest),
     // Passphrase mode: the CLI asks this host for the key it holds (local connections only).
-    methods: { ...approvals.methods, ...tasks.methods, ...candidateMethods, [KEY_METHOD]: keyRequestMethod(options.dataDir), [HOSTED_HANDOFF_METHOD]: hostedHandoff },
+    methods: { ...approvals.methods, ...tasks.methods, ...candidateMethods, [KEY_METHOD]: keyRequestMethod(options.dataDir), [HOSTED_HANDOFF_METHOD]: hostedHandoff.handle },
   });
   try {
     // Remote boxes reach the receiver through `baton ssh` with one-time credentials (issue 22).
@@ -356,6 +356,8 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
       for (const unsubscribe of unsubscribers) unsubscribe();
       await relay?.close();
       await endpointServer.close();
+      // A hosted handoff under way lands, answers and writes its event line before the store closes.
+      await hostedHandoff.settle();
       gitSpawner.close();
       await Promise.all([approvals.close(), tasks.close(), watches.close(), candidates.close(), search.close(), closeCandidateMethods(candidateMethods)]);
       await preparing;

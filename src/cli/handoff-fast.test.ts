@@ -1,0 +1,280 @@
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { BROWSER_HOST_CAPABILITIES } from '../core/host/capabilities.js';
+import { startHostServices, type HostServices } from '../core/host/host-services.js';
+import { HOSTED_HANDOFF_MAX_BYTES, HOSTED_HANDOFF_METHOD, HOSTED_HANDOFF_PART_BYTES } from '../core/handoff/hosted-handoff-request.js';
+import { connectEndpoint } from '../core/transport/client.js';
+import { ensureEndpointDir, loadOrCreateToken, resolveEndpoint } from '../core/transport/endpoint.js';
+import { startEndpointServer } from '../core/transport/server.js';
+import { SSH_ENDPOINT_ENV } from '../core/transport/forwarded-endpoint.js';
+import { newId } from '../shared/ids.js';
+import { fastHandoffFlags, tryFastHandoff } from './handoff-fast.js';
+import { main as fullHandoff } from './handoff-main.js';
+
+/**
+ * The hosted handoff (issue 20) with a real host (startHostServices, as `baton serve` runs it) in
+ * this process and a real socket: the small bundle's entry is taken when a host runs and the
+ * request is one it handles, its output and exit code are the full CLI's for the same input, and
+ * it declines (the full CLI runs) otherwise. A request sent twice lands once.
+ */
+let root: string;
+let dataDir: string;
+let work: string;
+let host: HostServices;
+const saved = { runtime: process.env.XDG_RUNTIME_DIR, home: process.env.BATON_HOME, ssh: process.env[SSH_ENDPOINT_ENV] };
+
+beforeAll(() => {
+  // The socket in <dataDir>/run, for the host and for both CLIs.
+  delete process.env.XDG_RUNTIME_DIR;
+  delete process.env[SSH_ENDPOINT_ENV];
+});
+afterAll(() => {
+  for (const [name, value] of [['XDG_RUNTIME_DIR', saved.runtime], ['BATON_HOME', saved.home], [SSH_ENDPOINT_ENV, saved.ssh]] as const) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
+});
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), 'baton-hosted-'));
+  dataDir = join(root, 'data');
+  work = join(root, 'work');
+  await mkdir(work);
+  process.env.BATON_HOME = dataDir;
+  host = await startHostServices({ dataDir, kind: 'browser', capabilities: BROWSER_HOST_CAPABILITIES });
+});
+afterEach(async () => {
+  await host.close().catch(() => undefined);
+  await rm(root, { recursive: true, force: true });
+});
+
+async function messagesFile(count: number, name = 'm.jsonl', pad = 0): Promise<string> {
+  const file = join(root, name);
+  const lines = Array.from({ length: count }, (_, i) => JSON.stringify({ role: i % 2 ? 'assistant' : 'user', content: `Message ${i} ${'x'.repeat(pad)}` }));
+  await writeFile(file, `${lines.join('\n')}\n`);
+  return file;
+}
+
+const env = () => ({ ...process.env, BATON_HOME: dataDir });
+const argvOf = (...args: string[]) => ['node', 'baton', 'handoff', ...args];
+const sessions = async () => (await readdir(join(dataDir, 'sessions')).catch(() => [] as string[])).filter((n) => !n.startsWith('.'));
+
+/** What a run wrote to stdout and stderr, and its exit code. */
+async function captured(run: () => Promise<number | undefined>): Promise<{ stdout: string; stderr: string; code: number | undefined }> {
+  let stdout = '';
+  let stderr = '';
+  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => ((stdout += String(chunk)), true));
+  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => ((stderr += String(chunk)), true));
+  try {
+    return { code: await run(), stdout, stderr };
+  } finally {
+    out.mockRestore();
+    err.mockRestore();
+  }
+}
+
+async function hosted(argv: string[]) {
+  return captured(async () => {
+    const result = await tryFastHandoff(argv, env());
+    if (!('exitCode' in result)) throw new Error(`declined: ${result.fallback.join(' ')}`);
+    return result.exitCode;
+  });
+}
+
+async function full(argv: string[]) {
+  return captured(async () => {
+    process.exitCode = 0;
+    await fullHandoff(argv);
+    const code = Number(process.exitCode ?? 0);
+    process.exitCode = 0;
+    return code;
+  });
+}
+
+/** Ids, paths and durations differ from one handoff to the next; everything else must not. */
+function comparable(text: string): string {
+  return text
+    .replace(/s-[a-z0-9]+-[0-9a-f]{16}/g, 'SESSION')
+    .replace(/h[a-z0-9]+-[0-9a-f]{16}/g, 'HANDOFF')
+    .replace(/"durationsMs":\{[^}]*\}/g, '"durationsMs":{}')
+    .replace(/"epoch":\d+/g, '"epoch":N');
+}
+
+describe('the hosted handoff (handoff.land)', () => {
+  it('is taken with a host running: the host lands and takes the session, and --json is the full CLI\'s', async () => {
+    const file = await messagesFile(150);
+    const argv = argvOf('--cwd', work, '--title', 'hosted', '--messages', file, '--no-launch', '--json');
+    const viaHost = await hosted(argv);
+    expect(viaHost.code).toBe(0);
+    const answer = JSON.parse(viaHost.stdout);
+    expect(answer).toMatchObject({ version: 1, command: 'handoff', ok: true, category: 'accepted', exitCode: 0, resumeCommand: null });
+    expect(Object.keys(answer.durationsMs).sort()).toEqual(['connect', 'manifest', 'offer', 'total']);
+    // On disk, fsynced and read back before the answer: the session, its messages, its handoff record and the host's baton.
+    const doc = await host.store.getSession(answer.sessionId);
+    expect(doc).toMatchObject({ title: 'hosted', messageCount: 150, holder: { who: 'browser', handoffId: answer.handoffId } });
+    expect(answer.savedAt).toBe(join(dataDir, 'sessions', answer.sessionId));
+    expect((await host.store.readMessages(answer.sessionId)).map((m) => m.content)).toEqual(Array.from({ length: 150 }, (_, i) => `Message ${i} `));
+    expect(JSON.parse(await readFile(join(answer.savedAt, 'handoff.json'), 'utf8'))).toMatchObject({ handoff_id: answer.handoffId, session_id: answer.sessionId });
+    // The host writes the source side's event line once it has answered: closing the host waits for it.
+    await host.close();
+    const events = (await readFile(join(dataDir, 'events.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+    expect(events).toContainEqual(expect.objectContaining({ side: 'source', category: 'accepted', sessionId: answer.sessionId, hosted: true }));
+
+    host = await startHostServices({ dataDir, kind: 'browser', capabilities: BROWSER_HOST_CAPABILITIES });
+    const viaCli = await full(argv);
+    expect(viaCli.code).toBe(0);
+    expect(comparable(viaHost.stdout)).toBe(comparable(viaCli.stdout));
+    expect(viaHost.stderr).toBe(viaCli.stderr);
+    expect(await sessions()).toHaveLength(2);
+  });
+
+  it('prints what the full CLI prints for people, and for bad messages (nothing saved)', async () => {
+    const file = await messagesFile(3);
+    const argv = argvOf('--cwd', work, '--messages', file);
+    const [viaHost, viaCli] = [await hosted(argv), await full(argv)];
+    expect(viaHost.code).toBe(0);
+    expect(comparable(viaHost.stdout)).toBe(comparable(viaCli.stdout));
+    expect(viaHost.stdout).toMatch(/^The desktop accepted the session\.\nSession s-/);
+
+    const bad = join(root, 'bad.jsonl');
+    await writeFile(bad, '{"role":"user","content":"fine"}\n{"role":"user"}\nnot json\n');
+    const before = await sessions();
+    for (const extra of [[], ['--json']]) {
+      const badArgv = argvOf('--cwd', work, '--messages', bad, ...extra);
+      const [badHost, badCli] = [await hosted(badArgv), await full(badArgv)];
+      expect(badHost).toEqual(badCli);
+      expect(badHost.code).toBe(2);
+    }
+    expect(await sessions()).toEqual(before);
+  });
+
+  it('sends a file bigger than a frame in parts, up to the held-file limit', async () => {
+    // ~300 KB: three parts of HOSTED_HANDOFF_PART_BYTES.
+    const file = await messagesFile(300, 'big.jsonl', 1000);
+    const result = await hosted(argvOf('--cwd', work, '--messages', file, '--json'));
+    const answer = JSON.parse(result.stdout);
+    expect(answer.category).toBe('accepted');
+    expect(Math.ceil((await readFile(file)).length / HOSTED_HANDOFF_PART_BYTES)).toBe(3);
+    expect((await host.store.getSession(answer.sessionId)).messageCount).toBe(300);
+  });
+
+  it('declines, and the full CLI runs as given, without a host or for anything it does not handle', async () => {
+    const file = await messagesFile(2);
+    const oversize = join(root, 'oversize.jsonl');
+    await writeFile(oversize, `${JSON.stringify({ role: 'user', content: 'y'.repeat(HOSTED_HANDOFF_MAX_BYTES) })}\n`);
+    const notADir = join(root, 'm.jsonl');
+    const cases: string[][] = [
+      argvOf('--messages', file, '--dry-run'),
+      argvOf('--messages', file, '--session', 's-abc'),
+      argvOf('--from', 'claude', '--latest'),
+      argvOf('--messages', '-'),
+      argvOf('--cwd', work),
+      argvOf('--messages', oversize),
+      argvOf('--messages', join(root, 'missing.jsonl')),
+      argvOf('--messages', root),
+      argvOf('--messages', file, '--cwd', notADir),
+      argvOf('--messages', file, '--cwd', join(root, 'gone')),
+      argvOf('--messages', file, '--to', 'laptop'),
+      argvOf('--messages', file, '--timeout', 'soon'),
+      argvOf('--messages', file, '--json', '--json'),
+      argvOf('--messages', file, '--title', '-t'),
+      argvOf('--messages', file, 'extra'),
+      argvOf('-h'),
+    ];
+    for (const argv of cases) expect(await tryFastHandoff(argv, env()), argv.join(' ')).toEqual({ fallback: argv });
+    // A forwarded desktop (`baton ssh`): the content travels another way.
+    const argv = argvOf('--messages', file);
+    expect(await tryFastHandoff(argv, { ...env(), [SSH_ENDPOINT_ENV]: join(root, 'fwd') })).toEqual({ fallback: argv });
+    // No host: another data dir, no socket.
+    expect(await tryFastHandoff(argv, { ...env(), BATON_HOME: join(root, 'other') })).toEqual({ fallback: argv });
+    expect(await sessions()).toEqual([]);
+  });
+
+  it('takes the flags it handles in both spellings', () => {
+    expect(fastHandoffFlags(argvOf('--messages=m', '--cwd', '/w', '--title=t', '--no-launch', '--json', '--timeout', '0'))).toEqual({ messages: 'm', cwd: '/w', title: 't', json: true });
+    expect(fastHandoffFlags(argvOf('--messages', 'm'))).toEqual({ messages: 'm', json: false });
+    expect(fastHandoffFlags(argvOf('--messages'))).toBeNull();
+    expect(fastHandoffFlags(argvOf('--messages='))).toBeNull();
+    expect(fastHandoffFlags(['node', 'baton', 'list', '--messages', 'm'])).toBeNull();
+  });
+
+  it('falls back with --land-as after a host that does not know the request (an older host): one session, under that id', async () => {
+    await host.close();
+    const endpoint = resolveEndpoint(dataDir);
+    await ensureEndpointDir(endpoint.dir);
+    const token = await loadOrCreateToken(endpoint.tokenPath);
+    const older = await startEndpointServer({ endpoint, token, handle: async (request) => ({ ok: false, code: 'UNKNOWN_METHOD', message: `Unknown method "${request.method}"` }) });
+    try {
+      const file = await messagesFile(4);
+      const argv = argvOf('--cwd', work, '--messages', file, '--json', '--no-launch', '--timeout', '0');
+      const declined = await tryFastHandoff(argv, env());
+      expect('fallback' in declined && declined.fallback.slice(0, argv.length)).toEqual(argv);
+      const fallback = (declined as { fallback: string[] }).fallback;
+      expect(fallback.slice(argv.length, -1)).toEqual(['--land-as']);
+      expect(await sessions()).toEqual([]);
+      // The full CLI lands it under the id the request named (no receiver takes it here).
+      await older.close();
+      const ran = await full(fallback);
+      expect(JSON.parse(ran.stdout)).toMatchObject({ category: 'no_target', sessionId: fallback.at(-1) });
+      expect(await sessions()).toEqual([fallback.at(-1)]);
+    } finally {
+      await older.close().catch(() => undefined);
+    }
+  });
+});
+
+describe('a request sent twice (a dropped connection)', () => {
+  async function send(sessionId: string, file: string, closeAfterSending = false) {
+    const bytes = await readFile(file);
+    const client = await connectEndpoint({ endpoint: host.endpoint, token: host.token });
+    const params = { sessionId, cwd: work, source: file, bytes: bytes.length, parts: 1, part: 0, data: bytes.toString('base64') };
+    const answer = client.request(HOSTED_HANDOFF_METHOD, params, { timeoutMs: 30_000 });
+    if (closeAfterSending) {
+      // The request is on the wire; the connection drops before the answer.
+      await new Promise((done) => setTimeout(done, 5));
+      client.close();
+      await answer.catch(() => undefined);
+      return null;
+    }
+    try {
+      return await answer;
+    } finally {
+      client.close();
+    }
+  }
+
+  it('is answered with the first answer, and lands once', async () => {
+    const file = await messagesFile(20);
+    const sessionId = newId('s-');
+    await send(sessionId, file, true);
+    const again = await send(sessionId, file);
+    const third = await send(sessionId, file);
+    expect(again).toMatchObject({ ok: true, outcome: { category: 'accepted', sessionId } });
+    expect(third).toEqual(again);
+    expect(await sessions()).toEqual([sessionId]);
+  });
+
+  it('after a host restart, the saved session is offered again and recognised (duplicate), not landed again', async () => {
+    const file = await messagesFile(20);
+    const sessionId = newId('s-');
+    const first = (await send(sessionId, file)) as unknown as { outcome: { handoffId: string } };
+    await host.close();
+    host = await startHostServices({ dataDir, kind: 'browser', capabilities: BROWSER_HOST_CAPABILITIES });
+    const again = await send(sessionId, file);
+    expect(again).toMatchObject({ ok: true, outcome: { category: 'duplicate', sessionId, handoffId: first.outcome.handoffId } });
+    expect(await sessions()).toEqual([sessionId]);
+  });
+
+  it('the full CLI with --land-as offers the session a host saved already instead of landing it twice', async () => {
+    const file = await messagesFile(20);
+    const sessionId = newId('s-');
+    const first = (await send(sessionId, file)) as unknown as { outcome: { handoffId: string } };
+    const ran = await full(argvOf('--cwd', work, '--messages', file, '--json', '--land-as', sessionId));
+    expect(JSON.parse(ran.stdout)).toMatchObject({ category: 'duplicate', sessionId, handoffId: first.outcome.handoffId });
+    expect(await sessions()).toEqual([sessionId]);
+    const refused = await full(argvOf('--messages', file, '--json', '--land-as', '../x'));
+    expect(refused.code).toBe(2);
+    expect(JSON.parse(refused.stdout)).toMatchObject({ ok: false, code: 'BAD_ARGUMENT' });
+  });
+});
