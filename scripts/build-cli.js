@@ -300,6 +300,8 @@ const probes = [
   { bundle: RESUME_BUNDLE, cache: RESUME_CACHE, runs: [['resume']] },
   { bundle: SHOW_BUNDLE, cache: SHOW_CACHE, runs: [['show', 'nope'], ['show', 'nope', '--json'], ['show', '--help']] },
   { bundle: LIST_BUNDLE, cache: LIST_CACHE, runs: [['list', '--json', '--no-host', '--no-agents'], ['list', '--no-agents', '--no-host'], ['list', '--help'], ['list', '--limit', 'x']] },
+  // No host here: the fast bundle declines (the cache was warmed on the hosted path).
+  { bundle: FAST_HANDOFF_BUNDLE, cache: FAST_HANDOFF_CACHE, runs: [['handoff', '--messages', messages, '--json', '--timeout', '0'], ['handoff', '--help']] },
   { bundle: HANDOFF_BUNDLE, cache: HANDOFF_CACHE, runs: [['handoff', '--messages', join(scratch, 'missing.jsonl'), '--json'], ['handoff', '--cwd', scratch, '--messages', messages, '--no-launch', '--json', '--timeout', '0']] },
 ];
 for (const { bundle, cache, runs } of probes) {
