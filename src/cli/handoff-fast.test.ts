@@ -1,4 +1,5 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -220,6 +221,73 @@ describe('the hosted handoff (handoff.land)', () => {
       expect(await sessions()).toEqual([fallback.at(-1)]);
     } finally {
       await older.close().catch(() => undefined);
+    }
+  });
+});
+
+describe('the client after a dropped connection', () => {
+  /**
+   * A socket in front of the host's, in another data dir that holds the host's token: it forwards
+   * both ways and, for the first `drops` connections that carry handoff.land, closes the client's
+   * side as soon as the request has gone through to the host (which then lands it).
+   */
+  async function droppingProxy(drops: number) {
+    const clientData = join(root, 'client-data');
+    const clientEndpoint = resolveEndpoint(clientData);
+    await ensureEndpointDir(clientEndpoint.dir);
+    await copyFile(host.endpoint.tokenPath, clientEndpoint.tokenPath);
+    await chmod(clientEndpoint.tokenPath, 0o600);
+    let left = drops;
+    const server = createServer((client) => {
+      const upstream = connect(host.endpoint.address);
+      upstream.on('data', (chunk) => client.writable && client.write(chunk));
+      client.on('data', (chunk) => {
+        upstream.write(chunk);
+        if (left > 0 && chunk.includes(HOSTED_HANDOFF_METHOD)) {
+          left--;
+          upstream.end();
+          client.destroy();
+        }
+      });
+      for (const socket of [client, upstream]) socket.on('error', () => undefined);
+      client.on('close', () => upstream.end());
+      upstream.on('close', () => client.destroy());
+    });
+    await new Promise<void>((done) => server.listen(clientEndpoint.address, done));
+    return { clientData, close: () => new Promise<void>((done) => server.close(() => done())) };
+  }
+
+  it('sends the request once more and prints the host\'s first answer: one session', async () => {
+    const proxy = await droppingProxy(1);
+    try {
+      const file = await messagesFile(10);
+      const run = await captured(async () => {
+        const result = await tryFastHandoff(argvOf('--cwd', work, '--messages', file, '--json'), { ...process.env, BATON_HOME: proxy.clientData });
+        if (!('exitCode' in result)) throw new Error(`declined: ${result.fallback.join(' ')}`);
+        return result.exitCode;
+      });
+      expect(run.code).toBe(0);
+      const answer = JSON.parse(run.stdout);
+      expect(answer).toMatchObject({ category: 'accepted', savedAt: join(dataDir, 'sessions', answer.sessionId) });
+      expect(await sessions()).toEqual([answer.sessionId]);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('when the second attempt drops too, runs the full CLI with --land-as the id the host landed', async () => {
+    const proxy = await droppingProxy(2);
+    try {
+      const file = await messagesFile(10);
+      const argv = argvOf('--cwd', work, '--messages', file, '--json');
+      const result = await tryFastHandoff(argv, { ...process.env, BATON_HOME: proxy.clientData });
+      expect('fallback' in result).toBe(true);
+      const fallback = (result as { fallback: string[] }).fallback;
+      expect(fallback.slice(0, -1)).toEqual([...argv, '--land-as']);
+      // The host landed it under that id (give its landing a moment): the full CLI in the same data dir would offer it, not land it again.
+      await expect.poll(sessions).toEqual([fallback.at(-1)]);
+    } finally {
+      await proxy.close();
     }
   });
 });
