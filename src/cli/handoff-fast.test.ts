@@ -193,7 +193,7 @@ describe('the hosted handoff (handoff.land)', () => {
   });
 
   it('takes the flags it handles in both spellings', () => {
-    expect(fastHandoffFlags(argvOf('--messages=m', '--cwd', '/w', '--title=t', '--no-launch', '--json', '--timeout', '0'))).toEqual({ messages: 'm', cwd: '/w', title: 't', json: true });
+    expect(fastHandoffFlags(argvOf('--messages=m', '--cwd', '/w', '--title=t', '--no-launch', '--json', '--timeout', '2.5'))).toEqual({ messages: 'm', cwd: '/w', title: 't', json: true, timeoutMs: 2500 });
     expect(fastHandoffFlags(argvOf('--messages', 'm'))).toEqual({ messages: 'm', json: false });
     expect(fastHandoffFlags(argvOf('--messages'))).toBeNull();
     expect(fastHandoffFlags(argvOf('--messages='))).toBeNull();

@@ -20,7 +20,7 @@
  * under that id; the store refuses a second session of one id, so it never lands twice.
  */
 import { closeSync, existsSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { resolveDataDir } from '../core/paths.js';
 import { readExistingTokenSync, resolveEndpoint } from '../core/transport/endpoint.js';
 import { SSH_ENDPOINT_ENV } from '../core/transport/forwarded-endpoint.js';
@@ -34,8 +34,15 @@ import { createOutput, EXIT } from './output.js';
 
 /** A host that does not accept the connection this fast is treated as absent: the full CLI runs. */
 export const HOSTED_HANDOFF_CONNECT_TIMEOUT_MS = 1_000;
-/** The host's answer to the last part: it lands (fsyncs included) and takes a session of up to 1 MiB. */
-export const HOSTED_HANDOFF_ANSWER_TIMEOUT_MS = 120_000;
+/**
+ * The host's answer to the last part waits --timeout (as the full CLI's offer does; default
+ * DEFAULT_HANDOFF_TIMEOUT_MS) plus this for the landing, which the full CLI does itself unbounded:
+ * a session of up to 1 MiB lands in well under a second. Past it, the full CLI runs with --land-as
+ * (it offers what the host saved, or lands it itself) and says where the session is saved.
+ */
+export const HOSTED_HANDOFF_LANDING_ALLOWANCE_MS = 10_000;
+/** `baton handoff`'s --timeout default (src/core/handoff/send.ts DEFAULT_HANDOFF_TIMEOUT_MS; not imported: that module loads the store). */
+const DEFAULT_TIMEOUT_SECONDS = 10;
 
 /** When the last part of the request left (performance.now()), for the trace of the host's parts. */
 let sentAt: number | undefined;
@@ -48,6 +55,8 @@ interface FastFlags {
   cwd?: string;
   title?: string;
   json: boolean;
+  /** --timeout in ms, when given. */
+  timeoutMs?: number;
 }
 
 const VALUE_FLAGS = new Set(['--messages', '--cwd', '--title', '--timeout']);
@@ -74,11 +83,11 @@ export function fastHandoffFlags(argv: readonly string[]): FastFlags | null {
   const messages = seen.get('--messages');
   if (messages === undefined) return null;
   const timeout = seen.get('--timeout');
-  // Not used with a host running (nothing to launch or wait for), but a bad one is the full CLI's error.
+  // Bounds the wait for the host's answer, as it bounds the full CLI's offer; a bad one is the full CLI's error.
   if (timeout !== undefined && !(Number.isFinite(Number(timeout)) && Number(timeout) >= 0)) return null;
   const cwd = seen.get('--cwd');
   const title = seen.get('--title');
-  return { messages, ...(cwd !== undefined ? { cwd } : {}), ...(title !== undefined ? { title } : {}), json: seen.has('--json') };
+  return { messages, ...(cwd !== undefined ? { cwd } : {}), ...(title !== undefined ? { title } : {}), json: seen.has('--json'), ...(timeout !== undefined ? { timeoutMs: Number(timeout) * 1000 } : {}) };
 }
 
 export async function tryFastHandoff(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<FastHandoff> {
@@ -86,7 +95,8 @@ export async function tryFastHandoff(argv: readonly string[], env: NodeJS.Proces
   const decline: FastHandoff = { fallback: [...argv] };
   const flags = fastHandoffFlags(argv);
   // Through `baton ssh` the desktop is the laptop's: the session's content travels another way.
-  if (!flags || env[SSH_ENDPOINT_ENV]) return decline;
+  // A git environment of this shell's own (GIT_DIR...) is not the host's: the full CLI captures it.
+  if (!flags || env[SSH_ENDPOINT_ENV] || env.GIT_DIR !== undefined || env.GIT_WORK_TREE !== undefined) return decline;
   if (flags.title !== undefined && (flags.title.length > HOSTED_HANDOFF_TITLE_MAX_CHARS || flags.title.includes('\0'))) return decline;
   const dataDir = resolveDataDir(env);
   const endpoint = resolveEndpoint(dataDir, env);
@@ -102,13 +112,16 @@ export async function tryFastHandoff(argv: readonly string[], env: NodeJS.Proces
   markPhase('read');
 
   const sessionId = newId('s-');
-  const request = { sessionId, cwd, ...(flags.title !== undefined ? { title: flags.title } : {}), source: flags.messages, bytes: bytes.length };
+  const request = { sessionId, cwd, ...(flags.title !== undefined ? { title: flags.title } : {}), source: flags.messages, git: insideGitRepository(cwd), bytes: bytes.length };
+  const answerWaitMs = (flags.timeoutMs ?? DEFAULT_TIMEOUT_SECONDS * 1000) + HOSTED_HANDOFF_LANDING_ALLOWANCE_MS;
   // Once the last part may have reached the host, the full CLI runs only under this id.
   const landAs: FastHandoff = { fallback: [...argv, '--land-as', sessionId] };
   let sent = false;
   for (let attempt = 0; attempt < 2; attempt++) {
-    const tried = await ask(endpoint, token, request, bytes, () => (sent = true));
+    const tried = await ask(endpoint, token, request, bytes, answerWaitMs, () => (sent = true));
     if (tried === 'unreachable') return sent ? landAs : decline;
+    // A host that did not answer in time would not answer a second request either.
+    if (tried === 'stalled') return landAs;
     if (tried === 'lost') continue;
     markPhase('answered');
     traceHostParts(tried);
@@ -121,9 +134,10 @@ export async function tryFastHandoff(argv: readonly string[], env: NodeJS.Proces
 
 /**
  * One connection: every part in order, the last one's answer. 'unreachable': no connection (nothing
- * sent on it); 'lost': it dropped or timed out once the last part was being sent.
+ * sent on it); 'lost': it dropped once the last part was being sent; 'stalled': no answer to the
+ * last part within `answerWaitMs`.
  */
-async function ask(endpoint: EndpointInfo, token: Buffer, request: Record<string, unknown> & { bytes: number }, bytes: Buffer, lastSent: () => void): Promise<Answer | 'unreachable' | 'lost'> {
+async function ask(endpoint: EndpointInfo, token: Buffer, request: Record<string, unknown> & { bytes: number }, bytes: Buffer, answerWaitMs: number, lastSent: () => void): Promise<Answer | 'unreachable' | 'lost' | 'stalled'> {
   let client: EndpointClient;
   try {
     // The socket client (node:net, the handshake) loads only once a socket is there.
@@ -145,10 +159,11 @@ async function ask(endpoint: EndpointInfo, token: Buffer, request: Record<string
       }
       let answer: Answer;
       try {
-        answer = await client.request(HOSTED_HANDOFF_METHOD, { ...request, parts, part, data }, { timeoutMs: HOSTED_HANDOFF_ANSWER_TIMEOUT_MS });
-      } catch {
+        answer = await client.request(HOSTED_HANDOFF_METHOD, { ...request, parts, part, data }, { timeoutMs: answerWaitMs });
+      } catch (error) {
         // Before the last part the host holds at most parts it drops with the connection.
-        return last ? 'lost' : 'unreachable';
+        if (!last) return 'unreachable';
+        return (error as { code?: unknown }).code === 'TIMEOUT' ? 'stalled' : 'lost';
       }
       if (last || !answer.ok) return answer;
     }
@@ -187,6 +202,14 @@ function outcomeOf(value: unknown): HandoffOutcome | null {
   if (!nullableString(o.sessionId) || !nullableString(o.handoffId) || !nullableString(o.sessionDir) || typeof o.message !== 'string') return null;
   if (o.durationsMs === null || typeof o.durationsMs !== 'object' || (o.answer !== undefined && (o.answer === null || typeof o.answer !== 'object'))) return null;
   return value as HandoffOutcome;
+}
+
+/** Whether a `.git` (directory or file) is found from `dir` upward: a few stats, no git. */
+function insideGitRepository(dir: string): boolean {
+  for (let at = dir; ; at = dirname(at)) {
+    if (existsSync(join(at, '.git'))) return true;
+    if (dirname(at) === at) return false;
+  }
 }
 
 function isDirectory(path: string): boolean {

@@ -10,7 +10,9 @@ import { isValidId } from '../../shared/ids.js';
 import { IDLE_TIMEOUT_MS } from '../../shared/wire.js';
 import { createOutput, EXIT } from '../output.js';
 import { endpointFor, openCliStore } from '../context.js';
-import { realpath } from 'node:fs/promises';
+import { readFile, realpath } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { payloadConflict, payloadDigest, recordedDigest } from '../../core/handoff/hosted-handoff-key.js';
 import type { SessionStore } from '../../core/store/types.js';
 import { markPhase } from '../../core/perf/phase-trace.js';
 import type { ImportResult } from '../../core/handoff/import-agent-session.js';
@@ -99,8 +101,11 @@ async function runHandoff(flags: HandoffFlags): Promise<number> {
   let firstConnection: Promise<ConnectAttempt> | undefined;
   try {
     let sessionId = flags.from ? undefined : flags.session;
-    // A hosted attempt's host landed it already (see --land-as): offered as --session would.
-    if (flags.landAs !== undefined && (await store.getSession(flags.landAs).then(() => true, () => false))) sessionId = flags.landAs;
+    // A hosted attempt's host landed it already (see --land-as): offered as --session would, when
+    // it was landed from this very request (its payload's digest), else a conflict.
+    const landedAs = flags.landAs !== undefined ? await landedByHost(store, flags.landAs, flags) : 'absent';
+    if (landedAs === 'conflict') return conflict(out, flags.landAs!);
+    if (landedAs === 'saved') sessionId = flags.landAs;
     let landed: LandedSession | undefined;
     if (flags.from) {
       const imported = await importFrom(store, flags.from as AgentSource, flags, out);
@@ -137,7 +142,12 @@ async function runHandoff(flags: HandoffFlags): Promise<number> {
           void early.then((attempt) => attempt.client?.close(), () => undefined);
         }
       } catch (error) {
-        return report(out, {
+        // The host landed it while this landed (it was answering as the connection dropped): the
+        // store refused a second session of that id, so it is saved. Offered, as the check above.
+        const raced = flags.landAs !== undefined && (error as { code?: unknown }).code === 'CONFLICT' ? await landedByHost(store, flags.landAs, flags) : 'absent';
+        if (raced === 'conflict') return conflict(out, flags.landAs!);
+        if (raced === 'saved') sessionId = flags.landAs;
+        else return report(out, {
           category: HandoffCategory.writeFailure,
           sessionId: null,
           handoffId: null,
@@ -210,6 +220,27 @@ async function importFrom(store: SessionStore, source: AgentSource, flags: Hando
 
 /** The messages, parsed a line at a time as they are read: the input is never held whole (issue 20). */
 /** A --messages file is scanned here and read again as it lands (never held whole); stdin, which cannot be read twice, is held. */
+/**
+ * Whether the session a hosted attempt named (--land-as) is saved, and from this request: its
+ * recorded digest (hosted-handoff-key.ts) matches the payload the client sent, computed alike.
+ */
+async function landedByHost(store: SessionStore, id: string, flags: HandoffFlags): Promise<'saved' | 'conflict' | 'absent'> {
+  const [saved, recorded] = await Promise.all([store.getSession(id).then(() => true, () => false), recordedDigest(store.root, id)]);
+  if (!saved) return recorded === null || flags.messages === undefined ? 'absent' : (await digestOf(flags)) === recorded ? 'absent' : 'conflict';
+  return recorded !== null && (await digestOf(flags)) === recorded ? 'saved' : 'conflict';
+}
+
+async function digestOf(flags: HandoffFlags): Promise<string | null> {
+  if (flags.messages === undefined || flags.messages === '' || flags.messages === '-') return null;
+  const bytes = await readFile(flags.messages).catch(() => null);
+  return bytes && payloadDigest({ cwd: resolve(flags.cwd ?? process.cwd()), ...(flags.title !== undefined ? { title: flags.title } : {}), source: flags.messages, bytes });
+}
+
+function conflict(out: ReturnType<typeof createOutput>, id: string): number {
+  out.problem('handoff', 'CONFLICT', payloadConflict(id));
+  return EXIT.failure;
+}
+
 async function readMessages(file: string | undefined): Promise<ScannedInput> {
   if (file && file !== '-') return scanMessageFile(file);
   if (process.stdin.isTTY) return { ok: false as const, message: 'no --messages file given and stdin is a terminal: pipe JSONL messages in or pass --messages FILE' };

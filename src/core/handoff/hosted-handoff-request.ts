@@ -6,7 +6,7 @@
  * the host checks every field with a message naming it and its limit.
  *
  * Wire: method HOSTED_HANDOFF_METHOD, params
- *   { sessionId, cwd, title?, source, bytes, parts, part, data }
+ *   { sessionId, cwd, title?, source, git?, bytes, parts, part, data }
  * `data` is part `part` (0-based) of `parts` of the file, base64 (a frame holds at most
  * MAX_FRAME_BYTES, the file up to HELD_MESSAGES_FILE_MAX_BYTES). Parts come in order on one
  * connection; the fields other than `part` and `data` are the same in each.
@@ -33,6 +33,11 @@ export interface HostedHandoffRequest {
   title?: string;
   /** The messages file as the person named it: only in messages about a bad line, never opened. */
   source: string;
+  /**
+   * The client found a `.git` upward from cwd (a stat walk): the host's capture must then find the
+   * repository too, or it refuses (its PATH or file access may differ from the terminal's).
+   */
+  git?: boolean;
   /** Size of the whole file. */
   bytes: number;
   parts: number;
@@ -60,6 +65,7 @@ export function parseHostedHandoffRequest(params: unknown): HostedHandoffParse {
   }
   const source = checkedPath(p.source, 'source');
   if (typeof source !== 'string') return fail(source.message);
+  if (p.git !== undefined && typeof p.git !== 'boolean') return fail('git must be a boolean');
   if (!Number.isSafeInteger(p.bytes) || (p.bytes as number) < 0 || (p.bytes as number) > HOSTED_HANDOFF_MAX_BYTES) return fail(`bytes must be an integer from 0 to ${HOSTED_HANDOFF_MAX_BYTES} (HOSTED_HANDOFF_MAX_BYTES)`);
   const bytes = p.bytes as number;
   const expectedParts = Math.max(1, Math.ceil(bytes / HOSTED_HANDOFF_PART_BYTES));
@@ -70,7 +76,7 @@ export function parseHostedHandoffRequest(params: unknown): HostedHandoffParse {
   const data = Buffer.from(p.data, 'base64');
   const partBytes = part < expectedParts - 1 ? HOSTED_HANDOFF_PART_BYTES : bytes - HOSTED_HANDOFF_PART_BYTES * (expectedParts - 1);
   if (data.length !== partBytes) return fail(`part ${part} must hold ${partBytes} bytes, got ${data.length}`);
-  return { ok: true, request: { sessionId: p.sessionId as string, cwd, ...(p.title !== undefined ? { title: p.title as string } : {}), source, bytes, parts: expectedParts, part, data } };
+  return { ok: true, request: { sessionId: p.sessionId as string, cwd, ...(p.title !== undefined ? { title: p.title as string } : {}), source, ...(p.git !== undefined ? { git: p.git as boolean } : {}), bytes, parts: expectedParts, part, data } };
 }
 
 function checkedPath(value: unknown, name: string): string | { message: string } {

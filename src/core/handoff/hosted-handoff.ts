@@ -5,6 +5,7 @@ import type { SessionStore } from '../store/types.js';
 import type { Answer, ConnectionContext, EndpointInfo, IncomingRequest, RequestHandler } from '../transport/types.js';
 import { captureWorkspaceWithPatch } from '../workspace/capture.js';
 import type { GitSpawner } from '../workspace/git-spawner.js';
+import { payloadConflict, payloadDigest, recordDigest, recordedDigest } from './hosted-handoff-key.js';
 import { HOSTED_HANDOFF_METHOD, parseHostedHandoffRequest, type HostedHandoffRequest } from './hosted-handoff-request.js';
 import { defaultTitle, scanMessageBytes } from './message-source.js';
 import { HandoffCategory, type HandoffOutcome } from './outcome.js';
@@ -51,7 +52,8 @@ export interface HostedHandoff {
  * answered with the first answer while this host remembers it; after that, or from another
  * host process, the session found in the store is offered again, as `baton handoff --session`
  * would (a receiver that took it answers `duplicate`). Nothing lands twice: the store refuses a
- * second session of one id.
+ * second session of one id. The same id with another payload (bytes, cwd, title, source), or
+ * naming a session no hosted handoff landed, is refused with CONFLICT (hosted-handoff-key.ts).
  *
  * Answers, which the CLI prints (src/cli/handoff-fast.ts):
  *  - `{ok: true, outcome}`: the handoff's outcome, exactly as the full CLI reports it;
@@ -63,7 +65,11 @@ export interface HostedHandoff {
 export function createHostedHandoff(options: HostedHandoffOptions): HostedHandoff {
   const { store } = options;
   const pending = new Map<string, Pending>();
-  const answers = new Map<string, Promise<Answer>>();
+  /** Per connection, the ids it holds parts of and its one abort listener (removed once it holds none). */
+  const watched = new Map<AbortSignal, { ids: Set<string>; onAbort: () => void }>();
+  const answers = new Map<string, { digest: string; answer: Promise<Answer> }>();
+  /** Every handle() under way, from its first line (settle() waits for them, even one evicted from `answers`). */
+  const inFlight = new Set<Promise<Answer>>();
   /** Event lines still being written (after their answer). */
   const writing = new Set<Promise<void>>();
   const track = (write: Promise<void>) => {
@@ -71,9 +77,40 @@ export function createHostedHandoff(options: HostedHandoffOptions): HostedHandof
     void write.finally(() => writing.delete(write));
   };
 
-  function remember(sessionId: string, answer: Promise<Answer>): void {
-    answers.set(sessionId, answer);
+  function remember(sessionId: string, digest: string, answer: Promise<Answer>): void {
+    answers.set(sessionId, { digest, answer });
     if (answers.size > HOSTED_HANDOFF_ANSWERS_KEPT) answers.delete(answers.keys().next().value!);
+  }
+
+  /** Drops what is held for `sessionId`, and its connection's listener once that connection holds nothing. */
+  function drop(sessionId: string): void {
+    const entry = pending.get(sessionId);
+    if (!entry) return;
+    pending.delete(sessionId);
+    const watch = watched.get(entry.signal);
+    if (!watch) return;
+    watch.ids.delete(sessionId);
+    if (watch.ids.size === 0) {
+      entry.signal.removeEventListener('abort', watch.onAbort);
+      watched.delete(entry.signal);
+    }
+  }
+
+  /** Holds a first part; a connection that closes mid-way leaves nothing held (one listener per connection). */
+  function hold(sessionId: string, entry: Pending): void {
+    drop(sessionId);
+    pending.set(sessionId, entry);
+    let watch = watched.get(entry.signal);
+    if (!watch) {
+      const ids = new Set<string>();
+      const onAbort = () => {
+        for (const id of [...ids]) drop(id);
+      };
+      watch = { ids, onAbort };
+      watched.set(entry.signal, watch);
+      entry.signal.addEventListener('abort', onAbort, { once: true });
+    }
+    watch.ids.add(sessionId);
   }
 
   /** The whole file once its last part came, an answer for a part before it, or a refusal. */
@@ -81,36 +118,40 @@ export function createHostedHandoff(options: HostedHandoffOptions): HostedHandof
     if (request.parts === 1) return request.data;
     const { part: _part, data: _data, ...fields } = request;
     if (request.part === 0) {
+      // A connection closed already (a request the early endpoint queued): its listener would never fire.
+      if (connection.signal.aborted) return refused(ErrorCode.BAD_REQUEST, `${HOSTED_HANDOFF_METHOD}: the connection of part 0 of ${request.sessionId} is closed`);
       if (!pending.has(request.sessionId) && pending.size >= HOSTED_HANDOFF_PENDING_MAX) {
         return refused('BUSY', `${HOSTED_HANDOFF_METHOD}: ${HOSTED_HANDOFF_PENDING_MAX} handoffs are arriving already (HOSTED_HANDOFF_PENDING_MAX)`);
       }
-      const entry: Pending = { request: fields, chunks: [request.data], signal: connection.signal };
-      pending.set(request.sessionId, entry);
-      // A connection that closes mid-way leaves nothing held.
-      connection.signal.addEventListener('abort', () => pending.get(request.sessionId) === entry && pending.delete(request.sessionId), { once: true });
+      hold(request.sessionId, { request: fields, chunks: [request.data], signal: connection.signal });
       return { ok: true, part: 0 };
     }
     const entry = pending.get(request.sessionId);
     if (!entry || entry.signal !== connection.signal || entry.chunks.length !== request.part || !sameFields(entry.request, fields)) {
-      if (entry?.signal === connection.signal) pending.delete(request.sessionId);
+      if (entry?.signal === connection.signal) drop(request.sessionId);
       return refused(ErrorCode.BAD_REQUEST, `${HOSTED_HANDOFF_METHOD}: part ${request.part} of ${request.sessionId} must follow parts 0 to ${request.part - 1} of the same request on the same connection`);
     }
     entry.chunks.push(request.data);
     if (request.part < request.parts - 1) return { ok: true, part: request.part };
-    pending.delete(request.sessionId);
+    drop(request.sessionId);
     return Buffer.concat(entry.chunks);
   }
 
-  async function handOff(request: Omit<HostedHandoffRequest, 'part' | 'data'>, bytes: Buffer, connection: ConnectionContext): Promise<Answer> {
+  async function handOff(request: Omit<HostedHandoffRequest, 'part' | 'data'>, bytes: Buffer, digest: string, connection: ConnectionContext): Promise<Answer> {
     // Where the host's time goes, for the CLI's trace (bench/handoff/cli-process.ts): ms since the request was whole.
     const started = performance.now();
     const hostMs: Record<string, number> = {};
     const mark = (name: string) => (hostMs[name] = Math.round((performance.now() - started) * 100) / 100);
     const answered = (outcome: HandoffOutcome): Answer => ({ ok: true, outcome, hostMs });
-    const saved = await store.getSession(request.sessionId).then(
-      () => true,
-      () => false,
-    );
+    const [saved, recorded] = await Promise.all([
+      store.getSession(request.sessionId).then(
+        () => true,
+        () => false,
+      ),
+      recordedDigest(store.root, request.sessionId),
+    ]);
+    // Same key, another payload (or a session this request did not land): refused, nothing offered.
+    if ((saved && recorded !== digest) || (recorded !== null && recorded !== digest)) return refused(ErrorCode.CONFLICT, `${HOSTED_HANDOFF_METHOD}: ${payloadConflict(request.sessionId)}`);
     let landed: LandedSession | undefined;
     if (!saved) {
       // The capture (git) runs while the messages are parsed and scanned, as in the CLI.
@@ -122,7 +163,13 @@ export function createHostedHandoff(options: HostedHandoffOptions): HostedHandof
         await capture.catch(() => undefined);
         return { ok: true, problem: { code: 'BAD_INPUT', message: input.message } };
       }
+      // The client saw a repository that this host's git did not (another PATH, no file access):
+      // refused before anything lands, so the CLI, in the terminal's environment, records it.
+      if (request.git && (await capture.then((c) => c.snapshot.git === null, () => true))) {
+        return refused('WORKSPACE', `${HOSTED_HANDOFF_METHOD}: the client found a git repository above ${request.cwd} that this host's git could not read`);
+      }
       try {
+        if (recorded === null) await recordDigest(store.root, request.sessionId, digest);
         landed = await landAndReadBack(store, { id: request.sessionId, cwd: request.cwd, title: request.title ?? defaultTitle(input.scan), messages: input.source, scan: input.scan, capture });
       } catch (error) {
         return answered({ category: HandoffCategory.writeFailure, sessionId: null, handoffId: null, sessionDir: null, message: `The session could not be saved, so nothing was sent: ${(error as Error).message}`, durationsMs: {} });
@@ -148,7 +195,7 @@ export function createHostedHandoff(options: HostedHandoffOptions): HostedHandof
     return answered(outcome);
   }
 
-  const handle = async (incoming: IncomingRequest, connection: ConnectionContext): Promise<Answer> => {
+  async function handleOne(incoming: IncomingRequest, connection: ConnectionContext): Promise<Answer> {
     // The remote gate admits no `baton ssh` credential to this method; checked here too.
     if (connection.credential) return refused(ErrorCode.ACCESS_DENIED, `${HOSTED_HANDOFF_METHOD} is for local connections only`);
     const parsed = parseHostedHandoffRequest(incoming.params);
@@ -156,20 +203,31 @@ export function createHostedHandoff(options: HostedHandoffOptions): HostedHandof
     const collected = collect(parsed.request, connection);
     if (!Buffer.isBuffer(collected)) return collected;
     const { part: _part, data: _data, ...request } = parsed.request;
+    const digest = payloadDigest({ ...request, bytes: collected });
     const problem = await directoryProblem(request.cwd);
     if (problem) return refused(ErrorCode.BAD_REQUEST, `${HOSTED_HANDOFF_METHOD}: ${problem}`);
     // No await between this look-up and remember(): two copies of one request share one landing.
     const known = answers.get(request.sessionId);
-    if (known) return known;
-    const answer = handOff(request, collected, connection);
-    remember(request.sessionId, answer);
+    if (known) return known.digest === digest ? known.answer : refused(ErrorCode.CONFLICT, `${HOSTED_HANDOFF_METHOD}: ${payloadConflict(request.sessionId)}`);
+    const answer = handOff(request, collected, digest, connection);
+    remember(request.sessionId, digest, answer);
     return answer;
+  }
+
+  const handle: RequestHandler = (incoming, connection) => {
+    const call = handleOne(incoming, connection);
+    inFlight.add(call);
+    const done = () => void inFlight.delete(call);
+    call.then(done, done);
+    return call;
   };
   return {
     handle,
     async settle() {
-      // Landings still answering, then their event lines (a handoff answered as the host closes still records its event).
-      await Promise.allSettled([...answers.values()]);
+      // Landings still answering (tracked from their first line), then their event lines (a
+      // handoff answered as the host closes still records its event).
+      await Promise.allSettled([...inFlight]);
+      await Promise.allSettled([...answers.values()].map((known) => known.answer));
       await Promise.allSettled([...writing]);
     },
   };
@@ -180,7 +238,7 @@ function refused(code: string, message: string): Answer {
 }
 
 function sameFields(a: Omit<HostedHandoffRequest, 'part' | 'data'>, b: Omit<HostedHandoffRequest, 'part' | 'data'>): boolean {
-  return a.cwd === b.cwd && a.title === b.title && a.source === b.source && a.bytes === b.bytes && a.parts === b.parts;
+  return a.cwd === b.cwd && a.title === b.title && a.source === b.source && a.git === b.git && a.bytes === b.bytes && a.parts === b.parts;
 }
 
 /** Why `cwd` cannot be the session's directory, or null: it must exist and be a directory. */
