@@ -9,6 +9,8 @@ import { HOSTED_HANDOFF_MAX_BYTES, HOSTED_HANDOFF_METHOD, HOSTED_HANDOFF_PART_BY
 import { connectEndpoint } from '../core/transport/client.js';
 import { ensureEndpointDir, loadOrCreateToken, resolveEndpoint } from '../core/transport/endpoint.js';
 import { startEndpointServer } from '../core/transport/server.js';
+import { FileSessionStore } from '../core/store/session-store.js';
+import { StoreError } from '../core/store/errors.js';
 import { SSH_ENDPOINT_ENV } from '../core/transport/forwarded-endpoint.js';
 import { newId } from '../shared/ids.js';
 import { fastHandoffFlags, tryFastHandoff } from './handoff-fast.js';
@@ -231,22 +233,26 @@ describe('the client after a dropped connection', () => {
    * both ways and, for the first `drops` connections that carry handoff.land, closes the client's
    * side as soon as the request has gone through to the host (which then lands it).
    */
-  async function droppingProxy(drops: number) {
+  async function droppingProxy(drops: number, stopListeningAfterDrops = false) {
     const clientData = join(root, 'client-data');
     const clientEndpoint = resolveEndpoint(clientData);
     await ensureEndpointDir(clientEndpoint.dir);
     await copyFile(host.endpoint.tokenPath, clientEndpoint.tokenPath);
     await chmod(clientEndpoint.tokenPath, 0o600);
     let left = drops;
+    let attempts = 0;
     const server = createServer((client) => {
       const upstream = connect(host.endpoint.address);
       upstream.on('data', (chunk) => client.writable && client.write(chunk));
       client.on('data', (chunk) => {
         upstream.write(chunk);
+        if (chunk.includes(HOSTED_HANDOFF_METHOD)) attempts++;
         if (left > 0 && chunk.includes(HOSTED_HANDOFF_METHOD)) {
           left--;
           upstream.end();
           client.destroy();
+          // The host is gone for the client from now on: its next connection is refused.
+          if (left === 0 && stopListeningAfterDrops) server.close();
         }
       });
       for (const socket of [client, upstream]) socket.on('error', () => undefined);
@@ -254,7 +260,7 @@ describe('the client after a dropped connection', () => {
       upstream.on('close', () => client.destroy());
     });
     await new Promise<void>((done) => server.listen(clientEndpoint.address, done));
-    return { clientData, close: () => new Promise<void>((done) => server.close(() => done())) };
+    return { clientData, attempts: () => attempts, close: () => new Promise<void>((done) => (server.listening ? server.close(() => done()) : done())) };
   }
 
   it('sends the request once more and prints the host\'s first answer: one session', async () => {
@@ -284,23 +290,76 @@ describe('the client after a dropped connection', () => {
       expect('fallback' in result).toBe(true);
       const fallback = (result as { fallback: string[] }).fallback;
       expect(fallback.slice(0, -1)).toEqual([...argv, '--land-as']);
+      expect(proxy.attempts()).toBe(2);
       // The host landed it under that id (give its landing a moment): the full CLI in the same data dir would offer it, not land it again.
       await expect.poll(sessions).toEqual([fallback.at(-1)]);
     } finally {
       await proxy.close();
     }
   });
+
+  it('when the second attempt cannot connect (after a request that may have landed), runs the full CLI with --land-as: one session', async () => {
+    const proxy = await droppingProxy(1, true);
+    try {
+      const file = await messagesFile(10);
+      const argv = argvOf('--cwd', work, '--messages', file, '--json');
+      const result = await tryFastHandoff(argv, { ...process.env, BATON_HOME: proxy.clientData });
+      // Declining as if nothing was sent would let the full CLI land a second session.
+      expect(result).toEqual({ fallback: [...argv, '--land-as', expect.stringMatching(/^s-/)] });
+      expect(proxy.attempts()).toBe(1);
+      const sessionId = (result as { fallback: string[] }).fallback.at(-1)!;
+      // Once the host has landed, taken and recorded it, the full CLI (in the host's data dir) offers that session: the host knows it.
+      await expect.poll(async () => (await readFile(join(dataDir, 'events.jsonl'), 'utf8').catch(() => '')).includes(sessionId)).toBe(true);
+      const ran = await full(result && (result as { fallback: string[] }).fallback);
+      expect(JSON.parse(ran.stdout)).toMatchObject({ category: 'duplicate', sessionId });
+      expect(await sessions()).toEqual([sessionId]);
+    } finally {
+      await proxy.close();
+    }
+  });
+});
+
+describe('a host that does not answer', () => {
+  it('is waited for --timeout plus the landing allowance, asked once, then the full CLI runs with --land-as', async () => {
+    await host.close();
+    const endpoint = resolveEndpoint(dataDir);
+    await ensureEndpointDir(endpoint.dir);
+    const token = await loadOrCreateToken(endpoint.tokenPath);
+    let asked = 0;
+    const stalled: (() => void)[] = [];
+    const server = await startEndpointServer({
+      endpoint,
+      token,
+      handle: (request) => {
+        if (request.method === HOSTED_HANDOFF_METHOD) asked++;
+        return new Promise((answer) => stalled.push(() => answer({ ok: false, code: 'CLOSED', message: 'closing' })));
+      },
+    });
+    try {
+      const file = await messagesFile(4);
+      const argv = argvOf('--cwd', work, '--messages', file, '--json', '--timeout', '0.2');
+      const started = Date.now();
+      const result = await tryFastHandoff(argv, env(), 100);
+      // Before: 2 x 120 s.
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(result).toEqual({ fallback: [...argv, '--land-as', expect.stringMatching(/^s-/)] });
+      expect(asked).toBe(1);
+    } finally {
+      for (const answer of stalled) answer();
+      await server.close();
+    }
+  });
 });
 
 describe('a request sent twice (a dropped connection)', () => {
-  async function send(sessionId: string, file: string, closeAfterSending = false) {
+  async function send(sessionId: string, file: string, closeAfterSending = false, cwd = work) {
     const bytes = await readFile(file);
     const client = await connectEndpoint({ endpoint: host.endpoint, token: host.token });
-    const params = { sessionId, cwd: work, source: file, bytes: bytes.length, parts: 1, part: 0, data: bytes.toString('base64') };
+    const params = { sessionId, cwd, source: file, bytes: bytes.length, parts: 1, part: 0, data: bytes.toString('base64') };
     const answer = client.request(HOSTED_HANDOFF_METHOD, params, { timeoutMs: 30_000 });
     if (closeAfterSending) {
-      // The request is on the wire; the connection drops before the answer.
-      await new Promise((done) => setTimeout(done, 5));
+      // The connection drops once the host has the request (it records the payload's digest before it lands).
+      await expect.poll(() => readFile(join(dataDir, 'hosted-handoffs', sessionId)).then(() => true, () => false)).toBe(true);
       client.close();
       await answer.catch(() => undefined);
       return null;
@@ -332,6 +391,32 @@ describe('a request sent twice (a dropped connection)', () => {
     const again = await send(sessionId, file);
     expect(again).toMatchObject({ ok: true, outcome: { category: 'duplicate', sessionId, handoffId: first.outcome.handoffId } });
     expect(await sessions()).toEqual([sessionId]);
+    // The same id with another payload: a conflict, from the digest kept beside the store (this host never saw the first).
+    expect(await send(sessionId, await messagesFile(3, 'other.jsonl'))).toMatchObject({ ok: false, code: 'CONFLICT' });
+    expect(await send(sessionId, file, false, root)).toMatchObject({ ok: false, code: 'CONFLICT' });
+    expect(await sessions()).toEqual([sessionId]);
+  });
+
+  it('the full CLI with --land-as offers the session when the host\'s landing won the race with its own (CONFLICT: saved already)', async () => {
+    const file = await messagesFile(20);
+    const sessionId = newId('s-');
+    await send(sessionId, file);
+    // The CLI's first look finds nothing (the host had not renamed it into place yet); its own landing then meets the host's.
+    const real = FileSessionStore.prototype.getSession;
+    let hidden = 1;
+    const spy = vi.spyOn(FileSessionStore.prototype, 'getSession').mockImplementation(function (this: FileSessionStore, id: string) {
+      if (id === sessionId && hidden > 0 && hidden--) return Promise.reject(new StoreError('NOT_FOUND', `Session ${id} not found.`, id));
+      return real.call(this, id);
+    });
+    try {
+      const ran = await full(argvOf('--cwd', work, '--messages', file, '--json', '--land-as', sessionId));
+      expect(hidden).toBe(0);
+      // Before: write_failure, "could not be saved, so nothing was sent", with the session saved.
+      expect(JSON.parse(ran.stdout)).toMatchObject({ category: 'duplicate', sessionId, savedAt: join(dataDir, 'sessions', sessionId) });
+    } finally {
+      spy.mockRestore();
+    }
+    expect(await sessions()).toEqual([sessionId]);
   });
 
   it('the full CLI with --land-as offers the session a host saved already instead of landing it twice', async () => {
@@ -341,6 +426,10 @@ describe('a request sent twice (a dropped connection)', () => {
     const ran = await full(argvOf('--cwd', work, '--messages', file, '--json', '--land-as', sessionId));
     expect(JSON.parse(ran.stdout)).toMatchObject({ category: 'duplicate', sessionId, handoffId: first.outcome.handoffId });
     expect(await sessions()).toEqual([sessionId]);
+    // Another payload under that id: a conflict, nothing offered.
+    const other = await full(argvOf('--cwd', work, '--messages', file, '--title', 'other', '--json', '--land-as', sessionId));
+    expect(other.code).toBe(1);
+    expect(JSON.parse(other.stdout)).toMatchObject({ ok: false, code: 'CONFLICT' });
     const refused = await full(argvOf('--messages', file, '--json', '--land-as', '../x'));
     expect(refused.code).toBe(2);
     expect(JSON.parse(refused.stdout)).toMatchObject({ ok: false, code: 'BAD_ARGUMENT' });

@@ -17,7 +17,9 @@
  * request is sent once more on a new connection (the host answers a request it knows with its
  * first answer, or offers the session it finds saved). If that fails too, the full CLI runs with
  * `--land-as ID`, the id this request named: it offers the session the host saved, or lands it
- * under that id; the store refuses a second session of one id, so it never lands twice.
+ * under that id; the store refuses a second session of one id, so it never lands twice. A host
+ * that does not answer within --timeout plus HOSTED_HANDOFF_LANDING_ALLOWANCE_MS is not asked
+ * again: the full CLI runs with `--land-as` at once, and its report says where the session is saved.
  */
 import { closeSync, existsSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -90,7 +92,7 @@ export function fastHandoffFlags(argv: readonly string[]): FastFlags | null {
   return { messages, ...(cwd !== undefined ? { cwd } : {}), ...(title !== undefined ? { title } : {}), json: seen.has('--json'), ...(timeout !== undefined ? { timeoutMs: Number(timeout) * 1000 } : {}) };
 }
 
-export async function tryFastHandoff(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<FastHandoff> {
+export async function tryFastHandoff(argv: readonly string[], env: NodeJS.ProcessEnv = process.env, landingAllowanceMs = HOSTED_HANDOFF_LANDING_ALLOWANCE_MS): Promise<FastHandoff> {
   markPhase('main');
   const decline: FastHandoff = { fallback: [...argv] };
   const flags = fastHandoffFlags(argv);
@@ -113,7 +115,7 @@ export async function tryFastHandoff(argv: readonly string[], env: NodeJS.Proces
 
   const sessionId = newId('s-');
   const request = { sessionId, cwd, ...(flags.title !== undefined ? { title: flags.title } : {}), source: flags.messages, git: insideGitRepository(cwd), bytes: bytes.length };
-  const answerWaitMs = (flags.timeoutMs ?? DEFAULT_TIMEOUT_SECONDS * 1000) + HOSTED_HANDOFF_LANDING_ALLOWANCE_MS;
+  const answerWaitMs = (flags.timeoutMs ?? DEFAULT_TIMEOUT_SECONDS * 1000) + landingAllowanceMs;
   // Once the last part may have reached the host, the full CLI runs only under this id.
   const landAs: FastHandoff = { fallback: [...argv, '--land-as', sessionId] };
   let sent = false;

@@ -11,6 +11,7 @@ import type { EndpointClient } from '../transport/types.js';
 import { newId } from '../../shared/ids.js';
 import { HOSTED_HANDOFF_MAX_BYTES, HOSTED_HANDOFF_METHOD, HOSTED_HANDOFF_PART_BYTES, parseHostedHandoffRequest } from './hosted-handoff-request.js';
 import { HOSTED_HANDOFF_PENDING_MAX } from './hosted-handoff.js';
+import { landAndReadBack } from './send.js';
 
 /**
  * Hundreds of hostile `handoff.land` requests at a real host over its real socket: wrong types,
@@ -124,12 +125,13 @@ describe('handoff.land under hostile requests', () => {
     } finally {
       other.close();
     }
-    // The connection that held them closed: its parts are dropped, room again.
-    await new Promise((done) => setTimeout(done, 50));
-    expect(await client.request(HOSTED_HANDOFF_METHOD, part(newId('s-'), 0))).toMatchObject({ ok: true, part: 0 });
+    // The connection that held them closed: its parts are dropped (once the host sees it close), room again.
+    await expect.poll(async () => (await client.request(HOSTED_HANDOFF_METHOD, part(newId('s-'), 0))).ok).toBe(true);
     expect(await sessions()).toEqual([]);
   });
 
+  // A regression guard (it passes without the hosted handoff too): the endpoint's handshake keeps
+  // an unauthenticated peer from any method, this one included.
   it('answers nothing to a peer that did not authenticate, and refuses a `baton ssh` credential', async () => {
     const peer = await RawPeer.connect(host.endpoint.address);
     try {
@@ -151,10 +153,33 @@ describe('handoff.land under hostile requests', () => {
     expect(await sessions()).toEqual([]);
   });
 
+  it('refuses the same request id with another payload, or naming a session no hosted handoff landed (CONFLICT)', async () => {
+    const params = good();
+    expect(await client.request(HOSTED_HANDOFF_METHOD, params)).toMatchObject({ ok: true, outcome: { category: 'accepted', sessionId: params.sessionId } });
+    const other = Buffer.from('{"role":"user","content":"something else"}\n');
+    expect(await client.request(HOSTED_HANDOFF_METHOD, { ...params, bytes: other.length, data: other.toString('base64') })).toMatchObject({ ok: false, code: 'CONFLICT' });
+    expect(await client.request(HOSTED_HANDOFF_METHOD, { ...params, title: 'another' })).toMatchObject({ ok: false, code: 'CONFLICT' });
+    // A session landed another way: its id is no key to offer it (and take its baton) in place of the messages sent.
+    const { session } = await landAndReadBack(host.store, { cwd: work, title: 'mine', messages: [{ role: 'user', content: 'mine' }] });
+    const holder = (await host.store.getSession(session.id)).holder;
+    expect(await client.request(HOSTED_HANDOFF_METHOD, good({ sessionId: session.id }))).toMatchObject({ ok: false, code: 'CONFLICT' });
+    expect((await host.store.getSession(session.id)).holder).toEqual(holder);
+    expect((await sessions()).sort()).toEqual([params.sessionId, session.id].sort());
+  });
+
+  it('refuses (nothing landed) when the client saw a .git above cwd that the host\'s git could not read', async () => {
+    const before = await sessions();
+    // `work` is in no repository: as a host whose git is missing from its PATH would see a real one.
+    expect(await client.request(HOSTED_HANDOFF_METHOD, good({ git: true }))).toMatchObject({ ok: false, code: 'WORKSPACE' });
+    expect(await client.request(HOSTED_HANDOFF_METHOD, good({ git: 'yes' }))).toMatchObject({ ok: false, code: 'BAD_REQUEST', message: expect.stringMatching(/git must be a boolean/) });
+    expect(await sessions()).toEqual(before);
+  });
+
   it('still lands and takes a good request after all of that', async () => {
     const params = good();
+    const before = await sessions();
     const answer = await client.request(HOSTED_HANDOFF_METHOD, params);
     expect(answer).toMatchObject({ ok: true, outcome: { category: 'accepted', sessionId: params.sessionId } });
-    expect(await sessions()).toEqual([params.sessionId]);
+    expect((await sessions()).sort()).toEqual([...before, params.sessionId].sort());
   });
 });
