@@ -159,6 +159,8 @@ describe('handoff.land under hostile requests', () => {
     const other = Buffer.from('{"role":"user","content":"something else"}\n');
     expect(await client.request(HOSTED_HANDOFF_METHOD, { ...params, bytes: other.length, data: other.toString('base64') })).toMatchObject({ ok: false, code: 'CONFLICT' });
     expect(await client.request(HOSTED_HANDOFF_METHOD, { ...params, title: 'another' })).toMatchObject({ ok: false, code: 'CONFLICT' });
+    // A refused copy does not replace the first answer: the request itself sent again still gets it.
+    expect(await client.request(HOSTED_HANDOFF_METHOD, params)).toMatchObject({ ok: true, outcome: { category: 'accepted', sessionId: params.sessionId } });
     // A session landed another way: its id is no key to offer it (and take its baton) in place of the messages sent.
     const { session } = await landAndReadBack(host.store, { cwd: work, title: 'mine', messages: [{ role: 'user', content: 'mine' }] });
     const holder = (await host.store.getSession(session.id)).holder;

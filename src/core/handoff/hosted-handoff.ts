@@ -211,6 +211,9 @@ export function createHostedHandoff(options: HostedHandoffOptions): HostedHandof
     if (known) return known.digest === digest ? known.answer : refused(ErrorCode.CONFLICT, `${HOSTED_HANDOFF_METHOD}: ${payloadConflict(request.sessionId)}`);
     const answer = handOff(request, collected, digest, connection);
     remember(request.sessionId, digest, answer);
+    // A refusal landed nothing (a conflict, a capture this host could not make): not this id's answer to keep.
+    const forget = () => void (answers.get(request.sessionId)?.answer === answer && answers.delete(request.sessionId));
+    answer.then((a) => !a.ok && forget(), forget);
     return answer;
   }
 
