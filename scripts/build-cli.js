@@ -214,6 +214,9 @@ const { script, cli } = compileCli();
 const scratch = await mkdtemp(join(tmpdir(), 'baton-build-'));
 const messages = join(scratch, 'm.jsonl');
 await writeFile(messages, '{"role":"user","content":"warm the code cache"}\n');
+// A messages file the host refuses (line 2 is not JSON): the hosted probes' bad input.
+const badMessages = join(scratch, 'bad.jsonl');
+await writeFile(badMessages, '{"role":"user","content":"fine"}\nnot json\n');
 /** Runs a warm-up with stdout and stderr silenced, and leaves the exit code as it was. */
 async function quietly(warmUp) {
   const quiet = { out: process.stdout.write, err: process.stderr.write };
@@ -302,13 +305,29 @@ const probes = [
   { bundle: LIST_BUNDLE, cache: LIST_CACHE, runs: [['list', '--json', '--no-host', '--no-agents'], ['list', '--no-agents', '--no-host'], ['list', '--help'], ['list', '--limit', 'x']] },
   // No host here: the fast bundle declines (the cache was warmed on the hosted path).
   { bundle: FAST_HANDOFF_BUNDLE, cache: FAST_HANDOFF_CACHE, runs: [['handoff', '--messages', messages, '--json', '--timeout', '0'], ['handoff', '--help']] },
+  // With a scratch `baton serve`: the hosted path in ways the warm-up did not take (printed for
+  // people, a bad messages file the host refuses, a title-less request).
+  {
+    bundle: FAST_HANDOFF_BUNDLE,
+    cache: FAST_HANDOFF_CACHE,
+    host: true,
+    runs: [
+      ['handoff', '--cwd', scratch, '--messages', messages, '--no-launch'],
+      ['handoff', '--cwd', scratch, '--messages', badMessages, '--json'],
+      ['handoff', '--cwd', scratch, '--messages', badMessages],
+    ],
+  },
   { bundle: HANDOFF_BUNDLE, cache: HANDOFF_CACHE, runs: [['handoff', '--messages', join(scratch, 'missing.jsonl'), '--json'], ['handoff', '--cwd', scratch, '--messages', messages, '--no-launch', '--json', '--timeout', '0']] },
 ];
-for (const { bundle, cache, runs } of probes) {
+for (const { bundle, cache, runs, host } of probes) {
+  const probeHost = host ? await startScratchHost('probe-host') : null;
+  if (probeHost && !probeHost.listening) process.stderr.write('build-cli: no scratch host for the hosted probes; they ran declined\n');
+  const env = probeHost?.env ?? { ...process.env, BATON_HOME: join(scratch, 'probe'), XDG_RUNTIME_DIR: join(scratch, 'probe-run') };
   const aborted = runs.find((args) => {
-    const run = spawnSync(process.execPath, [join('bin', 'baton.js'), ...args], { env: { ...process.env, BATON_HOME: join(scratch, 'probe'), XDG_RUNTIME_DIR: join(scratch, 'probe-run') }, encoding: 'utf8', timeout: 60_000 });
+    const run = spawnSync(process.execPath, [join('bin', 'baton.js'), ...args], { env, encoding: 'utf8', timeout: 60_000 });
     return run.signal !== null || /Fatal error|Check failed/.test(run.stderr);
   });
+  await probeHost?.stop();
   if (aborted) {
     process.stderr.write(`build-cli: ${basename(cache)} made V8 abort on \`baton ${aborted.join(' ')}\`; writing a cache of the compile alone\n`);
     await writeFile(cache, compileOnlyCache(bundle));
@@ -322,13 +341,10 @@ await rm(scratch, { recursive: true, force: true });
  * declined path (the bundle's load and the argument check) and the handoff still runs correctly.
  */
 async function warmFastHandoff() {
-  const home = join(scratch, 'fast-handoff-home');
-  const env = { ...process.env, BATON_HOME: home, XDG_RUNTIME_DIR: join(scratch, 'fast-handoff-run') };
-  const serve = spawn(process.execPath, [join('bin', 'baton.js'), 'serve', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const { env, listening, stop } = await startScratchHost('fast-handoff');
   const handoff = compileFastHandoff();
   const saved = { home: process.env.BATON_HOME, runtime: process.env.XDG_RUNTIME_DIR };
   try {
-    const listening = await hostListening(env, 30_000);
     process.env.BATON_HOME = env.BATON_HOME;
     process.env.XDG_RUNTIME_DIR = env.XDG_RUNTIME_DIR;
     const argv = ['node', 'baton', 'handoff', '--cwd', scratch, '--title', 'warm', '--messages', messages, '--no-launch', '--json'];
@@ -338,14 +354,25 @@ async function warmFastHandoff() {
     });
     if (warmed?.exitCode === undefined) process.stderr.write('build-cli: the warm-up handoff was not hosted; the fast-handoff cache holds less of its path\n');
   } finally {
-    const exited = new Promise((done) => serve.once('exit', done));
-    serve.kill();
-    await Promise.race([exited, new Promise((done) => setTimeout(done, 10_000))]);
+    await stop();
     process.env.BATON_HOME = saved.home;
     if (saved.runtime === undefined) delete process.env.XDG_RUNTIME_DIR;
     else process.env.XDG_RUNTIME_DIR = saved.runtime;
   }
   await writeFile(FAST_HANDOFF_CACHE, handoff.script.createCachedData());
+}
+
+/** `baton serve` of this build in a scratch data dir named `name`: its env, whether it listens, and how to stop it. */
+async function startScratchHost(name) {
+  const env = { ...process.env, BATON_HOME: join(scratch, `${name}-home`), XDG_RUNTIME_DIR: join(scratch, `${name}-run`) };
+  const serve = spawn(process.execPath, [join('bin', 'baton.js'), 'serve', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const listening = await hostListening(env, 30_000);
+  const stop = async () => {
+    const exited = new Promise((done) => serve.once('exit', done));
+    serve.kill();
+    await Promise.race([exited, new Promise((done) => setTimeout(done, 10_000))]);
+  };
+  return { env, listening, stop };
 }
 
 /** Whether a host answers at the scratch data dir's socket within `timeoutMs` (it is polled). */
