@@ -319,6 +319,31 @@ describe('the client after a dropped connection', () => {
   });
 });
 
+describe('what the client sends', () => {
+  it('says whether a .git is found upward from cwd (the host then refuses a capture without one), and declines under GIT_DIR', async () => {
+    await host.close();
+    const endpoint = resolveEndpoint(dataDir);
+    await ensureEndpointDir(endpoint.dir);
+    const token = await loadOrCreateToken(endpoint.tokenPath);
+    const seen: unknown[] = [];
+    const older = await startEndpointServer({ endpoint, token, handle: async (request) => (seen.push(request.params), { ok: false, code: 'UNKNOWN_METHOD', message: 'no' }) });
+    try {
+      const file = await messagesFile(2);
+      const nested = join(root, 'repo', 'a', 'b');
+      await mkdir(nested, { recursive: true });
+      await mkdir(join(root, 'repo', '.git'));
+      await tryFastHandoff(argvOf('--cwd', nested, '--messages', file), env());
+      await tryFastHandoff(argvOf('--cwd', work, '--messages', file), env());
+      expect(seen).toMatchObject([{ cwd: nested, git: true }, { cwd: work, git: false }]);
+      const argv = argvOf('--cwd', work, '--messages', file);
+      expect(await tryFastHandoff(argv, { ...env(), GIT_DIR: join(root, 'repo', '.git') })).toEqual({ fallback: argv });
+      expect(seen).toHaveLength(2);
+    } finally {
+      await older.close();
+    }
+  });
+});
+
 describe('a host that does not answer', () => {
   it('is waited for --timeout plus the landing allowance, asked once, then the full CLI runs with --land-as', async () => {
     await host.close();
