@@ -2,7 +2,7 @@
 // The `baton` command: runs the bundled CLI (npm run build:node writes dist/cli/baton.cjs).
 // CommonJS (bin/package.json) so Node starts without its ES-module loader.
 'use strict';
-const { cliIsBuilt, compileFor, fastListIsBuilt, loadFastList } = require('./load-cli.js');
+const { cliIsBuilt, compileFastHandoff, compileFor, fastHandoffIsBuilt, fastListIsBuilt, loadFastList } = require('./load-cli.js');
 const { EXIT_WHEN_FLUSHED, exitWhenFlushed } = require('./exit-when-flushed.js');
 
 async function run() {
@@ -19,8 +19,21 @@ async function run() {
     // bundle's compile (issue 17); the store's open takes it.
     await fastList.startStoreKeyReads();
   }
-  await compileFor(process.argv).cli.main(process.argv);
-  if (EXIT_WHEN_FLUSHED.has(process.argv[2])) exitWhenFlushed();
+  let argv = process.argv;
+  // `baton handoff --messages FILE` asks a running host to land and take the session through a
+  // small bundle first (issue 20, a hosted handoff); it answers the argv for the full CLI when it
+  // declines (with --land-as ID once its request may have reached the host: never landed twice).
+  if (argv[2] === 'handoff' && fastHandoffIsBuilt()) {
+    const fast = await compileFastHandoff().cli.tryFastHandoff(argv);
+    if (fast.exitCode !== undefined) {
+      process.exitCode = fast.exitCode;
+      exitWhenFlushed();
+      return;
+    }
+    argv = fast.fallback;
+  }
+  await compileFor(argv).cli.main(argv);
+  if (EXIT_WHEN_FLUSHED.has(argv[2])) exitWhenFlushed();
 }
 
 run().catch((error) => {

@@ -22,6 +22,9 @@ const SHOW_BUNDLE = join(ROOT, 'dist', 'cli', 'baton-show.cjs');
 const SHOW_CACHE = `${SHOW_BUNDLE}.cache`;
 const FAST_LIST_BUNDLE = join(ROOT, 'dist', 'cli', 'baton-list.cjs');
 const FAST_LIST_CACHE = `${FAST_LIST_BUNDLE}.cache`;
+/** `baton handoff --messages FILE` through a running host (src/cli/handoff-fast.ts): no store, no zod, no commander. */
+const FAST_HANDOFF_BUNDLE = join(ROOT, 'dist', 'cli', 'baton-handoff-fast.cjs');
+const FAST_HANDOFF_CACHE = `${FAST_HANDOFF_BUNDLE}.cache`;
 /** `baton list` with no host to ask (src/cli/list-main.ts): the warm listing without the whole CLI's start-up. */
 const LIST_BUNDLE = join(ROOT, 'dist', 'cli', 'baton-list-local.cjs');
 const LIST_CACHE = `${LIST_BUNDLE}.cache`;
@@ -161,6 +164,15 @@ function loadFastList() {
   return compileFastList().cli;
 }
 
+function fastHandoffIsBuilt() {
+  return existsSync(FAST_HANDOFF_BUNDLE);
+}
+
+/** The hosted handoff's bundle, compiled with its code cache (written by scripts/build-cli.js). */
+function compileFastHandoff() {
+  return compileBundle(FAST_HANDOFF_BUNDLE, FAST_HANDOFF_CACHE);
+}
+
 function cliIsBuilt() {
   return existsSync(CLI_BUNDLE);
 }
@@ -191,3 +203,7 @@ exports.compileFastList = compileFastList;
 exports.loadFastList = loadFastList;
 exports.fastListIsBuilt = fastListIsBuilt;
 exports.cliIsBuilt = cliIsBuilt;
+exports.FAST_HANDOFF_BUNDLE = FAST_HANDOFF_BUNDLE;
+exports.FAST_HANDOFF_CACHE = FAST_HANDOFF_CACHE;
+exports.fastHandoffIsBuilt = fastHandoffIsBuilt;
+exports.compileFastHandoff = compileFastHandoff;

@@ -5,7 +5,7 @@
 // module.enableCompileCache. Type-checking is `npm run typecheck`; this step only transpiles.
 import { build } from 'esbuild';
 import { buildScanWorker, SCAN_WORKER_FILE } from './build-scan-worker.js';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import * as nodeCrypto from 'node:crypto';
@@ -13,7 +13,7 @@ import * as nodeFsPromises from 'node:fs/promises';
 import { Script } from 'node:vm';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { compileCli, compileFastList, compileHandoff, compileResume, compileShow, CLI_BUNDLE, CLI_CACHE, FAST_LIST_CACHE, HANDOFF_BUNDLE, HANDOFF_CACHE, LIST_BUNDLE, LIST_CACHE, RESUME_BUNDLE, RESUME_CACHE, SHOW_BUNDLE, SHOW_CACHE } from '../bin/load-cli.js';
+import { compileCli, compileFastHandoff, compileFastList, compileHandoff, FAST_HANDOFF_BUNDLE, FAST_HANDOFF_CACHE, compileResume, compileShow, CLI_BUNDLE, CLI_CACHE, FAST_LIST_CACHE, HANDOFF_BUNDLE, HANDOFF_CACHE, LIST_BUNDLE, LIST_CACHE, RESUME_BUNDLE, RESUME_CACHE, SHOW_BUNDLE, SHOW_CACHE } from '../bin/load-cli.js';
 
 /**
  * zod's `locales` namespace (`z.locales`, `z.core.locales`) re-exports its 50 error-message
@@ -214,6 +214,10 @@ await writeFile(LIST_BUNDLE, asciiOnly(readFileSync(LIST_BUNDLE, 'utf8')));
 // `baton list --json` with a host running: a small bundle bin/baton.js tries before the whole CLI.
 // Same options as the others: it also starts an encrypted store's keychain read (the keyring binding stays external).
 await build({ ...parsesRarely, plugins: [...parsesRarely.plugins, fsPromisesOnFirstUse()], entryPoints: ['src/cli/list-fast.ts'], outfile: join(dirname(CLI_BUNDLE), 'baton-list.cjs'), sourcemap: false });
+// `baton handoff --messages FILE` with a host running (src/cli/handoff-fast.ts): the request goes to
+// the host, which lands and takes the session; this bundle only reads the file, talks and prints.
+await build({ ...parsesRarely, entryPoints: ['src/cli/handoff-fast.ts'], outfile: FAST_HANDOFF_BUNDLE, sourcemap: false });
+await writeFile(FAST_HANDOFF_BUNDLE, asciiOnly(readFileSync(FAST_HANDOFF_BUNDLE, 'utf8')));
 
 // The cold scan's worker thread (src/core/importers/scan-pool.ts looks for it next to the bundle).
 await buildScanWorker(join(dirname(CLI_BUNDLE), SCAN_WORKER_FILE));
@@ -228,7 +232,7 @@ for (const wasm of ['web-tree-sitter/tree-sitter.wasm', 'tree-sitter-bash/tree-s
 // length only (and its flags), so a rebuilt bundle of the same length ran the old bundle's bytecode
 // and a hosted `baton list` failed with "kt is not a function" (2026-12-01), and every cache warmed
 // from it carried the old code on. Each cache is made from its bundle alone.
-for (const cache of [CLI_CACHE, HANDOFF_CACHE, RESUME_CACHE, SHOW_CACHE, LIST_CACHE, FAST_LIST_CACHE]) await rm(cache, { force: true });
+for (const cache of [CLI_CACHE, HANDOFF_CACHE, RESUME_CACHE, SHOW_CACHE, LIST_CACHE, FAST_LIST_CACHE, FAST_HANDOFF_CACHE]) await rm(cache, { force: true });
 
 // Warm the whole CLI's cache with --help (every command's module); a handoff runs from its own
 // bundle below. (With the dry-run handoff also run here, V8 aborted lazily compiling a function
@@ -237,6 +241,9 @@ const { script, cli } = compileCli();
 const scratch = await mkdtemp(join(tmpdir(), 'baton-build-'));
 const messages = join(scratch, 'm.jsonl');
 await writeFile(messages, '{"role":"user","content":"warm the code cache"}\n');
+// A messages file the host refuses (line 2 is not JSON): the hosted probes' bad input.
+const badMessages = join(scratch, 'bad.jsonl');
+await writeFile(badMessages, '{"role":"user","content":"fine"}\nnot json\n');
 /** Runs a warm-up with stdout and stderr silenced, and leaves the exit code as it was. */
 async function quietly(warmUp) {
   const quiet = { out: process.stdout.write, err: process.stderr.write };
@@ -310,6 +317,10 @@ if (saved.runtime === undefined) delete process.env.XDG_RUNTIME_DIR;
 else process.env.XDG_RUNTIME_DIR = saved.runtime;
 await writeFile(FAST_LIST_CACHE, fast.script.createCachedData());
 
+// The hosted handoff's cache, warmed by a handoff to a host: a `baton serve` of this build in a
+// scratch data dir, so the connection, the request and the report are in it, not only the load.
+await warmFastHandoff();
+
 // A cache made after running code can make Node 20's V8 abort the process when it later compiles
 // a function the warm-up did not run (seen once, above). Each cache is tried in fresh processes
 // on paths the warm-up did not take; a cache that aborts any of them is replaced by one of the
@@ -319,19 +330,89 @@ const probes = [
   { bundle: RESUME_BUNDLE, cache: RESUME_CACHE, runs: [['resume']] },
   { bundle: SHOW_BUNDLE, cache: SHOW_CACHE, runs: [['show', 'nope'], ['show', 'nope', '--json'], ['show', '--help']] },
   { bundle: LIST_BUNDLE, cache: LIST_CACHE, runs: [['list', '--json', '--no-host', '--no-agents'], ['list', '--no-agents', '--no-host'], ['list', '--help'], ['list', '--limit', 'x']] },
+  // No host here: the fast bundle declines (the cache was warmed on the hosted path).
+  { bundle: FAST_HANDOFF_BUNDLE, cache: FAST_HANDOFF_CACHE, runs: [['handoff', '--messages', messages, '--json', '--timeout', '0'], ['handoff', '--help']] },
+  // With a scratch `baton serve`: the hosted path in ways the warm-up did not take (printed for
+  // people, a bad messages file the host refuses, a title-less request).
+  {
+    bundle: FAST_HANDOFF_BUNDLE,
+    cache: FAST_HANDOFF_CACHE,
+    host: true,
+    runs: [
+      ['handoff', '--cwd', scratch, '--messages', messages, '--no-launch'],
+      ['handoff', '--cwd', scratch, '--messages', badMessages, '--json'],
+      ['handoff', '--cwd', scratch, '--messages', badMessages],
+    ],
+  },
   { bundle: HANDOFF_BUNDLE, cache: HANDOFF_CACHE, runs: [['handoff', '--messages', join(scratch, 'missing.jsonl'), '--json'], ['handoff', '--cwd', scratch, '--messages', messages, '--no-launch', '--json', '--timeout', '0']] },
 ];
-for (const { bundle, cache, runs } of probes) {
+for (const { bundle, cache, runs, host } of probes) {
+  const probeHost = host ? await startScratchHost('probe-host') : null;
+  if (probeHost && !probeHost.listening) process.stderr.write('build-cli: no scratch host for the hosted probes; they ran declined\n');
+  const env = probeHost?.env ?? { ...process.env, BATON_HOME: join(scratch, 'probe'), XDG_RUNTIME_DIR: join(scratch, 'probe-run') };
   const aborted = runs.find((args) => {
-    const run = spawnSync(process.execPath, [join('bin', 'baton.js'), ...args], { env: { ...process.env, BATON_HOME: join(scratch, 'probe'), XDG_RUNTIME_DIR: join(scratch, 'probe-run') }, encoding: 'utf8', timeout: 60_000 });
+    const run = spawnSync(process.execPath, [join('bin', 'baton.js'), ...args], { env, encoding: 'utf8', timeout: 60_000 });
     return run.signal !== null || /Fatal error|Check failed/.test(run.stderr);
   });
+  await probeHost?.stop();
   if (aborted) {
     process.stderr.write(`build-cli: ${basename(cache)} made V8 abort on \`baton ${aborted.join(' ')}\`; writing a cache of the compile alone\n`);
     await writeFile(cache, compileOnlyCache(bundle));
   }
 }
 await rm(scratch, { recursive: true, force: true });
+
+/**
+ * Runs one hosted handoff against `baton serve` (the whole CLI's bundle, started in a child with a
+ * scratch data dir) and writes the fast-handoff cache from it. Without a host the cache is of the
+ * declined path (the bundle's load and the argument check) and the handoff still runs correctly.
+ */
+async function warmFastHandoff() {
+  const { env, listening, stop } = await startScratchHost('fast-handoff');
+  const handoff = compileFastHandoff();
+  const saved = { home: process.env.BATON_HOME, runtime: process.env.XDG_RUNTIME_DIR };
+  try {
+    process.env.BATON_HOME = env.BATON_HOME;
+    process.env.XDG_RUNTIME_DIR = env.XDG_RUNTIME_DIR;
+    const argv = ['node', 'baton', 'handoff', '--cwd', scratch, '--title', 'warm', '--messages', messages, '--no-launch', '--json'];
+    let warmed;
+    await quietly(async () => {
+      warmed = await handoff.cli.tryFastHandoff(listening ? argv : ['node', 'baton', 'handoff', '--json']);
+    });
+    if (warmed?.exitCode === undefined) process.stderr.write('build-cli: the warm-up handoff was not hosted; the fast-handoff cache holds less of its path\n');
+  } finally {
+    await stop();
+    process.env.BATON_HOME = saved.home;
+    if (saved.runtime === undefined) delete process.env.XDG_RUNTIME_DIR;
+    else process.env.XDG_RUNTIME_DIR = saved.runtime;
+  }
+  await writeFile(FAST_HANDOFF_CACHE, handoff.script.createCachedData());
+}
+
+/** `baton serve` of this build in a scratch data dir named `name`: its env, whether it listens, and how to stop it. */
+async function startScratchHost(name) {
+  const env = { ...process.env, BATON_HOME: join(scratch, `${name}-home`), XDG_RUNTIME_DIR: join(scratch, `${name}-run`) };
+  const serve = spawn(process.execPath, [join('bin', 'baton.js'), 'serve', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const listening = await hostListening(env, 30_000);
+  const stop = async () => {
+    const exited = new Promise((done) => serve.once('exit', done));
+    serve.kill();
+    await Promise.race([exited, new Promise((done) => setTimeout(done, 10_000))]);
+  };
+  return { env, listening, stop };
+}
+
+/** Whether a host answers at the scratch data dir's socket within `timeoutMs` (it is polled). */
+async function hostListening(env, timeoutMs) {
+  // src/core/transport/endpoint.ts: $XDG_RUNTIME_DIR/baton/baton.sock.
+  const socket = join(env.XDG_RUNTIME_DIR, 'baton', 'baton.sock');
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (existsSync(socket)) return true;
+    await new Promise((done) => setTimeout(done, 50));
+  }
+  return false;
+}
 
 /**
  * esbuild escapes non-ASCII characters in strings, templates and identifiers but leaves them in

@@ -9,6 +9,8 @@
 // Each build hands off to its own receiver (`startHostServices`, as `baton serve` runs it) in a
 // process of its own (receiver-host.ts), as on a person's machine: the bench process does
 // nothing while a CLI runs, so the host's work after its answer cannot delay seeing the exit.
+// `host CPU mean`: CPU the case's receiver used per run (/proc ticks, 10 ms): a hosted handoff
+// (src/cli/handoff-fast.ts) lands in the host, so the CLI's own CPU is only part of the cost.
 // --before: another build of the CLI (a tree with bin/, dist/ and node_modules linked) timed
 // in the same rounds, against the receiver of that tree's src/ when it has one. The per-part breakdown comes from this build's BATON_PHASE_TRACE
 // (src/core/perf/phase-trace.ts), in separate runs so the tracing itself is not in the table.
@@ -16,7 +18,7 @@
 // prints the Node internal modules it loads beyond `node -e ""` (process.moduleLoadList).
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -41,11 +43,27 @@ const dataDir = join(root, 'data');
 const receivers: ChildProcess[] = [];
 
 /** A receiver for one build, in its own process (receiver-host.ts), once it listens. */
-async function startReceiver(data: string, src?: string): Promise<void> {
+async function startReceiver(data: string, src?: string): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'receiver-host.ts'), data, ...(src ? [src] : [])], { stdio: ['pipe', 'pipe', 'inherit'] });
   receivers.push(child);
   const [chunk] = (await once(child.stdout!, 'data')) as [Buffer];
   if (!chunk.toString().startsWith('ready')) throw new Error(`receiver for ${data} did not start: ${chunk.toString()}`);
+  return child;
+}
+
+/**
+ * CPU ms a receiver's process has used (/proc/PID/stat utime + stime, in 10 ms ticks): a hosted
+ * handoff moves the landing into the host, so the CLI's CPU alone no longer tells the machine's
+ * cost. Read around each run; its mean over the runs is the host's share (its work after an answer
+ * lands in the next run's window, so the sum is right). NaN where /proc is missing.
+ */
+function hostCpuMs(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return NaN;
+  }
 }
 
 // A small repository with a commit and a changed file (bench-repo.ts).
@@ -67,6 +85,8 @@ async function conversation(count: number): Promise<string> {
 interface Sample {
   wallMs: number;
   cpuMs: number;
+  /** CPU the case's receiver used during the run (and what it left from the run before). */
+  hostCpuMs?: number;
 }
 
 /** One process: wall time seen from here, CPU from perf (or /usr/bin/time); async, so the in-process receiver keeps answering. */
@@ -103,7 +123,8 @@ const builds = [
   ...(BEFORE ? [{ name: 'before', bin: resolve(BEFORE), home: join(root, 'data-before'), src: beforeSrc && existsSync(beforeSrc) ? beforeSrc : undefined }] : []),
   { name: BEFORE ? 'after' : 'this build', bin: BIN, home: dataDir, src: undefined as string | undefined },
 ];
-for (const build of builds) await startReceiver(build.home, build.src);
+const receiverOf = new Map<string, ChildProcess>();
+for (const build of builds) receiverOf.set(build.home, await startReceiver(build.home, build.src));
 if (BEFORE && !builds[0]!.src) console.log(`(no src/ beside ${BEFORE}: its handoffs go to this tree's receiver)`);
 const homeOf = (bin: string) => builds.find((b) => b.bin === bin)?.home ?? dataDir;
 const cases: { name: string; args: string[]; runs: number }[] = [{ name: 'node -e "" (floor)', args: ['-e', ''], runs: RUNS }];
@@ -124,7 +145,13 @@ for (const build of QUICK ? [] : builds) {
 for (const c of cases) await time(c.args);
 const samples = new Map<string, Sample[]>(cases.map((c) => [c.name, []]));
 for (let round = 0; round < RUNS; round++) {
-  for (const c of cases) if (round < c.runs) samples.get(c.name)!.push(await time(c.args));
+  for (const c of cases) {
+    if (round >= c.runs) continue;
+    const receiver = c.args[0] === '-e' ? undefined : receiverOf.get(caseHome(c.args))?.pid;
+    const hostBefore = hostCpuMs(receiver);
+    const sample = await time(c.args);
+    samples.get(c.name)!.push({ ...sample, hostCpuMs: hostCpuMs(receiver) - hostBefore });
+  }
 }
 const floor = samples.get(cases[0]!.name)!;
 const floorWall = percentile(floor.map((s) => s.wallMs), 0.5);
@@ -134,7 +161,9 @@ printTable(
     const s = samples.get(c.name)!;
     const wall = summarize(s.map((x) => x.wallMs));
     const cpu = percentile(s.map((x) => x.cpuMs), 0.5);
-    return { case: c.name, n: wall.n, 'p50 ms': wall.p50, p95: wall.p95, '+ floor ms': wall.p50 - floorWall, 'CPU p50 ms': cpu, '+ floor CPU': cpu - floorCpu };
+    const host = s.map((x) => x.hostCpuMs ?? NaN);
+    const hostMean = host.reduce((a, b) => a + b, 0) / host.length;
+    return { case: c.name, n: wall.n, 'p50 ms': wall.p50, p95: wall.p95, '+ floor ms': wall.p50 - floorWall, 'CPU p50 ms': cpu, '+ floor CPU': cpu - floorCpu, 'host CPU mean': c.args[0] === '-e' ? '' : hostMean };
   }),
 );
 
@@ -148,7 +177,27 @@ const p50 = (values: number[]) => percentile(values, 0.5);
 const mark = (l: PhaseTraceLine, name: string) => l.marks[name] ?? NaN;
 console.log(`CPU from ${usePerf ? 'perf stat -e task-clock' : '/usr/bin/time (10 ms steps)'}`);
 console.log(`\nthis build, 150 messages, ${lines.length} traced runs (p50 of each part; ms since the process started, or wall ms of the part):`);
-printTable([
+// A hosted handoff (src/cli/handoff-fast.ts): the host landed and took the session; its parts are
+// placed after the moment the request left (marks host-*, from the host's answer).
+const hostedRuns = lines.filter((l) => l.marks['host-answered'] !== undefined);
+if (hostedRuns.length > 0) console.log(`(${hostedRuns.length} of ${lines.length} traced runs were hosted: the table's parts are theirs)`);
+const hostedPart = (part: string, from: string, to: string) => ({ part, ms: p50(hostedRuns.map((l) => mark(l, to) - mark(l, from))) });
+if (hostedRuns.length > 0) printTable([
+  { part: 'Node start-up + launcher + bundle load (to main)', ms: p50(hostedRuns.map((l) => mark(l, 'main'))) },
+  hostedPart('main → file read (arguments, socket check, the file, the token)', 'main', 'read'),
+  hostedPart('file read → connected (socket client load, authenticated handshake)', 'read', 'connected'),
+  hostedPart('connected → request sent', 'connected', 'sent'),
+  hostedPart('  sent → host: messages scanned', 'sent', 'host-read'),
+  hostedPart('  sent → host: workspace captured (git through its shell; beside the scan)', 'sent', 'host-captured'),
+  hostedPart('  sent → host: landed (fsyncs, read-back)', 'sent', 'host-landed'),
+  hostedPart('  host: landed → offered and taken (manifest, summary, receiver, receipt)', 'host-landed', 'host-answered'),
+  hostedPart('sent → answer received (the host\'s work and the socket)', 'sent', 'answered'),
+  hostedPart('answer received → printed (done)', 'answered', 'done'),
+  hostedPart('done → exit event', 'done', 'exit'),
+  { part: 'exit event → parent saw the exit (teardown)', ms: p50(traced.map((s) => s.wallMs)) - p50(hostedRuns.map((l) => mark(l, 'exit'))) },
+  { part: 'whole process, wall (traced runs)', ms: p50(traced.map((s) => s.wallMs)) },
+]);
+else printTable([
   { part: 'Node start-up + launcher + bundle load (to main)', ms: p50(lines.map((l) => mark(l, 'main'))), count: '' },
   { part: 'command module init + argument parsing (main → action)', ms: p50(lines.map((l) => mark(l, 'action') - mark(l, 'main'))) },
   { part: 'the handoff (action → done)', ms: p50(lines.map((l) => mark(l, 'done') - mark(l, 'action'))) },

@@ -1,5 +1,5 @@
 import { expect, test } from '../support/fixtures.js';
-import { mkdir, realpath } from 'node:fs/promises';
+import { mkdir, readFile, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runBaton, writeConversation } from '../support/cli.js';
 import { SessionsPage } from '../pages/sessions-page.js';
@@ -52,6 +52,14 @@ test.describe('handoff from two working directories', () => {
     const sessions = new SessionsPage(page);
     await expect(sessions.groups()).toHaveCount(1);
     await expect(page.getByText('Arrives live').first()).toBeVisible();
+    // With the host running the CLI asked it to land and take the session (issue 20, a hosted
+    // handoff): the host's event line says so, once, for this session.
+    const { sessionId } = JSON.parse(run.stdout) as { sessionId: string };
+    const hostedEvents = async () =>
+      (await readFile(join(home.path, 'events.jsonl'), 'utf8').catch(() => ''))
+        .split('\n')
+        .filter((line) => line.includes(sessionId) && line.includes('"side":"source"') && line.includes('"hosted":true')).length;
+    await expect.poll(hostedEvents).toBe(1);
   });
 
   test('with no host running, the CLI says where the session is saved; after the host starts it is accepted once', async ({ page, home, work, launchHost }) => {

@@ -27,7 +27,5 @@ export async function endpointFor(dataDir: string): Promise<{ endpoint: Endpoint
   return { endpoint, token: await loadOrCreateToken(endpoint.tokenPath), forwarded };
 }
 
-/** The command that picks a saved session up again. Session ids are [A-Za-z0-9._-] (shared/ids.ts), so it needs no shell quoting. */
-export function resumeCommand(sessionId: string): string {
-  return `baton handoff --session ${sessionId}`;
-}
+// In a file of its own: the hosted handoff's small bundle (handoff-fast.ts) prints it without the store.
+export { resumeCommand } from './resume-command.js';

@@ -1,15 +1,18 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { MESSAGE_INPUT_MAX_BYTES } from '../../core/handoff/read-message-input.js';
 import { parseMessageStream } from '../../core/handoff/stream-message-input.js';
 import { defaultTitle, scanMessageArray, scanMessageFile, type ScannedInput } from '../../core/handoff/message-source.js';
 import { DEFAULT_HANDOFF_TIMEOUT_MS, landAndReadBack, offerSession, type LandedSession } from '../../core/handoff/send.js';
 import { connectFirst, type ConnectAttempt } from '../../core/handoff/find-target.js';
-import { HANDOFF_EXIT_CODE, HandoffCategory, type HandoffOutcome } from '../../core/handoff/outcome.js';
+import { HandoffCategory } from '../../core/handoff/outcome.js';
+import { reportHandoff as report } from '../handoff-report.js';
 import { isValidId } from '../../shared/ids.js';
 import { IDLE_TIMEOUT_MS } from '../../shared/wire.js';
-import { createOutput, EXIT, writeHuman } from '../output.js';
-import { endpointFor, openCliStore, resumeCommand } from '../context.js';
-import { realpath } from 'node:fs/promises';
+import { createOutput, EXIT } from '../output.js';
+import { endpointFor, openCliStore } from '../context.js';
+import { readFile, realpath } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { payloadConflict, payloadDigest, recordedDigest } from '../../core/handoff/hosted-handoff-key.js';
 import type { SessionStore } from '../../core/store/types.js';
 import { markPhase } from '../../core/perf/phase-trace.js';
 import type { ImportResult } from '../../core/handoff/import-agent-session.js';
@@ -31,6 +34,7 @@ interface HandoffFlags {
   timeout?: string;
   launch: boolean;
   to?: string;
+  landAs?: string;
 }
 
 export function registerHandoff(program: Command): void {
@@ -48,6 +52,11 @@ export function registerHandoff(program: Command): void {
     .option('--no-launch', 'do not start the desktop app through baton:// when none is running')
     .option('--to <device>', 'hand off to a paired device through the relay (baton device list); waits --timeout for its receipt')
     .option('--json', 'print one versioned JSON object')
+    // Not for people: the hosted handoff's client (src/cli/handoff-fast.ts) falls back to this
+    // command after its request may have reached a host, with the session id it sent. The session
+    // lands under that id, or, when the host landed it already, that session is offered: a
+    // request sent twice never lands twice (the store refuses a second session of one id).
+    .addOption(new Option('--land-as <id>', 'land the new session under this id; offer it if it is saved already').hideHelp())
     .action(async (flags: HandoffFlags) => {
       markPhase('action');
       process.exitCode = await runHandoff(flags);
@@ -70,6 +79,10 @@ async function runHandoff(flags: HandoffFlags): Promise<number> {
     out.problem('handoff', 'BAD_ARGUMENT', '--from needs exactly one of --session ID or --latest');
     return EXIT.usage;
   }
+  if (flags.landAs !== undefined && (!isValidId(flags.landAs) || flags.from !== undefined || flags.session !== undefined)) {
+    out.problem('handoff', 'BAD_ARGUMENT', `--land-as needs a valid session id and neither --from nor --session, got "${flags.landAs}"`);
+    return EXIT.usage;
+  }
   if (!flags.from && flags.session !== undefined && !isValidId(flags.session)) {
     out.problem('handoff', 'BAD_ARGUMENT', `--session "${flags.session}" is not a valid session id`);
     return EXIT.usage;
@@ -88,6 +101,11 @@ async function runHandoff(flags: HandoffFlags): Promise<number> {
   let firstConnection: Promise<ConnectAttempt> | undefined;
   try {
     let sessionId = flags.from ? undefined : flags.session;
+    // A hosted attempt's host landed it already (see --land-as): offered as --session would, when
+    // it was landed from this very request (its payload's digest), else a conflict.
+    const landedAs = flags.landAs !== undefined ? await landedByHost(store, flags.landAs, flags) : 'absent';
+    if (landedAs === 'conflict') return conflict(out, flags.landAs!);
+    if (landedAs === 'saved') sessionId = flags.landAs;
     let landed: LandedSession | undefined;
     if (flags.from) {
       const imported = await importFrom(store, flags.from as AgentSource, flags, out);
@@ -113,7 +131,7 @@ async function runHandoff(flags: HandoffFlags): Promise<number> {
       }
       const landingStarted = Date.now();
       try {
-        landed = await landAndReadBack(store, { cwd: flags.cwd ?? process.cwd(), title: flags.title ?? defaultTitle(input.scan), messages: input.source, scan: input.scan, capture });
+        landed = await landAndReadBack(store, { ...(flags.landAs !== undefined ? { id: flags.landAs } : {}), cwd: flags.cwd ?? process.cwd(), title: flags.title ?? defaultTitle(input.scan), messages: input.source, scan: input.scan, capture });
         sessionId = landed.session.id;
         markPhase('landed');
         // The receiver closes a connection left idle for IDLE_TIMEOUT_MS: after a long landing (a
@@ -124,7 +142,12 @@ async function runHandoff(flags: HandoffFlags): Promise<number> {
           void early.then((attempt) => attempt.client?.close(), () => undefined);
         }
       } catch (error) {
-        return report(out, {
+        // The host landed it while this landed (it was answering as the connection dropped): the
+        // store refused a second session of that id, so it is saved. Offered, as the check above.
+        const raced = flags.landAs !== undefined && (error as { code?: unknown }).code === 'CONFLICT' ? await landedByHost(store, flags.landAs, flags) : 'absent';
+        if (raced === 'conflict') return conflict(out, flags.landAs!);
+        if (raced === 'saved') sessionId = flags.landAs;
+        else return report(out, {
           category: HandoffCategory.writeFailure,
           sessionId: null,
           handoffId: null,
@@ -170,39 +193,6 @@ async function runHandoff(flags: HandoffFlags): Promise<number> {
   }
 }
 
-function report(out: ReturnType<typeof createOutput>, outcome: HandoffOutcome): number {
-  const code = HANDOFF_EXIT_CODE[outcome.category];
-  const resume = outcome.sessionId ? resumeCommand(outcome.sessionId) : null;
-  const value = {
-    category: outcome.category,
-    sessionId: outcome.sessionId,
-    handoffId: outcome.handoffId,
-    savedAt: outcome.sessionDir,
-    resumeCommand: code === 0 ? null : resume,
-    answer: outcome.answer ?? null,
-    message: outcome.message,
-    durationsMs: outcome.durationsMs,
-    exitCode: code,
-  };
-  if (out.json) {
-    process.stdout.write(`${JSON.stringify({ version: 1, command: 'handoff', ok: code === 0, ...value })}\n`);
-    return code;
-  }
-  if (outcome.category === HandoffCategory.queued) {
-    process.stdout.write(`${outcome.message}\nSession ${outcome.sessionId} (handoff ${outcome.handoffId}) is saved at ${outcome.sessionDir}\n`);
-    return code;
-  }
-  if (code === 0) {
-    writeHuman('stdout', `${outcome.message}\nSession ${outcome.sessionId} (handoff ${outcome.handoffId}) is saved at ${outcome.sessionDir}`);
-  } else {
-    const lines = [`Baton could not hand the session off (${outcome.category}): ${outcome.message}`];
-    if (outcome.sessionDir) lines.push(`The session is saved at ${outcome.sessionDir}`);
-    if (resume) lines.push(`When Baton is running (npm start, or baton serve), resume it with:\n  ${resume}`);
-    writeHuman('stderr', lines.join('\n'));
-  }
-  return code;
-}
-
 /** Imports the named (or latest) session of a terminal tool; returns the import (with what was landed, when new), or an exit code. */
 async function importFrom(store: SessionStore, source: AgentSource, flags: HandoffFlags, out: ReturnType<typeof createOutput>): Promise<ImportResult | number> {
   const [{ findLatestSession }, { importAgentSession }] = await Promise.all([
@@ -230,6 +220,27 @@ async function importFrom(store: SessionStore, source: AgentSource, flags: Hando
 
 /** The messages, parsed a line at a time as they are read: the input is never held whole (issue 20). */
 /** A --messages file is scanned here and read again as it lands (never held whole); stdin, which cannot be read twice, is held. */
+/**
+ * Whether the session a hosted attempt named (--land-as) is saved, and from this request: its
+ * recorded digest (hosted-handoff-key.ts) matches the payload the client sent, computed alike.
+ */
+async function landedByHost(store: SessionStore, id: string, flags: HandoffFlags): Promise<'saved' | 'conflict' | 'absent'> {
+  const [saved, recorded] = await Promise.all([store.getSession(id).then(() => true, () => false), recordedDigest(store.root, id)]);
+  if (!saved) return recorded === null || flags.messages === undefined ? 'absent' : (await digestOf(flags)) === recorded ? 'absent' : 'conflict';
+  return recorded !== null && (await digestOf(flags)) === recorded ? 'saved' : 'conflict';
+}
+
+async function digestOf(flags: HandoffFlags): Promise<string | null> {
+  if (flags.messages === undefined || flags.messages === '' || flags.messages === '-') return null;
+  const bytes = await readFile(flags.messages).catch(() => null);
+  return bytes && payloadDigest({ cwd: resolve(flags.cwd ?? process.cwd()), ...(flags.title !== undefined ? { title: flags.title } : {}), source: flags.messages, bytes });
+}
+
+function conflict(out: ReturnType<typeof createOutput>, id: string): number {
+  out.problem('handoff', 'CONFLICT', payloadConflict(id));
+  return EXIT.failure;
+}
+
 async function readMessages(file: string | undefined): Promise<ScannedInput> {
   if (file && file !== '-') return scanMessageFile(file);
   if (process.stdin.isTTY) return { ok: false as const, message: 'no --messages file given and stdin is a terminal: pipe JSONL messages in or pass --messages FILE' };

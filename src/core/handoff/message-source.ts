@@ -177,6 +177,20 @@ export async function scanMessageFile(path: string): Promise<ScannedInput> {
 }
 
 /**
+ * A messages file's bytes already read (a hosted handoff: the CLI read the file and sent it,
+ * src/core/handoff/hosted-handoff.ts), scanned as scanMessageFile scans a held file: the same
+ * parse, and the same line-numbered messages naming `source` (the file as the person named it).
+ */
+export async function scanMessageBytes(bytes: Buffer, source: string): Promise<ScannedInput> {
+  try {
+    return await scanMessageArray(await parsedLines(bytes, source));
+  } catch (error) {
+    if (error instanceof MessageInputError) return { ok: false, message: error.message };
+    throw error;
+  }
+}
+
+/**
  * The whole file when it is a regular file of at most HELD_MESSAGES_FILE_MAX_BYTES, else undefined
  * (also when it grew after its stat: still being written). Anything else is read as before.
  */

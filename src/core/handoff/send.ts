@@ -68,6 +68,11 @@ export interface OfferOptions {
   forwarded?: boolean;
   /** A connection attempt started before the offer (find-target.ts connectFirst). */
   firstConnection?: Promise<ConnectAttempt>;
+  /**
+   * The receiver in this very process (a hosted handoff, hosted-handoff.ts): the manifest goes
+   * to it directly, with no socket and nothing to find or launch.
+   */
+  deliver?: (manifest: Manifest) => Promise<Record<string, unknown>>;
 }
 
 /** What was landed, as read back from the disk: offerSession can build the manifest from it without reading again. */
@@ -206,6 +211,18 @@ export async function offerSession(sessionId: string, options: OfferOptions, lan
   if (options.dryRun) {
     await recorded;
     return { ...base, category: HandoffCategory.accepted, answer: { dryRun: true, manifest }, message: 'Dry run: the session is saved and the manifest built; nothing was offered.' };
+  }
+
+  if (options.deliver) {
+    // Recorded before it is offered, as below: a re-offer then reuses this handoff id.
+    await recorded;
+    const offerStarted = Date.now();
+    const answer = await options.deliver(manifest);
+    // The same keys as an offer over the socket: the CLI's --json does not depend on the path.
+    durationsMs.connect = 0;
+    durationsMs.offer = Date.now() - offerStarted;
+    durationsMs.total = Date.now() - started;
+    return { ...base, ...categorise(answer), answer };
   }
 
   const [record, found] = await Promise.allSettled([

@@ -8,6 +8,8 @@ import { startEndpointServer } from '../transport/server.js';
 import type { EndpointInfo, EndpointServer } from '../transport/types.js';
 import type { EarlyEndpoint } from '../transport/early-endpoint.js';
 import { createReceiver, type ReceiverEvent } from '../handoff/receiver.js';
+import { createHostedHandoff } from '../handoff/hosted-handoff.js';
+import { HOSTED_HANDOFF_METHOD } from '../handoff/hosted-handoff-request.js';
 import { GitSpawner } from '../workspace/git-spawner.js';
 import { FULL_OUTPUT_VIEW_MAX_BYTES, MESSAGE_PAGE_SIZE, type UiEvent, type UiEventPayload, type UiResponse } from '../../shared/ui-contract.js';
 import { createUiDispatcher, type UiDispatcher } from './ui-handlers.js';
@@ -160,6 +162,15 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
   let endpointServer: EndpointServer;
   // The workspace verdict's git starts from this shell, not a fork of the host (git-spawner.ts).
   const gitSpawner = new GitSpawner();
+  // `baton handoff` asks this host to land and take a session (hosted-handoff.ts): its offer goes
+  // to this receiver directly, bound once the receiver exists.
+  const hostedHandoff = createHostedHandoff({
+    store,
+    gitSpawner,
+    endpoint,
+    token,
+    take: (manifest, connection) => receive({ id: HOSTED_HANDOFF_METHOD, method: 'handoff.offer', params: { manifest } }, connection),
+  });
   const receive = createReceiver({
     gitSpawner,
     store,
@@ -168,7 +179,7 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
     onEvent: onReceiverEvent,
     beforeAccept: (manifest) => narrowCarriedPermissions({ store, dataDir: options.dataDir, grants: approvals.grants }, manifest),
     // Passphrase mode: the CLI asks this host for the key it holds (local connections only).
-    methods: { ...approvals.methods, ...tasks.methods, ...candidateMethods, [KEY_METHOD]: keyRequestMethod(options.dataDir) },
+    methods: { ...approvals.methods, ...tasks.methods, ...candidateMethods, [KEY_METHOD]: keyRequestMethod(options.dataDir), [HOSTED_HANDOFF_METHOD]: hostedHandoff.handle },
   });
   try {
     // Remote boxes reach the receiver through `baton ssh` with one-time credentials (issue 22).
@@ -345,6 +356,8 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
       for (const unsubscribe of unsubscribers) unsubscribe();
       await relay?.close();
       await endpointServer.close();
+      // A hosted handoff under way lands, answers and writes its event line before the store closes.
+      await hostedHandoff.settle();
       gitSpawner.close();
       await Promise.all([approvals.close(), tasks.close(), watches.close(), candidates.close(), search.close(), closeCandidateMethods(candidateMethods)]);
       await preparing;

@@ -48,6 +48,19 @@ export function markPhase(name: string): void {
   if (traceFile && marks[name] === undefined) marks[name] = Math.round(performance.now() * 100) / 100;
 }
 
+/**
+ * Records `name` at `ms` since the process started, for a step another process timed (a hosted
+ * handoff's host: its parts are placed after the moment the request left, src/cli/handoff-fast.ts).
+ */
+export function markPhaseAt(name: string, ms: number): void {
+  if (traceFile && marks[name] === undefined && Number.isFinite(ms)) marks[name] = Math.round(ms * 100) / 100;
+}
+
+/** Whether this process records a trace (a caller then asks for what it would not otherwise gather). */
+export function phaseTraceOn(): boolean {
+  return traceFile !== null;
+}
+
 /** Counts `work` under `part` while it is pending; returns it unchanged. */
 export function tracePart<T>(part: TracedPart, work: Promise<T>): Promise<T> {
   if (!traceFile) return work;

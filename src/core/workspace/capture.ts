@@ -13,6 +13,7 @@ import { WorkspaceError, gitFailed } from './errors.js';
 import { hashDiskPath, mapLimit, type DiskHash } from './file-hash.js';
 import { runGit, type GitResult } from './git.js';
 import { runGitBatch } from './git-batch.js';
+import type { GitSpawner } from './git-spawner.js';
 import type { DiffEntry } from './diff-list.js';
 import { PATCH_MAX_BYTES, emptyPatch, listAndPatchRun } from './patch.js';
 import { REMOTES_ARGS, parseRemotes, primaryRemote } from './remotes.js';
@@ -32,6 +33,8 @@ export interface CaptureOptions {
   /** Patches larger than this are hashed but not kept (default PATCH_MAX_BYTES, 50 MiB). */
   patchMaxBytes?: number;
   now?: Date;
+  /** A host's long-lived git shell (git-spawner.ts): a hosted handoff's first round of git then forks no part of the host. */
+  spawner?: GitSpawner;
 }
 
 export interface CapturedWorkspace {
@@ -62,7 +65,7 @@ export async function captureWorkspaceWithPatch(cwd: string, options: CaptureOpt
   // Outside a repository they fail like the lookup does and their answers are not read.
   // All four in one child process where a shell can run them (git-batch.ts): one fork of this
   // process instead of four.
-  const round = await runGitBatch(real, [{ args: LOCATE_ARGS }, { args: STATUS_ARGS }, { args: REMOTES_ARGS }, { args: SUBMODULES_ARGS }]);
+  const round = await runGitBatch(real, [{ args: LOCATE_ARGS }, { args: STATUS_ARGS }, { args: REMOTES_ARGS }, { args: SUBMODULES_ARGS }], { spawner: options.spawner });
   const located = await parseLocation(real, round[0]!);
   if (!located) return { snapshot: { ...base, git: null, warnings }, patchBytes: null };
   const [statusResult, remotes, submodules] = [round[1]!, parseRemotes(round[2]!), parseSubmodules(round[3]!)];
