@@ -157,10 +157,12 @@ async function runHandoff(flags: HandoffFlags): Promise<number> {
         });
       }
     }
+    // Every branch above either returned or named the session it landed or found saved.
+    if (sessionId === undefined) throw new Error('handoff: no session was landed or found to offer');
     const { endpoint, token, forwarded } = await (endpointAsked ?? endpointFor(dataDir));
     if (flags.to !== undefined) {
       const { handoffToDevice } = await import('../../core/relay/handoff-to-device.js');
-      const outcome = await handoffToDevice({ dataDir, store, sessionId: sessionId!, landed, to: flags.to, offer: { endpoint, token, timeoutMs: timeoutSeconds * 1000 }, receiptWaitMs: timeoutSeconds * 1000 });
+      const outcome = await handoffToDevice({ dataDir, store, sessionId, landed, to: flags.to, offer: { endpoint, token, timeoutMs: timeoutSeconds * 1000 }, receiptWaitMs: timeoutSeconds * 1000 });
       await store
         .appendEvent({ at: new Date().toISOString(), side: 'source', category: outcome.category, sessionId: outcome.sessionId, handoffId: outcome.handoffId, to: flags.to, durationsMs: outcome.durationsMs })
         .catch(() => undefined);
