@@ -3,7 +3,7 @@ import { nodeDurableFs, type DurableFs } from '../fs/index.js';
 import { importersCacheFile } from '../paths.js';
 import { RELAY_CONFIG_FILE } from '../relay/config.js';
 import { SEARCH_INDEX_FILE } from '../search/search-service.js';
-import { EVENTS_FILE, RECEIPTS_DIR } from '../store/layout.js';
+import { EVENTS_FILE, HOSTED_HANDOFFS_DIR, RECEIPTS_DIR } from '../store/layout.js';
 import type { SessionStore } from '../store/types.js';
 import { pathBytes } from './disk-usage.js';
 
@@ -37,6 +37,8 @@ const KEPT = ['device/ (this device\'s keys and pairings)', 'policy.json (host p
 function otherPaths(dataDir: string): Array<{ kind: PurgeKind; name: string; path: string }> {
   return [
     { kind: 'receipts', name: `${RECEIPTS_DIR}/`, path: join(dataDir, RECEIPTS_DIR) },
+    // Digests of hosted handoffs' requests whose landing did not complete (a deleted session's went with it).
+    { kind: 'receipts', name: `${HOSTED_HANDOFFS_DIR}/`, path: join(dataDir, HOSTED_HANDOFFS_DIR) },
     { kind: 'events', name: EVENTS_FILE, path: join(dataDir, EVENTS_FILE) },
     { kind: 'cache', name: 'importers-cache.json', path: importersCacheFile(dataDir) },
     { kind: 'cache', name: SEARCH_INDEX_FILE, path: join(dataDir, SEARCH_INDEX_FILE) },

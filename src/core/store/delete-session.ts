@@ -3,7 +3,7 @@ import { writeFileAtomic, type DurableFs } from '../fs/index.js';
 import { errnoOf } from '../fs/errno.js';
 import { StoreError } from './errors.js';
 import { cleanTemps } from './housekeeping.js';
-import { ARCHIVED_DIR, DIR_MODE, RECEIPTS_DIR, SESSIONS_DIR, archivedDir, checkId, liveDir } from './layout.js';
+import { ARCHIVED_DIR, DIR_MODE, HOSTED_HANDOFFS_DIR, RECEIPTS_DIR, SESSIONS_DIR, archivedDir, checkId, liveDir } from './layout.js';
 
 /**
  * Deleting a session, crash-safe (issue 21): a marker first (deleting/<id>.json, fsynced), then the
@@ -54,6 +54,10 @@ async function finishDelete(steps: DeleteSteps, marker: DeleteMarker): Promise<v
     await fs.fsyncDir(join(root, DELETING_DIR));
   }
   await removeReceipts(fs, root, id);
+  // A hosted handoff's request digest (derived from the session's content) goes with the session.
+  await fs.unlink(join(root, HOSTED_HANDOFFS_DIR, id)).catch((error: unknown) => {
+    if (errnoOf(error) !== 'ENOENT') throw error;
+  });
   await steps.forgetIndexRows([id]);
   await fs.removeTree(trashPath(root, id));
   await fs.unlink(markerPath(root, id)).catch((error: unknown) => {

@@ -12,6 +12,8 @@ export const FILE_MODE = 0o600;
 export const SESSIONS_DIR = 'sessions';
 export const ARCHIVED_DIR = 'archived';
 export const RECEIPTS_DIR = 'receipts';
+/** hosted-handoffs/<sessionId>: the payload digest of a hosted handoff's request (src/core/handoff/hosted-handoff-key.ts). */
+export const HOSTED_HANDOFFS_DIR = 'hosted-handoffs';
 export const ARTIFACTS_DIR = 'artifacts';
 export const EVENTS_FILE = 'events.jsonl';
 export const HANDOFF_FILE = 'handoff.json';
