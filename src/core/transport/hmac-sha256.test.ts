@@ -1,6 +1,7 @@
+// Beside the transport, not in src/shared: it checks the pure module against node:crypto, which src/shared may not import.
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { equalInConstantTime, hexOf, hmacSha256, sha256 } from './hmac-sha256.js';
+import { equalInConstantTime, hexOf, hmacSha256, sha256 } from '../../shared/hmac-sha256.js';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 
