@@ -2,11 +2,18 @@
  * Issue 15, the UI rows of the table: a real `baton serve` on the candidates corpus
  * (bench/importers/candidates-corpus.ts) and real Chromium through Playwright. Measured from
  * navigation until the list's total reads every candidate and the first row is painted:
- *   - new host, warm cache: host started, then the page opened (from the spawn)
- *   - page reload, host warm: the same page reloaded
+ *   - new host, warm cache, two definitions (fifteenth sitting), both from the spawn:
+ *       "tab alongside": the browser tab is opened (`browser.newPage()`) while the host starts, as a
+ *         person's running browser opens a tab while or after `baton serve` starts; the page is
+ *         navigated once both the address and the tab are there. This is the host + the page.
+ *       "tab after" (the figure of the tenth to fourteenth sittings): the address awaited, then
+ *         the tab opened, then the navigation; it adds Chromium's tab creation (300–700 ms under
+ *         load) to the host + page.
+ *     The tab's creation (`browser.newPage()` alone) is reported on its own row.
+ *   - page reload, host warm: the same page reloaded (after the "tab alongside" run)
  *   - fresh data directory (--fresh-runs, default 1): a host on an empty BATON_HOME (no caches),
  *     the page opened at once: when the cold-scan progress line shows, when the first row is
- *     painted, when every candidate is counted
+ *     painted, when every candidate is counted; both definitions of the tab, as above
  * `node -e ""` is timed in the same run as the baseline. Beside each wall time, the host's CPU
  * (user + system) until then: on a shared machine the wall times swell, the CPU much less.
  * Needs `npm run build` (out/renderer). Each build serves its own out/renderer, so a build's
@@ -84,10 +91,38 @@ async function until(page: Page, t0: number, predicate: () => boolean): Promise<
   return performance.now() - t0;
 }
 
+/**
+ * "alongside": a blank tab is opened while the host starts; "after": once its address is printed.
+ * `tab` is how long `browser.newPage()` took (Chromium's own cost, not the host's nor the page's).
+ */
+type TabWhen = 'alongside' | 'after';
+async function hostAndTab(browser: Browser, bin: string, when: TabWhen, dataDir = env.BATON_HOME): Promise<{ child: ChildProcess; url: string; page: Page; serving: number; tab: number }> {
+  const t0 = performance.now();
+  const openTab = async () => {
+    const t = performance.now();
+    const page = await browser.newPage();
+    return { page, tab: performance.now() - t };
+  };
+  if (when === 'after') {
+    const { child, url } = await startHost(bin, dataDir);
+    const serving = performance.now() - t0;
+    return { child, url, serving, ...(await openTab()) };
+  }
+  const tabbed = openTab();
+  const host = await startHost(bin, dataDir).catch(async (error: unknown) => {
+    await (await tabbed).page.close();
+    throw error;
+  });
+  const serving = performance.now() - t0;
+  return { ...host, serving, ...(await tabbed) };
+}
+
 /** ms from the spawn: the host's address printed, the page loaded, progress shown, first row, all counted. */
 interface FreshRun {
   /** Host CPU when the first row was painted, ms. */
   firstCpu: number;
+  /** `browser.newPage()` alone (opened alongside the spawn), ms. */
+  tab: number;
   serving: number;
   loaded: number;
   progress: number;
@@ -96,12 +131,10 @@ interface FreshRun {
 }
 
 /** A host on an empty data directory: progress shown, first row, all counted; ms from the spawn. */
-async function freshDataDir(browser: Browser, bin: string, expected: number): Promise<FreshRun> {
+async function freshDataDir(browser: Browser, bin: string, expected: number, when: TabWhen): Promise<FreshRun> {
   const dataDir = await mkdtemp(join(dir, 'fresh-data-'));
   const t0 = performance.now();
-  const { child, url } = await startHost(bin, dataDir);
-  const serving = performance.now() - t0;
-  const page = await browser.newPage();
+  const { child, url, page, serving, tab } = await hostAndTab(browser, bin, when, dataDir);
   try {
     await page.goto(url);
     const loaded = performance.now() - t0;
@@ -110,7 +143,7 @@ async function freshDataDir(browser: Browser, bin: string, expected: number): Pr
     const first = await until(page, t0, () => document.querySelector('[data-testid="session-item"]') !== null);
     const firstCpu = await cpuMs(child);
     const all = await untilListed(page, expected, t0);
-    return { serving, loaded, progress, first, all, firstCpu };
+    return { serving, tab, loaded, progress, first, all, firstCpu };
   } finally {
     await page.close();
     await stop(child);
@@ -120,23 +153,40 @@ async function freshDataDir(browser: Browser, bin: string, expected: number): Pr
 
 /** One build's runs: a new host on the warm cache and the page reloaded, `runs` times; fresh data directories. */
 interface BuildRuns {
+  /** New host, tab opened alongside the spawn: ms from the spawn, and the host's CPU until then. */
   fresh: number[];
   freshCpu: number[];
+  /** `browser.newPage()` alone, opened alongside the spawn. */
+  tabs: number[];
+  /** New host, tab opened after the address (the earlier sittings' definition). */
+  after: number[];
+  afterCpu: number[];
+  afterTabs: number[];
   reloads: number[];
   reloadCpu: number[];
+  /** Fresh data directories, the tab opened alongside the spawn. */
   freshDirs: FreshRun[];
+  /** The same, the tab opened after the address (the earlier definition). */
+  freshAfter: FreshRun[];
 }
 
-async function warmRun(browser: Browser, bin: string, expected: number, into: BuildRuns): Promise<void> {
+async function warmRun(browser: Browser, bin: string, expected: number, when: TabWhen, into: BuildRuns): Promise<void> {
   // --stale: the index was confirmed long ago (a host started minutes after the last scan), so no quick start.
   if (args.has('stale')) await writeFile(join(env.BATON_HOME, 'importers-candidates.idx.verified'), '1');
   const t0 = performance.now();
-  const { child, url } = await startHost(bin);
-  const page = await browser.newPage();
+  const { child, url, page, tab } = await hostAndTab(browser, bin, when);
   try {
     await page.goto(url);
-    into.fresh.push(await untilListed(page, expected, t0));
+    const listed = await untilListed(page, expected, t0);
+    if (when === 'after') {
+      into.after.push(listed);
+      into.afterCpu.push(await cpuMs(child));
+      into.afterTabs.push(tab);
+      return;
+    }
+    into.fresh.push(listed);
     into.freshCpu.push(await cpuMs(child));
+    into.tabs.push(tab);
     const t1 = performance.now();
     await page.reload();
     into.reloads.push(await untilListed(page, expected, t1));
@@ -151,15 +201,22 @@ async function warmRun(browser: Browser, bin: string, expected: number, into: Bu
 function rowsOf(r: BuildRuns, expected: number): Array<[string, string]> {
   const cell = (values: number[], cpu?: number[]) => `${Math.round(median(values))} / ${Math.round(Math.min(...values))}${cpu ? `; CPU ${median(cpu)}` : ''}`;
   const f = (k: keyof FreshRun) => r.freshDirs.map((run) => run[k]);
+  const a = (k: keyof FreshRun) => r.freshAfter.map((run) => run[k]);
   return [
-    [`new host, warm cache: ${expected} counted, first row painted`, cell(r.fresh, r.freshCpu)],
+    [`new host, warm cache, tab opened alongside the spawn: ${expected} counted, first row painted`, cell(r.fresh, r.freshCpu)],
+    ['  its tab: browser.newPage() alone', cell(r.tabs)],
+    [`new host, warm cache, tab opened after the address (earlier definition)`, cell(r.after, r.afterCpu)],
+    ['  its tab: browser.newPage() alone', cell(r.afterTabs)],
     ['page reload, host warm', cell(r.reloads, r.reloadCpu)],
     ...(r.freshDirs.length === 0 ? [] : ([
-      ['fresh data directory: host address printed', cell(f('serving'))],
+      ['fresh data directory (tab opened alongside the spawn): host address printed', cell(f('serving'))],
+      ['fresh data directory: its tab, browser.newPage() alone', cell(f('tab'))],
       ['fresh data directory: page loaded', cell(f('loaded'))],
       ['fresh data directory: cold-scan progress shown', cell(f('progress'))],
       ['fresh data directory: first row painted', cell(f('first'), f('firstCpu'))],
       [`fresh data directory: all ${expected} counted`, cell(f('all'))],
+      ['fresh data directory, tab opened after the address (earlier definition): first row painted', cell(a('first'), a('firstCpu'))],
+      ['  its tab: browser.newPage() alone', cell(a('tab'))],
     ] as Array<[string, string]>)),
   ];
 }
@@ -179,12 +236,22 @@ async function main(): Promise<void> {
   }
   // The order alternates from run to run (in-turn.ts): the second of a pair came out faster whichever build it was.
   const builds = BEFORE === undefined ? [BATON] : [BEFORE, BATON];
-  const results = new Map<string, BuildRuns>(builds.map((bin) => [bin, { fresh: [], freshCpu: [], reloads: [], reloadCpu: [], freshDirs: [] }]));
+  const results = new Map<string, BuildRuns>(builds.map((bin) => [bin, { fresh: [], freshCpu: [], tabs: [], after: [], afterCpu: [], afterTabs: [], reloads: [], reloadCpu: [], freshDirs: [], freshAfter: [] }]));
   const browser = await chromium.launch({ executablePath: CHROMIUM });
   const freshRuns = Number(args.get('fresh-runs') ?? 1);
   try {
-    for (let i = 0; i < runs; i++) for (const bin of inTurn(builds, i)) await warmRun(browser, bin, expected, results.get(bin)!);
-    for (let i = 0; i < freshRuns; i++) for (const bin of inTurn(builds, i)) results.get(bin)!.freshDirs.push(await freshDataDir(browser, bin, expected));
+    // Both definitions in every round, their order alternating too (in-turn.ts).
+    for (let i = 0; i < runs; i++) {
+      for (const when of inTurn<TabWhen>(['alongside', 'after'], i)) for (const bin of inTurn(builds, i)) await warmRun(browser, bin, expected, when, results.get(bin)!);
+    }
+    for (let i = 0; i < freshRuns; i++) {
+      for (const when of inTurn<TabWhen>(['alongside', 'after'], i)) {
+        for (const bin of inTurn(builds, i)) {
+          const run = await freshDataDir(browser, bin, expected, when);
+          (when === 'alongside' ? results.get(bin)!.freshDirs : results.get(bin)!.freshAfter).push(run);
+        }
+      }
+    }
   } finally {
     await browser.close();
   }
