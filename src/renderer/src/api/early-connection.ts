@@ -1,3 +1,4 @@
+import { FIRST_SCREEN_QUERY } from '../../../shared/first-screen';
 import { safeSessionStorage, takeToken, wsUrlFor } from './token';
 import type { WebSocketLike } from './ws-transport';
 
@@ -10,10 +11,12 @@ import type { WebSocketLike } from './ws-transport';
  * bundler move the contract into a chunk of its own, which the entry then evaluates first.
  */
 export interface EarlyConnection {
-  /** The socket's address, the token in it. */
+  /** The host's socket address, the token in it: what a reconnect opens. */
   url: string;
   /** The socket; events that fire before the transport listens wait for it (lateListeners). */
   socket: WebSocketLike;
+  /** The socket's own address asked for the first screen (shared/first-screen.ts): the host answers it unasked. */
+  asksFirstScreen: boolean;
 }
 
 type SocketEvent = 'open' | 'message' | 'close' | 'error';
@@ -63,7 +66,8 @@ export function openEarlyConnection(win: Window): void {
   if (token === null) return;
   const url = wsUrlFor(win.location, token);
   try {
-    opened = { url, socket: lateListeners(new (win as Window & typeof globalThis).WebSocket(url)) };
+    // The first screen's rows are asked in the address: the host answers while the modules evaluate.
+    opened = { url, socket: lateListeners(new (win as Window & typeof globalThis).WebSocket(`${url}&${FIRST_SCREEN_QUERY}`)), asksFirstScreen: true };
   } catch {
     // A malformed address: the transport opens its own socket and reports the failure.
   }
