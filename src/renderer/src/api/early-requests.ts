@@ -10,8 +10,6 @@ import type { BatonApi } from './types';
 interface EarlyAnswer {
   answer: Promise<unknown>;
   stopWatching: () => void;
-  /** Its value once it came (peekEarly): the first render can show it instead of a render without it. */
-  settled?: { value: unknown };
 }
 const early = new WeakMap<BatonApi, Map<string, EarlyAnswer>>();
 
@@ -39,20 +37,7 @@ export function askEarly<C extends UiChannel>(api: BatonApi, channel: C, payload
     stopWatching();
     if (asked.get(key)?.answer === answer) asked.delete(key);
   });
-  const entry: EarlyAnswer = { answer, stopWatching };
-  asked.set(key, entry);
-  answer.then((value) => (entry.settled = { value }), () => undefined);
-}
-
-/**
- * The early answer's value if it has already come (and has not gone stale), without taking it;
- * undefined otherwise. A new page's first render reads it (issue 15): the host answers the first
- * screen as its socket is accepted (shared/first-screen.ts), often before the page's modules have
- * evaluated, and rows drawn in the first render skip a render and a layout of an empty list.
- * `invokeEarly` still takes the same answer afterwards.
- */
-export function peekEarly<C extends UiChannel>(api: BatonApi, channel: C, payload: UiRequest<C>): UiResponse<C> | undefined {
-  return early.get(api)?.get(requestKey(channel, payload))?.settled?.value as UiResponse<C> | undefined;
+  asked.set(key, { answer, stopWatching });
 }
 
 /**

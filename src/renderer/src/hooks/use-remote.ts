@@ -23,11 +23,8 @@ interface State<T> {
  * different session never shows the previous one's content; answers for an old key are dropped.
  * `load` null means "nothing to fetch".
  */
-export function useRemote<T>(key: string, load: (() => Promise<T>) | null, initial?: () => T | undefined): Remote<T> {
-  // `initial`: a value already here at the first render (an early answer, peekEarly); it is still loaded once.
-  const [state, setState] = useState<State<T>>(() => ({ key, value: initial?.(), error: undefined, loading: load !== null }));
-  /** The key the first render had a value for (`initial`), until the first effect has run. */
-  const initialKey = useRef<string | null>(state.value !== undefined ? key : null);
+export function useRemote<T>(key: string, load: (() => Promise<T>) | null): Remote<T> {
+  const [state, setState] = useState<State<T>>({ key, value: undefined, error: undefined, loading: load !== null });
   const loadRef = useRef(load);
   loadRef.current = load;
   const run = useRef({ key, inFlight: false, again: false, alive: true });
@@ -60,10 +57,7 @@ export function useRemote<T>(key: string, load: (() => Promise<T>) | null, initi
   useEffect(() => {
     const control = { key, inFlight: false, again: false, alive: true };
     run.current = control;
-    // The first render's `initial` value stays while its key loads; any other key starts empty.
-    if (initialKey.current === key) setState((s) => ({ ...s, loading: loadRef.current !== null }));
-    else setState({ key, value: undefined, error: undefined, loading: loadRef.current !== null });
-    initialKey.current = null;
+    setState({ key, value: undefined, error: undefined, loading: loadRef.current !== null });
     fetchNow(key);
     return () => {
       control.alive = false;

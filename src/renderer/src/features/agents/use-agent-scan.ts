@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { toApiError, type ApiError, type BatonApi } from '../../api';
-import { invokeEarly, peekEarly } from '../../api/early-requests';
-import { AGENT_FIRST_PAGE, AGENT_PAGE_SIZE, type AgentCandidate, type AgentScan } from '../../../../shared/agents';
+import { invokeEarly } from '../../api/early-requests';
+import { AGENT_FIRST_PAGE, AGENT_PAGE_SIZE, type AgentCandidate } from '../../../../shared/agents';
 import type { UiEventPayload } from '../../../../shared/ui-contract';
 import { useReconnect } from '../../hooks/use-connection';
 
@@ -32,8 +32,7 @@ export const FIRST_AGENT_PAGE_REQUEST = { offset: 0, limit: AGENT_FIRST_PAGE };
  * kept the first screen waiting for all of them (issue 15).
  */
 export function useAgentScan(api: BatonApi): AgentScanState {
-  // The first page, if its early answer has come already: the first render shows its rows.
-  const [state, setState] = useState<Omit<AgentScanState, 'rescan'>>(() => firstPageState(peekEarly(api, 'agents:list', FIRST_AGENT_PAGE_REQUEST)));
+  const [state, setState] = useState<Omit<AgentScanState, 'rescan'>>({ candidates: EMPTY, total: 0, scanning: true, error: undefined, settled: false, progress: undefined });
   const generation = useRef(0);
 
   /** `quiet`: a live update from the host (a watched file changed); the list is swapped without a spinner. */
@@ -49,7 +48,7 @@ export function useAgentScan(api: BatonApi): AgentScanState {
         let got = first.candidates;
         // A host still on its first scan answers the rows read so far: keep the progress line up.
         const scanning = first.scanning === true;
-        setState((s) => ({ ...firstPageState(first), progress: scanning ? s.progress : undefined }));
+        setState((s) => ({ candidates: got, total, scanning, error: undefined, settled: true, progress: scanning ? s.progress : undefined }));
         // While the host still scans, the first page is enough: the rest would be fetched again
         // at the next agents:changed, competing with the scan for the same cores.
         while (!scanning && got.length < total) {
@@ -83,10 +82,4 @@ export function useAgentScan(api: BatonApi): AgentScanState {
   useReconnect(api, rescan);
 
   return { ...state, rescan };
-}
-
-/** The state a first page gives (an older host answers everything at once, without a total); before it, an empty list still scanning. */
-function firstPageState(first: AgentScan | undefined): Omit<AgentScanState, 'rescan'> {
-  if (first === undefined) return { candidates: EMPTY, total: 0, scanning: true, error: undefined, settled: false, progress: undefined };
-  return { candidates: first.candidates, total: first.total ?? first.candidates.length, scanning: first.scanning === true, error: undefined, settled: true, progress: undefined };
 }
