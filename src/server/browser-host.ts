@@ -11,8 +11,6 @@ import { readRendererFile } from '../core/static-files.js';
 import { RENDERER_CSP } from '../shared/csp.js';
 import { isLoopbackHost, isLoopbackOrigin } from '../shared/loopback-host.js';
 import { markPhase } from '../core/perf/phase-trace.js';
-import { asksFirstScreen } from '../shared/first-screen.js';
-import { FIRST_SCREEN_REQUESTS } from '../shared/first-screen-requests.js';
 
 /**
  * A built asset named by its content (`assets/index-Duv2UW02.js`): a new build names it anew, so
@@ -119,11 +117,10 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       socket.end(`HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
       return;
     }
-    const firstScreen = asksFirstScreen(url.searchParams);
-    wss.handleUpgrade(request, socket, head, (ws) => bindSocket(ws, firstScreen));
+    wss.handleUpgrade(request, socket, head, (ws) => bindSocket(ws));
   });
 
-  function bindSocket(ws: WebSocket, firstScreen: boolean) {
+  function bindSocket(ws: WebSocket) {
     const unsubscribe = services.onUiEvent((event, payload) => sendWs(ws, { kind: 'event', event, payload }));
     ws.on('close', unsubscribe);
     // A frame ws refuses (over maxPayload, invalid UTF-8, RSV bits, unmasked) arrives here; ws has
@@ -132,16 +129,6 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     ws.on('message', (data) => {
       void answer(ws, data).catch(() => ws.terminate());
     });
-    // The page's first socket asked for the first screen in its address (shared/first-screen.ts):
-    // answered now, while the page's modules still evaluate, as if asked under the reserved ids.
-    if (firstScreen) {
-      for (const { id, channel, payload } of FIRST_SCREEN_REQUESTS) void respond(ws, id, channel, payload).catch(() => ws.terminate());
-    }
-  }
-
-  async function respond(ws: WebSocket, id: number, channel: string, payload: unknown) {
-    const result = await services.dispatch(channel, payload);
-    sendWs(ws, { kind: 'response', id, result });
   }
 
   async function answer(ws: WebSocket, data: RawData) {
@@ -156,7 +143,8 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       ws.close(1008, 'bad message');
       return;
     }
-    await respond(ws, parsed.data.id, parsed.data.channel, parsed.data.payload);
+    const result = await services.dispatch(parsed.data.channel, parsed.data.payload);
+    sendWs(ws, { kind: 'response', id: parsed.data.id, result });
   }
 
   await new Promise<void>((resolveListen, reject) => {

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { FIRST_SCREEN_REQUESTS } from '../../../shared/first-screen-requests';
 import { HandlerResult, uiChannels, uiEvents, type UiChannel, type UiEvent, type UiEventPayload, type UiRequest, type UiResponse } from '../../../shared/ui-contract';
 import { ApiError, ClientErrorCode } from './api-error';
 import type { BatonBridge } from './baton-bridge';
@@ -91,7 +90,7 @@ export function createApi(options: CreateApiOptions = {}): BatonApi {
   // The browser host keeps client-local preferences in this page's localStorage (the desktop shell: electron-store).
   const storage = safeLocalStorage(win);
   const { early } = options;
-  if (early !== undefined) return createApiFromTransport(withLocalPreferences(createWsTransport({ ...options.ws, url: early.url, early: early.socket, urlAsked: early.asksFirstScreen ? FIRST_SCREEN_REQUESTS : [] }), storage));
+  if (early !== undefined) return createApiFromTransport(withLocalPreferences(createWsTransport({ ...options.ws, url: early.url, early: early.socket }), storage));
   const token = takeToken({ location: win.location, history: win.history, sessionStorage: safeSessionStorage(win) });
   if (token === null) return createApiFromTransport(withLocalPreferences(createNoTokenTransport(), storage));
   return createApiFromTransport(withLocalPreferences(createWsTransport({ ...options.ws, url: wsUrlFor(win.location, token) }), storage));

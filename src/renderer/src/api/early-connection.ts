@@ -1,4 +1,3 @@
-import { FIRST_SCREEN_QUERY } from '../../../shared/first-screen';
 import { safeSessionStorage, takeToken, wsUrlFor } from './token';
 import type { WebSocketLike } from './ws-transport';
 
@@ -11,12 +10,10 @@ import type { WebSocketLike } from './ws-transport';
  * bundler move the contract into a chunk of its own, which the entry then evaluates first.
  */
 export interface EarlyConnection {
-  /** The host's socket address, the token in it: what a reconnect opens. */
+  /** The socket's address, the token in it. */
   url: string;
   /** The socket; events that fire before the transport listens wait for it (lateListeners). */
   socket: WebSocketLike;
-  /** The socket's own address asked for the first screen (shared/first-screen.ts): the host answers it unasked. */
-  asksFirstScreen: boolean;
 }
 
 type SocketEvent = 'open' | 'message' | 'close' | 'error';
@@ -66,8 +63,7 @@ export function openEarlyConnection(win: Window): void {
   if (token === null) return;
   const url = wsUrlFor(win.location, token);
   try {
-    // The first screen's rows are asked in the address: the host answers while the modules evaluate.
-    opened = { url, socket: lateListeners(new (win as Window & typeof globalThis).WebSocket(`${url}&${FIRST_SCREEN_QUERY}`)), asksFirstScreen: true };
+    opened = { url, socket: lateListeners(new (win as Window & typeof globalThis).WebSocket(url)) };
   } catch {
     // A malformed address: the transport opens its own socket and reports the failure.
   }

@@ -27,23 +27,12 @@ export interface WsTransportOptions {
   requestTimeoutMs?: number;
   /** A socket opened before the transport existed (early-connection.ts): its first connection. */
   early?: WebSocketLike;
-  /** Requests the early socket's address asked (shared/first-screen.ts): answered without a frame. */
-  urlAsked?: readonly UrlAskedRequest[];
-}
-
-/** A request asked by a socket's address, under an id the transport reserves. */
-export interface UrlAskedRequest {
-  readonly id: number;
-  readonly channel: string;
-  readonly payload: unknown;
 }
 
 interface Pending {
   channel: string;
   frame: string;
   sent: boolean;
-  /** Asked by this socket's address: it is on the host's side once the socket opens. */
-  askedBy?: WebSocketLike;
   resolve: (raw: unknown) => void;
   reject: (error: ApiError) => void;
   timer: ReturnType<typeof setTimeout>;
@@ -70,8 +59,6 @@ export function createWsTransport(options: WsTransportOptions): Transport {
   let reconnectTimer: ReturnType<typeof setTimeout> | null = null;
   let closed = false;
   let connectedBefore = false;
-  /** The answers the early socket's address asked for, until a caller asks the same (channel and payload). */
-  const urlAnswers = new Map<string, Promise<unknown>>();
 
   function setState(next: ConnectionState): void {
     state = next;
@@ -105,8 +92,6 @@ export function createWsTransport(options: WsTransportOptions): Transport {
       connectedBefore = true;
       setState({ status: 'connected' });
       for (const entry of pending.values()) {
-        // Asked by this socket's address: the host answers it unasked. Another socket sends the frame.
-        if (entry.askedBy === current) entry.sent = true;
         if (!entry.sent) {
           current.send(entry.frame);
           entry.sent = true;
@@ -189,40 +174,20 @@ export function createWsTransport(options: WsTransportOptions): Transport {
         new ApiError(ClientErrorCode.TOO_MANY_REQUESTS, `${MAX_PENDING_REQUESTS} requests are already waiting for Baton; "${channel}" was not sent.`, channel),
       );
     }
-    const key = urlAskedKey(channel, payload);
-    const answered = urlAnswers.get(key);
-    if (answered !== undefined) {
-      urlAnswers.delete(key);
-      return answered;
-    }
-    return track(nextId++, channel, payload);
-  }
-
-  /** A pending request under `id`: sent now if a socket is open and `askedBy` did not ask it already. */
-  function track(id: number, channel: string, payload: unknown, askedBy?: WebSocketLike): Promise<unknown> {
+    const id = nextId++;
     const message: WsClientMessage = { kind: 'request', id, channel, payload };
     return new Promise<unknown>((resolve, reject) => {
       const timer = setTimeout(() => {
         if (settle(id) === undefined) return;
         reject(new ApiError(ClientErrorCode.TIMEOUT, `Baton did not answer "${channel}" within ${Math.round(timeoutMs / 1000)} s.`, channel));
       }, timeoutMs);
-      const entry: Pending = { channel, frame: JSON.stringify(message), sent: false, askedBy, resolve, reject, timer };
+      const entry: Pending = { channel, frame: JSON.stringify(message), sent: false, resolve, reject, timer };
       pending.set(id, entry);
       if (socket !== null && socket.readyState === OPEN) {
-        if (askedBy !== socket) socket.send(entry.frame);
+        socket.send(entry.frame);
         entry.sent = true;
       }
     });
-  }
-
-  // Before the first connection: its socket may have opened, and its answers wait in lateListeners.
-  // A socket that closes unopened never reached the host: its asked requests go as frames on the next.
-  for (const asked of options.early === undefined ? [] : (options.urlAsked ?? [])) {
-    const answer = track(asked.id, asked.channel, asked.payload, options.early);
-    // Nobody may ask it (a locked store shows its own screen first): not an unhandled rejection.
-    answer.catch(() => undefined);
-    urlAnswers.set(urlAskedKey(asked.channel, asked.payload), answer);
-    nextId = Math.max(nextId, asked.id + 1);
   }
 
   function close(): void {
@@ -259,9 +224,4 @@ export function createWsTransport(options: WsTransportOptions): Transport {
     onConnection: (listener) => connectionListeners.add(listener),
     close,
   };
-}
-
-/** Requests are the same when their channel and payload's JSON are. */
-function urlAskedKey(channel: string, payload: unknown): string {
-  return `${channel} ${JSON.stringify(payload)}`;
 }
