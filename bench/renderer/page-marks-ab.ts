@@ -2,7 +2,8 @@
  * Issue 15, where a new page waits for its first row, two builds alternated run for run: a real
  * `baton serve` on the corpus's warm data directory and real Chromium, with marks taken inside the
  * page (an init script; ms since the navigation began): the WebSocket created and open, the first
- * screen's `agents:list` answer received (the largest frame), the first candidate row in the DOM.
+ * screen's `agents:list` answer received (the largest frame), the app's first render in the DOM
+ * (the shell), the first candidate row in the DOM (the same as the shell's: the rows came in the first render).
  * Per build, medians of: those marks and the bench's own navigation → row seen (raf polling).
  *
  *   npm run build && npx tsx bench/renderer/page-marks-ab.ts --dir=/tmp/c15f/full --before=/tmp/before/bin/baton.js [--after=other/bin/baton.js] [--runs=8]
@@ -20,7 +21,7 @@ if (!args.has('before')) throw new Error('--before=<other build>/bin/baton.js is
 // --after: another build in place of this one (three builds compared pairwise).
 const builds = [resolve(args.get('before')!), resolve(args.get('after') ?? resolve(import.meta.dirname, '..', '..', 'bin', 'baton.js'))];
 const env = { ...process.env, HOME: join(dir, 'home'), BATON_HOME: join(dir, 'data'), XDG_RUNTIME_DIR: join(dir, 'run') };
-const MARKS = ['socket created', 'socket open', 'first answer', 'row in DOM', 'row seen by the bench'] as const;
+const MARKS = ['socket created', 'socket open', 'first answer', 'shell in DOM', 'row in DOM', 'row seen by the bench'] as const;
 
 // A string, not a function: tsx would wrap a function's inner names in a helper the page lacks.
 const PAGE_MARKS = `
@@ -36,6 +37,7 @@ const PAGE_MARKS = `
     }
   };
   new MutationObserver((_, observer) => {
+    if (document.getElementById('root')?.firstElementChild) mark('shell in DOM');
     if (document.querySelector('[data-testid="session-item"]') === null) return;
     mark('row in DOM');
     observer.disconnect();
@@ -74,6 +76,9 @@ async function main(): Promise<void> {
   }
   console.log(`medians of ${runs} runs per build, ms since the navigation began`);
   console.table(MARKS.map((m) => ({ mark: m, before: Math.round(median(results.get(builds[0]!)!.get(m)!)), 'this build': Math.round(median(results.get(builds[1]!)!.get(m)!)) })));
+  // Runs whose rows were drawn by the app's first render (no render of an empty list before them).
+  const inFirst = (bin: string) => results.get(bin)!.get('row in DOM')!.filter((row, i) => row === results.get(bin)!.get('shell in DOM')![i]).length;
+  console.log(`rows in the first render: before ${inFirst(builds[0]!)} of ${runs}, this build ${inFirst(builds[1]!)} of ${runs}`);
   console.log(`before: ${builds[0]}\nthis build: ${builds[1]}`);
   console.log(`load average: ${(await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).join(' ')}`);
 }
