@@ -114,7 +114,7 @@ describe('baton resume picker in a real pty', () => {
     }
   }, 60_000);
 
-  it('from the built launcher with a host running: the socket connects before clack evaluates, and neither node:crypto nor node:fs/promises loads', async () => {
+  it('from the built launcher with a host running: the picker bundle alone draws it, the socket connects before clack evaluates, and neither node:crypto nor node:fs/promises loads', async () => {
     const launcher = join(REPO, 'bin', 'baton.js');
     if (!existsSync(join(REPO, 'dist', 'cli', 'baton-resume.cjs'))) throw new Error('the build is missing: run npm run build:node first (npm test does)');
     const saved = { home: process.env.HOME, runtime: process.env.XDG_RUNTIME_DIR };
@@ -127,7 +127,13 @@ describe('baton resume picker in a real pty', () => {
       const trace = join(root, 'picker-trace.jsonl');
       const modules = join(root, 'picker-modules.json');
       const hook = join(root, 'modules-at-exit.cjs');
-      await writeFile(hook, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(modules)}, JSON.stringify(process.moduleLoadList)));\n`);
+      const bundles = join(root, 'picker-bundles.json');
+      // Records every bundle the launcher reads (bin/load-cli.js reads them with fs.readFileSync).
+      await writeFile(
+        hook,
+        "const fs = require('node:fs'); const read = fs.readFileSync; const seen = []; fs.readFileSync = function (file, ...rest) { if (typeof file === 'string' && file.endsWith('.cjs')) seen.push(require('node:path').basename(file)); return read.call(this, file, ...rest); };\n" +
+          `process.on('exit', () => { fs.writeFileSync(${JSON.stringify(modules)}, JSON.stringify(process.moduleLoadList)); fs.writeFileSync(${JSON.stringify(bundles)}, JSON.stringify(seen)); });\n`,
+      );
       const { code, screen } = await inPty(/task number 10/, ['\u001b'], `node --require ${JSON.stringify(hook)} ${JSON.stringify(launcher)}`, root, { BATON_PHASE_TRACE: trace });
       expect(code).toBe(1);
       expect(screen).toMatch(/\/home\/dev\/api\s+task number 10 in api/);
@@ -144,6 +150,9 @@ describe('baton resume picker in a real pty', () => {
       expect(loaded).not.toContain('NativeModule crypto');
       // node:fs/promises loads on first use in the resume bundle (scripts/build-cli.js): a hosted first screen calls none of it.
       expect(loaded).not.toContain('NativeModule fs/promises');
+      // The first screen came from the small hosted-picker bundle (picker-main.ts): the resume
+      // bundle (the store, the scanner, commander) was never read.
+      expect(JSON.parse(await readFile(bundles, 'utf8'))).toEqual(['baton-picker.cjs']);
     } finally {
       await host.close();
       process.env.HOME = saved.home;
@@ -194,6 +203,37 @@ describe('baton resume picker in a real pty', () => {
     expect(result.code).toBe(2);
     expect(JSON.parse(result.stdout)).toMatchObject({ ok: false, code: 'BAD_ARGUMENT' });
   }, 60_000);
+  it('from the built launcher with a host running: a search picks a Claude Code row, and a Baton session is claimed through the resume bundle (last: it adds a session)', async () => {
+    const launcher = join(REPO, 'bin', 'baton.js');
+    if (!existsSync(join(REPO, 'dist', 'cli', 'baton-picker.cjs'))) throw new Error('the build is missing: run npm run build:node first (npm test does)');
+    const saved = { home: process.env.HOME, runtime: process.env.XDG_RUNTIME_DIR };
+    process.env.HOME = join(root, 'home');
+    process.env.XDG_RUNTIME_DIR = join(root, 'run');
+    await mkdir(join(root, 'run'), { recursive: true, mode: 0o700 });
+    const host = await startHostServices({ dataDir: join(root, 'data'), kind: 'browser', capabilities: BROWSER_HOST_CAPABILITIES });
+    try {
+      await host.candidates.ready;
+      const env = { ...process.env, BATON_HOME: join(root, 'data') };
+      const picked = await inPty(/task number 10/, ['number 3 web', '\r'], `node ${JSON.stringify(launcher)}`);
+      expect(picked.code).toBe(0);
+      expect(picked.screen).toContain('Continue in: cd "/home/dev/web"');
+      expect(picked.screen).toContain(`claude --resume ${idOf(3)}`);
+      // A Baton session, landed by a handoff: the picker bundle hands the chosen id to `baton resume ID`.
+      const messages = join(root, 'baton-row.jsonl');
+      await writeFile(messages, '{"role":"user","content":"a baton row to claim"}\n');
+      await new Promise<void>((done, fail) =>
+        execFile(process.execPath, [launcher, 'handoff', '--cwd', join(root, 'home'), '--title', 'zz baton row zz', '--messages', messages, '--no-launch', '--json', '--timeout', '0'], { cwd: REPO, env }, (error) => (error ? fail(error) : done())),
+      );
+      const claimed = await inPty(/zz baton row zz/, ['zz baton row', '\r'], `node ${JSON.stringify(launcher)}`);
+      expect(claimed.code).toBe(0);
+      expect(claimed.screen).toMatch(/The terminal now holds session \S+ \(epoch \d+/);
+    } finally {
+      await host.close();
+      process.env.HOME = saved.home;
+      if (saved.runtime === undefined) delete process.env.XDG_RUNTIME_DIR;
+      else process.env.XDG_RUNTIME_DIR = saved.runtime;
+    }
+  }, 90_000);
 });
 
 describe('baton resume picker without a host, from a trusted candidate index', () => {
