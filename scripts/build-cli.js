@@ -167,6 +167,23 @@ function narrowTextWidth() {
   };
 }
 
+/**
+ * clack's modules (@clack/core, @clack/prompts) get src/cli/picker/style-text.ts for node:util:
+ * util.styleText's colour check loads Node's colour module, which builds process.stderr (a
+ * tty.WriteStream on a terminal) at clack's top level, before the picker's first frame. The
+ * stand-in colours on the same terms (bench/README.md, "Fifteenth sitting"). Test:
+ * src/cli/picker/style-text.test.ts, src/cli/picker/resume-picker.test.ts.
+ */
+function clackStyleText() {
+  const styleText = join(process.cwd(), 'src', 'cli', 'picker', 'style-text.ts');
+  return {
+    name: 'clack-style-text',
+    setup(build) {
+      build.onResolve({ filter: /^node:util$/ }, (args) => (/[\\/]node_modules[\\/]@clack[\\/]/.test(args.importer) ? { path: styleText } : undefined));
+    },
+  };
+}
+
 const cliOptions = {
   entryPoints: ['src/cli/index.ts'],
   // Two levels below the repo root, like src/server: out/renderer is found the same way.
@@ -187,7 +204,7 @@ const cliOptions = {
   // web-tree-sitter's ES build loads node:module with a dynamic import(), which vm.Script (bin/
   // load-cli.js) cannot run; its CommonJS build does not.
   alias: { 'web-tree-sitter': './node_modules/web-tree-sitter/tree-sitter.cjs' },
-  plugins: [zodEnglishOnly(), commanderChildProcessOnUse(), narrowTextWidth()],
+  plugins: [zodEnglishOnly(), commanderChildProcessOnUse(), narrowTextWidth(), clackStyleText()],
 };
 /** The bundles whose usual run parses nothing (a warm listing, the picker's first screen): zod loads on first use there. */
 const parsesRarely = { ...cliOptions, plugins: [...cliOptions.plugins, zodOnFirstUse(), cryptoOnFirstUse()] };

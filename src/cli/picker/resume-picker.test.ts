@@ -132,6 +132,10 @@ describe('baton resume picker in a real pty', () => {
       await writeFile(
         hook,
         "const fs = require('node:fs'); const read = fs.readFileSync; const seen = []; fs.readFileSync = function (file, ...rest) { if (typeof file === 'string' && file.endsWith('.cjs')) seen.push(require('node:path').basename(file)); return read.call(this, file, ...rest); };\n" +
+          // Whether anything built process.stderr (its getter makes the stream on first use).
+          "const stderr = Object.getOwnPropertyDescriptor(process, 'stderr'); Object.defineProperty(process, 'stderr', { configurable: true, enumerable: stderr.enumerable, get() { if (!seen.includes('process.stderr')) seen.push('process.stderr'); return stderr.get.call(this); } });\n" +
+          // …and the first frame's place among them (its first write showing a row).
+          "const write = require('node:net').Socket.prototype.write; require('node:net').Socket.prototype.write = function (chunk, ...rest) { if (!seen.includes('frame') && String(chunk).replace(/\\u001b\\[[0-9;?]*[A-Za-z]/g, '').includes('task number 10')) seen.push('frame'); return write.call(this, chunk, ...rest); };\n" +
           `process.on('exit', () => { fs.writeFileSync(${JSON.stringify(modules)}, JSON.stringify(process.moduleLoadList)); fs.writeFileSync(${JSON.stringify(bundles)}, JSON.stringify(seen)); });\n`,
       );
       const { code, screen } = await inPty(/task number 10/, ['\u001b'], `node --require ${JSON.stringify(hook)} ${JSON.stringify(launcher)}`, root, { BATON_PHASE_TRACE: trace });
@@ -151,8 +155,12 @@ describe('baton resume picker in a real pty', () => {
       // node:fs/promises loads on first use in the resume bundle (scripts/build-cli.js): a hosted first screen calls none of it.
       expect(loaded).not.toContain('NativeModule fs/promises');
       // The first screen came from the small hosted-picker bundle (picker-main.ts): the resume
-      // bundle (the store, the scanner, commander) was never read.
-      expect(JSON.parse(await readFile(bundles, 'utf8'))).toEqual(['baton-picker.cjs']);
+      // bundle (the store, the scanner, commander) was never read. And process.stderr was never
+      // built: clack's styleText is style-text.ts's, without node:util's colour module.
+      const seen = JSON.parse(await readFile(bundles, 'utf8')) as string[];
+      expect(seen.filter((s) => s.endsWith('.cjs'))).toEqual(['baton-picker.cjs']);
+      expect(seen.filter((s) => !s.endsWith('.cjs')).slice(0, 1)).toEqual(['frame']);
+      expect(loaded).not.toContain('NativeModule internal/util/colors');
     } finally {
       await host.close();
       process.env.HOME = saved.home;
