@@ -20,8 +20,9 @@ async function run() {
     await fastList.startStoreKeyReads();
   }
   // `baton resume` alone, the picker: its first screen from a running host through a small bundle
-  // (issue 15); it declines (false) without a terminal or a host, and the resume bundle runs.
-  if (process.argv[2] === 'resume' && process.argv.length === 3 && pickerIsBuilt()) {
+  // (issue 15); it declines (false) without a terminal or a host, and the resume bundle runs. No
+  // socket file, no host: the bundle is not even compiled (bin/host-socket.js).
+  if (process.argv[2] === 'resume' && process.argv.length === 3 && require('./host-socket.js').hostMayRun() && pickerIsBuilt()) {
     if (await compilePicker().cli.tryHostedPicker(process.argv, () => compileResume().cli)) return;
   }
   let argv = process.argv;

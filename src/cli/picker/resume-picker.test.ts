@@ -188,12 +188,16 @@ describe('baton resume picker in a real pty', () => {
     await writeFile(
       hook,
       "const used = new Set(); const test = RegExp.prototype.test; RegExp.prototype.test = function (s) { if (this.source.includes('\\\\p{')) used.add(this.source); return test.call(this, s); };\n" +
-        `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(record)}, JSON.stringify([...used])));\n`,
+        // …and the bundles the launcher read: with no host's socket, the hosted picker's is not even compiled (bin/host-socket.js).
+        "const fs = require('node:fs'); const read = fs.readFileSync; const bundles = []; fs.readFileSync = function (file, ...rest) { if (typeof file === 'string' && file.endsWith('.cjs')) bundles.push(require('node:path').basename(file)); return read.call(this, file, ...rest); };\n" +
+        `process.on('exit', () => fs.writeFileSync(${JSON.stringify(record)}, JSON.stringify({ used: [...used], bundles })));\n`,
     );
     const { code, screen } = await inPty(/task number 10/, ['\u001b'], `node --require ${JSON.stringify(hook)} ${JSON.stringify(launcher)}`);
     expect(code).toBe(1);
     expect(screen).toMatch(/\/home\/dev\/api\s+task number 10 in api/);
-    expect(JSON.parse(await readFile(record, 'utf8'))).toEqual([]);
+    const { used, bundles } = JSON.parse(await readFile(record, 'utf8')) as { used: string[]; bundles: string[] };
+    expect(used).toEqual([]);
+    expect(bundles).toEqual(['baton-resume.cjs']);
   }, 60_000);
 
   it('Escape cancels: nothing resumed, exit 1', async () => {
