@@ -13,7 +13,7 @@ import * as nodeFsPromises from 'node:fs/promises';
 import { Script } from 'node:vm';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { compileCli, compileFastHandoff, compileFastList, compileHandoff, FAST_HANDOFF_BUNDLE, FAST_HANDOFF_CACHE, compileResume, compilePicker, compileShow, CLI_BUNDLE, PICKER_BUNDLE, PICKER_CACHE, CLI_CACHE, FAST_LIST_CACHE, HANDOFF_BUNDLE, HANDOFF_CACHE, LIST_BUNDLE, LIST_CACHE, RESUME_BUNDLE, RESUME_CACHE, SHOW_BUNDLE, SHOW_CACHE } from '../bin/load-cli.js';
+import { compileCli, compileFastHandoff, compileFastList, compileHandoff, FAST_HANDOFF_BUNDLE, FAST_HANDOFF_CACHE, compilePicker, compileShow, CLI_BUNDLE, PICKER_BUNDLE, PICKER_CACHE, CLI_CACHE, FAST_LIST_CACHE, HANDOFF_BUNDLE, HANDOFF_CACHE, LIST_BUNDLE, LIST_CACHE, RESUME_BUNDLE, RESUME_CACHE, SHOW_BUNDLE, SHOW_CACHE } from '../bin/load-cli.js';
 
 /**
  * zod's `locales` namespace (`z.locales`, `z.core.locales`) re-exports its 50 error-message
@@ -289,14 +289,6 @@ const handoff = compileHandoff();
 await quietly(() => handoff.cli.main(['node', 'baton', 'handoff', '--cwd', scratch, '--title', 'warm', '--messages', messages, '--dry-run', '--no-launch', '--json']));
 await writeFile(HANDOFF_CACHE, handoff.script.createCachedData());
 
-// The resume bundle's cache, warmed by its refusal off a terminal (module init and the command
-// line) and by one off-screen picker (its first screen's functions).
-const resume = compileResume();
-await quietly(async () => {
-  await resume.cli.main(['node', 'baton', 'resume', '--json']);
-  await resume.cli.warmPicker();
-});
-await writeFile(RESUME_CACHE, resume.script.createCachedData());
 
 // The hosted picker's cache, warmed by the same off-screen picker (clack and the list view; the
 // host's client compiles lazily, as the fast-list bundle's does).
@@ -333,6 +325,22 @@ const list = compileList();
 list.cli.main(['node', 'baton', 'list', '--json', '--no-host']).then(() => require('node:fs').writeFileSync(LIST_CACHE, list.script.createCachedData()));`;
 spawnSync(process.execPath, ['-e', warmList], { env: { ...process.env, ...listEnv }, stdio: ['ignore', 'ignore', 'inherit'], timeout: 60_000 });
 if (!existsSync(LIST_CACHE)) throw new Error(`build-cli: the list bundle's warm-up wrote no ${LIST_CACHE}`);
+
+// The resume bundle's cache, warmed by its refusal off a terminal (module init and the command
+// line), one off-screen picker (its first screen's functions) and the first screen's listing
+// without a host (the store's open and the candidate index's newest rows) on the corpus indexed
+// above, in a child for that environment: without it, a picker without a host compiled those
+// functions before its first frame.
+const warmResume = `const { compileResume, RESUME_CACHE } = require(${JSON.stringify(join(process.cwd(), 'bin', 'load-cli.js'))});
+const resume = compileResume();
+(async () => {
+  await resume.cli.main(['node', 'baton', 'resume', '--json']);
+  await resume.cli.warmPicker();
+  await resume.cli.firstScreenListing();
+  require('node:fs').writeFileSync(RESUME_CACHE, resume.script.createCachedData());
+})();`;
+spawnSync(process.execPath, ['-e', warmResume], { env: { ...process.env, ...listEnv }, stdio: ['ignore', 'ignore', 'inherit'], timeout: 60_000 });
+if (!existsSync(RESUME_CACHE)) throw new Error(`build-cli: the resume bundle's warm-up wrote no ${RESUME_CACHE}`);
 
 // The fast-list bundle's cache, warmed by a call that reaches the socket check (no host here).
 const fast = compileFastList();

@@ -19,6 +19,7 @@ export function main(argv: string[]): Promise<void> {
 }
 
 export { warmPicker } from './picker/warm-picker.js';
+export { firstScreenListing } from './commands/resume.js';
 
 /**
  * The picker's whole listing for type-to-filter, for the hosted first screen's bundle

@@ -272,6 +272,32 @@ describe('baton resume picker without a host, from a trusted candidate index', (
     await rm(big, { recursive: true, force: true });
   });
 
+  it('the resume bundle\'s code cache already holds the first screen\'s listing (the build warms it on an indexed corpus)', async () => {
+    const loader = join(REPO, 'bin', 'load-cli.js');
+    if (!existsSync(join(REPO, 'dist', 'cli', 'baton-resume.cjs'))) throw new Error('the build is missing: run npm run build:node first (npm test does)');
+    // The bundle compiled with its shipped cache runs what a picker without a host runs before its
+    // first frame; a cache made again afterwards holds every function compiled by then. Functions
+    // the shipped cache lacked were compiled while the person waited (~11 ms of CPU at 20k
+    // sessions, bench/README.md "Fifteenth sitting"), and the new cache is that much bigger.
+    const script = `const { compileResume, RESUME_CACHE } = require(${JSON.stringify(loader)});
+const resume = compileResume();
+(async () => {
+  await resume.cli.main(['node', 'baton', 'resume', '--json']);
+  await resume.cli.warmPicker();
+  const listing = await resume.cli.firstScreenListing();
+  process.stderr.write(JSON.stringify({ rejected: resume.script.cachedDataRejected, shipped: require('node:fs').statSync(RESUME_CACHE).size, after: resume.script.createCachedData().length, total: listing.total }));
+})();`;
+    const { stderr } = await new Promise<{ stderr: string }>((done, fail) =>
+      execFile(process.execPath, ['-e', script], { cwd: REPO, env: { ...process.env, HOME: join(big, 'home'), BATON_HOME: join(big, 'data'), XDG_RUNTIME_DIR: join(big, 'run') } }, (error, _stdout, stderr) =>
+        error && !stderr.startsWith('{') ? fail(error) : done({ stderr }),
+      ),
+    );
+    const result = JSON.parse(stderr) as { rejected: boolean; shipped: number; after: number; total: number };
+    expect(result.rejected).toBe(false);
+    expect(result.total).toBe(SESSIONS);
+    expect(result.after / result.shipped).toBeLessThan(1.05);
+  }, 60_000);
+
   it(`draws the newest rows of the index first (all ${SESSIONS} counted), then a search reaches a session beyond the first screen`, async () => {
     const trace = join(big, 'trace.jsonl');
     const { code, screen } = await inPty(new RegExp(`picker row ${SESSIONS - 1} `), ['zz3zz', '\r'], undefined, big, { BATON_PHASE_TRACE: trace });
