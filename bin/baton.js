@@ -2,7 +2,7 @@
 // The `baton` command: runs the bundled CLI (npm run build:node writes dist/cli/baton.cjs).
 // CommonJS (bin/package.json) so Node starts without its ES-module loader.
 'use strict';
-const { cliIsBuilt, compileFastHandoff, compileFor, fastHandoffIsBuilt, fastListIsBuilt, loadFastList } = require('./load-cli.js');
+const { cliIsBuilt, compileFastHandoff, compileFor, compilePicker, compileResume, fastHandoffIsBuilt, fastListIsBuilt, loadFastList, pickerIsBuilt } = require('./load-cli.js');
 const { EXIT_WHEN_FLUSHED, exitWhenFlushed } = require('./exit-when-flushed.js');
 
 async function run() {
@@ -18,6 +18,12 @@ async function run() {
     // No host answered: an encrypted store's keychain read starts now and overlaps the list
     // bundle's compile (issue 17); the store's open takes it.
     await fastList.startStoreKeyReads();
+  }
+  // `baton resume` alone, the picker: its first screen from a running host through a small bundle
+  // (issue 15); it declines (false) without a terminal or a host, and the resume bundle runs. No
+  // socket file, no host: the bundle is not even compiled (bin/host-socket.js).
+  if (process.argv[2] === 'resume' && process.argv.length === 3 && require('./host-socket.js').hostMayRun() && pickerIsBuilt()) {
+    if (await compilePicker().cli.tryHostedPicker(process.argv, () => compileResume().cli)) return;
   }
   let argv = process.argv;
   // `baton handoff --messages FILE` asks a running host to land and take the session through a

@@ -17,6 +17,9 @@ const HANDOFF_CACHE = `${HANDOFF_BUNDLE}.cache`;
 /** `baton resume` with no id, the picker (src/cli/resume-main.ts): the resume command alone. */
 const RESUME_BUNDLE = join(ROOT, 'dist', 'cli', 'baton-resume.cjs');
 const RESUME_CACHE = `${RESUME_BUNDLE}.cache`;
+/** The picker's first screen from a running host (src/cli/picker-main.ts): its client, the list view and clack only. */
+const PICKER_BUNDLE = join(ROOT, 'dist', 'cli', 'baton-picker.cjs');
+const PICKER_CACHE = `${PICKER_BUNDLE}.cache`;
 /** `baton show` alone (src/cli/show-main.ts): `show --all --json` of a big session is measured against a bare parse. */
 const SHOW_BUNDLE = join(ROOT, 'dist', 'cli', 'baton-show.cjs');
 const SHOW_CACHE = `${SHOW_BUNDLE}.cache`;
@@ -117,6 +120,15 @@ function compileResume() {
   return compileBundle(RESUME_BUNDLE, RESUME_CACHE);
 }
 
+function pickerIsBuilt() {
+  return existsSync(PICKER_BUNDLE);
+}
+
+/** The hosted picker's bundle, compiled with its code cache (written by scripts/build-cli.js). */
+function compilePicker() {
+  return compileBundle(PICKER_BUNDLE, PICKER_CACHE);
+}
+
 function compileShow() {
   return compileBundle(SHOW_BUNDLE, SHOW_CACHE);
 }
@@ -184,6 +196,10 @@ exports.HANDOFF_CACHE = HANDOFF_CACHE;
 exports.RESUME_BUNDLE = RESUME_BUNDLE;
 exports.RESUME_CACHE = RESUME_CACHE;
 exports.compileResume = compileResume;
+exports.PICKER_BUNDLE = PICKER_BUNDLE;
+exports.PICKER_CACHE = PICKER_CACHE;
+exports.compilePicker = compilePicker;
+exports.pickerIsBuilt = pickerIsBuilt;
 exports.SHOW_BUNDLE = SHOW_BUNDLE;
 exports.SHOW_CACHE = SHOW_CACHE;
 exports.compileShow = compileShow;

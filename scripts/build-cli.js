@@ -13,7 +13,7 @@ import * as nodeFsPromises from 'node:fs/promises';
 import { Script } from 'node:vm';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { compileCli, compileFastHandoff, compileFastList, compileHandoff, FAST_HANDOFF_BUNDLE, FAST_HANDOFF_CACHE, compileResume, compileShow, CLI_BUNDLE, CLI_CACHE, FAST_LIST_CACHE, HANDOFF_BUNDLE, HANDOFF_CACHE, LIST_BUNDLE, LIST_CACHE, RESUME_BUNDLE, RESUME_CACHE, SHOW_BUNDLE, SHOW_CACHE } from '../bin/load-cli.js';
+import { compileCli, compileFastHandoff, compileFastList, compileHandoff, FAST_HANDOFF_BUNDLE, FAST_HANDOFF_CACHE, compilePicker, compileShow, CLI_BUNDLE, PICKER_BUNDLE, PICKER_CACHE, CLI_CACHE, FAST_LIST_CACHE, HANDOFF_BUNDLE, HANDOFF_CACHE, LIST_BUNDLE, LIST_CACHE, RESUME_BUNDLE, RESUME_CACHE, SHOW_BUNDLE, SHOW_CACHE } from '../bin/load-cli.js';
 
 /**
  * zod's `locales` namespace (`z.locales`, `z.core.locales`) re-exports its 50 error-message
@@ -167,6 +167,23 @@ function narrowTextWidth() {
   };
 }
 
+/**
+ * clack's modules (@clack/core, @clack/prompts) get src/cli/picker/style-text.ts for node:util:
+ * util.styleText's colour check loads Node's colour module, which builds process.stderr (a
+ * tty.WriteStream on a terminal) at clack's top level, before the picker's first frame. The
+ * stand-in colours on the same terms (bench/README.md, "Fifteenth sitting"). Test:
+ * src/cli/picker/style-text.test.ts, src/cli/picker/resume-picker.test.ts.
+ */
+function clackStyleText() {
+  const styleText = join(process.cwd(), 'src', 'cli', 'picker', 'style-text.ts');
+  return {
+    name: 'clack-style-text',
+    setup(build) {
+      build.onResolve({ filter: /^node:util$/ }, (args) => (/[\\/]node_modules[\\/]@clack[\\/]/.test(args.importer) ? { path: styleText } : undefined));
+    },
+  };
+}
+
 const cliOptions = {
   entryPoints: ['src/cli/index.ts'],
   // Two levels below the repo root, like src/server: out/renderer is found the same way.
@@ -187,7 +204,7 @@ const cliOptions = {
   // web-tree-sitter's ES build loads node:module with a dynamic import(), which vm.Script (bin/
   // load-cli.js) cannot run; its CommonJS build does not.
   alias: { 'web-tree-sitter': './node_modules/web-tree-sitter/tree-sitter.cjs' },
-  plugins: [zodEnglishOnly(), commanderChildProcessOnUse(), narrowTextWidth()],
+  plugins: [zodEnglishOnly(), commanderChildProcessOnUse(), narrowTextWidth(), clackStyleText()],
 };
 /** The bundles whose usual run parses nothing (a warm listing, the picker's first screen): zod loads on first use there. */
 const parsesRarely = { ...cliOptions, plugins: [...cliOptions.plugins, zodOnFirstUse(), cryptoOnFirstUse()] };
@@ -203,6 +220,10 @@ await build({ ...parsesRarely, plugins: [...parsesRarely.plugins, fsPromisesOnFi
 // ASCII only (see asciiOnly): one regex literal of trim-tool-output.ts made the picker's whole 0.9 MB
 // source a two-byte string, read and decoded before its first screen.
 await writeFile(RESUME_BUNDLE, asciiOnly(readFileSync(RESUME_BUNDLE, 'utf8')));
+// The picker's first screen from a running host (src/cli/picker-main.ts): the host's client, the
+// list view and clack, without the store, the scanner and commander the resume bundle holds.
+await build({ ...parsesRarely, plugins: [...parsesRarely.plugins, fsPromisesOnFirstUse()], entryPoints: ['src/cli/picker-main.ts'], outfile: PICKER_BUNDLE, sourcemap: false });
+await writeFile(PICKER_BUNDLE, asciiOnly(readFileSync(PICKER_BUNDLE, 'utf8')));
 // `baton show` alone (src/cli/show-main.ts): `show --all --json` of a big session is measured against a bare parse.
 await build({ ...cliOptions, entryPoints: ['src/cli/show-main.ts'], outfile: SHOW_BUNDLE });
 // `baton list` with no host to ask (src/cli/list-main.ts): a warm listing reads the candidate index,
@@ -232,7 +253,7 @@ for (const wasm of ['web-tree-sitter/tree-sitter.wasm', 'tree-sitter-bash/tree-s
 // length only (and its flags), so a rebuilt bundle of the same length ran the old bundle's bytecode
 // and a hosted `baton list` failed with "kt is not a function" (2026-12-01), and every cache warmed
 // from it carried the old code on. Each cache is made from its bundle alone.
-for (const cache of [CLI_CACHE, HANDOFF_CACHE, RESUME_CACHE, SHOW_CACHE, LIST_CACHE, FAST_LIST_CACHE, FAST_HANDOFF_CACHE]) await rm(cache, { force: true });
+for (const cache of [CLI_CACHE, HANDOFF_CACHE, RESUME_CACHE, PICKER_CACHE, SHOW_CACHE, LIST_CACHE, FAST_LIST_CACHE, FAST_HANDOFF_CACHE]) await rm(cache, { force: true });
 
 // Warm the whole CLI's cache with --help (every command's module); a handoff runs from its own
 // bundle below. (With the dry-run handoff also run here, V8 aborted lazily compiling a function
@@ -268,14 +289,12 @@ const handoff = compileHandoff();
 await quietly(() => handoff.cli.main(['node', 'baton', 'handoff', '--cwd', scratch, '--title', 'warm', '--messages', messages, '--dry-run', '--no-launch', '--json']));
 await writeFile(HANDOFF_CACHE, handoff.script.createCachedData());
 
-// The resume bundle's cache, warmed by its refusal off a terminal (module init and the command
-// line) and by one off-screen picker (its first screen's functions).
-const resume = compileResume();
-await quietly(async () => {
-  await resume.cli.main(['node', 'baton', 'resume', '--json']);
-  await resume.cli.warmPicker();
-});
-await writeFile(RESUME_CACHE, resume.script.createCachedData());
+
+// The hosted picker's cache, warmed by the same off-screen picker (clack and the list view; the
+// host's client compiles lazily, as the fast-list bundle's does).
+const picker = compilePicker();
+await quietly(() => picker.cli.warmPicker());
+await writeFile(PICKER_CACHE, picker.script.createCachedData());
 
 // The show bundle's cache, warmed by `show --all --json` of a session landed here (no receiver:
 // the handoff saves it and says so) and by `show` of one that is not there.
@@ -307,6 +326,22 @@ list.cli.main(['node', 'baton', 'list', '--json', '--no-host']).then(() => requi
 spawnSync(process.execPath, ['-e', warmList], { env: { ...process.env, ...listEnv }, stdio: ['ignore', 'ignore', 'inherit'], timeout: 60_000 });
 if (!existsSync(LIST_CACHE)) throw new Error(`build-cli: the list bundle's warm-up wrote no ${LIST_CACHE}`);
 
+// The resume bundle's cache, warmed by its refusal off a terminal (module init and the command
+// line), one off-screen picker (its first screen's functions) and the first screen's listing
+// without a host (the store's open and the candidate index's newest rows) on the corpus indexed
+// above, in a child for that environment: without it, a picker without a host compiled those
+// functions before its first frame.
+const warmResume = `const { compileResume, RESUME_CACHE } = require(${JSON.stringify(join(process.cwd(), 'bin', 'load-cli.js'))});
+const resume = compileResume();
+(async () => {
+  await resume.cli.main(['node', 'baton', 'resume', '--json']);
+  await resume.cli.warmPicker();
+  await resume.cli.firstScreenListing();
+  require('node:fs').writeFileSync(RESUME_CACHE, resume.script.createCachedData());
+})();`;
+spawnSync(process.execPath, ['-e', warmResume], { env: { ...process.env, ...listEnv }, stdio: ['ignore', 'ignore', 'inherit'], timeout: 60_000 });
+if (!existsSync(RESUME_CACHE)) throw new Error(`build-cli: the resume bundle's warm-up wrote no ${RESUME_CACHE}`);
+
 // The fast-list bundle's cache, warmed by a call that reaches the socket check (no host here).
 const fast = compileFastList();
 const saved = { home: process.env.BATON_HOME, runtime: process.env.XDG_RUNTIME_DIR };
@@ -328,6 +363,7 @@ await warmFastHandoff();
 const probes = [
   { bundle: CLI_BUNDLE, cache: CLI_CACHE, runs: [['list', '--json', '--no-host', '--no-agents'], ['show', '--json', 'nope'], ['stats', '--json'], ['policy', '--help']] },
   { bundle: RESUME_BUNDLE, cache: RESUME_CACHE, runs: [['resume']] },
+  { bundle: PICKER_BUNDLE, cache: PICKER_CACHE, runs: [['resume']] },
   { bundle: SHOW_BUNDLE, cache: SHOW_CACHE, runs: [['show', 'nope'], ['show', 'nope', '--json'], ['show', '--help']] },
   { bundle: LIST_BUNDLE, cache: LIST_CACHE, runs: [['list', '--json', '--no-host', '--no-agents'], ['list', '--no-agents', '--no-host'], ['list', '--help'], ['list', '--limit', 'x']] },
   // No host here: the fast bundle declines (the cache was warmed on the hosted path).

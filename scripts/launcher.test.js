@@ -119,6 +119,9 @@ describe('bin/baton.js and the handoff bundle', () => {
       built: install('resume-built', () => undefined),
       'no resume bundle': install('resume-none', (cli) => rmSync(join(cli, 'baton-resume.cjs'))),
       'foreign cache': install('resume-cache', (cli) => writeFileSync(join(cli, 'baton-resume.cjs.cache'), Buffer.alloc(4096, 7))),
+      // The hosted picker's bundle (src/cli/picker-main.ts) declines off a terminal, with or without it.
+      'no picker bundle': install('resume-no-picker', (cli) => rmSync(join(cli, 'baton-picker.cjs'))),
+      'foreign picker cache': install('resume-picker-cache', (cli) => writeFileSync(join(cli, 'baton-picker.cjs.cache'), Buffer.alloc(4096, 7))),
     };
     const answers = {};
     for (const [name, bin] of Object.entries(variants)) {

@@ -16,6 +16,11 @@
  * --due=1: two more rows without a host, the index's periodic check due (its `.verified` written two
  * minutes old before each run, as a picker opened a while after the last listing meets it).
  *
+ * --frame-cpu=1: every Node program in the pty (the baseline and both builds) preloads
+ * first-frame-cpu.cjs, which records the process's own CPU (process.cpuUsage, µs) at its first
+ * write showing a row (the baseline: its `ready`). Adds a "frame CPU ms" column and, with --before,
+ * the paired difference now − before per round: /proc's 10 ms ticks resolve nothing under load.
+ *
  * --before: another build's launcher (a copy of bin/ and dist/ with node_modules linked beside it),
  * timed in the same rounds as this one. The CPU column is the pty's process tree's user + system
  * time up to the match, from /proc (the programs are killed there, so no rusage comes back).
@@ -40,8 +45,12 @@ const peers = args.get('peers');
 const BATON = resolve(import.meta.dirname, '..', '..', 'bin', 'baton.js');
 const BEFORE = args.get('before') ? resolve(args.get('before')!) : null;
 const DUE = args.get('due') === '1';
+const FRAME_CPU = args.get('frame-cpu') === '1';
+const FRAME_FILE = join(dir, 'first-frame-cpu.txt');
+/** How a Node program is started in the pty: with the first-frame preload under --frame-cpu=1. */
+const NODE = FRAME_CPU ? `${process.execPath} --require ${resolve(import.meta.dirname, 'first-frame-cpu.cjs')}` : process.execPath;
 const home = join(dir, 'home');
-const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, BATON_HOME: join(dir, 'data'), XDG_RUNTIME_DIR: join(dir, 'run'), TERM: 'xterm-256color', NO_COLOR: undefined };
+const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, BATON_HOME: join(dir, 'data'), XDG_RUNTIME_DIR: join(dir, 'run'), TERM: 'xterm-256color', NO_COLOR: undefined, ...(FRAME_CPU ? { BATON_BENCH_FRAME_FILE: FRAME_FILE } : {}) };
 /** Where the corpus's Claude Code sessions say they ran (Claude's picker lists the current directory's). */
 const CLAUDE_PROJECT = '/home/dev/project';
 const DUMMY_KEY = 'sk-ant-api03-bench15-dummy-key-0000000000000000000000000000';
@@ -51,8 +60,24 @@ function median(values: number[]): number {
   return s[Math.floor(s.length / 2)]!;
 }
 
-function row(measure: string, ms: number[], cpu: number[]): Record<string, string | number> {
-  return { measure, runs: ms.length, 'median ms': Math.round(median(ms)), 'min ms': Math.round(Math.min(...ms)), 'max ms': Math.round(Math.max(...ms)), 'CPU ms (median)': cpu.length > 0 ? Math.round(median(cpu)) : '' };
+function row(measure: string, ms: number[], cpu: number[], frameCpu: number[] = []): Record<string, string | number> {
+  return {
+    measure,
+    runs: ms.length,
+    'median ms': Math.round(median(ms)),
+    'min ms': Math.round(Math.min(...ms)),
+    'max ms': Math.round(Math.max(...ms)),
+    'CPU ms (median)': cpu.length > 0 ? Math.round(median(cpu)) : '',
+    ...(FRAME_CPU ? { 'frame CPU ms (median)': frameCpu.length > 0 ? Number(median(frameCpu).toFixed(1)) : '' } : {}),
+  };
+}
+
+/** The first-frame preload's CPU (ms) of the run that just matched; the file is removed for the next run. */
+async function frameCpuMs(): Promise<number | null> {
+  if (!FRAME_CPU) return null;
+  const text = await readFile(FRAME_FILE, 'utf8').catch(() => null);
+  await rm(FRAME_FILE, { force: true });
+  return text === null ? null : Number(text.split(' ')[0]) / 1000;
 }
 
 async function series(n: number, once: () => Promise<number>): Promise<number[]> {
@@ -131,10 +156,14 @@ async function main(): Promise<void> {
   // Interleaved per round, so load changes hit every measure alike.
   const samples: Record<string, number[]> = {};
   const cpu: Record<string, number[]> = {};
-  const add = (name: string, run: number | { ms: number; cpuMs: number }) => {
+  const frameCpu: Record<string, number[]> = {};
+  const add = async (name: string, run: number | { ms: number; cpuMs: number }) => {
     (samples[name] ??= []).push(typeof run === 'number' ? run : run.ms);
     if (typeof run !== 'number') (cpu[name] ??= []).push(run.cpuMs);
+    const frame = typeof run === 'number' ? null : await frameCpuMs();
+    if (frame !== null) (frameCpu[name] ??= []).push(frame);
   };
+  await rm(FRAME_FILE, { force: true });
   const claude = peers ? join(peers, 'node_modules', '.bin', 'claude') : null;
   // Codex lists only rollouts with a user_message event (the corpus writes one, as real rollouts do).
   const codex = peers ? join(peers, 'node_modules', '.bin', 'codex') : null;
@@ -144,33 +173,33 @@ async function main(): Promise<void> {
   const codexRow = /Refactor handler \d+/;
   if (codex) {
     await coldCodex();
-    add('codex resume --all (Codex 0.169.0), cold: builds its state database', (await timeToScreen(`${codex} resume --all`, codexRow, { env, cwd: CLAUDE_PROJECT, timeoutMs: 600_000 })));
+    await add('codex resume --all (Codex 0.169.0), cold: builds its state database', (await timeToScreen(`${codex} resume --all`, codexRow, { env, cwd: CLAUDE_PROJECT, timeoutMs: 600_000 })));
   }
   for (let i = 0; i < runs; i++) {
-    add('baseline: node -e ""', await plainNode());
+    await add('baseline: node -e ""', await plainNode());
     // Kept alive after writing, so its CPU can be read at the match like the pickers'.
-    add('baseline: node -e "" in the pty', await timeToScreen(`${process.execPath} -e "process.stdout.write('ready'); setTimeout(() => {}, 5000)"`, /ready/, { env }));
-    if (BEFORE) add('before: baton resume picker, no host', await timeToScreen(`${process.execPath} ${BEFORE} resume`, firstRow, { env, cwd: CLAUDE_PROJECT }));
-    add('baton resume picker, no host', await timeToScreen(`${process.execPath} ${BATON} resume`, firstRow, { env, cwd: CLAUDE_PROJECT }));
+    await add('baseline: node -e "" in the pty', await timeToScreen(`${NODE} -e "process.stdout.write('ready'); setTimeout(() => {}, 5000)"`, /ready/, { env }));
+    if (BEFORE) await add('before: baton resume picker, no host', await timeToScreen(`${NODE} ${BEFORE} resume`, firstRow, { env, cwd: CLAUDE_PROJECT }));
+    await add('baton resume picker, no host', await timeToScreen(`${NODE} ${BATON} resume`, firstRow, { env, cwd: CLAUDE_PROJECT }));
     if (DUE) {
       const due = () => writeFile(verifiedFileOf(candidateIndexFileFor(importersCacheFile(join(dir, 'data')))), String(Date.now() - 2 * FULL_VERIFY_MAX_AGE_MS));
-      if (BEFORE) add('before: baton resume picker, no host, index check due', await due().then(() => timeToScreen(`${process.execPath} ${BEFORE} resume`, firstRow, { env, cwd: CLAUDE_PROJECT })));
-      add('baton resume picker, no host, index check due', await due().then(() => timeToScreen(`${process.execPath} ${BATON} resume`, firstRow, { env, cwd: CLAUDE_PROJECT })));
+      if (BEFORE) await add('before: baton resume picker, no host, index check due', await due().then(() => timeToScreen(`${NODE} ${BEFORE} resume`, firstRow, { env, cwd: CLAUDE_PROJECT })));
+      await add('baton resume picker, no host, index check due', await due().then(() => timeToScreen(`${NODE} ${BATON} resume`, firstRow, { env, cwd: CLAUDE_PROJECT })));
     }
     if (claude) {
       const claudeEnv = { ...env, ANTHROPIC_API_KEY: DUMMY_KEY, ANTHROPIC_BASE_URL: `http://127.0.0.1:${port}`, DISABLE_AUTOUPDATER: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' };
-      add('claude --resume (Claude Code 2.1.328)', (await timeToScreen(`${claude} --resume`, /Session \d+: make the build green/, { env: claudeEnv, cwd: CLAUDE_PROJECT, timeoutMs: 60_000 })));
+      await add('claude --resume (Claude Code 2.1.328)', (await timeToScreen(`${claude} --resume`, /Session \d+: make the build green/, { env: claudeEnv, cwd: CLAUDE_PROJECT, timeoutMs: 60_000 })));
     }
-    if (codex) add('codex resume --all (Codex 0.169.0), warm', (await timeToScreen(`${codex} resume --all`, codexRow, { env, cwd: CLAUDE_PROJECT, timeoutMs: 60_000 })));
+    if (codex) await add('codex resume --all (Codex 0.169.0), warm', (await timeToScreen(`${codex} resume --all`, codexRow, { env, cwd: CLAUDE_PROJECT, timeoutMs: 60_000 })));
   }
   stopCodexDaemons();
   const host = await startHost();
   try {
     for (let i = 0; i < runs; i++) {
-      add('baseline again: node -e ""', await plainNode());
-      add('baseline again: node -e "" in the pty', await timeToScreen(`${process.execPath} -e "process.stdout.write('ready'); setTimeout(() => {}, 5000)"`, /ready/, { env }));
-      if (BEFORE) add('before: baton resume picker, host running', await timeToScreen(`${process.execPath} ${BEFORE} resume`, firstRow, { env, cwd: CLAUDE_PROJECT }));
-      add('baton resume picker, host running', await timeToScreen(`${process.execPath} ${BATON} resume`, firstRow, { env, cwd: CLAUDE_PROJECT }));
+      await add('baseline again: node -e ""', await plainNode());
+      await add('baseline again: node -e "" in the pty', await timeToScreen(`${NODE} -e "process.stdout.write('ready'); setTimeout(() => {}, 5000)"`, /ready/, { env }));
+      if (BEFORE) await add('before: baton resume picker, host running', await timeToScreen(`${NODE} ${BEFORE} resume`, firstRow, { env, cwd: CLAUDE_PROJECT }));
+      await add('baton resume picker, host running', await timeToScreen(`${NODE} ${BATON} resume`, firstRow, { env, cwd: CLAUDE_PROJECT }));
     }
   } finally {
     host.kill('SIGTERM');
@@ -179,8 +208,16 @@ async function main(): Promise<void> {
   // Again: a daemon Codex's last picker started as it was killed came up after the first stop, and
   // took ~20 % of a core from every bench run after this one.
   stopCodexDaemons();
-  for (const [name, ms] of Object.entries(samples)) rows.push(row(name, ms, cpu[name] ?? []));
+  for (const [name, ms] of Object.entries(samples)) rows.push(row(name, ms, cpu[name] ?? [], frameCpu[name] ?? []));
   console.table(rows);
+  // Paired by round (adjacent runs): a change of load between rounds cancels.
+  for (const [now, before] of [['baton resume picker, no host', 'before: baton resume picker, no host'], ['baton resume picker, host running', 'before: baton resume picker, host running']] as const) {
+    const a = frameCpu[now] ?? [];
+    const b = frameCpu[before] ?? [];
+    if (a.length === 0 || a.length !== b.length) continue;
+    const d = a.map((x, k) => x - b[k]!);
+    console.log(`${now}: frame CPU now − before, paired by round: median ${median(d).toFixed(1)} ms (lower in ${d.filter((x) => x < 0).length} of ${d.length})`);
+  }
   console.log(`load average at the end: ${await load()}`);
 }
 

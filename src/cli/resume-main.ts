@@ -7,6 +7,7 @@
  */
 import { registerResume } from './commands/resume.js';
 import { newProgram, runProgram } from './program.js';
+import type { ListGroup } from '../core/importers/candidate-list.js';
 
 export function main(argv: string[]): Promise<void> {
   return runProgram(argv, async (commandName) => {
@@ -18,3 +19,12 @@ export function main(argv: string[]): Promise<void> {
 }
 
 export { warmPicker } from './picker/warm-picker.js';
+export { firstScreenListing } from './commands/resume.js';
+
+/**
+ * The picker's whole listing for type-to-filter, for the hosted first screen's bundle
+ * (picker-main.ts) when its host went away after the first page. Loaded on call, as resume.ts does.
+ */
+export async function loadPickerListing(host: boolean): Promise<readonly ListGroup[]> {
+  return (await (await import('./commands/list-groups.js')).loadListing({ agents: true, archived: false, host, filter: {} })).groups;
+}

@@ -2,11 +2,10 @@ import type { Command } from 'commander';
 import { createOutput, EXIT, type Output } from '../output.js';
 import { RESUME_EVENT } from '../../core/handoff/session-durations.js';
 import { sshOriginOf } from '../../shared/ssh-origin.js';
-import { resumeCommandFor } from '../../core/importers/types.js';
-import { terminalField } from '../terminal-text.js';
-import { groupsOfDocument } from './list-document.js';
+import { printToolResume, toolOfRow } from './resume-row.js';
+import { groupsOfDocument, type Listing } from './list-document.js';
 import { listFromHost } from './list-host.js';
-import { PICKER_MAX_ROWS } from '../picker/picker-options.js';
+import { PICKER_FIRST_PAGE_ROWS, PICKER_MAX_ROWS } from '../picker/picker-options.js';
 import { markPhase } from '../../core/perf/phase-trace.js';
 
 // The store, the scanner and git are imported where used: the picker's first screen from a
@@ -40,6 +39,15 @@ async function resumeById(id: string, out: Output): Promise<void> {
   }
 }
 
+/**
+ * The first screen's listing without a host: the candidate index's newest rows on the quick
+ * scan's trust (list-indexed.ts IndexTrust). Also what scripts/build-cli.js runs to warm the
+ * resume bundle's code cache, so these functions come compiled from it.
+ */
+export async function firstScreenListing(): Promise<Listing> {
+  return (await import('./list-groups.js')).loadListing({ agents: true, archived: false, host: false, filter: {}, limit: PICKER_MAX_ROWS, trust: 'quick' });
+}
+
 /** No id on a terminal: the picker (issue 15). A Claude Code or Codex session is continued with its own tool's command. */
 async function resumePicked(out: Output): Promise<void> {
   // The first screen first (a host's small answer, else the candidate index's newest rows, on the
@@ -49,13 +57,12 @@ async function resumePicked(out: Output): Promise<void> {
   // they evaluate (resume-picker.ts loadPrompts) while the host says hello and answers, or while
   // the listing without a host waits on its files. Evaluated first, they held the connect back by
   // their whole evaluation (bench/README.md, "Fourteenth sitting").
-  const hosted = listFromHost({ agents: true, filter: {}, limit: PICKER_MAX_ROWS });
+  const hosted = listFromHost({ agents: true, filter: {}, limit: PICKER_FIRST_PAGE_ROWS });
   const picker = new Promise<typeof import('../picker/resume-picker.js')>((loaded, failed) => setImmediate(() => import('../picker/resume-picker.js').then(loaded, failed)));
   picker.then((p) => p.loadPrompts()).catch(() => undefined); // a failure is pickSession's to report
   const first = await hosted;
   if (first !== null) markPhase('listing-hosted'); // the host answered: no local scan
-  const { loadListing } = first !== null ? { loadListing: null } : await import('./list-groups.js');
-  const { groups, total } = first !== null ? groupsOfDocument(first) : await loadListing!({ agents: true, archived: false, host: false, filter: {}, limit: PICKER_MAX_ROWS, trust: 'quick' });
+  const { groups, total } = first !== null ? groupsOfDocument(first) : await firstScreenListing();
   markPhase('listing');
   const rest = async () => (await (await import('./list-groups.js')).loadListing({ agents: true, archived: false, host: first !== null, filter: {} })).groups;
   const { pickSession } = await picker;
@@ -64,10 +71,9 @@ async function resumePicked(out: Output): Promise<void> {
     process.exitCode = EXIT.failure;
     return;
   }
-  const tool = /^(claude|codex):(.+)$/.exec(row.id);
+  const tool = toolOfRow(row);
   if (!tool) return resumeById(row.id, out);
-  const command = resumeCommandFor(tool[1] as 'claude' | 'codex', tool[2]!);
-  out.result('resume', { id: row.id, cwd: row.cwd, command }, () => [`Continue in: cd ${JSON.stringify(row.cwd)}`, `  ${terminalField(command)}`].join('\n'));
+  printToolResume(row, tool, out);
 }
 
 export function registerResume(program: Command): void {

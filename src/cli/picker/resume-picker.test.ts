@@ -114,7 +114,7 @@ describe('baton resume picker in a real pty', () => {
     }
   }, 60_000);
 
-  it('from the built launcher with a host running: the socket connects before clack evaluates, and neither node:crypto nor node:fs/promises loads', async () => {
+  it('from the built launcher with a host running: the picker bundle alone draws it, the socket connects before clack evaluates, and neither node:crypto nor node:fs/promises loads', async () => {
     const launcher = join(REPO, 'bin', 'baton.js');
     if (!existsSync(join(REPO, 'dist', 'cli', 'baton-resume.cjs'))) throw new Error('the build is missing: run npm run build:node first (npm test does)');
     const saved = { home: process.env.HOME, runtime: process.env.XDG_RUNTIME_DIR };
@@ -127,7 +127,17 @@ describe('baton resume picker in a real pty', () => {
       const trace = join(root, 'picker-trace.jsonl');
       const modules = join(root, 'picker-modules.json');
       const hook = join(root, 'modules-at-exit.cjs');
-      await writeFile(hook, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(modules)}, JSON.stringify(process.moduleLoadList)));\n`);
+      const bundles = join(root, 'picker-bundles.json');
+      // Records every bundle the launcher reads (bin/load-cli.js reads them with fs.readFileSync).
+      await writeFile(
+        hook,
+        "const fs = require('node:fs'); const read = fs.readFileSync; const seen = []; fs.readFileSync = function (file, ...rest) { if (typeof file === 'string' && file.endsWith('.cjs')) seen.push(require('node:path').basename(file)); return read.call(this, file, ...rest); };\n" +
+          // Whether anything built process.stderr (its getter makes the stream on first use).
+          "const stderr = Object.getOwnPropertyDescriptor(process, 'stderr'); Object.defineProperty(process, 'stderr', { configurable: true, enumerable: stderr.enumerable, get() { if (!seen.includes('process.stderr')) seen.push('process.stderr'); return stderr.get.call(this); } });\n" +
+          // …and the first frame's place among them (its first write showing a row).
+          "const write = require('node:net').Socket.prototype.write; require('node:net').Socket.prototype.write = function (chunk, ...rest) { if (!seen.includes('frame') && String(chunk).replace(/\\u001b\\[[0-9;?]*[A-Za-z]/g, '').includes('task number 10')) seen.push('frame'); return write.call(this, chunk, ...rest); };\n" +
+          `process.on('exit', () => { fs.writeFileSync(${JSON.stringify(modules)}, JSON.stringify(process.moduleLoadList)); fs.writeFileSync(${JSON.stringify(bundles)}, JSON.stringify(seen)); });\n`,
+      );
       const { code, screen } = await inPty(/task number 10/, ['\u001b'], `node --require ${JSON.stringify(hook)} ${JSON.stringify(launcher)}`, root, { BATON_PHASE_TRACE: trace });
       expect(code).toBe(1);
       expect(screen).toMatch(/\/home\/dev\/api\s+task number 10 in api/);
@@ -144,6 +154,13 @@ describe('baton resume picker in a real pty', () => {
       expect(loaded).not.toContain('NativeModule crypto');
       // node:fs/promises loads on first use in the resume bundle (scripts/build-cli.js): a hosted first screen calls none of it.
       expect(loaded).not.toContain('NativeModule fs/promises');
+      // The first screen came from the small hosted-picker bundle (picker-main.ts): the resume
+      // bundle (the store, the scanner, commander) was never read. And process.stderr was never
+      // built: clack's styleText is style-text.ts's, without node:util's colour module.
+      const seen = JSON.parse(await readFile(bundles, 'utf8')) as string[];
+      expect(seen.filter((s) => s.endsWith('.cjs'))).toEqual(['baton-picker.cjs']);
+      expect(seen.filter((s) => !s.endsWith('.cjs')).slice(0, 1)).toEqual(['frame']);
+      expect(loaded).not.toContain('NativeModule internal/util/colors');
     } finally {
       await host.close();
       process.env.HOME = saved.home;
@@ -171,12 +188,16 @@ describe('baton resume picker in a real pty', () => {
     await writeFile(
       hook,
       "const used = new Set(); const test = RegExp.prototype.test; RegExp.prototype.test = function (s) { if (this.source.includes('\\\\p{')) used.add(this.source); return test.call(this, s); };\n" +
-        `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(record)}, JSON.stringify([...used])));\n`,
+        // …and the bundles the launcher read: with no host's socket, the hosted picker's is not even compiled (bin/host-socket.js).
+        "const fs = require('node:fs'); const read = fs.readFileSync; const bundles = []; fs.readFileSync = function (file, ...rest) { if (typeof file === 'string' && file.endsWith('.cjs')) bundles.push(require('node:path').basename(file)); return read.call(this, file, ...rest); };\n" +
+        `process.on('exit', () => fs.writeFileSync(${JSON.stringify(record)}, JSON.stringify({ used: [...used], bundles })));\n`,
     );
     const { code, screen } = await inPty(/task number 10/, ['\u001b'], `node --require ${JSON.stringify(hook)} ${JSON.stringify(launcher)}`);
     expect(code).toBe(1);
     expect(screen).toMatch(/\/home\/dev\/api\s+task number 10 in api/);
-    expect(JSON.parse(await readFile(record, 'utf8'))).toEqual([]);
+    const { used, bundles } = JSON.parse(await readFile(record, 'utf8')) as { used: string[]; bundles: string[] };
+    expect(used).toEqual([]);
+    expect(bundles).toEqual(['baton-resume.cjs']);
   }, 60_000);
 
   it('Escape cancels: nothing resumed, exit 1', async () => {
@@ -194,6 +215,37 @@ describe('baton resume picker in a real pty', () => {
     expect(result.code).toBe(2);
     expect(JSON.parse(result.stdout)).toMatchObject({ ok: false, code: 'BAD_ARGUMENT' });
   }, 60_000);
+  it('from the built launcher with a host running: a search picks a Claude Code row, and a Baton session is claimed through the resume bundle (last: it adds a session)', async () => {
+    const launcher = join(REPO, 'bin', 'baton.js');
+    if (!existsSync(join(REPO, 'dist', 'cli', 'baton-picker.cjs'))) throw new Error('the build is missing: run npm run build:node first (npm test does)');
+    const saved = { home: process.env.HOME, runtime: process.env.XDG_RUNTIME_DIR };
+    process.env.HOME = join(root, 'home');
+    process.env.XDG_RUNTIME_DIR = join(root, 'run');
+    await mkdir(join(root, 'run'), { recursive: true, mode: 0o700 });
+    const host = await startHostServices({ dataDir: join(root, 'data'), kind: 'browser', capabilities: BROWSER_HOST_CAPABILITIES });
+    try {
+      await host.candidates.ready;
+      const env = { ...process.env, BATON_HOME: join(root, 'data') };
+      const picked = await inPty(/task number 10/, ['number 3 web', '\r'], `node ${JSON.stringify(launcher)}`);
+      expect(picked.code).toBe(0);
+      expect(picked.screen).toContain('Continue in: cd "/home/dev/web"');
+      expect(picked.screen).toContain(`claude --resume ${idOf(3)}`);
+      // A Baton session, landed by a handoff: the picker bundle hands the chosen id to `baton resume ID`.
+      const messages = join(root, 'baton-row.jsonl');
+      await writeFile(messages, '{"role":"user","content":"a baton row to claim"}\n');
+      await new Promise<void>((done, fail) =>
+        execFile(process.execPath, [launcher, 'handoff', '--cwd', join(root, 'home'), '--title', 'zz baton row zz', '--messages', messages, '--no-launch', '--json', '--timeout', '0'], { cwd: REPO, env }, (error) => (error ? fail(error) : done())),
+      );
+      const claimed = await inPty(/zz baton row zz/, ['zz baton row', '\r'], `node ${JSON.stringify(launcher)}`);
+      expect(claimed.code).toBe(0);
+      expect(claimed.screen).toMatch(/The terminal now holds session \S+ \(epoch \d+/);
+    } finally {
+      await host.close();
+      process.env.HOME = saved.home;
+      if (saved.runtime === undefined) delete process.env.XDG_RUNTIME_DIR;
+      else process.env.XDG_RUNTIME_DIR = saved.runtime;
+    }
+  }, 90_000);
 });
 
 describe('baton resume picker without a host, from a trusted candidate index', () => {
@@ -219,6 +271,32 @@ describe('baton resume picker without a host, from a trusted candidate index', (
   afterAll(async () => {
     await rm(big, { recursive: true, force: true });
   });
+
+  it('the resume bundle\'s code cache already holds the first screen\'s listing (the build warms it on an indexed corpus)', async () => {
+    const loader = join(REPO, 'bin', 'load-cli.js');
+    if (!existsSync(join(REPO, 'dist', 'cli', 'baton-resume.cjs'))) throw new Error('the build is missing: run npm run build:node first (npm test does)');
+    // The bundle compiled with its shipped cache runs what a picker without a host runs before its
+    // first frame; a cache made again afterwards holds every function compiled by then. Functions
+    // the shipped cache lacked were compiled while the person waited (~11 ms of CPU at 20k
+    // sessions, bench/README.md "Fifteenth sitting"), and the new cache is that much bigger.
+    const script = `const { compileResume, RESUME_CACHE } = require(${JSON.stringify(loader)});
+const resume = compileResume();
+(async () => {
+  await resume.cli.main(['node', 'baton', 'resume', '--json']);
+  await resume.cli.warmPicker();
+  const listing = await resume.cli.firstScreenListing();
+  process.stderr.write(JSON.stringify({ rejected: resume.script.cachedDataRejected, shipped: require('node:fs').statSync(RESUME_CACHE).size, after: resume.script.createCachedData().length, total: listing.total }));
+})();`;
+    const { stderr } = await new Promise<{ stderr: string }>((done, fail) =>
+      execFile(process.execPath, ['-e', script], { cwd: REPO, env: { ...process.env, HOME: join(big, 'home'), BATON_HOME: join(big, 'data'), XDG_RUNTIME_DIR: join(big, 'run') } }, (error, _stdout, stderr) =>
+        error && !stderr.startsWith('{') ? fail(error) : done({ stderr }),
+      ),
+    );
+    const result = JSON.parse(stderr) as { rejected: boolean; shipped: number; after: number; total: number };
+    expect(result.rejected).toBe(false);
+    expect(result.total).toBe(SESSIONS);
+    expect(result.after / result.shipped).toBeLessThan(1.05);
+  }, 60_000);
 
   it(`draws the newest rows of the index first (all ${SESSIONS} counted), then a search reaches a session beyond the first screen`, async () => {
     const trace = join(big, 'trace.jsonl');
