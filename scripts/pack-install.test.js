@@ -3,7 +3,7 @@
 // devDependencies, gives a `baton` whose --version, serve and handoff work. Needs the build
 // (scripts/test.sh builds before the unit tests); a missing build fails here with that hint.
 import { execFile, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -15,7 +15,7 @@ const run = promisify(execFile);
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 /** What the package may hold: files under these, plus npm's own package.json and README. */
-const SHIPPED = [/^bin\/(baton\.js|load-cli\.js|exit-when-flushed\.js|host-socket\.js|package\.json)$/, /^dist\/cli\/(baton\.cjs|baton\.cjs\.cache|baton-handoff\.cjs|baton-handoff\.cjs\.cache|baton-list\.cjs|baton-list\.cjs\.cache|baton-list-local\.cjs|baton-list-local\.cjs\.cache|baton-resume\.cjs|baton-resume\.cjs\.cache|baton-picker\.cjs|baton-picker\.cjs\.cache|baton-show\.cjs|baton-show\.cjs\.cache|scan-worker\.cjs|tree-sitter\.wasm|tree-sitter-bash\.wasm)$/, /^out\/(main|preload|renderer)\//, /^(package\.json|README\.md|LICENSE)$/];
+const SHIPPED = [/^bin\/(baton\.js|load-cli\.js|exit-when-flushed\.js|host-socket\.js|package\.json)$/, /^dist\/cli\/(baton\.cjs|baton\.cjs\.cache|baton-handoff\.cjs|baton-handoff\.cjs\.cache|baton-handoff-fast\.cjs|baton-handoff-fast\.cjs\.cache|baton-list\.cjs|baton-list\.cjs\.cache|baton-list-local\.cjs|baton-list-local\.cjs\.cache|baton-resume\.cjs|baton-resume\.cjs\.cache|baton-picker\.cjs|baton-picker\.cjs\.cache|baton-show\.cjs|baton-show\.cjs\.cache|scan-worker\.cjs|tree-sitter\.wasm|tree-sitter-bash\.wasm)$/, /^out\/(main|preload|renderer)\//, /^(package\.json|README\.md|LICENSE)$/];
 
 let dir;
 let pack;
@@ -63,7 +63,11 @@ describe('npm pack and a global install', () => {
     const files = pack.files.map((f) => f.path);
     const stray = files.filter((f) => !SHIPPED.some((re) => re.test(f)));
     expect(stray).toEqual([]);
-    for (const needed of ['bin/baton.js', 'bin/load-cli.js', 'bin/exit-when-flushed.js', 'bin/package.json', 'dist/cli/baton-handoff.cjs', 'dist/cli/baton-list.cjs', 'dist/cli/baton-list-local.cjs', 'dist/cli/baton-resume.cjs', 'dist/cli/baton-show.cjs', 'dist/cli/baton.cjs', 'dist/cli/scan-worker.cjs', 'dist/cli/tree-sitter.wasm', 'dist/cli/tree-sitter-bash.wasm', 'out/main/index.js', 'out/renderer/index.html']) {
+    // Every bundle and code cache the build writes ships: a launcher that finds one missing
+    // silently takes its slower path (the fast handoff's bundle was left out once).
+    const built = readdirSync(join(ROOT, 'dist', 'cli')).filter((f) => !f.endsWith('.map')).map((f) => `dist/cli/${f}`);
+    expect(built).toContain('dist/cli/baton-handoff-fast.cjs');
+    for (const needed of ['bin/baton.js', 'bin/load-cli.js', 'bin/exit-when-flushed.js', 'bin/host-socket.js', 'bin/package.json', ...built, 'out/main/index.js', 'out/renderer/index.html']) {
       expect(files).toContain(needed);
     }
     expect(files.some((f) => f.endsWith('.map') || f.startsWith('src/') || f.startsWith('node_modules/'))).toBe(false);
