@@ -259,7 +259,7 @@ export class FileSessionStore implements SessionStore {
   async landSessionStream(init: NewSession, batches: AsyncIterable<LandingBatch>, options: LandingStreamOptions = {}): Promise<LandedStream> {
     const id = checkId(init.id ?? newId('s-'));
     const folder = new DuplicateFolder(id, options.repeatedIds ?? (() => false));
-    const { doc, writer } = await this.create({ ...init, id }, batches, folder, [], options.onRecord, options.lateExtra);
+    const { doc, writer } = await this.create({ ...init, id }, batches, folder, [], options.onRecord, options.lateExtra, options.lateDirectory);
     const log = await this.readBack(doc.id, writer);
     return { session: doc, log, count: writer.count };
   }
@@ -358,6 +358,7 @@ export class FileSessionStore implements SessionStore {
     notes: string[],
     onRecord?: (record: StoredRecord) => void,
     lateExtra?: () => Record<string, unknown>,
+    lateDirectory?: () => Pick<NewSession, 'cwd' | 'gitRoot' | 'branch'>,
   ): Promise<{ doc: SessionDoc; writer: LandingWriter }> {
     this.writable();
     const id = init.id;
@@ -365,7 +366,7 @@ export class FileSessionStore implements SessionStore {
     const target = liveDir(this.root, id);
     if ((await this.exists(target)) || (await this.exists(archivedDir(this.root, id)))) throw new StoreError('CONFLICT', `Session ${id} already exists.`, target);
     const now = this.now().toISOString();
-    const docOf = (messageCount: number, folded: string[], late: Record<string, unknown> = {}) => {
+    const docOf = (messageCount: number, folded: string[], late: Record<string, unknown> = {}, directory: Pick<NewSession, 'cwd' | 'gitRoot' | 'branch'> = init) => {
       const parsed = safeParseSessionDoc({
         ...init.extra,
         ...late,
@@ -374,9 +375,9 @@ export class FileSessionStore implements SessionStore {
         parentId: init.parentId ?? null,
         createdAt: now,
         updatedAt: now,
-        cwd: init.cwd,
-        gitRoot: init.gitRoot,
-        branch: init.branch,
+        cwd: directory.cwd,
+        gitRoot: directory.gitRoot,
+        branch: directory.branch,
         title: init.title,
         source: init.source,
         model: init.model ?? null,
@@ -407,7 +408,7 @@ export class FileSessionStore implements SessionStore {
       } finally {
         await log.close();
       }
-      doc = docOf(writer.count, [...notes, ...writer.notes()], lateExtra?.());
+      doc = docOf(writer.count, [...notes, ...writer.notes()], lateExtra?.(), lateDirectory?.());
       // The first writer to open the log (the receiver taking the baton) starts from here, not from
       // a full scan; below the interval, as for appends (message-log.ts), recovery scans it all.
       const checkpoint = writer.checkpoint();
