@@ -70,6 +70,46 @@ describe('a landing\'s fsyncs (issue 20: one journal commit, not one per file)',
     await store.close();
   }, 20_000);
 
+  it('writes and syncs session.json beside the log\'s fsync, and renames the session into place only after both', async () => {
+    let docSyncStarted!: () => void;
+    const docSyncing = new Promise<void>((resolve) => (docSyncStarted = resolve));
+    let overlapped: boolean | undefined;
+    const order: string[] = [];
+    const fs = delegatingFs(nodeDurableFs, {
+      open: async (path, flags, mode) => {
+        const file = await nodeDurableFs.open(path, flags, mode);
+        const name = path.split('/').pop()!;
+        if (name === MESSAGES_FILE && flags === 'wx') {
+          // The log's fsync holds until session.json's has started: one after the other would wait here in vain.
+          return withSync(file, async () => {
+            overlapped = await Promise.race([docSyncing.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), OVERLAP_WAIT_MS))]);
+            await file.sync();
+            order.push('log synced');
+          });
+        }
+        if (name.startsWith('.session.json.') && path.includes('.creating')) {
+          return withSync(file, async () => {
+            docSyncStarted();
+            await file.sync();
+            order.push('doc synced');
+          });
+        }
+        return file;
+      },
+      rename: async (from, to) => {
+        if (from.endsWith('.creating')) order.push('session renamed into place');
+        await nodeDurableFs.rename(from, to);
+      },
+    });
+    const store = await openStore(join(tmp.dir, 'store'), { keyStore: null, fs });
+    const s = await store.createSession(init, [{ role: 'user', content: 'hello' }]);
+    expect(overlapped).toBe(true);
+    expect(order.at(-1)).toBe('session renamed into place');
+    expect(order.slice(0, 2).sort()).toEqual(['doc synced', 'log synced']);
+    expect(await store.getSession(s.id)).toMatchObject({ id: s.id, messageCount: 1 });
+    await store.close();
+  }, 20_000);
+
   it(`holds at most ${ARTIFACT_SYNCS_IN_FLIGHT} artifact files open while they sync`, async () => {
     let open = 0;
     let most = 0;

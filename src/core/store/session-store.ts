@@ -33,6 +33,13 @@ import { resolveAtRest, type AtRestStatus } from './at-rest/at-rest-state.js';
 import { commitSessionDoc, docStamp, isSessionDoc, readSessionDoc, revisionMarker, SESSION_FILE, type LoadedDoc } from './session-doc-file.js';
 import type { LandedLog, LandedStream, LandingBatch, LandingStreamOptions, NewArtifact, NewSession, ReadMessagesOptions, Receipt, SessionStore } from './types.js';
 
+/** Waits for both (a file is never closed under a sync still running), then throws the first one's failure. */
+async function settleBoth(first: Promise<void>, second: Promise<void>): Promise<void> {
+  const [a, b] = await Promise.allSettled([first, second]);
+  if (a.status === 'rejected') throw a.reason;
+  if (b.status === 'rejected') throw b.reason;
+}
+
 async function* oneBatch(batch: LandingBatch): AsyncIterable<LandingBatch> {
   yield batch;
 }
@@ -404,16 +411,22 @@ export class FileSessionStore implements SessionStore {
         // Written in chunks of about LANDING_CHUNK_BYTES: memory stays bounded by the chunk and the batch, not the session.
         writer = new LandingWriter(this.fs, staging, log, recordCodecFor(this.fs, staging), now, folder, onRecord);
         for await (const batch of fromCaller(batches)) await writer.add(batch);
-        await writer.finish();
+        const landed = writer;
+        const counted = docOf(landed.count, [...notes, ...landed.notes()], lateExtra?.(), lateDirectory?.());
+        doc = counted;
+        // The document is known once the last batch went through: it is written and synced beside
+        // the log's and the artifacts' fsyncs (one journal commit, not two in a row). Nothing in the
+        // staging directory is visible before the rename below, which waits for both.
+        await settleBoth(landed.finish(), (async () => {
+          // The first writer to open the log (the receiver taking the baton) starts from here, not from
+          // a full scan; below the interval, as for appends (message-log.ts), recovery scans it all.
+          const checkpoint = landed.checkpoint();
+          if (checkpoint && landed.bytes >= CHECKPOINT_INTERVAL_BYTES) await writeCheckpoint(this.fs, staging, checkpoint);
+          await commitSessionDoc(this.fs, staging, 0, counted, true);
+        })());
       } finally {
         await log.close();
       }
-      doc = docOf(writer.count, [...notes, ...writer.notes()], lateExtra?.(), lateDirectory?.());
-      // The first writer to open the log (the receiver taking the baton) starts from here, not from
-      // a full scan; below the interval, as for appends (message-log.ts), recovery scans it all.
-      const checkpoint = writer.checkpoint();
-      if (checkpoint && writer.bytes >= CHECKPOINT_INTERVAL_BYTES) await writeCheckpoint(this.fs, staging, checkpoint);
-      await commitSessionDoc(this.fs, staging, 0, doc, true);
       await this.fs.rename(staging, target);
       await this.fs.fsyncDir(join(this.root, SESSIONS_DIR));
     } catch (error) {
