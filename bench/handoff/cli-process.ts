@@ -171,8 +171,23 @@ printTable(
 const traceFile = join(root, 'trace.jsonl');
 const file150 = join(root, 'conv-150.jsonl');
 const traced: Sample[] = [];
-for (let i = 0; i < Math.max(5, Math.floor(RUNS / 2)); i++) traced.push(await time(handoffArgs(BIN, file150, 150), { [PHASE_TRACE_ENV]: traceFile }));
+// With --before, its build is traced in the same rounds (alternated): the host's parts of both
+// under one load, where the whole process's wall is mostly Node's start-up and its noise.
+const beforeTraceFile = join(root, 'trace-before.jsonl');
+for (let i = 0; i < Math.max(5, Math.floor(RUNS / 2)); i++) {
+  if (BEFORE) await time(handoffArgs(builds[0]!.bin, file150, 150), { [PHASE_TRACE_ENV]: beforeTraceFile });
+  traced.push(await time(handoffArgs(BIN, file150, 150), { [PHASE_TRACE_ENV]: traceFile }));
+}
 const lines = (await readFile(traceFile, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as PhaseTraceLine);
+// The floor's own "exit event → parent saw the exit", measured the same way: the part holds more
+// than a teardown (perf's start and Node's before its time origin), so it is read against this.
+const floorExitFile = join(root, 'floor-exit.txt');
+const floorExitHook = join(root, 'floor-exit.cjs');
+await writeFile(floorExitHook, `process.once('exit', () => require('node:fs').appendFileSync(${JSON.stringify(floorExitFile)}, performance.now() + '\\n'));\n`);
+const floorTraced: Sample[] = [];
+for (let i = 0; i < traced.length; i++) floorTraced.push(await time(['-r', floorExitHook, '-e', '']));
+const floorExits = (await readFile(floorExitFile, 'utf8')).trim().split('\n').map(Number);
+const floorTeardown = percentile(floorTraced.map((s) => s.wallMs), 0.5) - percentile(floorExits, 0.5);
 const p50 = (values: number[]) => percentile(values, 0.5);
 const mark = (l: PhaseTraceLine, name: string) => l.marks[name] ?? NaN;
 console.log(`CPU from ${usePerf ? 'perf stat -e task-clock' : '/usr/bin/time (10 ms steps)'}`);
@@ -194,7 +209,8 @@ if (hostedRuns.length > 0) printTable([
   hostedPart('sent → answer received (the host\'s work and the socket)', 'sent', 'answered'),
   hostedPart('answer received → printed (done)', 'answered', 'done'),
   hostedPart('done → exit event', 'done', 'exit'),
-  { part: 'exit event → parent saw the exit (teardown)', ms: p50(traced.map((s) => s.wallMs)) - p50(hostedRuns.map((l) => mark(l, 'exit'))) },
+  { part: 'exit event → parent saw the exit (teardown, perf\'s start, Node\'s before its time origin)', ms: p50(traced.map((s) => s.wallMs)) - p50(hostedRuns.map((l) => mark(l, 'exit'))) },
+  { part: '  the same part of node -e "" (floor, same rounds)', ms: floorTeardown },
   { part: 'whole process, wall (traced runs)', ms: p50(traced.map((s) => s.wallMs)) },
 ]);
 else printTable([
@@ -216,6 +232,24 @@ else printTable([
   { part: 'exit event → parent saw the exit (teardown)', ms: p50(traced.map((s) => s.wallMs)) - p50(lines.map((l) => mark(l, 'exit'))) },
   { part: 'whole process, wall (traced runs)', ms: p50(traced.map((s) => s.wallMs)) },
 ]);
+
+if (BEFORE) {
+  const beforeLines = (await readFile(beforeTraceFile, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as PhaseTraceLine).filter((l) => l.marks['host-answered'] !== undefined);
+  const both = (part: string, from: string, to: string) => ({
+    part,
+    before: p50(beforeLines.map((l) => mark(l, to) - mark(l, from))),
+    after: p50(hostedRuns.map((l) => mark(l, to) - mark(l, from))),
+  });
+  console.log(`\nthe host's parts, before and after, alternated in the same rounds (${beforeLines.length} / ${hostedRuns.length} hosted runs, p50 ms):`);
+  printTable([
+    both('sent → host: workspace captured', 'sent', 'host-captured'),
+    both('sent → host: landed', 'sent', 'host-landed'),
+    both('host: captured → landed', 'host-captured', 'host-landed'),
+    both('host: landed → offered and taken', 'host-landed', 'host-answered'),
+    both('sent → answer received', 'sent', 'answered'),
+    both('file read → connected', 'read', 'connected'),
+  ]);
+}
 
 if (PROFILE_DIR) {
   await mkdir(PROFILE_DIR, { recursive: true });

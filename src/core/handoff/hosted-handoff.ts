@@ -164,14 +164,20 @@ export function createHostedHandoff(options: HostedHandoffOptions): HostedHandof
         return { ok: true, problem: { code: 'BAD_INPUT', message: input.message } };
       }
       // The client saw a repository that this host's git did not (another PATH, no file access):
-      // refused before anything lands, so the CLI, in the terminal's environment, records it.
-      if (request.git && (await capture.then((c) => c.snapshot.git === null, () => true))) {
-        return refused('WORKSPACE', `${HOSTED_HANDOFF_METHOD}: the client found a git repository above ${request.cwd} that this host's git could not read`);
-      }
+      // refused before the session is saved, so the CLI, in the terminal's environment, records it.
+      const cannotRead = () => Promise.reject(new HostCannotReadRepository());
+      const checked = request.git ? capture.then((c) => (c.snapshot.git === null ? cannotRead() : c), cannotRead) : capture;
+      // The digest is written while git and the landing run; the landing takes the capture (its
+      // last batch) only once the digest is durable too, so no session is ever visible without it.
+      const keyed = recorded === null ? recordDigest(store.root, request.sessionId, digest) : Promise.resolve();
+      const landable = Promise.all([checked, keyed]).then(([c]) => c);
       try {
-        if (recorded === null) await recordDigest(store.root, request.sessionId, digest);
-        landed = await landAndReadBack(store, { id: request.sessionId, cwd: request.cwd, title: request.title ?? defaultTitle(input.scan), messages: input.source, scan: input.scan, capture });
+        landed = await landAndReadBack(store, { id: request.sessionId, cwd: request.cwd, title: request.title ?? defaultTitle(input.scan), messages: input.source, scan: input.scan, capture: landable });
       } catch (error) {
+        if (error instanceof HostCannotReadRepository) {
+          await keyed.catch(() => undefined);
+          return refused('WORKSPACE', `${HOSTED_HANDOFF_METHOD}: the client found a git repository above ${request.cwd} that this host's git could not read`);
+        }
         return answered({ category: HandoffCategory.writeFailure, sessionId: null, handoffId: null, sessionDir: null, message: `The session could not be saved, so nothing was sent: ${(error as Error).message}`, durationsMs: {} });
       }
       mark('host-landed');
@@ -235,6 +241,9 @@ export function createHostedHandoff(options: HostedHandoffOptions): HostedHandof
     },
   };
 }
+
+/** The capture found no repository where the client saw one: the landing stops before its session is saved. */
+class HostCannotReadRepository extends Error {}
 
 function refused(code: string, message: string): Answer {
   return { ok: false, code, message };

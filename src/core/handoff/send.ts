@@ -92,12 +92,27 @@ export interface LandedSession {
  * (with the store's typed error) when anything could not be made durable: nothing is sent then.
  */
 export async function landAndReadBack(store: SessionStore, request: NewSessionRequest): Promise<LandedSession> {
-  const captured = await (request.capture ?? captureWorkspaceWithPatch(request.cwd)).catch((error: { code?: string }) => {
+  // The capture (git) is awaited only for the landing's last batch: the messages are redacted,
+  // written and fsynced while git builds the patch, and the patch, session.json's `workspace` and
+  // its directory fields, written last, still land in the same atomic rename (issue 20).
+  const capture = (request.capture ?? captureWorkspaceWithPatch(request.cwd)).catch((error: { code?: string }): CapturedWorkspace => {
     // An imported session may name a directory that is gone: keep the conversation, without a workspace.
     if (request.source && request.source.tool !== 'baton' && error.code === WorkspaceErrorCode.CWD_MISSING) return { snapshot: { cwd: request.cwd, git: null }, patchBytes: null };
     throw error;
   });
-  const workspace = captured.snapshot;
+  // A landing refused before its last batch never reads the capture: its failure is not unhandled.
+  capture.catch(() => undefined);
+  let captured: { workspace: CapturedWorkspace; patched: ReturnType<typeof landingWorkspacePatch> } | undefined;
+  const awaitCapture = async (): Promise<NewArtifact[]> => {
+    const workspace = await capture;
+    captured = { workspace, patched: landingWorkspacePatch(workspace) };
+    return captured.patched.artifacts;
+  };
+  /** The capture as the last batch took it (the store reads the late fields only after that batch). */
+  const landedCapture = () => {
+    if (!captured) throw Object.assign(new Error('the workspace capture was read before the landing took it'), { code: 'INTERNAL' });
+    return captured;
+  };
   // One pipeline for every input (issue 20): a scan, then batches redacted, trimmed and written as
   // they are read, with running totals for the manifest; the session is never held whole.
   const source = Array.isArray(request.messages) ? arraySource(request.messages) : (request.messages as MessageSource);
@@ -123,7 +138,6 @@ export async function landAndReadBack(store: SessionStore, request: NewSessionRe
   // already in `workspace`, `permission` and `model`): landWorkspace and the handoff's facts then
   // find them in place and do not rewrite session.json. The artifacts name the session, so its id
   // is chosen here.
-  const patched = landingWorkspacePatch(captured);
   const id = request.id ?? newId('s-');
   const sessionSource = request.source ?? { tool: 'baton' };
   const permission = landingPermission({ id, source: sessionSource, permission: content.permission });
@@ -134,29 +148,33 @@ export async function landAndReadBack(store: SessionStore, request: NewSessionRe
   const { session: created, log } = await store.landSessionStream(
     {
       id,
-      cwd: workspace.cwd,
-      gitRoot: workspace.git?.root ?? null,
-      branch: workspace.git?.branch ?? null,
+      // Stand-ins until the capture is in (lateDirectory): the document is checked with them first.
+      cwd: request.cwd,
+      gitRoot: null,
+      branch: null,
       title: content.title,
       source: sessionSource,
       model: model?.model ?? null,
       permission: permission.permission,
       holder: 'terminal',
-      extra: { workspace: patched.workspace },
     },
-    withArtifacts([...patched.artifacts, permission.artifact, ...(model ? [model.artifact] : [])], redactedBatches(source, scan, redactor, request.batchChars), () => [landedSummary().artifact]),
+    withArtifacts([permission.artifact, ...(model ? [model.artifact] : [])], redactedBatches(source, scan, redactor, request.batchChars), async () => [...(await awaitCapture()), landedSummary().artifact]),
     {
       repeatedIds: scan.mayRepeat,
       onRecord: (record) => totals.add(record),
       // Known once every message went through the redactor.
       lateExtra: () => {
         const redactions = redactor.found();
-        return { ...(Object.keys(redactions).length > 0 ? { redactions } : {}), ...(content.tasks.length ? { tasks: content.tasks } : {}), context: landedSummary().context };
+        return { workspace: landedCapture().patched.workspace, ...(Object.keys(redactions).length > 0 ? { redactions } : {}), ...(content.tasks.length ? { tasks: content.tasks } : {}), context: landedSummary().context };
+      },
+      lateDirectory: () => {
+        const { snapshot } = landedCapture().workspace;
+        return { cwd: snapshot.cwd, gitRoot: snapshot.git?.root ?? null, branch: snapshot.git?.branch ?? null };
       },
     },
   );
   // The patch goes under artifacts/ (by hash) and its ref into session.json's `workspace`.
-  const session = await landWorkspace(store, created, captured);
+  const session = await landWorkspace(store, created, landedCapture().workspace);
   // landSessionStream read the log back (every line's checksum against the record written there,
   // and the count); the store folds a repeated message (same id, same content) into one, with a note.
   const digest = totals.digest();
@@ -169,10 +187,10 @@ export async function landAndReadBack(store: SessionStore, request: NewSessionRe
 }
 
 /** The batches, between one that carries only `first` (when there are any) and one with the artifacts `last` makes once they were all written. */
-async function* withArtifacts(first: NewArtifact[], batches: AsyncIterable<LandingBatch>, last: () => NewArtifact[]): AsyncIterable<LandingBatch> {
+async function* withArtifacts(first: NewArtifact[], batches: AsyncIterable<LandingBatch>, last: () => Promise<NewArtifact[]>): AsyncIterable<LandingBatch> {
   if (first.length > 0) yield { messages: [], artifacts: first };
   yield* batches;
-  yield { messages: [], artifacts: last() };
+  yield { messages: [], artifacts: await last() };
 }
 
 /**

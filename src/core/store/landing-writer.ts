@@ -14,6 +14,12 @@ import type { WrittenLog } from './landing-read-back.js';
 
 /** A new session's messages are written to its log in chunks of about this many bytes. */
 export const LANDING_CHUNK_BYTES = 4 * 1024 * 1024;
+/**
+ * Artifact files whose fsync may be under way at once (each holds its file open until synced): an
+ * import with thousands of full outputs keeps at most this many descriptors, and a handoff's few
+ * artifacts are synced together with the log in finish(), one journal commit instead of one each.
+ */
+export const ARTIFACT_SYNCS_IN_FLIGHT = 8;
 
 /**
  * Writes a new session's log into its staging directory a batch at a time (issue 20): each message
@@ -38,6 +44,8 @@ export class LandingWriter implements WrittenLog {
   private readonly chunk = Buffer.allocUnsafeSlow(LANDING_CHUNK_BYTES);
   private chunkBytes = 0;
   private readonly artifactsWritten = new Set<string>();
+  /** Artifact files written and not yet known synced (and closed), oldest first: finish() awaits them all. */
+  private readonly syncing: Promise<void>[] = [];
   /** Ring of the last lines: [id, start, end]. */
   private readonly recent: Array<[string, number, number]> = [];
   private last: { seq: number; crc: string } | null = null;
@@ -123,10 +131,13 @@ export class LandingWriter implements WrittenLog {
     this.offset += line.length;
   }
 
-  /** Writes what is pending and syncs the log and the artifacts directory. */
+  /**
+   * Writes what is pending and syncs the log with every artifact still syncing, concurrently,
+   * then the artifacts directory (its entries, once the files they name are durable).
+   */
   async finish(): Promise<void> {
     await this.flush();
-    await this.log.sync();
+    await Promise.all([this.log.sync(), ...this.syncing.splice(0)]);
     if (this.artifactsWritten.size > 0) await this.fs.fsyncDir(join(this.staging, ARTIFACTS_DIR));
   }
 
@@ -183,12 +194,19 @@ export class LandingWriter implements WrittenLog {
       throw new StoreError('BAD_REQUEST', `The artifact ${name} is given twice in one landing.`);
     }
     this.artifactsWritten.add(name);
+    // Bounded: the oldest sync is awaited before another file is opened.
+    if (this.syncing.length >= ARTIFACT_SYNCS_IN_FLIGHT) await this.syncing.shift();
     const file = await this.fs.open(join(this.staging, ARTIFACTS_DIR, name), 'wx', FILE_MODE);
     try {
       await file.write(artifact.bytes, 0);
-      await file.sync();
-    } finally {
+    } catch (error) {
       await file.close();
+      throw error;
     }
+    // Synced beside the next writes and the log (finish() awaits it; nothing is visible before the
+    // staging directory's rename, which follows finish()). Its failure fails the landing there.
+    const synced = file.sync().finally(() => file.close());
+    synced.catch(() => undefined);
+    this.syncing.push(synced);
   }
 }

@@ -33,6 +33,13 @@ import { resolveAtRest, type AtRestStatus } from './at-rest/at-rest-state.js';
 import { commitSessionDoc, docStamp, isSessionDoc, readSessionDoc, revisionMarker, SESSION_FILE, type LoadedDoc } from './session-doc-file.js';
 import type { LandedLog, LandedStream, LandingBatch, LandingStreamOptions, NewArtifact, NewSession, ReadMessagesOptions, Receipt, SessionStore } from './types.js';
 
+/** Waits for both (a file is never closed under a sync still running), then throws the first one's failure. */
+async function settleBoth(first: Promise<void>, second: Promise<void>): Promise<void> {
+  const [a, b] = await Promise.allSettled([first, second]);
+  if (a.status === 'rejected') throw a.reason;
+  if (b.status === 'rejected') throw b.reason;
+}
+
 async function* oneBatch(batch: LandingBatch): AsyncIterable<LandingBatch> {
   yield batch;
 }
@@ -259,7 +266,7 @@ export class FileSessionStore implements SessionStore {
   async landSessionStream(init: NewSession, batches: AsyncIterable<LandingBatch>, options: LandingStreamOptions = {}): Promise<LandedStream> {
     const id = checkId(init.id ?? newId('s-'));
     const folder = new DuplicateFolder(id, options.repeatedIds ?? (() => false));
-    const { doc, writer } = await this.create({ ...init, id }, batches, folder, [], options.onRecord, options.lateExtra);
+    const { doc, writer } = await this.create({ ...init, id }, batches, folder, [], options.onRecord, options.lateExtra, options.lateDirectory);
     const log = await this.readBack(doc.id, writer);
     return { session: doc, log, count: writer.count };
   }
@@ -358,6 +365,7 @@ export class FileSessionStore implements SessionStore {
     notes: string[],
     onRecord?: (record: StoredRecord) => void,
     lateExtra?: () => Record<string, unknown>,
+    lateDirectory?: () => Pick<NewSession, 'cwd' | 'gitRoot' | 'branch'>,
   ): Promise<{ doc: SessionDoc; writer: LandingWriter }> {
     this.writable();
     const id = init.id;
@@ -365,7 +373,7 @@ export class FileSessionStore implements SessionStore {
     const target = liveDir(this.root, id);
     if ((await this.exists(target)) || (await this.exists(archivedDir(this.root, id)))) throw new StoreError('CONFLICT', `Session ${id} already exists.`, target);
     const now = this.now().toISOString();
-    const docOf = (messageCount: number, folded: string[], late: Record<string, unknown> = {}) => {
+    const docOf = (messageCount: number, folded: string[], late: Record<string, unknown> = {}, directory: Pick<NewSession, 'cwd' | 'gitRoot' | 'branch'> = init) => {
       const parsed = safeParseSessionDoc({
         ...init.extra,
         ...late,
@@ -374,9 +382,9 @@ export class FileSessionStore implements SessionStore {
         parentId: init.parentId ?? null,
         createdAt: now,
         updatedAt: now,
-        cwd: init.cwd,
-        gitRoot: init.gitRoot,
-        branch: init.branch,
+        cwd: directory.cwd,
+        gitRoot: directory.gitRoot,
+        branch: directory.branch,
         title: init.title,
         source: init.source,
         model: init.model ?? null,
@@ -403,16 +411,22 @@ export class FileSessionStore implements SessionStore {
         // Written in chunks of about LANDING_CHUNK_BYTES: memory stays bounded by the chunk and the batch, not the session.
         writer = new LandingWriter(this.fs, staging, log, recordCodecFor(this.fs, staging), now, folder, onRecord);
         for await (const batch of fromCaller(batches)) await writer.add(batch);
-        await writer.finish();
+        const landed = writer;
+        const counted = docOf(landed.count, [...notes, ...landed.notes()], lateExtra?.(), lateDirectory?.());
+        doc = counted;
+        // The document is known once the last batch went through: it is written and synced beside
+        // the log's and the artifacts' fsyncs (one journal commit, not two in a row). Nothing in the
+        // staging directory is visible before the rename below, which waits for both.
+        await settleBoth(landed.finish(), (async () => {
+          // The first writer to open the log (the receiver taking the baton) starts from here, not from
+          // a full scan; below the interval, as for appends (message-log.ts), recovery scans it all.
+          const checkpoint = landed.checkpoint();
+          if (checkpoint && landed.bytes >= CHECKPOINT_INTERVAL_BYTES) await writeCheckpoint(this.fs, staging, checkpoint);
+          await commitSessionDoc(this.fs, staging, 0, counted, true);
+        })());
       } finally {
         await log.close();
       }
-      doc = docOf(writer.count, [...notes, ...writer.notes()], lateExtra?.());
-      // The first writer to open the log (the receiver taking the baton) starts from here, not from
-      // a full scan; below the interval, as for appends (message-log.ts), recovery scans it all.
-      const checkpoint = writer.checkpoint();
-      if (checkpoint && writer.bytes >= CHECKPOINT_INTERVAL_BYTES) await writeCheckpoint(this.fs, staging, checkpoint);
-      await commitSessionDoc(this.fs, staging, 0, doc, true);
       await this.fs.rename(staging, target);
       await this.fs.fsyncDir(join(this.root, SESSIONS_DIR));
     } catch (error) {

@@ -68,6 +68,12 @@ export interface LandingStreamOptions {
   onRecord?: (record: MessageRecord) => void;
   /** session.json fields known only once every message went through (the redaction counts): merged after `init.extra`. */
   lateExtra?: () => Record<string, unknown>;
+  /**
+   * The session's directory fields known only once the last batch was made (a handoff's workspace
+   * capture, which runs while the messages are written): they replace `init`'s, which stand in
+   * until then (the document is checked with them before anything is written).
+   */
+  lateDirectory?: () => Pick<NewSession, 'cwd' | 'gitRoot' | 'branch'>;
 }
 
 /** A streamed landing's result: the document, the log as read back, and how many records it holds. */
