@@ -4,8 +4,8 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildScanWorker, SCAN_WORKER_FILE } from '../../../scripts/build-scan-worker.js';
 import { seededRandom } from '../test-support/seeded-random.js';
-import { POOL_MIN_FILES, POOL_TASK_FILES, SCAN_WORKERS, WHOLE_READ_MAX_BYTES } from './limits.js';
-import { startPoolFor, workersWanted } from './scan-pooling.js';
+import { POOL_MIN_FILES, POOL_TASK_FILES, SCAN_HEAP_CAP_MIN_FILES, SCAN_WORKERS, WHOLE_READ_MAX_BYTES } from './limits.js';
+import { defaultWorkers, startPoolFor, workersWanted } from './scan-pooling.js';
 import { nodeImportReader, type ImportReader } from './reader.js';
 import { scanCandidateIndexFull } from './scan.js';
 import { SCAN_WORKER_FILE as POOL_WORKER_FILE, startScanPool, type ScanPool } from './scan-pool.js';
@@ -162,6 +162,24 @@ describe('the scan worker pool', () => {
     if (availableParallelism() < 2) expect(pool).toBeNull();
     else expect(pool).not.toBeNull();
     await pool?.close();
+  });
+
+  it('starts one worker fewer than the cores for a CLI listing under SCAN_HEAP_CAP_MIN_FILES files (its thread parses too), SCAN_WORKERS otherwise', async () => {
+    expect([defaultWorkers(20_000, true, 2), defaultWorkers(20_000, true, 3), defaultWorkers(20_000, true, 16)]).toEqual([1, Math.min(2, SCAN_WORKERS), SCAN_WORKERS]);
+    // Behind a page, or with the scan's heap capped, the default stays.
+    expect([defaultWorkers(20_000, false, 2), defaultWorkers(SCAN_HEAP_CAP_MIN_FILES, true, 2)]).toEqual([SCAN_WORKERS, SCAN_WORKERS]);
+    // Asked for, the count is the one asked for.
+    expect(workersWanted({ env: { BATON_SCAN_WORKERS: '2' } }, { files: 20_000, threadShare: true })).toBe(2);
+    const cores = availableParallelism();
+    const cli = startPoolFor(POOL_MIN_FILES, { env: {} });
+    const big = startPoolFor(SCAN_HEAP_CAP_MIN_FILES, { env: {} });
+    const host = startPoolFor(POOL_MIN_FILES, { env: {}, onPartial: () => undefined });
+    try {
+      if (cores < 2) return expect([cli, big, host]).toEqual([null, null, null]);
+      expect([cli!.alive, big!.alive, host!.alive]).toEqual([Math.min(SCAN_WORKERS, cores - 1), SCAN_WORKERS, SCAN_WORKERS]);
+    } finally {
+      await Promise.all([cli?.close(), big?.close(), host?.close()]);
+    }
   });
 
   it('is the file scan-pool.ts looks for next to each bundle', () => {
