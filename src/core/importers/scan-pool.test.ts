@@ -272,6 +272,22 @@ describe('the scan worker pool', () => {
     }
   });
 
+  it('takes the next queued task into the scan’s thread (threadShare), as a worker would: the scan settles batches in order, so none it parsed waits to the end', async () => {
+    // A worker that loads and never says ready: every task is this thread's, one at a time.
+    const silent = join(root, 'silent-worker.cjs');
+    await writeFile(silent, "setInterval(() => undefined, 1 << 30);");
+    const order: string[] = [];
+    const pool = startScanPool({ workers: 1, workerFile: silent, threadShare: true, inThread: async (jobs) => (order.push(jobs[0]!.path), { results: jobs.map(() => ({ ok: false as const, code: null, message: 'x' })), bytes: 0 }) });
+    try {
+      const jobs: SummarizeJob[] = Array.from({ length: POOL_TASK_FILES * 4 }, (_, k) => ({ path: `/p/${k}.jsonl`, source: 'claude', size: 10, mtimeMs: 0 }));
+      expect((await pool.run(jobs)).results).toHaveLength(jobs.length);
+      expect(order).toEqual([0, 1, 2, 3].map((t) => `/p/${t * POOL_TASK_FILES}.jsonl`));
+      expect(pool.shared).toBe(4);
+    } finally {
+      await pool.close();
+    }
+  });
+
   describe('a worker that fails', () => {
     const broken: Record<string, string> = {
       'cannot load': "throw new Error('boom at load');",
