@@ -158,6 +158,8 @@ export function startScanPool(options: ScanPoolOptions): ScanPool {
       slot.dead = true;
       void slot.worker.terminate();
     }
+    // A trace shows how long the scan's thread went on alone (bench/importers/cold-pool.ts "tail").
+    if (slots.length > 0 && slots.every((s) => s.dead)) markPhase('scan-workers-retired');
   };
 
   const pump = (): void => {
