@@ -233,7 +233,7 @@ describe('the scan worker pool', () => {
       const before = pool.shared;
       const run = await pool.run(many);
       expect(run.results).toEqual((await summarizeForScan(nodeImportReader, many)).results);
-      // This thread took some tasks (from the queue's end) and the workers the rest: both are still up.
+      // This thread took some tasks (the next queued, as a worker does) and the workers the rest: both are still up.
       expect(pool.shared).toBeGreaterThan(before);
       expect(pool.shared).toBe(fallbacks);
       expect(pool.alive).toBe(2);
