@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import { appendFile, mkdir, mkdtemp, readdir, readFile, rm, truncate, unlink, utimes, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -164,23 +165,37 @@ describe('the scan worker pool', () => {
     await pool?.close();
   });
 
-  it('starts one worker fewer than the cores for a CLI listing under SCAN_HEAP_CAP_MIN_FILES files (its thread parses too), SCAN_WORKERS otherwise', async () => {
-    expect([defaultWorkers(20_000, true, 2), defaultWorkers(20_000, true, 3), defaultWorkers(20_000, true, 16)]).toEqual([1, Math.min(2, SCAN_WORKERS), SCAN_WORKERS]);
-    // Behind a page, or with the scan's heap capped, the default stays.
-    expect([defaultWorkers(20_000, false, 2), defaultWorkers(SCAN_HEAP_CAP_MIN_FILES, true, 2)]).toEqual([SCAN_WORKERS, SCAN_WORKERS]);
+  it('starts one worker fewer than the cores for a CLI listing (its thread parses too) while the heap grows freely, SCAN_WORKERS otherwise', async () => {
+    expect([defaultWorkers(true, false, 2), defaultWorkers(true, false, 3), defaultWorkers(true, false, 16)]).toEqual([1, Math.min(2, SCAN_WORKERS), SCAN_WORKERS]);
+    // Behind a page, or with the process's heap growth capped (100,000 sessions, a host's resident index), the default stays.
+    expect([defaultWorkers(false, false, 2), defaultWorkers(true, true, 2)]).toEqual([SCAN_WORKERS, SCAN_WORKERS]);
     // Asked for, the count is the one asked for.
-    expect(workersWanted({ env: { BATON_SCAN_WORKERS: '2' } }, { files: 20_000, threadShare: true })).toBe(2);
+    expect(workersWanted({ env: { BATON_SCAN_WORKERS: '2' } }, { threadShare: true })).toBe(2);
     const cores = availableParallelism();
     const cli = startPoolFor(POOL_MIN_FILES, { env: {} });
-    const big = startPoolFor(SCAN_HEAP_CAP_MIN_FILES, { env: {} });
     const host = startPoolFor(POOL_MIN_FILES, { env: {}, onPartial: () => undefined });
     try {
-      if (cores < 2) return expect([cli, big, host]).toEqual([null, null, null]);
-      expect([cli!.alive, big!.alive, host!.alive]).toEqual([Math.min(SCAN_WORKERS, cores - 1), SCAN_WORKERS, SCAN_WORKERS]);
+      if (cores < 2) return expect([cli, host]).toEqual([null, null]);
+      // This test process never capped its heap (no scan here holds HEAP_GROWTH_CAP_MIN_FILES files).
+      expect([cli!.alive, host!.alive]).toEqual([Math.min(SCAN_WORKERS, cores - 1), SCAN_WORKERS]);
     } finally {
-      await Promise.all([cli?.close(), big?.close(), host?.close()]);
+      await Promise.all([cli?.close(), host?.close()]);
     }
   });
+
+  it('keeps SCAN_WORKERS for a CLI listing once the scan capped the heap (SCAN_HEAP_CAP_MIN_FILES files), one fewer than the cores below', async () => {
+    // In a child: the heap cap is for the whole process, and this one must stay uncapped.
+    const child = (files: number) =>
+      new Promise<number>((done, fail) =>
+        execFile(
+          process.execPath,
+          ['--import', 'tsx', '--input-type=module', '-e', `const h = await import(${JSON.stringify(join(import.meta.dirname, 'scan-heap.ts'))}); const p = await import(${JSON.stringify(join(import.meta.dirname, 'scan-pooling.ts'))}); h.limitScanHeapGrowth(${files}, false); process.stdout.write(String(p.workersWanted({ env: {} }, { threadShare: true })));`],
+          (error, stdout, stderr) => (error ? fail(new Error(`${error.message}\n${stderr}`)) : done(Number(stdout))),
+        ),
+      );
+    const [below, capped] = await Promise.all([child(SCAN_HEAP_CAP_MIN_FILES - 1), child(SCAN_HEAP_CAP_MIN_FILES)]);
+    expect([below, capped]).toEqual([Math.max(1, Math.min(SCAN_WORKERS, availableParallelism() - 1)), SCAN_WORKERS]);
+  }, 60_000);
 
   it('is the file scan-pool.ts looks for next to each bundle', () => {
     expect(POOL_WORKER_FILE).toBe(SCAN_WORKER_FILE);
