@@ -12,8 +12,10 @@
  *
  * --before: another build's pooled listing too (`git archive main` built with
  * `node scripts/build-cli.js`), alternated with this one's: before/after under the same load.
- * --workers=0,1,2: the BATON_SCAN_WORKERS values run with this build (default 0,2; the --before
- * build runs with the last): on two cores the scan's thread summarizes too, so one worker may do.
+ * --workers=0,1,2,default: the BATON_SCAN_WORKERS values run with this build (default 0,2; the
+ * --before build runs with the last); `default` sets none, so the build picks (scan-pooling.ts
+ * defaultWorkers: one on two cores below 30,000 files since the fifteenth sitting). "tail ms": from
+ * the last worker's retirement to the end of the read, the scan's thread alone with a core idle.
  *
  * The corpus (<dir>/home) is read, never written; the data directory is <dir>/data unless --data.
  */
@@ -29,7 +31,7 @@ const runs = Number(args.get('runs') ?? 3);
 const BATON = resolve(import.meta.dirname, '..', '..', 'bin', 'baton.js');
 const BEFORE = args.get('before') ? resolve(args.get('before')!) : null;
 const WORKERS = (args.get('workers') ?? '0,2').split(',');
-if (!WORKERS.every((w) => /^\d{1,2}$/.test(w))) throw new Error(`--workers=${args.get('workers')}: a list of whole numbers, e.g. 0,1,2`);
+if (!WORKERS.every((w) => /^(\d{1,2}|default)$/.test(w))) throw new Error(`--workers=${args.get('workers')}: a list of whole numbers or \`default\`, e.g. 0,1,2,default`);
 const TICK_MS = 1000 / 100; // USER_HZ: /proc reports CPU in clock ticks of 10 ms
 
 interface Sample {
@@ -49,7 +51,9 @@ async function once(workers: string, bin = BATON): Promise<Sample> {
   for (const f of ['importers-cache.json', 'importers-candidates.idx']) await rm(join(data, f), { force: true });
   const trace = join(tmpdir(), `baton-cold-pool-${process.pid}.jsonl`);
   await rm(trace, { force: true });
-  const env = { ...process.env, HOME: join(dir, 'home'), BATON_HOME: data, XDG_RUNTIME_DIR: join(dir, 'run'), BATON_SCAN_WORKERS: workers, BATON_PHASE_TRACE: trace };
+  const env: NodeJS.ProcessEnv = { ...process.env, HOME: join(dir, 'home'), BATON_HOME: data, XDG_RUNTIME_DIR: join(dir, 'run'), BATON_PHASE_TRACE: trace };
+  if (workers === 'default') delete env.BATON_SCAN_WORKERS;
+  else env.BATON_SCAN_WORKERS = workers;
   const t0 = performance.now();
   const child = spawn(process.execPath, [bin, 'list', '--json', '--no-host'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   let cpu = 0;
@@ -80,15 +84,16 @@ async function main(): Promise<void> {
     for (const w of WORKERS) samples[w]!.push(await once(w));
     if (BEFORE) samples.before!.push(await once(WORKERS[WORKERS.length - 1]!, BEFORE));
   }
-  const phases = ['scan-stats', 'scan-first-batch', 'scan-read', 'scan-saved', 'exit'];
+  const phases = ['scan-stats', 'scan-first-batch', 'scan-workers-retired', 'scan-read', 'scan-saved', 'exit'];
   const rows = Object.entries(samples).map(([w, s]) => ({
-    scan: w === '0' ? 'in-thread (BATON_SCAN_WORKERS=0), baseline' : w === 'before' ? `pool of ${WORKERS[WORKERS.length - 1]} workers, --before build` : `pool of ${w} worker${w === '1' ? '' : 's'}${w === '2' ? ' (default)' : ''}`,
+    scan: w === '0' ? 'in-thread (BATON_SCAN_WORKERS=0), baseline' : w === 'before' ? `pool of ${WORKERS[WORKERS.length - 1]} workers, --before build` : w === 'default' ? "the build's default pool" : `pool of ${w} worker${w === '1' ? '' : 's'}`,
     runs: s.length,
     'wall ms (median)': Math.round(median(s.map((x) => x.wall))),
     'wall min': Math.round(Math.min(...s.map((x) => x.wall))),
     'CPU ms': Math.round(median(s.map((x) => x.cpu))),
     'main thread CPU ms': Math.round(median(s.map((x) => x.mainCpu))),
     ...Object.fromEntries(phases.map((p) => [p, Math.round(median(s.map((x) => x.marks[p] ?? Number.NaN)))])),
+    'tail ms': Math.round(median(s.map((x) => (x.marks['scan-read'] ?? Number.NaN) - (x.marks['scan-workers-retired'] ?? Number.NaN)))),
   }));
   console.table(rows);
   console.log(`load average at the end: ${await load()}`);

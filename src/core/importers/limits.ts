@@ -83,8 +83,9 @@ export const FULL_VERIFY_MAX_AGE_MS = 60_000;
 export const QUICK_VERIFY_NEWEST = 256;
 /**
  * Worker threads a cold scan summarizes its new files in (scan-pool.ts): two, for the two cores
- * Baton is measured on; the scan's own thread stats, redacts and writes meanwhile.
- * BATON_SCAN_WORKERS overrides it (0: every file in the scan's thread).
+ * Baton is measured on; the scan's own thread stats, redacts and writes meanwhile. A CLI listing,
+ * whose thread parses too, starts one fewer than the cores while its heap grows freely
+ * (scan-pooling.ts defaultWorkers). BATON_SCAN_WORKERS overrides it (0: every file in the scan's thread).
  */
 export const SCAN_WORKERS = 2;
 /**

@@ -1,11 +1,12 @@
+import { execFile } from 'node:child_process';
 import { appendFile, mkdir, mkdtemp, readdir, readFile, rm, truncate, unlink, utimes, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildScanWorker, SCAN_WORKER_FILE } from '../../../scripts/build-scan-worker.js';
 import { seededRandom } from '../test-support/seeded-random.js';
-import { POOL_MIN_FILES, POOL_TASK_FILES, SCAN_WORKERS, WHOLE_READ_MAX_BYTES } from './limits.js';
-import { startPoolFor, workersWanted } from './scan-pooling.js';
+import { POOL_MIN_FILES, POOL_TASK_FILES, SCAN_HEAP_CAP_MIN_FILES, SCAN_WORKERS, WHOLE_READ_MAX_BYTES } from './limits.js';
+import { defaultWorkers, startPoolFor, workersWanted } from './scan-pooling.js';
 import { nodeImportReader, type ImportReader } from './reader.js';
 import { scanCandidateIndexFull } from './scan.js';
 import { SCAN_WORKER_FILE as POOL_WORKER_FILE, startScanPool, type ScanPool } from './scan-pool.js';
@@ -164,6 +165,38 @@ describe('the scan worker pool', () => {
     await pool?.close();
   });
 
+  it('starts one worker fewer than the cores for a CLI listing (its thread parses too) while the heap grows freely, SCAN_WORKERS otherwise', async () => {
+    expect([defaultWorkers(true, false, 2), defaultWorkers(true, false, 3), defaultWorkers(true, false, 16)]).toEqual([1, Math.min(2, SCAN_WORKERS), SCAN_WORKERS]);
+    // Behind a page, or with the process's heap growth capped (100,000 sessions, a host's resident index), the default stays.
+    expect([defaultWorkers(false, false, 2), defaultWorkers(true, true, 2)]).toEqual([SCAN_WORKERS, SCAN_WORKERS]);
+    // Asked for, the count is the one asked for.
+    expect(workersWanted({ env: { BATON_SCAN_WORKERS: '2' } }, { threadShare: true })).toBe(2);
+    const cores = availableParallelism();
+    const cli = startPoolFor(POOL_MIN_FILES, { env: {} });
+    const host = startPoolFor(POOL_MIN_FILES, { env: {}, onPartial: () => undefined });
+    try {
+      if (cores < 2) return expect([cli, host]).toEqual([null, null]);
+      // This test process never capped its heap (no scan here holds HEAP_GROWTH_CAP_MIN_FILES files).
+      expect([cli!.alive, host!.alive]).toEqual([Math.min(SCAN_WORKERS, cores - 1), SCAN_WORKERS]);
+    } finally {
+      await Promise.all([cli?.close(), host?.close()]);
+    }
+  });
+
+  it('keeps SCAN_WORKERS for a CLI listing once the scan capped the heap (SCAN_HEAP_CAP_MIN_FILES files), one fewer than the cores below', async () => {
+    // In a child: the heap cap is for the whole process, and this one must stay uncapped.
+    const child = (files: number) =>
+      new Promise<number>((done, fail) =>
+        execFile(
+          process.execPath,
+          ['--import', 'tsx', '--input-type=module', '-e', `const h = await import(${JSON.stringify(join(import.meta.dirname, 'scan-heap.ts'))}); const p = await import(${JSON.stringify(join(import.meta.dirname, 'scan-pooling.ts'))}); h.limitScanHeapGrowth(${files}, false); process.stdout.write(String(p.workersWanted({ env: {} }, { threadShare: true })));`],
+          (error, stdout, stderr) => (error ? fail(new Error(`${error.message}\n${stderr}`)) : done(Number(stdout))),
+        ),
+      );
+    const [below, capped] = await Promise.all([child(SCAN_HEAP_CAP_MIN_FILES - 1), child(SCAN_HEAP_CAP_MIN_FILES)]);
+    expect([below, capped]).toEqual([Math.max(1, Math.min(SCAN_WORKERS, availableParallelism() - 1)), SCAN_WORKERS]);
+  }, 60_000);
+
   it('is the file scan-pool.ts looks for next to each bundle', () => {
     expect(POOL_WORKER_FILE).toBe(SCAN_WORKER_FILE);
   });
@@ -215,7 +248,7 @@ describe('the scan worker pool', () => {
       const before = pool.shared;
       const run = await pool.run(many);
       expect(run.results).toEqual((await summarizeForScan(nodeImportReader, many)).results);
-      // This thread took some tasks (from the queue's end) and the workers the rest: both are still up.
+      // This thread took some tasks (the next queued, as a worker does) and the workers the rest: both are still up.
       expect(pool.shared).toBeGreaterThan(before);
       expect(pool.shared).toBe(fallbacks);
       expect(pool.alive).toBe(2);
@@ -251,6 +284,22 @@ describe('the scan worker pool', () => {
     } finally {
       await cli?.close();
       await host?.close();
+    }
+  });
+
+  it('takes the next queued task into the scan’s thread (threadShare), as a worker would: the scan settles batches in order, so none it parsed waits to the end', async () => {
+    // A worker that loads and never says ready: every task is this thread's, one at a time.
+    const silent = join(root, 'silent-worker.cjs');
+    await writeFile(silent, "setInterval(() => undefined, 1 << 30);");
+    const order: string[] = [];
+    const pool = startScanPool({ workers: 1, workerFile: silent, threadShare: true, inThread: async (jobs) => (order.push(jobs[0]!.path), { results: jobs.map(() => ({ ok: false as const, code: null, message: 'x' })), bytes: 0 }) });
+    try {
+      const jobs: SummarizeJob[] = Array.from({ length: POOL_TASK_FILES * 4 }, (_, k) => ({ path: `/p/${k}.jsonl`, source: 'claude', size: 10, mtimeMs: 0 }));
+      expect((await pool.run(jobs)).results).toHaveLength(jobs.length);
+      expect(order).toEqual([0, 1, 2, 3].map((t) => `/p/${t * POOL_TASK_FILES}.jsonl`));
+      expect(pool.shared).toBe(4);
+    } finally {
+      await pool.close();
     }
   });
 

@@ -51,9 +51,10 @@ export interface ScanPoolOptions {
   /** Niceness of the worker threads (scan-worker.ts), 0 to 19: a scan behind a UI yields the cores to it. */
   nice?: number;
   /**
-   * This thread takes queued tasks too (by `inThread`, one at a time, from the queue's end) while
-   * every worker is busy. A cold `baton list`'s thread idled half the run waiting on two workers
-   * with a core to spare; a scan behind a page (a host) keeps its thread for the page.
+   * This thread takes queued tasks too (by `inThread`, one at a time, the next in the queue, as a
+   * worker would) while every worker is busy. A cold `baton list`'s thread idled half the run
+   * waiting on two workers with a core to spare; a scan behind a page (a host) keeps its thread for
+   * the page.
    */
   threadShare?: boolean;
 }
@@ -131,8 +132,11 @@ export function startScanPool(options: ScanPoolOptions): ScanPool {
       slot.worker.postMessage(message);
     }
     if (options.threadShare && !sharing && queue.length > 0) {
-      // The last task: the workers answer the earlier batches first, which the scan awaits first.
-      const task = queue.pop()!;
+      // The next task, not the last: the scan settles its batches in order, so a batch parsed here
+      // from the queue's end waited, parsed, for the scan to reach it. Every such batch was settled
+      // after the workers had run out of tasks, with a core idle: 130-250 ms at the end of a 20k cold
+      // listing with one worker (bench/README.md, issue 15, fifteenth sitting).
+      const task = queue.shift()!;
       sharing = true;
       shared += 1;
       runInThread({
@@ -154,6 +158,8 @@ export function startScanPool(options: ScanPoolOptions): ScanPool {
       slot.dead = true;
       void slot.worker.terminate();
     }
+    // A trace shows how long the scan's thread went on alone (bench/importers/cold-pool.ts "tail").
+    if (slots.length > 0 && slots.every((s) => s.dead)) markPhase('scan-workers-retired');
   };
 
   const pump = (): void => {

@@ -1,4 +1,6 @@
 import type { FoundFile } from './discover.js';
+import { availableParallelism } from 'node:os';
+import { heapGrowthCapped } from '../perf/heap-growth.js';
 import { POOL_MIN_FILES, SCAN_SLICE_MS, SCAN_WORKER_NICE, SCAN_WORKERS } from './limits.js';
 import { nodeImportReader, type ImportStat } from './reader.js';
 import type { ScanOptions } from './scan.js';
@@ -19,11 +21,31 @@ export function isNewFile(file: FoundFile, stat: ImportStat | Error, cache: Scan
   return !(stat instanceof Error) && stat.isFile && !file.compressed && stat.size > 0 && !(cached && cached.digest.source === file.source);
 }
 
-/** Workers a scan may start: the option, else BATON_SCAN_WORKERS (a whole number), else SCAN_WORKERS. */
-export function workersWanted(options: Pick<ScanOptions, 'workers' | 'env'>): number {
+/**
+ * Workers a scan may start: the option, else BATON_SCAN_WORKERS (a whole number), else
+ * defaultWorkers for `scan` (SCAN_WORKERS without one).
+ */
+export function workersWanted(options: Pick<ScanOptions, 'workers' | 'env'>, scan?: { threadShare: boolean }): number {
   if (options.workers !== undefined) return options.workers;
   const raw = (options.env ?? process.env).BATON_SCAN_WORKERS;
-  return raw !== undefined && /^\d{1,2}$/.test(raw) ? Number(raw) : SCAN_WORKERS;
+  if (raw !== undefined && /^\d{1,2}$/.test(raw)) return Number(raw);
+  return scan ? defaultWorkers(scan.threadShare, heapGrowthCapped(), availableParallelism()) : SCAN_WORKERS;
+}
+
+/**
+ * Workers for a scan on `cores` cores. A scan whose own thread parses too (threadShare: a CLI
+ * listing) is one of the parsing threads, so it starts one worker fewer than the cores, at most
+ * SCAN_WORKERS: on two cores, one. A third isolate on two cores compiled and optimized the same
+ * per-line code again (0.3-0.7 s of a 20k cold listing's ~4.5 s of CPU) and its parse only took
+ * turns with the other two (bench/README.md, issue 15, fifteenth sitting). With the process's heap
+ * growth capped (`heapCapped`: a scan of SCAN_HEAP_CAP_MIN_FILES or more, a host that read a
+ * resident index) the thread's share of the parse's garbage made it mark that heap over and over:
+ * one worker made 100,000 sessions slower and larger (eleventh sitting), so such a scan keeps
+ * SCAN_WORKERS. A scan behind a page (no threadShare) keeps its thread for the page and SCAN_WORKERS.
+ */
+export function defaultWorkers(threadShare: boolean, heapCapped: boolean, cores: number): number {
+  if (!threadShare || heapCapped) return SCAN_WORKERS;
+  return Math.max(1, Math.min(SCAN_WORKERS, cores - 1));
 }
 
 /** Each batch's summaries from the pool, by index into `files`; null for a batch read in the scan's thread. */
@@ -103,7 +125,8 @@ function takeOut<V>(from: Map<number, V>, keys: readonly number[]): Map<number, 
  * summarizes a failed worker's files in this thread, the same way.
  */
 export function startPoolFor(newFiles: number, options: Pick<ScanOptions, 'workers' | 'env'> & { onPartial?: unknown }): ScanPool | null {
-  const workers = poolSize(workersWanted(options));
+  // After the scan's heap cap is set (readAndSettle: limitScanHeapGrowth before any pool starts).
+  const workers = poolSize(workersWanted(options, { threadShare: !options.onPartial }));
   if (workers === 0 || newFiles < POOL_MIN_FILES || scanWorkerEntry() === null) return null;
   // A scan that lists its rows as it reads (onPartial) runs behind a page being loaded and drawn: its workers yield the cores to it.
   const nice = options.onPartial ? SCAN_WORKER_NICE : 0;

@@ -30,3 +30,8 @@ export function limitHeapGrowth(files: number): void {
   capped = true;
   setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
 }
+
+/** Whether this process capped its heap's growth (limitHeapGrowth): its collections then come every few megabytes. */
+export function heapGrowthCapped(): boolean {
+  return capped;
+}
