@@ -39,6 +39,25 @@ afterAll(async () => {
 const strip = (s: string) => s.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').replace(/\r/g, '\n');
 
 /** `baton resume` in a pty: waits for `ready` on screen, types `keys`, returns everything the terminal showed. */
+type Host = Awaited<ReturnType<typeof startHostServices>>;
+
+/** A host in this process on the test's data directory, its socket where a picker looks (HOME, XDG_RUNTIME_DIR), both restored after. */
+async function withHost(use: (host: Host) => Promise<void>): Promise<void> {
+  const saved = { home: process.env.HOME, runtime: process.env.XDG_RUNTIME_DIR };
+  process.env.HOME = join(root, 'home');
+  process.env.XDG_RUNTIME_DIR = join(root, 'run');
+  await mkdir(join(root, 'run'), { recursive: true, mode: 0o700 });
+  const host = await startHostServices({ dataDir: join(root, 'data'), kind: 'browser', capabilities: BROWSER_HOST_CAPABILITIES });
+  try {
+    await use(host);
+  } finally {
+    await host.close();
+    process.env.HOME = saved.home;
+    if (saved.runtime === undefined) delete process.env.XDG_RUNTIME_DIR;
+    else process.env.XDG_RUNTIME_DIR = saved.runtime;
+  }
+}
+
 function inPty(ready: RegExp, keys: string[], runner = `node --import tsx ${JSON.stringify(CLI)}`, at = root, extraEnv: Record<string, string> = {}): Promise<{ code: number; screen: string; raw: string }> {
   return new Promise((resolve, fail) => {
     const command = `stty cols 120 rows 30; exec ${runner} resume`;
@@ -95,34 +114,19 @@ describe('baton resume picker in a real pty', () => {
   }, 60_000);
 
   it('with a host running: the first screen from its first page, then a search over the whole listing', async () => {
-    const saved = { home: process.env.HOME, runtime: process.env.XDG_RUNTIME_DIR };
-    process.env.HOME = join(root, 'home');
-    process.env.XDG_RUNTIME_DIR = join(root, 'run');
-    await mkdir(join(root, 'run'), { recursive: true, mode: 0o700 });
-    const host = await startHostServices({ dataDir: join(root, 'data'), kind: 'browser', capabilities: BROWSER_HOST_CAPABILITIES });
-    try {
+    await withHost(async (host) => {
       await host.candidates.ready;
       const { code, screen } = await inPty(/task number 10/, ['number 3 web', '\r']);
       expect(code).toBe(0);
       expect(screen).toContain('Continue in: cd "/home/dev/web"');
       expect(screen).toContain(`claude --resume ${idOf(3)}`);
-    } finally {
-      await host.close();
-      process.env.HOME = saved.home;
-      if (saved.runtime === undefined) delete process.env.XDG_RUNTIME_DIR;
-      else process.env.XDG_RUNTIME_DIR = saved.runtime;
-    }
+    });
   }, 60_000);
 
   it('from the built launcher with a host running: the picker bundle alone draws it, the socket connects before clack evaluates, and neither node:crypto nor node:fs/promises loads', async () => {
     const launcher = join(REPO, 'bin', 'baton.js');
     if (!existsSync(join(REPO, 'dist', 'cli', 'baton-resume.cjs'))) throw new Error('the build is missing: run npm run build:node first (npm test does)');
-    const saved = { home: process.env.HOME, runtime: process.env.XDG_RUNTIME_DIR };
-    process.env.HOME = join(root, 'home');
-    process.env.XDG_RUNTIME_DIR = join(root, 'run');
-    await mkdir(join(root, 'run'), { recursive: true, mode: 0o700 });
-    const host = await startHostServices({ dataDir: join(root, 'data'), kind: 'browser', capabilities: BROWSER_HOST_CAPABILITIES });
-    try {
+    await withHost(async (host) => {
       await host.candidates.ready;
       const trace = join(root, 'picker-trace.jsonl');
       const modules = join(root, 'picker-modules.json');
@@ -161,12 +165,7 @@ describe('baton resume picker in a real pty', () => {
       expect(seen.filter((s) => s.endsWith('.cjs'))).toEqual(['baton-picker.cjs']);
       expect(seen.filter((s) => !s.endsWith('.cjs')).slice(0, 1)).toEqual(['frame']);
       expect(loaded).not.toContain('NativeModule internal/util/colors');
-    } finally {
-      await host.close();
-      process.env.HOME = saved.home;
-      if (saved.runtime === undefined) delete process.env.XDG_RUNTIME_DIR;
-      else process.env.XDG_RUNTIME_DIR = saved.runtime;
-    }
+    });
   }, 60_000);
 
   it('from the built launcher (its resume bundle, bin/load-cli.js): the same first screen and the same pick', async () => {
@@ -218,12 +217,7 @@ describe('baton resume picker in a real pty', () => {
   it('from the built launcher with a host running: a search picks a Claude Code row, and a Baton session is claimed through the resume bundle (last: it adds a session)', async () => {
     const launcher = join(REPO, 'bin', 'baton.js');
     if (!existsSync(join(REPO, 'dist', 'cli', 'baton-picker.cjs'))) throw new Error('the build is missing: run npm run build:node first (npm test does)');
-    const saved = { home: process.env.HOME, runtime: process.env.XDG_RUNTIME_DIR };
-    process.env.HOME = join(root, 'home');
-    process.env.XDG_RUNTIME_DIR = join(root, 'run');
-    await mkdir(join(root, 'run'), { recursive: true, mode: 0o700 });
-    const host = await startHostServices({ dataDir: join(root, 'data'), kind: 'browser', capabilities: BROWSER_HOST_CAPABILITIES });
-    try {
+    await withHost(async (host) => {
       await host.candidates.ready;
       const env = { ...process.env, BATON_HOME: join(root, 'data') };
       const picked = await inPty(/task number 10/, ['number 3 web', '\r'], `node ${JSON.stringify(launcher)}`);
@@ -239,12 +233,7 @@ describe('baton resume picker in a real pty', () => {
       const claimed = await inPty(/zz baton row zz/, ['zz baton row', '\r'], `node ${JSON.stringify(launcher)}`);
       expect(claimed.code).toBe(0);
       expect(claimed.screen).toMatch(/The terminal now holds session \S+ \(epoch \d+/);
-    } finally {
-      await host.close();
-      process.env.HOME = saved.home;
-      if (saved.runtime === undefined) delete process.env.XDG_RUNTIME_DIR;
-      else process.env.XDG_RUNTIME_DIR = saved.runtime;
-    }
+    });
   }, 90_000);
 });
 
