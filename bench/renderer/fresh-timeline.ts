@@ -51,6 +51,22 @@ async function once(browser: Awaited<ReturnType<typeof chromium.launch>>): Promi
         if (!text.includes('"kind":"event"')) mark(`answer ${/"id":(\d+)/.exec(text)?.[1] ?? '?'} (${text.length} B)`);
       });
     });
+    // Checked in the page each frame, both in the same check: whether the total reads every
+    // candidate in the frame the first row appears, or a later message brings it (issue 15).
+    // A string, not a function: tsx wraps named inner functions in a `__name` helper the page lacks.
+    await page.addInitScript(`(() => {
+      const n = ${expected};
+      const marks = (window.__listed = {});
+      const check = () => {
+        const now = performance.timeOrigin + performance.now();
+        if (marks.row === undefined && document.querySelector('[data-testid="session-item"]') !== null) marks.row = now;
+        const total = document.querySelector('[data-testid="session-total"]')?.textContent;
+        if (total !== undefined && marks.total === undefined) marks.total = now;
+        if (marks.counted === undefined && Number((total ?? '').replace(/[^0-9]/g, '')) >= n) marks.counted = now;
+        if (marks.row === undefined || marks.counted === undefined) requestAnimationFrame(check);
+      };
+      requestAnimationFrame(check);
+    })();`);
     await page.goto((JSON.parse(line) as { url: string }).url);
     mark('load event');
     await page.waitForFunction(() => /Reading .* sessions/.test(document.querySelector('[data-testid="scan-status"]')?.textContent ?? '') || document.querySelector('[data-testid="session-item"]') !== null, undefined, { polling: 'raf', timeout: 60_000 });
@@ -59,6 +75,10 @@ async function once(browser: Awaited<ReturnType<typeof chromium.launch>>): Promi
     mark('first row painted');
     await page.waitForFunction((n) => Number((document.querySelector('[data-testid="session-total"]')?.textContent ?? '').replace(/[^0-9]/g, '')) >= n, expected, { polling: 'raf', timeout: 120_000 });
     mark(`all ${expected} counted`);
+    // The page's own frames, on the wall clock shared with this process (epoch ms).
+    const inPage = await page.evaluate(() => (window as unknown as { __listed: Record<string, number> }).__listed);
+    const fromSpawn = (epoch: number | undefined) => (epoch === undefined ? NaN : Math.round(epoch - (performance.timeOrigin + t0)));
+    events.push([fromSpawn(inPage.total), 'in-page frame: a total shown'], [fromSpawn(inPage.row), 'in-page frame: first row'], [fromSpawn(inPage.counted), `in-page frame: ${expected} counted`]);
     await page.close();
   } finally {
     child.kill('SIGTERM');
