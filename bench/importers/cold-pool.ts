@@ -16,6 +16,8 @@
  * --before build runs with the last); `default` sets none, so the build picks (scan-pooling.ts
  * defaultWorkers: one on two cores below 30,000 files since the fifteenth sitting). "tail ms": from
  * the last worker's retirement to the end of the read, the scan's thread alone with a core idle.
+ * "persist ms": from the end of the read to the caches written (the index encoded, both files
+ * fsynced and renamed), one core's work after every file is read.
  *
  * The corpus (<dir>/home) is read, never written; the data directory is <dir>/data unless --data.
  */
@@ -94,6 +96,7 @@ async function main(): Promise<void> {
     'main thread CPU ms': Math.round(median(s.map((x) => x.mainCpu))),
     ...Object.fromEntries(phases.map((p) => [p, Math.round(median(s.map((x) => x.marks[p] ?? Number.NaN)))])),
     'tail ms': Math.round(median(s.map((x) => (x.marks['scan-read'] ?? Number.NaN) - (x.marks['scan-workers-retired'] ?? Number.NaN)))),
+    'persist ms': Math.round(median(s.map((x) => (x.marks['scan-saved'] ?? Number.NaN) - (x.marks['scan-read'] ?? Number.NaN)))),
   }));
   console.table(rows);
   console.log(`load average at the end: ${await load()}`);

@@ -48,7 +48,7 @@ export const SOURCE_CODES: readonly AgentSource[] = ['claude', 'codex'];
 
 /**
  * A section's bytes, or a maker of them in pieces: called once for the length and CRC and again to
- * write (never held whole). A piece is valid until the next one is asked for (a maker may fill the
+ * write (writeLayoutParts), or once, summed as it is written (writeLayoutStreamed); never held whole. A piece is valid until the next one is asked for (a maker may fill the
  * same buffer again): every reader copies, sums or writes it first.
  */
 export type Section = Buffer | (() => Iterable<Buffer>);
@@ -70,49 +70,67 @@ export interface IndexSections {
   block: Section;
 }
 
+/** CRC-32 of `b` continued from `crc`. Empty parts skipped: Node 20's zlib.crc32 answers 0 for an empty view of an empty ArrayBuffer, whatever the running value. */
+const sum = (crc: number, b: Buffer): number => (b.length > 0 ? crc32(b, crc) : crc);
+
+/** The fixed-size arrays after the columns (their pad comes first, sized once the columns' length is known), and the extras offsets they hold. */
+function arraysOf(s: IndexSections): { arrays: Buffer[]; extrasEnd: number } {
+  const count = s.at.length;
+  const extrasOff = new Uint32Array(count + 1);
+  extrasOff.set(s.extras.ends, 1);
+  const view = (a: ArrayBufferView) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+  return { arrays: [view(s.at), view(extrasOff), view(s.rows.starts), view(s.rows.ends), view(s.sources)], extrasEnd: extrasOff[count]! };
+}
+
+/** Zeros that bring a section ending at `before` to a multiple of 8 (the arrays are read as typed arrays in place). */
+function padAfter(before: number): Buffer {
+  return Buffer.alloc((8 - (before % 8)) % 8);
+}
+
+/** The file's first PREFIX_BYTES: magic, lengths, count, the CRC of everything after it and the CRC of the head and the arrays. */
+function prefixOf(head: Buffer, columnsLength: number, count: number, crc: number, arrays: readonly Buffer[]): Buffer {
+  const prefix = Buffer.alloc(PREFIX_BYTES);
+  prefix.write(CANDIDATE_INDEX_MAGIC, 0, 'latin1');
+  prefix.writeUInt32LE(head.length, 8);
+  prefix.writeUInt32LE(columnsLength, 12);
+  prefix.writeUInt32LE(count, 16);
+  prefix.writeUInt32LE(crc, 20);
+  prefix.writeUInt32LE(arrays.reduce(sum, crc32(head)), 24);
+  return prefix;
+}
+
 /**
  * The file's bytes as the parts they are made of, and their length (prefix with both CRCs filled in first): a writer
- * streams them (saveCandidateIndex) instead of holding one more 57 MB copy at 100,000 entries.
+ * streams them (saveCandidateIndex into an encrypted store) instead of holding one more 57 MB copy at 100,000 entries.
  * Columns and a block given in pieces are made twice (summed here, then written): at 100,000
  * entries the columns' JSON held whole was a 20 MB string and its 20 MB of bytes, the block 29 MB.
+ * A clear file is written in one pass instead (writeLayoutStreamed).
  */
 export function writeLayoutParts(s: IndexSections): SizedParts {
   const count = s.at.length;
   const head = Buffer.from(s.head);
   let columnsLength = 0;
-  // Empty parts skipped: Node 20's zlib.crc32 answers 0 for an empty view of an empty ArrayBuffer, whatever the running value.
-  const sum = (crc: number, b: Buffer) => (b.length > 0 ? crc32(b, crc) : crc);
   let crc = sum(0, head);
   for (const piece of piecesOf(s.columns)) {
     columnsLength += piece.length;
     crc = sum(crc, piece);
   }
   const before = PREFIX_BYTES + head.length + columnsLength;
-  const pad = Buffer.alloc((8 - (before % 8)) % 8);
-  const extrasOff = new Uint32Array(count + 1);
-  extrasOff.set(s.extras.ends, 1);
-  const prefix = Buffer.alloc(PREFIX_BYTES);
-  prefix.write(CANDIDATE_INDEX_MAGIC, 0, 'latin1');
-  prefix.writeUInt32LE(head.length, 8);
-  prefix.writeUInt32LE(columnsLength, 12);
-  prefix.writeUInt32LE(count, 16);
-  const view = (a: ArrayBufferView) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
-  const arrays = [view(s.at), view(extrasOff), view(s.rows.starts), view(s.rows.ends), view(s.sources)];
-  const rest = [pad, ...arrays];
+  const { arrays, extrasEnd } = arraysOf(s);
+  const rest = [padAfter(before), ...arrays];
   crc = rest.reduce(sum, crc);
   let extrasLength = 0;
   for (const piece of piecesOf(s.extras.bytes)) {
     extrasLength += piece.length;
     crc = sum(crc, piece);
   }
-  if (extrasLength !== extrasOff[count]) throw new Error(`candidate index: the extras came to ${extrasLength} bytes, sized ${extrasOff[count]}`);
+  if (extrasLength !== extrasEnd) throw new Error(`candidate index: the extras came to ${extrasLength} bytes, sized ${extrasEnd}`);
   let blockLength = 0;
   for (const piece of piecesOf(s.block)) {
     blockLength += piece.length;
     crc = sum(crc, piece);
   }
-  prefix.writeUInt32LE(crc, 20);
-  prefix.writeUInt32LE(arrays.reduce(sum, crc32(head)), 24);
+  const prefix = prefixOf(head, columnsLength, count, crc, arrays);
   const length = before + rest.reduce((n, b) => n + b.length, 0) + extrasLength + blockLength;
   function* parts(): Generator<Buffer> {
     yield prefix;
@@ -123,6 +141,63 @@ export function writeLayoutParts(s: IndexSections): SizedParts {
     yield* piecesOf(s.block);
   }
   return { length, parts: parts() };
+}
+
+/** The same file as writeLayoutParts, its sections made once; the prefix known only after the last part. */
+export interface StreamedLayout {
+  /** Every byte after the prefix, in file order (PREFIX_BYTES zeros first, where the prefix goes). */
+  parts: Iterable<Buffer>;
+  /** The prefix, once `parts` was read to its end (throws before: its lengths and CRCs are not known yet). */
+  prefix(): Buffer;
+}
+
+/**
+ * writeLayoutParts' bytes with each section made once, summed as it is handed out: the file starts
+ * with a zeroed prefix, written over (positional write) once the last part is out. The columns, the
+ * extras and the block were each made once more only to size and sum them first: ~100 ms of a 20k
+ * cold listing's persist on one core (bench/README.md, issue 15, fifteenth sitting). For a clear
+ * file only: a sealed one names its length in every piece's associated data before the first.
+ */
+export function writeLayoutStreamed(s: IndexSections): StreamedLayout {
+  const count = s.at.length;
+  const head = Buffer.from(s.head);
+  let prefix: Buffer | null = null;
+  function* parts(): Generator<Buffer> {
+    yield Buffer.alloc(PREFIX_BYTES);
+    yield head;
+    let crc = sum(0, head);
+    let columnsLength = 0;
+    // Each piece summed before it is handed out: it is valid only until the next is asked for.
+    for (const piece of piecesOf(s.columns)) {
+      columnsLength += piece.length;
+      crc = sum(crc, piece);
+      yield piece;
+    }
+    const { arrays, extrasEnd } = arraysOf(s);
+    for (const part of [padAfter(PREFIX_BYTES + head.length + columnsLength), ...arrays]) {
+      crc = sum(crc, part);
+      yield part;
+    }
+    let extrasLength = 0;
+    for (const piece of piecesOf(s.extras.bytes)) {
+      extrasLength += piece.length;
+      crc = sum(crc, piece);
+      yield piece;
+    }
+    if (extrasLength !== extrasEnd) throw new Error(`candidate index: the extras came to ${extrasLength} bytes, sized ${extrasEnd}`);
+    for (const piece of piecesOf(s.block)) {
+      crc = sum(crc, piece);
+      yield piece;
+    }
+    prefix = prefixOf(head, columnsLength, count, crc, arrays);
+  }
+  return {
+    parts: parts(),
+    prefix() {
+      if (!prefix) throw new Error('candidate index: the prefix was asked for before the last part was written');
+      return prefix;
+    },
+  };
 }
 
 export interface ReadLayout {

@@ -7,14 +7,13 @@ import { candidateRow } from '../../shared/agents.js';
 import { EntryTexts, type PlacedTexts } from './entry-texts.js';
 import { normalizeCwd, timeOf } from '../../shared/resume-groups.js';
 import { QUICK_VERIFY_NEWEST, SCAN_CACHE_VERSION } from './limits.js';
-import { readLayout, SOURCE_CODES, writeLayoutParts, type GroupRef, type IndexHead, type LayoutSource, type ReadLayout } from './candidate-index-layout.js';
+import { readLayout, SOURCE_CODES, writeLayoutParts, writeLayoutStreamed, type GroupRef, type IndexHead, type IndexSections, type LayoutSource, type ReadLayout } from './candidate-index-layout.js';
 import { groupItems, type ListGroup } from './candidate-list.js';
 import { groupCloseText, groupOpenText } from './list-json.js';
 import { newestEntries } from './quick-scan.js';
 import type { IndexRow } from '../../shared/session.js';
 import { resumeCommandFor, type AgentSource, type ImportedCandidate } from './types.js';
 import { dropIfStoreTurnedEncrypted, openPiecesFor, sealPiecesFor, sealsFilesAt } from '../store/at-rest/registry.js';
-import type { SizedParts } from '../store/at-rest/sealed-pieces.js';
 import { privateCopyOf, readResidentPrefix, windowedReader } from './index-file-source.js';
 import { limitHeapGrowth } from '../perf/heap-growth.js';
 
@@ -175,7 +174,7 @@ export function candidateIndexFileFor(cacheFile: string): string {
  * older index are copied as bytes.
  */
 export function encodeCandidateIndex(entries: readonly IndexEntry[], meta: IndexMeta = NO_INDEX_META): Buffer {
-  const { length, parts } = encodeCandidateIndexParts(entries, meta);
+  const { length, parts } = writeLayoutParts(encodeCandidateIndexSections(entries, meta));
   const out = Buffer.allocUnsafe(length);
   let at = 0;
   for (const part of parts) at += part.copy(out, at); // each part copied before the next is made (Section)
@@ -183,8 +182,8 @@ export function encodeCandidateIndex(entries: readonly IndexEntry[], meta: Index
   return out;
 }
 
-/** encodeCandidateIndex's bytes as parts, to be written one after another. */
-function encodeCandidateIndexParts(entries: readonly IndexEntry[], meta: IndexMeta = NO_INDEX_META): SizedParts {
+/** encodeCandidateIndex's sections (candidate-index-layout.ts lays them out as bytes). */
+function encodeCandidateIndexSections(entries: readonly IndexEntry[], meta: IndexMeta = NO_INDEX_META): IndexSections {
   const grouped = groupItems(entries.filter((e) => e.skip === null));
   const ordered: IndexEntry[] = [];
   for (const g of grouped) for (const item of g.items) ordered.push(item as IndexEntry);
@@ -193,13 +192,17 @@ function encodeCandidateIndexParts(entries: readonly IndexEntry[], meta: IndexMe
 
   const sortTimes = new Float64Array(ordered.length);
   const sources = new Uint8Array(ordered.length);
-  // The folders of the paths, numbered in order of first use (the columns' `dirs`).
+  // The folders of the paths, numbered in order of first use (the columns' `dirs`), and each
+  // entry's folder number and file name's start, found once here: the columns' two passes
+  // (columnsJson) searched every path for its last separator again, twice each (~40 ms of a 20k
+  // cold listing's one-core persist, bench/README.md, issue 15, fifteenth sitting).
   const dirIds = new Map<string, number>();
+  const paths: PathColumns = { dirOf: new Uint32Array(ordered.length), nameAt: new Uint32Array(ordered.length) };
   // The per-entry work is in small functions (addFolder, extrasLengthOf, rowLengthOf): V8
   // optimizes a function called 20,000 times, while these one-shot loops stay in baseline code.
   for (let i = 0; i < ordered.length; i++) {
     const e = ordered[i]!;
-    addFolder(dirIds, e.path);
+    addFolder(dirIds, paths, i, e.path);
     sortTimes[i] = e.at;
     sources[i] = SOURCE_CODES.indexOf(e.source);
   }
@@ -245,7 +248,7 @@ function encodeCandidateIndexParts(entries: readonly IndexEntry[], meta: IndexMe
   notes.sort();
   const newest = newestEntries(ordered, QUICK_VERIFY_NEWEST).map((e): [string, number, number] => [e.path, e.size, e.mtimeMs]);
   const head: IndexHead = { version: CANDIDATE_INDEX_VERSION, ...meta, listing: { files: ordered.length, candidates, groups, notes, newest, blockBytes: length } };
-  return writeLayoutParts({ head: JSON.stringify(head), columns: () => columnsJson(ordered, dirIds), at: sortTimes, extras: { ends: extrasEnds, bytes: () => extrasPieces(ordered, extrasEnds) }, rows, sources, block });
+  return { head: JSON.stringify(head), columns: () => columnsJson(ordered, dirIds, paths), at: sortTimes, extras: { ends: extrasEnds, bytes: () => extrasPieces(ordered, extrasEnds) }, rows, sources, block };
 }
 
 const COMMA_BYTE = 0x2c;
@@ -255,10 +258,20 @@ function nameStart(path: string): number {
   return Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1;
 }
 
-/** Numbers the path's folder, if it is new. */
-function addFolder(dirIds: Map<string, number>, path: string): void {
-  const dir = path.slice(0, nameStart(path));
-  if (!dirIds.has(dir)) dirIds.set(dir, dirIds.size);
+/** Per entry in listing order: its folder's number in `dirs` and where its file name begins. */
+interface PathColumns {
+  dirOf: Uint32Array;
+  nameAt: Uint32Array;
+}
+
+/** Numbers the path's folder, if it is new, and records entry `i`'s folder number and name start. */
+function addFolder(dirIds: Map<string, number>, paths: PathColumns, i: number, path: string): void {
+  const at = nameStart(path);
+  const dir = path.slice(0, at);
+  let id = dirIds.get(dir);
+  if (id === undefined) dirIds.set(dir, (id = dirIds.size));
+  paths.dirOf[i] = id;
+  paths.nameAt[i] = at;
 }
 
 /** Bytes of an entry's extras text (none for a skipped file). */
@@ -362,9 +375,9 @@ const COLUMNS_PIECE_ENTRIES = 512;
  * (and a sliced name string per entry) were ~17 MB of large objects at the peak of a cold
  * listing's encode (bench/README.md, issue 15, thirteenth sitting).
  */
-const ENTRY_COLUMNS: ReadonlyArray<[key: Exclude<keyof Columns, 'dirs'>, add: (out: unknown[], e: IndexEntry, dirIds: ReadonlyMap<string, number>) => void]> = [
-  ['dirOf', (out, e, dirIds) => out.push(dirIds.get(e.path.slice(0, nameStart(e.path)))!)],
-  ['names', (out, e) => out.push(e.path.slice(nameStart(e.path)))],
+const ENTRY_COLUMNS: ReadonlyArray<[key: Exclude<keyof Columns, 'dirs'>, add: (out: unknown[], e: IndexEntry, i: number, paths: PathColumns) => void]> = [
+  ['dirOf', (out, _e, i, paths) => out.push(paths.dirOf[i]!)],
+  ['names', (out, e, i, paths) => out.push(e.path.slice(paths.nameAt[i]!))],
   ['sizes', (out, e) => out.push(e.size)],
   ['mtimes', (out, e) => out.push(e.mtimeMs)],
   ['skips', (out, e) => out.push(e.skip)],
@@ -384,7 +397,7 @@ const ENTRY_COLUMNS: ReadonlyArray<[key: Exclude<keyof Columns, 'dirs'>, add: (o
  * 100,000 entries, at the peak of an index rewrite (the host's in-place update, bench/README.md
  * issue 15 eighth sitting).
  */
-function* columnsJson(ordered: readonly IndexEntry[], dirIds: ReadonlyMap<string, number>): Generator<Buffer> {
+function* columnsJson(ordered: readonly IndexEntry[], dirIds: ReadonlyMap<string, number>, paths: PathColumns): Generator<Buffer> {
   let piece = Buffer.allocUnsafe(BLOCK_PIECE_BYTES);
   const bytesOf = (text: string): Buffer => {
     const length = Buffer.byteLength(text);
@@ -397,7 +410,7 @@ function* columnsJson(ordered: readonly IndexEntry[], dirIds: ReadonlyMap<string
     yield bytesOf(`,${JSON.stringify(key)}:[`);
     for (let from = 0; from < ordered.length; from += COLUMNS_PIECE_ENTRIES) {
       values.length = 0;
-      for (let i = from; i < Math.min(from + COLUMNS_PIECE_ENTRIES, ordered.length); i++) add(values, ordered[i]!, dirIds);
+      for (let i = from; i < Math.min(from + COLUMNS_PIECE_ENTRIES, ordered.length); i++) add(values, ordered[i]!, i, paths);
       const text = JSON.stringify(values);
       yield bytesOf(`${from > 0 ? ',' : ''}${text.slice(1, -1)}`);
     }
@@ -697,8 +710,16 @@ export async function saveCandidateIndex(file: string, entries: readonly IndexEn
   const handle = await fsp.open(temp, 'wx', 0o600);
   try {
     // The parts are written as they are (no 57 MB copy at 100,000), in an encrypted store sealed in
-    // pieces as they go (a warm listing then opens only the pieces it reads).
-    await writeParts(handle, sealPiecesFor(file, encodeCandidateIndexParts(entries, meta)));
+    // pieces as they go (a warm listing then opens only the pieces it reads). A clear file's
+    // sections are made once, its prefix written over its zeros at the end (before the fsync,
+    // so the renamed file is whole); a sealed file needs its length first, so it is sized first.
+    const sections = encodeCandidateIndexSections(entries, meta);
+    if (sealsFilesAt(file)) await writeParts(handle, sealPiecesFor(file, writeLayoutParts(sections)));
+    else {
+      const streamed = writeLayoutStreamed(sections);
+      await writeParts(handle, streamed.parts);
+      await writeAllAt(handle, streamed.prefix(), 0);
+    }
     await handle.sync();
     await handle.close();
     await fsp.rename(temp, file);
@@ -712,6 +733,11 @@ export async function saveCandidateIndex(file: string, entries: readonly IndexEn
 
 /** Bytes a clear index is written in at most (small parts are gathered: 100,000 extras are a few bytes each). */
 const WRITE_CHUNK_BYTES = 1 << 20;
+
+/** Writes all of `b` at `position` (a short write continued). */
+async function writeAllAt(handle: FileHandle, b: Buffer, position: number): Promise<void> {
+  for (let at = 0; at < b.length; ) at += (await handle.write(b, at, b.length - at, position + at)).bytesWritten;
+}
 
 async function writeParts(handle: FileHandle, parts: Iterable<Buffer>): Promise<void> {
   const chunk = Buffer.allocUnsafe(WRITE_CHUNK_BYTES);
