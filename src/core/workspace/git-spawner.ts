@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { lstat, mkdtemp, open, readdir, rm, stat } from 'node:fs/promises';
+import { closeSync, fstatSync, mkdtempSync, openSync, readSync, statSync } from 'node:fs';
+import { lstat, open, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { GIT_MAX_BUFFER_BYTES, gitArgs, gitEnv, type GitResult } from './git.js';
@@ -135,7 +136,7 @@ export class GitSpawner {
     // own directory and through CDPATH, where a spawn resolves it from the host's.
     if (!isAbsolute(cwd) || UNCARRIABLE.test(cwd) || argsList.some((args) => args.some((a) => UNCARRIABLE.test(a)))) return null;
     // No temporary directory (TMPDIR missing, full, not writable): the caller's spawn runs it.
-    const dir = await mkdtemp(join(this.tempRoot(), DIR_PREFIX)).catch(() => null);
+    const dir = makeBatchDir(join(this.tempRoot(), DIR_PREFIX));
     if (dir === null) return null;
     try {
       // The shell as it is now (after the await): one that died meanwhile is replaced here.
@@ -160,13 +161,14 @@ export class GitSpawner {
       const streams = options.onStdout ?? [];
       // A streamed stdout past the limit: declined before any chunk is given, so the caller's
       // spawn can stream it whole (a spawn does not bound a streamed call).
-      const sizes = await Promise.all(argsList.map((_, i) => (streams[i] ? fileSize(join(dir, `o${i}`)) : 0)));
+      const sizes = argsList.map((_, i) => (streams[i] ? fileSize(join(dir, `o${i}`)) : 0));
       if (sizes.some((size) => size > this.maxBuffer)) return null;
       this.ran++;
       return await Promise.all(argsList.map((_, i) => this.result(dir, i, codes.get(i), streams[i])));
     } finally {
-      // The answer stands whether or not its directory goes; a leftover is swept at a later start.
-      await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+      // The answer stands whether or not its directory goes (a leftover is swept at a later
+      // start), so it is not kept waiting for the removal: fire-and-forget, errors ignored.
+      void rm(dir, { recursive: true, force: true }).catch(() => undefined);
     }
   }
 
@@ -259,8 +261,52 @@ function holdOpen(child: ChildProcess, hold: boolean): void {
   else stdout?.unref?.();
 }
 
+/**
+ * Outputs up to this size are read with synchronous calls: microseconds from the page cache,
+ * where the thread pool's four threads may be held by a hosted landing's fsyncs running beside
+ * git (each async open, stat, read and close would queue behind them). Larger ones are read async.
+ */
+const SYNC_READ_MAX_BYTES = 256 * 1024;
+
+/** A batch's private directory (null when it cannot be made): one mkdir, synchronous for the same reason. */
+function makeBatchDir(prefix: string): string | null {
+  try {
+    return mkdtempSync(prefix);
+  } catch {
+    return null;
+  }
+}
+
+/** The file's first `limit` bytes when they are at most SYNC_READ_MAX_BYTES (empty when it is missing), or null for a larger one. */
+function readSmall(path: string, limit: number): Buffer | null {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    return Buffer.alloc(0);
+  }
+  try {
+    const size = Math.min(fstatSync(fd).size, limit);
+    if (size > SYNC_READ_MAX_BYTES) return null;
+    const buffer = Buffer.alloc(size);
+    let filled = 0;
+    while (filled < size) {
+      const read = readSync(fd, buffer, filled, size - filled, filled);
+      if (read === 0) break;
+      filled += read;
+    }
+    return buffer.subarray(0, filled);
+  } catch {
+    return Buffer.alloc(0);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** The file's first `limit` bytes at most (empty when it is missing), without reading the rest. */
 async function readAtMost(path: string, limit: number): Promise<Buffer> {
+  const small = readSmall(path, limit);
+  if (small !== null) return small;
   const handle = await open(path, 'r').catch(() => null);
   if (handle === null) return Buffer.alloc(0);
   try {
@@ -279,13 +325,22 @@ async function readAtMost(path: string, limit: number): Promise<Buffer> {
   }
 }
 
-/** The file's size in bytes (0 when it is missing, as an empty stdout). */
-async function fileSize(path: string): Promise<number> {
-  return (await stat(path).catch(() => null))?.size ?? 0;
+/** The file's size in bytes (0 when it is missing, as an empty stdout); one stat, synchronous as readSmall is. */
+function fileSize(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
 }
 
 /** Hands the file's first `limit` bytes to `onChunk`, STREAM_CHUNK_BYTES at a time (nothing when it is missing). */
 async function streamFile(path: string, limit: number, onChunk: (chunk: Buffer) => void): Promise<void> {
+  const small = readSmall(path, limit);
+  if (small !== null) {
+    if (small.length > 0) onChunk(small);
+    return;
+  }
   const handle = await open(path, 'r').catch(() => null);
   if (handle === null) return;
   try {
