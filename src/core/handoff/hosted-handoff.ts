@@ -10,6 +10,7 @@ import { HOSTED_HANDOFF_METHOD, parseHostedHandoffRequest, type HostedHandoffReq
 import { defaultTitle, scanMessageBytes } from './message-source.js';
 import { HandoffCategory, type HandoffOutcome } from './outcome.js';
 import { landAndReadBack, offerSession, type LandedSession } from './send.js';
+import type { OfferConnection } from './receiver.js';
 
 /** Answers kept for a request sent again after a dropped connection (by session id, oldest dropped first). */
 export const HOSTED_HANDOFF_ANSWERS_KEPT = 256;
@@ -24,7 +25,12 @@ export interface HostedHandoffOptions {
   endpoint: EndpointInfo;
   token: Buffer;
   /** The receiver's handling of `handoff.offer` (receiver.ts): verification, narrowing, baton, receipt, event. */
-  take: (manifest: Manifest, connection: ConnectionContext) => Promise<Answer>;
+  take: (manifest: Manifest, connection: OfferConnection) => Promise<Answer>;
+}
+
+/** The request's connection with the sender's record in flight: the receiver verifies beside its fsyncs and takes once it is durable. */
+function takeConnection(connection: ConnectionContext, recorded: Promise<void>): OfferConnection {
+  return { signal: connection.signal, ...(connection.credential ? { credential: connection.credential } : {}), beforeTake: recorded };
 }
 
 interface Pending {
@@ -184,7 +190,7 @@ export function createHostedHandoff(options: HostedHandoffOptions): HostedHandof
     }
     let outcome: HandoffOutcome;
     try {
-      outcome = await offerSession(request.sessionId, { store, endpoint: options.endpoint, token: options.token, timeoutMs: 0, launch: false, dryRun: false, deliver: (manifest) => options.take(manifest, connection) }, landed);
+      outcome = await offerSession(request.sessionId, { store, endpoint: options.endpoint, token: options.token, timeoutMs: 0, launch: false, dryRun: false, deliver: (manifest, recorded) => options.take(manifest, takeConnection(connection, recorded)) }, landed);
     } catch (error) {
       // Saved, not offered (its manifest could not be recorded): said with where it is.
       outcome = { category: HandoffCategory.rejected, sessionId: request.sessionId, handoffId: null, sessionDir: store.sessionDir(request.sessionId), message: `The session was saved but could not be offered: ${(error as Error).message}`, durationsMs: {} };

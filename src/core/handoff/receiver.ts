@@ -1,6 +1,6 @@
 import { Manifest, describeZodError } from '../../shared/manifest.js';
 import { ErrorCode } from '../../shared/error-codes.js';
-import type { Answer, IncomingRequest, RequestHandler } from '../transport/types.js';
+import type { Answer, ConnectionContext, IncomingRequest, RequestHandler } from '../transport/types.js';
 import type { SessionStore } from '../store/types.js';
 import type { SessionDoc } from '../../shared/session.js';
 import { canonicalJson, sha256Hex } from '../hash.js';
@@ -56,6 +56,16 @@ export interface ReceiverOptions {
 }
 
 /**
+ * The connection of an offer made in this very process (a hosted handoff, hosted-handoff.ts),
+ * which also carries the sender's record of the offer (handoff.json and its history line) while
+ * it is still being written: the receiver verifies meanwhile and waits for it only before the
+ * narrowing and the baton. A socket's connection never has it (the transport builds its context).
+ */
+export interface OfferConnection extends ConnectionContext {
+  readonly beforeTake?: Promise<unknown>;
+}
+
+/**
  * The target side of a handoff (ARCHITECTURE.md §4): validate, check the receipt, verify against
  * the disk, check capabilities, take the baton, record the receipt, tell the UI. Every failure is
  * an answer with a code; nothing here throws to the transport.
@@ -63,7 +73,7 @@ export interface ReceiverOptions {
 export function createReceiver(options: ReceiverOptions): RequestHandler {
   const { store } = options;
 
-  async function offer(params: unknown): Promise<Answer> {
+  async function offer(params: unknown, connection: OfferConnection): Promise<Answer> {
     const raw = (params as { manifest?: unknown } | null)?.manifest;
     const versionAnswer = checkVersion(raw);
     if (versionAnswer) return versionAnswer;
@@ -96,6 +106,17 @@ export function createReceiver(options: ReceiverOptions): RequestHandler {
     const missing = manifest.capabilities_required.filter((c) => !options.capabilities.includes(c));
     if (missing.length > 0) return { ok: true, status: 'needs-capabilities', missing, sessionId: manifest.session_id };
 
+    // Crash order: the sender's record is durable before anything of the take is written (the
+    // narrowing's revocations, the baton, the receipt). A host that dies after the take re-offers
+    // from that record with the same handoff id, which the baton's holder names: never a second
+    // take. The verification above only reads, so it ran while the record was being fsynced.
+    if (connection.beforeTake) {
+      try {
+        await connection.beforeTake;
+      } catch (error) {
+        return rejected(ErrorCode.IO_ERROR, `The sender's record of handoff ${manifest.handoff_id} could not be saved, so it was not taken: ${(error as Error).message}`);
+      }
+    }
     // Narrowing first: if it fails the handoff is refused and the baton stays where it was.
     const narrowing = (await options.beforeAccept?.(manifest)) ?? undefined;
     const epoch = await takeBaton(store, manifest.session_id, manifest.handoff_id, options.holder, narrowing);
@@ -131,7 +152,7 @@ export function createReceiver(options: ReceiverOptions): RequestHandler {
         case 'ping':
           return { ok: true, pong: true, capabilities: [...options.capabilities] };
         case 'handoff.offer':
-          return await offer(request.params);
+          return await offer(request.params, connection);
         case 'session.open':
           return await openSession(request.params);
         default: {

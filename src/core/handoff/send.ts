@@ -72,7 +72,7 @@ export interface OfferOptions {
    * The receiver in this very process (a hosted handoff, hosted-handoff.ts): the manifest goes
    * to it directly, with no socket and nothing to find or launch.
    */
-  deliver?: (manifest: Manifest) => Promise<Record<string, unknown>>;
+  deliver?: (manifest: Manifest, recorded: Promise<void>) => Promise<Record<string, unknown>>;
 }
 
 /** What was landed, as read back from the disk: offerSession can build the manifest from it without reading again. */
@@ -232,10 +232,14 @@ export async function offerSession(sessionId: string, options: OfferOptions, lan
   }
 
   if (options.deliver) {
-    // Recorded before it is offered, as below: a re-offer then reuses this handoff id.
-    await recorded;
+    // The receiver in this process verifies while the record (handoff.json, its history line) is
+    // fsynced, and takes nothing before it is durable (`recorded`, receiver.ts): a re-offer then
+    // reuses this handoff id, as below where the record is awaited before the socket's offer.
+    recorded.catch(() => undefined); // awaited below; the receiver's own await may come later
     const offerStarted = Date.now();
-    const answer = await options.deliver(manifest);
+    const answer = await options.deliver(manifest, recorded);
+    // A record that failed fails the offer as before (the receiver refused to take it).
+    await recorded;
     // The same keys as an offer over the socket: the CLI's --json does not depend on the path.
     durationsMs.connect = 0;
     durationsMs.offer = Date.now() - offerStarted;

@@ -33,7 +33,7 @@ export interface CaptureOptions {
   /** Patches larger than this are hashed but not kept (default PATCH_MAX_BYTES, 50 MiB). */
   patchMaxBytes?: number;
   now?: Date;
-  /** A host's long-lived git shell (git-spawner.ts): a hosted handoff's first round of git then forks no part of the host. */
+  /** A host's long-lived git shell (git-spawner.ts): a hosted handoff's capture then forks no part of the host (both rounds of git, dirty or clean). */
   spawner?: GitSpawner;
 }
 
@@ -88,7 +88,7 @@ export async function captureWorkspaceWithPatch(cwd: string, options: CaptureOpt
   const { entries, patch } =
     status.entries.length === 0
       ? { entries: [] as DiffEntry[], patch: wantPatch ? emptyPatch() : null }
-      : await withWorkingTreeIndex(root, indexPath, head, warnings, () => listAndPatchRun(root, head, { patch: wantPatch, maxBytes: options.patchMaxBytes ?? PATCH_MAX_BYTES }));
+      : await withWorkingTreeIndex(root, indexPath, head, warnings, () => listAndPatchRun(root, head, { patch: wantPatch, maxBytes: options.patchMaxBytes ?? PATCH_MAX_BYTES }), options.spawner);
   const hashes = await hashing;
   const files = await mapLimit(entries, HASH_CONCURRENCY, (entry) => describeFile(root, entry, byPath, hashes, warnings));
 

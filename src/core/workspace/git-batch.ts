@@ -32,9 +32,9 @@ export interface GitBatchOptions extends GitOptions {
   /** The first call runs to its end before the others start (they read what it wrote), whatever its exit code. */
   firstAlone?: boolean;
   /**
-   * A host's long-lived shell (git-spawner.ts): a batch of buffered calls without extra
-   * environment runs there, without a fork of this process; anything else, or a spawner that
-   * cannot run it, runs as below.
+   * A host's long-lived shell (git-spawner.ts): the batch runs there, without a fork of this
+   * process, with its env (the temporary index only), firstAlone and streamed calls; a batch the
+   * spawner cannot carry or run (it answers null) runs as below.
    */
   spawner?: GitSpawner;
 }
@@ -43,8 +43,12 @@ export interface GitBatchOptions extends GitOptions {
 export function runGitBatch(cwd: string, calls: readonly GitCall[], options: GitBatchOptions = {}): Promise<GitResult[]> {
   if (calls.length > GIT_BATCH_MAX_CALLS) throw new RangeError(`runGitBatch: ${calls.length} calls, at most ${GIT_BATCH_MAX_CALLS}`);
   const spawner = options.spawner;
-  if (spawner && !options.env && !options.firstAlone && calls.every((call) => !call.onStdout)) {
-    const viaSpawner = spawner.run(cwd, calls.map((call) => call.args));
+  if (spawner) {
+    const viaSpawner = spawner.run(
+      cwd,
+      calls.map((call) => call.args),
+      { env: options.env, firstAlone: options.firstAlone, onStdout: calls.map((call) => call.onStdout) },
+    );
     return tracePart('git', viaSpawner).then((results) => results ?? runGitBatch(cwd, calls, { ...options, spawner: undefined }));
   }
   if (calls.length <= 1 || process.platform === 'win32') return eachOnItsOwn(cwd, calls, options);

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { existsSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { GitSpawner, STALE_BATCH_DIR_MS } from './git-spawner.js';
 import { runGitBatch } from './git-batch.js';
@@ -203,6 +203,92 @@ describe.skipIf(process.platform === 'win32')('GitSpawner: a batch answers as it
     } finally {
       own.close();
     }
+  });
+
+  /** A private index for one batch, as temp-index.ts makes it: a copy of the repository's, in a directory of its own. */
+  const privateIndex = (dirName = 'baton-index-') => {
+    const path = join(tempDir(dirName), 'index');
+    copyFileSync(join(repo.root, '.git', 'index'), path);
+    return path;
+  };
+  const indexBatch = (onStdout?: (chunk: Buffer) => void) => [
+    { args: ['add', '--all', '--ignore-errors'] },
+    { args: ['diff', '--cached', '-z', '--raw', '--numstat', 'HEAD'] },
+    { args: ['diff', '--cached', '--binary', '--full-index', 'HEAD'], ...(onStdout ? { onStdout } : {}) },
+  ];
+
+  it("the temporary index's batch (its GIT_INDEX_FILE, add first alone, the patch streamed) answers as from a spawn, and the repository's index is untouched", async () => {
+    writeFileSync(join(repo.root, 'untracked new.txt'), 'new\n');
+    try {
+      const realIndex = readFileSync(join(repo.root, '.git', 'index'));
+      // The spawner's answer and a spawn's, each on a fresh copy of the index (add writes it).
+      const viaSpawner = { chunks: [] as Buffer[] };
+      const ownIndex = privateIndex();
+      const before = spawner.batchesRun;
+      const shelled = await runGitBatch(repo.root, indexBatch((chunk) => viaSpawner.chunks.push(chunk)), { env: { GIT_INDEX_FILE: ownIndex }, firstAlone: true, spawner });
+      expect(spawner.batchesRun).toBe(before + 1);
+      const spawned = { chunks: [] as Buffer[] };
+      const direct = await runGitBatch(repo.root, indexBatch((chunk) => spawned.chunks.push(chunk)), { env: { GIT_INDEX_FILE: privateIndex() }, firstAlone: true });
+      expect(shelled.map(plain)).toEqual(direct.map(plain));
+      // The diffs ran after the add (they see the untracked file it added), not beside it.
+      expect(shelled[1]!.stdout.toString()).toContain('untracked new.txt');
+      const patch = Buffer.concat(viaSpawner.chunks);
+      expect(patch.equals(Buffer.concat(spawned.chunks))).toBe(true);
+      expect(patch.toString()).toContain('+new');
+      expect(shelled[2]!.stdout.length).toBe(0);
+      expect(readFileSync(join(repo.root, '.git', 'index')).equals(realIndex)).toBe(true);
+    } finally {
+      rmSync(join(repo.root, 'untracked new.txt'));
+    }
+  });
+
+  it("a GIT_INDEX_FILE with a quote, $( ) and spaces reaches git as given", async () => {
+    const index = privateIndex("baton-index-it's $(x) `y` ");
+    writeFileSync(join(repo.root, 'only-in-private.txt'), 'x\n');
+    try {
+      const calls = [['add', '--', 'only-in-private.txt'], ['ls-files', '--cached', '--', 'only-in-private.txt']];
+      const [added, listed] = (await spawner.run(repo.root, calls, { env: { GIT_INDEX_FILE: index }, firstAlone: true }))!;
+      expect(added!.code).toBe(0);
+      // In the index at that path, and not in the repository's own.
+      expect(listed!.stdout.toString()).toBe('only-in-private.txt\n');
+      expect(repo.git('ls-files', '--cached', '--', 'only-in-private.txt')).toBe('');
+    } finally {
+      rmSync(join(repo.root, 'only-in-private.txt'));
+    }
+  });
+
+  it("declines an environment it cannot carry: another variable (a caller's GIT_* never reaches git), a relative path, a newline, CR or NUL", async () => {
+    const index = privateIndex();
+    for (const env of [{ GIT_DIR: '/tmp' }, { GIT_INDEX_FILE: index, GIT_WORK_TREE: '/' }, { PATH: '/usr/bin' }, { GIT_INDEX_FILE: 'index' }, { GIT_INDEX_FILE: `${index}\n` }, { GIT_INDEX_FILE: `${index}\r` }, { GIT_INDEX_FILE: `${index}\0` }]) {
+      expect(await spawner.run(repo.root, [['rev-parse', 'HEAD']], { env })).toBeNull();
+    }
+  });
+
+  it('a streamed stdout past maxBuffer declines the batch before any chunk is given; runGitBatch then streams it whole from a spawn', async () => {
+    const limit = 64 * 1024;
+    const own = new GitSpawner({ maxBuffer: limit }).start();
+    try {
+      const given: Buffer[] = [];
+      expect(await own.run(repo.root, [['cat-file', '-p', 'HEAD:big.txt']], { onStdout: [(chunk) => given.push(chunk)] })).toBeNull();
+      expect(given).toEqual([]);
+      const [result] = await runGitBatch(repo.root, [{ args: ['cat-file', '-p', 'HEAD:big.txt'], onStdout: (chunk) => given.push(chunk) }], { spawner: own });
+      expect(result!.code).toBe(0);
+      expect(Buffer.concat(given).length).toBe(26 * 20_000);
+      // Within the limit, the spawner streams it in chunks (the whole, not cut at a chunk).
+      const small: Buffer[] = [];
+      const [streamed] = (await own.run(repo.root, [['cat-file', '-p', 'HEAD:small.txt']], { onStdout: [(chunk) => small.push(chunk)] }))!;
+      expect(streamed!.code).toBe(0);
+      expect(Buffer.concat(small).toString()).toBe('one\n');
+    } finally {
+      own.close();
+    }
+  });
+
+  it('the first call alone: the others start only once it ended, whatever its exit code', async () => {
+    const marker = join(tempDir('baton-spawner-order-'), 'first');
+    const [first, second] = (await spawner.run(repo.root, [['-c', `alias.slow=!sleep 0.3; echo done > '${marker}'; exit 3`, 'slow'], ['-c', `alias.look=!cat '${marker}'`, 'look']], { firstAlone: true }))!;
+    expect(first!.code).toBe(3);
+    expect(second!.stdout.toString()).toBe('done\n');
   });
 
   it('a closed spawner declines, and runGitBatch answers as without it', async () => {

@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { lstat, mkdtemp, open, readdir, rm } from 'node:fs/promises';
+import { lstat, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
+import { fileSize, makeBatchDir, readAtMost, streamFile } from './batch-output-files.js';
 import { GIT_MAX_BUFFER_BYTES, gitArgs, gitEnv, type GitResult } from './git.js';
 
 /**
@@ -13,10 +14,13 @@ import { GIT_MAX_BUFFER_BYTES, gitArgs, gitEnv, type GitResult } from './git.js'
  *
  * Each git writes its stdout and stderr to files of a private temporary directory (the host reads
  * them once the batch has ended) and its exit code to the shell's stdout as "ID INDEX CODE", then
- * "ID end". Buffered calls only, no extra environment: anything else, a path or argument that
- * holds a newline, CR or NUL (one batch is one line; dash's `read` drops NUL bytes), a cwd that is
- * not absolute, a temporary directory that cannot be made, Windows, or a shell that died answers
- * null and the caller runs the batch as before. The shell reads nothing but its stdin: when the
+ * "ID end". A batch may carry the temporary index's environment (SPAWNER_ENV_KEYS only), run its
+ * first call alone before the others, and stream a call's stdout (read from its file once the
+ * batch ended, in chunks, bounded by maxBuffer as a buffered one is). Anything else (another
+ * variable, a value that is not an absolute path), a path, argument or value that holds a
+ * newline, CR or NUL (one batch is one line; dash's `read` drops NUL bytes), a cwd that is not
+ * absolute, a temporary directory that cannot be made, a streamed stdout past maxBuffer, Windows,
+ * or a shell that died answers null and the caller runs the batch as before. The shell reads nothing but its stdin: when the
  * host goes away, stdin ends and so does the shell; its handles are unref'd and never keep a host
  * alive.
  *
@@ -38,6 +42,36 @@ const DIR_PREFIX = 'baton-git-';
 
 /** A batch directory older than this was left by a host that crashed (a batch lasts seconds). */
 export const STALE_BATCH_DIR_MS = 60 * 60 * 1000;
+
+/**
+ * The only variables a batch may add to its gits' environment: the temporary index of a dirty
+ * capture (temp-index.ts). The shell's own environment has no GIT_* (gitEnv()), and a caller's
+ * other GIT_* never reach a git through here: such a batch is declined (its spawn drops them too).
+ */
+export const SPAWNER_ENV_KEYS: readonly string[] = ['GIT_INDEX_FILE'];
+
+export interface SpawnerBatchOptions {
+  /** Added to every call's environment; only SPAWNER_ENV_KEYS, each an absolute path (else the batch is declined). */
+  env?: Record<string, string>;
+  /** The first call runs to its end before the others start (they read what it wrote), whatever its exit code. */
+  firstAlone?: boolean;
+  /**
+   * Per call: its stdout handed over in chunks instead of buffered (the result's stdout is then
+   * empty). Handed over only once every call has ended and no streamed stdout is past maxBuffer;
+   * one past it declines the batch before any chunk is given (the caller's spawn streams it).
+   */
+  onStdout?: readonly (((chunk: Buffer) => void) | undefined)[];
+}
+
+/** `VAR='value' ` for each variable of a carriable environment, or null when the batch must be declined. */
+function envPrefix(env: Record<string, string> | undefined): string | null {
+  let prefix = '';
+  for (const [key, value] of Object.entries(env ?? {})) {
+    if (!SPAWNER_ENV_KEYS.includes(key) || !isAbsolute(value) || UNCARRIABLE.test(value)) return null;
+    prefix += `${key}=${quote(value)} `;
+  }
+  return prefix;
+}
 
 export interface GitSpawnerOptions {
   /** Where the batches' directories go (default: os.tmpdir() at each batch). */
@@ -91,13 +125,15 @@ export class GitSpawner {
    * The batch's results in the calls' order (each as runGit gives it), or null when this spawner
    * cannot run it (the caller then runs it itself; git's read-only commands can simply run again).
    */
-  async run(cwd: string, argsList: readonly string[][]): Promise<GitResult[] | null> {
+  async run(cwd: string, argsList: readonly string[][], options: SpawnerBatchOptions = {}): Promise<GitResult[] | null> {
     if (this.closed || process.platform === 'win32') return null;
+    const env = envPrefix(options.env);
+    if (env === null) return null;
     // Not absolute: `cd` would read '-' as $OLDPWD, and resolve a relative path from the shell's
     // own directory and through CDPATH, where a spawn resolves it from the host's.
     if (!isAbsolute(cwd) || UNCARRIABLE.test(cwd) || argsList.some((args) => args.some((a) => UNCARRIABLE.test(a)))) return null;
     // No temporary directory (TMPDIR missing, full, not writable): the caller's spawn runs it.
-    const dir = await mkdtemp(join(this.tempRoot(), DIR_PREFIX)).catch(() => null);
+    const dir = makeBatchDir(join(this.tempRoot(), DIR_PREFIX));
     if (dir === null) return null;
     try {
       // The shell as it is now (after the await): one that died meanwhile is replaced here.
@@ -106,8 +142,10 @@ export class GitSpawner {
       const id = this.nextId++;
       const ended = new Promise<Map<number, number> | null>((resolve) => this.pending.set(id, { child, codes: new Map(), resolve }));
       holdOpen(child, true); // a batch being answered keeps the process alive, as a spawn's pipes do
+      // The first call alone: in the foreground of the batch's subshell, so the others start once it ended.
       const jobs = argsList.map(
-        (args, i) => `{ git ${gitArgs(args).map(quote).join(' ')} </dev/null >${quote(join(dir, `o${i}`))} 2>${quote(join(dir, `e${i}`))}; echo "${id} ${i} $?"; } &`,
+        (args, i) =>
+          `{ ${env}git ${gitArgs(args).map(quote).join(' ')} </dev/null >${quote(join(dir, `o${i}`))} 2>${quote(join(dir, `e${i}`))}; echo "${id} ${i} $?"; }${options.firstAlone && i === 0 ? ';' : ' &'}`,
       );
       // cd in the batch's own subshell: a missing cwd fails every call, as a spawn's ENOENT does.
       const line = `( cd -P -- ${quote(cwd)} 2>/dev/null || { ${argsList.map((_, i) => `echo "${id} ${i} 128";`).join(' ')} echo "${id} end"; exit; }; ${jobs.join(' ')} wait; echo "${id} end" ) &\n`;
@@ -117,11 +155,17 @@ export class GitSpawner {
       else child.stdin!.write(line, (error) => error && this.settle(id, null));
       const codes = await ended;
       if (codes === null) return null;
+      const streams = options.onStdout ?? [];
+      // A streamed stdout past the limit: declined before any chunk is given, so the caller's
+      // spawn can stream it whole (a spawn does not bound a streamed call).
+      const sizes = argsList.map((_, i) => (streams[i] ? fileSize(join(dir, `o${i}`)) : 0));
+      if (sizes.some((size) => size > this.maxBuffer)) return null;
       this.ran++;
-      return await Promise.all(argsList.map((_, i) => this.result(dir, i, codes.get(i))));
+      return await Promise.all(argsList.map((_, i) => this.result(dir, i, codes.get(i), streams[i])));
     } finally {
-      // The answer stands whether or not its directory goes; a leftover is swept at a later start.
-      await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+      // The answer stands whether or not its directory goes (a leftover is swept at a later
+      // start), so it is not kept waiting for the removal: fire-and-forget, errors ignored.
+      void rm(dir, { recursive: true, force: true }).catch(() => undefined);
     }
   }
 
@@ -137,9 +181,12 @@ export class GitSpawner {
     return this.options.tempRoot ?? tmpdir();
   }
 
-  private async result(dir: string, i: number, code: number | undefined): Promise<GitResult> {
+  private async result(dir: string, i: number, code: number | undefined, onStdout?: (chunk: Buffer) => void): Promise<GitResult> {
     // At most one byte past the limit is read (of stderr, the limit): a spawn stops there too.
-    const [stdout, stderrBytes] = await Promise.all([readAtMost(join(dir, `o${i}`), this.maxBuffer + 1), readAtMost(join(dir, `e${i}`), this.maxBuffer)]);
+    const [stdout, stderrBytes] = await Promise.all([
+      onStdout ? streamFile(join(dir, `o${i}`), this.maxBuffer, onStdout).then(() => Buffer.alloc(0)) : readAtMost(join(dir, `o${i}`), this.maxBuffer + 1),
+      readAtMost(join(dir, `e${i}`), this.maxBuffer),
+    ]);
     const stderr = stderrBytes.toString('utf8');
     // What runGitBatch's spawn gives when a buffered stdout passes the limit (Node's words, execFile's maxBuffer).
     if (stdout.length > this.maxBuffer) return { code: 128, stdout: stdout.subarray(0, this.maxBuffer), stderr: stderr || 'stdout maxBuffer length exceeded' };
@@ -209,26 +256,6 @@ function holdOpen(child: ChildProcess, hold: boolean): void {
   const stdout = child.stdout as unknown as { ref?: () => void; unref?: () => void } | null;
   if (hold) stdout?.ref?.();
   else stdout?.unref?.();
-}
-
-/** The file's first `limit` bytes at most (empty when it is missing), without reading the rest. */
-async function readAtMost(path: string, limit: number): Promise<Buffer> {
-  const handle = await open(path, 'r').catch(() => null);
-  if (handle === null) return Buffer.alloc(0);
-  try {
-    const buffer = Buffer.alloc(Math.min((await handle.stat()).size, limit));
-    let filled = 0;
-    while (filled < buffer.length) {
-      const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, filled);
-      if (bytesRead === 0) break;
-      filled += bytesRead;
-    }
-    return buffer.subarray(0, filled);
-  } catch {
-    return Buffer.alloc(0);
-  } finally {
-    await handle.close().catch(() => undefined);
-  }
 }
 
 /**

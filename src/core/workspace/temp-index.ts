@@ -5,6 +5,7 @@ import type { WorkspaceWarning } from '../../shared/workspace.js';
 import { gitFailed } from './errors.js';
 import { runGit, type GitResult } from './git.js';
 import { runGitBatch, type GitCall } from './git-batch.js';
+import type { GitSpawner } from './git-spawner.js';
 
 /**
  * Runs `work` with a private index that holds the whole working tree (tracked changes and
@@ -30,15 +31,17 @@ export async function withWorkingTreeIndex<T>(
   head: string | null,
   warnings: WorkspaceWarning[],
   work: () => IndexWork<T>,
+  spawner?: GitSpawner,
 ): Promise<T> {
   const dir = await mkdtemp(join(tmpdir(), 'baton-index-'));
   const env = { GIT_INDEX_FILE: join(dir, 'index') };
   try {
     await copyIndexKeepingMtime(realIndex, env.GIT_INDEX_FILE);
     // `add`, then the work's commands side by side, in one child process (git-batch.ts): one fork
-    // of this process. Their results count only when the add did; otherwise they run again below.
+    // of this process, none in a host whose long-lived shell (`spawner`) runs it. Their results
+    // count only when the add did; otherwise they run again below.
     const first = work();
-    const [firstAdded, ...results] = await runGitBatch(root, [{ args: ADD_ARGS }, ...first.calls], { env, firstAlone: true });
+    const [firstAdded, ...results] = await runGitBatch(root, [{ args: ADD_ARGS }, ...first.calls], { env, firstAlone: true, spawner });
     let added = firstAdded!;
     if (added.code === 0 || UNREADABLE_FILE.test(added.stderr)) {
       addWarnings(added, warnings);
@@ -56,7 +59,7 @@ export async function withWorkingTreeIndex<T>(
     }
     addWarnings(added, warnings);
     const again = work();
-    return again.finish(await runGitBatch(root, again.calls, { env }));
+    return again.finish(await runGitBatch(root, again.calls, { env, spawner }));
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
