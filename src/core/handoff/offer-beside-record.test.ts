@@ -4,13 +4,14 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { newId } from '../../shared/ids.js';
 import { delegatingFs } from '../fs/delegating-fs.js';
-import { nodeDurableFs, type DurableFile, type DurableFs } from '../fs/durable-fs.js';
+import { nodeDurableFs, type DurableFs } from '../fs/durable-fs.js';
 import { openStore } from '../store/index.js';
 import type { SessionStore } from '../store/types.js';
 import { HOSTED_HANDOFF_METHOD } from './hosted-handoff-request.js';
 import { createHostedHandoff } from './hosted-handoff.js';
 import { DESKTOP_CAPABILITIES } from '../host/capabilities.js';
 import { createReceiver } from './receiver.js';
+import { fileWithSync } from '../store/test-support/file-with-sync.js';
 
 /**
  * A hosted handoff's offer (issue 20, "offer and take"): the receiver in the host verifies while
@@ -36,15 +37,6 @@ afterEach(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-const withSync = (file: DurableFile, sync: () => Promise<void>): DurableFile => ({
-  path: file.path,
-  write: (data, position) => file.write(data, position),
-  read: (length, position) => file.read(length, position),
-  truncate: (length) => file.truncate(length),
-  stat: () => file.stat(),
-  close: () => file.close(),
-  sync,
-});
 
 /** The host's hosted handoff with its own receiver over `store`, and one single-part request of 150 messages. */
 async function handOff(): Promise<{ category: string; message: string; handoffId: string | null; sessionId: string }> {
@@ -82,7 +74,7 @@ describe("a hosted handoff's offer beside the sender's record (issue 20)", () =>
         }
         if (name.startsWith('.handoff.json.') && flags === 'wx') {
           landed = true;
-          return withSync(file, async () => {
+          return fileWithSync(file, async () => {
             events.push('record fsync');
             // Held until the receiver's verification read the log: one after the other would wait here in vain.
             overlapped = await Promise.race([verifying.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), OVERLAP_WAIT_MS))]);
@@ -116,7 +108,7 @@ describe("a hosted handoff's offer beside the sender's record (issue 20)", () =>
         if (name.startsWith('.handoff.json.') && flags === 'wx') {
           landed = true;
           const file = await nodeDurableFs.open(path, flags, mode);
-          return withSync(file, async () => {
+          return fileWithSync(file, async () => {
             throw Object.assign(new Error('EIO: the record failed'), { code: 'EIO' });
           });
         }

@@ -2,12 +2,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { delegatingFs } from '../fs/delegating-fs.js';
-import type { DurableFile } from '../fs/durable-fs.js';
 import { nodeDurableFs } from '../fs/durable-fs.js';
 import { openStore } from './index.js';
 import { ARTIFACT_SYNCS_IN_FLIGHT } from './landing-writer.js';
 import { MESSAGES_FILE } from './message-log.js';
 import { makeTempDir } from './test-support/temp-dir.js';
+import { fileWithSync } from './test-support/file-with-sync.js';
 
 /** How long an artifact's fsync waits for the log's to start before the test calls the syncs sequential. */
 const OVERLAP_WAIT_MS = 5_000;
@@ -18,15 +18,6 @@ beforeEach(async () => {
 });
 afterEach(async () => tmp.cleanup());
 
-const withSync = (file: DurableFile, sync: () => Promise<void>): DurableFile => ({
-  path: file.path,
-  write: (data, position) => file.write(data, position),
-  read: (length, position) => file.read(length, position),
-  truncate: (length) => file.truncate(length),
-  stat: () => file.stat(),
-  close: () => file.close(),
-  sync,
-});
 
 const init = { cwd: '/w', gitRoot: null, branch: null, title: 't', source: { tool: 'baton' as const }, holder: 'terminal' };
 
@@ -42,7 +33,7 @@ describe('a landing\'s fsyncs (issue 20: one journal commit, not one per file)',
         const file = await nodeDurableFs.open(path, flags, mode);
         const name = path.split("/").pop()!;
         if (name === MESSAGES_FILE && flags === 'wx') {
-          return withSync(file, async () => {
+          return fileWithSync(file, async () => {
             sessionsEntriesAtLogSync = await readdir(join(tmp.dir, "store", "sessions"));
             logSyncStarted();
             await file.sync();
@@ -51,7 +42,7 @@ describe('a landing\'s fsyncs (issue 20: one journal commit, not one per file)',
         }
         if (path.includes('/artifacts/') && flags === 'wx') {
           // An artifact's fsync holds until the log's has started: sequential syncs would wait here in vain.
-          return withSync(file, async () => {
+          return fileWithSync(file, async () => {
             overlapped.push(await Promise.race([logSyncing.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), OVERLAP_WAIT_MS))]));
             await file.sync();
             synced.push(name);
@@ -81,14 +72,14 @@ describe('a landing\'s fsyncs (issue 20: one journal commit, not one per file)',
         const name = path.split('/').pop()!;
         if (name === MESSAGES_FILE && flags === 'wx') {
           // The log's fsync holds until session.json's has started: one after the other would wait here in vain.
-          return withSync(file, async () => {
+          return fileWithSync(file, async () => {
             overlapped = await Promise.race([docSyncing.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), OVERLAP_WAIT_MS))]);
             await file.sync();
             order.push('log synced');
           });
         }
         if (name.startsWith('.session.json.') && path.includes('.creating')) {
-          return withSync(file, async () => {
+          return fileWithSync(file, async () => {
             docSyncStarted();
             await file.sync();
             order.push('doc synced');
@@ -118,7 +109,7 @@ describe('a landing\'s fsyncs (issue 20: one journal commit, not one per file)',
         const file = await nodeDurableFs.open(path, flags, mode);
         if (!path.includes('/artifacts/') || flags !== 'wx') return file;
         most = Math.max(most, ++open);
-        return { ...withSync(file, async () => {
+        return { ...fileWithSync(file, async () => {
           await new Promise((resolve) => setTimeout(resolve, 2));
           await file.sync();
         }), close: async () => {
@@ -141,7 +132,7 @@ describe('a landing\'s fsyncs (issue 20: one journal commit, not one per file)',
       open: async (path, flags, mode) => {
         const file = await nodeDurableFs.open(path, flags, mode);
         if (!path.includes('/artifacts/') || flags !== 'wx') return file;
-        return withSync(file, async () => {
+        return fileWithSync(file, async () => {
           throw Object.assign(new Error('EIO: i/o error, fsync'), { code: 'EIO' });
         });
       },

@@ -2,11 +2,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { delegatingFs } from '../fs/delegating-fs.js';
-import type { DurableFile } from '../fs/durable-fs.js';
 import { nodeDurableFs } from '../fs/durable-fs.js';
 import { openStore } from './index.js';
 import { HANDOFFS_FILE, HANDOFF_FILE } from './layout.js';
 import { makeTempDir } from './test-support/temp-dir.js';
+import { fileWithSync } from './test-support/file-with-sync.js';
 
 /** How long the latest manifest's fsync waits for the history's to start before the test calls the writes sequential. */
 const OVERLAP_WAIT_MS = 5_000;
@@ -23,21 +23,12 @@ describe('recordHandoff', () => {
     const historySyncing = new Promise<void>((resolve) => (historySyncStarted = resolve));
     let overlapped = false;
     const synced: string[] = [];
-    const withSync = (file: DurableFile, sync: () => Promise<void>): DurableFile => ({
-      path: file.path,
-      write: (data, position) => file.write(data, position),
-      read: (length, position) => file.read(length, position),
-      truncate: (length) => file.truncate(length),
-      stat: () => file.stat(),
-      close: () => file.close(),
-      sync,
-    });
     const fs = delegatingFs(nodeDurableFs, {
       open: async (path, flags, mode) => {
         const file = await nodeDurableFs.open(path, flags, mode);
         const name = path.split('/').pop()!;
         if (name === HANDOFFS_FILE) {
-          return withSync(file, async () => {
+          return fileWithSync(file, async () => {
             historySyncStarted();
             await file.sync();
             synced.push(HANDOFFS_FILE);
@@ -45,7 +36,7 @@ describe('recordHandoff', () => {
         }
         if (name.startsWith(`.${HANDOFF_FILE}.`)) {
           // The temporary file of handoff.json: its fsync holds until the history's fsync has started.
-          return withSync(file, async () => {
+          return fileWithSync(file, async () => {
             overlapped = await Promise.race([historySyncing.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), OVERLAP_WAIT_MS))]);
             await file.sync();
             synced.push(HANDOFF_FILE);

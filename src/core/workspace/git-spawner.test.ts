@@ -259,7 +259,8 @@ describe.skipIf(process.platform === 'win32')('GitSpawner: a batch answers as it
 
   it("declines an environment it cannot carry: another variable (a caller's GIT_* never reaches git), a relative path, a newline, CR or NUL", async () => {
     const index = privateIndex();
-    for (const env of [{ GIT_DIR: '/tmp' }, { GIT_INDEX_FILE: index, GIT_WORK_TREE: '/' }, { PATH: '/usr/bin' }, { GIT_INDEX_FILE: 'index' }, { GIT_INDEX_FILE: `${index}\n` }, { GIT_INDEX_FILE: `${index}\r` }, { GIT_INDEX_FILE: `${index}\0` }]) {
+    const envs: Record<string, string>[] = [{ GIT_DIR: '/tmp' }, { GIT_INDEX_FILE: index, GIT_WORK_TREE: '/' }, { PATH: '/usr/bin' }, { GIT_INDEX_FILE: 'index' }, { GIT_INDEX_FILE: `${index}\n` }, { GIT_INDEX_FILE: `${index}\r` }, { GIT_INDEX_FILE: `${index}\0` }];
+    for (const env of envs) {
       expect(await spawner.run(repo.root, [['rev-parse', 'HEAD']], { env })).toBeNull();
     }
   });
