@@ -5,18 +5,8 @@ import { join } from 'node:path';
 /** Every child process this (host) process starts itself: spawn and execFile, the two git starts use. */
 const started = vi.hoisted(() => ({ count: 0 }));
 vi.mock('node:child_process', async (importOriginal) => {
-  const real = await importOriginal<typeof import('node:child_process')>();
-  return {
-    ...real,
-    spawn: ((...args: Parameters<typeof real.spawn>) => {
-      started.count++;
-      return real.spawn(...args);
-    }) as typeof real.spawn,
-    execFile: ((...args: unknown[]) => {
-      started.count++;
-      return (real.execFile as (...a: unknown[]) => unknown)(...args);
-    }) as typeof real.execFile,
-  };
+  const { countingChildProcess } = await import('../workspace/test-support/counting-child-process.js');
+  return countingChildProcess(await importOriginal<typeof import('node:child_process')>(), started);
 });
 
 const { createReceiver } = await import('./receiver.js');

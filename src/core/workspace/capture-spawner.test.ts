@@ -3,18 +3,8 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 /** Every child process this (host) process starts itself: spawn and execFile, the two ways git is started. */
 const started = vi.hoisted(() => ({ count: 0 }));
 vi.mock('node:child_process', async (importOriginal) => {
-  const real = await importOriginal<typeof import('node:child_process')>();
-  return {
-    ...real,
-    spawn: ((...args: Parameters<typeof real.spawn>) => {
-      started.count++;
-      return real.spawn(...args);
-    }) as typeof real.spawn,
-    execFile: ((...args: unknown[]) => {
-      started.count++;
-      return (real.execFile as (...a: unknown[]) => unknown)(...args);
-    }) as typeof real.execFile,
-  };
+  const { countingChildProcess } = await import('./test-support/counting-child-process.js');
+  return countingChildProcess(await importOriginal<typeof import('node:child_process')>(), started);
 });
 
 const { captureWorkspaceWithPatch } = await import('./capture.js');
