@@ -68,7 +68,7 @@ describe('crash suite with encryption at rest on', () => {
       await mkdir(root, { recursive: true, mode: 0o700 });
       await writeFile(join(root, ENCRYPTION_FILE), encryptionJson, { mode: 0o600 });
     };
-    // A child the keyring daemon died under (the bus's NoReply and a recorded exit) is the test
+    // A child the keyring daemon died under (the bus's NoReply or a lost session, and a recorded exit) is the test
     // Secret Service failing, not the store: that trial runs again (test-support/secret-service.ts).
     const outside = {
       mark: async () => (await service.daemonExits()).length,

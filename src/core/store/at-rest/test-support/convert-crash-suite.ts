@@ -27,7 +27,7 @@ const CONVERT_CHILD = fileURLToPath(new URL('./convert-crash-child.ts', import.m
  * One mode per test file: each file gets a keyring of its own (after a part's hundreds of
  * SIGKILLed keychain clients, Debian's gnome-keyring 42 has been seen to leave the bus, and this
  * process's keychain binding keeps the bus it first connected to). A trial the daemon died under
- * (secret-service.ts: the bus's NoReply and a recorded exit, nothing else) runs again, and the
+ * (secret-service.ts: the bus's NoReply or a lost session, with a recorded exit, nothing else) runs again, and the
  * daemon's deaths are printed with its stderr.
  */
 export function convertCrashSuite(mode: 'enable' | 'rotate'): void {
@@ -63,7 +63,7 @@ export function convertCrashSuite(mode: 'enable' | 'rotate'): void {
       /** One trial: null when every session read back and the second run finished, else what went wrong. */
       const trial = async (variant: number, k: number, root: string): Promise<{ failure: string | null; vanished: DaemonExit | null }> => {
         const exitsBefore = (await service.daemonExits()).length;
-        // Only the bus's NoReply together with a recorded daemon exit counts as the service vanishing (secret-service.ts).
+        // Only the bus's NoReply or a lost session, together with a recorded daemon exit, counts as the service vanishing (secret-service.ts).
         const vanished = (text: string): Promise<DaemonExit | null> => daemonVanished(service, text, exitsBefore);
         const expected = await buildStore(root, mode === 'rotate');
         const res = await runChild(convertCmd, [root, String(k), String(variant), mode]);

@@ -58,6 +58,10 @@ describe('the test Secret Service', () => {
     // The same words without a recorded death are a product failure, never "vanished".
     expect(await daemonVanished(service, stderr, exitsBefore + 1)).toBeNull();
     expect(await daemonVanished(service, 'KEY_UNAVAILABLE: No secret store is configured', exitsBefore)).toBeNull();
+    // A session the restarted daemon does not know: vanished with the recorded death, a product failure without it.
+    const lost = 'KEY_UNAVAILABLE: Platform failure: DBus error: The session does not exist';
+    expect(await daemonVanished(service, lost, exitsBefore)).toEqual({ pid, status: 137 });
+    expect(await daemonVanished(service, lost, exitsBefore + 1)).toBeNull();
   }, 30_000);
 
   it('waits for no exit that did not happen, and reads only whole exit records', async () => {

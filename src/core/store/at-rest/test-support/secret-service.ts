@@ -168,8 +168,15 @@ export const DAEMON_VANISHED = 'Message recipient disconnected from message bus 
  * the daemon left mid-call and a daemon exit was recorded after `exitsBefore`. Returns that exit.
  */
 export async function daemonVanished(service: SecretService, errorText: string, exitsBefore: number): Promise<DaemonExit | null> {
-  return errorText.includes(DAEMON_VANISHED) ? service.daemonExitedSince(exitsBefore) : null;
+  return errorText.includes(DAEMON_VANISHED) || errorText.includes(DAEMON_SESSION_LOST) ? service.daemonExitedSince(exitsBefore) : null;
 }
+
+/**
+ * What a client is answered when the daemon died between its calls: the daemon the bus started
+ * again does not know the session the client opened with the one that died (a CI run saw
+ * gnome-keyring abort in GLib and the next call get this). Counted only with a recorded exit.
+ */
+export const DAEMON_SESSION_LOST = 'DBus error: The session does not exist';
 
 /** The exits file: one "pid status" a line; a line the shell is still writing is left for the next read. */
 export function parseExits(text: string): DaemonExit[] {
