@@ -4,7 +4,7 @@ import type { IndexRow } from '../../shared/session.js';
 import { importersCacheFile, resolveDataDir } from '../../core/paths.js';
 import { listingFromIndex, monotonicMs, readTrustedIndex, type IndexTrust } from './list-indexed.js';
 import { sealsFilesAt } from '../../core/store/at-rest/registry.js';
-import { openCliStore } from '../context.js';
+import { openStoreForReading } from '../../core/store/open-for-reading.js';
 import { listFromHost } from './list-host.js';
 import { listingKeyStore } from './listing-key-store.js';
 
@@ -30,12 +30,15 @@ export async function loadListing(options: { agents: boolean; archived: boolean;
   const hosted = options.host && !options.archived ? await listFromHost({ agents: options.agents, filter: options.filter, limit: options.limit }) : null;
   if (hosted !== null) return groupsOfDocument(hosted);
   const started = monotonicMs();
-  const opening = openCliStore({ keyStore: listingKeyStore() });
-  // While the store opens (its file system calls wait on the thread pool), the candidate index is
-  // read and checked here. A sealed index (encrypted store) reads as damaged before the store
+  // Opened to read (open-for-reading.ts): the same refusals and permission checks as a writer's
+  // open, none of its writer-only work, and its reads synchronous (no thread-pool hop each).
+  const dataDir = resolveDataDir();
+  const opening = openStoreForReading(dataDir, { keyStore: listingKeyStore() });
+  // While the store opens (an encrypted store's key read waits on the keychain), the candidate
+  // index is read and checked here. A sealed index (encrypted store) reads as damaged before the store
   // registers its key: it is read again below.
-  const early = options.agents ? readTrustedIndex(importersCacheFile(resolveDataDir()), false, process.env, options.trust) : null;
-  const { dataDir, store } = await opening;
+  const early = options.agents ? readTrustedIndex(importersCacheFile(dataDir), false, process.env, options.trust) : null;
+  const store = await opening;
   try {
     const everything = await store.list({ includeArchived: true });
     const rows = options.archived ? everything : everything.filter((r) => !r.archived);

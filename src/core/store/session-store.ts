@@ -81,6 +81,12 @@ export interface OpenStoreOptions {
   metadataFlushMs?: number;
   /** Where the at-rest data key lives (the OS keychain by default); null: no secret store, the store stays unencrypted unless it already is. */
   keyStore?: KeyStore | null;
+  /**
+   * Opened to read only (open-for-reading.ts): init keeps every check that protects the reader
+   * (ownership, no links, 0700/0600, the at-rest key) and skips the writer's own work (mkdir, the
+   * read-ahead, the version probe, the temp sweep, finishing deletes); every write is refused.
+   */
+  forReading?: { reason: string };
 }
 
 /** CAS retries of mutate() before CONFLICT reaches the caller (many writers on one session). */
@@ -125,6 +131,7 @@ export class FileSessionStore implements SessionStore {
   }
 
   async init(): Promise<void> {
+    if (this.options.forReading) return this.initForReading(this.options.forReading.reason);
     const top = [SESSIONS_DIR, ARCHIVED_DIR, RECEIPTS_DIR];
     await checkOwnedPath(this.fs, this.root, 'dir');
     try {
@@ -158,6 +165,24 @@ export class FileSessionStore implements SessionStore {
     this.sweep = Promise.all(['', SESSIONS_DIR, RECEIPTS_DIR].map((d) => cleanTemps(this.fs, join(this.root, d)))).then(() => undefined);
     // A delete that a crash interrupted after its marker is finished now: the session is gone, not half there.
     await finishPendingDeletes(this.deleteSteps());
+  }
+
+  /**
+   * The reader's init (OpenStoreOptions.forReading): the same tree and key checks as init(), in
+   * the same order, without what only a writer needs. Read-only from the start, so list() never
+   * rebuilds or appends to the index (a torn index.json is read around, from the session files,
+   * as for a store written by a newer Baton) and every write throws READ_ONLY.
+   */
+  private async initForReading(reason: string): Promise<void> {
+    this.readOnly = true;
+    this.readOnlyReason = reason;
+    // The tree first: a linked or foreign root is refused before anything under it is read.
+    await checkStoreTree(this.fs, this.root, [SESSIONS_DIR, ARCHIVED_DIR, RECEIPTS_DIR], [INDEX_FILE, INDEX_JOURNAL, EVENTS_FILE].filter((f) => this.fs.existsSync(join(this.root, f))));
+    const resolved = await resolveAtRest(this.fs, this.root, this.options.keyStore === undefined ? osKeyStore() : this.options.keyStore);
+    this.atRest = resolved.status;
+    if (resolved.cipher) this.fs = encryptingFs(this.fs, resolved.cipher);
+    this.index = new IndexFile(this.fs, this.root);
+    registerStoreFs(this.root, resolved.cipher ? this.fs : undefined);
   }
 
   private deleteSteps(): DeleteSteps {
