@@ -115,6 +115,23 @@ describe('a warm baton list --json without a host', () => {
     expect(loaded).not.toContain('NativeModule crypto');
   }, 60_000);
 
+  it('reads its store through neither node:fs/promises nor the thread pool (the store opened for reading)', async () => {
+    await run(process.execPath, [BATON, 'list', '--json', '--no-host'], { env });
+    const threads = join(root, 'threads.cjs');
+    const counted = join(root, 'threads.txt');
+    // The threads alive at exit: libuv's pool adds four the first time anything is queued on it.
+    await writeFile(threads, "process.on('exit', () => require('node:fs').writeFileSync(process.env.THREADS_FILE, String(require('node:fs').readdirSync('/proc/self/task').length)));\n");
+    const loaded = await modulesOfWarmListing('modules-fs.json');
+    expect(loaded).not.toContain('NativeModule fs/promises');
+    expect(loaded).not.toContain('NativeModule internal/fs/promises');
+    if (process.platform !== 'linux') return;
+    await run(process.execPath, ['--require', threads, '-e', ''], { env: { ...env, THREADS_FILE: counted } });
+    const floor = Number(await readFile(counted, 'utf8'));
+    const warm = await run(process.execPath, ['--require', threads, BATON, 'list', '--json', '--no-host'], { env: { ...env, THREADS_FILE: counted } });
+    expect(JSON.parse(warm.stdout)).toMatchObject({ ok: true, total: 3 });
+    expect(Number(await readFile(counted, 'utf8'))).toBe(floor);
+  }, 60_000);
+
   it('initialises no zod: its schemas are built, and zod loaded, at the first parse (issue 15)', async () => {
     await run(process.execPath, [BATON, 'list', '--json', '--no-host'], { env });
     const zodRecord = join(root, 'zod.cjs');
@@ -128,7 +145,10 @@ describe('a warm baton list --json without a host', () => {
     // Saved in the store, then refused for want of a running app (exit 1): the session stays.
     const handoff = await run(process.execPath, [BATON, 'handoff', '--cwd', root, '--title', 'parsed', '--messages', await messagesFile(), '--no-launch', '--json'], { env }).catch((error: { stdout: string }) => error);
     expect(JSON.parse(handoff.stdout)).toMatchObject({ category: 'no_target' });
+    // Index and journal both gone: the session's row comes from its session.json, parsed (a listing
+    // opens the store for reading, so it takes the journal's rows as they are and rebuilds nothing).
     await rm(join(env.BATON_HOME!, 'index.json'), { force: true });
+    await rm(join(env.BATON_HOME!, 'index.journal.jsonl'), { force: true });
     const parsing = await run(process.execPath, ['--require', zodRecord, BATON, 'list', '--json'], { env: { ...env, ZOD_FILE: answer } });
     expect(JSON.parse(parsing.stdout).groups.flatMap((g: { sessions: { title: string }[] }) => g.sessions.map((s) => s.title))).toContain('parsed');
     expect(await readFile(answer, 'utf8')).toBe('true');
