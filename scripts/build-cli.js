@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFile
 import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import * as nodeCrypto from 'node:crypto';
 import * as nodeFsPromises from 'node:fs/promises';
+import * as nodeV8 from 'node:v8';
 import { Script } from 'node:vm';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
@@ -152,6 +153,30 @@ function fsPromisesOnFirstUse() {
 }
 
 /**
+ * Each import of node:v8 in src/ gets a stand-in whose functions load the real module on their
+ * first call. Only src/core/perf/heap-growth.ts imports it, for a flag a host or a scan of 10,000
+ * files sets; the list bundle initialises that module at its top (the candidate index's module
+ * imports it), so every warm `baton list` loaded node:v8 with its heap_utils and promise_hooks
+ * (~1.5 ms of CPU) and called none of it. Functions only, as fsPromisesOnFirstUse.
+ * Test: src/cli/list-local-start.test.ts.
+ */
+function v8OnFirstUse() {
+  const functions = Object.keys(nodeV8).filter((name) => /^[a-z]/.test(name) && typeof nodeV8[name] === 'function');
+  return {
+    name: 'v8-on-first-use',
+    setup(build) {
+      build.onResolve({ filter: /^node:v8$/ }, (args) =>
+        /[\\/]src[\\/]/.test(args.importer) && !/[\\/]node_modules[\\/]/.test(args.importer) ? { path: 'v8', namespace: 'v8-on-first-use' } : undefined,
+      );
+      build.onLoad({ filter: /.*/, namespace: 'v8-on-first-use' }, () => ({
+        contents: ['let loaded;', "const v8 = () => (loaded ??= require('node:v8'));", ...functions.map((name) => `export function ${name}(...args) { return v8().${name}(...args); }`)].join('\n'),
+        loader: 'js',
+      }));
+    },
+  };
+}
+
+/**
  * Every bundled importer of fast-string-width (clack, fast-wrap-ansi) gets src/cli/picker/text-width.ts
  * instead: the same widths, counted without fast-string-width's Unicode regexes when a line holds
  * one-column characters and colours only (~5 ms to the picker's first frame, bench/README.md
@@ -230,7 +255,7 @@ await build({ ...cliOptions, entryPoints: ['src/cli/show-main.ts'], outfile: SHO
 // and the whole CLI's start-up was most of its time (issue 15). node:fs/promises on first use: the
 // store opened for reading (src/core/store/reading-fs.ts) reads synchronously, so a warm listing
 // never calls it.
-await build({ ...parsesRarely, plugins: [...parsesRarely.plugins, fsPromisesOnFirstUse()], entryPoints: ['src/cli/list-main.ts'], outfile: LIST_BUNDLE, sourcemap: false });
+await build({ ...parsesRarely, plugins: [...parsesRarely.plugins, fsPromisesOnFirstUse(), v8OnFirstUse()], entryPoints: ['src/cli/list-main.ts'], outfile: LIST_BUNDLE, sourcemap: false });
 // ASCII only, as the handoff's: three regex characters made its whole source a two-byte string.
 await writeFile(LIST_BUNDLE, asciiOnly(readFileSync(LIST_BUNDLE, 'utf8')));
 

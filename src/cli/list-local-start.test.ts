@@ -103,7 +103,7 @@ describe('a warm baton list --json without a host', () => {
     expect(loaded).not.toContain('NativeModule worker_threads');
   }, 60_000);
 
-  it('loads no node:child_process (commander\'s spawn loads it when called), no node:net (its JSON is written to fd 1), no perf_hooks and no node:crypto', async () => {
+  it('loads no node:child_process (commander\'s spawn loads it when called), no node:net (its JSON is written to fd 1), no perf_hooks, no node:crypto and no node:v8', async () => {
     await run(process.execPath, [BATON, 'list', '--json', '--no-host'], { env });
     const loaded = await modulesOfWarmListing('modules-unused.json');
     expect(loaded).not.toContain('NativeModule child_process');
@@ -113,6 +113,8 @@ describe('a warm baton list --json without a host', () => {
     expect(loaded).not.toContain('NativeModule perf_hooks');
     // The list bundles require node:crypto at first use, and a new store's listing draws no key.
     expect(loaded).not.toContain('NativeModule crypto');
+    // node:v8 is for the heap cap of a host or a big scan (heap-growth.ts): loaded on first use (scripts/build-cli.js v8OnFirstUse).
+    expect(loaded).not.toContain('NativeModule v8');
   }, 60_000);
 
   it('reads its store through neither node:fs/promises nor the thread pool (the store opened for reading)', async () => {
