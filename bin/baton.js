@@ -12,12 +12,18 @@ async function run() {
   }
   // `baton list --json` asks a running host through a small bundle first (issue 15); it declines
   // (false) whenever the full CLI is needed.
+  // No socket file (bin/host-socket.js) and no encryption.json: neither is needed, and the bundle
+  // is not even compiled (~1.5 ms of a listing without a host).
   if (process.argv[2] === 'list' && fastListIsBuilt()) {
-    const fastList = loadFastList();
-    if (!process.argv.includes('--no-host') && (await fastList.tryFastList(process.argv))) process.exit(0);
-    // No host answered: an encrypted store's keychain read starts now and overlaps the list
-    // bundle's compile (issue 17); the store's open takes it.
-    await fastList.startStoreKeyReads();
+    const { hostMayRun, storeMayBeEncrypted } = require('./host-socket.js');
+    const askHost = !process.argv.includes('--no-host') && hostMayRun();
+    if (askHost || storeMayBeEncrypted()) {
+      const fastList = loadFastList();
+      if (askHost && (await fastList.tryFastList(process.argv))) process.exit(0);
+      // No host answered: an encrypted store's keychain read starts now and overlaps the list
+      // bundle's compile (issue 17); the store's open takes it.
+      await fastList.startStoreKeyReads();
+    }
   }
   // `baton resume` alone, the picker: its first screen from a running host through a small bundle
   // (issue 15); it declines (false) without a terminal or a host, and the resume bundle runs. No

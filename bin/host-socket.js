@@ -1,5 +1,5 @@
 // Whether a host's socket is there, for the launcher to decide before it compiles a bundle that
-// asks a host (bin/baton.js: the hosted picker's). The path is src/core/transport/endpoint.ts's
+// asks a host (bin/baton.js: the hosted picker's, the fast listing's). The path is src/core/transport/endpoint.ts's
 // resolveEndpoint(resolveDataDir()) (src/core/paths.ts), restated here because the launcher runs
 // before any bundle: compiling the picker's bundle only to find no socket cost a picker without a
 // host ~1.5 ms (bench/README.md, "Fifteenth sitting"). scripts/host-socket.test.js holds the two
@@ -30,5 +30,18 @@ function hostMayRun(env = process.env, platform = process.platform) {
   return socket === null || existsSync(socket);
 }
 
+/**
+ * False only when the data directory certainly holds no encryption.json (an unencrypted or new
+ * store), for `baton list` without a host: its keychain read need not start early, so the
+ * fast-list bundle need not be compiled for it. True on Windows (its data directory is the
+ * bundle's to resolve).
+ */
+function storeMayBeEncrypted(env = process.env, platform = process.platform) {
+  if (platform === 'win32') return true;
+  return existsSync(path.join(dataDir(env, platform), 'encryption.json'));
+}
+
 exports.hostSocketPath = hostSocketPath;
+exports.storeMayBeEncrypted = storeMayBeEncrypted;
+exports.dataDir = dataDir;
 exports.hostMayRun = hostMayRun;

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { resolveEndpoint } from '../src/core/transport/endpoint.ts';
 import { resolveDataDir } from '../src/core/paths.ts';
 
-const { hostSocketPath, hostMayRun } = createRequire(import.meta.url)('../bin/host-socket.js');
+const { dataDir, hostSocketPath, hostMayRun, storeMayBeEncrypted } = createRequire(import.meta.url)('../bin/host-socket.js');
 
 const envs = {
   'BATON_HOME and XDG_RUNTIME_DIR': { HOME: '/home/a', BATON_HOME: '/data/b', XDG_RUNTIME_DIR: '/run/user/1' },
@@ -24,6 +24,19 @@ describe('bin/host-socket.js', () => {
       });
     }
   }
+
+  for (const platform of ['linux', 'darwin', 'freebsd']) {
+    for (const [name, env] of Object.entries(envs)) {
+      it(`names resolveDataDir's data directory on ${platform} with ${name} (where encryption.json is looked for)`, () => {
+        expect(dataDir(env, platform)).toBe(resolveDataDir(env, platform));
+      });
+    }
+  }
+
+  it('finds no encryption.json where the data directory has none, and leaves Windows to the bundle', () => {
+    expect(storeMayBeEncrypted({ HOME: '/nonexistent-baton-home' }, 'linux')).toBe(false);
+    expect(storeMayBeEncrypted({ HOME: 'C:\\\\Users\\\\a' }, 'win32')).toBe(true);
+  });
 
   it('leaves Windows (a named pipe) to the bundle, and finds no host where there is no socket', () => {
     expect(hostSocketPath({ HOME: 'C:\\\\Users\\\\a' }, 'win32')).toBeNull();

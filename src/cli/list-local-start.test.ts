@@ -134,6 +134,28 @@ describe('a warm baton list --json without a host', () => {
     expect(Number(await readFile(counted, 'utf8'))).toBe(floor);
   }, 60_000);
 
+  it('without a host\'s socket compiles the list bundle alone; with an encryption.json, the fast-list bundle first (its early keychain read)', async () => {
+    await run(process.execPath, [BATON, 'list', '--json', '--no-host'], { env });
+    // Records every bundle the launcher reads (bin/load-cli.js reads them with fs.readFileSync).
+    const hook = join(root, 'bundles.cjs');
+    const record = join(root, 'bundles.json');
+    await writeFile(
+      hook,
+      "const fs = require('node:fs'); const read = fs.readFileSync; const seen = []; fs.readFileSync = function (file, ...rest) { if (typeof file === 'string' && file.endsWith('.cjs')) seen.push(require('node:path').basename(file)); return read.call(this, file, ...rest); };\n" +
+        `process.on('exit', () => fs.writeFileSync(${JSON.stringify(record)}, JSON.stringify(seen)));\n`,
+    );
+    for (const flags of [['--no-host'], []]) {
+      const warm = await run(process.execPath, ['--require', hook, BATON, 'list', '--json', ...flags], { env });
+      expect(JSON.parse(warm.stdout)).toMatchObject({ ok: true, total: 3 });
+      expect(JSON.parse(await readFile(record, 'utf8'))).toEqual(['baton-list-local.cjs']);
+    }
+    const data = join(root, 'data-keyring');
+    await mkdir(data, { recursive: true, mode: 0o700 });
+    await writeFile(join(data, 'encryption.json'), JSON.stringify({ version: 1, mode: 'keyring' }));
+    await run(process.execPath, ['--require', hook, BATON, 'list', '--json', '--no-host'], { env: { ...env, BATON_HOME: data } }).catch((error: { stdout: string }) => error);
+    expect(JSON.parse(await readFile(record, 'utf8'))).toEqual(['baton-list.cjs', 'baton-list-local.cjs']);
+  }, 60_000);
+
   it('initialises no zod: its schemas are built, and zod loaded, at the first parse (issue 15)', async () => {
     await run(process.execPath, [BATON, 'list', '--json', '--no-host'], { env });
     const zodRecord = join(root, 'zod.cjs');
