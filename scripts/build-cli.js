@@ -157,7 +157,8 @@ function fsPromisesOnFirstUse() {
  * first call. Only src/core/perf/heap-growth.ts imports it, for a flag a host or a scan of 10,000
  * files sets; the list bundle initialises that module at its top (the candidate index's module
  * imports it), so every warm `baton list` loaded node:v8 with its heap_utils and promise_hooks
- * (~1.5 ms of CPU) and called none of it. Functions only, as fsPromisesOnFirstUse.
+ * (~1.5 ms of CPU) and called none of it, and so did the resume bundle before the picker's first
+ * screen without a host. Functions only, as fsPromisesOnFirstUse.
  * Test: src/cli/list-local-start.test.ts.
  */
 function v8OnFirstUse() {
@@ -241,7 +242,7 @@ await build({ ...cliOptions, entryPoints: ['src/cli/handoff-main.ts'], outfile: 
 await writeFile(HANDOFF_BUNDLE, asciiOnly(readFileSync(HANDOFF_BUNDLE, 'utf8')));
 // `baton resume` with no id (the picker) alone (src/cli/resume-main.ts): its first screen waits for
 // what the process reads and deserializes before it.
-await build({ ...parsesRarely, plugins: [...parsesRarely.plugins, fsPromisesOnFirstUse()], entryPoints: ['src/cli/resume-main.ts'], outfile: RESUME_BUNDLE, sourcemap: false });
+await build({ ...parsesRarely, plugins: [...parsesRarely.plugins, fsPromisesOnFirstUse(), v8OnFirstUse()], entryPoints: ['src/cli/resume-main.ts'], outfile: RESUME_BUNDLE, sourcemap: false });
 // ASCII only (see asciiOnly): one regex literal of trim-tool-output.ts made the picker's whole 0.9 MB
 // source a two-byte string, read and decoded before its first screen.
 await writeFile(RESUME_BUNDLE, asciiOnly(readFileSync(RESUME_BUNDLE, 'utf8')));

@@ -287,6 +287,26 @@ const resume = compileResume();
     expect(result.after / result.shipped).toBeLessThan(1.05);
   }, 60_000);
 
+  it('from the built launcher: both listings open the store for reading, and neither node:fs/promises nor node:v8 loads', async () => {
+    const launcher = join(REPO, 'bin', 'baton.js');
+    if (!existsSync(join(REPO, 'dist', 'cli', 'baton-resume.cjs'))) throw new Error('the build is missing: run npm run build:node first (npm test does)');
+    const hook = join(big, 'modules-at-exit.cjs');
+    const record = join(big, 'modules.json');
+    const trace = join(big, 'launcher-trace.jsonl');
+    await writeFile(hook, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(record)}, JSON.stringify(process.moduleLoadList)));\n`);
+    // Escape after the first frame: the whole listing (type-to-filter) has been read by then.
+    const { code, screen } = await inPty(new RegExp(`picker row ${SESSIONS - 1} `), ['\u001b'], `node --require ${JSON.stringify(hook)} ${JSON.stringify(launcher)}`, big, { BATON_PHASE_TRACE: trace });
+    expect(code).toBe(1);
+    expect(screen).toMatch(new RegExp(`${SESSIONS} in all`));
+    // The first screen came from the trusted index (not a scan, which writes its caches through node:fs/promises).
+    expect(JSON.parse((await readFile(trace, 'utf8')).trim().split('\n').at(-1)!).marks).toHaveProperty('index-listing');
+    const modules = JSON.parse(await readFile(record, 'utf8')) as string[];
+    // The store opened for reading reads synchronously (open-for-reading.ts); node:v8 is the heap
+    // cap's, loaded on first use (scripts/build-cli.js v8OnFirstUse).
+    expect(modules).not.toContain('NativeModule internal/fs/promises');
+    expect(modules).not.toContain('NativeModule v8');
+  }, 60_000);
+
   it(`draws the newest rows of the index first (all ${SESSIONS} counted), then a search reaches a session beyond the first screen`, async () => {
     const trace = join(big, 'trace.jsonl');
     const { code, screen } = await inPty(new RegExp(`picker row ${SESSIONS - 1} `), ['zz3zz', '\r'], undefined, big, { BATON_PHASE_TRACE: trace });
