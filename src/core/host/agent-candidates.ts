@@ -122,8 +122,15 @@ export function createAgentCandidates(options: AgentCandidatesOptions) {
   let screenServed = false;
   /** Ends the wait of the index's whole read for the first page's answer (holdForFirstAnswer). */
   let releaseHold: (() => void) | null = null;
+  /** The wait was ended, maybe before it began (a page answered, or current() called, while the watches still started). */
+  let holdEnded = false;
+  const endHold = () => {
+    holdEnded = true;
+    releaseHold?.();
+  };
   const holdForFirstAnswer = (ms: number) =>
     new Promise<void>((resolve) => {
+      if (holdEnded) return resolve();
       const go = () => {
         clearTimeout(timer);
         releaseHold = null;
@@ -461,7 +468,7 @@ export function createAgentCandidates(options: AgentCandidatesOptions) {
     /** Waits for the first scan, and picks up a tool folder that appeared since (two stats when one was missing). */
     async current(options: { partialOk?: boolean } = {}): Promise<void> {
       // A caller that needs entries: the index's whole read waits no longer.
-      releaseHold?.();
+      endHold();
       if (options.partialOk) {
         await Promise.race([ready, firstRowsListed]);
         // A cold first scan's rows so far (partial() says the list is not complete yet); the CLI waits for all.
@@ -480,7 +487,7 @@ export function createAgentCandidates(options: AgentCandidatesOptions) {
     /** A page was answered from firstScreen(): the whole read starts once that answer is out. */
     firstScreenServed(): void {
       screenServed = true;
-      setImmediate(() => releaseHold?.());
+      setImmediate(endHold);
     },
     /** Changes with every update; a listing rendered for one version can be reused until it moves. */
     version: () => version,
@@ -494,7 +501,7 @@ export function createAgentCandidates(options: AgentCandidatesOptions) {
     health: (): CandidateHealth => ({ ...health, watchedDirs: watches.reduce((n, w) => n + w.dirs(), 0) }),
     /** Rescans now (the UI's "Rescan" button): the watch keeps running. */
     rescan: () => {
-      releaseHold?.();
+      endHold();
       scanNow?.();
       return serial(fullScan);
     },
@@ -509,7 +516,7 @@ export function createAgentCandidates(options: AgentCandidatesOptions) {
       if (restartTimer) clearTimeout(restartTimer);
       if (rootTimer) clearInterval(rootTimer);
       if (confirmTimer) clearTimeout(confirmTimer);
-      releaseHold?.();
+      endHold();
       scanNow?.();
       // A scan in flight finishes (and writes its caches) before the host's folders go away.
       await ready.catch(() => undefined);
