@@ -20,6 +20,8 @@
  * bin/baton.js names its page too.
  * --before=other/bin/baton.js: that build is measured too, run for run alternately with this one
  * (or --bin), and the table has a column for each: a before/after from the same minutes.
+ * --before-data=data-before: the before build's warm cache is that folder of --dir instead of `data`
+ * (a build whose index format differs would otherwise rebuild the other's index at every turn).
  *
  *   npx tsx bench/renderer/candidates-ui.ts --dir=/tmp/baton-c15/full [--runs=5] [--fresh-runs=1] [--expect=20000] [--bin=other/bin/baton.js] [--before=other/bin/baton.js] [--stale]
  */
@@ -37,6 +39,9 @@ const BATON = resolve(args.get('bin') ?? resolve(import.meta.dirname, '..', '..'
 const BEFORE = args.has('before') ? resolve(args.get('before')!) : undefined;
 const CHROMIUM = process.env.BATON_CHROMIUM ?? '/usr/bin/chromium';
 const env = { ...process.env, HOME: join(dir, 'home'), BATON_HOME: join(dir, 'data'), XDG_RUNTIME_DIR: join(dir, 'run') };
+const BEFORE_DATA = args.has('before-data') ? join(dir, args.get('before-data')!) : undefined;
+/** A build's warm data directory (--before-data). */
+const dataOf = (bin: string): string => (bin === BEFORE && BEFORE_DATA ? BEFORE_DATA : env.BATON_HOME);
 
 function median(values: number[]): number {
   const s = [...values].sort((a, b) => a - b);
@@ -172,9 +177,9 @@ interface BuildRuns {
 
 async function warmRun(browser: Browser, bin: string, expected: number, when: TabWhen, into: BuildRuns): Promise<void> {
   // --stale: the index was confirmed long ago (a host started minutes after the last scan), so no quick start.
-  if (args.has('stale')) await writeFile(join(env.BATON_HOME, 'importers-candidates.idx.verified'), '1');
+  if (args.has('stale')) await writeFile(join(dataOf(bin), 'importers-candidates.idx.verified'), '1');
   const t0 = performance.now();
-  const { child, url, page, tab } = await hostAndTab(browser, bin, when);
+  const { child, url, page, tab } = await hostAndTab(browser, bin, when, dataOf(bin));
   try {
     await page.goto(url);
     const listed = await untilListed(page, expected, t0);

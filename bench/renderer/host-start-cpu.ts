@@ -5,6 +5,8 @@
  * counts V8's background threads too (a WebAssembly compile, concurrent marking); the load of a
  * shared machine inflates it much less than the wall times.
  * --before=other/bin/baton.js: that build too, run for run alternately with this one.
+ * --before-data=data-before: the before build's data directory is that folder of --dir (its own
+ * index, when the builds' index formats differ).
  * Then the page's first `agents:list` (its first 200 rows) over the page's WebSocket, as the page
  * asks it; --ask-after=MS waits that long after the address first (a browser opening the page:
  * ~300-500 ms here), so the host's start behind its address is timed as the page meets it.
@@ -23,6 +25,7 @@ const BATON = resolve(import.meta.dirname, '..', '..', 'bin', 'baton.js');
 const ASK_AFTER_MS = Number(args.get('ask-after') ?? 0);
 const BEFORE = args.has('before') ? resolve(args.get('before')!) : undefined;
 const env = { ...process.env, HOME: join(dir, 'home'), BATON_HOME: join(dir, 'data'), XDG_RUNTIME_DIR: join(dir, 'run') };
+const BEFORE_DATA = args.has('before-data') ? join(dir, args.get('before-data')!) : undefined;
 
 interface Start {
   addressMs: number;
@@ -60,7 +63,8 @@ async function cpuMs(pid: number): Promise<number> {
 
 async function start(bin: string): Promise<Start> {
   const t0 = performance.now();
-  const child = spawn(process.execPath, [bin, 'serve', '--json'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const dataDir = bin === BEFORE && BEFORE_DATA ? BEFORE_DATA : env.BATON_HOME;
+  const child = spawn(process.execPath, [bin, 'serve', '--json'], { env: { ...env, BATON_HOME: dataDir }, stdio: ['ignore', 'pipe', 'inherit'] });
   const line = await new Promise<string>((done, fail) => {
     child.stdout.once('data', (d: Buffer) => done(d.toString()));
     child.once('exit', (code) => fail(new Error(`baton serve exited (${code})`)));

@@ -1,6 +1,8 @@
 import { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
-import { candidateIndexFileFor, markCandidateIndexVerified, readCandidateIndex, type IndexEntry } from '../importers/candidate-index.js';
+import { CANDIDATE_INDEX_VERSION, candidateIndexFileFor, markCandidateIndexVerified, readCandidateIndex, type IndexEntry } from '../importers/candidate-index.js';
+import { readCandidateFirstScreen, type FirstScreen } from '../importers/candidate-index-first-screen.js';
+import { createFirstScreenHold } from './first-screen-hold.js';
 import { checkIndex, type IndexCheck } from './confirm-index.js';
 import { statsOf } from '../importers/index-stats.js';
 import { updateIndex } from './update-index.js';
@@ -29,6 +31,22 @@ export const CANDIDATE_PERSIST_MAX_DELAY_MS = 30_000;
 export const WATCH_RESTART_DELAY_MS = 5_000;
 /** After a trusted quick start, the confirming scan starts this much later (the UI's first pages go first). */
 export const CONFIRM_DELAY_MS = 1_500;
+/**
+ * With a first screen in the index, its whole read (the columns' parse: ~95 ms of one blocking step
+ * at 20,000 sessions) waits until the UI's first page was answered from it, or this long, or a
+ * caller needs every entry (current()). At load 6 on two cores a new page asked 1.1–2 s after the
+ * host's services were up (bench/README.md, issue 15, sixteenth sitting): 1 s was too short.
+ */
+export const FIRST_SCREEN_HOLD_MS = 3_000;
+/**
+ * ... and begins this long after the last such answer: the page parses and paints its rows
+ * meanwhile, and a reload right after is answered from the first screen too; read at once, the read and the sort
+ * after it (~150–250 ms of the host's thread) ran beside the page's first render and held a
+ * reload's first page (bench/README.md, issue 15, sixteenth sitting).
+ */
+export const FIRST_SCREEN_READ_AFTER_MS = 1_000;
+/** ... and at most this long after the first of them (pages reloaded again and again still get the whole set). */
+export const FIRST_SCREEN_MAX_AFTER_MS = 5_000;
 /** A tool folder that did not exist is looked for again this often. */
 export const MISSING_ROOT_CHECK_MS = 30_000;
 
@@ -70,6 +88,9 @@ export interface AgentCandidatesOptions {
   quickStart?: boolean;
   /** Defaults to CONFIRM_DELAY_MS. */
   confirmDelayMs?: number;
+  /** Defaults to FIRST_SCREEN_HOLD_MS and FIRST_SCREEN_READ_AFTER_MS. */
+  firstScreenHoldMs?: number;
+  firstScreenReadAfterMs?: number;
 }
 
 /**
@@ -107,6 +128,16 @@ export function createAgentCandidates(options: AgentCandidatesOptions) {
   let partial = false;
   let firstRows!: () => void;
   const firstRowsListed = new Promise<void>((resolve) => (firstRows = resolve));
+  /** The index's first screen (candidate-index-first-screen.ts), until its whole read replaced it with entries. */
+  let screen: FirstScreen | null = null;
+  /** A page was answered from `screen`: the page hears of the whole set when it is in (agents:changed). */
+  let screenServed = false;
+  /** The whole index read's wait for the first page's answer from `screen` (first-screen-hold.ts). */
+  const hold = createFirstScreenHold({
+    capMs: options.firstScreenHoldMs ?? FIRST_SCREEN_HOLD_MS,
+    readAfterMs: options.firstScreenReadAfterMs ?? FIRST_SCREEN_READ_AFTER_MS,
+    maxAfterMs: FIRST_SCREEN_MAX_AFTER_MS,
+  });
   const health: CandidateHealth = { mode: 'starting', watchedDirs: 0, lastTrouble: null, troubleAt: null, rescans: 0, watchedUpdates: 0, candidates: 0 };
 
   /** Scans and updates run one at a time, in order. */
@@ -303,9 +334,13 @@ export function createAgentCandidates(options: AgentCandidatesOptions) {
    */
   async function quickStart(): Promise<boolean> {
     if (options.quickStart === false) return false;
+    if (screen && !closed) await hold.wait();
     markPhase('candidates-index-read-start');
+    // The first screen still answers while the read waits for the file (a private copy, then its reads).
     const index = await readCandidateIndex(candidateIndexFileFor(cacheFile), { resident: true });
     markPhase('candidates-index-read');
+    // From here agents:list answers from the entries (or waits for the scan), never the first screen.
+    screen = null;
     const quick = index ? await quickIndexScan(nodeImportReader, index) : null;
     if (index && !quick && !closed) {
       // An index too old (or written by watched changes) to trust: its rows are still the best
@@ -326,6 +361,8 @@ export function createAgentCandidates(options: AgentCandidatesOptions) {
     stats = quick.stats;
     version += 1;
     health.candidates = quick.entries.length;
+    // A page shown the first screen (marked scanning) fetches the whole list now.
+    if (screenServed) options.onChange?.({ added: 0, updated: 0, removed: 0, rescan: false });
     return true;
   }
   let verifying = false;
@@ -383,6 +420,12 @@ export function createAgentCandidates(options: AgentCandidatesOptions) {
   }
 
   const ready = (async () => {
+    // The first screen before the watches: a few small reads, and all the UI's first page needs.
+    if (options.quickStart !== false) {
+      markPhase('candidates-first-screen-start');
+      screen = readCandidateFirstScreen(candidateIndexFileFor(cacheFile), CANDIDATE_INDEX_VERSION);
+      markPhase('candidates-first-screen');
+    }
     // Watch first, then scan: a file written during the scan is seen by one or the other.
     await startWatches();
     markPhase('candidates-watching');
@@ -424,6 +467,8 @@ export function createAgentCandidates(options: AgentCandidatesOptions) {
     ready,
     /** Waits for the first scan, and picks up a tool folder that appeared since (two stats when one was missing). */
     async current(options: { partialOk?: boolean } = {}): Promise<void> {
+      // A caller that needs entries: the index's whole read waits no longer.
+      hold.end();
       if (options.partialOk) {
         await Promise.race([ready, firstRowsListed]);
         // A cold first scan's rows so far (partial() says the list is not complete yet); the CLI waits for all.
@@ -434,6 +479,15 @@ export function createAgentCandidates(options: AgentCandidatesOptions) {
       await checkRoots();
       // While the start's confirming scan runs, answer from the trusted index (it reports its corrections).
       if (!verifying) await queue;
+    },
+    /** Resolves when current({ partialOk: true }) would, without ending the whole read's wait for the first page (the order's prepare). */
+    listed: (): Promise<void> => Promise.race([ready, firstRowsListed]),
+    /** The index's first screen while its whole read has not replaced it (null after, or without one). */
+    firstScreen: (): FirstScreen | null => screen,
+    /** A page was answered from firstScreen(): the whole read starts FIRST_SCREEN_READ_AFTER_MS after the last such answer (or at once when a caller needs entries). */
+    firstScreenServed(): void {
+      screenServed = true;
+      hold.answered();
     },
     /** Changes with every update; a listing rendered for one version can be reused until it moves. */
     version: () => version,
@@ -447,6 +501,7 @@ export function createAgentCandidates(options: AgentCandidatesOptions) {
     health: (): CandidateHealth => ({ ...health, watchedDirs: watches.reduce((n, w) => n + w.dirs(), 0) }),
     /** Rescans now (the UI's "Rescan" button): the watch keeps running. */
     rescan: () => {
+      hold.end();
       scanNow?.();
       return serial(fullScan);
     },
@@ -461,6 +516,7 @@ export function createAgentCandidates(options: AgentCandidatesOptions) {
       if (restartTimer) clearTimeout(restartTimer);
       if (rootTimer) clearInterval(rootTimer);
       if (confirmTimer) clearTimeout(confirmTimer);
+      hold.end();
       scanNow?.();
       // A scan in flight finishes (and writes its caches) before the host's folders go away.
       await ready.catch(() => undefined);

@@ -3,6 +3,7 @@ import type { IndexEntry } from '../importers/candidate-index.js';
 import type { ScanStats } from '../importers/types.js';
 import { importedSessionId } from '../handoff/import-agent-session.js';
 import type { AgentCandidate } from '../../shared/agents.js';
+import type { FirstScreen } from '../importers/candidate-index-first-screen.js';
 
 /**
  * The host's `agents:list` order, kept between requests (issue 15): the resident entries not yet
@@ -69,3 +70,33 @@ export function createAgentListMemo(source: AgentListSource, listRows: () => Pro
   };
 }
 export type AgentListMemo = ReturnType<typeof createAgentListMemo>;
+
+/** What firstScreenPage reads: the resident candidates' first screen (agent-candidates.ts). */
+export interface FirstScreenSource {
+  firstScreen(): FirstScreen | null;
+  firstScreenServed(): void;
+}
+
+/**
+ * The UI's first page answered from the index's first screen, before the host read the whole index
+ * (issue 15, sixteenth sitting): the newest rows and the exact total, marked `scanning` so the page
+ * asks for no more pages and fetches again at the agents:changed that follows the whole read. Null
+ * when that answer could differ from the order's: a page past the first screen, or a store holding
+ * imported sessions (which of the index's candidates they hide, and so the total, only the whole
+ * index says).
+ */
+export async function firstScreenPage(source: FirstScreenSource, listRows: () => Promise<ReadonlyArray<{ id: string }>>, offset: number | undefined, limit: number | undefined): Promise<ReturnType<typeof agentListPage> & { scanning: true } | null> {
+  const screen = source.firstScreen();
+  if (!screen || (offset ?? 0) !== 0) return null;
+  const shown = limit ?? screen.total;
+  if (shown > screen.candidates.length && screen.candidates.length < screen.total) return null;
+  const rows = await listRows();
+  if (rows.some((r) => r.id.startsWith(IMPORTED_ID_PREFIX))) return null;
+  // The whole index may have come in while the store answered: the order is the answer then.
+  if (source.firstScreen() !== screen) return null;
+  source.firstScreenServed();
+  return { candidates: screen.candidates.slice(0, shown), stats: { files: screen.files, ms: 0 }, total: screen.total, version: `first-screen-${screen.total}`, scanning: true };
+}
+
+/** importedSessionId's ids (handoff/import-agent-session.ts). */
+const IMPORTED_ID_PREFIX = 'imp-';

@@ -21,7 +21,7 @@ import { initPolicy } from '../policy/parser.js';
 import { createTaskService, type TaskService } from '../tasks/index.js';
 import { importAgentSession, notYetImported } from '../handoff/import-agent-session.js';
 import { createAgentCandidates, type AgentCandidates } from './agent-candidates.js';
-import { agentListPage, createAgentListMemo, type AgentListMemo } from './agent-list-page.js';
+import { agentListPage, createAgentListMemo, firstScreenPage, type AgentListMemo } from './agent-list-page.js';
 import { closeCandidateMethods, createCandidateMethods } from './candidate-listing.js';
 import { listingsDir } from '../paths.js';
 import { LIST_JSON_VERSION } from '../importers/list-json.js';
@@ -218,7 +218,10 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
 
   markPhase('host-runs-recovered');
   const workspace = createWorkspaceHandlers(store);
-  const preview = createCandidatePreview({ find: (source, path) => candidates.entries().find((e) => e.source === source && e.path === path)?.candidate() });
+  const preview = createCandidatePreview({
+    // Before the index's whole read, a row of its first screen (the page shows those first).
+    find: (source, path) => candidates.entries().find((e) => e.source === source && e.path === path)?.candidate() ?? candidates.firstScreen()?.candidates.find((c) => c.source === source && c.path === path),
+  });
   // Archived sessions count as imported: archiving one must not bring its Claude Code / Codex candidate back.
   const agentList = createAgentListMemo(candidates, () => store.list({ includeArchived: true }));
   // Sorted as soon as the first rows are in (a trusted index, or a cold scan's first batch): the page asks while it loads.
@@ -228,7 +231,8 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
   const prepareOrder = () => setImmediate(() => {
     if (!stopping) preparing = agentList.prepare();
   });
-  void candidates.current({ partialOk: true }).then(prepareOrder, () => undefined);
+  // listed(), not current(): the index's whole read waits for the first page's answer from its first screen.
+  void candidates.listed().then(prepareOrder, () => undefined);
   void candidates.ready.then(prepareOrder, () => undefined);
   const watches = createSessionWatches({ resolve: (id) => watchTargetOf(store, id), onDrift: (sessionId, paths) => emitUiEvent('workspace:drift', { sessionId, paths }) });
   const dispatch = createUiDispatcher({
@@ -305,6 +309,12 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
       // newest page first and streams the rest.
       // A fresh data directory: the rows read so far, marked scanning (the UI shows them with the progress).
       markPhase('agents-list-asked');
+      // A new host's first page, from the index's first screen while the rest of the index waits.
+      const early = await firstScreenPage(candidates, () => store.list({ includeArchived: true }), offset, limit);
+      if (early) {
+        markPhase('agents-list-first-screen');
+        return early;
+      }
       await candidates.current({ partialOk: true });
       markPhase('agents-list-candidates');
       const order = await agentList.order();

@@ -4,12 +4,13 @@ import type { IndexMeta } from './candidate-index.js';
 import type { SizedParts } from '../store/at-rest/sealed-pieces.js';
 
 /**
- * The byte layout of `importers-candidates.idx` (docs/importer-candidate-index.md), version 3:
+ * The byte layout of `importers-candidates.idx` (docs/importer-candidate-index.md), version 4:
  *
- *   "BTNCIDX3" · u32 head length · u32 columns length · u32 count · u32 CRC-32 of the rest ·
+ *   "BTNCIDX4" · u32 head length · u32 columns length · u32 count · u32 CRC-32 of the rest ·
  *   u32 CRC-32 of the head and the arrays · head JSON · columns JSON ·
  *   pad to 8 · Float64[count] sort times · Uint32[count+1] extras offsets · Uint32[count] row
- *   starts · Uint32[count] row ends · Uint8[count] tools · extras texts · listing block
+ *   starts · Uint32[count] row ends · Uint8[count] tools · extras texts · listing block ·
+ *   first screen JSON (its length and CRC-32 in the head's `first`)
  *
  * Entries are stored in listing order: candidates grouped by directory, newest group first and
  * newest first inside a group (groupItems), then the skipped files. The listing block is the
@@ -17,8 +18,11 @@ import type { SizedParts } from '../store/at-rest/sealed-pieces.js';
  * copies it as it is, and a row is a slice of it. The head (small: meta, group table, the newest
  * files for the freshness check) is all a warm listing parses; the columns (every entry's path,
  * size, mtime, directory, id, note …) are parsed only by a full scan or a host that needs entries.
+ * The first screen (version 4) is the UI's first answer ready made: the newest candidates whole
+ * (candidate-index-first-screen.ts), so a new host answers it from a few small reads while the
+ * columns (~95 ms of parse at 20,000) wait until after that answer.
  */
-export const CANDIDATE_INDEX_MAGIC = 'BTNCIDX3';
+export const CANDIDATE_INDEX_MAGIC = 'BTNCIDX4';
 export const PREFIX_BYTES = 28;
 /** A head or columns section larger than this is damage, not an index (100,000 entries take ~20 MB of columns). */
 export const CANDIDATE_INDEX_MAX_SECTION_BYTES = 512 * 1024 * 1024;
@@ -42,6 +46,8 @@ export interface ListingHead {
 export interface IndexHead extends IndexMeta {
   version: number;
   listing: ListingHead;
+  /** The first screen section at the file's end: its bytes and their CRC-32 (the lazy reads check it apart from the head's). */
+  first: { bytes: number; crc: number };
 }
 
 export const SOURCE_CODES: readonly AgentSource[] = ['claude', 'codex'];
@@ -68,6 +74,8 @@ export interface IndexSections {
   rows: { starts: Uint32Array; ends: Uint32Array };
   sources: Uint8Array;
   block: Section;
+  /** The first screen's JSON (a few hundred KB at most: held whole). */
+  first: Buffer;
 }
 
 /** CRC-32 of `b` continued from `crc`. Empty parts skipped: Node 20's zlib.crc32 answers 0 for an empty view of an empty ArrayBuffer, whatever the running value. */
@@ -130,8 +138,9 @@ export function writeLayoutParts(s: IndexSections): SizedParts {
     blockLength += piece.length;
     crc = sum(crc, piece);
   }
+  crc = sum(crc, s.first);
   const prefix = prefixOf(head, columnsLength, count, crc, arrays);
-  const length = before + rest.reduce((n, b) => n + b.length, 0) + extrasLength + blockLength;
+  const length = before + rest.reduce((n, b) => n + b.length, 0) + extrasLength + blockLength + s.first.length;
   function* parts(): Generator<Buffer> {
     yield prefix;
     yield head;
@@ -139,6 +148,7 @@ export function writeLayoutParts(s: IndexSections): SizedParts {
     yield* rest;
     yield* piecesOf(s.extras.bytes);
     yield* piecesOf(s.block);
+    yield s.first;
   }
   return { length, parts: parts() };
 }
@@ -189,6 +199,8 @@ export function writeLayoutStreamed(s: IndexSections): StreamedLayout {
       crc = sum(crc, piece);
       yield piece;
     }
+    crc = sum(crc, s.first);
+    yield s.first;
     prefix = prefixOf(head, columnsLength, count, crc, arrays);
   }
   return {
@@ -216,6 +228,8 @@ export interface ReadLayout {
   sources: Uint8Array;
   extrasAt: number;
   blockAt: number;
+  /** Where the first screen section starts (it ends at the file's end: `head.first.bytes` long). */
+  firstAt: number;
 }
 
 /** Copied out so the arrays are aligned whatever the Buffer's offset in its pool. */
@@ -297,12 +311,15 @@ export function readLayout(bufOrSource: Buffer | LayoutSource, version: number):
     return null;
   }
   const listing = head?.listing;
+  const first = head?.first;
+  if (!first || !Number.isSafeInteger(first.bytes) || first.bytes < 0 || typeof first.crc !== 'number') return null;
   if (head.version !== version || !Array.isArray(head.folders) || head.folderMtimes?.length !== head.folders.length || !listing || !Array.isArray(listing.groups) || !Array.isArray(listing.newest) || !Array.isArray(listing.notes)) return null;
   if (listing.files !== count || !(listing.candidates >= 0 && listing.candidates <= count)) return null;
   const local = (at: number) => at - arraysAt;
   const extrasOff = copyOut(arrays, local(extrasOffAt), 4 * (count + 1), (b) => new Uint32Array(b));
   const blockAt = extrasAt + extrasOff[count]!;
-  if (blockAt + listing.blockBytes !== src.size) return null;
+  const firstAt = blockAt + listing.blockBytes;
+  if (firstAt + first.bytes !== src.size) return null;
   const rowStart = copyOut(arrays, local(rowStartAt), 4 * count, (b) => new Uint32Array(b));
   const rowEnd = copyOut(arrays, local(rowEndAt), 4 * count, (b) => new Uint32Array(b));
   for (let i = 0; i < count; i++) if (rowStart[i]! > rowEnd[i]! || rowEnd[i]! > listing.blockBytes || extrasOff[i]! > extrasOff[i + 1]!) return null;
@@ -328,6 +345,7 @@ export function readLayout(bufOrSource: Buffer | LayoutSource, version: number):
     sources: arrays.subarray(local(sourcesAt)),
     extrasAt,
     blockAt,
+    firstAt,
   };
 }
 

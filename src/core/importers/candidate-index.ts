@@ -15,6 +15,7 @@ import type { IndexRow } from '../../shared/session.js';
 import { resumeCommandFor, type AgentSource, type ImportedCandidate } from './types.js';
 import { dropIfStoreTurnedEncrypted, openPiecesFor, sealPiecesFor, sealsFilesAt } from '../store/at-rest/registry.js';
 import { privateCopyOf, readResidentPrefix, windowedReader } from './index-file-source.js';
+import { firstScreenSection } from './candidate-index-first-screen.js';
 import { limitHeapGrowth } from '../perf/heap-growth.js';
 
 /**
@@ -25,8 +26,12 @@ import { limitHeapGrowth } from '../perf/heap-growth.js';
  * Entries decode their candidate (extras) and row only when asked for; index-listing.ts reads a
  * listing without decoding entries at all.
  */
-/** Bumped with the layout; the digest cache version is part of it, so both invalidate together. */
-export const CANDIDATE_INDEX_VERSION = 3_100 + SCAN_CACHE_VERSION;
+/**
+ * Bumped with the layout; the digest cache version is part of it, so both invalidate together.
+ * 3_200: the first screen section (candidate-index-first-screen.ts); an older file is not read
+ * (the scan rebuilds it once, as after any version change).
+ */
+export const CANDIDATE_INDEX_VERSION = 3_200 + SCAN_CACHE_VERSION;
 
 /** Counters a digest contributes to ScanStats, kept so a warm scan reports the same totals. */
 export type EntryTotals = readonly [tornLines: number, unknownTypes: number, danglingParents: number, compactions: number];
@@ -247,8 +252,9 @@ function encodeCandidateIndexSections(entries: readonly IndexEntry[], meta: Inde
   const notes = ordered.slice(0, candidates).flatMap((e) => (e.note ? [`${e.path}: ${e.note}`] : []));
   notes.sort();
   const newest = newestEntries(ordered, QUICK_VERIFY_NEWEST).map((e): [string, number, number] => [e.path, e.size, e.mtimeMs]);
-  const head: IndexHead = { version: CANDIDATE_INDEX_VERSION, ...meta, listing: { files: ordered.length, candidates, groups, notes, newest, blockBytes: length } };
-  return { head: JSON.stringify(head), columns: () => columnsJson(ordered, dirIds, paths), at: sortTimes, extras: { ends: extrasEnds, bytes: () => extrasPieces(ordered, extrasEnds) }, rows, sources, block };
+  const first = firstScreenSection(ordered, candidates, sortTimes);
+  const head: IndexHead = { version: CANDIDATE_INDEX_VERSION, ...meta, listing: { files: ordered.length, candidates, groups, notes, newest, blockBytes: length }, first: { bytes: first.length, crc: crc32(first) } };
+  return { head: JSON.stringify(head), columns: () => columnsJson(ordered, dirIds, paths), at: sortTimes, extras: { ends: extrasEnds, bytes: () => extrasPieces(ordered, extrasEnds) }, rows, sources, block, first };
 }
 
 const COMMA_BYTE = 0x2c;

@@ -3,7 +3,8 @@ import { closeSync, readSync, type Stats } from 'node:fs';
 import { copyFile, open, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { crc32 } from 'node:zlib';
-import { candidateIndexPrefix, PREFIX_BYTES, type LayoutSource } from './candidate-index-layout.js';
+import { candidateIndexPrefix, IndexDamagedError, PREFIX_BYTES, type LayoutSource } from './candidate-index-layout.js';
+import { piecesReaderFor } from '../store/at-rest/registry.js';
 
 /**
  * Bytes per read window of a resident index, and windows kept: a listing reads rows in file
@@ -191,3 +192,29 @@ export async function privateCopyOf(file: string, opened: Stats): Promise<FileHa
     await unlink(temp).catch(() => undefined);
   }
 }
+
+/**
+ * Positional reads of a sealed index's plaintext (only the pieces read are opened); undefined for
+ * a plaintext file. A piece that fails authentication is damage to the listing (IndexDamagedError:
+ * the caller falls back to the scan, as for a group whose CRC fails).
+ */
+export function sealedSource(file: string, fd: number, size: number): LayoutSource | undefined {
+  const pieces = piecesReaderFor(file, fd, size);
+  if (!pieces) return undefined;
+  const damaged = <T>(read: () => T): T => {
+    try {
+      return read();
+    } catch (error) {
+      throw (error as NodeJS.ErrnoException).code === 'EBADMSG' ? new IndexDamagedError((error as Error).message) : error;
+    }
+  };
+  const plain = fdSource(fd, size);
+  return {
+    size: pieces.size,
+    whole: null,
+    read: (at, length) => damaged(() => pieces.read(at, length)),
+    readInto: (at, target) => damaged(() => pieces.readInto(at, target)),
+    close: plain.close,
+  };
+}
+

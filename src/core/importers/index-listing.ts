@@ -1,7 +1,6 @@
 import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
-import { fdSource } from './index-file-source.js';
+import { fdSource, sealedSource } from './index-file-source.js';
 import type { IndexRow } from '../../shared/session.js';
-import { piecesReaderFor } from '../store/at-rest/registry.js';
 import { CANDIDATE_INDEX_VERSION, verifiedFileOf, type IndexMeta } from './candidate-index.js';
 import { indexedFilesOf, type IndexedFiles } from './indexed-files.js';
 import { bufferSource, IndexDamagedError, readLayout, SOURCE_CODES, type LayoutSource, type ListingHead, type ReadLayout } from './candidate-index-layout.js';
@@ -154,31 +153,6 @@ export function readIndexListing(file: string, sealed = false): IndexListing | n
   } finally {
     if (!keepOpen) closeSync(fd);
   }
-}
-
-/**
- * Positional reads of a sealed index's plaintext (only the pieces read are opened); undefined for
- * a plaintext file. A piece that fails authentication is damage to the listing (IndexDamagedError:
- * the caller falls back to the scan, as for a group whose CRC fails).
- */
-function sealedSource(file: string, fd: number, size: number): LayoutSource | undefined {
-  const pieces = piecesReaderFor(file, fd, size);
-  if (!pieces) return undefined;
-  const damaged = <T>(read: () => T): T => {
-    try {
-      return read();
-    } catch (error) {
-      throw (error as NodeJS.ErrnoException).code === 'EBADMSG' ? new IndexDamagedError((error as Error).message) : error;
-    }
-  };
-  const plain = fdSource(fd, size);
-  return {
-    size: pieces.size,
-    whole: null,
-    read: (at, length) => damaged(() => pieces.read(at, length)),
-    readInto: (at, target) => damaged(() => pieces.readInto(at, target)),
-    close: plain.close,
-  };
 }
 
 /**
