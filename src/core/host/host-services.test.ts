@@ -1,9 +1,10 @@
 import { mkdtemp, rm, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { UiEvent } from '../../shared/ui-contract.js';
 import { landAndReadBack, offerSession } from '../handoff/send.js';
+import { FIRST_SCREEN_ROWS } from '../importers/candidate-index-first-screen.js';
 import { claude, claudeLogPath, writeLog } from '../importers/test-fixtures/build-logs.js';
 import { openStore } from '../store/index.js';
 import { connectEndpoint } from '../transport/client.js';
@@ -189,6 +190,27 @@ describe('host services', () => {
     expect(await services.store.list()).toEqual([]);
     // Only files of the candidate set are read.
     expect(await services.dispatch('agents:preview', { source: 'claude', path: '/etc/passwd', limit: 10 })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+  });
+
+  it('a new host searched before its index is read whole finds a candidate beyond the first screen', async () => {
+    // More sessions than the index's first screen holds; the oldest one has the prompt searched for.
+    const count = FIRST_SCREEN_ROWS + 40;
+    const folders = new Set<string>();
+    for (let i = 0; i < count; i++) {
+      const id = `33333333-0000-4000-8000-${String(i).padStart(12, '0')}`;
+      const cwd = `/home/dev/p${i % 4}`;
+      const timestamp = new Date(Date.UTC(2026, 10, 1) + i * 60_000).toISOString();
+      const prompt = i === 0 ? 'the oldest albatross question' : `prompt ${i}`;
+      folders.add(dirname(await writeLog(claudeLogPath(process.env.HOME!, cwd, id), [claude.user({ uuid: `${id}-u`, cwd, sessionId: id, timestamp }, prompt)])));
+    }
+    // Folders older than the index: the next host trusts it, and starts from its first screen.
+    const old = new Date(Date.now() - 3_600_000);
+    for (const folder of folders) await utimes(folder, old, old);
+    expect(await services.dispatch('agents:list', {})).toMatchObject({ ok: true, value: { total: count } });
+    await services.close();
+    services = await startHostServices({ dataDir: join(root, 'data'), kind: 'browser', capabilities: BROWSER_HOST_CAPABILITIES });
+    const found = await services.dispatch('search:messages', { query: 'albatross' });
+    expect(found).toMatchObject({ ok: true, value: { hits: [{ sessionId: 'claude:33333333-0000-4000-8000-000000000000' }] } });
   });
 
   it('a second host on the same data directory is refused, and the first keeps serving', async () => {

@@ -253,6 +253,8 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
       const { hits, tookMs } = await search.searchSessions(query);
       const started = performance.now();
       const imported = new Set((await store.list()).map((row) => row.id));
+      // A new host may still hold only the index's first screen: a search needs every entry (it ends that wait).
+      await candidates.current({ partialOk: true });
       const found = searchCandidates(notYetImported(candidates.entries().map((e) => e.candidate()), imported), query);
       return { hits: [...hits, ...found], tookMs: tookMs + performance.now() - started };
     },
