@@ -143,7 +143,7 @@ async function diffChanges(
   options: PatchOptions,
   spawner: GitSpawner | undefined,
 ): Promise<ListedPatch> {
-  if (workTreeDiffCovers(status, lineEndings)) {
+  if (workTreeDiffCovers(status, lineEndings, lineEndings.indexListing)) {
     const direct = await diffWorkTreeOnIndexCopy(root, indexPath, () => listAndPatchRun(root, head, { ...options, against: 'work-tree' }), spawner);
     if (direct) return direct;
   }
@@ -218,14 +218,17 @@ export async function parseLocation(dir: string, result: GitResult): Promise<Rep
 
 /**
  * Gitlinks (mode 160000) in the index: submodules are listed with their recorded commit, never
- * descended. From any directory of the work tree: the whole index, paths from the root.
+ * descended. From any directory of the work tree: the whole index, paths from the root. `-v`
+ * puts a tag before each entry ("H ", "h " assume-unchanged, "S " skip-worktree), which
+ * work-tree-diff.ts reads.
  */
-const SUBMODULES_ARGS = ['ls-files', '-z', '--stage', '--full-name', ':(top)'];
+const SUBMODULES_ARGS = ['ls-files', '-z', '--stage', '-v', '--full-name', ':(top)'];
 
 function parseSubmodules(result: GitResult): WorkspaceSubmodule[] {
   if (result.code !== 0) return [];
   const submodules: WorkspaceSubmodule[] = [];
-  for (const record of result.stdout.toString('utf8').split('\0')) {
+  for (const tagged of result.stdout.toString('utf8').split('\0')) {
+    const record = tagged.slice(2); // the -v tag and its space
     if (!record.startsWith('160000 ')) continue;
     const tab = record.indexOf('\t');
     submodules.push({ path: record.slice(tab + 1), commit: record.slice(7, record.indexOf(' ', 7)) });

@@ -100,18 +100,27 @@ describe.skipIf(process.platform === 'win32')('capture: HEAD against the work tr
     expect(blobWritten(plain, 'a.txt')).toBe(false);
   });
 
-  it('keeps the temporary index for an intent-to-add entry and an unborn HEAD', async () => {
+  it('keeps the temporary index for an intent-to-add entry, one hidden from status, and an unborn HEAD', async () => {
     const intent = trackedChanges();
     intent.write('later.txt', 'later\n');
     intent.git('add', '-N', 'later.txt');
+    // Marked assume-unchanged, an intent-to-add entry is invisible to status, and `git diff HEAD`
+    // would list it as an empty new file where the temporary index lists nothing.
+    const hiddenIntent = trackedChanges();
+    hiddenIntent.write('hidden.txt', 'hidden\n');
+    hiddenIntent.git('add', '-N', 'hidden.txt');
+    hiddenIntent.git('update-index', '--assume-unchanged', 'hidden.txt');
+    const skipWorktree = trackedChanges();
+    skipWorktree.git('update-index', '--skip-worktree', 'same.txt');
     const unborn = makeRepo();
     unborn.write('a.txt', `first ${Math.random()}\n`);
     unborn.git('add', 'a.txt');
     unborn.write('a.txt', `first, changed ${Math.random()}\n`);
-    for (const [name, repo] of Object.entries({ intent, unborn })) {
+    for (const [name, repo] of Object.entries({ intent, hiddenIntent, skipWorktree, unborn })) {
       const captured = await captureWorkspaceWithPatch(repo.root, { spawner });
       expect(blobWritten(repo, 'a.txt'), name).toBe(true);
       expect(captured.patchBytes!.length, name).toBeGreaterThan(0);
+      expect(captured.snapshot.git!.files.map((f) => f.path), name).not.toContain('hidden.txt');
     }
   });
 
