@@ -124,6 +124,23 @@ describe.skipIf(process.platform === 'win32')('capture: HEAD against the work tr
     }
   });
 
+  it('answers a split index as the temporary index does (the copy still finds its shared index)', async () => {
+    const repo = makeRepo();
+    repo.write('a.txt', 'one\n');
+    repo.write('b.txt', 'b\n');
+    repo.commitAll('start');
+    repo.git('update-index', '--split-index');
+    repo.write('a.txt', `two ${Math.random()}\n`);
+    repo.git('add', 'a.txt');
+    repo.write('a.txt', `three ${Math.random()}\n`);
+    repo.write('b.txt', `b changed ${Math.random()}\n`);
+    const captured = await captureWorkspaceWithPatch(repo.root, { spawner });
+    const g = captured.snapshot.git!;
+    const full = await withWorkingTreeIndex(repo.root, join(repo.root, '.git', 'index'), g.head, [], () => listAndPatchRun(repo.root, g.head, { patch: true }));
+    expect(captured.patchBytes!.equals(full.patch!.bytes!)).toBe(true);
+    expect(g.files.map((f) => f.path)).toEqual(['a.txt', 'b.txt']);
+  });
+
   it('gives the same snapshot with and without the host spawner', async () => {
     const repo = trackedChanges();
     expect(stable(await captureWorkspaceWithPatch(repo.root, { spawner }))).toEqual(stable(await captureWorkspaceWithPatch(repo.root)));
