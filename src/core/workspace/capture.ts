@@ -84,12 +84,12 @@ export async function captureWorkspaceWithPatch(cwd: string, options: CaptureOpt
   // the patch: our hashing and git's work overlap instead of adding up.
   const hashing = hashChangedPaths(root, status.entries);
   hashing.catch(() => undefined); // awaited below; keeps an early failure from going unhandled meanwhile
-  const lineEndings = { config: round[2]!, indexListing: round[3]!.stdout, gitDir, commonDir };
+  const sources = { config: round[2]!, indexListing: round[3]!.stdout, gitDir, commonDir };
   // A clean work tree (status names nothing, not even an untracked file or a submodule) diffs empty: no diff runs.
   const { entries, patch } =
     status.entries.length === 0
       ? { entries: [] as DiffEntry[], patch: wantPatch ? emptyPatch() : null }
-      : await diffChanges(root, indexPath, head, status, lineEndings, warnings, { patch: wantPatch, maxBytes: options.patchMaxBytes ?? PATCH_MAX_BYTES }, options.spawner);
+      : await diffChanges(root, indexPath, head, status, sources, warnings, { patch: wantPatch, maxBytes: options.patchMaxBytes ?? PATCH_MAX_BYTES }, options.spawner);
   const hashes = await hashing;
   const files = await mapLimit(entries, HASH_CONCURRENCY, (entry) => describeFile(root, entry, byPath, hashes, warnings));
 
@@ -128,9 +128,9 @@ export async function captureWorkspaceWithPatch(cwd: string, options: CaptureOpt
 }
 
 /**
- * The changed files and the patch of a tree status names something in. Nothing untracked and no
- * line-ending conversion (work-tree-diff.ts): HEAD against the work tree, the temporary index's
- * `git add` and its round of git skipped. Anything else, or a diff that failed or warned, takes
+ * The changed files and the patch of a tree status names something in. Where work-tree-diff.ts's
+ * rule allows it (nothing untracked or hidden from status, no line-ending conversion, …): HEAD
+ * against the work tree, the temporary index's `git add` and its round of git skipped. Anything else, or a diff that failed or warned, takes
  * the temporary index as before. (A clean tree diffs empty: no diff runs at all.)
  */
 async function diffChanges(
@@ -138,12 +138,12 @@ async function diffChanges(
   indexPath: string,
   head: string | null,
   status: StatusReport,
-  lineEndings: LineEndingSources,
+  sources: LineEndingSources,
   warnings: WorkspaceWarning[],
   options: PatchOptions,
   spawner: GitSpawner | undefined,
 ): Promise<ListedPatch> {
-  if (workTreeDiffCovers(status, lineEndings, lineEndings.indexListing)) {
+  if (workTreeDiffCovers(status, sources)) {
     const direct = await diffWorkTreeOnIndexCopy(root, indexPath, () => listAndPatchRun(root, head, { ...options, against: 'work-tree' }), spawner);
     if (direct) return direct;
   }

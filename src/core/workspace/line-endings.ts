@@ -21,7 +21,7 @@ const FALSE_WORDS = new Set(['false', 'no', 'off', '0', '']);
 export interface LineEndingSources {
   /** CAPTURE_CONFIG_ARGS's answer. */
   config: GitResult;
-  /** `ls-files -z --stage` of the whole index (the capture's gitlinks call), searched as bytes. */
+  /** `ls-files -z --stage -v` of the whole index (the capture's gitlinks call), searched as bytes; work-tree-diff.ts reads its tags too. */
   indexListing: Buffer;
   gitDir: string;
   commonDir: string;

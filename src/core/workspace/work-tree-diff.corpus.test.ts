@@ -131,7 +131,7 @@ async function compare(c: Corpus, where: string): Promise<Taken> {
   const index = join(c.repo.root, '.git', 'index');
   const [config, listing] = await Promise.all([runGit(c.repo.root, CAPTURE_CONFIG_ARGS), runGit(c.repo.root, ['ls-files', '-z', '--stage', '-v', '--full-name', ':(top)'])]);
   const gitDir = join(c.repo.root, '.git');
-  const covers = workTreeDiffCovers(report, { config, indexListing: listing.stdout, gitDir, commonDir: gitDir }, listing.stdout);
+  const covers = workTreeDiffCovers(report, { config, indexListing: listing.stdout, gitDir, commonDir: gitDir });
   if (report.entries.some((e) => e.untracked)) expect(covers, where).toBe(false);
   // Where status allows it the diff runs even where the capture does not take it (line endings
   // may convert, an entry is hidden from status), only to count how often the two ways differ there.

@@ -20,16 +20,16 @@ import { copyIndexKeepingMtime, type IndexWork } from './temp-index.js';
  * proof does not cover: an untracked file (only `add` brings it into the diff), an unborn HEAD
  * (`git diff` without HEAD compares the index, not HEAD), an unmerged path, an intent-to-add
  * entry, an entry marked assume-unchanged or skip-worktree (status does not see behind it), a
- * submodule, a repository where git may convert line endings (line-endings.ts:
- * `git add` warns where `git diff` does not); nor when the diff fails or writes anything to stderr (an unreadable file,
- * a warning the add would have put among the snapshot's warnings).
+ * submodule, a repository where git may convert line endings (line-endings.ts: `git add` warns
+ * where `git diff` does not, and the bytes can differ); nor when the diff fails or writes
+ * anything to stderr (an unreadable file, a warning the add would have put among the warnings).
  *
  * The diff still runs on a copy of the person's index: porcelain `git diff` refreshes the stat
  * cache of the index it reads and writes it back, even with --no-optional-locks, and the capture
  * never writes the person's index (nor takes its lock while their own git runs).
  */
-export function workTreeDiffCovers(status: StatusReport, lineEndings: LineEndingSources, indexListing: Buffer): boolean {
-  return statusAllowsWorkTreeDiff(status) && !hidesChanges(indexListing) && !mayConvertLineEndings(lineEndings);
+export function workTreeDiffCovers(status: StatusReport, sources: LineEndingSources): boolean {
+  return statusAllowsWorkTreeDiff(status) && !hidesChanges(sources.indexListing) && !mayConvertLineEndings(sources);
 }
 
 const SPACE = 0x20;
