@@ -4,7 +4,7 @@
 // Wall time from this process; CPU of the child (and of the git processes it waits for) from
 // `perf stat -e task-clock` (µs; /usr/bin/time's user + system, in 10 ms steps, where perf is missing).
 //
-//   npm run build:node && npx tsx bench/handoff/cli-process.ts [runs] [--before=OTHER/bin/baton.js] [--profile=DIR] [--quick]
+//   npm run build:node && npx tsx bench/handoff/cli-process.ts [runs] [--before=OTHER/bin/baton.js] [--profile=DIR] [--quick] [--trace-clean]
 //
 // Each build hands off to its own receiver (`startHostServices`, as `baton serve` runs it) in a
 // process of its own (receiver-host.ts), as on a person's machine: the bench process does
@@ -31,6 +31,8 @@ const RUNS = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 30);
 const BEFORE = process.argv.find((a) => a.startsWith('--before='))?.slice('--before='.length);
 /** --quick: the floor and the 150-message cases only (an A/B of one change). */
 const QUICK = process.argv.includes('--quick');
+/** --trace-clean: the traced runs (the per-part tables) hand off from the clean work tree, not the dirty one. */
+const TRACE_CLEAN = process.argv.includes('--trace-clean');
 const PROFILE_DIR = process.argv.find((a) => a.startsWith('--profile='))?.slice('--profile='.length);
 const BIN = resolve(import.meta.dirname, '..', '..', 'bin', 'baton.js');
 const TIME = '/usr/bin/time';
@@ -175,8 +177,9 @@ const traced: Sample[] = [];
 // under one load, where the whole process's wall is mostly Node's start-up and its noise.
 const beforeTraceFile = join(root, 'trace-before.jsonl');
 for (let i = 0; i < Math.max(5, Math.floor(RUNS / 2)); i++) {
-  if (BEFORE) await time(handoffArgs(builds[0]!.bin, file150, 150), { [PHASE_TRACE_ENV]: beforeTraceFile });
-  traced.push(await time(handoffArgs(BIN, file150, 150), { [PHASE_TRACE_ENV]: traceFile }));
+  const tracedCwd = TRACE_CLEAN ? clean : work;
+  if (BEFORE) await time(handoffArgs(builds[0]!.bin, file150, 150, tracedCwd), { [PHASE_TRACE_ENV]: beforeTraceFile });
+  traced.push(await time(handoffArgs(BIN, file150, 150, tracedCwd), { [PHASE_TRACE_ENV]: traceFile }));
 }
 const lines = (await readFile(traceFile, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as PhaseTraceLine);
 // The floor's own "exit event → parent saw the exit", measured the same way: the part holds more
@@ -191,7 +194,7 @@ const floorTeardown = percentile(floorTraced.map((s) => s.wallMs), 0.5) - percen
 const p50 = (values: number[]) => percentile(values, 0.5);
 const mark = (l: PhaseTraceLine, name: string) => l.marks[name] ?? NaN;
 console.log(`CPU from ${usePerf ? 'perf stat -e task-clock' : '/usr/bin/time (10 ms steps)'}`);
-console.log(`\nthis build, 150 messages, ${lines.length} traced runs (p50 of each part; ms since the process started, or wall ms of the part):`);
+console.log(`\nthis build, 150 messages, ${TRACE_CLEAN ? 'clean' : 'dirty'} work tree, ${lines.length} traced runs (p50 of each part; ms since the process started, or wall ms of the part):`);
 // A hosted handoff (src/cli/handoff-fast.ts): the host landed and took the session; its parts are
 // placed after the moment the request left (marks host-*, from the host's answer).
 const hostedRuns = lines.filter((l) => l.marks['host-answered'] !== undefined);

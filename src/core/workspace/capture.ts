@@ -15,11 +15,13 @@ import { runGit, type GitResult } from './git.js';
 import { runGitBatch } from './git-batch.js';
 import type { GitSpawner } from './git-spawner.js';
 import type { DiffEntry } from './diff-list.js';
-import { PATCH_MAX_BYTES, emptyPatch, listAndPatchRun } from './patch.js';
-import { REMOTES_ARGS, parseRemotes, primaryRemote } from './remotes.js';
-import { STATUS_ARGS, parseStatusV2, type StatusEntry } from './status.js';
+import { PATCH_MAX_BYTES, emptyPatch, listAndPatchRun, type ListedPatch, type PatchOptions } from './patch.js';
+import { CAPTURE_CONFIG_ARGS, type LineEndingSources } from './line-endings.js';
+import { parseRemotes, primaryRemote } from './remotes.js';
+import { STATUS_ARGS, parseStatusV2, type StatusEntry, type StatusReport } from './status.js';
 import { diffSummarySha256 } from './summary-hash.js';
 import { withWorkingTreeIndex } from './temp-index.js';
+import { diffWorkTreeOnIndexCopy, workTreeDiffCovers } from './work-tree-diff.js';
 
 export type { WorkspaceSnapshot, WorkspaceGit, WorkspaceFile } from '../../shared/workspace.js';
 export { PATCH_MAX_BYTES } from './patch.js';
@@ -65,7 +67,7 @@ export async function captureWorkspaceWithPatch(cwd: string, options: CaptureOpt
   // Outside a repository they fail like the lookup does and their answers are not read.
   // All four in one child process where a shell can run them (git-batch.ts): one fork of this
   // process instead of four.
-  const round = await runGitBatch(real, [{ args: LOCATE_ARGS }, { args: STATUS_ARGS }, { args: REMOTES_ARGS }, { args: SUBMODULES_ARGS }], { spawner: options.spawner });
+  const round = await runGitBatch(real, [{ args: LOCATE_ARGS }, { args: STATUS_ARGS }, { args: CAPTURE_CONFIG_ARGS }, { args: SUBMODULES_ARGS }], { spawner: options.spawner });
   const located = await parseLocation(real, round[0]!);
   if (!located) return { snapshot: { ...base, git: null, warnings }, patchBytes: null };
   const [statusResult, remotes, submodules] = [round[1]!, parseRemotes(round[2]!), parseSubmodules(round[3]!)];
@@ -78,17 +80,16 @@ export async function captureWorkspaceWithPatch(cwd: string, options: CaptureOpt
   const wantPatch = options.patch ?? true;
   const byPath = new Map<string, StatusEntry>();
   for (const entry of status.entries) byPath.set(entry.path, entry);
-  // Every changed path status names is hashed while git builds the temporary index and streams
+  // Every changed path status names is hashed while git diffs (on the temporary index or not) and streams
   // the patch: our hashing and git's work overlap instead of adding up.
   const hashing = hashChangedPaths(root, status.entries);
   hashing.catch(() => undefined); // awaited below; keeps an early failure from going unhandled meanwhile
-  // A clean work tree (status names nothing, not even an untracked file or a submodule) diffs
-  // empty: the temporary index and both diffs are skipped, three git processes (each a fork of
-  // this one) fewer. Anything status names takes the full path.
+  const sources = { config: round[2]!, indexListing: round[3]!.stdout, gitDir, commonDir };
+  // A clean work tree (status names nothing, not even an untracked file or a submodule) diffs empty: no diff runs.
   const { entries, patch } =
     status.entries.length === 0
       ? { entries: [] as DiffEntry[], patch: wantPatch ? emptyPatch() : null }
-      : await withWorkingTreeIndex(root, indexPath, head, warnings, () => listAndPatchRun(root, head, { patch: wantPatch, maxBytes: options.patchMaxBytes ?? PATCH_MAX_BYTES }), options.spawner);
+      : await diffChanges(root, indexPath, head, status, sources, warnings, { patch: wantPatch, maxBytes: options.patchMaxBytes ?? PATCH_MAX_BYTES }, options.spawner);
   const hashes = await hashing;
   const files = await mapLimit(entries, HASH_CONCURRENCY, (entry) => describeFile(root, entry, byPath, hashes, warnings));
 
@@ -124,6 +125,29 @@ export async function captureWorkspaceWithPatch(cwd: string, options: CaptureOpt
     diffSha256: diffSummarySha256(files, patch?.sha256 ?? null),
   };
   return { snapshot: { ...base, git, warnings }, patchBytes: patch?.bytes ?? null };
+}
+
+/**
+ * The changed files and the patch of a tree status names something in. Where work-tree-diff.ts's
+ * rule allows it (nothing untracked or hidden from status, no line-ending conversion, …): HEAD
+ * against the work tree, the temporary index's `git add` and its round of git skipped. Anything else, or a diff that failed or warned, takes
+ * the temporary index as before. (A clean tree diffs empty: no diff runs at all.)
+ */
+async function diffChanges(
+  root: string,
+  indexPath: string,
+  head: string | null,
+  status: StatusReport,
+  sources: LineEndingSources,
+  warnings: WorkspaceWarning[],
+  options: PatchOptions,
+  spawner: GitSpawner | undefined,
+): Promise<ListedPatch> {
+  if (workTreeDiffCovers(status, sources)) {
+    const direct = await diffWorkTreeOnIndexCopy(root, indexPath, () => listAndPatchRun(root, head, { ...options, against: 'work-tree' }), spawner);
+    if (direct) return direct;
+  }
+  return withWorkingTreeIndex(root, indexPath, head, warnings, () => listAndPatchRun(root, head, options), spawner);
 }
 
 /** sha256 of every path `git status` reports as present and changed (submodules excluded). */
@@ -194,14 +218,17 @@ export async function parseLocation(dir: string, result: GitResult): Promise<Rep
 
 /**
  * Gitlinks (mode 160000) in the index: submodules are listed with their recorded commit, never
- * descended. From any directory of the work tree: the whole index, paths from the root.
+ * descended. From any directory of the work tree: the whole index, paths from the root. `-v`
+ * puts a tag before each entry ("H ", "h " assume-unchanged, "S " skip-worktree), which
+ * work-tree-diff.ts reads.
  */
-const SUBMODULES_ARGS = ['ls-files', '-z', '--stage', '--full-name', ':(top)'];
+const SUBMODULES_ARGS = ['ls-files', '-z', '--stage', '-v', '--full-name', ':(top)'];
 
 function parseSubmodules(result: GitResult): WorkspaceSubmodule[] {
   if (result.code !== 0) return [];
   const submodules: WorkspaceSubmodule[] = [];
-  for (const record of result.stdout.toString('utf8').split('\0')) {
+  for (const tagged of result.stdout.toString('utf8').split('\0')) {
+    const record = tagged.slice(2); // the -v tag and its space
     if (!record.startsWith('160000 ')) continue;
     const tab = record.indexOf('\t');
     submodules.push({ path: record.slice(tab + 1), commit: record.slice(7, record.indexOf(' ', 7)) });

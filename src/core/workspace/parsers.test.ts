@@ -27,7 +27,7 @@ describe('parseStatusV2', () => {
       { path: 'new name.txt', origPath: 'old name.txt', x: 'R', y: 'M', untracked: false, submodule: false },
       { path: 'sp ace.txt', x: '.', y: 'M', untracked: false, submodule: false },
       { path: 'vendor/lib', x: '.', y: 'M', untracked: false, submodule: true },
-      { path: 'conflict.txt', x: 'U', y: 'U', untracked: false, submodule: false },
+      { path: 'conflict.txt', x: 'U', y: 'U', untracked: false, submodule: false, unmerged: true },
       { path: 'new\nline', x: '?', y: '?', untracked: true, submodule: false },
     ]);
   });

@@ -8,13 +8,19 @@ import { parseRawNumstatZ, type DiffEntry } from './diff-list.js';
 export const PATCH_MAX_BYTES = 50 * 1024 * 1024;
 
 /**
- * Options every diff we take shares: the index (our temporary one) against HEAD, renames found,
- * submodules left out (listed separately, never descended), and none of the person's diff
- * settings (external diff, textconv, diff.relative) changing what we read.
+ * What HEAD is compared with: the temporary index once it holds the whole working tree
+ * (temp-index.ts), or the working tree itself where nothing is untracked (work-tree-diff.ts).
  */
-function diffArgs(head: string | null): string[] {
-  const args = ['diff', '--cached', '--find-renames', '--ignore-submodules=all', '--no-ext-diff', '--no-textconv', '--no-relative'];
-  return head ? [...args, head] : args; // an unborn branch diffs against the empty tree
+export type DiffAgainst = 'index' | 'work-tree';
+
+/**
+ * Options every diff we take shares: HEAD against the index (our temporary one) or the work tree,
+ * renames found, submodules left out (listed separately, never descended), and none of the
+ * person's diff settings (external diff, textconv, diff.relative) changing what we read.
+ */
+function diffArgs(head: string | null, against: DiffAgainst): string[] {
+  const args = ['diff', ...(against === 'index' ? ['--cached'] : []), '--find-renames', '--ignore-submodules=all', '--no-ext-diff', '--no-textconv', '--no-relative'];
+  return head ? [...args, head] : args; // an unborn branch diffs against the empty tree (the index only)
 }
 
 export interface PatchCapture {
@@ -32,6 +38,8 @@ export function emptyPatch(): PatchCapture {
 export interface PatchOptions {
   patch: boolean;
   maxBytes?: number;
+  /** Default 'index'. 'work-tree' needs a HEAD. */
+  against?: DiffAgainst;
 }
 
 export interface ListedPatch {
@@ -47,8 +55,9 @@ export interface ListedPatch {
  */
 export function listAndPatchRun(root: string, head: string | null, options: PatchOptions): { calls: GitCall[]; finish: (results: GitResult[]) => ListedPatch } {
   const collector = patchCollector(options.maxBytes ?? PATCH_MAX_BYTES);
+  const against = options.against ?? 'index';
   return {
-    calls: [{ args: [...diffArgs(head), '-z', '--raw', '--numstat'] }, ...(options.patch ? [{ args: patchArgs(head), onStdout: collector.add }] : [])],
+    calls: [{ args: [...diffArgs(head, against), '-z', '--raw', '--numstat'] }, ...(options.patch ? [{ args: patchArgs(head, against), onStdout: collector.add }] : [])],
     finish([listed, patched]) {
       if (listed!.code !== 0) throw gitFailed('diff --raw', root, listed!.stderr);
       if (patched && patched.code !== 0) throw gitFailed('diff --binary', root, patched.stderr);
@@ -73,9 +82,9 @@ function patchCollector(maxBytes: number): { add: (chunk: Buffer) => void; done:
   };
 }
 
-function patchArgs(head: string | null): string[] {
+function patchArgs(head: string | null, against: DiffAgainst): string[] {
   return [
-    ...diffArgs(head),
+    ...diffArgs(head, against),
     '--binary',
     '--full-index',
     '--no-color',

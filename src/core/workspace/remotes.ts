@@ -12,15 +12,18 @@ export function redactRemoteUrl(url: string): string {
   return `${match[1]}${match[3]}`;
 }
 
+/** A remote's URL key, as a `git config --get-regexp` pattern. */
+export const REMOTE_URL_KEY = 'remote\\..*\\.url';
+
 /** The git command that lists the remotes (parseRemotes reads its answer). */
-export const REMOTES_ARGS = ['config', '-z', '--get-regexp', '^remote\\..*\\.url$'];
+export const REMOTES_ARGS = ['config', '-z', '--get-regexp', `^${REMOTE_URL_KEY}$`];
 
 /** Every `remote.<name>.url`, in config order, credentials removed. */
 export async function readRemotes(root: string): Promise<WorkspaceRemote[]> {
   return parseRemotes(await runGit(root, REMOTES_ARGS));
 }
 
-/** The remotes in REMOTES_ARGS's answer. */
+/** The remotes in REMOTES_ARGS's answer (or CAPTURE_CONFIG_ARGS's). */
 export function parseRemotes(result: GitResult): WorkspaceRemote[] {
   if (result.code !== 0) return []; // exit 1: no remote configured
   const remotes: WorkspaceRemote[] = [];
@@ -28,6 +31,7 @@ export function parseRemotes(result: GitResult): WorkspaceRemote[] {
     const newline = record.indexOf('\n');
     if (newline < 0) continue;
     const key = record.slice(0, newline);
+    if (!key.startsWith('remote.') || !key.endsWith('.url')) continue; // the capture's call also reads line-ending settings (line-endings.ts)
     remotes.push({ name: key.slice('remote.'.length, -'.url'.length), url: redactRemoteUrl(record.slice(newline + 1)) });
   }
   return remotes;

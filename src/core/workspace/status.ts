@@ -14,6 +14,8 @@ export interface StatusEntry {
   untracked: boolean;
   /** The entry is a submodule (listed, never descended). */
   submodule: boolean;
+  /** An unmerged path (a 'u' record: a merge or rebase stopped on it). */
+  unmerged?: true;
 }
 
 export interface StatusReport {
@@ -70,7 +72,7 @@ export function parseStatusV2(text: string): StatusReport {
       report.entries.push({ ...trackedEntry(parts, rest), origPath: records[++i] ?? '' });
     } else if (kind === 'u') {
       const { parts, rest } = fields(record, 10);
-      report.entries.push(trackedEntry(parts, rest));
+      report.entries.push({ ...trackedEntry(parts, rest), unmerged: true });
     } else if (kind === '?') {
       report.entries.push({ path: record.slice(2), x: '?', y: '?', untracked: true, submodule: false });
     }

@@ -78,7 +78,7 @@ function addWarnings(added: GitResult, warnings: WorkspaceWarning[]): void {
  * in the same second as the last `git add`/commit, at the same size, look clean and drop out of
  * the patch. The time is rounded down to milliseconds, which only makes git re-check more files.
  */
-async function copyIndexKeepingMtime(from: string, to: string): Promise<void> {
+export async function copyIndexKeepingMtime(from: string, to: string): Promise<void> {
   try {
     const original = await stat(from);
     await copyFile(from, to);
