@@ -1,6 +1,6 @@
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { discoverSessionFiles } from './discover.js';
 import { discoverAndStat } from './discover-stat.js';
@@ -9,19 +9,15 @@ import { nodeImportReader, statAll, type ImportReader } from './reader.js';
 import { scanCandidateIndexFull } from './scan.js';
 import { claude, claudeLogPath, codex, codexLogPath, writeLog } from './test-fixtures/build-logs.js';
 
-/** A real node:fs reader that records its calls in order; Codex's day folders are listed late (`slowDir`). */
+/** A real node:fs reader that records its listings in order; folders matching `slowDir` are listed late. */
 function recordingReader(calls: string[], slowDir: (dir: string) => boolean): ImportReader {
   const base = nodeImportReader;
   return {
     ...base,
     async readdir(dir) {
       if (slowDir(dir)) await new Promise((resolve) => setTimeout(resolve, 30));
-      calls.push(`readdir ${dir}`);
+      calls.push(dir);
       return base.readdir(dir);
-    },
-    async statMany(paths) {
-      calls.push(...paths.map((p) => `stat ${p}`));
-      return base.statMany!(paths);
     },
   };
 }
@@ -77,16 +73,17 @@ describe('discoverAndStat', () => {
     }
   });
 
-  it("stats Claude's files while Codex's folders are still being listed, in a full scan", async () => {
+  it("lists Codex's folders while Claude's are still being listed, in a full scan", async () => {
     const calls: string[] = [];
-    const dayDir = (dir: string): boolean => /[\\/]sessions[\\/]2026[\\/]11[\\/]0\d$/.test(dir);
-    const result = await scanCandidateIndexFull({ env: { HOME: home }, cacheFile: join(root, 'data', 'importers-cache.json'), reader: recordingReader(calls, dayDir) });
+    const projects = join(home, '.claude', 'projects');
+    const projectDir = (dir: string): boolean => dir.startsWith(projects + sep);
+    const result = await scanCandidateIndexFull({ env: { HOME: home }, cacheFile: join(root, 'data', 'importers-cache.json'), reader: recordingReader(calls, projectDir) });
     expect(result.scan.entries).toHaveLength(COUNT);
-    const firstClaudeStat = calls.findIndex((c) => c.startsWith('stat ') && c.includes(`${join('.claude', 'projects')}`));
-    const lastCodexListing = calls.findLastIndex((c) => c.startsWith('readdir ') && dayDir(c.slice('readdir '.length)));
-    expect(firstClaudeStat).toBeGreaterThanOrEqual(0);
-    expect(lastCodexListing).toBeGreaterThanOrEqual(0);
-    // Before, every folder was listed first: the first Claude stat came after the last Codex listing.
-    expect(firstClaudeStat).toBeLessThan(lastCodexListing);
+    const lastClaudeListing = calls.findLastIndex(projectDir);
+    const firstCodexListing = calls.findIndex((dir) => dir.startsWith(join(home, '.codex')));
+    expect(lastClaudeListing).toBeGreaterThanOrEqual(0);
+    expect(firstCodexListing).toBeGreaterThanOrEqual(0);
+    // Before, one tool after the other: every Claude folder was listed before the first Codex one.
+    expect(firstCodexListing).toBeLessThan(lastClaudeListing);
   });
 });

@@ -102,31 +102,13 @@ async function change(home: string, specs: readonly Spec[]): Promise<void> {
   }
 }
 
-/**
- * node:fs, with the corpus changed once, right after the scan's stats (as if written during the
- * scan): once every Claude file and some Codex files (all of them, or the first rows' newest-named
- * ones: first-rows.ts) are stat'ed. A CLI scan stats each tool's files as soon as its folders are
- * listed (discover-stat.ts), in two calls in either order; changed after the first of them, a file
- * could vanish before its folder was listed.
- */
+/** node:fs, with the corpus changed right after the scan's stats (as if written during the scan). */
 function changingReader(home: string, specs: readonly Spec[]): ImportReader {
-  const claudeFiles = specs.filter((s) => s.path.startsWith(join('HOME', '.claude'))).length;
-  const codexFiles = specs.length - claudeFiles;
-  const stated = { claude: 0, codex: 0 };
-  let changed = false;
   return {
     ...nodeImportReader,
     async statMany(paths) {
       const stats = await nodeImportReader.statMany!(paths);
-      for (const p of paths) {
-        if (!p.endsWith('.jsonl') && !p.endsWith('.zst')) continue;
-        if (p.startsWith(join(home, '.claude'))) stated.claude += 1;
-        else stated.codex += 1;
-      }
-      if (!changed && stated.claude >= claudeFiles && (codexFiles === 0 || stated.codex > 0)) {
-        changed = true;
-        await change(home, specs);
-      }
+      if (paths.some((p) => p.endsWith('.jsonl') || p.endsWith('.zst'))) await change(home, specs);
       return stats;
     },
   };
