@@ -4,9 +4,10 @@
  * see the same load and the same page cache:
  *  - "sequential": discoverSessionFiles (Claude's folders, then Codex's) then statAll of every
  *    file, as readAndSettle did up to the sixteenth sitting;
- *  - "side by side": both tools' folders listed at once (discoverTool, joinDiscovered), then statAll;
- *  - "overlapped": discoverAndStat (discover-stat.ts), both tools listed side by side, each tool's
- *    files stat'ed as soon as its folders are listed;
+ *  - "side by side": both tools' folders listed at once (discoverSessionFiles of each tool,
+ *    joined in the sequential order), then statAll: tried in the sixteenth sitting, not kept;
+ *  - "overlapped": both tools listed at once, each tool's files stat'ed as soon as its folders are
+ *    listed: tried in the sixteenth sitting (commit d0e57b4), not kept;
  *  - "lookups": the new-file count over every file with an empty digest cache, by path in its
  *    entries (before) and through stateLookup (NO_STATES, now), each on fresh path strings.
  * Wall ms and this thread's CPU ms (/proc/self/task/<pid>/stat, 10 ms ticks; summed over rounds).
@@ -17,8 +18,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { discoverAndStat } from '../../src/core/importers/discover-stat.js';
-import { discoverSessionFiles, discoverTool, joinDiscovered, toolsOf, type FoundFile } from '../../src/core/importers/discover.js';
+import { discoverSessionFiles, type DiscoverResult, type FoundFile } from '../../src/core/importers/discover.js';
 import { locateAgentDirs } from '../../src/core/importers/locate.js';
 import { nodeImportReader, statAll, type ImportStat } from '../../src/core/importers/reader.js';
 import { emptyCache, stateLookup } from '../../src/core/importers/scan-cache.js';
@@ -28,6 +28,19 @@ const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split
 const dir = resolve(args.get('dir') ?? '/tmp/c15f/full');
 const rounds = Number(args.get('rounds') ?? 21);
 const dirs = locateAgentDirs({ HOME: join(dir, 'home') });
+
+/** Tools' discoveries as one, in the sequential order: files, folders, skip reasons in the order first met. */
+function joined(parts: readonly DiscoverResult[]): DiscoverResult {
+  const out: DiscoverResult = { files: [], skipped: {}, folders: [] };
+  for (const part of parts) {
+    out.files.push(...part.files);
+    out.folders.push(...part.folders);
+    for (const [reason, n] of Object.entries(part.skipped)) out.skipped[reason] = (out.skipped[reason] ?? 0) + n;
+  }
+  return out;
+}
+
+const TOOLS = ['claude', 'codex'] as const;
 
 function threadCpuMs(): number {
   const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
@@ -68,9 +81,14 @@ async function main(): Promise<void> {
             const found = await discoverSessionFiles(nodeImportReader, dirs);
             await statAll(nodeImportReader, found.files.map((f) => f.path));
           } else if (arm === 'side by side') {
-            const found = joinDiscovered(await Promise.all(toolsOf().map((tool) => discoverTool(nodeImportReader, dirs, tool))));
+            const found = joined(await Promise.all(TOOLS.map((tool) => discoverSessionFiles(nodeImportReader, dirs, tool))));
             await statAll(nodeImportReader, found.files.map((f) => f.path));
-          } else await discoverAndStat(nodeImportReader, dirs, undefined, () => undefined);
+          } else {
+            const listed = TOOLS.map((tool) => discoverSessionFiles(nodeImportReader, dirs, tool));
+            const stated = listed.map((part) => part.then((d) => statAll(nodeImportReader, d.files.map((f) => f.path))));
+            joined(await Promise.all(listed));
+            (await Promise.all(stated)).flat();
+          }
         }),
       );
     }

@@ -124,44 +124,16 @@ async function discoverCodex(reader: ImportReader, dir: string, boundary: Bounda
   }
 }
 
-/** The tools a discovery lists, in the order their files, folders and skip reasons are joined. */
-export function toolsOf(only?: AgentSource): AgentSource[] {
-  return only ? [only] : ['claude', 'codex'];
-}
-
-/** Lists one tool's session logs. Missing folders are not an error. */
-export async function discoverTool(reader: ImportReader, dirs: AgentDirs, tool: AgentSource): Promise<DiscoverResult> {
+/** Lists every session log of both tools (or of `only`). Missing folders are not an error. */
+export async function discoverSessionFiles(reader: ImportReader, dirs: AgentDirs, only?: AgentSource): Promise<DiscoverResult> {
   const out: DiscoverResult = { files: [], skipped: {}, folders: [] };
-  if (tool === 'claude') await discoverClaude(reader, dirs, out);
-  else {
+  if (only !== 'codex') await discoverClaude(reader, dirs, out);
+  if (only !== 'claude') {
     const boundary = await realToolRoot(reader, dirs.codex);
     if (await startFolder(reader, codexSessionsDir(dirs), boundary, out.skipped)) await discoverCodex(reader, codexSessionsDir(dirs), boundary, 1, out);
     else out.folders.push({ path: codexSessionsDir(dirs), mtimeMs: 0 });
   }
   return out;
-}
-
-/**
- * Tools' discoveries as one, in the order given: files and folders one after the other, the skip
- * reasons summed in the order they were first met, as one discovery listing the tools in turn gave
- * them (the index's meta holds all three: its bytes must not depend on which tool finished first).
- */
-export function joinDiscovered(parts: readonly DiscoverResult[]): DiscoverResult {
-  if (parts.length === 1) return parts[0]!;
-  const out: DiscoverResult = { files: [], skipped: {}, folders: [] };
-  for (const part of parts) {
-    for (const f of part.files) out.files.push(f);
-    for (const f of part.folders) out.folders.push(f);
-    for (const [reason, n] of Object.entries(part.skipped)) out.skipped[reason] = (out.skipped[reason] ?? 0) + n;
-  }
-  return out;
-}
-
-/** Lists every session log of both tools (or of `only`), one tool after the other. Missing folders are not an error. */
-export async function discoverSessionFiles(reader: ImportReader, dirs: AgentDirs, only?: AgentSource): Promise<DiscoverResult> {
-  const parts: DiscoverResult[] = [];
-  for (const tool of toolsOf(only)) parts.push(await discoverTool(reader, dirs, tool));
-  return joinDiscovered(parts);
 }
 
 /**

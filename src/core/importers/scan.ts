@@ -1,7 +1,6 @@
 import { candidateFromState, candidateWithNote, ZST_NOTE } from './candidate.js';
 import { messagesOf } from './digest.js';
-import { discoverSessionFiles, type DiscoverResult, type FoundFile } from './discover.js';
-import { discoverAndStat } from './discover-stat.js';
+import { discoverSessionFiles, type FoundFile } from './discover.js';
 import { statForFirstRows } from './first-rows.js';
 export type { FoundFile } from './discover.js';
 import { errnoOf } from './errors.js';
@@ -437,33 +436,26 @@ async function readAndSettle(options: FullScanOptions): Promise<SettledScan> {
   const previous = loadedIndex?.entries ?? null;
   const known = new Map<string, IndexEntry>();
   for (const e of previous ?? []) known.set(e.path, e);
-  let earlyPool: ScanPool | null = null;
-  const discovered = (found: DiscoverResult): void => {
-    markPhase('scan-discovered');
-    // The entries and the discovery's arrays stay alive through the whole read, among every file's garbage.
-    // Only a host lists rows as it reads (onPartial), and it keeps the entries for its life.
-    limitScanHeapGrowth(found.files.length, options.onPartial !== undefined);
-    // A cold scan (no index) of many files: every file found is new, so the workers start now and
-    // load while the files are stat'ed. The first batch is still read here: workers reniced behind a
-    // page (SCAN_WORKER_NICE) came back with it later than this thread did on a busy machine.
-    // Not behind a page (onPartial): there the workers' loading competed with the page's own.
-    if (previous === null && !options.onPartial && options.pool === undefined && options.reader === undefined) earlyPool = startPoolFor(found.files.length, options);
-  };
-  // Behind a page with nothing indexed (every file new), the first rows are picked before every
-  // Codex file is stat'ed (first-rows.ts); the rest is stat'ed once they are listed, before the
-  // scan's own workers start: nothing else needs every stat before. Otherwise each tool's files
-  // are stat'ed as soon as its folders are listed (discover-stat.ts).
-  const firstRowsFirst = options.onPartial !== undefined && previous === null && options.pool === undefined;
-  const listed = firstRowsFirst ? { found: await discoverSessionFiles(reader, dirs, options.source), stats: null } : await discoverAndStat(reader, dirs, options.source, discovered);
-  const found = listed.found;
-  if (firstRowsFirst) discovered(found);
+  const found = await discoverSessionFiles(reader, dirs, options.source);
+  markPhase('scan-discovered');
+  // The entries and the discovery's arrays stay alive through the whole read, among every file's garbage.
+  // Only a host lists rows as it reads (onPartial), and it keeps the entries for its life.
+  limitScanHeapGrowth(found.files.length, options.onPartial !== undefined);
+  // A cold scan (no index) of many files: every file found is new, so the workers start now and
+  // load while the files are stat'ed. The first batch is still read here: workers reniced behind a
+  // page (SCAN_WORKER_NICE) came back with it later than this thread did on a busy machine.
+  // Not behind a page (onPartial): there the workers' loading competed with the page's own.
+  const earlyPool = previous === null && !options.onPartial && options.pool === undefined && options.reader === undefined ? startPoolFor(found.files.length, options) : null;
   for (const [reason, n] of Object.entries(found.skipped)) stats.skippedReasons[reason] = n;
   stats.files = found.files.length;
 
   // locateAgentDirs gives absolute folders, so discovered paths are absolute already.
   const paths = found.files.map((f) => f.path);
-  const twoStep = firstRowsFirst ? await statForFirstRows(reader, found.files, SCAN_FIRST_ROWS) : null;
-  const fileStats = twoStep ? twoStep.stats : listed.stats!;
+  // Behind a page with nothing indexed (every file new), the first rows are picked before every
+  // Codex file is stat'ed (first-rows.ts); the rest is stat'ed once they are listed, before the
+  // scan's own workers start: nothing else needs every stat before.
+  const twoStep = options.onPartial && previous === null && options.pool === undefined ? await statForFirstRows(reader, found.files, SCAN_FIRST_ROWS) : null;
+  const fileStats = twoStep ? twoStep.stats : await statAll(reader, paths);
   markPhase('scan-stats');
   const next: IndexEntry[] = [];
   const toRead: number[] = [];
