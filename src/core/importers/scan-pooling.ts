@@ -4,7 +4,7 @@ import { heapGrowthCapped } from '../perf/heap-growth.js';
 import { POOL_MIN_FILES, SCAN_SLICE_MS, SCAN_WORKER_NICE, SCAN_WORKERS } from './limits.js';
 import { nodeImportReader, type ImportStat } from './reader.js';
 import type { ScanOptions } from './scan.js';
-import type { ScanCache } from './scan-cache.js';
+import type { StateLookup } from './scan-cache.js';
 import { poolSize, scanWorkerEntry, startScanPool, type ScanPool } from './scan-pool.js';
 import type { FileState } from './summarize-file.js';
 import { resultValue, summarizeForScan, type SummarizeJob } from './summarize-jobs.js';
@@ -16,9 +16,10 @@ import { timeSlicer } from './time-slicer.js';
  */
 
 /** A regular, uncompressed, non-empty file with nothing cached to continue from: read from its start. */
-export function isNewFile(file: FoundFile, stat: ImportStat | Error, cache: ScanCache): stat is ImportStat {
-  const cached = cache.entries[file.path];
-  return !(stat instanceof Error) && stat.isFile && !file.compressed && stat.size > 0 && !(cached && cached.digest.source === file.source);
+export function isNewFile(file: FoundFile, stat: ImportStat | Error, stateOf: StateLookup): stat is ImportStat {
+  if (stat instanceof Error || !stat.isFile || file.compressed || stat.size === 0) return false;
+  const cached = stateOf(file.path);
+  return !(cached && cached.digest.source === file.source);
 }
 
 /**

@@ -10,7 +10,7 @@ import type { ScanPool } from './scan-pool.js';
 import { isNewFile, startPoolFor, summarizeInPool } from './scan-pooling.js';
 import { locateAgentDirs } from './locate.js';
 import { nodeImportReader, statAll, type ImportReader, type ImportStat } from './reader.js';
-import { emptyCache, loadScanCache, openScanCacheWriter, type ScanCache, type ScanCacheWriter } from './scan-cache.js';
+import { emptyCache, loadScanCache, NO_STATES, openScanCacheWriter, stateLookup, type ScanCache, type ScanCacheWriter, type StateLookup } from './scan-cache.js';
 import { candidateIndexFileFor, entryOf, markCandidateIndexVerified, readCandidateIndex, saveCandidateIndex, type EntryTotals, type IndexEntry, type IndexMeta } from './candidate-index.js';
 import { hasRacyFolders, quickIndexScan } from './quick-scan.js';
 import { EntryTexts, SCAN_TEXT_CHUNK_BYTES } from './entry-texts.js';
@@ -126,10 +126,10 @@ async function scanOne(reader: ImportReader, file: FoundFile, stat: ImportStat |
  * WHOLE_READ_MAX_BYTES. Read in one synchronous call when the reader can (readPrefixes); a file
  * that failed or changed size is left out and summarizeFile opens it as before.
  */
-async function readSmallFiles(reader: ImportReader, batch: readonly number[], files: readonly FoundFile[], stats: ReadonlyArray<ImportStat | Error>, cache: ScanCache): Promise<Map<number, Buffer>> {
+async function readSmallFiles(reader: ImportReader, batch: readonly number[], files: readonly FoundFile[], stats: ReadonlyArray<ImportStat | Error>, stateOf: StateLookup): Promise<Map<number, Buffer>> {
   const out = new Map<number, Buffer>();
   if (!reader.readPrefixes) return out;
-  const wanted = batch.filter((i) => isNewFile(files[i]!, stats[i]!, cache) && (stats[i] as ImportStat).size <= WHOLE_READ_MAX_BYTES);
+  const wanted = batch.filter((i) => isNewFile(files[i]!, stats[i]!, stateOf) && (stats[i] as ImportStat).size <= WHOLE_READ_MAX_BYTES);
   if (wanted.length === 0) return out;
   const read = await reader.readPrefixes(wanted.map((i) => ({ path: files[i]!.path, length: (stats[i] as ImportStat).size })));
   wanted.forEach((i, k) => {
@@ -161,7 +161,8 @@ interface DigestRewrite {
   writer: ScanCacheWriter;
   /** Of the paths written, those the loaded cache holds too (the others are never looked up there). */
   written: ReadonlySet<string>;
-  loaded: ScanCache;
+  /** The loaded cache's states (NO_STATES: it held none, so there is nothing to carry over). */
+  loaded: StateLookup;
 }
 
 /**
@@ -175,9 +176,12 @@ interface DigestRewrite {
  */
 async function persistScan(cacheFile: string, indexed: readonly IndexEntry[], meta: IndexMeta, digests: DigestRewrite | null): Promise<void> {
   if (!digests) return saveCandidateIndex(candidateIndexFileFor(cacheFile), indexed, meta);
-  for (const e of indexed) {
-    const state = digests.written.has(e.path) ? undefined : digests.loaded.entries[e.path];
-    if (state) await digests.writer.add(e.path, state);
+  // A cold scan's loaded cache held nothing: no file it did not read has a state to carry over.
+  if (digests.loaded !== NO_STATES) {
+    for (const e of indexed) {
+      const state = digests.written.has(e.path) ? undefined : digests.loaded(e.path);
+      if (state) await digests.writer.add(e.path, state);
+    }
   }
   // Independent files (either may be missing or older: the next scan rebuilds or re-reads), so their fsyncs overlap.
   await Promise.all([digests.writer.commit(), saveCandidateIndex(candidateIndexFileFor(cacheFile), indexed, meta)]);
@@ -470,6 +474,7 @@ async function readAndSettle(options: FullScanOptions): Promise<SettledScan> {
   // Loaded for it, the 80 MB cache of 100,000 sessions took a listing near 500 MB.
   const needCache = previous === null || toRead.some((i) => known.has(paths[i]!));
   const cache: ScanCache = needCache ? await loadScanCache(options.cacheFile) : emptyCache();
+  const stateOf = stateLookup(cache);
 
   // What the end of the scan keeps of each file read (by position in toRead): its entry, and
   // whether it is indexed with its digest. Not an object per file: at 100,000 files those were
@@ -500,7 +505,7 @@ async function readAndSettle(options: FullScanOptions): Promise<SettledScan> {
   const isNew = new Uint8Array(files.length);
   let newFiles = 0;
   const countNew = (): void => {
-    for (const i of toRead) if (isNewFile(files[i]!, fileStats[i]!, cache)) (isNew[i] = 1), newFiles++;
+    for (const i of toRead) if (isNewFile(files[i]!, fileStats[i]!, stateOf)) (isNew[i] = 1), newFiles++;
   };
   if (!twoStep) countNew();
   // Without a pool given, one of our own for a big cold scan (node:fs only: an injected reader is a test's).
@@ -525,7 +530,7 @@ async function readAndSettle(options: FullScanOptions): Promise<SettledScan> {
     for (let b = 0, from = 0; from < toRead.length; from += batches[b]!.length, b++) {
       const batchEnd = from + batches[b]!.length;
       const summarized = pooled ? await pooled.take(b) : null;
-      const prefixes = summarized ? new Map<number, Buffer>() : await readSmallFiles(reader, batches[b]!, found.files, fileStats, cache);
+      const prefixes = summarized ? new Map<number, Buffer>() : await readSmallFiles(reader, batches[b]!, found.files, fileStats, stateOf);
       const batchOutcomes: Outcome[] = new Array(batchEnd - from);
       let cursor = from;
       const worker = async (): Promise<void> => {
@@ -535,7 +540,7 @@ async function readAndSettle(options: FullScanOptions): Promise<SettledScan> {
           const k = cursor++;
           const i = toRead[k]!;
           const source = found.files[i]!.source;
-          batchOutcomes[k - from] = await scanOne(reader, files[i]!, fileStats[i]!, cache.entries[paths[i]!], prefixes.get(i), summarized?.get(i));
+          batchOutcomes[k - from] = await scanOne(reader, files[i]!, fileStats[i]!, stateOf(paths[i]!), prefixes.get(i), summarized?.get(i));
           prefixes.delete(i);
           done[source] += 1;
           if (options.onProgress && (done[source] === totals[source] || performance.now() - lastReport >= PROGRESS_INTERVAL_MS)) {
@@ -592,7 +597,7 @@ async function readAndSettle(options: FullScanOptions): Promise<SettledScan> {
         await writer.add(path, state);
         // Only a path the loaded cache has a state for: persistScan looks nothing else up. A cold scan's
         // cache is empty, and a Set of its 100,000 paths was ~3 MB at its peak (issue 15, thirteenth sitting).
-        if (cache.entries[path] !== undefined) written.add(path);
+        if (stateOf(path) !== undefined) written.add(path);
       }
       // Settled: the batch's discovery records are not read again (the pool copied what it needed when
       // it queued every batch), so they go now, not with the read's end, which is the cold scan's peak.
@@ -632,7 +637,7 @@ async function readAndSettle(options: FullScanOptions): Promise<SettledScan> {
   };
   stats.bytesRead = counted.bytes() + poolBytes.n;
   const loaded = loadedIndex ? { meta: loadedIndex.meta, writtenAt: loadedIndex.writtenAt } : null;
-  const digests = writer && digestsRead ? { writer, written, loaded: cache } : null;
+  const digests = writer && digestsRead ? { writer, written, loaded: stateOf } : null;
   return { next, indexed, meta, stats, changed, loadedIndex: loaded, indexFile, digests, unfinished: digestsRead ? null : writer };
 }
 
