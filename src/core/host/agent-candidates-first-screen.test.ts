@@ -2,7 +2,9 @@ import { mkdtemp, rm, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { candidateIndexFileFor, readCandidateIndex } from '../importers/candidate-index.js';
 import { FIRST_SCREEN_ROWS } from '../importers/candidate-index-first-screen.js';
+import { importersCacheFile } from '../paths.js';
 import { claude, claudeLogPath, writeLog } from '../importers/test-fixtures/build-logs.js';
 import { createAgentCandidates, type AgentCandidates, type CandidateChange } from './agent-candidates.js';
 import { agentListPage, firstScreenPage, orderAgentEntries } from './agent-list-page.js';
@@ -45,7 +47,7 @@ async function writeSessions(): Promise<void> {
 }
 
 /** A host's index written, then a new host on it. */
-async function warmHost(options: { onChange?: (c: CandidateChange) => void; firstScreenHoldMs?: number } = {}): Promise<AgentCandidates> {
+async function warmHost(options: { onChange?: (c: CandidateChange) => void; firstScreenHoldMs?: number; persistDelayMs?: number; debounceMs?: number } = {}): Promise<AgentCandidates> {
   await writeSessions();
   const dataDir = join(root, 'data');
   const first = createAgentCandidates({ dataDir, env: { HOME: home } });
@@ -101,5 +103,21 @@ describe('a new host answers the first page from the index first screen', () => 
     expect(Date.now() - started).toBeLessThan(30_000);
     expect(service.entries()).toHaveLength(FILES);
     expect(await firstScreenPage(service, async () => [], 0, 50)).toBeNull();
+  });
+
+  it('a session written while the whole read waits is listed after it, and never shrinks the index on disk to what the watch saw', async () => {
+    service = await warmHost({ firstScreenHoldMs: 60_000, persistDelayMs: 50, debounceMs: 20 });
+    await until(() => service!.firstScreen() !== null);
+    // Watches are up before the index's whole read: a Claude Code turn ends while the host waits.
+    const id = 'ffffffff-0000-4000-8000-000000000001';
+    const cwd = '/home/dev/p1';
+    await writeLog(claudeLogPath(home, cwd, id), [claude.user({ uuid: `${id}-u`, cwd, sessionId: id, timestamp: new Date().toISOString() }, 'written during the wait')]);
+    // Longer than the watch's debounce and the persist delay: a write of what the watch saw would be on disk.
+    await new Promise((r) => setTimeout(r, 800));
+    const onDisk = await readCandidateIndex(candidateIndexFileFor(importersCacheFile(join(root, 'data'))));
+    expect(onDisk?.entries.length).toBe(FILES);
+    await service.current({ partialOk: true });
+    await until(() => service!.entries().some((e) => e.path.includes(id)));
+    expect(service.entries()).toHaveLength(FILES + 1);
   });
 });

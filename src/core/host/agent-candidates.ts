@@ -266,6 +266,23 @@ export function createAgentCandidates(options: AgentCandidatesOptions) {
     schedulePersist();
   }
 
+  /**
+   * Paths the watches saw before the start's entries were in (the whole index read waits for the
+   * UI's first page, up to seconds): applied then, not to the empty set. Applied early, a change
+   * listed one candidate and its persist wrote that one-entry set over the whole index.
+   */
+  let seenBeforeStart: Set<string> | null = new Set();
+  function onWatched(paths: string[]): void {
+    if (seenBeforeStart) for (const path of paths) seenBeforeStart.add(path);
+    else void serial(() => applyChanged(paths));
+  }
+  /** The start's entries are in (or the first scan, queued first, puts them in): the paths seen meanwhile are applied after. */
+  function startEntriesIn(): void {
+    const seen = seenBeforeStart;
+    seenBeforeStart = null;
+    if (seen && seen.size > 0) void serial(() => applyChanged([...seen]));
+  }
+
   async function startWatches(): Promise<void> {
     // Counted before the watches start: a folder made after this is picked up by checkRoots.
     missingRoots = await countMissingRoots();
@@ -275,7 +292,7 @@ export function createAgentCandidates(options: AgentCandidatesOptions) {
       { root: codexSessionsDir(dirs), depth: 3 },
     ];
     watches = trees.map(({ root, depth }) =>
-      watchTrees([root], (paths) => void serial(() => applyChanged(paths)), { depth, debounceMs: options.debounceMs, maxPending: options.maxPending, onTrouble: (reason) => fallBack(reason) }),
+      watchTrees([root], (paths) => onWatched(paths), { depth, debounceMs: options.debounceMs, maxPending: options.maxPending, onTrouble: (reason) => fallBack(reason) }),
     );
     await Promise.all(watches.map((w) => w.ready));
     health.watchedDirs = watches.reduce((n, w) => n + w.dirs(), 0);
@@ -339,8 +356,15 @@ export function createAgentCandidates(options: AgentCandidatesOptions) {
     // The first screen still answers while the read waits for the file (a private copy, then its reads).
     const index = await readCandidateIndex(candidateIndexFileFor(cacheFile), { resident: true });
     markPhase('candidates-index-read');
-    // From here agents:list answers from the entries (or waits for the scan), never the first screen.
-    screen = null;
+    try {
+      return await startFromIndex(index);
+    } finally {
+      // From here agents:list answers from the entries (or waits for the scan), never the first screen;
+      // until here a preview of a row the page shows still finds it in the screen.
+      screen = null;
+    }
+  }
+  async function startFromIndex(index: Awaited<ReturnType<typeof readCandidateIndex>>): Promise<boolean> {
     const quick = index ? await quickIndexScan(nodeImportReader, index) : null;
     if (index && !quick && !closed) {
       // An index too old (or written by watched changes) to trust: its rows are still the best
@@ -430,7 +454,9 @@ export function createAgentCandidates(options: AgentCandidatesOptions) {
     await startWatches();
     markPhase('candidates-watching');
     if (closed) return;
-    if (await quickStart()) {
+    const quick = await quickStart();
+    startEntriesIn();
+    if (quick) {
       markPhase('candidates-quick-start');
       verifying = true;
       startVersion = version;
