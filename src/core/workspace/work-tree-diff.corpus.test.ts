@@ -1,6 +1,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { seededRandom } from '../test-support/seeded-random.js';
 import { runGit } from './git.js';
 import { CAPTURE_CONFIG_ARGS } from './line-endings.js';
 import { listAndPatchRun } from './patch.js';
@@ -18,18 +19,6 @@ afterAll(cleanupTemp);
  * short way, line-ending conversion included — and no warning either wherever the capture takes
  * it; and the short way is never taken when anything is untracked.
  */
-
-/** mulberry32: the same corpus on every run; a failing state names its seed and step. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Names git quotes, escapes or passes raw (core.quotepath=off): spaces, quotes, newline, tab, backslash, unicode, a leading dash. */
 const NAMES = [
@@ -156,7 +145,8 @@ describe.skipIf(process.platform === 'win32')('HEAD against the working tree equ
   const STEPS_PER_SEED = 30;
   const taken: Record<Taken, number> = { direct: 0, 'temp-index': 0, 'same bytes, not covered': 0, 'other bytes, not covered': 0 };
   it.each(Array.from({ length: SEEDS }, (_, i) => i + 1))('seed %i: every state of a random edit sequence', async (seed) => {
-    const next = random(seed);
+    // The same corpus on every run; a failing state names its seed and step.
+    const next = seededRandom(seed);
     const c: Corpus = { repo: makeRepo(), next, pick: (items) => items[Math.floor(next() * items.length)]! };
     for (const name of NAMES.slice(0, 4 + (seed % 6))) write(c, name, content(c, name));
     write(c, 'run.sh', '#!/bin/sh\necho hi\n');
