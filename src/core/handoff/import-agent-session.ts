@@ -19,13 +19,16 @@ export interface ImportResult {
 /** Length of the hash part of an imported session's id. */
 const IMPORT_ID_HASH_CHARS = 32;
 
+/** What every imported session's id starts with: a listing tells them from Baton's own sessions by it. */
+export const IMPORTED_ID_PREFIX = 'imp-';
+
 /**
  * The Baton session id of one source state (tool, session, last line): the same source at the
  * same last line always maps to the same session, so importing it again creates nothing new and
  * its handoff is answered `duplicate`.
  */
 export function importedSessionId(fingerprint: string): string {
-  return `imp-${sha256Hex(fingerprint).slice(0, IMPORT_ID_HASH_CHARS)}`;
+  return `${IMPORTED_ID_PREFIX}${sha256Hex(fingerprint).slice(0, IMPORT_ID_HASH_CHARS)}`;
 }
 
 /**

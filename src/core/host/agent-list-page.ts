@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { IndexEntry } from '../importers/candidate-index.js';
 import type { ScanStats } from '../importers/types.js';
-import { importedSessionId } from '../handoff/import-agent-session.js';
+import { IMPORTED_ID_PREFIX, importedSessionId } from '../handoff/import-agent-session.js';
 import type { AgentCandidate } from '../../shared/agents.js';
 import type { FirstScreen } from '../importers/candidate-index-first-screen.js';
 
@@ -97,6 +97,3 @@ export async function firstScreenPage(source: FirstScreenSource, listRows: () =>
   source.firstScreenServed();
   return { candidates: screen.candidates.slice(0, shown), stats: { files: screen.files, ms: 0 }, total: screen.total, version: `first-screen-${screen.total}`, scanning: true };
 }
-
-/** importedSessionId's ids (handoff/import-agent-session.ts). */
-const IMPORTED_ID_PREFIX = 'imp-';

@@ -10,7 +10,7 @@ import { writeSealedListing } from '../store/at-rest/sealed-listing.js';
 import { newDataKey, type DataKey } from '../store/at-rest/aead.js';
 import type { IndexEntry } from '../importers/candidate-index.js';
 import type { RequestHandler } from '../transport/types.js';
-import { importedSessionId } from '../handoff/import-agent-session.js';
+import { IMPORTED_ID_PREFIX, importedSessionId } from '../handoff/import-agent-session.js';
 import type { AgentCandidates } from './agent-candidates.js';
 
 /** Characters of the listing per answer: with JSON escaping the frame stays under MAX_FRAME_BYTES. */
@@ -39,7 +39,7 @@ export async function renderListing(rows: readonly IndexRow[], entries: readonly
 /** renderListing, written to `sink` chunk by chunk (a listing file: never one 29 MB string at 100,000). */
 export async function renderListingTo(sink: JsonSink, rows: readonly IndexRow[], entries: readonly IndexEntry[], request: ListingRequest, scan: { files: number; ms: number } | null, cliVersion: number): Promise<void> {
   const ids = new Set(rows.map((r) => r.id));
-  const imported = [...ids].some((id) => id.startsWith('imp-'));
+  const imported = [...ids].some((id) => id.startsWith(IMPORTED_ID_PREFIX));
   // Archived rows only mark their candidates as imported; they are not resume candidates themselves.
   const items: ListItem[] = rows.filter((r) => !r.archived).map(itemOfRow);
   if (request.agents) for (const e of entries) if (!imported || !ids.has(importedSessionId(e.candidate().fingerprint))) items.push(itemOfEntry(e));
