@@ -8,19 +8,11 @@
  *    joined in the sequential order), then statAll: tried in the sixteenth sitting, not kept;
  *  - "overlapped": both tools listed at once, each tool's files stat'ed as soon as its folders are
  *    listed: tried in the sixteenth sitting (commit d0e57b4), not kept;
- *  - "pool after, stats here": the pool's worker started after discovery, every stat in this
- *    thread (readAndSettle up to the seventeenth sitting; the worker loads meanwhile);
- *  - "pool first, stats shared": the worker started before discovery, the stats claimed by chunks
- *    by this thread and the loaded worker (scan-pooling.ts startEarlyPool, fitEarlyPool,
- *    statWithPool; seventeenth sitting). Both pools use the built worker (dist/cli/scan-worker.cjs,
- *    `node scripts/build-cli.js` first) and are closed inside the arm;
  *  - "lookups": the new-file count over every file with an empty digest cache, by path in its
  *    entries (before) and through stateLookup (NO_STATES, now), each on fresh path strings.
  * Wall ms and this thread's CPU ms (/proc/self/task/<pid>/stat, 10 ms ticks; summed over rounds).
  *
- *   npx tsx bench/importers/cold-front.ts --dir=/tmp/c15f/full --rounds=21 [--arms=pool|all]
- *
- * --arms=pool (default): sequential and the two pool arms; all: the sixteenth sitting's arms too.
+ *   npx tsx bench/importers/cold-front.ts --dir=/tmp/c15f/full --rounds=21
  *
  * Reads <dir>/home only (no data directory, nothing written).
  */
@@ -30,38 +22,12 @@ import { discoverSessionFiles, type DiscoverResult, type FoundFile } from '../..
 import { locateAgentDirs } from '../../src/core/importers/locate.js';
 import { nodeImportReader, statAll, type ImportStat } from '../../src/core/importers/reader.js';
 import { emptyCache, stateLookup } from '../../src/core/importers/scan-cache.js';
-import { fitEarlyPool, isNewFile, statWithPool } from '../../src/core/importers/scan-pooling.js';
-import { startScanPool, type ScanPool } from '../../src/core/importers/scan-pool.js';
-import { summarizeForScan } from '../../src/core/importers/summarize-jobs.js';
+import { isNewFile } from '../../src/core/importers/scan-pooling.js';
 
 const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=') as [string, string]));
 const dir = resolve(args.get('dir') ?? '/tmp/c15f/full');
 const rounds = Number(args.get('rounds') ?? 21);
 const dirs = locateAgentDirs({ HOME: join(dir, 'home') });
-const ARMS = args.get('arms') === 'all' ? (['sequential', 'side by side', 'overlapped', 'pool after, stats here', 'pool first, stats shared'] as const) : (['sequential', 'pool after, stats here', 'pool first, stats shared'] as const);
-type Arm = (typeof ARMS)[number];
-const WORKER = resolve(import.meta.dirname, '..', '..', 'dist', 'cli', 'scan-worker.cjs');
-/** Chunks of the stats the worker took, per "pool first" round. */
-const workerChunks: number[] = [];
-
-// Workers inherit execArgv: under tsx they loaded its hooks too and took ~0.5 s more to start than
-// a listing's worker does under plain node; the built worker needs none of them.
-process.execArgv.length = 0;
-
-/** A CLI listing's pool (one worker, threadShare) on the built worker, counting the stat chunks its worker takes. */
-function cliPool(): ScanPool {
-  const pool = startScanPool({ workers: 1, workerFile: WORKER, threadShare: true, inThread: (jobs) => summarizeForScan(nodeImportReader, jobs) });
-  return {
-    ...pool,
-    get alive() {
-      return pool.alive;
-    },
-    get shared() {
-      return pool.shared;
-    },
-    shareStats: (share) => pool.shareStats(share).then((n) => (workerChunks.push(n), n)),
-  };
-}
 
 /** Tools' discoveries as one, in the sequential order: files, folders, skip reasons in the order first met. */
 function joined(parts: readonly DiscoverResult[]): DiscoverResult {
@@ -104,27 +70,16 @@ async function main(): Promise<void> {
   console.log(`corpus ${dir}/home; load average ${load()}`);
   const base = await discoverSessionFiles(nodeImportReader, dirs);
   const baseStats = await statAll(nodeImportReader, base.files.map((f) => f.path));
-  const samples: Record<string, Sample[]> = { ...Object.fromEntries(ARMS.map((a) => [a, []])), 'lookups, by path': [], 'lookups, stateLookup': [] };
+  const samples: Record<string, Sample[]> = { sequential: [], 'side by side': [], overlapped: [], 'lookups, by path': [], 'lookups, stateLookup': [] };
   let checked = 0;
   for (let r = 0; r < rounds; r++) {
-    const order: readonly Arm[] = r % 2 === 0 ? ARMS : [...ARMS].reverse();
+    const order = r % 2 === 0 ? (['sequential', 'side by side', 'overlapped'] as const) : (['overlapped', 'side by side', 'sequential'] as const);
     for (const arm of order) {
-      // Closed after the measure (a pool arm's worker is up or loading at the stats' end).
-      let opened: ScanPool | null = null;
       samples[arm]!.push(
         await timed(async () => {
           if (arm === 'sequential') {
             const found = await discoverSessionFiles(nodeImportReader, dirs);
             await statAll(nodeImportReader, found.files.map((f) => f.path));
-          } else if (arm === 'pool after, stats here') {
-            const found = await discoverSessionFiles(nodeImportReader, dirs);
-            opened = cliPool();
-            await statAll(nodeImportReader, found.files.map((f) => f.path));
-          } else if (arm === 'pool first, stats shared') {
-            const early = cliPool();
-            const found = await discoverSessionFiles(nodeImportReader, dirs);
-            opened = (await fitEarlyPool(early, found.files.length, { env: {} }))!;
-            await statWithPool(opened, found.files.map((f) => f.path));
           } else if (arm === 'side by side') {
             const found = joined(await Promise.all(TOOLS.map((tool) => discoverSessionFiles(nodeImportReader, dirs, tool))));
             await statAll(nodeImportReader, found.files.map((f) => f.path));
@@ -136,7 +91,6 @@ async function main(): Promise<void> {
           }
         }),
       );
-      await (opened as ScanPool | null)?.close();
     }
     const cache = emptyCache();
     const [a, b] = [freshFiles(base.files), freshFiles(base.files)];
@@ -166,13 +120,10 @@ async function main(): Promise<void> {
       'thread CPU ms (sum / rounds)': Math.round((s.reduce((sum, x) => sum + x.cpu, 0) / s.length) * 10) / 10,
     })),
   );
-  for (const arm of ARMS.filter((a) => a !== 'sequential')) {
-    const against = arm === 'pool first, stats shared' ? 'pool after, stats here' : 'sequential';
-    const paired = samples[arm]!.map((o, k) => o.wall - samples[against]![k]!.wall);
-    const pairedCpu = samples[arm]!.map((o, k) => o.cpu - samples[against]![k]!.cpu);
-    console.log(`${arm} − ${against}, paired by round: median ${Math.round(median(paired))} ms wall (lower in ${paired.filter((d) => d < 0).length} of ${paired.length} rounds), ${Math.round(median(pairedCpu))} ms of this thread's CPU`);
+  for (const arm of ['side by side', 'overlapped']) {
+    const paired = samples[arm]!.map((o, k) => o.wall - samples.sequential![k]!.wall);
+    console.log(`${arm} − sequential, paired by round: median ${Math.round(median(paired))} ms wall, lower in ${paired.filter((d) => d < 0).length} of ${paired.length} rounds`);
   }
-  if (workerChunks.length > 0) console.log(`pool first: the worker stat'ed ${median(workerChunks)} chunks (median; ${Math.min(...workerChunks)}-${Math.max(...workerChunks)}) of ${Math.ceil(base.files.length / 256)}`);
   console.log(`${base.files.length} files, ${checked / rounds / 2} new per count; load average at the end: ${load()}`);
 }
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildScanWorker, SCAN_WORKER_FILE } from '../../../scripts/build-scan-worker.js';
 import { seededRandom } from '../test-support/seeded-random.js';
 import { POOL_MIN_FILES, POOL_TASK_FILES, SCAN_HEAP_CAP_MIN_FILES, SCAN_WORKERS, WHOLE_READ_MAX_BYTES } from './limits.js';
-import { defaultWorkers, fitEarlyPool, startEarlyPool, startPoolFor, statWithPool, workersWanted } from './scan-pooling.js';
+import { defaultWorkers, startPoolFor, workersWanted } from './scan-pooling.js';
 import { nodeImportReader, type ImportReader } from './reader.js';
 import { scanCandidateIndexFull } from './scan.js';
 import { SCAN_WORKER_FILE as POOL_WORKER_FILE, startScanPool, type ScanPool } from './scan-pool.js';
@@ -196,68 +196,6 @@ describe('the scan worker pool', () => {
     const [below, capped] = await Promise.all([child(SCAN_HEAP_CAP_MIN_FILES - 1), child(SCAN_HEAP_CAP_MIN_FILES)]);
     expect([below, capped]).toEqual([Math.max(1, Math.min(SCAN_WORKERS, availableParallelism() - 1)), SCAN_WORKERS]);
   }, 60_000);
-
-  it('takes part in the scan’s stats once loaded (statWithPool): its worker stats chunks of them, the results are statMany’s', async () => {
-    const pool = startScanPool({ workers: 1, workerFile, inThread });
-    const taken: number[] = [];
-    const counting: ScanPool = { ...pool, shareStats: (share) => pool.shareStats(share).then((n) => (taken.push(n), n)) };
-    try {
-      // Loaded first (a task answered), as a worker started before discovery is by the stats' time.
-      await pool.run([{ path: join(root, 'none.jsonl'), source: 'claude', size: 10, mtimeMs: 0 }]);
-      const file = join(root, 'stat-me.jsonl');
-      await writeFile(file, '{}\n');
-      const kinds = [file, root, join(root, 'missing.jsonl')];
-      const paths = Array.from({ length: 40_000 }, (_, i) => kinds[i % 3]!);
-      const shared = await statWithPool(counting, paths);
-      const alone = await nodeImportReader.statMany!(paths);
-      expect(shared.map((s) => (s instanceof Error ? (s as NodeJS.ErrnoException).code : s))).toEqual(alone.map((s) => (s instanceof Error ? (s as NodeJS.ErrnoException).code : s)));
-      // Both threads took chunks: fails when this thread stats everything (no share: taken [0], or nothing sent).
-      expect(taken).toHaveLength(1);
-      expect(taken[0]).toBeGreaterThan(0);
-      expect(taken[0]).toBeLessThan(Math.ceil(paths.length / 256));
-      // Still a worker for the read's tasks.
-      expect(pool.alive).toBe(1);
-      expect((await pool.run([{ path: file, source: 'claude', size: 3, mtimeMs: 0 }])).results).toHaveLength(1);
-    } finally {
-      await pool.close();
-    }
-  });
-
-  it('gives every stat when its worker dies holding a chunk of them (this thread stats that chunk), and when it has none', async () => {
-    const dying = join(root, 'dies-on-stats.cjs');
-    await writeFile(dying, "const { parentPort } = require('node:worker_threads'); parentPort.postMessage('baton-scan-worker-ready'); parentPort.on('message', (m) => { if (m && m.statShare) { Atomics.add(new Int32Array(m.statShare.next), 0, 1); process.exit(4); } });");
-    const paths = Array.from({ length: 20_000 }, (_, i) => (i % 2 === 0 ? root : join(root, 'missing.jsonl')));
-    const alone = (await nodeImportReader.statMany!(paths)).map((s) => (s instanceof Error ? (s as NodeJS.ErrnoException).code : s));
-    for (const workerFileOf of [dying, join(root, 'no-such-worker.cjs')]) {
-      const pool = startScanPool({ workers: 1, workerFile: workerFileOf, inThread });
-      try {
-        await pool.run([{ path: join(root, 'none.jsonl'), source: 'claude', size: 10, mtimeMs: 0 }]);
-        expect((await statWithPool(pool, paths)).map((s) => (s instanceof Error ? (s as NodeJS.ErrnoException).code : s))).toEqual(alone);
-      } finally {
-        await pool.close();
-      }
-    }
-  });
-
-  it('is started for a cold CLI listing before its files are counted, then closed below POOL_MIN_FILES or grown to the workers the count asks for', async () => {
-    const few = startEarlyPool({ env: {} });
-    const many = startEarlyPool({ env: {} });
-    try {
-      if (availableParallelism() < 2) return expect([few, many]).toEqual([null, null]);
-      const cliWorkers = Math.min(SCAN_WORKERS, availableParallelism() - 1);
-      expect([few!.alive, many!.alive]).toEqual([cliWorkers, cliWorkers]);
-      expect(await fitEarlyPool(few, POOL_MIN_FILES - 1, { env: {} })).toBeNull();
-      expect(few!.alive).toBe(0);
-      // This process never capped its heap: the count asks for what the pool has.
-      expect(await fitEarlyPool(many, POOL_MIN_FILES, { env: {} })).toBe(many);
-      expect(many!.alive).toBe(cliWorkers);
-      expect(await fitEarlyPool(many, POOL_MIN_FILES, { env: { BATON_SCAN_WORKERS: '2' } })).toBe(many);
-      expect(many!.alive).toBe(2);
-      expect(await fitEarlyPool(null, POOL_MIN_FILES, { env: {} })).toBeNull();
-    } finally {
-      await Promise.all([few?.close(), many?.close()]);
-    }
-  });
 
   it('is the file scan-pool.ts looks for next to each bundle', () => {
     expect(POOL_WORKER_FILE).toBe(SCAN_WORKER_FILE);

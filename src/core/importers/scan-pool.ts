@@ -6,8 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { markPhase } from '../perf/phase-trace.js';
 import { POOL_TASK_FILES, SCAN_WORKER_YOUNG_MB } from './limits.js';
-import { isStatShareReply, isTaskReply, WORKER_READY, type ScanTask, type ScanWorkerData, type StatShareTask } from './scan-worker-protocol.js';
-import type { StatShare } from './stat-share.js';
+import { isTaskReply, WORKER_READY, type ScanTask, type ScanWorkerData } from './scan-worker-protocol.js';
 import type { JobResult, SummarizeJob } from './summarize-jobs.js';
 
 /** The worker's bundle, written next to every bundle that scans (scripts/build-scan-worker.js). */
@@ -32,15 +31,6 @@ export interface ScanPool {
   /** Tasks this thread took from the queue while the workers were busy (threadShare). */
   readonly shared: number;
   run(jobs: readonly SummarizeJob[]): Promise<PoolRun>;
-  /**
-   * A worker takes part in the scan's stats (stat-share.ts), before any task: resolves with the
-   * chunks it stat'ed once it found none left, or 0 once it cannot (no worker alive, it died, the
-   * pool closed). A worker still loading starts on the share when it is up: the chunks it did not
-   * claim by then are the scan thread's.
-   */
-  shareStats(share: StatShare): Promise<number>;
-  /** Starts workers up to `total` (a pool started before the scan knew its file count: issue 15, seventeenth sitting). */
-  grow(total: number): void;
   /**
    * No task is to come: each worker ends as soon as the queue holds nothing for it. A cold
    * listing's two workers (~15-25 MB each) idled to the end of its read while its thread settled
@@ -80,8 +70,6 @@ interface Slot {
   ready: boolean;
   task: Task | null;
   dead: boolean;
-  /** Its part in the scan's stats, while it runs: called once, with the chunks it took (0 when it died). */
-  statShare: ((chunks: number) => void) | null;
 }
 
 /** Where this module's worker lives: the bundle beside the running bundle, else the TypeScript source (run through tsx). */
@@ -179,14 +167,7 @@ export function startScanPool(options: ScanPoolOptions): ScanPool {
     retireIdle();
   };
 
-  const endStatShare = (slot: Slot, chunks: number): void => {
-    const done = slot.statShare;
-    slot.statShare = null;
-    done?.(chunks);
-  };
-
   const drop = (slot: Slot): void => {
-    endStatShare(slot, 0);
     if (slot.dead) return;
     slot.dead = true;
     const task = slot.task;
@@ -196,42 +177,37 @@ export function startScanPool(options: ScanPoolOptions): ScanPool {
     pump();
   };
 
-  /** Starts one more worker; false when it cannot start (the rest then runs without it). */
-  const spawn = (): boolean => {
-    if (!entry) return false;
-    let worker: Worker;
-    try {
-      const workerData: ScanWorkerData = { nice: options.nice ?? 0 };
-      worker = entry.source ? sourceWorker(entry.file, workerData) : new Worker(entry.file, { workerData, resourceLimits: WORKER_LIMITS });
-    } catch {
-      return false;
-    }
-    const slot: Slot = { worker, ready: false, task: null, dead: false, statShare: null };
-    slots.push(slot);
-    worker.on('message', (message: unknown) => {
-      // Its share of the stats ends before any task of its own (both come after its ready).
-      if (slot.statShare && isStatShareReply(message)) return endStatShare(slot, message.statShareChunks);
-      if (!slot.ready) {
-        if (message === WORKER_READY) {
-          slot.ready = true;
-          pump();
-        } else drop(slot);
-        return;
+  if (entry) {
+    for (let n = 0; n < options.workers; n++) {
+      let worker: Worker;
+      try {
+        const workerData: ScanWorkerData = { nice: options.nice ?? 0 };
+        worker = entry.source ? sourceWorker(entry.file, workerData) : new Worker(entry.file, { workerData, resourceLimits: WORKER_LIMITS });
+      } catch {
+        break;
       }
-      const task = slot.task;
-      if (!task || !isTaskReply(message) || message.id !== task.id || message.results.length !== task.jobs.length) return drop(slot);
-      slot.task = null;
-      // A trace (BATON_PHASE_TRACE) shows the workers ran: the installed package's test checks it.
-      markPhase('scan-worker-answered');
-      task.done({ results: message.results, bytes: message.bytes });
-      pump();
-    });
-    worker.on('error', () => drop(slot));
-    worker.on('exit', () => drop(slot));
-    return true;
-  };
-
-  for (let n = 0; n < options.workers; n++) if (!spawn()) break;
+      const slot: Slot = { worker, ready: false, task: null, dead: false };
+      slots.push(slot);
+      worker.on('message', (message: unknown) => {
+        if (!slot.ready) {
+          if (message === WORKER_READY) {
+            slot.ready = true;
+            pump();
+          } else drop(slot);
+          return;
+        }
+        const task = slot.task;
+        if (!task || !isTaskReply(message) || message.id !== task.id || message.results.length !== task.jobs.length) return drop(slot);
+        slot.task = null;
+        // A trace (BATON_PHASE_TRACE) shows the workers ran: the installed package's test checks it.
+        markPhase('scan-worker-answered');
+        task.done({ results: message.results, bytes: message.bytes });
+        pump();
+      });
+      worker.on('error', () => drop(slot));
+      worker.on('exit', () => drop(slot));
+    }
+  }
 
   return {
     get alive() {
@@ -250,20 +226,6 @@ export function startScanPool(options: ScanPoolOptions): ScanPool {
       const runs = await Promise.all(parts);
       return { results: runs.flatMap((r) => r.results), bytes: runs.reduce((sum, r) => sum + r.bytes, 0) };
     },
-    shareStats(share) {
-      const slot = slots.find((s) => !s.dead && s.statShare === null);
-      if (!slot || closed) return Promise.resolve(0);
-      return new Promise<number>((done) => {
-        slot.statShare = done;
-        // Posted before the worker is ready if need be: its port holds the message until it listens.
-        const message: StatShareTask = { statShare: share };
-        slot.worker.postMessage(message);
-      });
-    },
-    grow(total) {
-      while (!closed && !retiring && slots.length < total) if (!spawn()) break;
-      pump();
-    },
     retireWhenIdle() {
       retiring = true;
       pump();
@@ -272,7 +234,6 @@ export function startScanPool(options: ScanPoolOptions): ScanPool {
       closed = true;
       // A task still in flight (the scan failed part-way) is finished here, so no await hangs.
       for (const slot of slots) {
-        endStatShare(slot, 0);
         const task = slot.task;
         slot.task = null;
         slot.dead = true;

@@ -7,7 +7,6 @@ import type { ScanOptions } from './scan.js';
 import type { StateLookup } from './scan-cache.js';
 import { poolSize, scanWorkerEntry, startScanPool, type ScanPool } from './scan-pool.js';
 import type { FileState } from './summarize-file.js';
-import { newStatShare, statNextChunk, statShareDone, statShareResults } from './stat-share.js';
 import { resultValue, summarizeForScan, type SummarizeJob } from './summarize-jobs.js';
 import { timeSlicer } from './time-slicer.js';
 
@@ -127,58 +126,11 @@ function takeOut<V>(from: Map<number, V>, keys: readonly number[]): Map<number, 
  * summarizes a failed worker's files in this thread, the same way.
  */
 export function startPoolFor(newFiles: number, options: Pick<ScanOptions, 'workers' | 'env'> & { onPartial?: unknown }): ScanPool | null {
-  return newFiles < POOL_MIN_FILES ? null : startPool(options);
-}
-
-/** startPoolFor without a count: sized from what is known now (the heap cap is set after discovery). */
-function startPool(options: Pick<ScanOptions, 'workers' | 'env'> & { onPartial?: unknown }): ScanPool | null {
   // After the scan's heap cap is set (readAndSettle: limitScanHeapGrowth before any pool starts).
   const workers = poolSize(workersWanted(options, { threadShare: !options.onPartial }));
-  if (workers === 0 || scanWorkerEntry() === null) return null;
+  if (workers === 0 || newFiles < POOL_MIN_FILES || scanWorkerEntry() === null) return null;
   // A scan that lists its rows as it reads (onPartial) runs behind a page being loaded and drawn: its workers yield the cores to it.
   const nice = options.onPartial ? SCAN_WORKER_NICE : 0;
   // Without a page (a CLI listing) this thread summarizes too while the workers are busy: it idled half a cold listing.
   return startScanPool({ workers, nice, threadShare: !options.onPartial, inThread: (jobs) => summarizeForScan(nodeImportReader, jobs, timeSlicer(SCAN_SLICE_MS)) });
-}
-
-/**
- * A cold CLI listing's pool, started before discovery (readAndSettle): its worker loads while the
- * folders are listed and then takes its part of the stats (statWithPool). Started after discovery,
- * it loaded while this thread stat'ed 20,000 files alone, then waited ~0.3-0.4 s for its first task
- * (bench/README.md, issue 15, sixteenth sitting). Sized without a count: the heap is not capped yet,
- * so a CLI listing on two cores starts one worker, which is what fewer than SCAN_HEAP_CAP_MIN_FILES
- * files get; fitEarlyPool sets it right once discovery counted.
- */
-export function startEarlyPool(options: Pick<ScanOptions, 'workers' | 'env'>): ScanPool | null {
-  return startPool(options);
-}
-
-/**
- * The early pool for `files` files found (after limitScanHeapGrowth): closed (null) below
- * POOL_MIN_FILES, as startPoolFor would not have started it; grown to the workers the count asks
- * for (a capped heap keeps SCAN_WORKERS) otherwise.
- */
-export async function fitEarlyPool(pool: ScanPool | null, files: number, options: Pick<ScanOptions, 'workers' | 'env'>): Promise<ScanPool | null> {
-  if (!pool) return null;
-  if (files < POOL_MIN_FILES) {
-    await pool.close();
-    return null;
-  }
-  pool.grow(poolSize(workersWanted(options, { threadShare: true })));
-  return pool;
-}
-
-/**
- * Every path's stat (as statMany gives them), this thread and one of `pool`'s workers claiming
- * chunks of the list from each other (stat-share.ts). A worker still loading takes what is left
- * when it is up; one that dies leaves its chunk to this thread.
- */
-export async function statWithPool(pool: ScanPool, paths: string[]): Promise<Array<ImportStat | Error>> {
-  const share = newStatShare(paths);
-  const helper = pool.shareStats(share);
-  // One chunk a turn, as statMany yields every STAT_BATCH files.
-  while (statNextChunk(share)) await new Promise<void>((resolve) => setImmediate(resolve));
-  // A chunk the worker holds is being written: its answer (or its death) says when it is done.
-  if (!statShareDone(share)) await helper;
-  return statShareResults(share);
 }

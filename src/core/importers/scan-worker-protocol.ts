@@ -1,4 +1,3 @@
-import type { StatShare } from './stat-share.js';
 import type { JobResult, SummarizeJob } from './summarize-jobs.js';
 
 /**
@@ -15,20 +14,6 @@ export interface ScanTaskReply {
   results: JobResult[];
   /** Bytes the worker read for this task (the scan's bytesRead). */
   bytes: number;
-}
-
-/** The scan's stats to take part in (stat-share.ts): sent before any task, answered once no chunk is left. */
-export interface StatShareTask {
-  statShare: StatShare;
-}
-
-export interface StatShareReply {
-  /** Chunks the worker stat'ed. */
-  statShareChunks: number;
-}
-
-export function isStatShareReply(value: unknown): value is StatShareReply {
-  return typeof value === 'object' && value !== null && typeof (value as Partial<StatShareReply>).statShareChunks === 'number';
 }
 
 /** What a worker is started with (worker_threads workerData). */

@@ -1,8 +1,7 @@
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { nodeImportReader } from './reader.js';
-import { WORKER_READY, type ScanTask, type ScanTaskReply, type ScanWorkerData, type StatShareReply, type StatShareTask } from './scan-worker-protocol.js';
-import { isStatShare, statNextChunk } from './stat-share.js';
+import { WORKER_READY, type ScanTask, type ScanTaskReply, type ScanWorkerData } from './scan-worker-protocol.js';
 import { summarizeForScan } from './summarize-jobs.js';
 
 /**
@@ -24,15 +23,7 @@ if (port) {
       // Not allowed here: same work, same results, only not yielding to the page.
     }
   }
-  port.on('message', (task: ScanTask | StatShareTask) => {
-    if ('statShare' in task) {
-      // Synchronous: the scan waits for its stats, and this thread has nothing else to do before them.
-      let chunks = 0;
-      if (isStatShare(task.statShare)) while (statNextChunk(task.statShare)) chunks += 1;
-      const reply: StatShareReply = { statShareChunks: chunks };
-      port.postMessage(reply);
-      return;
-    }
+  port.on('message', (task: ScanTask) => {
     // summarizeForScan catches per file; were it to reject, the worker dies and the pool re-runs the task.
     void summarizeForScan(nodeImportReader, task.jobs).then(({ results, bytes }) => {
       const reply: ScanTaskReply = { id: task.id, results, bytes };

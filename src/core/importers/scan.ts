@@ -1,13 +1,13 @@
 import { candidateFromState, candidateWithNote, ZST_NOTE } from './candidate.js';
 import { messagesOf } from './digest.js';
-import { discoverSessionFiles, type DiscoverResult, type FoundFile } from './discover.js';
+import { discoverSessionFiles, type FoundFile } from './discover.js';
 import { statForFirstRows } from './first-rows.js';
 export type { FoundFile } from './discover.js';
 import { errnoOf } from './errors.js';
 import { timeSlicer } from './time-slicer.js';
 import { SCAN_CONCURRENCY, SCAN_FIRST_ROWS, SCAN_READ_BATCH, SCAN_SLICE_MS, WHOLE_READ_MAX_BYTES } from './limits.js';
 import type { ScanPool } from './scan-pool.js';
-import { fitEarlyPool, isNewFile, startEarlyPool, startPoolFor, statWithPool, summarizeInPool } from './scan-pooling.js';
+import { isNewFile, startPoolFor, summarizeInPool } from './scan-pooling.js';
 import { locateAgentDirs } from './locate.js';
 import { nodeImportReader, statAll, type ImportReader, type ImportStat } from './reader.js';
 import { emptyCache, loadScanCache, NO_STATES, openScanCacheWriter, stateLookup, type ScanCache, type ScanCacheWriter, type StateLookup } from './scan-cache.js';
@@ -436,26 +436,16 @@ async function readAndSettle(options: FullScanOptions): Promise<SettledScan> {
   const previous = loadedIndex?.entries ?? null;
   const known = new Map<string, IndexEntry>();
   for (const e of previous ?? []) known.set(e.path, e);
-  // A cold scan (no index): every file it finds is new, so the workers start before discovery,
-  // load while the folders are listed and take their part of the stats (statWithPool). The first
-  // batch is still read here: workers reniced behind a page (SCAN_WORKER_NICE) came back with it
-  // later than this thread did on a busy machine. Not behind a page (onPartial): there the
-  // workers' loading competed with the page's own.
-  const coldCli = previous === null && !options.onPartial && options.pool === undefined && options.reader === undefined;
-  const unfitPool = coldCli ? startEarlyPool(options) : null;
-  let found: DiscoverResult;
-  try {
-    found = await discoverSessionFiles(reader, dirs, options.source);
-  } catch (error) {
-    await unfitPool?.close();
-    throw error;
-  }
+  const found = await discoverSessionFiles(reader, dirs, options.source);
   markPhase('scan-discovered');
   // The entries and the discovery's arrays stay alive through the whole read, among every file's garbage.
   // Only a host lists rows as it reads (onPartial), and it keeps the entries for its life.
   limitScanHeapGrowth(found.files.length, options.onPartial !== undefined);
-  // Sized for the count now (the heap cap just set), or closed for a few files.
-  const earlyPool = await fitEarlyPool(unfitPool, found.files.length, options);
+  // A cold scan (no index) of many files: every file found is new, so the workers start now and
+  // load while the files are stat'ed. The first batch is still read here: workers reniced behind a
+  // page (SCAN_WORKER_NICE) came back with it later than this thread did on a busy machine.
+  // Not behind a page (onPartial): there the workers' loading competed with the page's own.
+  const earlyPool = previous === null && !options.onPartial && options.pool === undefined && options.reader === undefined ? startPoolFor(found.files.length, options) : null;
   for (const [reason, n] of Object.entries(found.skipped)) stats.skippedReasons[reason] = n;
   stats.files = found.files.length;
 
@@ -465,7 +455,7 @@ async function readAndSettle(options: FullScanOptions): Promise<SettledScan> {
   // Codex file is stat'ed (first-rows.ts); the rest is stat'ed once they are listed, before the
   // scan's own workers start: nothing else needs every stat before.
   const twoStep = options.onPartial && previous === null && options.pool === undefined ? await statForFirstRows(reader, found.files, SCAN_FIRST_ROWS) : null;
-  const fileStats = twoStep ? twoStep.stats : earlyPool ? await statWithPool(earlyPool, paths) : await statAll(reader, paths);
+  const fileStats = twoStep ? twoStep.stats : await statAll(reader, paths);
   markPhase('scan-stats');
   const next: IndexEntry[] = [];
   const toRead: number[] = [];
