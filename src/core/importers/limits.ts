@@ -95,6 +95,15 @@ export const SCAN_WORKERS = 2;
  */
 export const SCAN_WORKER_YOUNG_MB = 6;
 /**
+ * Young generation of a CLI listing's worker while the scan's heap grows freely (fewer than
+ * SCAN_HEAP_CAP_MIN_FILES files: one worker, scan-pooling.ts workerYoungMb). Each task's 64 states
+ * outlived the 6 MB nursery's scavenges and were promoted; at 16 MB the worker's CPU over the same
+ * 6,000 files fell 281 ms (-12.6 %, 9 of 9 alternated rounds), its heap ~20 MB larger
+ * (bench/README.md, issue 15, seventeenth sitting). A capped heap (100,000 sessions, two workers)
+ * and a host's scan keep SCAN_WORKER_YOUNG_MB: their peak is what is measured there.
+ */
+export const SCAN_WORKER_FREE_YOUNG_MB = 16;
+/**
  * A full scan of at least this many session files caps V8's heap growth (perf/heap-growth.ts)
  * before it reads them; a smaller one leaves the growth to V8. The cap is for the 100,000-session
  * peak (its read ends with ~110 MB alive). At 20,000 sessions ~25 MB stay alive, and the cap made

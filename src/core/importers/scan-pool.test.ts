@@ -5,8 +5,8 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildScanWorker, SCAN_WORKER_FILE } from '../../../scripts/build-scan-worker.js';
 import { seededRandom } from '../test-support/seeded-random.js';
-import { POOL_MIN_FILES, POOL_TASK_FILES, SCAN_HEAP_CAP_MIN_FILES, SCAN_WORKERS, WHOLE_READ_MAX_BYTES } from './limits.js';
-import { defaultWorkers, startPoolFor, workersWanted } from './scan-pooling.js';
+import { POOL_MIN_FILES, POOL_TASK_FILES, SCAN_HEAP_CAP_MIN_FILES, SCAN_WORKER_FREE_YOUNG_MB, SCAN_WORKER_YOUNG_MB, SCAN_WORKERS, WHOLE_READ_MAX_BYTES } from './limits.js';
+import { defaultWorkers, startPoolFor, workersWanted, workerYoungMb } from './scan-pooling.js';
 import { nodeImportReader, type ImportReader } from './reader.js';
 import { scanCandidateIndexFull } from './scan.js';
 import { SCAN_WORKER_FILE as POOL_WORKER_FILE, startScanPool, type ScanPool } from './scan-pool.js';
@@ -196,6 +196,25 @@ describe('the scan worker pool', () => {
     const [below, capped] = await Promise.all([child(SCAN_HEAP_CAP_MIN_FILES - 1), child(SCAN_HEAP_CAP_MIN_FILES)]);
     expect([below, capped]).toEqual([Math.max(1, Math.min(SCAN_WORKERS, availableParallelism() - 1)), SCAN_WORKERS]);
   }, 60_000);
+
+  it('gives a CLI listing’s worker a larger young generation while its heap grows freely, the small one to a capped heap or a host’s scan', async () => {
+    expect(SCAN_WORKER_FREE_YOUNG_MB).toBeGreaterThan(SCAN_WORKER_YOUNG_MB);
+    expect([workerYoungMb(true, false), workerYoungMb(true, true), workerYoungMb(false, false), workerYoungMb(false, true)]).toEqual([SCAN_WORKER_FREE_YOUNG_MB, SCAN_WORKER_YOUNG_MB, SCAN_WORKER_YOUNG_MB, SCAN_WORKER_YOUNG_MB]);
+    // The worker runs with the size asked for: this one answers each task with its own limit as `bytes`.
+    const reporting = join(root, 'reports-young.cjs');
+    await writeFile(reporting, "const { parentPort, resourceLimits } = require('node:worker_threads'); parentPort.postMessage('baton-scan-worker-ready'); parentPort.on('message', (t) => parentPort.postMessage({ id: t.id, results: t.jobs.map(() => ({ ok: false, code: null, message: 'x' })), bytes: resourceLimits.maxYoungGenerationSizeMb }));");
+    const job: SummarizeJob = { path: join(root, 'none.jsonl'), source: 'claude', size: 10, mtimeMs: 0 };
+    const sizes: number[] = [];
+    for (const youngMb of [undefined, SCAN_WORKER_FREE_YOUNG_MB]) {
+      const pool = startScanPool({ workers: 1, workerFile: reporting, inThread, ...(youngMb !== undefined ? { youngMb } : {}) });
+      try {
+        sizes.push((await pool.run([job])).bytes);
+      } finally {
+        await pool.close();
+      }
+    }
+    expect(sizes).toEqual([SCAN_WORKER_YOUNG_MB, SCAN_WORKER_FREE_YOUNG_MB]);
+  });
 
   it('is the file scan-pool.ts looks for next to each bundle', () => {
     expect(POOL_WORKER_FILE).toBe(SCAN_WORKER_FILE);

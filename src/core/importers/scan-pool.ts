@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { Worker, type ResourceLimits } from 'node:worker_threads';
 import { markPhase } from '../perf/phase-trace.js';
 import { POOL_TASK_FILES, SCAN_WORKER_YOUNG_MB } from './limits.js';
 import { isTaskReply, WORKER_READY, type ScanTask, type ScanWorkerData } from './scan-worker-protocol.js';
@@ -57,6 +57,8 @@ export interface ScanPoolOptions {
    * the page.
    */
   threadShare?: boolean;
+  /** Each worker's young generation (MB); default SCAN_WORKER_YOUNG_MB (scan-pooling.ts workerYoungMb picks). */
+  youngMb?: number;
 }
 
 interface Task {
@@ -85,12 +87,10 @@ export function scanWorkerEntry(): { file: string; source: boolean } | null {
   return import.meta.url.endsWith('.ts') && existsSync(source) ? { file: source, source: true } : null;
 }
 
-const WORKER_LIMITS = { maxYoungGenerationSizeMb: SCAN_WORKER_YOUNG_MB };
-
 /** A worker for a TypeScript entry: tsx's CommonJS hook registered first (development and tests only). */
-function sourceWorker(file: string, workerData: ScanWorkerData): Worker {
+function sourceWorker(file: string, workerData: ScanWorkerData, resourceLimits: ResourceLimits): Worker {
   const tsx = createRequire(import.meta.url).resolve('tsx/cjs/api');
-  return new Worker(`require(${JSON.stringify(tsx)}).register(); require(${JSON.stringify(file)});`, { eval: true, workerData, resourceLimits: WORKER_LIMITS });
+  return new Worker(`require(${JSON.stringify(tsx)}).register(); require(${JSON.stringify(file)});`, { eval: true, workerData, resourceLimits });
 }
 
 /** How many workers a cold scan starts: `requested`, but none on one core (they would only compete with the scan). */
@@ -100,6 +100,7 @@ export function poolSize(requested: number): number {
 
 export function startScanPool(options: ScanPoolOptions): ScanPool {
   const entry = options.workerFile !== undefined ? { file: options.workerFile, source: options.workerFile.endsWith('.ts') } : scanWorkerEntry();
+  const resourceLimits: ResourceLimits = { maxYoungGenerationSizeMb: options.youngMb ?? SCAN_WORKER_YOUNG_MB };
   const slots: Slot[] = [];
   const queue: Task[] = [];
   let nextId = 0;
@@ -182,7 +183,7 @@ export function startScanPool(options: ScanPoolOptions): ScanPool {
       let worker: Worker;
       try {
         const workerData: ScanWorkerData = { nice: options.nice ?? 0 };
-        worker = entry.source ? sourceWorker(entry.file, workerData) : new Worker(entry.file, { workerData, resourceLimits: WORKER_LIMITS });
+        worker = entry.source ? sourceWorker(entry.file, workerData, resourceLimits) : new Worker(entry.file, { workerData, resourceLimits });
       } catch {
         break;
       }

@@ -1,7 +1,7 @@
 import type { FoundFile } from './discover.js';
 import { availableParallelism } from 'node:os';
 import { heapGrowthCapped } from '../perf/heap-growth.js';
-import { POOL_MIN_FILES, SCAN_SLICE_MS, SCAN_WORKER_NICE, SCAN_WORKERS } from './limits.js';
+import { POOL_MIN_FILES, SCAN_SLICE_MS, SCAN_WORKER_FREE_YOUNG_MB, SCAN_WORKER_NICE, SCAN_WORKER_YOUNG_MB, SCAN_WORKERS } from './limits.js';
 import { nodeImportReader, type ImportStat } from './reader.js';
 import type { ScanOptions } from './scan.js';
 import type { StateLookup } from './scan-cache.js';
@@ -47,6 +47,16 @@ export function workersWanted(options: Pick<ScanOptions, 'workers' | 'env'>, sca
 export function defaultWorkers(threadShare: boolean, heapCapped: boolean, cores: number): number {
   if (!threadShare || heapCapped) return SCAN_WORKERS;
   return Math.max(1, Math.min(SCAN_WORKERS, cores - 1));
+}
+
+/**
+ * Each worker's young generation (MB) for a scan: SCAN_WORKER_FREE_YOUNG_MB where defaultWorkers
+ * starts one worker fewer than the cores (a CLI listing, threadShare, its heap growing freely):
+ * with a 6 MB nursery each task's states were promoted and the worker's GC was ~12 % of its CPU
+ * more (seventeenth sitting). A capped heap (100,000 sessions) or a host's scan keeps the small one.
+ */
+export function workerYoungMb(threadShare: boolean, heapCapped: boolean): number {
+  return threadShare && !heapCapped ? SCAN_WORKER_FREE_YOUNG_MB : SCAN_WORKER_YOUNG_MB;
 }
 
 /** Each batch's summaries from the pool, by index into `files`; null for a batch read in the scan's thread. */
@@ -132,5 +142,6 @@ export function startPoolFor(newFiles: number, options: Pick<ScanOptions, 'worke
   // A scan that lists its rows as it reads (onPartial) runs behind a page being loaded and drawn: its workers yield the cores to it.
   const nice = options.onPartial ? SCAN_WORKER_NICE : 0;
   // Without a page (a CLI listing) this thread summarizes too while the workers are busy: it idled half a cold listing.
-  return startScanPool({ workers, nice, threadShare: !options.onPartial, inThread: (jobs) => summarizeForScan(nodeImportReader, jobs, timeSlicer(SCAN_SLICE_MS)) });
+  const youngMb = workerYoungMb(!options.onPartial, heapGrowthCapped());
+  return startScanPool({ workers, nice, youngMb, threadShare: !options.onPartial, inThread: (jobs) => summarizeForScan(nodeImportReader, jobs, timeSlicer(SCAN_SLICE_MS)) });
 }
