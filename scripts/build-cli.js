@@ -14,7 +14,7 @@ import * as nodeV8 from 'node:v8';
 import { Script } from 'node:vm';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { compileCli, compileFastHandoff, compileFastList, compileHandoff, FAST_HANDOFF_BUNDLE, FAST_HANDOFF_CACHE, compilePicker, compileShow, CLI_BUNDLE, PICKER_BUNDLE, PICKER_CACHE, CLI_CACHE, FAST_LIST_CACHE, HANDOFF_BUNDLE, HANDOFF_CACHE, LIST_BUNDLE, LIST_CACHE, RESUME_BUNDLE, RESUME_CACHE, SHOW_BUNDLE, SHOW_CACHE } from '../bin/load-cli.js';
+import { bundleSource, wrapBundle, FAST_LIST_BUNDLE, compileCli, compileFastHandoff, compileFastList, compileHandoff, FAST_HANDOFF_BUNDLE, FAST_HANDOFF_CACHE, compilePicker, compileShow, CLI_BUNDLE, PICKER_BUNDLE, PICKER_CACHE, CLI_CACHE, FAST_LIST_CACHE, HANDOFF_BUNDLE, HANDOFF_CACHE, LIST_BUNDLE, LIST_CACHE, RESUME_BUNDLE, RESUME_CACHE, SHOW_BUNDLE, SHOW_CACHE } from '../bin/load-cli.js';
 
 /**
  * zod's `locales` namespace (`z.locales`, `z.core.locales`) re-exports its 50 error-message
@@ -245,11 +245,11 @@ await writeFile(HANDOFF_BUNDLE, asciiOnly(readFileSync(HANDOFF_BUNDLE, 'utf8')))
 await build({ ...parsesRarely, plugins: [...parsesRarely.plugins, fsPromisesOnFirstUse(), v8OnFirstUse()], entryPoints: ['src/cli/resume-main.ts'], outfile: RESUME_BUNDLE, sourcemap: false });
 // ASCII only (see asciiOnly): one regex literal of trim-tool-output.ts made the picker's whole 0.9 MB
 // source a two-byte string, read and decoded before its first screen.
-await writeFile(RESUME_BUNDLE, asciiOnly(readFileSync(RESUME_BUNDLE, 'utf8')));
+await storeWrapped(RESUME_BUNDLE);
 // The picker's first screen from a running host (src/cli/picker-main.ts): the host's client, the
 // list view and clack, without the store, the scanner and commander the resume bundle holds.
 await build({ ...parsesRarely, plugins: [...parsesRarely.plugins, fsPromisesOnFirstUse()], entryPoints: ['src/cli/picker-main.ts'], outfile: PICKER_BUNDLE, sourcemap: false });
-await writeFile(PICKER_BUNDLE, asciiOnly(readFileSync(PICKER_BUNDLE, 'utf8')));
+await storeWrapped(PICKER_BUNDLE);
 // `baton show` alone (src/cli/show-main.ts): `show --all --json` of a big session is measured against a bare parse.
 await build({ ...cliOptions, entryPoints: ['src/cli/show-main.ts'], outfile: SHOW_BUNDLE });
 // `baton list` with no host to ask (src/cli/list-main.ts): a warm listing reads the candidate index,
@@ -258,11 +258,12 @@ await build({ ...cliOptions, entryPoints: ['src/cli/show-main.ts'], outfile: SHO
 // never calls it.
 await build({ ...parsesRarely, plugins: [...parsesRarely.plugins, fsPromisesOnFirstUse(), v8OnFirstUse()], entryPoints: ['src/cli/list-main.ts'], outfile: LIST_BUNDLE, sourcemap: false });
 // ASCII only, as the handoff's: three regex characters made its whole source a two-byte string.
-await writeFile(LIST_BUNDLE, asciiOnly(readFileSync(LIST_BUNDLE, 'utf8')));
+await storeWrapped(LIST_BUNDLE);
 
 // `baton list --json` with a host running: a small bundle bin/baton.js tries before the whole CLI.
 // Same options as the others: it also starts an encrypted store's keychain read (the keyring binding stays external).
-await build({ ...parsesRarely, plugins: [...parsesRarely.plugins, fsPromisesOnFirstUse()], entryPoints: ['src/cli/list-fast.ts'], outfile: join(dirname(CLI_BUNDLE), 'baton-list.cjs'), sourcemap: false });
+await build({ ...parsesRarely, plugins: [...parsesRarely.plugins, fsPromisesOnFirstUse()], entryPoints: ['src/cli/list-fast.ts'], outfile: FAST_LIST_BUNDLE, sourcemap: false });
+await storeWrapped(FAST_LIST_BUNDLE);
 // `baton handoff --messages FILE` with a host running (src/cli/handoff-fast.ts): the request goes to
 // the host, which lands and takes the session; this bundle only reads the file, talks and prints.
 await build({ ...parsesRarely, entryPoints: ['src/cli/handoff-fast.ts'], outfile: FAST_HANDOFF_BUNDLE, sourcemap: false });
@@ -490,8 +491,17 @@ function asciiOnly(source) {
   return source.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
+/**
+ * Rewrites a bundle as the function bin/load-cli.js compiles (wrapBundle), ASCII only: the
+ * launcher then compiles the file's string itself, with no wrapped copy of it (bundleSource; issue
+ * 15, bench/README.md "Seventeenth sitting"). For the bundles only the launcher runs: the picker's
+ * and the listings'. Test: scripts/launcher-wrapped.test.js.
+ */
+async function storeWrapped(file) {
+  await writeFile(file, wrapBundle(asciiOnly(readFileSync(file, 'utf8'))));
+}
+
 /** The code cache of a bundle compiled but not run: only what V8 compiles eagerly. */
 function compileOnlyCache(file) {
-  const source = readFileSync(file, 'utf8');
-  return new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file }).createCachedData();
+  return new Script(bundleSource(file), { filename: file }).createCachedData();
 }
