@@ -388,15 +388,8 @@ const resume = compileResume();
 spawnSync(process.execPath, ['-e', warmResume], { env: { ...process.env, ...listEnv }, stdio: ['ignore', 'ignore', 'inherit'], timeout: 60_000 });
 if (!existsSync(RESUME_CACHE)) throw new Error(`build-cli: the resume bundle's warm-up wrote no ${RESUME_CACHE}`);
 
-// The fast-list bundle's cache, warmed by a call that reaches the socket check (no host here).
-const fast = compileFastList();
-const saved = { home: process.env.BATON_HOME, runtime: process.env.XDG_RUNTIME_DIR };
-process.env.BATON_HOME = process.env.XDG_RUNTIME_DIR = join(scratch, 'no-host');
-await fast.cli.tryFastList(['node', 'baton', 'list', '--json', '--limit', '1']);
-process.env.BATON_HOME = saved.home;
-if (saved.runtime === undefined) delete process.env.XDG_RUNTIME_DIR;
-else process.env.XDG_RUNTIME_DIR = saved.runtime;
-await writeFile(FAST_LIST_CACHE, fast.script.createCachedData());
+// The fast-list bundle's cache, warmed by a hosted listing (warmFastList).
+await warmFastList();
 
 // The hosted handoff's cache, warmed by a handoff to a host: a `baton serve` of this build in a
 // scratch data dir, so the connection, the request and the report are in it, not only the load.
@@ -412,6 +405,18 @@ const probes = [
   { bundle: PICKER_BUNDLE, cache: PICKER_CACHE, runs: [['resume']] },
   { bundle: SHOW_BUNDLE, cache: SHOW_CACHE, runs: [['show', 'nope'], ['show', 'nope', '--json'], ['show', '--help']] },
   { bundle: LIST_BUNDLE, cache: LIST_CACHE, runs: [['list', '--json', '--no-host', '--no-agents'], ['list', '--no-agents', '--no-host'], ['list', '--help'], ['list', '--limit', 'x']] },
+  // The hosted listing in ways its warm-up did not take (a limit, a source, a directory, a bad limit the full CLI reports).
+  {
+    bundle: FAST_LIST_BUNDLE,
+    cache: FAST_LIST_CACHE,
+    host: true,
+    runs: [
+      ['list', '--json', '--limit', '1'],
+      ['list', '--json', '--source', 'codex', '--no-agents'],
+      ['list', '--json', '--cwd', scratch],
+      ['list', '--json', '--limit', 'x'],
+    ],
+  },
   // No host here: the fast bundle declines (the cache was warmed on the hosted path).
   { bundle: FAST_HANDOFF_BUNDLE, cache: FAST_HANDOFF_CACHE, runs: [['handoff', '--messages', messages, '--json', '--timeout', '0'], ['handoff', '--help']] },
   // With a scratch `baton serve`: the hosted path in ways the warm-up did not take (printed for
@@ -471,9 +476,43 @@ async function warmFastHandoff() {
   await writeFile(FAST_HANDOFF_CACHE, handoff.script.createCachedData());
 }
 
+/**
+ * The fast-list bundle's cache, warmed by the listing it is for: `baton list --json` answered by a
+ * `baton serve` of this build in a scratch data dir, so the connection, the handshake's proofs,
+ * the request and the answer's copy to fd 1 come compiled from the cache. Warmed by the declined
+ * path alone (a call that stopped at the socket check), every hosted listing compiled them while
+ * it ran (bench/README.md, "Seventeenth sitting"). In a child with stdout discarded: the listing
+ * writes straight to fd 1. Without a host, the declined path as before (a slower start, never wrong).
+ * Test: src/cli/list-fast-hosted.test.ts.
+ */
+async function warmFastList() {
+  // Its own empty HOME: the host lists the agents' folders there, not the builder's.
+  const { env, listening, stop } = await startScratchHost('fast-list', { HOME: join(scratch, 'fast-list-user') });
+  try {
+    if (listening) {
+      const warm = `const { compileFastList, FAST_LIST_CACHE } = require(${JSON.stringify(join(process.cwd(), 'bin', 'load-cli.js'))});
+const fast = compileFastList();
+fast.cli.tryFastList(['node', 'baton', 'list', '--json']).then((hosted) => { if (hosted) require('node:fs').writeFileSync(FAST_LIST_CACHE, fast.script.createCachedData()); });`;
+      await new Promise((done) => spawn(process.execPath, ['-e', warm], { env, stdio: ['ignore', 'ignore', 'inherit'] }).once('exit', done).once('error', done));
+      if (existsSync(FAST_LIST_CACHE)) return;
+    }
+    process.stderr.write('build-cli: the fast-list warm-up was not hosted; its cache holds the declined path only\n');
+  } finally {
+    await stop();
+  }
+  const fast = compileFastList();
+  const saved = { home: process.env.BATON_HOME, runtime: process.env.XDG_RUNTIME_DIR };
+  process.env.BATON_HOME = process.env.XDG_RUNTIME_DIR = join(scratch, 'no-host');
+  await fast.cli.tryFastList(['node', 'baton', 'list', '--json', '--limit', '1']);
+  process.env.BATON_HOME = saved.home;
+  if (saved.runtime === undefined) delete process.env.XDG_RUNTIME_DIR;
+  else process.env.XDG_RUNTIME_DIR = saved.runtime;
+  await writeFile(FAST_LIST_CACHE, fast.script.createCachedData());
+}
+
 /** `baton serve` of this build in a scratch data dir named `name`: its env, whether it listens, and how to stop it. */
-async function startScratchHost(name) {
-  const env = { ...process.env, BATON_HOME: join(scratch, `${name}-home`), XDG_RUNTIME_DIR: join(scratch, `${name}-run`) };
+async function startScratchHost(name, extraEnv = {}) {
+  const env = { ...process.env, BATON_HOME: join(scratch, `${name}-home`), XDG_RUNTIME_DIR: join(scratch, `${name}-run`), ...extraEnv };
   const serve = spawn(process.execPath, [join('bin', 'baton.js'), 'serve', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const listening = await hostListening(env, 30_000);
   const stop = async () => {
