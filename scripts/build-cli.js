@@ -336,11 +336,9 @@ await quietly(() => handoff.cli.main(['node', 'baton', 'handoff', '--cwd', scrat
 await writeFile(HANDOFF_CACHE, handoff.script.createCachedData());
 
 
-// The hosted picker's cache, warmed by the same off-screen picker (clack and the list view; the
-// host's client compiles lazily, as the fast-list bundle's does).
-const picker = compilePicker();
-await quietly(() => picker.cli.warmPicker());
-await writeFile(PICKER_CACHE, picker.script.createCachedData());
+// The hosted picker's cache, warmed by the same off-screen picker (clack and the list view) and
+// by its first screen's request to a scratch host (warmHostedPicker).
+await warmHostedPicker();
 
 // The show bundle's cache, warmed by `show --all --json` of a session landed here (no receiver:
 // the handoff saves it and says so) and by `show` of one that is not there.
@@ -508,6 +506,35 @@ fast.cli.tryFastList(['node', 'baton', 'list', '--json']).then((hosted) => { if 
   if (saved.runtime === undefined) delete process.env.XDG_RUNTIME_DIR;
   else process.env.XDG_RUNTIME_DIR = saved.runtime;
   await writeFile(FAST_LIST_CACHE, fast.script.createCachedData());
+}
+
+/**
+ * The hosted picker's cache: the off-screen picker (warmPicker), then the first screen's request
+ * answered by a `baton serve` of this build in a scratch data dir (warmHostedListing), so the
+ * host's client comes compiled from the cache as the fast-list bundle's does (warmFastList; it
+ * compiled lazily before every hosted first frame). In a child, in the host's environment; without
+ * a host, the off-screen picker alone as before. Test: src/cli/picker/resume-picker.test.ts.
+ */
+async function warmHostedPicker() {
+  const { env, listening, stop } = await startScratchHost('hosted-picker', { HOME: join(scratch, 'hosted-picker-user') });
+  try {
+    if (listening) {
+      const warm = `const { compilePicker, PICKER_CACHE } = require(${JSON.stringify(join(process.cwd(), 'bin', 'load-cli.js'))});
+const picker = compilePicker();
+(async () => {
+  await picker.cli.warmPicker();
+  if (await picker.cli.warmHostedListing()) require('node:fs').writeFileSync(PICKER_CACHE, picker.script.createCachedData());
+})();`;
+      await new Promise((done) => spawn(process.execPath, ['-e', warm], { env, stdio: ['ignore', 'ignore', 'inherit'] }).once('exit', done).once('error', done));
+      if (existsSync(PICKER_CACHE)) return;
+    }
+    process.stderr.write('build-cli: the hosted picker\'s warm-up found no host; its cache holds the off-screen picker only\n');
+  } finally {
+    await stop();
+  }
+  const picker = compilePicker();
+  await quietly(() => picker.cli.warmPicker());
+  await writeFile(PICKER_CACHE, picker.script.createCachedData());
 }
 
 /** `baton serve` of this build in a scratch data dir named `name`: its env, whether it listens, and how to stop it. */
