@@ -194,23 +194,6 @@ function narrowTextWidth() {
 }
 
 /**
- * clack's modules (@clack/core, @clack/prompts) get src/cli/picker/wrap-text.ts for fast-wrap-ansi:
- * the same wrapping, answered without fast-wrap-ansi's per-character copy when every line of a
- * frame fits (2–8 ms of the picker's first frame, bench/README.md "Seventeenth sitting").
- * wrap-text.ts's own import of fast-wrap-ansi is left as it is. Test: src/cli/picker/wrap-text.test.ts,
- * src/cli/picker/resume-picker.test.ts.
- */
-function narrowWrap() {
-  const wrapText = join(process.cwd(), 'src', 'cli', 'picker', 'wrap-text.ts');
-  return {
-    name: 'narrow-wrap',
-    setup(build) {
-      build.onResolve({ filter: /^fast-wrap-ansi$/ }, (args) => (/[\\/]node_modules[\\/]@clack[\\/]/.test(args.importer) ? { path: wrapText } : undefined));
-    },
-  };
-}
-
-/**
  * clack's modules (@clack/core, @clack/prompts) get src/cli/picker/style-text.ts for node:util:
  * util.styleText's colour check loads Node's colour module, which builds process.stderr (a
  * tty.WriteStream on a terminal) at clack's top level, before the picker's first frame. The
@@ -247,7 +230,7 @@ const cliOptions = {
   // web-tree-sitter's ES build loads node:module with a dynamic import(), which vm.Script (bin/
   // load-cli.js) cannot run; its CommonJS build does not.
   alias: { 'web-tree-sitter': './node_modules/web-tree-sitter/tree-sitter.cjs' },
-  plugins: [zodEnglishOnly(), commanderChildProcessOnUse(), narrowTextWidth(), narrowWrap(), clackStyleText()],
+  plugins: [zodEnglishOnly(), commanderChildProcessOnUse(), narrowTextWidth(), clackStyleText()],
 };
 /** The bundles whose usual run parses nothing (a warm listing, the picker's first screen): zod loads on first use there. */
 const parsesRarely = { ...cliOptions, plugins: [...cliOptions.plugins, zodOnFirstUse(), cryptoOnFirstUse()] };

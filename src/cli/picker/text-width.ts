@@ -57,26 +57,17 @@ function sgrEnd(text: string, at: number): number {
  */
 export default function textWidth(text: string, options?: Options): number {
   if (options !== undefined) return fastStringWidth(text, options);
-  return narrowWidth(text) ?? fastStringWidth(text);
-}
-
-/**
- * The columns of `text` when every character is one column wide (ONE_COLUMN_RANGES) or part of an
- * SGR colour sequence, else null (fast-string-width's to count). Such a text's width is the sum
- * of its parts' wherever it is cut between characters: wrap-text.ts relies on it.
- */
-export function narrowWidth(text: string): number | null {
   let width = 0;
   for (let i = 0; i < text.length; ) {
     const code = text.charCodeAt(i);
     if (code === 0x1b) {
       const end = sgrEnd(text, i);
-      if (end < 0) return null;
+      if (end < 0) return fastStringWidth(text);
       i = end;
     } else if (oneColumn(code)) {
       width += 1;
       i += 1;
-    } else return null;
+    } else return fastStringWidth(text);
   }
   return width;
 }
