@@ -137,12 +137,32 @@ function compileList() {
   return compileBundle(LIST_BUNDLE, LIST_CACHE);
 }
 
+/** What the launcher compiles a CommonJS bundle as: one function of the module's five names. */
+const BUNDLE_HEAD = '(function (exports, require, module, __filename, __dirname) {';
+const BUNDLE_TAIL = '\n})';
+
+/**
+ * A bundle's source as the launcher compiles it. The picker's and the listings' bundles are
+ * written already wrapped (scripts/build-cli.js storeWrapped), so their ~1 MB file is the string
+ * V8 compiles: wrapping it here made a second copy, and both landed in the young generation's
+ * large-object space, where each ~1 MB string starts a scavenge of its own (three before the
+ * picker's first frame, none in `node -e ""`). Any other bundle (or an older build's) is wrapped
+ * here, at the same columns: the code, its cache and its stack traces are the same either way.
+ */
+function bundleSource(file) {
+  const source = readFileSync(file, 'utf8');
+  return source.startsWith(BUNDLE_HEAD) && source.endsWith(BUNDLE_TAIL) ? source : `${BUNDLE_HEAD}${source}${BUNDLE_TAIL}`;
+}
+
+/** `source` (a bundle as esbuild wrote it) as bundleSource compiles it, for a bundle stored wrapped. */
+function wrapBundle(source) {
+  return source.startsWith(BUNDLE_HEAD) ? source : `${BUNDLE_HEAD}${source}${BUNDLE_TAIL}`;
+}
+
 /** Runs a CommonJS bundle with the V8 code cache beside it (when there is one); `beforeRun` runs once the cache is read. */
 function compileBundle(file, cacheFile, beforeRun) {
-  const source = readFileSync(file, 'utf8');
   const cachedData = existsSync(cacheFile) ? readFileSync(cacheFile) : undefined;
-  const wrapped = `(function (exports, require, module, __filename, __dirname) {${source}\n})`;
-  const script = new vm.Script(wrapped, { filename: file, cachedData });
+  const script = new vm.Script(bundleSource(file), { filename: file, cachedData });
   if (beforeRun) beforeRun();
   const module = { exports: {} };
   script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file));
@@ -190,6 +210,10 @@ function cliIsBuilt() {
 }
 
 exports.CLI_BUNDLE = CLI_BUNDLE;
+exports.bundleSource = bundleSource;
+exports.wrapBundle = wrapBundle;
+exports.BUNDLE_HEAD = BUNDLE_HEAD;
+exports.BUNDLE_TAIL = BUNDLE_TAIL;
 exports.CLI_CACHE = CLI_CACHE;
 exports.HANDOFF_BUNDLE = HANDOFF_BUNDLE;
 exports.HANDOFF_CACHE = HANDOFF_CACHE;

@@ -14,7 +14,7 @@ import * as nodeV8 from 'node:v8';
 import { Script } from 'node:vm';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { compileCli, compileFastHandoff, compileFastList, compileHandoff, FAST_HANDOFF_BUNDLE, FAST_HANDOFF_CACHE, compilePicker, compileShow, CLI_BUNDLE, PICKER_BUNDLE, PICKER_CACHE, CLI_CACHE, FAST_LIST_CACHE, HANDOFF_BUNDLE, HANDOFF_CACHE, LIST_BUNDLE, LIST_CACHE, RESUME_BUNDLE, RESUME_CACHE, SHOW_BUNDLE, SHOW_CACHE } from '../bin/load-cli.js';
+import { bundleSource, wrapBundle, FAST_LIST_BUNDLE, compileCli, compileFastHandoff, compileFastList, compileHandoff, FAST_HANDOFF_BUNDLE, FAST_HANDOFF_CACHE, compilePicker, compileShow, CLI_BUNDLE, PICKER_BUNDLE, PICKER_CACHE, CLI_CACHE, FAST_LIST_CACHE, HANDOFF_BUNDLE, HANDOFF_CACHE, LIST_BUNDLE, LIST_CACHE, RESUME_BUNDLE, RESUME_CACHE, SHOW_BUNDLE, SHOW_CACHE } from '../bin/load-cli.js';
 
 /**
  * zod's `locales` namespace (`z.locales`, `z.core.locales`) re-exports its 50 error-message
@@ -245,11 +245,11 @@ await writeFile(HANDOFF_BUNDLE, asciiOnly(readFileSync(HANDOFF_BUNDLE, 'utf8')))
 await build({ ...parsesRarely, plugins: [...parsesRarely.plugins, fsPromisesOnFirstUse(), v8OnFirstUse()], entryPoints: ['src/cli/resume-main.ts'], outfile: RESUME_BUNDLE, sourcemap: false });
 // ASCII only (see asciiOnly): one regex literal of trim-tool-output.ts made the picker's whole 0.9 MB
 // source a two-byte string, read and decoded before its first screen.
-await writeFile(RESUME_BUNDLE, asciiOnly(readFileSync(RESUME_BUNDLE, 'utf8')));
+await storeWrapped(RESUME_BUNDLE);
 // The picker's first screen from a running host (src/cli/picker-main.ts): the host's client, the
 // list view and clack, without the store, the scanner and commander the resume bundle holds.
 await build({ ...parsesRarely, plugins: [...parsesRarely.plugins, fsPromisesOnFirstUse()], entryPoints: ['src/cli/picker-main.ts'], outfile: PICKER_BUNDLE, sourcemap: false });
-await writeFile(PICKER_BUNDLE, asciiOnly(readFileSync(PICKER_BUNDLE, 'utf8')));
+await storeWrapped(PICKER_BUNDLE);
 // `baton show` alone (src/cli/show-main.ts): `show --all --json` of a big session is measured against a bare parse.
 await build({ ...cliOptions, entryPoints: ['src/cli/show-main.ts'], outfile: SHOW_BUNDLE });
 // `baton list` with no host to ask (src/cli/list-main.ts): a warm listing reads the candidate index,
@@ -258,11 +258,12 @@ await build({ ...cliOptions, entryPoints: ['src/cli/show-main.ts'], outfile: SHO
 // never calls it.
 await build({ ...parsesRarely, plugins: [...parsesRarely.plugins, fsPromisesOnFirstUse(), v8OnFirstUse()], entryPoints: ['src/cli/list-main.ts'], outfile: LIST_BUNDLE, sourcemap: false });
 // ASCII only, as the handoff's: three regex characters made its whole source a two-byte string.
-await writeFile(LIST_BUNDLE, asciiOnly(readFileSync(LIST_BUNDLE, 'utf8')));
+await storeWrapped(LIST_BUNDLE);
 
 // `baton list --json` with a host running: a small bundle bin/baton.js tries before the whole CLI.
 // Same options as the others: it also starts an encrypted store's keychain read (the keyring binding stays external).
-await build({ ...parsesRarely, plugins: [...parsesRarely.plugins, fsPromisesOnFirstUse()], entryPoints: ['src/cli/list-fast.ts'], outfile: join(dirname(CLI_BUNDLE), 'baton-list.cjs'), sourcemap: false });
+await build({ ...parsesRarely, plugins: [...parsesRarely.plugins, fsPromisesOnFirstUse()], entryPoints: ['src/cli/list-fast.ts'], outfile: FAST_LIST_BUNDLE, sourcemap: false });
+await storeWrapped(FAST_LIST_BUNDLE);
 // `baton handoff --messages FILE` with a host running (src/cli/handoff-fast.ts): the request goes to
 // the host, which lands and takes the session; this bundle only reads the file, talks and prints.
 await build({ ...parsesRarely, entryPoints: ['src/cli/handoff-fast.ts'], outfile: FAST_HANDOFF_BUNDLE, sourcemap: false });
@@ -318,11 +319,9 @@ await quietly(() => handoff.cli.main(['node', 'baton', 'handoff', '--cwd', scrat
 await writeFile(HANDOFF_CACHE, handoff.script.createCachedData());
 
 
-// The hosted picker's cache, warmed by the same off-screen picker (clack and the list view; the
-// host's client compiles lazily, as the fast-list bundle's does).
-const picker = compilePicker();
-await quietly(() => picker.cli.warmPicker());
-await writeFile(PICKER_CACHE, picker.script.createCachedData());
+// The hosted picker's cache, warmed by the same off-screen picker (clack and the list view) and
+// by its first screen's request to a scratch host (warmHostedPicker).
+await warmHostedPicker();
 
 // The show bundle's cache, warmed by `show --all --json` of a session landed here (no receiver:
 // the handoff saves it and says so) and by `show` of one that is not there.
@@ -370,15 +369,8 @@ const resume = compileResume();
 spawnSync(process.execPath, ['-e', warmResume], { env: { ...process.env, ...listEnv }, stdio: ['ignore', 'ignore', 'inherit'], timeout: 60_000 });
 if (!existsSync(RESUME_CACHE)) throw new Error(`build-cli: the resume bundle's warm-up wrote no ${RESUME_CACHE}`);
 
-// The fast-list bundle's cache, warmed by a call that reaches the socket check (no host here).
-const fast = compileFastList();
-const saved = { home: process.env.BATON_HOME, runtime: process.env.XDG_RUNTIME_DIR };
-process.env.BATON_HOME = process.env.XDG_RUNTIME_DIR = join(scratch, 'no-host');
-await fast.cli.tryFastList(['node', 'baton', 'list', '--json', '--limit', '1']);
-process.env.BATON_HOME = saved.home;
-if (saved.runtime === undefined) delete process.env.XDG_RUNTIME_DIR;
-else process.env.XDG_RUNTIME_DIR = saved.runtime;
-await writeFile(FAST_LIST_CACHE, fast.script.createCachedData());
+// The fast-list bundle's cache, warmed by a hosted listing (warmFastList).
+await warmFastList();
 
 // The hosted handoff's cache, warmed by a handoff to a host: a `baton serve` of this build in a
 // scratch data dir, so the connection, the request and the report are in it, not only the load.
@@ -394,6 +386,18 @@ const probes = [
   { bundle: PICKER_BUNDLE, cache: PICKER_CACHE, runs: [['resume']] },
   { bundle: SHOW_BUNDLE, cache: SHOW_CACHE, runs: [['show', 'nope'], ['show', 'nope', '--json'], ['show', '--help']] },
   { bundle: LIST_BUNDLE, cache: LIST_CACHE, runs: [['list', '--json', '--no-host', '--no-agents'], ['list', '--no-agents', '--no-host'], ['list', '--help'], ['list', '--limit', 'x']] },
+  // The hosted listing in ways its warm-up did not take (a limit, a source, a directory, a bad limit the full CLI reports).
+  {
+    bundle: FAST_LIST_BUNDLE,
+    cache: FAST_LIST_CACHE,
+    host: true,
+    runs: [
+      ['list', '--json', '--limit', '1'],
+      ['list', '--json', '--source', 'codex', '--no-agents'],
+      ['list', '--json', '--cwd', scratch],
+      ['list', '--json', '--limit', 'x'],
+    ],
+  },
   // No host here: the fast bundle declines (the cache was warmed on the hosted path).
   { bundle: FAST_HANDOFF_BUNDLE, cache: FAST_HANDOFF_CACHE, runs: [['handoff', '--messages', messages, '--json', '--timeout', '0'], ['handoff', '--help']] },
   // With a scratch `baton serve`: the hosted path in ways the warm-up did not take (printed for
@@ -453,9 +457,72 @@ async function warmFastHandoff() {
   await writeFile(FAST_HANDOFF_CACHE, handoff.script.createCachedData());
 }
 
+/**
+ * The fast-list bundle's cache, warmed by the listing it is for: `baton list --json` answered by a
+ * `baton serve` of this build in a scratch data dir, so the connection, the handshake's proofs,
+ * the request and the answer's copy to fd 1 come compiled from the cache. Warmed by the declined
+ * path alone (a call that stopped at the socket check), every hosted listing compiled them while
+ * it ran (bench/README.md, "Seventeenth sitting"). In a child with stdout discarded: the listing
+ * writes straight to fd 1. Without a host, the declined path as before (a slower start, never wrong).
+ * Test: src/cli/list-fast-hosted.test.ts.
+ */
+async function warmFastList() {
+  // Its own empty HOME: the host lists the agents' folders there, not the builder's.
+  const { env, listening, stop } = await startScratchHost('fast-list', { HOME: join(scratch, 'fast-list-user') });
+  try {
+    if (listening) {
+      const warm = `const { compileFastList, FAST_LIST_CACHE } = require(${JSON.stringify(join(process.cwd(), 'bin', 'load-cli.js'))});
+const fast = compileFastList();
+fast.cli.tryFastList(['node', 'baton', 'list', '--json']).then((hosted) => { if (hosted) require('node:fs').writeFileSync(FAST_LIST_CACHE, fast.script.createCachedData()); });`;
+      await new Promise((done) => spawn(process.execPath, ['-e', warm], { env, stdio: ['ignore', 'ignore', 'inherit'] }).once('exit', done).once('error', done));
+      if (existsSync(FAST_LIST_CACHE)) return;
+    }
+    process.stderr.write('build-cli: the fast-list warm-up was not hosted; its cache holds the declined path only\n');
+  } finally {
+    await stop();
+  }
+  const fast = compileFastList();
+  const saved = { home: process.env.BATON_HOME, runtime: process.env.XDG_RUNTIME_DIR };
+  process.env.BATON_HOME = process.env.XDG_RUNTIME_DIR = join(scratch, 'no-host');
+  await fast.cli.tryFastList(['node', 'baton', 'list', '--json', '--limit', '1']);
+  process.env.BATON_HOME = saved.home;
+  if (saved.runtime === undefined) delete process.env.XDG_RUNTIME_DIR;
+  else process.env.XDG_RUNTIME_DIR = saved.runtime;
+  await writeFile(FAST_LIST_CACHE, fast.script.createCachedData());
+}
+
+/**
+ * The hosted picker's cache: the off-screen picker (warmPicker), then the first screen's request
+ * answered by a `baton serve` of this build in a scratch data dir (warmHostedListing), so the
+ * host's client comes compiled from the cache as the fast-list bundle's does (warmFastList; it
+ * compiled lazily before every hosted first frame). In a child, in the host's environment; without
+ * a host, the off-screen picker alone as before. Test: src/cli/picker/resume-picker.test.ts.
+ */
+async function warmHostedPicker() {
+  const { env, listening, stop } = await startScratchHost('hosted-picker', { HOME: join(scratch, 'hosted-picker-user') });
+  try {
+    if (listening) {
+      const warm = `const { compilePicker, PICKER_CACHE } = require(${JSON.stringify(join(process.cwd(), 'bin', 'load-cli.js'))});
+const picker = compilePicker();
+(async () => {
+  await picker.cli.warmPicker();
+  if (await picker.cli.warmHostedListing()) require('node:fs').writeFileSync(PICKER_CACHE, picker.script.createCachedData());
+})();`;
+      await new Promise((done) => spawn(process.execPath, ['-e', warm], { env, stdio: ['ignore', 'ignore', 'inherit'] }).once('exit', done).once('error', done));
+      if (existsSync(PICKER_CACHE)) return;
+    }
+    process.stderr.write('build-cli: the hosted picker\'s warm-up found no host; its cache holds the off-screen picker only\n');
+  } finally {
+    await stop();
+  }
+  const picker = compilePicker();
+  await quietly(() => picker.cli.warmPicker());
+  await writeFile(PICKER_CACHE, picker.script.createCachedData());
+}
+
 /** `baton serve` of this build in a scratch data dir named `name`: its env, whether it listens, and how to stop it. */
-async function startScratchHost(name) {
-  const env = { ...process.env, BATON_HOME: join(scratch, `${name}-home`), XDG_RUNTIME_DIR: join(scratch, `${name}-run`) };
+async function startScratchHost(name, extraEnv = {}) {
+  const env = { ...process.env, BATON_HOME: join(scratch, `${name}-home`), XDG_RUNTIME_DIR: join(scratch, `${name}-run`), ...extraEnv };
   const serve = spawn(process.execPath, [join('bin', 'baton.js'), 'serve', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const listening = await hostListening(env, 30_000);
   const stop = async () => {
@@ -490,8 +557,17 @@ function asciiOnly(source) {
   return source.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
+/**
+ * Rewrites a bundle as the function bin/load-cli.js compiles (wrapBundle), ASCII only: the
+ * launcher then compiles the file's string itself, with no wrapped copy of it (bundleSource; issue
+ * 15, bench/README.md "Seventeenth sitting"). For the bundles only the launcher runs: the picker's
+ * and the listings'. Test: scripts/launcher-wrapped.test.js.
+ */
+async function storeWrapped(file) {
+  await writeFile(file, wrapBundle(asciiOnly(readFileSync(file, 'utf8'))));
+}
+
 /** The code cache of a bundle compiled but not run: only what V8 compiles eagerly. */
 function compileOnlyCache(file) {
-  const source = readFileSync(file, 'utf8');
-  return new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file }).createCachedData();
+  return new Script(bundleSource(file), { filename: file }).createCachedData();
 }

@@ -21,6 +21,19 @@ import { PICKER_FIRST_PAGE_ROWS } from './picker/picker-options.js';
 
 export { warmPicker } from './picker/warm-picker.js';
 
+/**
+ * The first screen's request to a running host, as tryHostedPicker makes it, for
+ * scripts/build-cli.js: the bundle's code cache is taken after this (against a scratch host), so
+ * the host's client (the connection, the handshake's proofs, the answer's parse) comes compiled
+ * from it instead of being compiled before every hosted first frame. True when a host answered.
+ */
+export async function warmHostedListing(): Promise<boolean> {
+  const first = await listFromHost({ agents: true, filter: {}, limit: PICKER_FIRST_PAGE_ROWS });
+  if (first === null) return false;
+  groupsOfDocument(first);
+  return true;
+}
+
 /** What this bundle needs of the resume bundle (src/cli/resume-main.ts), compiled only when called. */
 export interface ResumeBundle {
   main(argv: string[]): Promise<void>;

@@ -168,6 +168,33 @@ describe('baton resume picker in a real pty', () => {
     });
   }, 60_000);
 
+  it('the hosted picker bundle\'s shipped code cache already holds its first screen\'s request to a host (the build warms it against one)', async () => {
+    const loader = join(REPO, 'bin', 'load-cli.js');
+    if (!existsSync(join(REPO, 'dist', 'cli', 'baton-picker.cjs'))) throw new Error('the build is missing: run npm run build:node first (npm test does)');
+    await withHost(async (host) => {
+      await host.candidates.ready;
+      // The bundle compiled with its shipped cache draws off screen and asks the host for the first
+      // page; a cache made again afterwards holds every function compiled by then. Warmed off
+      // screen alone, the cache lacked the host's client, compiled before every hosted first frame.
+      const script = `const { compilePicker, PICKER_CACHE } = require(${JSON.stringify(loader)});
+const picker = compilePicker();
+(async () => {
+  await picker.cli.warmPicker();
+  const hosted = await picker.cli.warmHostedListing();
+  process.stderr.write(JSON.stringify({ hosted, rejected: picker.script.cachedDataRejected, shipped: require('node:fs').statSync(PICKER_CACHE).size, after: picker.script.createCachedData().length }));
+})();`;
+      const stderr = await new Promise<string>((done, fail) =>
+        execFile(process.execPath, ['-e', script], { cwd: REPO, env: { ...process.env, HOME: join(root, 'home'), BATON_HOME: join(root, 'data'), XDG_RUNTIME_DIR: join(root, 'run') } }, (error, _stdout, err) =>
+          error && !err.startsWith('{') ? fail(error) : done(err),
+        ),
+      );
+      const result = JSON.parse(stderr) as { hosted: boolean; rejected: boolean; shipped: number; after: number };
+      expect(result.hosted).toBe(true);
+      expect(result.rejected).toBe(false);
+      expect(result.after / result.shipped).toBeLessThan(1.1);
+    });
+  }, 60_000);
+
   it('from the built launcher (its resume bundle, bin/load-cli.js): the same first screen and the same pick', async () => {
     const launcher = join(REPO, 'bin', 'baton.js');
     if (!existsSync(join(REPO, 'dist', 'cli', 'baton-resume.cjs'))) throw new Error('the build is missing: run npm run build:node first (npm test does)');
