@@ -190,11 +190,19 @@ export function createWsTransport(options: WsTransportOptions): Transport {
     });
   }
 
+  /**
+   * Final: the page closes its API when it is discarded (main.tsx, at pagehide). Its listeners are
+   * dropped before the state turns 'closed', so nothing renders it again: told, the view re-rendered
+   * synchronously (useSyncExternalStore) in the old page's pagehide, 25–45 ms on the way to the next
+   * page's first row at a reload (issue 15, bench/README.md "Seventeenth sitting").
+   */
   function close(): void {
     if (closed) return;
     closed = true;
     if (reconnectTimer !== null) clearTimeout(reconnectTimer);
     reconnectTimer = null;
+    events.clear();
+    connectionListeners.clear();
     const current = socket;
     socket = null;
     current?.close(1000, 'renderer closed');
@@ -203,8 +211,6 @@ export function createWsTransport(options: WsTransportOptions): Transport {
       entry.reject(new ApiError(ClientErrorCode.DISCONNECTED, `The connection to Baton was closed; "${entry.channel}" was not answered.`, entry.channel));
     }
     setState({ status: 'closed' });
-    events.clear();
-    connectionListeners.clear();
   }
 
   connect();
