@@ -26,9 +26,13 @@ export function useViewport(ref: RefObject<HTMLElement | null>): [Viewport, (scr
   useLayoutEffect(() => {
     const element = ref.current;
     if (element === null) return;
-    measure();
     element.addEventListener('scroll', measure, { passive: true });
     const observer = typeof ResizeObserver === 'function' ? new ResizeObserver(measure) : null;
+    // The observer reports the element's first size after the frame's own layout: measured here,
+    // before it, clientHeight forced a layout of the whole page with its new rows, and a height
+    // other than the guess re-rendered them, laid out again, all before the first row's paint
+    // (20–45 ms of a page's first rows, issue 15). Without an observer, measured at once.
+    if (observer === null) measure();
     observer?.observe(element);
     return () => {
       element.removeEventListener('scroll', measure);
