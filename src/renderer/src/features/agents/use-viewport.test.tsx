@@ -53,6 +53,17 @@ describe('useViewport', () => {
     expect(seen.at(-1)).toEqual({ scrollTop: 0, height: 620 });
   });
 
+  it('draws its first frame for the window’s height when the window is taller than the fallback', () => {
+    vi.stubGlobal('ResizeObserver', ReportingObserver);
+    vi.stubGlobal('innerHeight', 1_400);
+    const seen: Viewport[] = [];
+    render(<Scroller height={1_300} reads={{ count: 0 }} seen={seen} />);
+    // Before the observer reports: rows for 1,400 px, not 800 with blank space below them.
+    expect(seen[0]).toEqual({ scrollTop: 0, height: 1_400 });
+    act(() => ReportingObserver.last!.report());
+    expect(seen.at(-1)).toEqual({ scrollTop: 0, height: 1_300 });
+  });
+
   it('without a ResizeObserver, measures at once', () => {
     vi.stubGlobal('ResizeObserver', undefined);
     const reads = { count: 0 };

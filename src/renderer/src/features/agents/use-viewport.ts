@@ -13,7 +13,9 @@ export interface Viewport {
 
 /** The scroll position and visible height of a scrolling element, kept current on scroll and resize. */
 export function useViewport(ref: RefObject<HTMLElement | null>): [Viewport, (scrollTop: number) => void] {
-  const [viewport, setViewport] = useState<Viewport>({ scrollTop: 0, height: FALLBACK_VIEWPORT_PX });
+  // The first frame's rows are drawn for a guess: the window's height (a list is no taller), so a
+  // tall window has no blank space below them before the observer's first report.
+  const [viewport, setViewport] = useState<Viewport>(() => ({ scrollTop: 0, height: Math.max(FALLBACK_VIEWPORT_PX, typeof window === 'undefined' ? 0 : window.innerHeight) }));
 
   const measure = useCallback(() => {
     const element = ref.current;
