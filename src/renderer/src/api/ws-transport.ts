@@ -1,3 +1,5 @@
+// First: zod's setting must be made before the contract's schemas are (zod-jitless.ts).
+import './zod-jitless';
 import { WsServerMessage, type WsClientMessage } from '../../../shared/ui-contract';
 import { ApiError, ClientErrorCode } from './api-error';
 import { backoffDelay, defaultBackoff, type BackoffOptions } from './backoff';
