@@ -18,7 +18,7 @@ const out = args.get('out') ?? join(dir, 'run', 'first-rows-trace.json');
 const reload = args.has('reload');
 const BATON = resolve(args.get('bin') ?? resolve(import.meta.dirname, '..', '..', 'bin', 'baton.js'));
 
-interface TraceEvent { name: string; ph: string; ts: number; dur?: number; tid: number; pid: number; args?: { data?: { url?: string; functionName?: string } } }
+interface TraceEvent { name: string; ph: string; ts: number; dur?: number; tdur?: number; tid: number; pid: number; args?: { data?: { url?: string; functionName?: string; type?: string } } }
 
 async function main(): Promise<void> {
   await mkdir(join(dir, 'run'), { recursive: true, mode: 0o700 });
@@ -55,6 +55,9 @@ async function main(): Promise<void> {
     const kinds = new Map<string, number>();
     for (const e of main) if (['EvaluateScript', 'v8.compile', 'v8.compileModule', 'v8.evaluateModule', 'FunctionCall', 'ParseHTML', 'Layout', 'UpdateLayoutTree', 'Paint', 'TimerFire', 'EventDispatch', 'v8.parseOnBackground', 'CompileScript', 'MajorGC', 'MinorGC', 'V8.GCScavenger', 'ParseAuthorStyleSheet', 'PrePaint', 'Layerize'].includes(e.name)) kinds.set(e.name, (kinds.get(e.name) ?? 0) + e.dur!);
     console.log(`first row painted ${Math.round(firstRow)} ms after the navigation began; main-thread tasks ${Math.round(tops.reduce((n, e) => n + e.dur!, 0) / 1000)} ms`);
+    // Thread time (tdur): the main thread's CPU in its tasks, which a loaded machine inflates much less than their wall time.
+    const cpuOf = (name: string) => Math.round(main.filter((e) => e.name === name).reduce((n, e) => n + (e.tdur ?? 0), 0) / 1000);
+    console.log(`main-thread CPU: tasks ${cpuOf('RunTask')} ms, Layout ${cpuOf('Layout')} ms (${main.filter((e) => e.name === 'Layout' && e.dur! > 1000).length} layouts over 1 ms), FunctionCall ${cpuOf('FunctionCall')} ms, pagehide ${Math.round(main.filter((e) => e.name === 'EventDispatch' && e.args?.data?.type === 'pagehide').reduce((n, e) => n + (e.tdur ?? 0), 0) / 1000)} ms`);
     // Baseline, same run: Chromium's own floor, a static page holding one row, in a new page.
     const blank = await browser.newPage();
     const b0 = performance.now();

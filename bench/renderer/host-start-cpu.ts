@@ -11,10 +11,10 @@
  * asks it; --ask-after=MS waits that long after the address first (a browser opening the page:
  * ~300-500 ms here), so the host's start behind its address is timed as the page meets it.
  *
- *   npm run build && npx tsx bench/renderer/host-start-cpu.ts --dir=/tmp/c15f/full [--runs=8] [--ask-after=400] [--before=other/bin/baton.js]
+ *   npm run build && npx tsx bench/renderer/host-start-cpu.ts --dir=/tmp/c15f/full [--runs=8] [--ask-after=400] [--before=other/bin/baton.js] [--cpu-prof=DIR]
  */
 import { spawn } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import WebSocket from 'ws';
 
@@ -26,6 +26,8 @@ const ASK_AFTER_MS = Number(args.get('ask-after') ?? 0);
 const BEFORE = args.has('before') ? resolve(args.get('before')!) : undefined;
 const env = { ...process.env, HOME: join(dir, 'home'), BATON_HOME: join(dir, 'data'), XDG_RUNTIME_DIR: join(dir, 'run') };
 const BEFORE_DATA = args.has('before-data') ? join(dir, args.get('before-data')!) : undefined;
+/** --cpu-prof=DIR: each host writes a V8 CPU profile there at its exit (bench/renderer/cpu-profile-split.ts reads them). */
+const CPU_PROF_DIR = args.has('cpu-prof') ? resolve(args.get('cpu-prof')!) : undefined;
 
 interface Start {
   addressMs: number;
@@ -64,7 +66,8 @@ async function cpuMs(pid: number): Promise<number> {
 async function start(bin: string): Promise<Start> {
   const t0 = performance.now();
   const dataDir = bin === BEFORE && BEFORE_DATA ? BEFORE_DATA : env.BATON_HOME;
-  const child = spawn(process.execPath, [bin, 'serve', '--json'], { env: { ...env, BATON_HOME: dataDir }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const profile = CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF_DIR}`, `--cpu-prof-name=${bin === BEFORE ? 'before' : 'this'}-${Date.now()}.cpuprofile`] : [];
+  const child = spawn(process.execPath, [...profile, bin, 'serve', '--json'], { env: { ...env, BATON_HOME: dataDir }, stdio: ['ignore', 'pipe', 'inherit'] });
   const line = await new Promise<string>((done, fail) => {
     child.stdout.once('data', (d: Buffer) => done(d.toString()));
     child.once('exit', (code) => fail(new Error(`baton serve exited (${code})`)));
@@ -79,6 +82,8 @@ async function start(bin: string): Promise<Start> {
   await firstRows(url);
   const listMs = performance.now() - t0;
   const listCpuMs = await cpuMs(child.pid!);
+  // The profile's clock is the monotonic one process.hrtime reads: the split cuts it at this answer.
+  if (CPU_PROF_DIR) await writeFile(join(CPU_PROF_DIR, `${profile[2]!.slice('--cpu-prof-name='.length)}.cut`), `${process.hrtime.bigint() / 1000n}\n`);
   child.kill('SIGTERM');
   await new Promise((done) => child.once('exit', done));
   return { addressMs, addressCpuMs, answerMs, answerCpuMs, listMs, listCpuMs };

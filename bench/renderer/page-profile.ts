@@ -5,7 +5,10 @@
  * and per function through the renderer's source maps (mean of the runs). Sampling is wall-clock:
  * under load the shares hold better than the milliseconds.
  *
- *   BATON_RENDERER_SOURCEMAP=1 npm run build:app && npx tsx bench/renderer/page-profile.ts --dir=/tmp/c15f/full [--runs=3]
+ * --reload: the page is loaded once unprofiled, then its reload is profiled (the host warm, as
+ * candidates-ui.ts's "page reload" row measures it).
+ *
+ *   BATON_RENDERER_SOURCEMAP=1 npm run build:app && npx tsx bench/renderer/page-profile.ts --dir=/tmp/c15f/full [--runs=3] [--reload]
  */
 import { chromium } from '@playwright/test';
 import { spawn } from 'node:child_process';
@@ -21,6 +24,8 @@ for (const f of readdirSync(assets)) if (f.endsWith('.js.map')) maps.set(f.repla
 const env = { ...process.env, HOME: join(dir, 'home'), BATON_HOME: join(dir, 'data'), XDG_RUNTIME_DIR: join(dir, 'run') };
 const byFile = new Map<string, number>(); const byFn = new Map<string, number>();
 const runs = Number(args.get('runs') ?? 3);
+const reload = args.has('reload');
+const firstRow = () => document.querySelector('[data-testid="session-item"]') !== null;
 if (maps.size === 0) throw new Error('no source maps in out/renderer/assets: build with BATON_RENDERER_SOURCEMAP=1 npm run build:app');
 const browser = await chromium.launch({ executablePath: process.env.BATON_CHROMIUM ?? '/usr/bin/chromium' });
 for (let r = 0; r < runs; r++) {
@@ -28,9 +33,15 @@ for (let r = 0; r < runs; r++) {
   const line = await new Promise<string>((done) => child.stdout!.once('data', (b: Buffer) => done(b.toString())));
   const page = await browser.newPage();
   const cdp = await page.context().newCDPSession(page);
+  const url = (JSON.parse(line) as { url: string }).url;
+  if (reload) {
+    await page.goto(url);
+    await page.waitForFunction(firstRow, undefined, { polling: 'raf', timeout: 60_000 });
+  }
   await cdp.send('Profiler.enable'); await cdp.send('Profiler.setSamplingInterval', { interval: 100 }); await cdp.send('Profiler.start');
-  await page.goto((JSON.parse(line) as { url: string }).url);
-  await page.waitForFunction(() => document.querySelector('[data-testid="session-item"]') !== null, undefined, { polling: 'raf', timeout: 60_000 });
+  if (reload) await page.reload();
+  else await page.goto(url);
+  await page.waitForFunction(firstRow, undefined, { polling: 'raf', timeout: 60_000 });
   const { profile } = await cdp.send('Profiler.stop');
   const dt = new Map<number, number>();
   for (let i = 0; i < profile.samples!.length; i++) dt.set(profile.samples![i]!, (dt.get(profile.samples![i]!) ?? 0) + profile.timeDeltas![i]! / 1000);

@@ -204,8 +204,6 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
 
   // With a relay configured, handoffs from paired devices land through the same receiver (issue 13).
   markPhase('host-endpoint-listening');
-  // Its one fork of the host happens now, once, instead of during the first offer.
-  gitSpawner.start();
   const relay = await startConfiguredRelay({ dataDir: options.dataDir, store, receive });
 
   const runner = createAgentRunner({ store, tasks, dataDir: options.dataDir, batonCommand: options.batonCommand ?? defaultBatonCommand() });
@@ -233,6 +231,13 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
   });
   // listed(), not current(): the index's whole read waits for the first page's answer from its first screen.
   void candidates.listed().then(prepareOrder, () => undefined);
+  // Its one fork of the host happens once, instead of during the first offer: once the candidates'
+  // first rows are listed, not before the host's first answers (the spawn was ~9 ms of the main
+  // thread on the way to the UI's first rows, issue 15). An offer before then starts the shell itself.
+  void candidates.listed().then(
+    () => void (stopping || gitSpawner.start()),
+    () => undefined,
+  );
   void candidates.ready.then(prepareOrder, () => undefined);
   const watches = createSessionWatches({ resolve: (id) => watchTargetOf(store, id), onDrift: (sessionId, paths) => emitUiEvent('workspace:drift', { sessionId, paths }) });
   const dispatch = createUiDispatcher({

@@ -1,3 +1,5 @@
+// First: zod's setting must be made before the contract's schemas are (zod-jitless.ts).
+import './zod-jitless';
 import { z } from 'zod';
 import { HandlerResult, uiChannels, uiEvents, type UiChannel, type UiEvent, type UiEventPayload, type UiRequest, type UiResponse } from '../../../shared/ui-contract';
 import { ApiError, ClientErrorCode } from './api-error';

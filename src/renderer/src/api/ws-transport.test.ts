@@ -173,6 +173,17 @@ describe('WebSocket transport', () => {
     expect(api.connection().status).toBe('connected');
   });
 
+  it('close() tells none of its listeners: the page that closes it is being discarded and must not render again', async () => {
+    const api = connect();
+    await eventually(() => expect(api.connection().status).toBe('connected'));
+    const told: string[] = [];
+    api.onConnection((state) => told.push(state.status));
+    api.close();
+    expect(api.connection().status).toBe('closed');
+    // Before: ['closed'], and the view re-rendered in the old page's pagehide (a reload's first row 25–45 ms later).
+    expect(told).toEqual([]);
+  });
+
   it('close() rejects what is pending, stops reconnecting and leaves no client behind', async () => {
     host.silent.add('sessions:list');
     const api = connect();

@@ -1,3 +1,5 @@
+// First: zod's setting must be made before the contract's schemas are (zod-jitless.ts).
+import './zod-jitless';
 import { WsServerMessage, type WsClientMessage } from '../../../shared/ui-contract';
 import { ApiError, ClientErrorCode } from './api-error';
 import { backoffDelay, defaultBackoff, type BackoffOptions } from './backoff';
@@ -190,11 +192,19 @@ export function createWsTransport(options: WsTransportOptions): Transport {
     });
   }
 
+  /**
+   * Final: the page closes its API when it is discarded (main.tsx, at pagehide). Its listeners are
+   * dropped before the state turns 'closed', so nothing renders it again: told, the view re-rendered
+   * synchronously (useSyncExternalStore) in the old page's pagehide, 25–45 ms on the way to the next
+   * page's first row at a reload (issue 15, bench/README.md "Seventeenth sitting").
+   */
   function close(): void {
     if (closed) return;
     closed = true;
     if (reconnectTimer !== null) clearTimeout(reconnectTimer);
     reconnectTimer = null;
+    events.clear();
+    connectionListeners.clear();
     const current = socket;
     socket = null;
     current?.close(1000, 'renderer closed');
@@ -203,8 +213,6 @@ export function createWsTransport(options: WsTransportOptions): Transport {
       entry.reject(new ApiError(ClientErrorCode.DISCONNECTED, `The connection to Baton was closed; "${entry.channel}" was not answered.`, entry.channel));
     }
     setState({ status: 'closed' });
-    events.clear();
-    connectionListeners.clear();
   }
 
   connect();

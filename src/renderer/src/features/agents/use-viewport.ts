@@ -13,7 +13,9 @@ export interface Viewport {
 
 /** The scroll position and visible height of a scrolling element, kept current on scroll and resize. */
 export function useViewport(ref: RefObject<HTMLElement | null>): [Viewport, (scrollTop: number) => void] {
-  const [viewport, setViewport] = useState<Viewport>({ scrollTop: 0, height: FALLBACK_VIEWPORT_PX });
+  // The first frame's rows are drawn for a guess: the window's height (a list is no taller), so a
+  // tall window has no blank space below them before the observer's first report.
+  const [viewport, setViewport] = useState<Viewport>(() => ({ scrollTop: 0, height: Math.max(FALLBACK_VIEWPORT_PX, typeof window === 'undefined' ? 0 : window.innerHeight) }));
 
   const measure = useCallback(() => {
     const element = ref.current;
@@ -26,9 +28,13 @@ export function useViewport(ref: RefObject<HTMLElement | null>): [Viewport, (scr
   useLayoutEffect(() => {
     const element = ref.current;
     if (element === null) return;
-    measure();
     element.addEventListener('scroll', measure, { passive: true });
     const observer = typeof ResizeObserver === 'function' ? new ResizeObserver(measure) : null;
+    // The observer reports the element's first size after the frame's own layout: measured here,
+    // before it, clientHeight forced a layout of the whole page with its new rows, and a height
+    // other than the guess re-rendered them, laid out again, all before the first row's paint
+    // (20–45 ms of a page's first rows, issue 15). Without an observer, measured at once.
+    if (observer === null) measure();
     observer?.observe(element);
     return () => {
       element.removeEventListener('scroll', measure);
