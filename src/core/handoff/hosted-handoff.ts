@@ -29,8 +29,8 @@ export interface HostedHandoffOptions {
 }
 
 /** The request's connection with the sender's record in flight: the receiver verifies beside its fsyncs and takes once it is durable. */
-function takeConnection(connection: ConnectionContext, recorded: Promise<void>): OfferConnection {
-  return { signal: connection.signal, ...(connection.credential ? { credential: connection.credential } : {}), beforeTake: recorded };
+function takeConnection(connection: ConnectionContext, recorded: Promise<void>, mark: (name: string) => void): OfferConnection {
+  return { signal: connection.signal, ...(connection.credential ? { credential: connection.credential } : {}), beforeTake: recorded, mark };
 }
 
 interface Pending {
@@ -190,7 +190,7 @@ export function createHostedHandoff(options: HostedHandoffOptions): HostedHandof
     }
     let outcome: HandoffOutcome;
     try {
-      outcome = await offerSession(request.sessionId, { store, endpoint: options.endpoint, token: options.token, timeoutMs: 0, launch: false, dryRun: false, deliver: (manifest, recorded) => options.take(manifest, takeConnection(connection, recorded)) }, landed);
+      outcome = await offerSession(request.sessionId, { store, endpoint: options.endpoint, token: options.token, timeoutMs: 0, launch: false, dryRun: false, mark, deliver: (manifest, recorded) => options.take(manifest, takeConnection(connection, recorded, mark)) }, landed);
     } catch (error) {
       // Saved, not offered (its manifest could not be recorded): said with where it is.
       outcome = { category: HandoffCategory.rejected, sessionId: request.sessionId, handoffId: null, sessionDir: store.sessionDir(request.sessionId), message: `The session was saved but could not be offered: ${(error as Error).message}`, durationsMs: {} };

@@ -27,6 +27,8 @@ const GATE_WAIT_MS = 300;
 let root: string;
 let work: string;
 let store: SessionStore;
+/** The host's marks of the last handOff() (the CLI's trace places them after the request left). */
+let lastHostMs: Record<string, number> = {};
 beforeEach(async () => {
   root = await mkdtemp(join(tmpdir(), 'baton-offer-record-'));
   work = join(root, 'work');
@@ -49,8 +51,9 @@ async function handOff(): Promise<{ category: string; message: string; handoffId
   });
   const lines = Buffer.from(Array.from({ length: 150 }, (_, i) => `${JSON.stringify({ role: i % 2 ? 'assistant' : 'user', content: `message ${i}` })}\n`).join(''));
   const params = { sessionId: newId('s-'), cwd: work, source: 'm.jsonl', bytes: lines.length, parts: 1, part: 0, data: lines.toString('base64') };
-  const answer = (await hosted.handle({ id: '1', method: HOSTED_HANDOFF_METHOD, params }, { signal: new AbortController().signal })) as { ok: boolean; outcome: { category: string; message: string; handoffId: string | null; sessionId: string } };
+  const answer = (await hosted.handle({ id: '1', method: HOSTED_HANDOFF_METHOD, params }, { signal: new AbortController().signal })) as { ok: boolean; outcome: { category: string; message: string; handoffId: string | null; sessionId: string }; hostMs: Record<string, number> };
   expect(answer.ok).toBe(true);
+  lastHostMs = answer.hostMs;
   return answer.outcome;
 }
 
@@ -98,6 +101,19 @@ describe("a hosted handoff's offer beside the sender's record (issue 20)", () =>
     expect(events.indexOf('log read')).toBeGreaterThan(events.indexOf('record fsync'));
     expect(events.indexOf('log read')).toBeLessThan(events.indexOf('record durable'));
     expect(events.indexOf('baton written')).toBeGreaterThan(events.indexOf('record durable'));
+  }, 20_000);
+
+  it("the answer's hostMs names each part of the offer and the take, in the order the crash order allows", async () => {
+    store = await openStore(join(root, 'data'), { keyStore: null });
+    expect((await handOff()).category).toBe('accepted');
+    const at = lastHostMs;
+    for (const name of ['host-landed', 'host-summary', 'host-manifest', 'host-verified', 'host-recorded', 'host-verdict', 'host-taken', 'host-receipt', 'host-answered']) expect(at[name], name).toBeTypeOf('number');
+    expect(at['host-summary']).toBeGreaterThanOrEqual(at['host-landed']!);
+    expect(at['host-manifest']).toBeGreaterThanOrEqual(at['host-summary']!);
+    // The baton only after the record is durable; the receipt after the baton and the verdict.
+    expect(at['host-taken']).toBeGreaterThanOrEqual(at['host-recorded']!);
+    expect(at['host-receipt']).toBeGreaterThanOrEqual(Math.max(at['host-taken']!, at['host-verdict']!));
+    expect(at['host-answered']).toBeGreaterThanOrEqual(at['host-receipt']!);
   }, 20_000);
 
   it('a record that cannot be saved: nothing is taken (no baton, no receipt), and the answer says the session was saved but not offered', async () => {

@@ -63,6 +63,8 @@ export interface ReceiverOptions {
  */
 export interface OfferConnection extends ConnectionContext {
   readonly beforeTake?: Promise<unknown>;
+  /** Marks where the receiver's time goes (a hosted handoff's `hostMs`, for the CLI's trace). */
+  readonly mark?: (name: string) => void;
 }
 
 /**
@@ -89,6 +91,7 @@ export function createReceiver(options: ReceiverOptions): RequestHandler {
     // are most of the receiver's time: it runs beside the verification, the narrowing and the
     // baton instead of after them. It never rejects; an offer refused below leaves it unread.
     const workspace = workspaceVerdict(store, manifest.session_id, options.gitSpawner);
+    if (connection.mark) workspace.then(() => connection.mark?.('host-verdict'), () => undefined);
 
     let mismatches;
     try {
@@ -97,6 +100,7 @@ export function createReceiver(options: ReceiverOptions): RequestHandler {
       const code = (error as { code?: string }).code === ErrorCode.NOT_FOUND ? ErrorCode.NOT_FOUND : ErrorCode.IO_ERROR;
       return rejected(code, `Session ${manifest.session_id} could not be read from the store: ${(error as Error).message}`);
     }
+    connection.mark?.('host-verified');
     if (mismatches.length > 0) {
       options.onEvent?.({ kind: 'mismatch', sessionId: manifest.session_id, alert: await reportMismatch(store, manifest, mismatches) });
       const fields = mismatches.map((m) => m.field);
@@ -120,6 +124,7 @@ export function createReceiver(options: ReceiverOptions): RequestHandler {
     // Narrowing first: if it fails the handoff is refused and the baton stays where it was.
     const narrowing = (await options.beforeAccept?.(manifest)) ?? undefined;
     const epoch = await takeBaton(store, manifest.session_id, manifest.handoff_id, options.holder, narrowing);
+    connection.mark?.('host-taken');
     const answer = { ok: true, status: 'accepted', handoffId: manifest.handoff_id, sessionId: manifest.session_id, epoch, workspace: await workspace };
     const stored = await store.putReceipt({
       handoffId: manifest.handoff_id,
@@ -128,6 +133,7 @@ export function createReceiver(options: ReceiverOptions): RequestHandler {
       answer,
       createdAt: new Date().toISOString(),
     });
+    connection.mark?.('host-receipt');
     // Two offers of the same key may race; the receipt that landed first is the answer for both.
     if (stored.payloadSha256 !== payloadSha256 || stored.answer.epoch !== answer.epoch) return replay(stored, payloadSha256);
     options.onEvent?.({ kind: 'handoff', sessionId: manifest.session_id, status: 'accepted' });
