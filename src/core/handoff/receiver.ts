@@ -120,9 +120,11 @@ export function createReceiver(options: ReceiverOptions): RequestHandler {
       } catch (error) {
         return rejected(ErrorCode.IO_ERROR, `The sender's record of handoff ${manifest.handoff_id} could not be saved, so it was not taken: ${(error as Error).message}`);
       }
+      connection.mark?.('host-may-take');
     }
     // Narrowing first: if it fails the handoff is refused and the baton stays where it was.
     const narrowing = (await options.beforeAccept?.(manifest)) ?? undefined;
+    connection.mark?.('host-narrowed');
     const epoch = await takeBaton(store, manifest.session_id, manifest.handoff_id, options.holder, narrowing);
     connection.mark?.('host-taken');
     const answer = { ok: true, status: 'accepted', handoffId: manifest.handoff_id, sessionId: manifest.session_id, epoch, workspace: await workspace };
