@@ -46,6 +46,13 @@ export interface ReceiverOptions {
    * baton: one durable write per accepted offer, and the two land together.
    */
   beforeAccept?: (manifest: Manifest) => Promise<SessionChange | void>;
+  /**
+   * beforeAccept in two steps (used instead of it when given): the first only reads, and starts
+   * once the offer is parsed, beside the verification and the sender's record; the function it
+   * gives runs where beforeAccept runs (after the record is durable: its writes, the narrowing's
+   * revocations, keep the crash order) and returns the change for the baton's write.
+   */
+  prepareAccept?: (manifest: Manifest) => Promise<() => Promise<SessionChange | void>>;
   /** Extra request methods (approvals, tasks) bound by later layers. */
   methods?: Record<string, RequestHandler>;
   /**
@@ -91,6 +98,9 @@ export function createReceiver(options: ReceiverOptions): RequestHandler {
     // are most of the receiver's time: it runs beside the verification, the narrowing and the
     // baton instead of after them. It never rejects; an offer refused below leaves it unread.
     const workspace = workspaceVerdict(store, manifest.session_id, options.gitSpawner);
+    // The narrowing's reads beside the verification (an offer refused below leaves them unread).
+    const accepting = options.prepareAccept?.(manifest);
+    accepting?.catch(() => undefined);
     if (connection.mark) workspace.then(() => connection.mark?.('host-verdict'), () => undefined);
 
     let mismatches;
@@ -123,7 +133,7 @@ export function createReceiver(options: ReceiverOptions): RequestHandler {
       connection.mark?.('host-may-take');
     }
     // Narrowing first: if it fails the handoff is refused and the baton stays where it was.
-    const narrowing = (await options.beforeAccept?.(manifest)) ?? undefined;
+    const narrowing = (accepting ? await (await accepting)() : await options.beforeAccept?.(manifest)) ?? undefined;
     connection.mark?.('host-narrowed');
     const epoch = await takeBaton(store, manifest.session_id, manifest.handoff_id, options.holder, narrowing);
     connection.mark?.('host-taken');
