@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createReceiver } from './receiver.js';
+import { createReceiver, type OfferConnection } from './receiver.js';
 import { createHandoffFixture, type HandoffFixture } from './test-support/handoff-fixture.js';
 import type { Answer, RequestHandler } from '../transport/types.js';
 import { writeFile } from 'node:fs/promises';
@@ -171,7 +171,8 @@ describe("receiver: the narrowing's reads beside the sender's record (prepareAcc
         };
       },
     });
-    const answer = take({ id: 'a', method: 'handoff.offer', params: { manifest } }, { ...connection, beforeTake: recorded });
+    const inProcess: OfferConnection = { ...connection, beforeTake: recorded };
+    const answer = take({ id: 'a', method: 'handoff.offer', params: { manifest } }, inProcess);
     await expect.poll(() => steps, { timeout: 5_000 }).toEqual(['narrowing read']);
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(steps).toEqual(['narrowing read']); // nothing of the take before the record is durable
