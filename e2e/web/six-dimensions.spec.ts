@@ -32,7 +32,7 @@ test.describe('the dimensions a handoff carries', () => {
     const view = new SessionViewPage(page);
     await view.openTab('changes');
     await expect(view.workspaceStatus()).toHaveAttribute('data-status', 'complete');
-    // The watch starts with the tab; give chokidar its ready moment, then edit the file outside Baton.
+    // The watch starts with the tab; give the watch its ready moment, then edit the file outside Baton.
     await page.waitForTimeout(500);
     await writeFile(join(repo, 'src/cart.ts'), 'export const TAX = 0.25; // edited in another editor\n');
     await expect(view.workspaceStatus()).toHaveAttribute('data-status', 'partial', { timeout: 10_000 });

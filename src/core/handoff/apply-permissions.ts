@@ -22,8 +22,13 @@ export interface ApplyPermissionsOptions {
  * offer costs one durable write of session.json, not two (issue 20), and the narrowing and the
  * baton land together or not at all. Idempotent: a retried offer of the same handoff narrows to
  * the same result, and the change leaves a document that already records it as it is.
+ *
+ * In two steps, for the receiver (receiver.ts, prepareAccept), which may read before the sender's
+ * record of the offer is durable but must write nothing of the take: this reads (the session, the
+ * carried rules, this host's policy) and narrows; the function it returns revokes the grants
+ * (writes) and gives the change.
  */
-export async function narrowCarriedPermissions(options: ApplyPermissionsOptions, manifest: Manifest): Promise<(doc: SessionDoc) => SessionDoc> {
+export async function prepareNarrowing(options: ApplyPermissionsOptions, manifest: Manifest): Promise<() => Promise<(doc: SessionDoc) => SessionDoc>> {
   const { store } = options;
   const sessionId = manifest.session_id;
   const session = await store.getSession(sessionId);
@@ -34,16 +39,18 @@ export async function narrowCarriedPermissions(options: ApplyPermissionsOptions,
   const source = policyFromState(carried ? { mode: carried.mode, rules: carried.rules } : session.permission, root);
   const target = await hostPolicyFor(options.dataDir, source, root);
   const narrowed = narrowPermissions(source, target);
-  const revoked = await options.grants.narrowTo(sessionId, narrowed);
-  const inForce: PermissionInForce = {
-    mode: narrowed.mode,
-    rules: policyToState(narrowed).rules,
-    handoffId: manifest.handoff_id,
-    narrowedAt: new Date().toISOString(),
-    revokedGrants: [...new Set([...revoked.map((g) => g.rule), ...source.grants.filter((g) => !narrowed.grants.includes(g))])].sort(),
-  };
-  return (doc) => {
-    if (doc.permission?.inForce?.handoffId === manifest.handoff_id) return doc;
-    return { ...doc, permission: { ...(doc.permission ?? { mode: source.mode, rules: policyToState(source).rules }), inForce } };
+  return async () => {
+    const revoked = await options.grants.narrowTo(sessionId, narrowed);
+    const inForce: PermissionInForce = {
+      mode: narrowed.mode,
+      rules: policyToState(narrowed).rules,
+      handoffId: manifest.handoff_id,
+      narrowedAt: new Date().toISOString(),
+      revokedGrants: [...new Set([...revoked.map((g) => g.rule), ...source.grants.filter((g) => !narrowed.grants.includes(g))])].sort(),
+    };
+    return (doc: SessionDoc) => {
+      if (doc.permission?.inForce?.handoffId === manifest.handoff_id) return doc;
+      return { ...doc, permission: { ...(doc.permission ?? { mode: source.mode, rules: policyToState(source).rules }), inForce } };
+    };
   };
 }

@@ -29,8 +29,8 @@ export interface HostedHandoffOptions {
 }
 
 /** The request's connection with the sender's record in flight: the receiver verifies beside its fsyncs and takes once it is durable. */
-function takeConnection(connection: ConnectionContext, recorded: Promise<void>): OfferConnection {
-  return { signal: connection.signal, ...(connection.credential ? { credential: connection.credential } : {}), beforeTake: recorded };
+function takeConnection(connection: ConnectionContext, recorded: Promise<void>, mark: (name: string) => void): OfferConnection {
+  return { signal: connection.signal, ...(connection.credential ? { credential: connection.credential } : {}), beforeTake: recorded, mark };
 }
 
 interface Pending {
@@ -149,6 +149,12 @@ export function createHostedHandoff(options: HostedHandoffOptions): HostedHandof
     const hostMs: Record<string, number> = {};
     const mark = (name: string) => (hostMs[name] = Math.round((performance.now() - started) * 100) / 100);
     const answered = (outcome: HandoffOutcome): Answer => ({ ok: true, outcome, hostMs });
+    // The capture (git, the landing's longest part) starts before the store's look-ups, not after
+    // them: it only reads (a copy of the index, never the person's), so a request those look-ups
+    // refuse or find landed already leaves nothing behind but its unused result. It runs while
+    // the messages are parsed and scanned, as in the CLI.
+    const capture = captureWorkspaceWithPatch(request.cwd, { spawner: options.gitSpawner });
+    capture.then(() => mark('host-captured'), () => undefined);
     const [saved, recorded] = await Promise.all([
       store.getSession(request.sessionId).then(
         () => true,
@@ -156,13 +162,15 @@ export function createHostedHandoff(options: HostedHandoffOptions): HostedHandof
       ),
       recordedDigest(store.root, request.sessionId),
     ]);
+    mark('host-looked-up');
     // Same key, another payload (or a session this request did not land): refused, nothing offered.
-    if ((saved && recorded !== digest) || (recorded !== null && recorded !== digest)) return refused(ErrorCode.CONFLICT, `${HOSTED_HANDOFF_METHOD}: ${payloadConflict(request.sessionId)}`);
+    if ((saved && recorded !== digest) || (recorded !== null && recorded !== digest)) {
+      await capture.catch(() => undefined);
+      return refused(ErrorCode.CONFLICT, `${HOSTED_HANDOFF_METHOD}: ${payloadConflict(request.sessionId)}`);
+    }
     let landed: LandedSession | undefined;
-    if (!saved) {
-      // The capture (git) runs while the messages are parsed and scanned, as in the CLI.
-      const capture = captureWorkspaceWithPatch(request.cwd, { spawner: options.gitSpawner });
-      capture.then(() => mark('host-captured'), () => undefined);
+    if (saved) await capture.catch(() => undefined);
+    else {
       const input = await scanMessageBytes(bytes, request.source);
       mark('host-read');
       if (!input.ok) {
@@ -190,7 +198,7 @@ export function createHostedHandoff(options: HostedHandoffOptions): HostedHandof
     }
     let outcome: HandoffOutcome;
     try {
-      outcome = await offerSession(request.sessionId, { store, endpoint: options.endpoint, token: options.token, timeoutMs: 0, launch: false, dryRun: false, deliver: (manifest, recorded) => options.take(manifest, takeConnection(connection, recorded)) }, landed);
+      outcome = await offerSession(request.sessionId, { store, endpoint: options.endpoint, token: options.token, timeoutMs: 0, launch: false, dryRun: false, mark, deliver: (manifest, recorded) => options.take(manifest, takeConnection(connection, recorded, mark)) }, landed);
     } catch (error) {
       // Saved, not offered (its manifest could not be recorded): said with where it is.
       outcome = { category: HandoffCategory.rejected, sessionId: request.sessionId, handoffId: null, sessionDir: store.sessionDir(request.sessionId), message: `The session was saved but could not be offered: ${(error as Error).message}`, durationsMs: {} };

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { newId } from '../../shared/ids.js';
@@ -23,10 +24,14 @@ import { fileWithSync } from '../store/test-support/file-with-sync.js';
 const OVERLAP_WAIT_MS = 5_000;
 /** How long the record's fsync is held after that, for a baton written too early to show up. */
 const GATE_WAIT_MS = 300;
+/** How long the store's look-up of a new session id is held (longer than a capture of a small repository takes here). */
+const LOOKUP_HOLD_MS = 1_500;
 
 let root: string;
 let work: string;
 let store: SessionStore;
+/** The host's marks of the last handOff() (the CLI's trace places them after the request left). */
+let lastHostMs: Record<string, number> = {};
 beforeEach(async () => {
   root = await mkdtemp(join(tmpdir(), 'baton-offer-record-'));
   work = join(root, 'work');
@@ -49,8 +54,9 @@ async function handOff(): Promise<{ category: string; message: string; handoffId
   });
   const lines = Buffer.from(Array.from({ length: 150 }, (_, i) => `${JSON.stringify({ role: i % 2 ? 'assistant' : 'user', content: `message ${i}` })}\n`).join(''));
   const params = { sessionId: newId('s-'), cwd: work, source: 'm.jsonl', bytes: lines.length, parts: 1, part: 0, data: lines.toString('base64') };
-  const answer = (await hosted.handle({ id: '1', method: HOSTED_HANDOFF_METHOD, params }, { signal: new AbortController().signal })) as { ok: boolean; outcome: { category: string; message: string; handoffId: string | null; sessionId: string } };
+  const answer = (await hosted.handle({ id: '1', method: HOSTED_HANDOFF_METHOD, params }, { signal: new AbortController().signal })) as { ok: boolean; outcome: { category: string; message: string; handoffId: string | null; sessionId: string }; hostMs: Record<string, number> };
   expect(answer.ok).toBe(true);
+  lastHostMs = answer.hostMs;
   return answer.outcome;
 }
 
@@ -98,6 +104,42 @@ describe("a hosted handoff's offer beside the sender's record (issue 20)", () =>
     expect(events.indexOf('log read')).toBeGreaterThan(events.indexOf('record fsync'));
     expect(events.indexOf('log read')).toBeLessThan(events.indexOf('record durable'));
     expect(events.indexOf('baton written')).toBeGreaterThan(events.indexOf('record durable'));
+  }, 20_000);
+
+  it("the answer's hostMs names each part of the offer and the take, in the order the crash order allows", async () => {
+    store = await openStore(join(root, 'data'), { keyStore: null });
+    expect((await handOff()).category).toBe('accepted');
+    const at = lastHostMs;
+    for (const name of ['host-landed', 'host-summary', 'host-manifest', 'host-verified', 'host-recorded', 'host-verdict', 'host-taken', 'host-receipt', 'host-answered']) expect(at[name], name).toBeTypeOf('number');
+    expect(at['host-summary']).toBeGreaterThanOrEqual(at['host-landed']!);
+    expect(at['host-manifest']).toBeGreaterThanOrEqual(at['host-summary']!);
+    // The baton only after the record is durable; the receipt after the baton and the verdict.
+    expect(at['host-taken']).toBeGreaterThanOrEqual(at['host-recorded']!);
+    expect(at['host-receipt']).toBeGreaterThanOrEqual(Math.max(at['host-taken']!, at['host-verdict']!));
+    expect(at['host-answered']).toBeGreaterThanOrEqual(at['host-receipt']!);
+  }, 20_000);
+
+  it("starts the workspace capture (git) beside the store's look-ups of the request's id, not after them", async () => {
+    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', ...args], { cwd: work });
+    await writeFile(join(work, 'a.txt'), 'a\n');
+    git('init', '-q', '-b', 'main');
+    git('add', '-A');
+    git('commit', '-qm', 'start');
+    await writeFile(join(work, 'a.txt'), 'changed\n');
+    // The look-up of the new id (is it saved already?) held for LOOKUP_HOLD_MS: git, which does
+    // not need its answer, finishes meanwhile. Before, the capture started only once it came.
+    let lookups = 0;
+    const fs: DurableFs = delegatingFs(nodeDurableFs, {
+      stat: async (path) => {
+        // The look-up's stats (the live session.json, then the archived one) are the first under sessions/.
+        if (basename(path) === 'session.json' && lookups++ < 2) await new Promise((resolve) => setTimeout(resolve, LOOKUP_HOLD_MS));
+        return nodeDurableFs.stat(path);
+      },
+    });
+    store = await openStore(join(root, 'data'), { keyStore: null, fs });
+    expect((await handOff()).category).toBe('accepted');
+    expect(lastHostMs['host-looked-up']).toBeGreaterThanOrEqual(LOOKUP_HOLD_MS - 5);
+    expect(lastHostMs['host-captured']).toBeLessThan(lastHostMs['host-looked-up']!);
   }, 20_000);
 
   it('a record that cannot be saved: nothing is taken (no baton, no receipt), and the answer says the session was saved but not offered', async () => {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createReceiver } from './receiver.js';
+import { createReceiver, type OfferConnection } from './receiver.js';
 import { createHandoffFixture, type HandoffFixture } from './test-support/handoff-fixture.js';
 import type { Answer, RequestHandler } from '../transport/types.js';
 import { writeFile } from 'node:fs/promises';
@@ -148,6 +148,51 @@ describe('receiver: the workspace verdict in the answer', () => {
       },
     });
     expect(await refusing({ id: 'r', method: 'handoff.offer', params: { manifest } }, connection)).toMatchObject({ ok: false, code: 'POLICY', message: 'narrowing refused' });
+    expect((await fixture.store.getSession(sessionId)).holder.epoch).toBe(1);
+    expect(await fixture.store.getReceipt(manifest.handoff_id)).toBeUndefined();
+  });
+});
+
+describe("receiver: the narrowing's reads beside the sender's record (prepareAccept)", () => {
+  it("reads while the sender's record is still being saved, and writes (revocations, the baton) only once it is durable", async () => {
+    const { sessionId, manifest } = await fixture.landed();
+    const steps: string[] = [];
+    let recordDurable!: () => void;
+    const recorded = new Promise<void>((resolve) => (recordDurable = resolve));
+    const take = createReceiver({
+      store: fixture.store,
+      capabilities: ['conversation', 'diff-viewer'],
+      holder: 'desktop',
+      prepareAccept: async () => {
+        steps.push('narrowing read');
+        return async () => {
+          steps.push('revocations written');
+          return (doc) => ({ ...doc, title: 'narrowed' });
+        };
+      },
+    });
+    const inProcess: OfferConnection = { ...connection, beforeTake: recorded };
+    const answer = take({ id: 'a', method: 'handoff.offer', params: { manifest } }, inProcess);
+    await expect.poll(() => steps, { timeout: 5_000 }).toEqual(['narrowing read']);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(steps).toEqual(['narrowing read']); // nothing of the take before the record is durable
+    expect((await fixture.store.getSession(sessionId)).holder.epoch).toBe(1);
+    steps.push('record durable');
+    recordDurable();
+    expect(await answer).toMatchObject({ status: 'accepted', epoch: 2 });
+    expect(steps).toEqual(['narrowing read', 'record durable', 'revocations written']);
+    expect(await fixture.store.getSession(sessionId)).toMatchObject({ title: 'narrowed', holder: { who: 'desktop', epoch: 2 } });
+  });
+
+  it('a narrowing whose reads fail refuses the offer with its code, and the baton stays', async () => {
+    const { sessionId, manifest } = await fixture.landed();
+    const refusing = createReceiver({
+      store: fixture.store,
+      capabilities: ['conversation', 'diff-viewer'],
+      holder: 'desktop',
+      prepareAccept: () => Promise.reject(Object.assign(new Error('the host policy could not be read'), { code: 'POLICY' })),
+    });
+    expect(await refusing({ id: 'r', method: 'handoff.offer', params: { manifest } }, connection)).toMatchObject({ ok: false, code: 'POLICY' });
     expect((await fixture.store.getSession(sessionId)).holder.epoch).toBe(1);
     expect(await fixture.store.getReceipt(manifest.handoff_id)).toBeUndefined();
   });

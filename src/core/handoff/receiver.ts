@@ -46,6 +46,13 @@ export interface ReceiverOptions {
    * baton: one durable write per accepted offer, and the two land together.
    */
   beforeAccept?: (manifest: Manifest) => Promise<SessionChange | void>;
+  /**
+   * beforeAccept in two steps (used instead of it when given): the first only reads, and starts
+   * once the offer is parsed, beside the verification and the sender's record; the function it
+   * gives runs where beforeAccept runs (after the record is durable: its writes, the narrowing's
+   * revocations, keep the crash order) and returns the change for the baton's write.
+   */
+  prepareAccept?: (manifest: Manifest) => Promise<() => Promise<SessionChange | void>>;
   /** Extra request methods (approvals, tasks) bound by later layers. */
   methods?: Record<string, RequestHandler>;
   /**
@@ -63,6 +70,8 @@ export interface ReceiverOptions {
  */
 export interface OfferConnection extends ConnectionContext {
   readonly beforeTake?: Promise<unknown>;
+  /** Marks where the receiver's time goes (a hosted handoff's `hostMs`, for the CLI's trace). */
+  readonly mark?: (name: string) => void;
 }
 
 /**
@@ -89,6 +98,10 @@ export function createReceiver(options: ReceiverOptions): RequestHandler {
     // are most of the receiver's time: it runs beside the verification, the narrowing and the
     // baton instead of after them. It never rejects; an offer refused below leaves it unread.
     const workspace = workspaceVerdict(store, manifest.session_id, options.gitSpawner);
+    // The narrowing's reads beside the verification (an offer refused below leaves them unread).
+    const accepting = options.prepareAccept?.(manifest);
+    accepting?.catch(() => undefined);
+    if (connection.mark) workspace.then(() => connection.mark?.('host-verdict'), () => undefined);
 
     let mismatches;
     try {
@@ -97,6 +110,7 @@ export function createReceiver(options: ReceiverOptions): RequestHandler {
       const code = (error as { code?: string }).code === ErrorCode.NOT_FOUND ? ErrorCode.NOT_FOUND : ErrorCode.IO_ERROR;
       return rejected(code, `Session ${manifest.session_id} could not be read from the store: ${(error as Error).message}`);
     }
+    connection.mark?.('host-verified');
     if (mismatches.length > 0) {
       options.onEvent?.({ kind: 'mismatch', sessionId: manifest.session_id, alert: await reportMismatch(store, manifest, mismatches) });
       const fields = mismatches.map((m) => m.field);
@@ -116,10 +130,13 @@ export function createReceiver(options: ReceiverOptions): RequestHandler {
       } catch (error) {
         return rejected(ErrorCode.IO_ERROR, `The sender's record of handoff ${manifest.handoff_id} could not be saved, so it was not taken: ${(error as Error).message}`);
       }
+      connection.mark?.('host-may-take');
     }
     // Narrowing first: if it fails the handoff is refused and the baton stays where it was.
-    const narrowing = (await options.beforeAccept?.(manifest)) ?? undefined;
+    const narrowing = (accepting ? await (await accepting)() : await options.beforeAccept?.(manifest)) ?? undefined;
+    connection.mark?.('host-narrowed');
     const epoch = await takeBaton(store, manifest.session_id, manifest.handoff_id, options.holder, narrowing);
+    connection.mark?.('host-taken');
     const answer = { ok: true, status: 'accepted', handoffId: manifest.handoff_id, sessionId: manifest.session_id, epoch, workspace: await workspace };
     const stored = await store.putReceipt({
       handoffId: manifest.handoff_id,
@@ -128,6 +145,7 @@ export function createReceiver(options: ReceiverOptions): RequestHandler {
       answer,
       createdAt: new Date().toISOString(),
     });
+    connection.mark?.('host-receipt');
     // Two offers of the same key may race; the receipt that landed first is the answer for both.
     if (stored.payloadSha256 !== payloadSha256 || stored.answer.epoch !== answer.epoch) return replay(stored, payloadSha256);
     options.onEvent?.({ kind: 'handoff', sessionId: manifest.session_id, status: 'accepted' });

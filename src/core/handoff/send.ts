@@ -73,6 +73,8 @@ export interface OfferOptions {
    * to it directly, with no socket and nothing to find or launch.
    */
   deliver?: (manifest: Manifest, recorded: Promise<void>) => Promise<Record<string, unknown>>;
+  /** Marks where the offer's time goes (a hosted handoff's `hostMs`, for the CLI's trace). */
+  mark?: (name: string) => void;
 }
 
 /** What was landed, as read back from the disk: offerSession can build the manifest from it without reading again. */
@@ -219,9 +221,12 @@ export async function offerSession(sessionId: string, options: OfferOptions, lan
   } else {
     // Summary (artifacts/summary-NN.md, extending the previous one), anchors and token estimate.
     const context = await prepareContext(store, session, fresh?.conversation ?? records!);
+    options.mark?.('host-summary');
     manifest = buildManifest({ handoffId: newId('h'), session, digest, workspace, facts, context, client: { name: 'baton-cli', version: BATON_VERSION }, ...(fresh ? { log: fresh.log, fullOutputs: fresh.fullOutputs } : {}) });
     // Recorded before anything is offered (a re-offer reuses this handoff id), while the connection is made.
     recorded = store.recordHandoff(sessionId, manifest as Record<string, unknown>);
+    options.mark?.('host-manifest');
+    if (options.mark) recorded.then(() => options.mark?.('host-recorded'), () => undefined);
   }
   durationsMs.manifest = Date.now() - started;
   const base = { sessionId, handoffId: manifest.handoff_id, sessionDir, durationsMs };

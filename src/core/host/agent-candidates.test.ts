@@ -1,4 +1,4 @@
-import { appendFile, mkdir, mkdtemp, readdir, rm, stat, utimes } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { closeSync, readFileSync } from 'node:fs';
 import { QUICK_VERIFY_NEWEST } from '../importers/limits.js';
 import { tmpdir } from 'node:os';
@@ -364,5 +364,24 @@ describe('candidates.list over the socket', () => {
     expect(await call({ source: 'vim' })).toMatchObject({ ok: false, code: 'BAD_REQUEST' });
     expect(await call({ listing: 'nope', part: 1 })).toMatchObject({ ok: false, code: 'NOT_FOUND' });
     expect(await methods['candidates.health']!({ id: 'r2', method: 'candidates.health', params: {} } as never, {} as never)).toMatchObject({ ok: true, health: { mode: 'watching' } });
+  });
+});
+
+describe("the watch of Baton's own index", () => {
+  it('announces index.json replaced by another process (an import, a handoff), and none of the data directory\'s other files', async () => {
+    await mkdir(dataDir, { recursive: true });
+    service = createAgentCandidates({ dataDir, env: { HOME: home }, onChange: (c) => changes.push(c) });
+    await service.ready;
+    await new Promise((r) => setTimeout(r, 300)); // anything the start itself wrote has been reported
+    changes.length = 0;
+    // What a hosted handoff writes beside it: an event line, a receipt's temp file, the index's own temp file.
+    await appendFile(join(dataDir, 'events.jsonl'), '{}\n');
+    await writeFile(join(dataDir, '.receipt.tmp'), '{}');
+    await writeFile(join(dataDir, '.index.json.tmp'), '{"version":1}');
+    await new Promise((r) => setTimeout(r, 400));
+    expect(changes).toEqual([]);
+    await rename(join(dataDir, '.index.json.tmp'), join(dataDir, 'index.json'));
+    await until(() => changes.length > 0, 5_000);
+    expect(changes).toEqual([{ added: 0, updated: 0, removed: 0, rescan: false }]);
   });
 });

@@ -29,7 +29,7 @@ import { commandTargetOf, terminalCommandFor } from '../terminal-command.js';
 import { createWorkspaceHandlers } from './workspace-handlers.js';
 import { createSessionWatches } from '../watch/session-watches.js';
 import { watchTargetOf } from './watch-target.js';
-import { narrowCarriedPermissions } from '../handoff/apply-permissions.js';
+import { prepareNarrowing } from '../handoff/apply-permissions.js';
 import { carriedTasksOf } from '../tasks/carried-tasks.js';
 import type { RelayHost } from '../relay/relay-host.js';
 import { startConfiguredRelay } from '../relay/start-configured-relay.js';
@@ -177,7 +177,7 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
     capabilities: options.capabilities,
     holder: options.kind === 'electron' ? 'desktop' : 'browser',
     onEvent: onReceiverEvent,
-    beforeAccept: (manifest) => narrowCarriedPermissions({ store, dataDir: options.dataDir, grants: approvals.grants }, manifest),
+    prepareAccept: (manifest) => prepareNarrowing({ store, dataDir: options.dataDir, grants: approvals.grants }, manifest),
     // Passphrase mode: the CLI asks this host for the key it holds (local connections only).
     methods: { ...approvals.methods, ...tasks.methods, ...candidateMethods, [KEY_METHOD]: keyRequestMethod(options.dataDir), [HOSTED_HANDOFF_METHOD]: hostedHandoff.handle },
   });

@@ -28,7 +28,10 @@ function nextBatch(start: (onChange: (paths: string[]) => void) => FileWatch): {
   return { watch, batch };
 }
 
-describe('watchFiles (real files, chokidar)', () => {
+/** node:fs watch handles open in this process (one per inotify / FSEvents / ReadDirectoryChanges watch). */
+const watchHandles = () => process.getActiveResourcesInfo().filter((r) => r === 'FSEventWrap').length;
+
+describe('watchFiles (real files, node:fs watch)', () => {
   it('reports an edited watched file, and not an unwatched neighbour', async () => {
     const seen: string[][] = [];
     const watch = watchFiles([join(dir, 'a.txt'), join(dir, 'src', 'b.ts')], (paths) => seen.push(paths), { debounceMs: 50 });
@@ -52,6 +55,30 @@ describe('watchFiles (real files, chokidar)', () => {
     await second.ready;
     await unlink(join(dir, 'src', 'b.ts'));
     await expect.poll(() => seen.flat(), { timeout: 5_000 }).toEqual([join(dir, 'src', 'b.ts')]);
+  });
+
+  it('holds one watch per directory, however many neighbours it has, and none after close', async () => {
+    // The host watches dataDir/index.json beside the store's temp files, event lines and receipts:
+    // a watch per neighbour (chokidar's) turned each of their writes into main-thread work.
+    await Promise.all(Array.from({ length: 30 }, (_, i) => writeFile(join(dir, `neighbour-${i}.tmp`), 'n\n')));
+    const before = watchHandles();
+    const watch = watchFiles([join(dir, 'a.txt'), join(dir, 'other.txt'), join(dir, 'src', 'b.ts')], () => undefined);
+    open.push(watch);
+    await watch.ready;
+    expect(watchHandles() - before).toBe(2);
+    await watch.close();
+    await expect.poll(watchHandles, { timeout: 2_000 }).toBe(before); // a handle closes on the next turn of the loop
+  });
+
+  it('sees a watched file deleted and then created again, and a name in a missing directory is not watched', async () => {
+    const seen: string[][] = [];
+    const watch = watchFiles([join(dir, 'a.txt'), join(dir, 'gone', 'c.txt')], (p) => seen.push(p), { debounceMs: 20 });
+    open.push(watch);
+    await watch.ready;
+    await unlink(join(dir, 'a.txt'));
+    await expect.poll(() => seen.flat(), { timeout: 5_000 }).toEqual([join(dir, 'a.txt')]);
+    await writeFile(join(dir, 'a.txt'), 'back\n');
+    await expect.poll(() => seen.flat(), { timeout: 5_000 }).toEqual([join(dir, 'a.txt'), join(dir, 'a.txt')]);
   });
 
   it('reports nothing after close, and refuses more than the limit', async () => {

@@ -1,5 +1,5 @@
-import { dirname, resolve } from 'node:path';
-import { watch, type FSWatcher } from 'chokidar';
+import { watch as fsWatch, type FSWatcher } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { createPathBatch } from './path-batch.js';
 
 /** Changes closer together than this are reported once (editors write a file in several steps). */
@@ -24,35 +24,60 @@ export interface WatchFilesOptions {
  * Watches a set of files (absolute paths) and reports which of them changed, were created or were
  * removed, batched per debounce window. The parent directories are watched, not the files, so a
  * file that an editor replaces by rename, or that is deleted and created again, is still seen.
- * This is the one watcher module of Baton (chokidar 5: pure JS, no native build for Electron).
+ *
+ * One node:fs watch per parent directory, whose events name the child: a name not asked for costs
+ * a Set look-up. (chokidar, used here before, put a watch on every file of the directory and
+ * re-listed and lstat()ed the whole directory on the main thread at each event: the host's watch
+ * of `dataDir/index.json` did that for every temp file, event line and rename a handoff makes in
+ * the data directory — bench/README.md, "Seventeenth sitting".) A directory that is not there is
+ * not watched, as chokidar did; a platform that gives no name reports every watched file of it.
  */
 export function watchFiles(files: readonly string[], onChange: (changed: string[]) => void, options: WatchFilesOptions = {}): FileWatch {
   if (files.length > MAX_WATCHED_FILES) {
     throw Object.assign(new Error(`Refusing to watch ${files.length} files (limit ${MAX_WATCHED_FILES}).`), { code: 'TOO_MANY_FILES' });
   }
   const wanted = new Set(files.map((f) => resolve(f)));
-  const dirs = [...new Set([...wanted].map((f) => dirname(f)))];
+  const namesByDir = new Map<string, Set<string>>();
+  for (const file of wanted) {
+    const dir = dirname(file);
+    const names = namesByDir.get(dir) ?? new Set<string>();
+    names.add(basename(file));
+    namesByDir.set(dir, names);
+  }
   const debounceMs = options.debounceMs ?? WATCH_DEBOUNCE_MS;
   let closed = false;
   const batch = createPathBatch(debounceMs, onChange);
-  const note = (path: string) => {
-    const full = resolve(path);
-    if (!wanted.has(full) || closed) return;
-    batch.add(full);
-  };
+  const watchers: FSWatcher[] = [];
 
-  const watcher: FSWatcher = watch(dirs, { depth: 0, ignoreInitial: true, persistent: true });
-  watcher.on('add', note).on('change', note).on('unlink', note);
-  watcher.on('error', (error) => options.onError?.(error as Error));
-  const ready = new Promise<void>((done) => watcher.once('ready', () => done()));
+  for (const [dir, names] of namesByDir) {
+    let watcher: FSWatcher;
+    try {
+      watcher = fsWatch(dir, { persistent: true }, (_event, name) => {
+        if (closed) return;
+        if (name === null) for (const each of names) batch.add(join(dir, each));
+        else if (names.has(name.toString())) batch.add(join(dir, name.toString()));
+      });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') options.onError?.(error as Error);
+      continue;
+    }
+    // A removed directory ends its own watch (EPERM on Windows); the caller hears every other failure.
+    watcher.on('error', (error) => {
+      watcher.close();
+      if (!closed) options.onError?.(error);
+    });
+    watchers.push(watcher);
+  }
 
   return {
     paths: [...wanted],
-    ready,
+    // node:fs's watch is in place once fsWatch returns.
+    ready: Promise.resolve(),
     async close() {
       closed = true;
       batch.close();
-      await watcher.close();
+      for (const watcher of watchers) watcher.close();
     },
   };
 }

@@ -28,10 +28,10 @@ export interface TreeWatch {
 /**
  * Watches folder trees (the Claude Code and Codex session roots) and reports the paths inside
  * them that were created, written or removed, batched per debounce window. Only folders are
- * watched, with node:fs directly: chokidar (file-watcher.ts, for handed-off files) puts one watch
- * on every file and re-reads and lstat()s a whole folder on each event, which at 10,000 sessions
- * in one project folder means 10,000 watches and a 10,000-entry re-read per appended line.
- * A folder's watch reports its children's writes by name, which is all a session list needs.
+ * watched, with node:fs directly, as file-watcher.ts does: chokidar put one watch on every file
+ * and re-read and lstat()ed a whole folder on each event, which at 10,000 sessions in one project
+ * folder means 10,000 watches and a 10,000-entry re-read per appended line. A folder's watch
+ * reports its children's writes by name, which is all a session list needs.
  */
 export function watchTrees(roots: readonly string[], onChange: (paths: string[]) => void, options: TreeWatchOptions): TreeWatch {
   const debounceMs = options.debounceMs ?? WATCH_DEBOUNCE_MS;
