@@ -289,6 +289,8 @@ for (const cache of [CLI_CACHE, HANDOFF_CACHE, RESUME_CACHE, PICKER_CACHE, SHOW_
 // of `list --no-host` from this cache: "Check failed: stack_overflow()", see the check at the end.)
 const { script, cli } = compileCli();
 const scratch = await mkdtemp(join(tmpdir(), 'baton-build-'));
+/** A warm-up child (warmFastList, warmHostedPicker) that has not ended by then is stopped: the build never hangs on one. */
+const WARM_UP_TIMEOUT_MS = 60_000;
 const messages = join(scratch, 'm.jsonl');
 await writeFile(messages, '{"role":"user","content":"warm the code cache"}\n');
 // A messages file the host refuses (line 2 is not JSON): the hosted probes' bad input.
@@ -420,6 +422,11 @@ for (const { bundle, cache, runs, host } of probes) {
   const env = probeHost?.env ?? { ...process.env, BATON_HOME: join(scratch, 'probe'), XDG_RUNTIME_DIR: join(scratch, 'probe-run') };
   const aborted = runs.find((args) => {
     const run = spawnSync(process.execPath, [join('bin', 'baton.js'), ...args], { env, encoding: 'utf8', timeout: 60_000 });
+    // A probe killed by the timeout says nothing about the cache: named, not taken for V8's abort.
+    if (run.error?.code === 'ETIMEDOUT') {
+      process.stderr.write(`build-cli: \`baton ${args.join(' ')}\` (probe of ${basename(cache)}) did not end within 60 s\n`);
+      return false;
+    }
     return run.signal !== null || /Fatal error|Check failed/.test(run.stderr);
   });
   await probeHost?.stop();
@@ -467,14 +474,13 @@ async function warmFastHandoff() {
  * Test: src/cli/list-fast-hosted.test.ts.
  */
 async function warmFastList() {
-  // Its own empty HOME: the host lists the agents' folders there, not the builder's.
-  const { env, listening, stop } = await startScratchHost('fast-list', { HOME: join(scratch, 'fast-list-user') });
+  const { env, listening, stop } = await startScratchHost('fast-list');
   try {
     if (listening) {
       const warm = `const { compileFastList, FAST_LIST_CACHE } = require(${JSON.stringify(join(process.cwd(), 'bin', 'load-cli.js'))});
 const fast = compileFastList();
 fast.cli.tryFastList(['node', 'baton', 'list', '--json']).then((hosted) => { if (hosted) require('node:fs').writeFileSync(FAST_LIST_CACHE, fast.script.createCachedData()); });`;
-      await new Promise((done) => spawn(process.execPath, ['-e', warm], { env, stdio: ['ignore', 'ignore', 'inherit'] }).once('exit', done).once('error', done));
+      await runWarmUp(warm, env);
       if (existsSync(FAST_LIST_CACHE)) return;
     }
     process.stderr.write('build-cli: the fast-list warm-up was not hosted; its cache holds the declined path only\n');
@@ -499,7 +505,7 @@ fast.cli.tryFastList(['node', 'baton', 'list', '--json']).then((hosted) => { if 
  * a host, the off-screen picker alone as before. Test: src/cli/picker/resume-picker.test.ts.
  */
 async function warmHostedPicker() {
-  const { env, listening, stop } = await startScratchHost('hosted-picker', { HOME: join(scratch, 'hosted-picker-user') });
+  const { env, listening, stop } = await startScratchHost('hosted-picker');
   try {
     if (listening) {
       const warm = `const { compilePicker, PICKER_CACHE } = require(${JSON.stringify(join(process.cwd(), 'bin', 'load-cli.js'))});
@@ -508,7 +514,7 @@ const picker = compilePicker();
   await picker.cli.warmPicker();
   if (await picker.cli.warmHostedListing()) require('node:fs').writeFileSync(PICKER_CACHE, picker.script.createCachedData());
 })();`;
-      await new Promise((done) => spawn(process.execPath, ['-e', warm], { env, stdio: ['ignore', 'ignore', 'inherit'] }).once('exit', done).once('error', done));
+      await runWarmUp(warm, env);
       if (existsSync(PICKER_CACHE)) return;
     }
     process.stderr.write('build-cli: the hosted picker\'s warm-up found no host; its cache holds the off-screen picker only\n');
@@ -520,9 +526,24 @@ const picker = compilePicker();
   await writeFile(PICKER_CACHE, picker.script.createCachedData());
 }
 
-/** `baton serve` of this build in a scratch data dir named `name`: its env, whether it listens, and how to stop it. */
-async function startScratchHost(name, extraEnv = {}) {
-  const env = { ...process.env, BATON_HOME: join(scratch, `${name}-home`), XDG_RUNTIME_DIR: join(scratch, `${name}-run`), ...extraEnv };
+/** Runs a warm-up script in a child of `env`, killed after WARM_UP_TIMEOUT_MS so a stuck one never hangs the build. */
+async function runWarmUp(script, env) {
+  const child = spawn(process.execPath, ['-e', script], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const timer = setTimeout(() => {
+    process.stderr.write(`build-cli: a warm-up did not end within ${WARM_UP_TIMEOUT_MS} ms; stopped\n`);
+    child.kill('SIGKILL');
+  }, WARM_UP_TIMEOUT_MS);
+  await new Promise((done) => child.once('exit', done).once('error', done));
+  clearTimeout(timer);
+}
+
+/**
+ * `baton serve` of this build in a scratch data dir named `name`: its env, whether it listens, and
+ * how to stop it. Its own empty HOME: the host lists the agents' folders there, never the builder's
+ * (a builder's thousands of sessions would slow the build and could time a probe out).
+ */
+async function startScratchHost(name) {
+  const env = { ...process.env, BATON_HOME: join(scratch, `${name}-home`), XDG_RUNTIME_DIR: join(scratch, `${name}-run`), HOME: join(scratch, `${name}-user`) };
   const serve = spawn(process.execPath, [join('bin', 'baton.js'), 'serve', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const listening = await hostListening(env, 30_000);
   const stop = async () => {

@@ -14,6 +14,7 @@ import { until } from '../tasks/test-support/endpoint.js';
 import { connectEndpoint } from '../transport/client.js';
 import { HOST_POLICY_FILE } from './host-policy.js';
 import { importAgentSession } from './import-agent-session.js';
+import { prepareNarrowing } from './apply-permissions.js';
 import { offerSession } from './send.js';
 
 /**
@@ -122,6 +123,18 @@ describe('permissions only narrow across a handoff (real host, real socket)', ()
     // The revoked grant changed what the session carries: a new handoff, narrowed to the same rules.
     expect((await offer(session.id)).category).toBe('accepted');
     expect((await store.getSession(session.id)).permission!.inForce).toMatchObject({ mode: 'default', rules: inForce.rules, revokedGrants: [] });
+  });
+
+  it("reads this host's policy at the take, not while the sender's record is saved: a policy.json tightened in between applies", async () => {
+    const { session } = await importAgentSession(store, 'claude', join(tmp, '4d5611e5-241a-462a-8d15-5122611a9569.jsonl'), { CLAUDE_CONFIG_DIR: configDir, HOME: tmp });
+    const manifest = { session_id: session.id, handoff_id: 'h-policy-race', permission_state: {} } as unknown as Manifest;
+    const take = await prepareNarrowing({ store, dataDir, grants: { narrowTo: async () => [] } }, manifest);
+    // The receiver's prepared reads are done; the policy tightens before the record is durable.
+    await writeFile(join(dataDir, HOST_POLICY_FILE), JSON.stringify({ mode: 'default', deny: ['Bash(git push:*)'] }));
+    const change = await take();
+    const inForce = change(await store.getSession(session.id)).permission!.inForce!;
+    expect(inForce).toMatchObject({ mode: 'default', handoffId: 'h-policy-race' });
+    expect(inForce.rules).toContain('deny:Bash(git push:*)');
   });
 
   it('an invalid host policy.json refuses the handoff with the file named; the session stays with the terminal', async () => {

@@ -24,8 +24,8 @@ export interface ApplyPermissionsOptions {
  * the same result, and the change leaves a document that already records it as it is.
  *
  * In two steps, for the receiver (receiver.ts, prepareAccept), which may read before the sender's
- * record of the offer is durable but must write nothing of the take: this reads (the session, the
- * carried rules, this host's policy) and narrows; the function it returns revokes the grants
+ * record of the offer is durable but must write nothing of the take: this reads (the session and the
+ * carried rules); the function it returns reads this host's policy, narrows, revokes the grants
  * (writes) and gives the change.
  */
 export async function prepareNarrowing(options: ApplyPermissionsOptions, manifest: Manifest): Promise<() => Promise<(doc: SessionDoc) => SessionDoc>> {
@@ -37,9 +37,10 @@ export async function prepareNarrowing(options: ApplyPermissionsOptions, manifes
   const sha = manifest.permission_state.rules_sha256;
   const carried = ref && sha ? await readCarriedPermission(store, sessionId, ref, sha) : null;
   const source = policyFromState(carried ? { mode: carried.mode, rules: carried.rules } : session.permission, root);
-  const target = await hostPolicyFor(options.dataDir, source, root);
-  const narrowed = narrowPermissions(source, target);
   return async () => {
+    // This host's policy is read here, at the take, not with the reads above: a policy.json
+    // tightened while the sender's record was being fsynced is the one the baton is taken under.
+    const narrowed = narrowPermissions(source, await hostPolicyFor(options.dataDir, source, root));
     const revoked = await options.grants.narrowTo(sessionId, narrowed);
     const inForce: PermissionInForce = {
       mode: narrowed.mode,

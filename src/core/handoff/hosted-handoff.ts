@@ -82,6 +82,8 @@ export function createHostedHandoff(options: HostedHandoffOptions): HostedHandof
     writing.add(write);
     void write.finally(() => writing.delete(write));
   };
+  /** A capture started beside the look-ups that the request turned out not to need: not waited for, but settle() does. */
+  const unused = (capture: Promise<unknown>) => track(capture.then(() => undefined, () => undefined));
 
   function remember(sessionId: string, digest: string, answer: Promise<Answer>): void {
     answers.set(sessionId, { digest, answer });
@@ -165,11 +167,11 @@ export function createHostedHandoff(options: HostedHandoffOptions): HostedHandof
     mark('host-looked-up');
     // Same key, another payload (or a session this request did not land): refused, nothing offered.
     if ((saved && recorded !== digest) || (recorded !== null && recorded !== digest)) {
-      await capture.catch(() => undefined);
+      unused(capture);
       return refused(ErrorCode.CONFLICT, `${HOSTED_HANDOFF_METHOD}: ${payloadConflict(request.sessionId)}`);
     }
     let landed: LandedSession | undefined;
-    if (saved) await capture.catch(() => undefined);
+    if (saved) unused(capture);
     else {
       const input = await scanMessageBytes(bytes, request.source);
       mark('host-read');

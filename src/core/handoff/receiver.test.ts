@@ -128,7 +128,7 @@ describe('receiver: the workspace verdict in the answer', () => {
       store: fixture.store,
       capabilities: ['conversation', 'diff-viewer'],
       holder: 'desktop',
-      beforeAccept: async () => (doc) => (doc.title === 'narrowed' ? doc : { ...doc, title: 'narrowed' }),
+      prepareAccept: async () => async () => (doc) => (doc.title === 'narrowed' ? doc : { ...doc, title: 'narrowed' }),
     });
     expect(await narrowing({ id: 'n', method: 'handoff.offer', params: { manifest } }, connection)).toMatchObject({ status: 'accepted', epoch: 2 });
     const after = await fixture.store.getSession(sessionId);
@@ -143,7 +143,7 @@ describe('receiver: the workspace verdict in the answer', () => {
       store: fixture.store,
       capabilities: ['conversation', 'diff-viewer'],
       holder: 'desktop',
-      beforeAccept: async () => {
+      prepareAccept: async () => async () => {
         throw Object.assign(new Error('narrowing refused'), { code: 'POLICY' });
       },
     });

@@ -41,16 +41,12 @@ export interface ReceiverOptions {
   /** Told after a session was accepted or a link asked to select one. */
   onEvent?: (event: ReceiverEvent) => void;
   /**
-   * Runs once the offer is verified and shown to be displayable, before the baton is taken
-   * (permissions narrow here). What it returns changes session.json in the write that takes the
-   * baton: one durable write per accepted offer, and the two land together.
-   */
-  beforeAccept?: (manifest: Manifest) => Promise<SessionChange | void>;
-  /**
-   * beforeAccept in two steps (used instead of it when given): the first only reads, and starts
-   * once the offer is parsed, beside the verification and the sender's record; the function it
-   * gives runs where beforeAccept runs (after the record is durable: its writes, the narrowing's
-   * revocations, keep the crash order) and returns the change for the baton's write.
+   * Where permissions narrow, in two steps: the first only reads, and starts once the offer is
+   * parsed, beside the verification and the sender's record; the function it gives runs once the
+   * offer is verified and displayable and the record is durable (its writes, the narrowing's
+   * revocations, keep the crash order), before the baton is taken. The change it returns is
+   * applied in the write that takes the baton: one durable write per accepted offer, and the two
+   * land together.
    */
   prepareAccept?: (manifest: Manifest) => Promise<() => Promise<SessionChange | void>>;
   /** Extra request methods (approvals, tasks) bound by later layers. */
@@ -133,7 +129,7 @@ export function createReceiver(options: ReceiverOptions): RequestHandler {
       connection.mark?.('host-may-take');
     }
     // Narrowing first: if it fails the handoff is refused and the baton stays where it was.
-    const narrowing = (accepting ? await (await accepting)() : await options.beforeAccept?.(manifest)) ?? undefined;
+    const narrowing = accepting ? ((await (await accepting)()) ?? undefined) : undefined;
     connection.mark?.('host-narrowed');
     const epoch = await takeBaton(store, manifest.session_id, manifest.handoff_id, options.holder, narrowing);
     connection.mark?.('host-taken');

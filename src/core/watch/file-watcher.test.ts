@@ -70,15 +70,53 @@ describe('watchFiles (real files, node:fs watch)', () => {
     await expect.poll(watchHandles, { timeout: 2_000 }).toBe(before); // a handle closes on the next turn of the loop
   });
 
-  it('sees a watched file deleted and then created again, and a name in a missing directory is not watched', async () => {
+  it('sees a watched file deleted and then created again', async () => {
     const seen: string[][] = [];
-    const watch = watchFiles([join(dir, 'a.txt'), join(dir, 'gone', 'c.txt')], (p) => seen.push(p), { debounceMs: 20 });
+    const watch = watchFiles([join(dir, 'a.txt')], (p) => seen.push(p), { debounceMs: 20 });
     open.push(watch);
     await watch.ready;
     await unlink(join(dir, 'a.txt'));
     await expect.poll(() => seen.flat(), { timeout: 5_000 }).toEqual([join(dir, 'a.txt')]);
     await writeFile(join(dir, 'a.txt'), 'back\n');
     await expect.poll(() => seen.flat(), { timeout: 5_000 }).toEqual([join(dir, 'a.txt'), join(dir, 'a.txt')]);
+  });
+
+  it('sees a file in a directory that is not there yet, once the directories above it are made', async () => {
+    const seen: string[][] = [];
+    const target = join(dir, 'gone', 'deeper', 'c.txt');
+    const watch = watchFiles([target], (p) => seen.push(p), { debounceMs: 20 });
+    open.push(watch);
+    await watch.ready;
+    await mkdir(join(dir, 'gone'));
+    await new Promise((r) => setTimeout(r, 50));
+    await mkdir(join(dir, 'gone', 'deeper'));
+    await new Promise((r) => setTimeout(r, 50));
+    await writeFile(target, 'new\n');
+    await expect.poll(() => seen.flat().includes(target), { timeout: 5_000 }).toBe(true);
+    const reported = seen.flat().length;
+    await writeFile(target, 'edited\n');
+    await expect.poll(() => seen.flat().length, { timeout: 5_000 }).toBeGreaterThan(reported);
+  });
+
+  it('keeps watching a directory removed and made again (a branch switch), and a neighbour of its name changes nothing', async () => {
+    const seen: string[][] = [];
+    const target = join(dir, 'src', 'b.ts');
+    const watch = watchFiles([target], (p) => seen.push(p), { debounceMs: 20 });
+    open.push(watch);
+    await watch.ready;
+    await rm(join(dir, 'src'), { recursive: true });
+    await expect.poll(() => seen.flat(), { timeout: 5_000 }).toContain(target);
+    await mkdir(join(dir, 'src'));
+    await new Promise((r) => setTimeout(r, 50));
+    const before = seen.flat().length;
+    await writeFile(target, 'after the switch\n');
+    await expect.poll(() => seen.flat().length, { timeout: 5_000 }).toBeGreaterThan(before);
+    // A child named like its directory (src/src) is not the directory going away.
+    const settled = seen.flat().length;
+    await writeFile(join(dir, 'src', 'src'), 'x\n');
+    await rm(join(dir, 'src', 'src'));
+    await writeFile(target, 'still watched\n');
+    await expect.poll(() => seen.flat().length, { timeout: 5_000 }).toBeGreaterThan(settled);
   });
 
   it('reports nothing after close, and refuses more than the limit', async () => {

@@ -1,5 +1,5 @@
-import { watch as fsWatch, type FSWatcher } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
+import { watchDirectory, type DirWatch } from './dir-watch.js';
 import { createPathBatch } from './path-batch.js';
 
 /** Changes closer together than this are reported once (editors write a file in several steps). */
@@ -29,8 +29,9 @@ export interface WatchFilesOptions {
  * a Set look-up. (chokidar, used here before, put a watch on every file of the directory and
  * re-listed and lstat()ed the whole directory on the main thread at each event: the host's watch
  * of `dataDir/index.json` did that for every temp file, event line and rename a handoff makes in
- * the data directory — bench/README.md, "Seventeenth sitting".) A directory that is not there is
- * not watched, as chokidar did; a platform that gives no name reports every watched file of it.
+ * the data directory — bench/README.md, "Seventeenth sitting".) A directory that is not there yet,
+ * or is removed and made again, is waited for on its nearest existing ancestor (dir-watch.ts), as
+ * chokidar did; a platform that gives no name reports every watched file of it.
  */
 export function watchFiles(files: readonly string[], onChange: (changed: string[]) => void, options: WatchFilesOptions = {}): FileWatch {
   if (files.length > MAX_WATCHED_FILES) {
@@ -47,37 +48,31 @@ export function watchFiles(files: readonly string[], onChange: (changed: string[
   const debounceMs = options.debounceMs ?? WATCH_DEBOUNCE_MS;
   let closed = false;
   const batch = createPathBatch(debounceMs, onChange);
-  const watchers: FSWatcher[] = [];
+  const watches: DirWatch[] = [];
 
   for (const [dir, names] of namesByDir) {
-    let watcher: FSWatcher;
-    try {
-      watcher = fsWatch(dir, { persistent: true }, (_event, name) => {
+    const watch = watchDirectory(
+      dir,
+      (name) => {
         if (closed) return;
         if (name === null) for (const each of names) batch.add(join(dir, each));
-        else if (names.has(name.toString())) batch.add(join(dir, name.toString()));
-      });
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code !== 'ENOENT' && code !== 'ENOTDIR') options.onError?.(error as Error);
-      continue;
-    }
-    // A removed directory ends its own watch (EPERM on Windows); the caller hears every other failure.
-    watcher.on('error', (error) => {
-      watcher.close();
-      if (!closed) options.onError?.(error);
-    });
-    watchers.push(watcher);
+        else if (names.has(name)) batch.add(join(dir, name));
+      },
+      (error) => {
+        if (!closed) options.onError?.(error);
+      },
+    );
+    watches.push(watch);
   }
 
   return {
     paths: [...wanted],
-    // node:fs's watch is in place once fsWatch returns.
+    // node:fs's watches are in place once watchDirectory returns.
     ready: Promise.resolve(),
     async close() {
       closed = true;
       batch.close();
-      for (const watcher of watchers) watcher.close();
+      for (const watch of watches) watch.close();
     },
   };
 }
