@@ -474,27 +474,19 @@ async function warmFastHandoff() {
  * Test: src/cli/list-fast-hosted.test.ts.
  */
 async function warmFastList() {
-  const { env, listening, stop } = await startScratchHost('fast-list');
-  try {
-    if (listening) {
-      const warm = `const { compileFastList, FAST_LIST_CACHE } = require(${JSON.stringify(join(process.cwd(), 'bin', 'load-cli.js'))});
+  const hosted = `const { compileFastList, FAST_LIST_CACHE } = require(${JSON.stringify(join(process.cwd(), 'bin', 'load-cli.js'))});
 const fast = compileFastList();
 fast.cli.tryFastList(['node', 'baton', 'list', '--json']).then((hosted) => { if (hosted) require('node:fs').writeFileSync(FAST_LIST_CACHE, fast.script.createCachedData()); });`;
-      await runWarmUp(warm, env);
-      if (existsSync(FAST_LIST_CACHE)) return;
-    }
-    process.stderr.write('build-cli: the fast-list warm-up was not hosted; its cache holds the declined path only\n');
-  } finally {
-    await stop();
-  }
-  const fast = compileFastList();
-  const saved = { home: process.env.BATON_HOME, runtime: process.env.XDG_RUNTIME_DIR };
-  process.env.BATON_HOME = process.env.XDG_RUNTIME_DIR = join(scratch, 'no-host');
-  await fast.cli.tryFastList(['node', 'baton', 'list', '--json', '--limit', '1']);
-  process.env.BATON_HOME = saved.home;
-  if (saved.runtime === undefined) delete process.env.XDG_RUNTIME_DIR;
-  else process.env.XDG_RUNTIME_DIR = saved.runtime;
-  await writeFile(FAST_LIST_CACHE, fast.script.createCachedData());
+  await warmOnScratchHost('fast-list', hosted, FAST_LIST_CACHE, 'the fast-list warm-up was not hosted; its cache holds the declined path only', async () => {
+    const fast = compileFastList();
+    const saved = { home: process.env.BATON_HOME, runtime: process.env.XDG_RUNTIME_DIR };
+    process.env.BATON_HOME = process.env.XDG_RUNTIME_DIR = join(scratch, 'no-host');
+    await fast.cli.tryFastList(['node', 'baton', 'list', '--json', '--limit', '1']);
+    process.env.BATON_HOME = saved.home;
+    if (saved.runtime === undefined) delete process.env.XDG_RUNTIME_DIR;
+    else process.env.XDG_RUNTIME_DIR = saved.runtime;
+    await writeFile(FAST_LIST_CACHE, fast.script.createCachedData());
+  });
 }
 
 /**
@@ -505,28 +497,38 @@ fast.cli.tryFastList(['node', 'baton', 'list', '--json']).then((hosted) => { if 
  * a host, the off-screen picker alone as before. Test: src/cli/picker/resume-picker.test.ts.
  */
 async function warmHostedPicker() {
-  const { env, listening, stop } = await startScratchHost('hosted-picker');
-  try {
-    if (listening) {
-      const warm = `const { compilePicker, PICKER_CACHE } = require(${JSON.stringify(join(process.cwd(), 'bin', 'load-cli.js'))});
+  const hosted = `const { compilePicker, PICKER_CACHE } = require(${JSON.stringify(join(process.cwd(), 'bin', 'load-cli.js'))});
 const picker = compilePicker();
 (async () => {
   await picker.cli.warmPicker();
   if (await picker.cli.warmHostedListing()) require('node:fs').writeFileSync(PICKER_CACHE, picker.script.createCachedData());
 })();`;
-      await runWarmUp(warm, env);
-      if (existsSync(PICKER_CACHE)) return;
+  await warmOnScratchHost('hosted-picker', hosted, PICKER_CACHE, "the hosted picker's warm-up found no host; its cache holds the off-screen picker only", async () => {
+    const picker = compilePicker();
+    await quietly(() => picker.cli.warmPicker());
+    await writeFile(PICKER_CACHE, picker.script.createCachedData());
+  });
+}
+
+/**
+ * Runs `script` (it writes `cache` once its hosted call was answered) in a child, against a
+ * scratch host named `name`; where no host listened or the script wrote nothing, says `fallback`
+ * and runs `unhosted`, which writes the cache of the path a hostless run takes.
+ */
+async function warmOnScratchHost(name, script, cache, fallback, unhosted) {
+  const { env, listening, stop } = await startScratchHost(name);
+  try {
+    if (listening) {
+      await runWarmUp(script, env);
+      if (existsSync(cache)) return;
     }
-    process.stderr.write('build-cli: the hosted picker\'s warm-up found no host; its cache holds the off-screen picker only\n');
+    process.stderr.write(`build-cli: ${fallback}\n`);
   } finally {
     await stop();
   }
-  const picker = compilePicker();
-  await quietly(() => picker.cli.warmPicker());
-  await writeFile(PICKER_CACHE, picker.script.createCachedData());
+  await unhosted();
 }
 
-/** Runs a warm-up script in a child of `env`, killed after WARM_UP_TIMEOUT_MS so a stuck one never hangs the build. */
 async function runWarmUp(script, env) {
   const child = spawn(process.execPath, ['-e', script], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   const timer = setTimeout(() => {

@@ -5,13 +5,14 @@
 // CLI's, an older build's) still runs, wrapped by the launcher at the same columns, with the same
 // cache. Needs the build (scripts/test.sh builds before the unit tests).
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { installLauncherCopy } from './launcher-copy.js';
 
 const run = promisify(execFile);
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -64,15 +65,7 @@ describe('bundles stored as the launcher compiles them', () => {
   }, 60_000);
 
   it('the same bundles stored as esbuild wrote them are wrapped by the launcher: the same answers, the cache still taken', async () => {
-    const install = (name, alter) => {
-      const at = join(dir, name);
-      cpSync(join(ROOT, 'bin'), join(at, 'bin'), { recursive: true });
-      cpSync(join(ROOT, 'dist', 'cli'), join(at, 'dist', 'cli'), { recursive: true, filter: (f) => !f.endsWith('.map') });
-      cpSync(join(ROOT, 'package.json'), join(at, 'package.json'));
-      symlinkSync(join(ROOT, 'node_modules'), join(at, 'node_modules'));
-      alter(join(at, 'dist', 'cli'));
-      return at;
-    };
+    const install = (name, alter) => installLauncherCopy(dir, name, alter);
     const built = install('built', () => undefined);
     const unwrapped = install('unwrapped', (cli) => {
       for (const bundle of WRAPPED) {

@@ -4,12 +4,13 @@
 // the built launcher is run with the handoff bundle as built, without it, and with caches that V8
 // must reject. Needs the build (scripts/test.sh builds before the unit tests).
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { installLauncherCopy } from './launcher-copy.js';
 
 const run = promisify(execFile);
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -24,15 +25,9 @@ afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-/** A copy of bin/ and dist/cli beside the real node_modules, changed by `alter`. */
+/** A copy of bin/ and dist/cli beside the real node_modules, changed by `alter`: its launcher. */
 function install(name, alter) {
-  const at = join(dir, name);
-  cpSync(join(ROOT, 'bin'), join(at, 'bin'), { recursive: true });
-  cpSync(join(ROOT, 'dist', 'cli'), join(at, 'dist', 'cli'), { recursive: true, filter: (f) => !f.endsWith('.map') });
-  cpSync(join(ROOT, 'package.json'), join(at, 'package.json'));
-  symlinkSync(join(ROOT, 'node_modules'), join(at, 'node_modules'));
-  alter(join(at, 'dist', 'cli'));
-  return join(at, 'bin', 'baton.js');
+  return join(installLauncherCopy(dir, name, alter), 'bin', 'baton.js');
 }
 
 async function baton(bin, args, home) {
