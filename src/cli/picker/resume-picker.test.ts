@@ -58,7 +58,10 @@ async function withHost(use: (host: Host) => Promise<void>): Promise<void> {
   }
 }
 
-function inPty(ready: RegExp, keys: string[], runner = `node --import tsx ${JSON.stringify(CLI)}`, at = root, extraEnv: Record<string, string> = {}): Promise<{ code: number; screen: string; raw: string }> {
+/** A key to type, or a text to wait for on screen (since the picker started) before the next key. */
+type PtyStep = string | RegExp;
+
+function inPty(ready: RegExp, keys: PtyStep[], runner = `node --import tsx ${JSON.stringify(CLI)}`, at = root, extraEnv: Record<string, string> = {}): Promise<{ code: number; screen: string; raw: string }> {
   return new Promise((resolve, fail) => {
     const command = `stty cols 120 rows 30; exec ${runner} resume`;
     const child = spawn('script', ['-qfec', command, '/dev/null'], {
@@ -77,6 +80,10 @@ function inPty(ready: RegExp, keys: string[], runner = `node --import tsx ${JSON
       if (!typed && ready.test(strip(raw))) {
         typed = true;
         for (const k of keys) {
+          if (k instanceof RegExp) {
+            while (!k.test(strip(raw))) await new Promise((r) => setTimeout(r, 50));
+            continue;
+          }
           child.stdin.write(k);
           await new Promise((r) => setTimeout(r, 250));
         }
@@ -336,10 +343,11 @@ const resume = compileResume();
 
   it(`draws the newest rows of the index first (all ${SESSIONS} counted), then a search reaches a session beyond the first screen`, async () => {
     const trace = join(big, 'trace.jsonl');
-    const { code, screen } = await inPty(new RegExp(`picker row ${SESSIONS - 1} `), ['zz3zz', '\r'], undefined, big, { BATON_PHASE_TRACE: trace });
+    // Typed at once: the match shows when the whole listing lands (filtered again without a key), then Enter.
+    const { code, screen } = await inPty(new RegExp(`picker row ${SESSIONS - 1} `), ['zz3zz', /picker row 3 zz3zz/, '\r'], undefined, big, { BATON_PHASE_TRACE: trace });
     expect(code).toBe(0);
     expect(screen).toMatch(new RegExp(`${SESSIONS} in all`));
-    // Session 3 is among the oldest: not on the first screen, found once the whole listing arrived.
+    // Session 3 is among the oldest: not among the first screen's PICKER_FIRST_PAGE_ROWS, found once the whole listing arrived.
     expect(screen).toContain(`claude --resume ${idOf(3)}`);
     expect(JSON.parse(await readFile(trace, 'utf8')).marks).toHaveProperty('index-listing');
   }, 60_000);
@@ -398,5 +406,69 @@ describe('PickerModel', () => {
     expect(model.options('d2 alpha').map((o) => o.value)).toEqual(hits.map((o) => o.value));
     expect(model.rowOf(hits[0]!.value)?.id).toBe(hits[0]!.value);
     expect(model.options('no such words')).toEqual([]);
+  });
+});
+
+describe('pickSession: the whole listing landing after something was typed', () => {
+  function listingOf(n: number): { groups: ListGroup[]; firstScreen: ListGroup[] } {
+    const groups: ListGroup[] = [{ cwd: '/w/app', newestAt: n, items: [] }];
+    for (let i = n - 1; i >= 0; i--) {
+      const row = { id: `claude:${i}`, cwd: '/w/app', title: `row ${i} zz${i}zz`, updatedAt: '2026-11-01T10:00:00.000Z', messageCount: 1, source: 'claude' } as IndexRow;
+      groups[0]!.items.push({ cwd: row.cwd, at: i, id: row.id, source: 'claude', text: () => JSON.stringify(row), row: () => row });
+    }
+    return { groups, firstScreen: [{ ...groups[0]!, items: groups[0]!.items.slice(0, 4) }] };
+  }
+
+  /** The picker on in-memory streams; `rest` resolves when the test lands the whole listing. */
+  async function picker(n: number) {
+    const { pickSession } = await import('./resume-picker.js');
+    const { PassThrough } = await import('node:stream');
+    const { groups, firstScreen } = listingOf(n);
+    const input = new PassThrough();
+    const output = new PassThrough();
+    let screen = '';
+    output.on('data', (chunk: Buffer) => (screen += chunk.toString('utf8')));
+    let land!: () => void;
+    const landed = new Promise<void>((r) => (land = r));
+    const picked = pickSession(firstScreen, n, { input, output, rest: async () => (await landed, groups) });
+    const settle = () => new Promise((r) => setTimeout(r, 50));
+    await settle();
+    return { picked, input, land, settle, screen: () => strip(screen), clear: () => (screen = '') };
+  }
+
+  it('filters what was typed against the whole listing as soon as it lands, without another key, and Enter picks the match', async () => {
+    const p = await picker(40);
+    p.input.write('zz17zz');
+    await p.settle();
+    // Row 17 is not on the first screen (rows 39..36): clack found nothing.
+    expect(p.screen()).toContain('No matches found');
+    p.clear();
+    p.land();
+    await p.settle();
+    expect(p.screen()).toContain('row 17 zz17zz');
+    expect(p.screen()).not.toContain('No matches found');
+    p.input.write('\r');
+    expect((await p.picked)?.id).toBe('claude:17');
+  });
+
+  it('keeps the focused row focused when the whole listing lands with nothing typed', async () => {
+    const p = await picker(400);
+    p.input.write('\u001b[B'); // down: the second row of the first screen (row 398)
+    await p.settle();
+    p.land();
+    await p.settle();
+    p.input.write('\r');
+    expect((await p.picked)?.id).toBe('claude:398');
+  });
+
+  it('draws nothing once the person has chosen: a listing landing after Enter changes no answer', async () => {
+    const p = await picker(40);
+    p.input.write('\r');
+    const chosen = await p.picked;
+    p.clear();
+    p.land();
+    await p.settle();
+    expect(chosen?.id).toBe('claude:39');
+    expect(p.screen()).toBe('');
   });
 });

@@ -7,6 +7,31 @@ import { countText } from '../../shared/count-text.js';
 /** Rows visible at once (clack's autocomplete scrolls through the rest). */
 export const PICKER_VISIBLE_ROWS = 16;
 
+/** What the picker reaches of clack's live autocomplete prompt (@clack/core's Prompt and AutocompletePrompt). */
+interface LivePrompt {
+  state: string;
+  userInput: string;
+  emit(event: 'userInput', typed: string): void;
+  render(): void;
+}
+
+/**
+ * Has clack filter again what is typed, against the model's rows as they are now, and draw the
+ * result. clack filters only when the typed text changes (AutocompletePrompt's `userInput`
+ * handler); the whole listing lands between keystrokes, and a search typed before it would show
+ * the first screen's matches (or "No matches found") until the next key. A text clack has not
+ * seen makes it ask the model again (its options getter reads `userInput`, which is unchanged);
+ * the real text then puts its record of what was typed back. The focused row stays focused when
+ * it is still offered.
+ */
+export function filterAgain(prompt: LivePrompt): void {
+  if (prompt.state !== 'initial' && prompt.state !== 'active') return; // chosen or cancelled: nothing to draw
+  const typed = prompt.userInput;
+  prompt.emit('userInput', `${typed}\u0000`);
+  prompt.emit('userInput', typed);
+  prompt.render();
+}
+
 let prompts: Promise<typeof import('@clack/prompts')> | undefined;
 
 /**
@@ -31,6 +56,7 @@ export async function pickSession(
   io: { input?: NodeJS.ReadableStream; output?: NodeJS.WritableStream; rest?: () => Promise<readonly ListGroup[] | null> } = {},
 ): Promise<IndexRow | null> {
   const model = new PickerModel(groups, total);
+  let live: LivePrompt | undefined;
   // The whole first screen's options: clack asks for these same ones (the model keeps them).
   const first = model.options('').find((o) => !o.disabled);
   if (!first) return null;
@@ -41,6 +67,8 @@ export async function pickSession(
     message: `Resume which session? ${countText(total)} in all; type to filter, ↑↓ to move, Enter to pick`,
     // A getter: clack calls it for every keystroke with the prompt as `this`; the model filters.
     options(this: { userInput: string }) {
+      // clack's types keep render() private; it is the method its own keypress and resize handlers call.
+      live = this as unknown as LivePrompt;
       return model.options(this.userInput ?? '');
     },
     // The model filtered already; clack's own filter would match the whole query against a label.
@@ -52,10 +80,15 @@ export async function pickSession(
     ...(io.output ? { output: io.output as NodeJS.WriteStream } : {}),
   });
   markPhase('picker-drawn');
-  // The first screen is drawn: now fetch the whole listing for searching (a failure leaves the first screen's rows).
+  // The first screen is drawn: now fetch the whole listing for searching (a failure leaves the
+  // first screen's rows), and filter what was typed meanwhile against it.
   if (io.rest) {
     io.rest().then(
-      (all) => all && model.replace(all),
+      (all) => {
+        if (!all) return;
+        model.replace(all);
+        if (live) filterAgain(live);
+      },
       () => undefined,
     );
   }
