@@ -81,7 +81,7 @@ function loaderStaysExternal(build, namespace) {
  * the first time it is read, and a warm `baton list` or the picker's first screen never does
  * (issue 15, bench/README.md "Tenth sitting"). zod itself is not in the bundle but in a side bundle
  * (ZOD_BUNDLE, buildZodBundle) compiled with its own code cache at that first read: deferred
- * inside the bundle, its 447 KB were still read, held as one large young string and compiled
+ * inside the bundle, its ~250 KB were still read, held in one large young string and compiled
  * with the bundle's cache before a warm listing or the picker's first frame (bench/README.md,
  * "Eighteenth sitting"). Only for the bundles whose usual run parses nothing (parsesRarely): a
  * handoff parses at every run (+80 ms CPU with zod deferred inside it), and so does a host (`baton
@@ -118,7 +118,7 @@ async function buildZodBundle() {
 }
 
 /**
- * secretlint's recommended preset and its core (~340 KB) are for text a scan reads for the first
+ * secretlint's recommended preset and its core (~360 KB) are for text a scan reads for the first
  * time: a warm listing redacts nothing, nor does the picker's first screen. Each import of
  * src/core/redact/secretlint-preset.ts gets a stand-in that loads that module, bundled alone with
  * secretlint (SECRETLINT_BUNDLE, buildSecretlintBundle), at the first read of PRESET_RULES or call
