@@ -17,7 +17,7 @@
  * The paired column is now − before in the same round (adjacent processes), its median over rounds.
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 
@@ -58,7 +58,7 @@ setImmediate(() => { const minor = gcs.filter((e) => e.detail.kind === constants
 
 /** A whole listing's CPU (µs from the preload) and /usr/bin/time's user + sys, in `env`. */
 async function listing(bin: string, env: NodeJS.ProcessEnv, flags: string[]): Promise<Record<string, number>> {
-  const cpuFile = join(env.BATON_BENCH_RSS_FILE!);
+  const cpuFile = env.BATON_BENCH_RSS_FILE!;
   const { stderr } = await exec('/usr/bin/time', ['-f', 'TIME %U %S', process.execPath, '--require', preload, bin, 'list', '--json', '--no-host', ...flags], env);
   const [user, sys] = /TIME ([\d.]+) ([\d.]+)/.exec(stderr)!.slice(1).map(Number) as [number, number];
   const cpuUs = Number((await readFile(cpuFile, 'utf8')).split(' ')[1]);
@@ -70,7 +70,7 @@ const base = { ...process.env, HOME: join(scratch, 'empty-home'), XDG_RUNTIME_DI
 // The parsing store: a handoff lands one session (whole CLI of `now`), then its index and journal go.
 const parseData = join(scratch, 'parse-data');
 const messages = join(scratch, 'm.jsonl');
-await import('node:fs/promises').then((fs) => fs.writeFile(messages, '{"role":"user","content":"parsed at the listing"}\n'));
+await writeFile(messages, '{"role":"user","content":"parsed at the listing"}\n');
 await exec(process.execPath, [builds[1]!.bin, 'handoff', '--cwd', scratch, '--title', 'parsed', '--messages', messages, '--no-launch', '--json', '--timeout', '0'], { ...base, BATON_HOME: parseData }).catch(() => undefined);
 await rm(join(parseData, 'index.json'), { force: true });
 await rm(join(parseData, 'index.journal.jsonl'), { force: true });
