@@ -12,7 +12,9 @@
  *            512 new files the scan redacts in this thread, so `now` loads baton-secretlint.cjs);
  *            user + sys from /usr/bin/time (10 ms ticks) and the child's own CPU (µs)
  *
- *   npx tsx bench/importers/side-bundles.ts --before=/tmp/b18-before/bin/baton.js --cold=/tmp/k18a-cold --rounds=15
+ *   npx tsx bench/importers/side-bundles.ts --before=/tmp/b18-before/bin/baton.js --cold=/tmp/k18a-cold --rounds=15 [--only=cold]
+ *
+ * --only=WORD: only the measures whose name holds WORD (load, parse, cold).
  *
  * The paired column is now − before in the same round (adjacent processes), its median over rounds.
  */
@@ -89,6 +91,9 @@ const measures: Measure[] = [
     },
   },
 ];
+
+const only = args.get('only');
+if (only) measures.splice(0, measures.length, ...measures.filter((m) => m.name.includes(only)));
 
 const loadavg = async () => (await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).join(' ');
 console.log(`${new Date().toISOString()}; load average ${await loadavg()}; ${rounds} rounds, builds alternated`);
