@@ -219,6 +219,15 @@ describe('a warm baton list --json without a host', () => {
     expect(redacted.titles).toEqual(['push with [REDACTED:github] and [REDACTED:aws]']);
     expect(redacted.read).toContain('baton-secretlint.cjs');
     expect(redacted.read).not.toContain('baton.cjs');
+    // Its folder changed again, its file did not: the scan runs and reads nothing new, so it redacts
+    // nothing and loads no secretlint (preset-prefilter.ts builds its rule list at the first window).
+    const now = new Date();
+    await utimes(join(home, '.claude', 'projects', '-home-dev-secret'), now, now);
+    const trace = join(root, 'side-bundles-trace.jsonl');
+    const rescanned = await listed({ ...env, HOME: home, BATON_HOME: join(root, 'data-side-secretlint'), BATON_PHASE_TRACE: trace });
+    expect(rescanned.titles).toEqual(redacted.titles);
+    expect(JSON.parse((await readFile(trace, 'utf8')).trim().split('\n').at(-1)!).marks).toHaveProperty('scan-start');
+    expect(rescanned.read).toEqual(['baton-list-local.cjs']);
   }, 60_000);
 
   it('still parses an encryption.json, with zod\'s words for one of the wrong shape', async () => {
