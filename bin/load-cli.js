@@ -31,6 +31,16 @@ const FAST_HANDOFF_CACHE = `${FAST_HANDOFF_BUNDLE}.cache`;
 /** `baton list` with no host to ask (src/cli/list-main.ts): the warm listing without the whole CLI's start-up. */
 const LIST_BUNDLE = join(ROOT, 'dist', 'cli', 'baton-list-local.cjs');
 const LIST_CACHE = `${LIST_BUNDLE}.cache`;
+/**
+ * Side bundles: code the list and resume bundles hold out of their own source and load at its
+ * first use (scripts/build-cli.js zodOnFirstUse, secretlintOnFirstUse), each compiled with its own
+ * code cache. A warm listing or the picker's first screen reads neither (issue 15).
+ */
+const ZOD_BUNDLE = join(ROOT, 'dist', 'cli', 'baton-zod.cjs');
+const ZOD_CACHE = `${ZOD_BUNDLE}.cache`;
+/** secretlint's recommended preset and core as Baton configures them (src/core/redact/secretlint-preset.ts). */
+const SECRETLINT_BUNDLE = join(ROOT, 'dist', 'cli', 'baton-secretlint.cjs');
+const SECRETLINT_CACHE = `${SECRETLINT_BUNDLE}.cache`;
 
 function compileCli() {
   return compileBundle(CLI_BUNDLE, CLI_CACHE);
@@ -169,6 +179,31 @@ function compileBundle(file, cacheFile, beforeRun) {
   return { script, cli: module.exports };
 }
 
+/** Each side bundle this process has run, by file: a second load gets the same module. */
+const sideBundles = new Map();
+
+/** A side bundle compiled with its code cache and run once per process (the build writes the cache from the same `script`). */
+function loadSideBundle(file, cacheFile) {
+  let loaded = sideBundles.get(file);
+  if (!loaded) sideBundles.set(file, (loaded = compileBundle(file, cacheFile)));
+  return loaded;
+}
+
+/** zod (its CommonJS build, English only): `{ script, cli }`, where `cli.z` is zod's `z`. */
+function loadZod() {
+  return loadSideBundle(ZOD_BUNDLE, ZOD_CACHE);
+}
+
+/** secretlint-preset.ts's module: `{ script, cli }`, where `cli` has PRESET_RULES and lintWindow. */
+function loadSecretlint() {
+  return loadSideBundle(SECRETLINT_BUNDLE, SECRETLINT_CACHE);
+}
+
+/** Whether this process has loaded the side bundle `file` (the build's warm-ups check that they ran it). */
+function sideBundleLoaded(file) {
+  return sideBundles.has(file);
+}
+
 /**
  * The bundle that runs argv's command: the handoff bundle for `baton handoff`, the resume bundle
  * for the picker (`baton resume` and nothing more), the show and list bundles for `show` and `list`
@@ -247,3 +282,10 @@ exports.FAST_HANDOFF_BUNDLE = FAST_HANDOFF_BUNDLE;
 exports.FAST_HANDOFF_CACHE = FAST_HANDOFF_CACHE;
 exports.fastHandoffIsBuilt = fastHandoffIsBuilt;
 exports.compileFastHandoff = compileFastHandoff;
+exports.ZOD_BUNDLE = ZOD_BUNDLE;
+exports.ZOD_CACHE = ZOD_CACHE;
+exports.SECRETLINT_BUNDLE = SECRETLINT_BUNDLE;
+exports.SECRETLINT_CACHE = SECRETLINT_CACHE;
+exports.loadZod = loadZod;
+exports.loadSecretlint = loadSecretlint;
+exports.sideBundleLoaded = sideBundleLoaded;

@@ -6,7 +6,8 @@
 import { build } from 'esbuild';
 import { buildScanWorker, SCAN_WORKER_FILE } from './build-scan-worker.js';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import * as nodeCrypto from 'node:crypto';
 import * as nodeFsPromises from 'node:fs/promises';
@@ -14,7 +15,7 @@ import * as nodeV8 from 'node:v8';
 import { Script } from 'node:vm';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { bundleSource, wrapBundle, FAST_LIST_BUNDLE, compileCli, compileFastHandoff, compileFastList, compileHandoff, FAST_HANDOFF_BUNDLE, FAST_HANDOFF_CACHE, compilePicker, compileShow, CLI_BUNDLE, PICKER_BUNDLE, PICKER_CACHE, CLI_CACHE, FAST_LIST_CACHE, HANDOFF_BUNDLE, HANDOFF_CACHE, LIST_BUNDLE, LIST_CACHE, RESUME_BUNDLE, RESUME_CACHE, SHOW_BUNDLE, SHOW_CACHE } from '../bin/load-cli.js';
+import { bundleSource, wrapBundle, FAST_LIST_BUNDLE, compileCli, compileFastHandoff, compileFastList, compileHandoff, FAST_HANDOFF_BUNDLE, FAST_HANDOFF_CACHE, compilePicker, compileShow, CLI_BUNDLE, PICKER_BUNDLE, PICKER_CACHE, CLI_CACHE, FAST_LIST_CACHE, HANDOFF_BUNDLE, HANDOFF_CACHE, LIST_BUNDLE, LIST_CACHE, RESUME_BUNDLE, RESUME_CACHE, SHOW_BUNDLE, SHOW_CACHE, SECRETLINT_BUNDLE, SECRETLINT_CACHE, ZOD_BUNDLE, ZOD_CACHE } from '../bin/load-cli.js';
 
 /**
  * zod's `locales` namespace (`z.locales`, `z.core.locales`) re-exports its 50 error-message
@@ -63,16 +64,29 @@ function commanderChildProcessOnUse() {
 }
 
 /**
+ * The launcher's loader as a bundle in dist/cli requires it (the bundle's `require` resolves from
+ * its own file), left to that require: the stand-ins below load their side bundle through it.
+ */
+const LOADER_FROM_BUNDLE = '../../bin/load-cli.js';
+
+/** Leaves a stand-in's require of LOADER_FROM_BUNDLE (in `namespace`) out of the bundle. */
+function loaderStaysExternal(build, namespace) {
+  build.onResolve({ filter: /^\.\.\/\.\.\/bin\/load-cli\.js$/, namespace }, () => ({ path: LOADER_FROM_BUNDLE, external: true }));
+}
+
+/**
  * Baton's schemas are built on first use (src/shared/built-on-first-use.ts), so a process that
  * never parses needs nothing of zod; but a bundle runs every module's top level at load, zod's
  * own (~450 KB of classes and checks) among them. Here Baton's sources get a `z` that loads zod
- * the first time it is read: esbuild then initialises zod's modules at that first `require`, and a
- * warm `baton list` or the picker's first screen never does (issue 15, bench/README.md "Tenth
- * sitting"). Only for the bundles whose usual run parses nothing (parsesRarely): a handoff parses at
- * every run (+80 ms CPU with it), and so does a host (`baton serve`, in the whole CLI's bundle: a new
- * host's CPU to its first page 470 -> 700 ms with it, candidates-ui.ts --before): zod's modules
- * required late run without the code cache the build warms.
- * Test: src/cli/list-local-start.test.ts.
+ * the first time it is read, and a warm `baton list` or the picker's first screen never does
+ * (issue 15, bench/README.md "Tenth sitting"). zod itself is not in the bundle but in a side bundle
+ * (ZOD_BUNDLE, buildZodBundle) compiled with its own code cache at that first read: deferred
+ * inside the bundle, its ~250 KB were still read, held in one large young string and compiled
+ * with the bundle's cache before a warm listing or the picker's first frame (bench/README.md,
+ * "Eighteenth sitting"). Only for the bundles whose usual run parses nothing (parsesRarely): a
+ * handoff parses at every run (+80 ms CPU with zod deferred inside it), and so does a host (`baton
+ * serve`, in the whole CLI's bundle: a new host's CPU to its first page 470 -> 700 ms with it,
+ * candidates-ui.ts --before). Tests: src/cli/list-local-start.test.ts, scripts/build-cli-side-bundles.test.js.
  */
 function zodOnFirstUse() {
   return {
@@ -81,17 +95,62 @@ function zodOnFirstUse() {
       build.onResolve({ filter: /^zod$/ }, (args) =>
         /[\\/]src[\\/]/.test(args.importer) && !/[\\/]node_modules[\\/]/.test(args.importer) ? { path: 'zod', namespace: 'zod-on-first-use' } : undefined,
       );
-      // zod's CommonJS build (its locales trimmed by zodEnglishOnly, as the ES build's are). Bundled
-      // from the ES build, zod's ~80 modules kept their namespace objects, and esbuild defines
-      // those (~1,200 getters) at every load even though the modules initialise at first use: the
-      // list bundle's init took 11.7 ms CPU against 5.0 with the CommonJS build, its cache 505 KB
-      // against 316 (bench/README.md, "Twelfth sitting: the warm listing without a host").
-      build.onLoad({ filter: /.*/, namespace: 'zod-on-first-use' }, async () => {
-        const zod = await build.resolve('zod', { kind: 'require-call', resolveDir: process.cwd() });
-        return { contents: `Object.defineProperty(exports, 'z', { enumerable: true, get: () => require(${JSON.stringify(zod.path)}).z });\n`, resolveDir: process.cwd(), loader: 'js' };
-      });
+      loaderStaysExternal(build, 'zod-on-first-use');
+      // Kept once read: esbuild's interop reads `z` through this getter at every use.
+      build.onLoad({ filter: /.*/, namespace: 'zod-on-first-use' }, () => ({
+        contents: `let z;\nObject.defineProperty(exports, 'z', { enumerable: true, get: () => (z ??= require(${JSON.stringify(LOADER_FROM_BUNDLE)}).loadZod().cli.z) });\n`,
+        loader: 'js',
+      }));
     },
   };
+}
+
+/**
+ * zod alone for zodOnFirstUse's stand-in: its CommonJS build (its locales trimmed by
+ * zodEnglishOnly, as the ES build's are), whose exports are the side bundle's. Bundled from the ES
+ * build, zod's ~80 modules kept their namespace objects, and esbuild defines those (~1,200
+ * getters) at every load: the list bundle's init took 11.7 ms CPU against 5.0 with the CommonJS
+ * build, its cache 505 KB against 316 (bench/README.md, "Twelfth sitting: the warm listing without a host").
+ */
+async function buildZodBundle() {
+  await build({ ...cliOptions, entryPoints: [createRequire(import.meta.url).resolve('zod')], outfile: ZOD_BUNDLE, sourcemap: false, plugins: [zodEnglishOnly()] });
+  await storeWrapped(ZOD_BUNDLE);
+}
+
+/**
+ * secretlint's recommended preset and its core (~360 KB) are for text a scan reads for the first
+ * time: a warm listing redacts nothing, nor does the picker's first screen. Each import of
+ * src/core/redact/secretlint-preset.ts gets a stand-in that loads that module, bundled alone with
+ * secretlint (SECRETLINT_BUNDLE, buildSecretlintBundle), at the first read of PRESET_RULES or call
+ * of lintWindow; preset-prefilter.ts reads PRESET_RULES at its first window, so a scan that
+ * redacts nothing (no new file) does not load it either. For the parsesRarely bundles (the list
+ * and resume bundles hold secretlint; a handoff's redaction is in the handoff bundle or the host).
+ * Tests: src/cli/list-local-start.test.ts, scripts/build-cli-side-bundles.test.js.
+ */
+function secretlintOnFirstUse() {
+  const preset = join(process.cwd(), 'src', 'core', 'redact', 'secretlint-preset.ts');
+  return {
+    name: 'secretlint-on-first-use',
+    setup(build) {
+      build.onResolve({ filter: /[\\/]secretlint-preset\.js$/ }, (args) => (join(args.resolveDir, args.path.replace(/\.js$/, '.ts')) === preset ? { path: preset, namespace: 'secretlint-on-first-use' } : undefined));
+      loaderStaysExternal(build, 'secretlint-on-first-use');
+      build.onLoad({ filter: /.*/, namespace: 'secretlint-on-first-use' }, () => ({
+        contents: [
+          'let loaded;',
+          `const preset = () => (loaded ??= require(${JSON.stringify(LOADER_FROM_BUNDLE)}).loadSecretlint().cli);`,
+          "Object.defineProperty(exports, 'PRESET_RULES', { enumerable: true, get: () => preset().PRESET_RULES });",
+          'exports.lintWindow = (window, rules) => preset().lintWindow(window, rules);',
+        ].join('\n'),
+        loader: 'js',
+      }));
+    },
+  };
+}
+
+/** src/core/redact/secretlint-preset.ts with secretlint, for secretlintOnFirstUse's stand-in. */
+async function buildSecretlintBundle() {
+  await build({ ...cliOptions, entryPoints: ['src/core/redact/secretlint-preset.ts'], outfile: SECRETLINT_BUNDLE, sourcemap: false });
+  await storeWrapped(SECRETLINT_BUNDLE);
 }
 
 /**
@@ -233,7 +292,10 @@ const cliOptions = {
   plugins: [zodEnglishOnly(), commanderChildProcessOnUse(), narrowTextWidth(), clackStyleText()],
 };
 /** The bundles whose usual run parses nothing (a warm listing, the picker's first screen): zod loads on first use there. */
-const parsesRarely = { ...cliOptions, plugins: [...cliOptions.plugins, zodOnFirstUse(), cryptoOnFirstUse()] };
+const parsesRarely = { ...cliOptions, plugins: [...cliOptions.plugins, zodOnFirstUse(), secretlintOnFirstUse(), cryptoOnFirstUse()] };
+// Their side bundles first: a parsesRarely bundle is never written without the side bundles it loads.
+await buildZodBundle();
+await buildSecretlintBundle();
 await build(cliOptions);
 // `baton handoff` alone (src/cli/handoff-main.ts), same options: bin/baton.js runs it for a
 // handoff, so that process reads and deserializes only what a handoff runs.
@@ -282,7 +344,7 @@ for (const wasm of ['web-tree-sitter/tree-sitter.wasm', 'tree-sitter-bash/tree-s
 // length only (and its flags), so a rebuilt bundle of the same length ran the old bundle's bytecode
 // and a hosted `baton list` failed with "kt is not a function" (2026-12-01), and every cache warmed
 // from it carried the old code on. Each cache is made from its bundle alone.
-for (const cache of [CLI_CACHE, HANDOFF_CACHE, RESUME_CACHE, PICKER_CACHE, SHOW_CACHE, LIST_CACHE, FAST_LIST_CACHE, FAST_HANDOFF_CACHE]) await rm(cache, { force: true });
+for (const cache of [CLI_CACHE, HANDOFF_CACHE, RESUME_CACHE, PICKER_CACHE, SHOW_CACHE, LIST_CACHE, FAST_LIST_CACHE, FAST_HANDOFF_CACHE, ZOD_CACHE, SECRETLINT_CACHE]) await rm(cache, { force: true });
 
 // Warm the whole CLI's cache with --help (every command's module); a handoff runs from its own
 // bundle below. (With the dry-run handoff also run here, V8 aborted lazily compiling a function
@@ -355,6 +417,11 @@ list.cli.main(['node', 'baton', 'list', '--json', '--no-host']).then(() => requi
 spawnSync(process.execPath, ['-e', warmList], { env: { ...process.env, ...listEnv }, stdio: ['ignore', 'ignore', 'inherit'], timeout: 60_000 });
 if (!existsSync(LIST_CACHE)) throw new Error(`build-cli: the list bundle's warm-up wrote no ${LIST_CACHE}`);
 
+// The side bundles' caches (zodOnFirstUse, secretlintOnFirstUse), each warmed by a listing of the
+// list bundle that loads it, in a child with its stdout discarded (see warmSideBundle).
+await warmSideBundle(ZOD_BUNDLE, ZOD_CACHE, await parsingListEnv());
+await warmSideBundle(SECRETLINT_BUNDLE, SECRETLINT_CACHE, await redactingListEnv());
+
 // The resume bundle's cache, warmed by its refusal off a terminal (module init and the command
 // line), one off-screen picker (its first screen's functions) and the first screen's listing
 // without a host (the store's open and the candidate index's newest rows) on the corpus indexed
@@ -415,11 +482,17 @@ const probes = [
     ],
   },
   { bundle: HANDOFF_BUNDLE, cache: HANDOFF_CACHE, runs: [['handoff', '--messages', join(scratch, 'missing.jsonl'), '--json'], ['handoff', '--cwd', scratch, '--messages', messages, '--no-launch', '--json', '--timeout', '0']] },
+  // zod's error path (an encryption.json of the wrong shape, reported with zod's words), and the
+  // warm-up's parsed rows printed for people.
+  { bundle: ZOD_BUNDLE, cache: ZOD_CACHE, env: probeEnvWithBadEncryption(), runs: [['list', '--json', '--no-host']] },
+  { bundle: ZOD_BUNDLE, cache: ZOD_CACHE, env: await parsingListEnv(), runs: [['list', '--no-host', '--no-agents']] },
+  // Rules the warm-up's prompt did not set off (a private key, a Slack token, a database URL).
+  { bundle: SECRETLINT_BUNDLE, cache: SECRETLINT_CACHE, env: probeEnvWithOtherSecrets(), runs: [['list', '--json', '--no-host']] },
 ];
-for (const { bundle, cache, runs, host } of probes) {
+for (const { bundle, cache, runs, host, env: probeEnv } of probes) {
   const probeHost = host ? await startScratchHost('probe-host') : null;
   if (probeHost && !probeHost.listening) process.stderr.write('build-cli: no scratch host for the hosted probes; they ran declined\n');
-  const env = probeHost?.env ?? { ...process.env, BATON_HOME: join(scratch, 'probe'), XDG_RUNTIME_DIR: join(scratch, 'probe-run') };
+  const env = probeHost?.env ?? { ...process.env, BATON_HOME: join(scratch, 'probe'), XDG_RUNTIME_DIR: join(scratch, 'probe-run'), ...probeEnv };
   const aborted = runs.find((args) => {
     const run = spawnSync(process.execPath, [join('bin', 'baton.js'), ...args], { env, encoding: 'utf8', timeout: 60_000 });
     // A probe killed by the timeout says nothing about the cache: named, not taken for V8's abort.
@@ -436,6 +509,69 @@ for (const { bundle, cache, runs, host } of probes) {
   }
 }
 await rm(scratch, { recursive: true, force: true });
+
+/**
+ * Runs `baton list --json --no-host` from the list bundle in a child, in `env`, and writes the
+ * side bundle `file`'s code cache from its own script once the listing loaded it: the cache is of
+ * that side bundle alone (load-cli.js loadSideBundle compiles it), so it holds what a listing that
+ * parses or redacts compiled of it. A listing that did not load it fails the build: its cache
+ * would be of nothing.
+ */
+async function warmSideBundle(file, cache, env) {
+  const warm = `const loader = require(${JSON.stringify(join(process.cwd(), 'bin', 'load-cli.js'))});
+const list = loader.compileList();
+list.cli.main(['node', 'baton', 'list', '--json', '--no-host']).then(() => {
+  if (!loader.sideBundleLoaded(${JSON.stringify(file)})) throw new Error('the listing did not load ${basename(file)}');
+  const side = ${JSON.stringify(file)} === loader.ZOD_BUNDLE ? loader.loadZod() : loader.loadSecretlint();
+  require('node:fs').writeFileSync(${JSON.stringify(cache)}, side.script.createCachedData());
+});`;
+  spawnSync(process.execPath, ['-e', warm], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'], timeout: 60_000 });
+  if (!existsSync(cache)) throw new Error(`build-cli: the warm-up of ${basename(file)} wrote no ${basename(cache)}`);
+}
+
+/**
+ * Where a listing parses with zod: the store the handoff warm-up landed a session in, its index
+ * and journal gone, so the session's row comes from its session.json, parsed. No agents' folders
+ * (an empty HOME): nothing is scanned or redacted.
+ */
+async function parsingListEnv() {
+  const data = join(scratch, 'zod-data');
+  cpSync(process.env.BATON_HOME, data, { recursive: true });
+  await rm(join(data, 'index.json'), { force: true });
+  await rm(join(data, 'index.journal.jsonl'), { force: true });
+  return { HOME: join(scratch, 'zod-user'), BATON_HOME: data, XDG_RUNTIME_DIR: join(scratch, 'zod-run') };
+}
+
+/**
+ * Where a listing redacts with secretlint: a cold listing of one Claude Code session whose prompt
+ * holds keys shaped like GitHub's and AWS's (made up), so the preset's rules run on it.
+ */
+async function redactingListEnv() {
+  const home = join(scratch, 'secretlint-user');
+  const project = join(home, '.claude', 'projects', '-warm');
+  mkdirSync(project, { recursive: true });
+  const prompt = `push with ${'gh'}p_aB3dE5fG7hJ9kL2mN4pQ6rS8tV0wX1yZaB3d and ${'AKIA'}QWERTYUIOPASDFGH`;
+  writeFileSync(join(project, '00000000-0000-4000-8000-000000000001.jsonl'), `${JSON.stringify({ type: 'user', uuid: '00000000-0000-4000-8000-000000000002', sessionId: '00000000-0000-4000-8000-000000000001', cwd: '/warm', timestamp: '2026-01-01T00:00:00.000Z', message: { role: 'user', content: prompt } })}\n`);
+  return { HOME: home, BATON_HOME: join(scratch, 'secretlint-data'), XDG_RUNTIME_DIR: join(scratch, 'secretlint-run') };
+}
+
+/** A data dir whose encryption.json lacks its key: the listing refuses it with zod's words. */
+function probeEnvWithBadEncryption() {
+  const data = join(scratch, 'probe-bad-encryption');
+  mkdirSync(data, { recursive: true, mode: 0o700 });
+  writeFileSync(join(data, 'encryption.json'), JSON.stringify({ version: 1, mode: 'keyring' }));
+  return { BATON_HOME: data, HOME: join(scratch, 'probe-user') };
+}
+
+/** A cold listing of one session whose prompt holds secrets of other kinds than redactingListEnv's (made up). */
+function probeEnvWithOtherSecrets() {
+  const home = join(scratch, 'probe-secrets-user');
+  const project = join(home, '.claude', 'projects', '-probe');
+  mkdirSync(project, { recursive: true });
+  const prompt = `${'-----BEGIN'} RSA PRIVATE KEY-----\nMIIBOgIBAAJBAKj34GkxFhD90vcNLYLInFEX6Ppy1tPf9Cnzj4p4WGeKLs1Pt8Qu\n-----END RSA PRIVATE KEY-----\n${'xox'}b-1234567890-1234567890123-abcdefghijklmnopqrstuvwx postgres://admin:hunter22@db.example.com/app`;
+  writeFileSync(join(project, '00000000-0000-4000-8000-000000000003.jsonl'), `${JSON.stringify({ type: 'user', uuid: '00000000-0000-4000-8000-000000000004', sessionId: '00000000-0000-4000-8000-000000000003', cwd: '/probe', timestamp: '2026-01-01T00:00:00.000Z', message: { role: 'user', content: prompt } })}\n`);
+  return { HOME: home, BATON_HOME: join(scratch, 'probe-secrets-data') };
+}
 
 /**
  * Runs one hosted handoff against `baton serve` (the whole CLI's bundle, started in a child with a

@@ -15,7 +15,7 @@ const run = promisify(execFile);
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 /** What the package may hold: files under these, plus npm's own package.json and README. */
-const SHIPPED = [/^bin\/(baton\.js|load-cli\.js|exit-when-flushed\.js|host-socket\.js|package\.json)$/, /^dist\/cli\/(baton\.cjs|baton\.cjs\.cache|baton-handoff\.cjs|baton-handoff\.cjs\.cache|baton-handoff-fast\.cjs|baton-handoff-fast\.cjs\.cache|baton-list\.cjs|baton-list\.cjs\.cache|baton-list-local\.cjs|baton-list-local\.cjs\.cache|baton-resume\.cjs|baton-resume\.cjs\.cache|baton-picker\.cjs|baton-picker\.cjs\.cache|baton-show\.cjs|baton-show\.cjs\.cache|scan-worker\.cjs|tree-sitter\.wasm|tree-sitter-bash\.wasm)$/, /^out\/(main|preload|renderer)\//, /^(package\.json|README\.md|LICENSE)$/];
+const SHIPPED = [/^bin\/(baton\.js|load-cli\.js|exit-when-flushed\.js|host-socket\.js|package\.json)$/, /^dist\/cli\/(baton\.cjs|baton\.cjs\.cache|baton-handoff\.cjs|baton-handoff\.cjs\.cache|baton-handoff-fast\.cjs|baton-handoff-fast\.cjs\.cache|baton-list\.cjs|baton-list\.cjs\.cache|baton-list-local\.cjs|baton-list-local\.cjs\.cache|baton-resume\.cjs|baton-resume\.cjs\.cache|baton-picker\.cjs|baton-picker\.cjs\.cache|baton-show\.cjs|baton-show\.cjs\.cache|baton-zod\.cjs|baton-zod\.cjs\.cache|baton-secretlint\.cjs|baton-secretlint\.cjs\.cache|scan-worker\.cjs|tree-sitter\.wasm|tree-sitter-bash\.wasm)$/, /^out\/(main|preload|renderer)\//, /^(package\.json|README\.md|LICENSE)$/];
 
 let dir;
 let pack;
@@ -94,7 +94,9 @@ describe('npm pack and a global install', () => {
     for (let i = 0; i < SESSIONS; i++) {
       const id = `aaaaaaaa-0000-4000-8000-${String(i).padStart(12, '0')}`;
       const line = (type, uuid, message) => JSON.stringify({ parentUuid: null, isSidechain: false, cwd: '/home/dev/pack', sessionId: id, version: '2.1.39', gitBranch: 'main', type, uuid, timestamp: new Date(Date.UTC(2026, 10, 1, 0, 0, i)).toISOString(), message });
-      await writeFile(join(project, `${id}.jsonl`), `${line('user', `${id}-u`, { role: 'user', content: `prompt ${i}` })}\n${line('assistant', `${id}-a`, { role: 'assistant', id: `m-${i}`, model: 'claude-opus-4-6', content: [{ type: 'text', text: 'ok' }] })}\n`);
+      // One prompt with a token shaped like GitHub's: secretlint's preset (a side bundle beside the list bundle) names it.
+      const prompt = i === 7 ? `push with ${'gh'}p_aB3dE5fG7hJ9kL2mN4pQ6rS8tV0wX1yZaB3d` : `prompt ${i}`;
+      await writeFile(join(project, `${id}.jsonl`), `${line('user', `${id}-u`, { role: 'user', content: prompt })}\n${line('assistant', `${id}-a`, { role: 'assistant', id: `m-${i}`, model: 'claude-opus-4-6', content: [{ type: 'text', text: 'ok' }] })}\n`);
     }
     const list = async (extra) => {
       await rm(join(dir, 'list-data'), { recursive: true, force: true });
@@ -110,6 +112,8 @@ describe('npm pack and a global install', () => {
     expect(alone.marks).not.toHaveProperty('scan-worker-answered');
     expect(pooled.listing.total).toBe(SESSIONS);
     expect(pooled.listing).toEqual(alone.listing);
+    const titles = alone.listing.groups.flatMap((g) => g.sessions.map((s) => s.title));
+    expect(titles).toContain('push with [REDACTED:github]');
   });
 
   it('baton serve from the package serves the built UI, and baton handoff hands a session to it', async () => {

@@ -153,7 +153,8 @@ describe('a warm baton list --json without a host', () => {
     await mkdir(data, { recursive: true, mode: 0o700 });
     await writeFile(join(data, 'encryption.json'), JSON.stringify({ version: 1, mode: 'keyring' }));
     await run(process.execPath, ['--require', hook, BATON, 'list', '--json', '--no-host'], { env: { ...env, BATON_HOME: data } }).catch((error: { stdout: string }) => error);
-    expect(JSON.parse(await readFile(record, 'utf8'))).toEqual(['baton-list.cjs', 'baton-list-local.cjs']);
+    // This encryption.json lacks its key: parsed (and refused) with zod, loaded from its side bundle.
+    expect(JSON.parse(await readFile(record, 'utf8'))).toEqual(['baton-list.cjs', 'baton-list-local.cjs', 'baton-zod.cjs']);
   }, 60_000);
 
   it('initialises no zod: its schemas are built, and zod loaded, at the first parse (issue 15)', async () => {
@@ -176,6 +177,57 @@ describe('a warm baton list --json without a host', () => {
     const parsing = await run(process.execPath, ['--require', zodRecord, BATON, 'list', '--json'], { env: { ...env, ZOD_FILE: answer } });
     expect(JSON.parse(parsing.stdout).groups.flatMap((g: { sessions: { title: string }[] }) => g.sessions.map((s) => s.title))).toContain('parsed');
     expect(await readFile(answer, 'utf8')).toBe('true');
+  }, 60_000);
+
+  it('reads neither side bundle (zod, secretlint); a listing that parses reads baton-zod.cjs, a cold one that redacts baton-secretlint.cjs, and a key in a title is redacted as before', async () => {
+    // A data dir of its own: the zod test above leaves the shared one's store without its index.
+    const warmEnv = { ...env, BATON_HOME: join(root, 'data-side-warm') };
+    await run(process.execPath, [BATON, 'list', '--json', '--no-host'], { env: warmEnv });
+    // Records every bundle the launcher reads, in order (bin/load-cli.js reads them with fs.readFileSync).
+    const hook = join(root, 'side-bundles.cjs');
+    const record = join(root, 'side-bundles.json');
+    await writeFile(
+      hook,
+      "const fs = require('node:fs'); const read = fs.readFileSync; const seen = []; fs.readFileSync = function (file, ...rest) { if (typeof file === 'string' && file.endsWith('.cjs')) seen.push(require('node:path').basename(file)); return read.call(this, file, ...rest); };\n" +
+        `process.on('exit', () => fs.writeFileSync(${JSON.stringify(record)}, JSON.stringify(seen)));\n`,
+    );
+    const listed = async (runEnv: NodeJS.ProcessEnv, flags: string[] = []) => {
+      const answer = await run(process.execPath, ['--require', hook, BATON, 'list', '--json', '--no-host', ...flags], { env: runEnv });
+      const listing = JSON.parse(answer.stdout) as { ok: boolean; total: number; groups: { sessions: { title: string }[] }[] };
+      return { listing, titles: listing.groups.flatMap((g) => g.sessions.map((s) => s.title)), read: JSON.parse(await readFile(record, 'utf8')) as string[] };
+    };
+    const warm = await listed(warmEnv);
+    expect(warm.listing).toMatchObject({ ok: true, total: 3 });
+    expect(warm.read).toEqual(['baton-list-local.cjs']);
+    // A store whose index and journal are gone: the session's row comes from its session.json, parsed with zod.
+    const parsedData = join(root, 'data-side-zod');
+    const handoff = await run(process.execPath, [BATON, 'handoff', '--cwd', root, '--title', 'parsed from its file', '--messages', await messagesFile(), '--no-launch', '--json'], { env: { ...env, BATON_HOME: parsedData } }).catch((error: { stdout: string }) => error);
+    expect(JSON.parse(handoff.stdout)).toMatchObject({ category: 'no_target' });
+    await rm(join(parsedData, 'index.json'), { force: true });
+    await rm(join(parsedData, 'index.journal.jsonl'), { force: true });
+    const parsed = await listed({ ...env, BATON_HOME: parsedData }, ['--no-agents']);
+    expect(parsed.titles).toEqual(['parsed from its file']);
+    expect(parsed.read).toEqual(['baton-list-local.cjs', 'baton-zod.cjs']);
+    // A cold listing of a session whose prompt holds made-up keys: secretlint's preset names the
+    // GitHub token `github` (Baton's own pattern would say github-token) and the AWS key id `aws`.
+    const home = join(root, 'home-secret');
+    const id = 'ffffffff-0000-4000-8000-000000000000';
+    const githubToken = 'gh' + 'p_' + 'aB3dE5fG7hJ9kL2mN4pQ6rS8tV0wX1yZaB3d';
+    const awsKey = 'AKIA' + 'QWERTYUIOPASDFGH';
+    await writeLog(claudeLogPath(home, '/home/dev/secret', id), [claude.user({ uuid: `${id}-u`, cwd: '/home/dev/secret', sessionId: id }, `push with ${githubToken} and ${awsKey}`)]);
+    const redacted = await listed({ ...env, HOME: home, BATON_HOME: join(root, 'data-side-secretlint') });
+    expect(redacted.titles).toEqual(['push with [REDACTED:github] and [REDACTED:aws]']);
+    expect(redacted.read).toContain('baton-secretlint.cjs');
+    expect(redacted.read).not.toContain('baton.cjs');
+    // Its folder changed again, its file did not: the scan runs and reads nothing new, so it redacts
+    // nothing and loads no secretlint (preset-prefilter.ts builds its rule list at the first window).
+    const now = new Date();
+    await utimes(join(home, '.claude', 'projects', '-home-dev-secret'), now, now);
+    const trace = join(root, 'side-bundles-trace.jsonl');
+    const rescanned = await listed({ ...env, HOME: home, BATON_HOME: join(root, 'data-side-secretlint'), BATON_PHASE_TRACE: trace });
+    expect(rescanned.titles).toEqual(redacted.titles);
+    expect(JSON.parse((await readFile(trace, 'utf8')).trim().split('\n').at(-1)!).marks).toHaveProperty('scan-start');
+    expect(rescanned.read).toEqual(['baton-list-local.cjs']);
   }, 60_000);
 
   it('still parses an encryption.json, with zod\'s words for one of the wrong shape', async () => {

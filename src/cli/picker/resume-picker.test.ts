@@ -472,3 +472,55 @@ describe('pickSession: the whole listing landing after something was typed', () 
     expect(p.screen()).toBe('');
   });
 });
+
+describe('the resume bundle loads zod and secretlint from their side bundles (scripts/build-cli.js zodOnFirstUse, secretlintOnFirstUse)', () => {
+  let side: string;
+  /** Records, at exit, every bundle the launcher read (bin/load-cli.js reads them with fs.readFileSync) and whether zod initialised. */
+  let hook: string;
+  const record = () => join(side, 'read.json');
+  const githubToken = 'gh' + 'p_' + 'aB3dE5fG7hJ9kL2mN4pQ6rS8tV0wX1yZaB3d';
+  beforeAll(async () => {
+    side = await mkdtemp(join(tmpdir(), 'baton-picker-side-'));
+    for (let i = 0; i < 5; i++) {
+      await writeLog(claudeLogPath(join(side, 'home'), '/home/dev/side', idOf(100 + i)), [claude.user({ uuid: `side-${i}-u`, cwd: '/home/dev/side', sessionId: idOf(100 + i), timestamp: new Date(Date.UTC(2026, 10, 2, 10, i)).toISOString() }, `side row ${i}`)]);
+    }
+    hook = join(side, 'read.cjs');
+    await writeFile(
+      hook,
+      "const fs = require('node:fs'); const read = fs.readFileSync; const bundles = []; fs.readFileSync = function (file, ...rest) { if (typeof file === 'string' && file.endsWith('.cjs')) bundles.push(require('node:path').basename(file)); return read.call(this, file, ...rest); };\n" +
+        // zod's core sets globalThis.__zod_globalConfig when its modules initialise.
+        `process.on('exit', () => fs.writeFileSync(${JSON.stringify(record())}, JSON.stringify({ bundles, zod: '__zod_globalConfig' in globalThis })));\n`,
+    );
+  });
+  afterAll(async () => {
+    await rm(side, { recursive: true, force: true });
+  });
+
+  it('a picker that scans new sessions shows a key in a prompt redacted as before (secretlint from baton-secretlint.cjs); the first screen from a trusted index reads neither side bundle', async () => {
+    const launcher = join(REPO, 'bin', 'baton.js');
+    if (!existsSync(join(REPO, 'dist', 'cli', 'baton-resume.cjs'))) throw new Error('the build is missing: run npm run build:node first (npm test does)');
+    const resumeBundle = await readFile(join(REPO, 'dist', 'cli', 'baton-resume.cjs'), 'utf8');
+    // Neither zod's code (its core's global config) nor secretlint's (@secretlint/core's ignore message) is in the resume bundle.
+    expect(resumeBundle).not.toContain('__zod_globalConfig');
+    expect(resumeBundle).not.toContain('IGNORE_MESSAGE');
+    await writeLog(claudeLogPath(join(side, 'home'), '/home/dev/side', idOf(105)), [claude.user({ uuid: 'side-5-u', cwd: '/home/dev/side', sessionId: idOf(105), timestamp: new Date(Date.UTC(2026, 10, 2, 11)).toISOString() }, `push with ${githubToken}`)]);
+    const cold = await inPty(/push with/, ['\u001b'], `node --require ${JSON.stringify(hook)} ${JSON.stringify(launcher)}`, side);
+    expect(cold.code).toBe(1);
+    expect(cold.screen).toContain('push with [REDACTED:github]');
+    expect(cold.screen).not.toContain(githubToken);
+    expect((JSON.parse(await readFile(record(), 'utf8')) as { bundles: string[] }).bundles).toContain('baton-secretlint.cjs');
+    // Folders older than the racy window: the next picker's first screen comes from the index, trusted.
+    const walk = async (dir: string): Promise<void> => {
+      for (const e of await readdir(dir, { withFileTypes: true })) if (e.isDirectory()) await walk(join(dir, e.name));
+      await utimes(dir, Date.now() / 1000 - 3600, Date.now() / 1000 - 3600);
+    };
+    await walk(join(side, 'home', '.claude'));
+    await new Promise<void>((done, fail) => execFile(process.execPath, [launcher, 'list', '--json', '--no-host'], { env: { ...process.env, HOME: join(side, 'home'), BATON_HOME: join(side, 'data'), XDG_RUNTIME_DIR: join(side, 'run') } }, (error) => (error ? fail(error) : done())));
+    const trace = join(side, 'trace.jsonl');
+    const warm = await inPty(/push with/, ['\u001b'], `node --require ${JSON.stringify(hook)} ${JSON.stringify(launcher)}`, side, { BATON_PHASE_TRACE: trace });
+    expect(warm.code).toBe(1);
+    expect(warm.screen).toContain('push with [REDACTED:github]');
+    expect(JSON.parse((await readFile(trace, 'utf8')).trim().split('\n').at(-1)!).marks).toHaveProperty('index-listing');
+    expect(JSON.parse(await readFile(record(), 'utf8'))).toEqual({ bundles: ['baton-resume.cjs'], zod: false });
+  }, 90_000);
+});

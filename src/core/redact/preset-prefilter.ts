@@ -57,11 +57,17 @@ const CAN_REPORT: Readonly<Record<string, readonly RegExp[] | 'never'>> = {
   '@secretlint/secretlint-rule-database-connection-string': [/mongodb(?:\+srv)?:\/\/|mysqlx?:\/\/|postgres(?:ql)?:\/\//i],
 };
 
-/** The preset's rules with the condition each must meet; undefined: always runs. */
-const GATED: readonly { rule: PresetRule; conditions: readonly RegExp[] | 'never' | undefined }[] = PRESET_RULES.map((rule) => ({
-  rule,
-  conditions: CAN_REPORT[rule.id],
-}));
+type GatedRule = { rule: PresetRule; conditions: readonly RegExp[] | 'never' | undefined };
+let gated: readonly GatedRule[] | undefined;
+
+/**
+ * The preset's rules with the condition each must meet (undefined: always runs), made at the first
+ * window: the list and resume bundles load secretlint at the first read of PRESET_RULES
+ * (scripts/build-cli.js secretlintOnFirstUse), and a scan that redacts nothing never needs it.
+ */
+function gatedRules(): readonly GatedRule[] {
+  return (gated ??= PRESET_RULES.map((rule) => ({ rule, conditions: CAN_REPORT[rule.id] })));
+}
 
 /** One rule list per set of rules that can report (a character a rule): at most 2^14 lists, a handful in practice. */
 const rulesBySet = new Map<string, readonly PresetRule[]>();
@@ -69,12 +75,13 @@ const rulesBySet = new Map<string, readonly PresetRule[]>();
 /** The preset rules that can report anything in `window`, in the preset's order (empty: none can). */
 export function presetRulesFor(window: string): readonly PresetRule[] {
   // A string key, not a bit mask: it holds any number of rules (`1 << 32` would wrap to 1).
+  const rulesInOrder = gatedRules();
   let set = '';
-  for (const { conditions } of GATED) {
+  for (const { conditions } of rulesInOrder) {
     const can = conditions !== 'never' && (conditions === undefined || conditions.some((condition) => condition.test(window)));
     set += can ? '1' : '0';
   }
   let rules = rulesBySet.get(set);
-  if (!rules) rulesBySet.set(set, (rules = GATED.filter((_, i) => set[i] === '1').map(({ rule }) => rule)));
+  if (!rules) rulesBySet.set(set, (rules = rulesInOrder.filter((_, i) => set[i] === '1').map(({ rule }) => rule)));
   return rules;
 }
