@@ -31,6 +31,9 @@ const FAST_HANDOFF_CACHE = `${FAST_HANDOFF_BUNDLE}.cache`;
 /** `baton list` with no host to ask (src/cli/list-main.ts): the warm listing without the whole CLI's start-up. */
 const LIST_BUNDLE = join(ROOT, 'dist', 'cli', 'baton-list-local.cjs');
 const LIST_CACHE = `${LIST_BUNDLE}.cache`;
+/** `baton serve` alone (src/cli/serve-main.ts): a new host reads the host's code and a cache warmed by a host start. */
+const SERVE_BUNDLE = join(ROOT, 'dist', 'cli', 'baton-serve.cjs');
+const SERVE_CACHE = `${SERVE_BUNDLE}.cache`;
 
 function compileCli() {
   return compileBundle(CLI_BUNDLE, CLI_CACHE);
@@ -137,6 +140,10 @@ function compileList() {
   return compileBundle(LIST_BUNDLE, LIST_CACHE);
 }
 
+function compileServe() {
+  return compileBundle(SERVE_BUNDLE, SERVE_CACHE);
+}
+
 /** What the launcher compiles a CommonJS bundle as: one function of the module's five names. */
 const BUNDLE_HEAD = '(function (exports, require, module, __filename, __dirname) {';
 const BUNDLE_TAIL = '\n})';
@@ -172,7 +179,7 @@ function compileBundle(file, cacheFile, beforeRun) {
 /**
  * The bundle that runs argv's command: the handoff bundle for `baton handoff`, the resume bundle
  * for the picker (`baton resume` and nothing more), the show and list bundles for `show` and `list`
- * (a listing the fast-list bundle left: no host) when they were built, otherwise the whole CLI
+ * (a listing the fast-list bundle left: no host), the serve bundle for `serve`, when they were built, otherwise the whole CLI
  * (a missing or partial build never changes what runs, only how fast).
  */
 function compileFor(argv) {
@@ -180,6 +187,7 @@ function compileFor(argv) {
   if (argv[2] === 'resume' && argv.length === 3 && existsSync(RESUME_BUNDLE)) return compileResume();
   if (argv[2] === 'show' && existsSync(SHOW_BUNDLE)) return compileShow();
   if (argv[2] === 'list' && existsSync(LIST_BUNDLE)) return compileList();
+  if (argv[2] === 'serve' && existsSync(SERVE_BUNDLE)) return compileServe();
   return compileCli();
 }
 
@@ -230,6 +238,9 @@ exports.compileShow = compileShow;
 exports.LIST_BUNDLE = LIST_BUNDLE;
 exports.LIST_CACHE = LIST_CACHE;
 exports.compileList = compileList;
+exports.SERVE_BUNDLE = SERVE_BUNDLE;
+exports.SERVE_CACHE = SERVE_CACHE;
+exports.compileServe = compileServe;
 exports.FAST_LIST_BUNDLE = FAST_LIST_BUNDLE;
 exports.FAST_LIST_CACHE = FAST_LIST_CACHE;
 exports.compileCli = compileCli;

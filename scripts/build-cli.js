@@ -14,7 +14,7 @@ import * as nodeV8 from 'node:v8';
 import { Script } from 'node:vm';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { bundleSource, wrapBundle, FAST_LIST_BUNDLE, compileCli, compileFastHandoff, compileFastList, compileHandoff, FAST_HANDOFF_BUNDLE, FAST_HANDOFF_CACHE, compilePicker, compileShow, CLI_BUNDLE, PICKER_BUNDLE, PICKER_CACHE, CLI_CACHE, FAST_LIST_CACHE, HANDOFF_BUNDLE, HANDOFF_CACHE, LIST_BUNDLE, LIST_CACHE, RESUME_BUNDLE, RESUME_CACHE, SHOW_BUNDLE, SHOW_CACHE } from '../bin/load-cli.js';
+import { bundleSource, wrapBundle, FAST_LIST_BUNDLE, compileCli, compileFastHandoff, compileFastList, compileHandoff, FAST_HANDOFF_BUNDLE, FAST_HANDOFF_CACHE, compilePicker, compileShow, CLI_BUNDLE, PICKER_BUNDLE, PICKER_CACHE, CLI_CACHE, FAST_LIST_CACHE, HANDOFF_BUNDLE, HANDOFF_CACHE, LIST_BUNDLE, LIST_CACHE, RESUME_BUNDLE, RESUME_CACHE, SHOW_BUNDLE, SHOW_CACHE, SERVE_BUNDLE, SERVE_CACHE } from '../bin/load-cli.js';
 
 /**
  * zod's `locales` namespace (`z.locales`, `z.core.locales`) re-exports its 50 error-message
@@ -260,6 +260,13 @@ await build({ ...parsesRarely, plugins: [...parsesRarely.plugins, fsPromisesOnFi
 // ASCII only, as the handoff's: three regex characters made its whole source a two-byte string.
 await storeWrapped(LIST_BUNDLE);
 
+// `baton serve` alone (src/cli/serve-main.ts): a new host read and deserialised the whole CLI's
+// bundle and cache before its first answer (issue 15, "Seventeenth sitting"). zod stays loaded at
+// start (cliOptions, not parsesRarely): a host parses at once (see zodOnFirstUse). Its cache is
+// warmed by a real host start below (warmServeBundle).
+await build({ ...cliOptions, entryPoints: ['src/cli/serve-main.ts'], outfile: SERVE_BUNDLE, sourcemap: false });
+await storeWrapped(SERVE_BUNDLE);
+
 // `baton list --json` with a host running: a small bundle bin/baton.js tries before the whole CLI.
 // Same options as the others: it also starts an encrypted store's keychain read (the keyring binding stays external).
 await build({ ...parsesRarely, plugins: [...parsesRarely.plugins, fsPromisesOnFirstUse()], entryPoints: ['src/cli/list-fast.ts'], outfile: FAST_LIST_BUNDLE, sourcemap: false });
@@ -282,7 +289,7 @@ for (const wasm of ['web-tree-sitter/tree-sitter.wasm', 'tree-sitter-bash/tree-s
 // length only (and its flags), so a rebuilt bundle of the same length ran the old bundle's bytecode
 // and a hosted `baton list` failed with "kt is not a function" (2026-12-01), and every cache warmed
 // from it carried the old code on. Each cache is made from its bundle alone.
-for (const cache of [CLI_CACHE, HANDOFF_CACHE, RESUME_CACHE, PICKER_CACHE, SHOW_CACHE, LIST_CACHE, FAST_LIST_CACHE, FAST_HANDOFF_CACHE]) await rm(cache, { force: true });
+for (const cache of [CLI_CACHE, HANDOFF_CACHE, RESUME_CACHE, PICKER_CACHE, SHOW_CACHE, LIST_CACHE, FAST_LIST_CACHE, FAST_HANDOFF_CACHE, SERVE_CACHE]) await rm(cache, { force: true });
 
 // Warm the whole CLI's cache with --help (every command's module); a handoff runs from its own
 // bundle below. (With the dry-run handoff also run here, V8 aborted lazily compiling a function
@@ -378,6 +385,10 @@ await warmFastList();
 // scratch data dir, so the connection, the request and the report are in it, not only the load.
 await warmFastHandoff();
 
+// The serve bundle's cache, warmed by a host of this build starting and answering the page's
+// first requests (warmServeBundle).
+await warmServeBundle();
+
 // A cache made after running code can make Node 20's V8 abort the process when it later compiles
 // a function the warm-up did not run (seen once, above). Each cache is tried in fresh processes
 // on paths the warm-up did not take; a cache that aborts any of them is replaced by one of the
@@ -387,6 +398,8 @@ const probes = [
   { bundle: RESUME_BUNDLE, cache: RESUME_CACHE, runs: [['resume']] },
   { bundle: PICKER_BUNDLE, cache: PICKER_CACHE, runs: [['resume']] },
   { bundle: SHOW_BUNDLE, cache: SHOW_CACHE, runs: [['show', 'nope'], ['show', 'nope', '--json'], ['show', '--help']] },
+  // A host's start is what its warm-up ran; these take its help and its refusals instead.
+  { bundle: SERVE_BUNDLE, cache: SERVE_CACHE, runs: [['serve', '--help'], ['serve', '--port', 'x'], ['serve', '--port', 'x', '--json']] },
   { bundle: LIST_BUNDLE, cache: LIST_CACHE, runs: [['list', '--json', '--no-host', '--no-agents'], ['list', '--no-agents', '--no-host'], ['list', '--help'], ['list', '--limit', 'x']] },
   // The hosted listing in ways its warm-up did not take (a limit, a source, a directory, a bad limit the full CLI reports).
   {
@@ -438,7 +451,54 @@ for (const { bundle, cache, runs, host } of probes) {
 await rm(scratch, { recursive: true, force: true });
 
 /**
- * Runs one hosted handoff against `baton serve` (the whole CLI's bundle, started in a child with a
+ * The serve bundle's cache, warmed by what a new host runs before its page's first rows: a child
+ * runs `baton serve --json` from this bundle in a scratch data dir (HOME: the one-session corpus
+ * above, never the builder's), fetches the page and its script as a browser does, asks the first
+ * screen's requests over the page's WebSocket (src/renderer/src/components/ask-first-screen.ts),
+ * and only then makes the cache (V8's createCachedData holds what ran by then). Twice in the same
+ * data dir: the first start makes the store and the candidates' index, the second, whose cache is
+ * kept, reads them as a host with a warm cache does. Without an answer the cache is of the compile
+ * alone (a slower start, never wrong). Test: src/cli/serve-bundle.test.ts.
+ */
+async function warmServeBundle() {
+  const env = { ...process.env, HOME: listHome, BATON_HOME: join(scratch, 'serve-warm-home'), XDG_RUNTIME_DIR: join(scratch, 'serve-warm-run') };
+  const host = (keep) => `const { compileServe, SERVE_CACHE } = require(${JSON.stringify(join(process.cwd(), 'bin', 'load-cli.js'))});
+const WebSocket = require('node:module').createRequire(${JSON.stringify(join(process.cwd(), 'package.json'))})('ws');
+let printed = '';
+const write = process.stdout.write.bind(process.stdout);
+process.stdout.write = (chunk, ...rest) => ((printed += chunk), write(chunk, ...rest));
+const serve = compileServe();
+(async () => {
+  await serve.cli.main(['node', 'baton', 'serve', '--port', '0', '--json']);
+  const url = new URL(JSON.parse(printed.split('\\n').find((line) => line.startsWith('{'))).url);
+  const page = await (await fetch(url)).text();
+  for (const [, asset] of page.matchAll(/(?:src|href)="(\\/assets\\/[^"]+)"/g)) await (await fetch(new URL(asset, url))).arrayBuffer();
+  const ws = new WebSocket('ws://127.0.0.1:' + url.port + '/ws?token=' + url.searchParams.get('token'), { origin: 'http://127.0.0.1:' + url.port });
+  await new Promise((done, fail) => ws.once('open', done).once('error', fail));
+  const asked = [['agents:list', { offset: 0, limit: 200 }], ['sessions:list', {}]];
+  const answered = new Promise((done) => {
+    let left = asked.length;
+    ws.on('message', (data) => { if (JSON.parse(data.toString()).kind === 'response' && --left === 0) done(); });
+  });
+  asked.forEach(([channel, payload], i) => ws.send(JSON.stringify({ kind: 'request', id: i + 1, channel, payload })));
+  await answered;
+  ws.terminate();
+  if (${keep}) require('node:fs').writeFileSync(SERVE_CACHE, serve.script.createCachedData());
+  process.kill(process.pid, 'SIGTERM');
+})().catch((error) => {
+  process.stderr.write('build-cli: the serve warm-up failed: ' + error.stack + '\\n');
+  process.exit(1);
+});`;
+  await runWarmUp(host(false), env);
+  await runWarmUp(host(true), env);
+  if (!existsSync(SERVE_CACHE)) {
+    process.stderr.write("build-cli: the serve bundle's warm-up host answered nothing; its cache is of the compile alone\n");
+    await writeFile(SERVE_CACHE, compileOnlyCache(SERVE_BUNDLE));
+  }
+}
+
+/**
+ * Runs one hosted handoff against `baton serve` (the serve bundle, started in a child with a
  * scratch data dir) and writes the fast-handoff cache from it. Without a host the cache is of the
  * declined path (the bundle's load and the argument check) and the handoff still runs correctly.
  */
