@@ -453,8 +453,7 @@ await rm(scratch, { recursive: true, force: true });
 /**
  * The serve bundle's cache, warmed by what a new host runs before its page's first rows: a child
  * runs `baton serve --json` from this bundle in a scratch data dir (HOME: the one-session corpus
- * above, never the builder's), fetches the page and its script as a browser does, asks the first
- * screen's requests over the page's WebSocket (src/renderer/src/components/ask-first-screen.ts),
+ * above, never the builder's) and answers its page's first screen (scripts/serve-first-screen.cjs),
  * and only then makes the cache (V8's createCachedData holds what ran by then). Twice in the same
  * data dir: the first start makes the store and the candidates' index, the second, whose cache is
  * kept, reads them as a host with a warm cache does. Without an answer the cache is of the compile
@@ -462,30 +461,11 @@ await rm(scratch, { recursive: true, force: true });
  */
 async function warmServeBundle() {
   const env = { ...process.env, HOME: listHome, BATON_HOME: join(scratch, 'serve-warm-home'), XDG_RUNTIME_DIR: join(scratch, 'serve-warm-run') };
-  const host = (keep) => `const { compileServe, SERVE_CACHE } = require(${JSON.stringify(join(process.cwd(), 'bin', 'load-cli.js'))});
-const WebSocket = require('node:module').createRequire(${JSON.stringify(join(process.cwd(), 'package.json'))})('ws');
-let printed = '';
-const write = process.stdout.write.bind(process.stdout);
-process.stdout.write = (chunk, ...rest) => ((printed += chunk), write(chunk, ...rest));
-const serve = compileServe();
-(async () => {
-  await serve.cli.main(['node', 'baton', 'serve', '--port', '0', '--json']);
-  const url = new URL(JSON.parse(printed.split('\\n').find((line) => line.startsWith('{'))).url);
-  const page = await (await fetch(url)).text();
-  for (const [, asset] of page.matchAll(/(?:src|href)="(\\/assets\\/[^"]+)"/g)) await (await fetch(new URL(asset, url))).arrayBuffer();
-  const ws = new WebSocket('ws://127.0.0.1:' + url.port + '/ws?token=' + url.searchParams.get('token'), { origin: 'http://127.0.0.1:' + url.port });
-  await new Promise((done, fail) => ws.once('open', done).once('error', fail));
-  const asked = [['agents:list', { offset: 0, limit: 200 }], ['sessions:list', {}]];
-  const answered = new Promise((done) => {
-    let left = asked.length;
-    ws.on('message', (data) => { if (JSON.parse(data.toString()).kind === 'response' && --left === 0) done(); });
-  });
-  asked.forEach(([channel, payload], i) => ws.send(JSON.stringify({ kind: 'request', id: i + 1, channel, payload })));
-  await answered;
-  ws.terminate();
-  if (${keep}) require('node:fs').writeFileSync(SERVE_CACHE, serve.script.createCachedData());
+  // The cache is made before the host stops (SIGTERM: its store closed as at a Ctrl+C).
+  const host = (keep) => `require(${JSON.stringify(join(process.cwd(), 'scripts', 'serve-first-screen.cjs'))}).serveFirstScreen().then(({ serve }) => {
+  if (${keep}) require('node:fs').writeFileSync(${JSON.stringify(SERVE_CACHE)}, serve.script.createCachedData());
   process.kill(process.pid, 'SIGTERM');
-})().catch((error) => {
+}, (error) => {
   process.stderr.write('build-cli: the serve warm-up failed: ' + error.stack + '\\n');
   process.exit(1);
 });`;

@@ -97,7 +97,9 @@ function median(values: number[]): number {
 const builds = BEFORE ? { before: BEFORE, 'this build': BATON } : { 'this build': BATON };
 const results = new Map<string, Start[]>(Object.keys(builds).map((name) => [name, []]));
 for (let run = 0; run < runs; run++) {
-  for (const [name, bin] of Object.entries(builds)) results.get(name)!.push(await start(bin));
+  // Rounds alternate which build starts first: neither always follows the other's exit (its page cache, its GC).
+  const order = run % 2 === 0 ? Object.entries(builds) : Object.entries(builds).reverse();
+  for (const [name, bin] of order) results.get(name)!.push(await start(bin));
 }
 const row = (of: (s: Start) => number) => Object.fromEntries([...results].map(([name, starts]) => [name, Math.round(median(starts.map(of)))]));
 console.log(`medians of ${runs} starts per build, ms${ASK_AFTER_MS ? `, the page asked ${ASK_AFTER_MS} ms after the address` : ''}; load average: ${(await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).join(' ')}`);
