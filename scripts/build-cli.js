@@ -263,8 +263,10 @@ await storeWrapped(LIST_BUNDLE);
 // `baton serve` alone (src/cli/serve-main.ts): a new host read and deserialised the whole CLI's
 // bundle and cache before its first answer (issue 15, "Seventeenth sitting"). zod stays loaded at
 // start (cliOptions, not parsesRarely): a host parses at once (see zodOnFirstUse). Its cache is
-// warmed by a real host start below (warmServeBundle).
-await build({ ...cliOptions, entryPoints: ['src/cli/serve-main.ts'], outfile: SERVE_BUNDLE, sourcemap: false });
+// warmed by a real host start below (warmServeBundle). Its source map (not shipped) names the
+// sources in a host's CPU profile (bench/renderer/cpu-profile-split.ts): the wrap (storeWrapped)
+// adds to line 1 only, which holds the banner alone.
+await build({ ...cliOptions, entryPoints: ['src/cli/serve-main.ts'], outfile: SERVE_BUNDLE });
 await storeWrapped(SERVE_BUNDLE);
 
 // `baton list --json` with a host running: a small bundle bin/baton.js tries before the whole CLI.

@@ -111,3 +111,9 @@ console.table({
   'first agents:list answered': row((s) => s.listMs),
   'host CPU to agents:list': row((s) => s.listCpuMs),
 });
+if (BEFORE) {
+  // Each round's pair (the two builds started one after the other): the median of its differences.
+  const [before, after] = [results.get('before')!, results.get('this build')!];
+  const paired = (of: (s: Start) => number) => Math.round(median(after.map((s, i) => of(s) - of(before[i]!))));
+  console.log(`paired (this build - before), median of ${runs} rounds: host CPU to the address ${paired((s) => s.addressCpuMs)} ms, to the first answer ${paired((s) => s.answerCpuMs)} ms, to agents:list ${paired((s) => s.listCpuMs)} ms; agents:list answered ${paired((s) => s.listMs)} ms`);
+}
