@@ -41,6 +41,9 @@ const ZOD_CACHE = `${ZOD_BUNDLE}.cache`;
 /** secretlint's recommended preset and core as Baton configures them (src/core/redact/secretlint-preset.ts). */
 const SECRETLINT_BUNDLE = join(ROOT, 'dist', 'cli', 'baton-secretlint.cjs');
 const SECRETLINT_CACHE = `${SECRETLINT_BUNDLE}.cache`;
+/** `baton serve` alone (src/cli/serve-main.ts): a new host reads the host's code and a cache warmed by a host start. */
+const SERVE_BUNDLE = join(ROOT, 'dist', 'cli', 'baton-serve.cjs');
+const SERVE_CACHE = `${SERVE_BUNDLE}.cache`;
 
 function compileCli() {
   return compileBundle(CLI_BUNDLE, CLI_CACHE);
@@ -147,6 +150,10 @@ function compileList() {
   return compileBundle(LIST_BUNDLE, LIST_CACHE);
 }
 
+function compileServe() {
+  return compileBundle(SERVE_BUNDLE, SERVE_CACHE);
+}
+
 /** What the launcher compiles a CommonJS bundle as: one function of the module's five names. */
 const BUNDLE_HEAD = '(function (exports, require, module, __filename, __dirname) {';
 const BUNDLE_TAIL = '\n})';
@@ -207,7 +214,7 @@ function sideBundleLoaded(file) {
 /**
  * The bundle that runs argv's command: the handoff bundle for `baton handoff`, the resume bundle
  * for the picker (`baton resume` and nothing more), the show and list bundles for `show` and `list`
- * (a listing the fast-list bundle left: no host) when they were built, otherwise the whole CLI
+ * (a listing the fast-list bundle left: no host), the serve bundle for `serve`, when they were built, otherwise the whole CLI
  * (a missing or partial build never changes what runs, only how fast).
  */
 function compileFor(argv) {
@@ -215,6 +222,7 @@ function compileFor(argv) {
   if (argv[2] === 'resume' && argv.length === 3 && existsSync(RESUME_BUNDLE)) return compileResume();
   if (argv[2] === 'show' && existsSync(SHOW_BUNDLE)) return compileShow();
   if (argv[2] === 'list' && existsSync(LIST_BUNDLE)) return compileList();
+  if (argv[2] === 'serve' && existsSync(SERVE_BUNDLE)) return compileServe();
   return compileCli();
 }
 
@@ -265,6 +273,9 @@ exports.compileShow = compileShow;
 exports.LIST_BUNDLE = LIST_BUNDLE;
 exports.LIST_CACHE = LIST_CACHE;
 exports.compileList = compileList;
+exports.SERVE_BUNDLE = SERVE_BUNDLE;
+exports.SERVE_CACHE = SERVE_CACHE;
+exports.compileServe = compileServe;
 exports.FAST_LIST_BUNDLE = FAST_LIST_BUNDLE;
 exports.FAST_LIST_CACHE = FAST_LIST_CACHE;
 exports.compileCli = compileCli;

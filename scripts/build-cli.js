@@ -15,7 +15,7 @@ import * as nodeV8 from 'node:v8';
 import { Script } from 'node:vm';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { bundleSource, wrapBundle, FAST_LIST_BUNDLE, compileCli, compileFastHandoff, compileFastList, compileHandoff, FAST_HANDOFF_BUNDLE, FAST_HANDOFF_CACHE, compilePicker, compileShow, CLI_BUNDLE, PICKER_BUNDLE, PICKER_CACHE, CLI_CACHE, FAST_LIST_CACHE, HANDOFF_BUNDLE, HANDOFF_CACHE, LIST_BUNDLE, LIST_CACHE, RESUME_BUNDLE, RESUME_CACHE, SHOW_BUNDLE, SHOW_CACHE, SECRETLINT_BUNDLE, SECRETLINT_CACHE, ZOD_BUNDLE, ZOD_CACHE } from '../bin/load-cli.js';
+import { bundleSource, wrapBundle, FAST_LIST_BUNDLE, compileCli, compileFastHandoff, compileFastList, compileHandoff, FAST_HANDOFF_BUNDLE, FAST_HANDOFF_CACHE, compilePicker, compileShow, CLI_BUNDLE, PICKER_BUNDLE, PICKER_CACHE, CLI_CACHE, FAST_LIST_CACHE, HANDOFF_BUNDLE, HANDOFF_CACHE, LIST_BUNDLE, LIST_CACHE, RESUME_BUNDLE, RESUME_CACHE, SHOW_BUNDLE, SHOW_CACHE, SECRETLINT_BUNDLE, SECRETLINT_CACHE, ZOD_BUNDLE, ZOD_CACHE, SERVE_BUNDLE, SERVE_CACHE } from '../bin/load-cli.js';
 
 /**
  * zod's `locales` namespace (`z.locales`, `z.core.locales`) re-exports its 50 error-message
@@ -322,6 +322,15 @@ await build({ ...parsesRarely, plugins: [...parsesRarely.plugins, fsPromisesOnFi
 // ASCII only, as the handoff's: three regex characters made its whole source a two-byte string.
 await storeWrapped(LIST_BUNDLE);
 
+// `baton serve` alone (src/cli/serve-main.ts): a new host read and deserialised the whole CLI's
+// bundle and cache before its first answer (issue 15, "Seventeenth sitting"). zod stays loaded at
+// start (cliOptions, not parsesRarely): a host parses at once (see zodOnFirstUse). Its cache is
+// warmed by a real host start below (warmServeBundle). Its source map (not shipped) names the
+// sources in a host's CPU profile (bench/renderer/cpu-profile-split.ts): the wrap (storeWrapped)
+// adds to line 1 only, which holds the banner alone.
+await build({ ...cliOptions, entryPoints: ['src/cli/serve-main.ts'], outfile: SERVE_BUNDLE });
+await storeWrapped(SERVE_BUNDLE);
+
 // `baton list --json` with a host running: a small bundle bin/baton.js tries before the whole CLI.
 // Same options as the others: it also starts an encrypted store's keychain read (the keyring binding stays external).
 await build({ ...parsesRarely, plugins: [...parsesRarely.plugins, fsPromisesOnFirstUse()], entryPoints: ['src/cli/list-fast.ts'], outfile: FAST_LIST_BUNDLE, sourcemap: false });
@@ -344,7 +353,7 @@ for (const wasm of ['web-tree-sitter/tree-sitter.wasm', 'tree-sitter-bash/tree-s
 // length only (and its flags), so a rebuilt bundle of the same length ran the old bundle's bytecode
 // and a hosted `baton list` failed with "kt is not a function" (2026-12-01), and every cache warmed
 // from it carried the old code on. Each cache is made from its bundle alone.
-for (const cache of [CLI_CACHE, HANDOFF_CACHE, RESUME_CACHE, PICKER_CACHE, SHOW_CACHE, LIST_CACHE, FAST_LIST_CACHE, FAST_HANDOFF_CACHE, ZOD_CACHE, SECRETLINT_CACHE]) await rm(cache, { force: true });
+for (const cache of [CLI_CACHE, HANDOFF_CACHE, RESUME_CACHE, PICKER_CACHE, SHOW_CACHE, LIST_CACHE, FAST_LIST_CACHE, FAST_HANDOFF_CACHE, ZOD_CACHE, SECRETLINT_CACHE, SERVE_CACHE]) await rm(cache, { force: true });
 
 // Warm the whole CLI's cache with --help (every command's module); a handoff runs from its own
 // bundle below. (With the dry-run handoff also run here, V8 aborted lazily compiling a function
@@ -445,6 +454,10 @@ await warmFastList();
 // scratch data dir, so the connection, the request and the report are in it, not only the load.
 await warmFastHandoff();
 
+// The serve bundle's cache, warmed by a host of this build starting and answering the page's
+// first requests (warmServeBundle).
+await warmServeBundle();
+
 // A cache made after running code can make Node 20's V8 abort the process when it later compiles
 // a function the warm-up did not run (seen once, above). Each cache is tried in fresh processes
 // on paths the warm-up did not take; a cache that aborts any of them is replaced by one of the
@@ -454,6 +467,8 @@ const probes = [
   { bundle: RESUME_BUNDLE, cache: RESUME_CACHE, runs: [['resume']] },
   { bundle: PICKER_BUNDLE, cache: PICKER_CACHE, runs: [['resume']] },
   { bundle: SHOW_BUNDLE, cache: SHOW_CACHE, runs: [['show', 'nope'], ['show', 'nope', '--json'], ['show', '--help']] },
+  // A host's start is what its warm-up ran; these take its help and its refusals instead.
+  { bundle: SERVE_BUNDLE, cache: SERVE_CACHE, runs: [['serve', '--help'], ['serve', '--port', 'x'], ['serve', '--port', 'x', '--json']] },
   { bundle: LIST_BUNDLE, cache: LIST_CACHE, runs: [['list', '--json', '--no-host', '--no-agents'], ['list', '--no-agents', '--no-host'], ['list', '--help'], ['list', '--limit', 'x']] },
   // The hosted listing in ways its warm-up did not take (a limit, a source, a directory, a bad limit the full CLI reports).
   {
@@ -574,7 +589,34 @@ function probeEnvWithOtherSecrets() {
 }
 
 /**
- * Runs one hosted handoff against `baton serve` (the whole CLI's bundle, started in a child with a
+ * The serve bundle's cache, warmed by what a new host runs before its page's first rows: a child
+ * runs `baton serve --json` from this bundle in a scratch data dir (HOME: the one-session corpus
+ * above, never the builder's) and answers its page's first screen (scripts/serve-first-screen.cjs),
+ * and only then makes the cache (V8's createCachedData holds what ran by then). Twice in the same
+ * data dir: the first start makes the store and the candidates' index, the second, whose cache is
+ * kept, reads them as a host with a warm cache does. Without an answer the cache is of the compile
+ * alone (a slower start, never wrong). Test: src/cli/serve-bundle.test.ts.
+ */
+async function warmServeBundle() {
+  const env = { ...process.env, HOME: listHome, BATON_HOME: join(scratch, 'serve-warm-home'), XDG_RUNTIME_DIR: join(scratch, 'serve-warm-run') };
+  // The cache is made before the host stops (SIGTERM: its store closed as at a Ctrl+C).
+  const host = (keep) => `require(${JSON.stringify(join(process.cwd(), 'scripts', 'serve-first-screen.cjs'))}).serveFirstScreen().then(({ serve }) => {
+  if (${keep}) require('node:fs').writeFileSync(${JSON.stringify(SERVE_CACHE)}, serve.script.createCachedData());
+  process.kill(process.pid, 'SIGTERM');
+}, (error) => {
+  process.stderr.write('build-cli: the serve warm-up failed: ' + error.stack + '\\n');
+  process.exit(1);
+});`;
+  await runWarmUp(host(false), env);
+  await runWarmUp(host(true), env);
+  if (!existsSync(SERVE_CACHE)) {
+    process.stderr.write("build-cli: the serve bundle's warm-up host answered nothing; its cache is of the compile alone\n");
+    await writeFile(SERVE_CACHE, compileOnlyCache(SERVE_BUNDLE));
+  }
+}
+
+/**
+ * Runs one hosted handoff against `baton serve` (the serve bundle, started in a child with a
  * scratch data dir) and writes the fast-handoff cache from it. Without a host the cache is of the
  * declined path (the bundle's load and the argument check) and the handoff still runs correctly.
  */

@@ -18,7 +18,7 @@ const run = promisify(execFile);
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const loadCli = createRequire(import.meta.url)('../bin/load-cli.js');
 const { BUNDLE_HEAD, BUNDLE_TAIL } = loadCli;
-const WRAPPED = [loadCli.RESUME_BUNDLE, loadCli.PICKER_BUNDLE, loadCli.LIST_BUNDLE, loadCli.FAST_LIST_BUNDLE];
+const WRAPPED = [loadCli.RESUME_BUNDLE, loadCli.PICKER_BUNDLE, loadCli.LIST_BUNDLE, loadCli.FAST_LIST_BUNDLE, loadCli.SERVE_BUNDLE];
 let dir;
 
 beforeAll(() => {
@@ -43,7 +43,7 @@ process.stdout.write(JSON.stringify({ grew: large() - before, rejected: script.c
 }
 
 describe('bundles stored as the launcher compiles them', () => {
-  it('the resume, hosted-picker, list and fast-list bundles are one function expression, and the launcher compiles that string as it is', () => {
+  it('the resume, hosted-picker, list, fast-list and serve bundles are one function expression, and the launcher compiles that string as it is', () => {
     for (const bundle of WRAPPED) {
       const stored = readFileSync(bundle, 'utf8');
       expect(stored.startsWith(BUNDLE_HEAD), basename(bundle)).toBe(true);
@@ -54,8 +54,8 @@ describe('bundles stored as the launcher compiles them', () => {
     }
   });
 
-  it('compiling the picker\'s and the listing\'s ~1 MB bundles holds one copy of their source, with the shipped cache taken', async () => {
-    for (const [compile, bundle] of [['compileResume', loadCli.RESUME_BUNDLE], ['compileList', loadCli.LIST_BUNDLE]]) {
+  it('compiling the picker\'s, the listing\'s and the host\'s ~1 MB bundles holds one copy of their source, with the shipped cache taken', async () => {
+    for (const [compile, bundle] of [['compileResume', loadCli.RESUME_BUNDLE], ['compileList', loadCli.LIST_BUNDLE], ['compileServe', loadCli.SERVE_BUNDLE]]) {
       const { grew, rejected, size } = await largeObjectGrowth(compile, bundle);
       expect(rejected, compile).toBe(false);
       // Wrapped at load (before): the file's string and its wrapped copy, 2x the size.

@@ -15,7 +15,7 @@ const run = promisify(execFile);
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 /** What the package may hold: files under these, plus npm's own package.json and README. */
-const SHIPPED = [/^bin\/(baton\.js|load-cli\.js|exit-when-flushed\.js|host-socket\.js|package\.json)$/, /^dist\/cli\/(baton\.cjs|baton\.cjs\.cache|baton-handoff\.cjs|baton-handoff\.cjs\.cache|baton-handoff-fast\.cjs|baton-handoff-fast\.cjs\.cache|baton-list\.cjs|baton-list\.cjs\.cache|baton-list-local\.cjs|baton-list-local\.cjs\.cache|baton-resume\.cjs|baton-resume\.cjs\.cache|baton-picker\.cjs|baton-picker\.cjs\.cache|baton-show\.cjs|baton-show\.cjs\.cache|baton-zod\.cjs|baton-zod\.cjs\.cache|baton-secretlint\.cjs|baton-secretlint\.cjs\.cache|scan-worker\.cjs|tree-sitter\.wasm|tree-sitter-bash\.wasm)$/, /^out\/(main|preload|renderer)\//, /^(package\.json|README\.md|LICENSE)$/];
+const SHIPPED = [/^bin\/(baton\.js|load-cli\.js|exit-when-flushed\.js|host-socket\.js|package\.json)$/, /^dist\/cli\/(baton\.cjs|baton\.cjs\.cache|baton-handoff\.cjs|baton-handoff\.cjs\.cache|baton-handoff-fast\.cjs|baton-handoff-fast\.cjs\.cache|baton-list\.cjs|baton-list\.cjs\.cache|baton-list-local\.cjs|baton-list-local\.cjs\.cache|baton-resume\.cjs|baton-resume\.cjs\.cache|baton-picker\.cjs|baton-picker\.cjs\.cache|baton-show\.cjs|baton-show\.cjs\.cache|baton-zod\.cjs|baton-zod\.cjs\.cache|baton-secretlint\.cjs|baton-secretlint\.cjs\.cache|baton-serve\.cjs|baton-serve\.cjs\.cache|scan-worker\.cjs|tree-sitter\.wasm|tree-sitter-bash\.wasm)$/, /^out\/(main|preload|renderer)\//, /^(package\.json|README\.md|LICENSE)$/];
 
 let dir;
 let pack;

@@ -97,7 +97,9 @@ function median(values: number[]): number {
 const builds = BEFORE ? { before: BEFORE, 'this build': BATON } : { 'this build': BATON };
 const results = new Map<string, Start[]>(Object.keys(builds).map((name) => [name, []]));
 for (let run = 0; run < runs; run++) {
-  for (const [name, bin] of Object.entries(builds)) results.get(name)!.push(await start(bin));
+  // Rounds alternate which build starts first: neither always follows the other's exit (its page cache, its GC).
+  const order = run % 2 === 0 ? Object.entries(builds) : Object.entries(builds).reverse();
+  for (const [name, bin] of order) results.get(name)!.push(await start(bin));
 }
 const row = (of: (s: Start) => number) => Object.fromEntries([...results].map(([name, starts]) => [name, Math.round(median(starts.map(of)))]));
 console.log(`medians of ${runs} starts per build, ms${ASK_AFTER_MS ? `, the page asked ${ASK_AFTER_MS} ms after the address` : ''}; load average: ${(await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).join(' ')}`);
@@ -109,3 +111,9 @@ console.table({
   'first agents:list answered': row((s) => s.listMs),
   'host CPU to agents:list': row((s) => s.listCpuMs),
 });
+if (BEFORE) {
+  // Each round's pair (the two builds started one after the other): the median of its differences.
+  const [before, after] = [results.get('before')!, results.get('this build')!];
+  const paired = (of: (s: Start) => number) => Math.round(median(after.map((s, i) => of(s) - of(before[i]!))));
+  console.log(`paired (this build - before), median of ${runs} rounds: host CPU to the address ${paired((s) => s.addressCpuMs)} ms, to the first answer ${paired((s) => s.answerCpuMs)} ms, to agents:list ${paired((s) => s.listCpuMs)} ms; agents:list answered ${paired((s) => s.listMs)} ms`);
+}
