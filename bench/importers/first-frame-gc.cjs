@@ -5,25 +5,20 @@
 // kills the program at that row. (--trace-gc would change V8's flags, and V8 then refuses the code
 // cache the build made.) The profiler and node:v8 load first, the same for every build.
 'use strict';
-const { Socket } = require('node:net');
 const { writeFileSync } = require('node:fs');
 const { GCProfiler } = require('node:v8');
+const { onFirstRowWrite } = require('./first-row-write.cjs');
 
 const profiler = new GCProfiler();
 profiler.start();
 const file = process.env.BATON_BENCH_FRAME_FILE;
-const row = /Refactor handler \d+|Session \d+: make the build green|^ready$/;
-const write = Socket.prototype.write;
-let seen = false;
-Socket.prototype.write = function (chunk, ...rest) {
-  if (!seen && file && (this === process.stdout || this.fd === 1) && row.test(String(chunk).replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, ''))) {
-    seen = true;
+if (file) {
+  onFirstRowWrite(() => {
     const cpu = process.cpuUsage();
     const { statistics } = profiler.stop();
     const scavenges = statistics.filter((s) => s.gcType === 'Scavenge');
     const others = statistics.filter((s) => s.gcType !== 'Scavenge');
     const ms = (list) => list.reduce((sum, s) => sum + s.cost, 0) / 1000;
     writeFileSync(file, JSON.stringify({ cpuMs: (cpu.user + cpu.system) / 1000, scavenges: scavenges.length, scavengeMs: ms(scavenges), otherGcs: others.length, otherGcMs: ms(others) }));
-  }
-  return write.call(this, chunk, ...rest);
-};
+  });
+}
