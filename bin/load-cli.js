@@ -133,8 +133,9 @@ function compileResume() {
   return compileBundle(RESUME_BUNDLE, RESUME_CACHE);
 }
 
+/** The hosted picker falls back to the resume bundle (its whole listing when the host went away), which needs the side bundles. */
 function pickerIsBuilt() {
-  return existsSync(PICKER_BUNDLE);
+  return existsSync(PICKER_BUNDLE) && sideBundlesBuilt();
 }
 
 /** The hosted picker's bundle, compiled with its code cache (written by scripts/build-cli.js). */
@@ -206,6 +207,14 @@ function loadSecretlint() {
   return loadSideBundle(SECRETLINT_BUNDLE, SECRETLINT_CACHE);
 }
 
+/**
+ * Whether the side bundles the list and resume bundles load on first use are there: without them
+ * those bundles would fail at their first parse or redaction, so the whole CLI runs instead.
+ */
+function sideBundlesBuilt() {
+  return existsSync(ZOD_BUNDLE) && existsSync(SECRETLINT_BUNDLE);
+}
+
 /** Whether this process has loaded the side bundle `file` (the build's warm-ups check that they ran it). */
 function sideBundleLoaded(file) {
   return sideBundles.has(file);
@@ -214,14 +223,15 @@ function sideBundleLoaded(file) {
 /**
  * The bundle that runs argv's command: the handoff bundle for `baton handoff`, the resume bundle
  * for the picker (`baton resume` and nothing more), the show and list bundles for `show` and `list`
- * (a listing the fast-list bundle left: no host), the serve bundle for `serve`, when they were built, otherwise the whole CLI
- * (a missing or partial build never changes what runs, only how fast).
+ * (a listing the fast-list bundle left: no host), the serve bundle for `serve`, when they were built
+ * (for the list and resume bundles, with their side bundles), otherwise the whole CLI (a missing or
+ * partial build never changes what runs, only how fast).
  */
 function compileFor(argv) {
   if (argv[2] === 'handoff' && existsSync(HANDOFF_BUNDLE)) return compileBundle(HANDOFF_BUNDLE, HANDOFF_CACHE, youngGenerationFor(argv));
-  if (argv[2] === 'resume' && argv.length === 3 && existsSync(RESUME_BUNDLE)) return compileResume();
+  if (argv[2] === 'resume' && argv.length === 3 && existsSync(RESUME_BUNDLE) && sideBundlesBuilt()) return compileResume();
   if (argv[2] === 'show' && existsSync(SHOW_BUNDLE)) return compileShow();
-  if (argv[2] === 'list' && existsSync(LIST_BUNDLE)) return compileList();
+  if (argv[2] === 'list' && existsSync(LIST_BUNDLE) && sideBundlesBuilt()) return compileList();
   if (argv[2] === 'serve' && existsSync(SERVE_BUNDLE)) return compileServe();
   return compileCli();
 }

@@ -17,6 +17,12 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { bundleSource, wrapBundle, FAST_LIST_BUNDLE, compileCli, compileFastHandoff, compileFastList, compileHandoff, FAST_HANDOFF_BUNDLE, FAST_HANDOFF_CACHE, compilePicker, compileShow, CLI_BUNDLE, PICKER_BUNDLE, PICKER_CACHE, CLI_CACHE, FAST_LIST_CACHE, HANDOFF_BUNDLE, HANDOFF_CACHE, LIST_BUNDLE, LIST_CACHE, RESUME_BUNDLE, RESUME_CACHE, SHOW_BUNDLE, SHOW_CACHE, SECRETLINT_BUNDLE, SECRETLINT_CACHE, ZOD_BUNDLE, ZOD_CACHE, SERVE_BUNDLE, SERVE_CACHE } from '../bin/load-cli.js';
 
+// Every warm-up, probe and scratch host below runs with a scratch HOME and data directory, and its
+// env is built from this process's. CLAUDE_CONFIG_DIR and CODEX_HOME would point the importers at
+// the builder's own sessions whatever HOME says (src/core/importers/locate.ts): the caches would be
+// warmed on them, and a large corpus could run a warm-up past its time limit.
+for (const name of ['CLAUDE_CONFIG_DIR', 'CODEX_HOME']) delete process.env[name];
+
 /**
  * zod's `locales` namespace (`z.locales`, `z.core.locales`) re-exports its 50 error-message
  * languages; nothing in Baton selects one (zod configures English itself), but the namespace kept
@@ -469,6 +475,8 @@ const probes = [
   { bundle: SHOW_BUNDLE, cache: SHOW_CACHE, runs: [['show', 'nope'], ['show', 'nope', '--json'], ['show', '--help']] },
   // A host's start is what its warm-up ran; these take its help and its refusals instead.
   { bundle: SERVE_BUNDLE, cache: SERVE_CACHE, runs: [['serve', '--help'], ['serve', '--port', 'x'], ['serve', '--port', 'x', '--json']] },
+  // A second host on a data dir a host already serves: refused (ALREADY_RUNNING), printed both ways.
+  { bundle: SERVE_BUNDLE, cache: SERVE_CACHE, host: true, runs: [['serve', '--port', '0', '--json'], ['serve', '--port', '0']] },
   { bundle: LIST_BUNDLE, cache: LIST_CACHE, runs: [['list', '--json', '--no-host', '--no-agents'], ['list', '--no-agents', '--no-host'], ['list', '--help'], ['list', '--limit', 'x']] },
   // The hosted listing in ways its warm-up did not take (a limit, a source, a directory, a bad limit the full CLI reports).
   {
@@ -522,6 +530,12 @@ for (const { bundle, cache, runs, host, env: probeEnv } of probes) {
     process.stderr.write(`build-cli: ${basename(cache)} made V8 abort on \`baton ${aborted.join(' ')}\`; writing a cache of the compile alone\n`);
     await writeFile(cache, compileOnlyCache(bundle));
   }
+}
+// The serve cache on a first-ever start (a new data dir: the store made, the cold scan), which
+// its warm-up's kept second start did not run.
+if (await serveFirstStartAborts()) {
+  process.stderr.write(`build-cli: ${basename(SERVE_CACHE)} made a first-ever \`baton serve\` abort or not listen; writing a cache of the compile alone\n`);
+  await writeFile(SERVE_CACHE, compileOnlyCache(SERVE_BUNDLE));
 }
 await rm(scratch, { recursive: true, force: true });
 
@@ -732,6 +746,26 @@ async function startScratchHost(name) {
     await Promise.race([exited, new Promise((done) => setTimeout(done, 10_000))]);
   };
   return { env, listening, stop };
+}
+
+/**
+ * Whether `baton serve` of this build, started in a new scratch data dir, aborts (a signal it was
+ * not sent, V8's "Fatal error"/"Check failed") or never listens, within its first second of
+ * listening (its cold scan of an empty HOME). Not listening within 30 s counts too: the fallback,
+ * a cache of the compile alone, is slower, never wrong.
+ */
+async function serveFirstStartAborts() {
+  const env = { ...process.env, BATON_HOME: join(scratch, 'probe-serve-first-home'), XDG_RUNTIME_DIR: join(scratch, 'probe-serve-first-run'), HOME: join(scratch, 'probe-serve-first-user') };
+  const serve = spawn(process.execPath, [join('bin', 'baton.js'), 'serve', '--port', '0', '--json'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  serve.stderr.on('data', (chunk) => (stderr += chunk));
+  const exited = new Promise((done) => serve.once('exit', done));
+  const listening = await hostListening(env, 30_000);
+  if (listening) await new Promise((done) => setTimeout(done, 1_000));
+  const aborted = !listening || serve.exitCode !== null || serve.signalCode !== null || /Fatal error|Check failed/.test(stderr);
+  serve.kill();
+  await Promise.race([exited, new Promise((done) => setTimeout(done, 10_000))]);
+  return aborted;
 }
 
 /** Whether a host answers at the scratch data dir's socket within `timeoutMs` (it is polled). */

@@ -191,6 +191,8 @@ describe('bin/baton.js and the handoff bundle', () => {
       built: install('list-built', () => undefined),
       'no list bundle': install('list-none', (cli) => rmSync(join(cli, 'baton-list-local.cjs'))),
       'foreign cache': install('list-cache', (cli) => writeFileSync(join(cli, 'baton-list-local.cjs.cache'), Buffer.alloc(4096, 7))),
+      // The list bundle loads zod and secretlint from side bundles (scripts/build-cli.js): without them the whole CLI answers.
+      'no side bundles': install('list-no-side', (cli) => ['baton-zod.cjs', 'baton-secretlint.cjs'].forEach((file) => rmSync(join(cli, file)))),
     };
     const answers = {};
     for (const [name, bin] of Object.entries(variants)) {

@@ -33,10 +33,14 @@ async function serveFirstScreen() {
   const ws = new WebSocket(`ws://127.0.0.1:${url.port}/ws?token=${url.searchParams.get('token')}`, { origin: `http://127.0.0.1:${url.port}` });
   await new Promise((done, fail) => ws.once('open', done).once('error', fail));
   const answers = new Map();
-  const answered = new Promise((done) =>
+  // An error answer fails the warm-up: a cache warmed on the error path would be kept without a word.
+  const answered = new Promise((done, fail) =>
     ws.on('message', (data) => {
       const message = JSON.parse(data.toString());
-      if (message.kind === 'response') answers.set(FIRST_SCREEN_REQUESTS[message.id - 1][0], message.result);
+      const request = message.kind === 'response' ? FIRST_SCREEN_REQUESTS[message.id - 1] : undefined;
+      if (!request) return;
+      if (!message.result || message.result.ok !== true) return fail(new Error(`${request[0]} answered ${JSON.stringify(message.result).slice(0, 300)}`));
+      answers.set(request[0], message.result);
       if (answers.size === FIRST_SCREEN_REQUESTS.length) done();
     }),
   );

@@ -62,7 +62,8 @@ require(${JSON.stringify(join(REPO, 'scripts', 'serve-first-screen.cjs'))}).serv
   process.stderr.write('\\n' + JSON.stringify({ rejected: serve.script.cachedDataRejected, shipped: statSync(SERVE_CACHE).size, after: serve.script.createCachedData().length, answers }) + '\\n');
   process.kill(process.pid, 'SIGTERM');
 });`;
-  const { stderr } = await run(process.execPath, ['-e', script], { cwd: REPO, env });
+  // A host that never answers is stopped (execFile's timeout), not left running after the test.
+  const { stderr } = await run(process.execPath, ['-e', script], { cwd: REPO, env, timeout: 60_000 });
   return JSON.parse(stderr.trim().split('\n').at(-1)!);
 }
 

@@ -5,7 +5,7 @@ import { sshOriginOf } from '../../shared/ssh-origin.js';
 import { printToolResume, toolOfRow } from './resume-row.js';
 import { groupsOfDocument, type Listing } from './list-document.js';
 import { listFromHost } from './list-host.js';
-import { PICKER_FIRST_PAGE_ROWS } from '../picker/picker-options.js';
+import { PICKER_FIRST_PAGE_ROWS, PICKER_MAX_ROWS } from '../picker/picker-options.js';
 import { markPhase } from '../../core/perf/phase-trace.js';
 
 // The store, the scanner and git are imported where used: the picker's first screen from a
@@ -45,7 +45,7 @@ async function resumeById(id: string, out: Output): Promise<void> {
  * resume bundle's code cache, so these functions come compiled from it.
  */
 export async function firstScreenListing(): Promise<Listing> {
-  return (await import('./list-groups.js')).loadListing({ agents: true, archived: false, host: false, filter: {}, limit: PICKER_FIRST_PAGE_ROWS, trust: 'quick' });
+  return (await import('./list-groups.js')).loadListing({ agents: true, archived: false, host: false, filter: {}, limit: PICKER_MAX_ROWS, trust: 'quick' });
 }
 
 /** No id on a terminal: the picker (issue 15). A Claude Code or Codex session is continued with its own tool's command. */

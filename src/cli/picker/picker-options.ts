@@ -6,12 +6,13 @@ import { countText } from '../../shared/count-text.js';
 /** Rows offered at once: a terminal shows a few dozen; typing narrows the rest. */
 export const PICKER_MAX_ROWS = 300;
 /**
- * Rows of the first frame, from a host or from the candidate index: four screens of
- * PICKER_VISIBLE_ROWS (16). The frame shows the same rows as with PICKER_MAX_ROWS, and the whole
- * listing replaces them right after it (what was typed meanwhile is filtered again:
- * resume-picker.ts filterAgain). The host's 85 KB answer of 300 rows and its parse were ~5 ms of
- * the first screen (bench/README.md, "Eleventh sitting"); without a host, 300 rows parsed and
- * formatted were ~630 KB allocated before the frame ("Seventeenth sitting").
+ * Rows a host is asked for before the first frame: four screens of PICKER_VISIBLE_ROWS (16). The
+ * frame shows the same rows as with PICKER_MAX_ROWS, and the whole listing replaces them right
+ * after it (what was typed meanwhile is filtered again: resume-picker.ts filterAgain); the host's
+ * 85 KB answer of 300 rows and its parse were ~5 ms of the first screen (bench/README.md, "Eleventh
+ * sitting"). Without a host the first frame keeps PICKER_MAX_ROWS from the candidate index: its
+ * whole listing can take seconds when the folders changed, and 64 rows measured no faster
+ * ("Eighteenth sitting").
  */
 export const PICKER_FIRST_PAGE_ROWS = 64;
 /** Characters of a title shown on one line. */

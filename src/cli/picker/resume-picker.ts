@@ -24,7 +24,7 @@ interface LivePrompt {
  * the real text then puts its record of what was typed back. The focused row stays focused when
  * it is still offered.
  */
-export function filterAgain(prompt: LivePrompt): void {
+function filterAgain(prompt: LivePrompt): void {
   if (prompt.state !== 'initial' && prompt.state !== 'active') return; // chosen or cancelled: nothing to draw
   const typed = prompt.userInput;
   prompt.emit('userInput', `${typed}\u0000`);
