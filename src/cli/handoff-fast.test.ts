@@ -1,3 +1,6 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { chmod, copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -60,6 +63,7 @@ async function messagesFile(count: number, name = 'm.jsonl', pad = 0): Promise<s
 }
 
 const env = () => ({ ...process.env, BATON_HOME: dataDir });
+const run = promisify(execFile);
 const argvOf = (...args: string[]) => ['node', 'baton', 'handoff', ...args];
 const sessions = async () => (await readdir(join(dataDir, 'sessions')).catch(() => [] as string[])).filter((n) => !n.startsWith('.'));
 
@@ -342,6 +346,32 @@ describe('what the client sends', () => {
       await older.close();
     }
   });
+});
+
+describe('the built client\'s process', () => {
+  it('loads neither node:crypto nor perf_hooks: the id\'s random bytes are the handshake\'s /dev/urandom pool, and the clock is read only for a trace', async () => {
+    // Node's own record of the built-in modules the process loaded, written at exit. Web Crypto's
+    // getRandomValues (the session id) loaded a dozen crypto modules, and the `performance`
+    // global (the moment the request left) eleven of perf_hooks: 3–10 ms of the CLI's CPU.
+    const launcher = join(import.meta.dirname, '..', '..', 'bin', 'baton.js');
+    if (!existsSync(join(import.meta.dirname, '..', '..', 'dist', 'cli', 'baton-handoff-fast.cjs'))) throw new Error('dist/cli/baton-handoff-fast.cjs is missing: run npm run build:node first (npm test does)');
+    const preload = join(root, 'modules-at-exit.cjs');
+    await writeFile(preload, "process.on('exit', () => require('node:fs').writeFileSync(process.env.MODULES_OUT, JSON.stringify(process.moduleLoadList)));\n");
+    const out = join(root, 'modules.json');
+    const file = await messagesFile(150);
+    const { stdout } = await run(process.execPath, ['-r', preload, launcher, 'handoff', '--cwd', work, '--messages', file, '--no-launch', '--json'], { env: { ...env(), MODULES_OUT: out } });
+    const answer = JSON.parse(stdout) as { ok: boolean; sessionId: string };
+    expect(answer).toMatchObject({ ok: true, category: 'accepted' });
+    // The host landed it (its event line says hosted), not the full CLI the client falls back to.
+    await host.close();
+    const events = (await readFile(join(dataDir, 'events.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(events).toContainEqual(expect.objectContaining({ side: 'source', sessionId: answer.sessionId, hosted: true }));
+    const loaded = JSON.parse(await readFile(out, 'utf8')) as string[];
+    expect(loaded.length).toBeGreaterThan(50);
+    expect(loaded.filter((m) => /crypto/.test(m))).toEqual([]);
+    expect(loaded).not.toContain('NativeModule perf_hooks');
+    expect(loaded).not.toContain('NativeModule internal/perf/performance');
+  }, 60_000);
 });
 
 describe('a host that does not answer', () => {

@@ -30,6 +30,7 @@ import type { Answer, EndpointClient, EndpointInfo } from '../core/transport/typ
 import { HOSTED_HANDOFF_MAX_BYTES, HOSTED_HANDOFF_METHOD, HOSTED_HANDOFF_PART_BYTES, HOSTED_HANDOFF_PATH_MAX_CHARS, HOSTED_HANDOFF_TITLE_MAX_CHARS } from '../core/handoff/hosted-handoff-request.js';
 import { HANDOFF_EXIT_CODE, type HandoffOutcome } from '../core/handoff/outcome.js';
 import { markPhase, markPhaseAt, phaseTraceOn } from '../core/perf/phase-trace.js';
+import { takeRandom } from '../core/transport/auth.js';
 import { newId } from '../shared/ids.js';
 import { reportHandoff } from './handoff-report.js';
 import { createOutput, EXIT } from './output.js';
@@ -113,7 +114,8 @@ export async function tryFastHandoff(argv: readonly string[], env: NodeJS.Proces
   if (token === null) return decline;
   markPhase('read');
 
-  const sessionId = newId('s-');
+  // The id's random bytes from the handshake's /dev/urandom pool: node:crypto is never loaded.
+  const sessionId = newId('s-', takeRandom);
   const request = { sessionId, cwd, ...(flags.title !== undefined ? { title: flags.title } : {}), source: flags.messages, git: insideGitRepository(cwd), bytes: bytes.length };
   const answerWaitMs = (flags.timeoutMs ?? DEFAULT_TIMEOUT_SECONDS * 1000) + landingAllowanceMs;
   // Once the last part may have reached the host, the full CLI runs only under this id.
@@ -156,7 +158,8 @@ async function ask(endpoint: EndpointInfo, token: Buffer, request: Record<string
       const last = part === parts - 1;
       if (last) {
         lastSent();
-        sentAt = performance.now();
+        // Read only for the trace: the `performance` global's first use loads perf_hooks (11 modules).
+        if (phaseTraceOn()) sentAt = performance.now();
         markPhase('sent');
       }
       let answer: Answer;

@@ -15,13 +15,29 @@ const pool = new Uint8Array(RANDOM_POOL_BYTES);
 let poolAt = RANDOM_POOL_BYTES;
 const HEX_BYTE = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
 
-/** A random, sortable-enough id: time prefix (base36) + 16 random hex characters. */
-export function newId(prefix = ''): string {
-  if (poolAt + 8 > RANDOM_POOL_BYTES) {
-    globalThis.crypto.getRandomValues(pool);
-    poolAt = 0;
-  }
+/** Fresh CSPRNG bytes, `size` of them, never handed out twice (a caller's own pool). */
+export type RandomBytes = (size: number) => Uint8Array;
+
+/** Random bytes in an id: 16 hex characters. */
+const ID_RANDOM_BYTES = 8;
+
+/**
+ * A random, sortable-enough id: time prefix (base36) + 16 random hex characters. `take` names
+ * where the random bytes come from; by default Web Crypto's `getRandomValues`, whose first call
+ * loads node:crypto (a dozen modules, 3–10 ms of a short process's CPU). The hosted handoff's
+ * client draws from the pool its handshake already reads from /dev/urandom (src/cli/handoff-fast.ts).
+ */
+export function newId(prefix = '', take?: RandomBytes): string {
   let random = '';
-  for (let i = 0; i < 8; i++) random += HEX_BYTE[pool[poolAt++]!];
+  if (take) {
+    const bytes = take(ID_RANDOM_BYTES);
+    for (let i = 0; i < ID_RANDOM_BYTES; i++) random += HEX_BYTE[bytes[i]!];
+  } else {
+    if (poolAt + ID_RANDOM_BYTES > RANDOM_POOL_BYTES) {
+      globalThis.crypto.getRandomValues(pool);
+      poolAt = 0;
+    }
+    for (let i = 0; i < ID_RANDOM_BYTES; i++) random += HEX_BYTE[pool[poolAt++]!];
+  }
   return `${prefix}${Date.now().toString(36)}-${random}`;
 }
