@@ -2,6 +2,7 @@ import { cpSync, renameSync, rmSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { captureWorkspace } from './capture.js';
+import { GitSpawner } from './git-spawner.js';
 import { planRehydration } from './plan.js';
 import { cleanupTemp, git, makeRepo, repoAt, sha256, tempDir } from './test-support/repo.js';
 import { verifyWorkspace } from './verify.js';
@@ -142,5 +143,50 @@ describe('verifyWorkspace', () => {
     const result = await verifyWorkspace(snapshot, dir);
     expect(result.status).toBe('complete');
     expect(result.reasons[0]!.code).toBe('not-a-git-workspace');
+  });
+  it('asks git whether the handed-off HEAD is a commit here only when HEAD moved: no cat-file while it is unchanged, one after a commit', async () => {
+    const { repo, snapshot } = await handedOff();
+    const spawner = new GitSpawner().start();
+    const asked: string[] = [];
+    const run = spawner.run.bind(spawner);
+    spawner.run = (cwd, argsList, options) => {
+      for (const args of argsList) asked.push(args[0]!);
+      return run(cwd, argsList, options);
+    };
+    try {
+      expect((await verifyWorkspace(snapshot, repo.root, { spawner })).status).toBe('complete');
+      expect(asked).toEqual(['rev-parse', 'status']);
+      asked.length = 0;
+      repo.write('b.txt', 'b committed at the target\n');
+      repo.git('add', 'b.txt');
+      repo.git('commit', '-q', '-m', 'moved on');
+      const moved = await verifyWorkspace(snapshot, repo.root, { spawner });
+      expect(moved.reasons.map((r) => r.code)).toEqual(['head-drift', 'file-drift']);
+      // Counted ahead (its rev-list is not a batch), and asked once for the three steps that read it.
+      expect(moved.reasons[0]!.message).toMatch(/^HEAD moved 1 commit ahead/);
+      expect(asked).toEqual(['rev-parse', 'status', 'cat-file']);
+    } finally {
+      spawner.close();
+    }
+  });
+
+  it('says a handed-off HEAD this clone does not have leaves the files changed only here uncompared (head-unknown)', async () => {
+    const source = makeRepo();
+    source.write('a.txt', 'a\n');
+    source.write('here.txt', 'here\n');
+    source.commitAll('base');
+    source.git('remote', 'add', 'origin', 'https://example.invalid/project.git');
+    const target = repoAt(join(tempDir(), 'clone'));
+    git(tempDir(), 'clone', '-q', source.root, target.root);
+    target.git('remote', 'set-url', 'origin', 'https://example.invalid/project.git');
+    source.write('a.txt', 'a moved on\n');
+    const head = source.commitAll('only at the source');
+    const snapshot = await captureWorkspace(source.root);
+    target.write('here.txt', 'changed only at the target\n');
+    const result = await verifyWorkspace(snapshot, target.root);
+    expect(result.headDrift).toEqual({ expected: head, actual: target.git('rev-parse', 'HEAD') });
+    expect(result.reasons.map((r) => r.code)).toEqual(['root-moved', 'head-drift', 'head-unknown']);
+    expect(result.reasons[1]!.message).toMatch(/the handed-off commit is not in this repository/);
+    expect(result.drifted).toEqual([]);
   });
 });

@@ -43,12 +43,10 @@ export async function verifyWorkspace(expected: WorkspaceSnapshot, targetPath: s
   if (git === null) {
     return { status: 'complete', reasons: [{ code: 'not-a-git-workspace', message: 'The handed-off directory is not a git repository: there is nothing to compare.' }], drifted: [], targetRoot: null };
   }
-  // The repository lookup, its status and whether the handed-off HEAD is known here do not
-  // depend on each other (porcelain status names paths from the root wherever it runs): one round,
-  // one child process where a shell can run them (git-batch.ts). A host process is big, and each
-  // fork of it was most of this check's time.
-  const headArgs = git.head === null ? null : commitExistsArgs(git.head);
-  const round = await runGitBatch(target, [{ args: LOCATE_ARGS }, { args: STATUS_ARGS }, ...(headArgs ? [{ args: headArgs }] : [])], { spawner: options.spawner });
+  // The repository lookup and its status do not depend on each other (porcelain status names
+  // paths from the root wherever it runs): one round, one child process where a shell can run
+  // them (git-batch.ts). A host process is big, and each fork of it was most of this check's time.
+  const round = await runGitBatch(target, [{ args: LOCATE_ARGS }, { args: STATUS_ARGS }], { spawner: options.spawner });
   const located = await parseLocation(target, round[0]!);
   if (!located) return none('not-a-repository', `${target} is not inside a git repository.`);
   const root = located.root;
@@ -56,7 +54,7 @@ export async function verifyWorkspace(expected: WorkspaceSnapshot, targetPath: s
   const statusResult = round[1]!;
   if (statusResult.code !== 0) throw gitFailed('status', root, statusResult.stderr);
   const status = parseStatusV2(statusResult.stdout.toString('utf8'));
-  const headKnown = git.head === null || round[2]?.code === 0;
+  const headKnown = headKnownIn(target, git.head, status.oid, options.spawner);
   if (!(await sameRepository(git, located.commonDir, root, headKnown))) {
     return none('another-repository', `${root} is another repository than the handed-off ${git.root}.`, root);
   }
@@ -70,7 +68,7 @@ export async function verifyWorkspace(expected: WorkspaceSnapshot, targetPath: s
   let headDrift: WorkspaceVerification['headDrift'];
   if (status.oid !== git.head) {
     headDrift = { expected: git.head, actual: status.oid };
-    const counts = git.head !== null && status.oid !== null && headKnown ? await aheadBehind(root, git.head, status.oid) : null;
+    const counts = git.head !== null && status.oid !== null && (await headKnown()) ? await aheadBehind(root, git.head, status.oid) : null;
     reasons.push({ code: 'head-drift', message: describeHeadDrift({ expected: git.head, actual: status.oid, ahead: counts?.ahead ?? null, behind: counts?.behind ?? null }) });
   }
 
@@ -89,12 +87,12 @@ export async function verifyWorkspace(expected: WorkspaceSnapshot, targetPath: s
     candidates.add(entry.path);
     if (entry.origPath !== undefined) candidates.add(entry.origPath);
   }
-  if (headDrift && git.head && status.oid && headKnown) {
+  if (headDrift && git.head && status.oid && (await headKnown())) {
     for (const path of await changedBetween(root, git.head, status.oid)) if (!submodules.has(path)) candidates.add(path);
   }
   const cleanAtSource = [...candidates].filter((p) => !expectedByPath.has(p));
   if (cleanAtSource.length > 0) {
-    if (git.head !== null && headKnown) {
+    if (git.head !== null && (await headKnown())) {
       const blobs = await readBlobs(root, git.head, cleanAtSource);
       for (const path of cleanAtSource) {
         const blob = blobs.get(path);
@@ -129,9 +127,26 @@ export async function verifyWorkspace(expected: WorkspaceSnapshot, targetPath: s
 }
 
 /** The same repository: the same git common dir, or the handed-off HEAD is known here, or a remote URL is shared. */
-async function sameRepository(git: NonNullable<WorkspaceSnapshot['git']>, commonDir: string, root: string, headKnown: boolean): Promise<boolean> {
+/**
+ * Whether the handed-off HEAD is a commit of the repository at `target`, asked once and only when
+ * a step needs it. Without git when the answer is plain: no HEAD handed off, or the very commit
+ * this tree's HEAD is (status named it). Otherwise one `cat-file -e` (a handoff whose HEAD is
+ * unchanged, the usual case, runs one git process fewer).
+ */
+function headKnownIn(target: string, head: string | null, currentHead: string | null, spawner: GitSpawner | undefined): () => Promise<boolean> {
+  let known: Promise<boolean> | undefined;
+  return () => {
+    if (known) return known;
+    if (head === null || head === currentHead) return (known = Promise.resolve(true));
+    const args = commitExistsArgs(head);
+    known = args === null ? Promise.resolve(false) : runGitBatch(target, [{ args }], { spawner }).then(([result]) => result!.code === 0);
+    return known;
+  };
+}
+
+async function sameRepository(git: NonNullable<WorkspaceSnapshot['git']>, commonDir: string, root: string, headKnown: () => Promise<boolean>): Promise<boolean> {
   if (commonDir === git.commonDir) return true;
-  if (git.head !== null && headKnown) return true;
+  if (git.head !== null && (await headKnown())) return true;
   const here = new Set((await readRemotes(root)).map((r) => r.url));
   return git.remotes.some((r) => here.has(r.url));
 }
