@@ -2,13 +2,15 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { getEventListeners } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openStore } from '../store/index.js';
 import type { SessionStore } from '../store/types.js';
 import type { ConnectionContext } from '../transport/types.js';
 import { newId } from '../../shared/ids.js';
 import { HOSTED_HANDOFF_METHOD, HOSTED_HANDOFF_PART_BYTES } from './hosted-handoff-request.js';
 import { createHostedHandoff, HOSTED_HANDOFF_PENDING_MAX, type HostedHandoff } from './hosted-handoff.js';
+import type { OfferConnection } from './receiver.js';
+import { cleanupTemp, makeRepo } from '../workspace/test-support/repo.js';
 
 /**
  * What the host holds for requests whose parts are still arriving, and what it waits for as it
@@ -81,5 +83,36 @@ describe('settle', () => {
     await hosted.settle();
     expect(answered).toBe(true);
     expect(await call).toMatchObject({ ok: false, code: 'BAD_REQUEST' });
+  });
+});
+
+describe('the offer of a landing', () => {
+  afterAll(cleanupTemp);
+
+  it("carries the capture's view of the repository it landed to the receiver (its verdict asks git nothing), and none for a session found saved", async () => {
+    const repo = makeRepo();
+    repo.write('a.txt', 'a\n');
+    repo.commitAll('base');
+    repo.write('a.txt', 'a changed\n');
+    const offered: OfferConnection[] = [];
+    const taking = createHostedHandoff({
+      store,
+      endpoint: { address: join(root, 'none.sock'), dir: root, tokenPath: join(root, 'token') },
+      token: Buffer.alloc(32),
+      take: async (_manifest, connection) => (offered.push(connection), { ok: false, code: 'REJECTED', message: 'recorded, not taken' }),
+    });
+    const data = Buffer.from('{"role":"user","content":"hi"}\n');
+    const request = (sessionId: string) => ({ id: '1', method: HOSTED_HANDOFF_METHOD, params: { sessionId, cwd: repo.root, source: 'm.jsonl', git: true, bytes: data.length, parts: 1, part: 0, data: data.toString('base64') } });
+    const id = newId('s-');
+    expect(await taking.handle(request(id), connection().context)).toMatchObject({ ok: true, outcome: { sessionId: id } });
+    expect(offered).toHaveLength(1);
+    expect(offered[0]!.observedWorkspace).toMatchObject({ located: { root: repo.root }, status: { entries: [expect.objectContaining({ path: 'a.txt' })] } });
+    // The same request from a host that no longer remembers it: the saved session is offered again, without a capture of its own.
+    const again = createHostedHandoff({ store, endpoint: { address: join(root, 'none.sock'), dir: root, tokenPath: join(root, 'token') }, token: Buffer.alloc(32), take: async (_m, c) => (offered.push(c), { ok: false, code: 'REJECTED', message: 'no' }) });
+    await again.handle(request(id), connection().context);
+    expect(offered).toHaveLength(2);
+    expect(offered[1]!.observedWorkspace).toBeUndefined();
+    await taking.settle();
+    await again.settle();
   });
 });

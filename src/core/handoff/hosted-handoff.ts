@@ -3,7 +3,7 @@ import type { Manifest } from '../../shared/manifest.js';
 import { ErrorCode } from '../../shared/error-codes.js';
 import type { SessionStore } from '../store/types.js';
 import type { Answer, ConnectionContext, EndpointInfo, IncomingRequest, RequestHandler } from '../transport/types.js';
-import { captureWorkspaceWithPatch } from '../workspace/capture.js';
+import { captureWorkspaceWithPatch, type ObservedRepository } from '../workspace/capture.js';
 import type { GitSpawner } from '../workspace/git-spawner.js';
 import { payloadConflict, payloadDigest, recordDigest, recordedDigest } from './hosted-handoff-key.js';
 import { HOSTED_HANDOFF_METHOD, parseHostedHandoffRequest, type HostedHandoffRequest } from './hosted-handoff-request.js';
@@ -28,9 +28,13 @@ export interface HostedHandoffOptions {
   take: (manifest: Manifest, connection: OfferConnection) => Promise<Answer>;
 }
 
-/** The request's connection with the sender's record in flight: the receiver verifies beside its fsyncs and takes once it is durable. */
-function takeConnection(connection: ConnectionContext, recorded: Promise<void>, mark: (name: string) => void): OfferConnection {
-  return { signal: connection.signal, ...(connection.credential ? { credential: connection.credential } : {}), beforeTake: recorded, mark };
+/**
+ * The request's connection with the sender's record in flight: the receiver verifies beside its
+ * fsyncs and takes once it is durable. With the capture this request landed, whose git answers
+ * the receiver's workspace verdict takes instead of asking git again moments later (verify.ts).
+ */
+function takeConnection(connection: ConnectionContext, recorded: Promise<void>, mark: (name: string) => void, observed: ObservedRepository | undefined): OfferConnection {
+  return { signal: connection.signal, ...(connection.credential ? { credential: connection.credential } : {}), beforeTake: recorded, mark, ...(observed ? { observedWorkspace: observed } : {}) };
 }
 
 interface Pending {
@@ -171,6 +175,8 @@ export function createHostedHandoff(options: HostedHandoffOptions): HostedHandof
       return refused(ErrorCode.CONFLICT, `${HOSTED_HANDOFF_METHOD}: ${payloadConflict(request.sessionId)}`);
     }
     let landed: LandedSession | undefined;
+    /** What the capture's git saw of the repository this request landed (none for a session found saved). */
+    let observed: ObservedRepository | undefined;
     if (saved) unused(capture);
     else {
       const input = await scanMessageBytes(bytes, request.source);
@@ -197,10 +203,11 @@ export function createHostedHandoff(options: HostedHandoffOptions): HostedHandof
         return answered({ category: HandoffCategory.writeFailure, sessionId: null, handoffId: null, sessionDir: null, message: `The session could not be saved, so nothing was sent: ${(error as Error).message}`, durationsMs: {} });
       }
       mark('host-landed');
+      observed = (await capture.catch(() => undefined))?.observed;
     }
     let outcome: HandoffOutcome;
     try {
-      outcome = await offerSession(request.sessionId, { store, endpoint: options.endpoint, token: options.token, timeoutMs: 0, launch: false, dryRun: false, mark, deliver: (manifest, recorded) => options.take(manifest, takeConnection(connection, recorded, mark)) }, landed);
+      outcome = await offerSession(request.sessionId, { store, endpoint: options.endpoint, token: options.token, timeoutMs: 0, launch: false, dryRun: false, mark, deliver: (manifest, recorded) => options.take(manifest, takeConnection(connection, recorded, mark, observed)) }, landed);
     } catch (error) {
       // Saved, not offered (its manifest could not be recorded): said with where it is.
       outcome = { category: HandoffCategory.rejected, sessionId: request.sessionId, handoffId: null, sessionDir: store.sessionDir(request.sessionId), message: `The session was saved but could not be offered: ${(error as Error).message}`, durationsMs: {} };

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { OfferConnection } from './receiver.js';
 
 /** Every child process this (host) process starts itself: spawn and execFile, the two git starts use. */
 const started = vi.hoisted(() => ({ count: 0 }));
@@ -13,6 +14,7 @@ const { createReceiver } = await import('./receiver.js');
 const { GitSpawner } = await import('../workspace/git-spawner.js');
 const { createHandoffFixture } = await import('./test-support/handoff-fixture.js');
 const { git } = await import('../workspace/test-support/repo.js');
+const { captureWorkspaceWithPatch } = await import('../workspace/capture.js');
 
 const connection = { signal: new AbortController().signal };
 let fixture: Awaited<ReturnType<typeof createHandoffFixture>>;
@@ -78,5 +80,23 @@ describe.skipIf(process.platform === 'win32')("receiver: the workspace verdict's
     });
     expect(spawner.batchesRun - before.batches).toBe(0);
     expect(started.count - before.host).toBeGreaterThan(0);
+  });
+  it("a hosted handoff's offer carries its own capture: the verdict asks no git at all, and still sees a file edited since", async () => {
+    const { manifest } = await fixture.landed();
+    const edited = await fixture.landed();
+    const { observed } = await captureWorkspaceWithPatch(fixture.workDir);
+    const hosted: OfferConnection = { ...connection, observedWorkspace: observed! };
+    const before = { host: started.count, batches: spawner.batchesRun };
+    expect(await receiverWith(spawner)({ id: 'e', method: 'handoff.offer', params: { manifest } }, hosted)).toMatchObject({
+      status: 'accepted',
+      workspace: { status: 'complete', drifted: [] },
+    });
+    await writeFile(join(fixture.workDir, 'a.txt'), 'three\n');
+    expect(await receiverWith(spawner)({ id: 'f', method: 'handoff.offer', params: { manifest: edited.manifest } }, hosted)).toMatchObject({
+      status: 'accepted',
+      workspace: { status: 'partial', drifted: ['a.txt'] },
+    });
+    expect(spawner.batchesRun - before.batches).toBe(0);
+    expect(started.count - before.host).toBe(0);
   });
 });

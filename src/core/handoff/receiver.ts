@@ -9,7 +9,7 @@ import { reportMismatch } from '../context/mismatch-alert.js';
 import type { HandoffAlert } from '../../shared/ui-contract.js';
 import { isValidId } from '../../shared/ids.js';
 import { tieredSafeParse } from '../../shared/tiered-parse.js';
-import { readSessionWorkspace, verifyWorkspace, type GitSpawner } from '../workspace/index.js';
+import { readSessionWorkspace, verifyWorkspace, type GitSpawner, type ObservedRepository } from '../workspace/index.js';
 
 export const RECEIVER_PROTOCOL_MAJOR = 1;
 
@@ -68,6 +68,8 @@ export interface OfferConnection extends ConnectionContext {
   readonly beforeTake?: Promise<unknown>;
   /** Marks where the receiver's time goes (a hosted handoff's `hostMs`, for the CLI's trace). */
   readonly mark?: (name: string) => void;
+  /** A hosted handoff's own capture of the workspace it landed (in this process): the verdict takes git's answers from it (verify.ts). */
+  readonly observedWorkspace?: ObservedRepository;
 }
 
 /**
@@ -93,7 +95,7 @@ export function createReceiver(options: ReceiverOptions): RequestHandler {
     // The workspace verdict only reads (session.json's snapshot and git), and its git processes
     // are most of the receiver's time: it runs beside the verification, the narrowing and the
     // baton instead of after them. It never rejects; an offer refused below leaves it unread.
-    const workspace = workspaceVerdict(store, manifest.session_id, options.gitSpawner);
+    const workspace = workspaceVerdict(store, manifest.session_id, options.gitSpawner, connection.observedWorkspace);
     // The narrowing's reads beside the verification (an offer refused below leaves them unread).
     const accepting = options.prepareAccept?.(manifest);
     accepting?.catch(() => undefined);
@@ -186,11 +188,11 @@ export function createReceiver(options: ReceiverOptions): RequestHandler {
  * The workspace as the target finds it (complete / partial / none), for the answer; the UI checks
  * again when it opens the session. Never fails the handoff: the conversation is what was offered.
  */
-async function workspaceVerdict(store: SessionStore, sessionId: string, spawner: GitSpawner | undefined) {
+async function workspaceVerdict(store: SessionStore, sessionId: string, spawner: GitSpawner | undefined, observed: ObservedRepository | undefined) {
   try {
     const snapshot = await readSessionWorkspace(store, sessionId);
     if (!snapshot?.git) return null;
-    const verification = await verifyWorkspace(snapshot, snapshot.git.root, { spawner });
+    const verification = await verifyWorkspace(snapshot, snapshot.git.root, { spawner, ...(observed ? { observed } : {}) });
     return { status: verification.status, drifted: verification.drifted.map((d) => d.path) };
   } catch (error) {
     return { status: 'unknown', reason: (error as Error).message };

@@ -43,6 +43,19 @@ export interface CapturedWorkspace {
   snapshot: WorkspaceSnapshot;
   /** The patch bytes, to store with `store.putArtifact(id, bytes, 'patch')`; null past the cap or without git. */
   patchBytes: Buffer | null;
+  /** What git said of the repository, for a verification in this process moments later (verify.ts); in memory only, never stored. */
+  observed?: ObservedRepository;
+}
+
+/**
+ * The repository as the capture's git saw it: where it is and its porcelain status, and when
+ * (performance.now()). A hosted handoff's receiver is the process that captured the workspace a
+ * few ms before its verdict; it takes these answers instead of asking git again (verify.ts).
+ */
+export interface ObservedRepository {
+  located: RepositoryLocation;
+  status: StatusReport;
+  at: number;
 }
 
 /**
@@ -75,6 +88,7 @@ export async function captureWorkspaceWithPatch(cwd: string, options: CaptureOpt
   const { root, gitDir, commonDir, indexPath } = located;
   if (statusResult.code !== 0) throw gitFailed('status', root, statusResult.stderr);
   const status = parseStatusV2(statusResult.stdout.toString('utf8'));
+  const observed: ObservedRepository = { located, status, at: performance.now() };
   const head = status.oid;
 
   const wantPatch = options.patch ?? true;
@@ -124,7 +138,7 @@ export async function captureWorkspaceWithPatch(cwd: string, options: CaptureOpt
     patch: patchInfo,
     diffSha256: diffSummarySha256(files, patch?.sha256 ?? null),
   };
-  return { snapshot: { ...base, git, warnings }, patchBytes: patch?.bytes ?? null };
+  return { snapshot: { ...base, git, warnings }, patchBytes: patch?.bytes ?? null, observed };
 }
 
 /**

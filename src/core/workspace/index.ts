@@ -1,6 +1,6 @@
 /** Workspace capture, verification, rehydration and diff data (issue #5, the Node side). */
 export { captureWorkspace, captureWorkspaceWithPatch, locateRepository, PATCH_MAX_BYTES } from './capture.js';
-export type { CaptureOptions, CapturedWorkspace, RepositoryLocation } from './capture.js';
+export type { CaptureOptions, CapturedWorkspace, ObservedRepository, RepositoryLocation } from './capture.js';
 export { verifyWorkspace } from './verify.js';
 export type { VerifyOptions } from './verify.js';
 export { GitSpawner } from './git-spawner.js';

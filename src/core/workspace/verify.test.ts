@@ -1,11 +1,11 @@
 import { cpSync, renameSync, rmSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { captureWorkspace } from './capture.js';
+import { captureWorkspace, captureWorkspaceWithPatch } from './capture.js';
 import { GitSpawner } from './git-spawner.js';
 import { planRehydration } from './plan.js';
 import { cleanupTemp, git, makeRepo, repoAt, sha256, tempDir } from './test-support/repo.js';
-import { verifyWorkspace } from './verify.js';
+import { OBSERVATION_MAX_AGE_MS, verifyWorkspace } from './verify.js';
 
 afterAll(cleanupTemp);
 
@@ -188,5 +188,36 @@ describe('verifyWorkspace', () => {
     expect(result.reasons.map((r) => r.code)).toEqual(['root-moved', 'head-drift', 'head-unknown']);
     expect(result.reasons[1]!.message).toMatch(/the handed-off commit is not in this repository/);
     expect(result.drifted).toEqual([]);
+  });
+  it('takes a recent capture of the same root instead of asking git, and still hashes the files from the disk', async () => {
+    const { repo } = await handedOff();
+    const { snapshot, observed } = await captureWorkspaceWithPatch(repo.root);
+    expect(observed?.located.root).toBe(repo.root);
+    const spawner = new GitSpawner().start();
+    const asked: string[][] = [];
+    const run = spawner.run.bind(spawner);
+    spawner.run = (cwd, argsList, options) => (asked.push(...argsList), run(cwd, argsList, options));
+    try {
+      expect(await verifyWorkspace(snapshot, repo.root, { spawner, observed: observed! })).toMatchObject({ status: 'complete', drifted: [] });
+      expect(asked).toEqual([]);
+      // A file edited after the capture: its bytes on disk differ from the handed-off hash.
+      repo.write('a.txt', 'edited after the capture\n');
+      const edited = await verifyWorkspace(snapshot, repo.root, { spawner, observed: observed! });
+      expect(edited).toMatchObject({ status: 'partial', drifted: [{ path: 'a.txt', expectedSha256: sha256('a changed\n'), actualSha256: sha256('edited after the capture\n') }] });
+      expect(asked).toEqual([]);
+      // Too old, or of another directory: git is asked, as without one.
+      const old = { ...observed!, at: performance.now() - OBSERVATION_MAX_AGE_MS - 1 };
+      expect((await verifyWorkspace(snapshot, repo.root, { spawner, observed: old })).status).toBe('partial');
+      expect(asked.map((args) => args[0])).toEqual(['rev-parse', 'status']);
+      const elsewhere = { ...observed!, located: { ...observed!.located, root: tempDir() } };
+      expect((await verifyWorkspace(snapshot, repo.root, { spawner, observed: elsewhere })).status).toBe('partial');
+      expect(asked.map((args) => args[0])).toEqual(['rev-parse', 'status', 'rev-parse', 'status']);
+    } finally {
+      spawner.close();
+    }
+  });
+
+  it('a capture outside any repository observes nothing', async () => {
+    expect((await captureWorkspaceWithPatch(tempDir())).observed).toBeUndefined();
   });
 });

@@ -2,7 +2,7 @@ import { realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DriftedFile, VerificationReason, WorkspaceSnapshot, WorkspaceVerification } from '../../shared/workspace.js';
 import { sha256Hex } from '../hash.js';
-import { LOCATE_ARGS, parseLocation } from './capture.js';
+import { LOCATE_ARGS, parseLocation, type ObservedRepository } from './capture.js';
 import { gitFailed } from './errors.js';
 import { hashDiskPath, mapLimit } from './file-hash.js';
 import { commitExistsArgs, readBlobs } from './git-objects.js';
@@ -28,7 +28,21 @@ const HASH_CONCURRENCY = 16;
 export interface VerifyOptions {
   /** A host's long-lived git shell (git-spawner.ts): the first round of git then forks no part of the host. */
   spawner?: GitSpawner;
+  /**
+   * What this process's capture of the same repository saw (capture.ts), taken instead of asking
+   * git again when it is of this root and at most OBSERVATION_MAX_AGE_MS old: a hosted handoff's
+   * receiver verifies the workspace its own capture read moments before. The files are hashed from
+   * the disk either way.
+   */
+  observed?: ObservedRepository;
 }
+
+/**
+ * How old a capture's view of the repository may be and still stand for git's answers here. A
+ * hosted handoff's verdict follows its capture by 10–50 ms (a session of up to 1 MiB lands well
+ * within this); anything older asks git again.
+ */
+export const OBSERVATION_MAX_AGE_MS = 2_000;
 
 export async function verifyWorkspace(expected: WorkspaceSnapshot, targetPath: string, options: VerifyOptions = {}): Promise<WorkspaceVerification> {
   const none = (code: VerificationReason['code'], message: string, targetRoot: string | null = null): WorkspaceVerification => ({
@@ -43,17 +57,10 @@ export async function verifyWorkspace(expected: WorkspaceSnapshot, targetPath: s
   if (git === null) {
     return { status: 'complete', reasons: [{ code: 'not-a-git-workspace', message: 'The handed-off directory is not a git repository: there is nothing to compare.' }], drifted: [], targetRoot: null };
   }
-  // The repository lookup and its status do not depend on each other (porcelain status names
-  // paths from the root wherever it runs): one round, one child process where a shell can run
-  // them (git-batch.ts). A host process is big, and each fork of it was most of this check's time.
-  const round = await runGitBatch(target, [{ args: LOCATE_ARGS }, { args: STATUS_ARGS }], { spawner: options.spawner });
-  const located = await parseLocation(target, round[0]!);
-  if (!located) return none('not-a-repository', `${target} is not inside a git repository.`);
+  const seen = freshObservation(options.observed, target) ?? (await observe(target, options.spawner));
+  if (!seen) return none('not-a-repository', `${target} is not inside a git repository.`);
+  const { located, status } = seen;
   const root = located.root;
-
-  const statusResult = round[1]!;
-  if (statusResult.code !== 0) throw gitFailed('status', root, statusResult.stderr);
-  const status = parseStatusV2(statusResult.stdout.toString('utf8'));
   const headKnown = headKnownIn(target, git.head, status.oid, options.spawner);
   if (!(await sameRepository(git, located.commonDir, root, headKnown))) {
     return none('another-repository', `${root} is another repository than the handed-off ${git.root}.`, root);
@@ -127,6 +134,26 @@ export async function verifyWorkspace(expected: WorkspaceSnapshot, targetPath: s
 }
 
 /** The same repository: the same git common dir, or the handed-off HEAD is known here, or a remote URL is shared. */
+/** The capture's view when it is of `target`'s repository root and recent enough to stand for git's answers now. */
+function freshObservation(observed: ObservedRepository | undefined, target: string): Pick<ObservedRepository, 'located' | 'status'> | undefined {
+  if (!observed || observed.located.root !== target) return undefined;
+  const age = performance.now() - observed.at;
+  return age >= 0 && age <= OBSERVATION_MAX_AGE_MS ? observed : undefined;
+}
+
+/** Where the repository around `target` is and its status, from git (null outside any repository). */
+async function observe(target: string, spawner: GitSpawner | undefined): Promise<Pick<ObservedRepository, 'located' | 'status'> | null> {
+  // The repository lookup and its status do not depend on each other (porcelain status names
+  // paths from the root wherever it runs): one round, one child process where a shell can run
+  // them (git-batch.ts). A host process is big, and each fork of it was most of this check's time.
+  const round = await runGitBatch(target, [{ args: LOCATE_ARGS }, { args: STATUS_ARGS }], { spawner });
+  const located = await parseLocation(target, round[0]!);
+  if (!located) return null;
+  const statusResult = round[1]!;
+  if (statusResult.code !== 0) throw gitFailed('status', located.root, statusResult.stderr);
+  return { located, status: parseStatusV2(statusResult.stdout.toString('utf8')) };
+}
+
 /**
  * Whether the handed-off HEAD is a commit of the repository at `target`, asked once and only when
  * a step needs it. Without git when the answer is plain: no HEAD handed off, or the very commit
