@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, mkdtempSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, mkdtempSync, openSync, readSync, statSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 
 /**
@@ -22,6 +22,16 @@ export function makeBatchDir(prefix: string): string | null {
     return mkdtempSync(prefix);
   } catch {
     return null;
+  }
+}
+
+/** Writes `text` to a new file only its owner can read (it fails if the file exists); false when it cannot. */
+export function writePrivateFile(path: string, text: string): boolean {
+  try {
+    writeFileSync(path, text, { flag: 'wx', mode: 0o600 });
+    return true;
+  } catch {
+    return false;
   }
 }
 

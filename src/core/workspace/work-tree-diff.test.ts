@@ -45,7 +45,8 @@ function trackedChanges(): TempRepo {
   return repo;
 }
 
-const stable = (captured: Awaited<ReturnType<typeof captureWorkspaceWithPatch>>) => ({ ...captured, snapshot: { ...captured.snapshot, capturedAt: '' } });
+// When it was captured (the snapshot's time, the observation's clock) differs from one capture to the next.
+const stable = (captured: Awaited<ReturnType<typeof captureWorkspaceWithPatch>>) => ({ ...captured, snapshot: { ...captured.snapshot, capturedAt: '' }, observed: captured.observed && { ...captured.observed, at: 0 } });
 
 describe.skipIf(process.platform === 'win32')('capture: HEAD against the work tree where nothing is untracked (issue 20)', () => {
   it('takes no temporary index (no blob written) and answers exactly what the temporary index answers', async () => {
