@@ -85,14 +85,15 @@ describe.skipIf(process.platform === 'win32')("receiver: the workspace verdict's
     const { manifest } = await fixture.landed();
     const edited = await fixture.landed();
     const { observed } = await captureWorkspaceWithPatch(fixture.workDir);
-    const hosted: OfferConnection = { ...connection, observedWorkspace: observed! };
+    // Its clock set at each offer: the check is of what the verdict uses, not of this machine's speed.
+    const hosted = (): OfferConnection => ({ ...connection, observedWorkspace: { ...observed!, at: Date.now() } });
     const before = { host: started.count, batches: spawner.batchesRun };
-    expect(await receiverWith(spawner)({ id: 'e', method: 'handoff.offer', params: { manifest } }, hosted)).toMatchObject({
+    expect(await receiverWith(spawner)({ id: 'e', method: 'handoff.offer', params: { manifest } }, hosted())).toMatchObject({
       status: 'accepted',
       workspace: { status: 'complete', drifted: [] },
     });
     await writeFile(join(fixture.workDir, 'a.txt'), 'three\n');
-    expect(await receiverWith(spawner)({ id: 'f', method: 'handoff.offer', params: { manifest: edited.manifest } }, hosted)).toMatchObject({
+    expect(await receiverWith(spawner)({ id: 'f', method: 'handoff.offer', params: { manifest: edited.manifest } }, hosted())).toMatchObject({
       status: 'accepted',
       workspace: { status: 'partial', drifted: ['a.txt'] },
     });

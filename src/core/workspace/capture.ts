@@ -49,7 +49,7 @@ export interface CapturedWorkspace {
 
 /**
  * The repository as the capture's git saw it: where it is and its porcelain status, and when
- * (performance.now()). A hosted handoff's receiver is the process that captured the workspace a
+ * git started looking (Date.now()). A hosted handoff's receiver is the process that captured the workspace a
  * few ms before its verdict; it takes these answers instead of asking git again (verify.ts).
  */
 export interface ObservedRepository {
@@ -80,6 +80,9 @@ export async function captureWorkspaceWithPatch(cwd: string, options: CaptureOpt
   // Outside a repository they fail like the lookup does and their answers are not read.
   // All four in one child process where a shell can run them (git-batch.ts): one fork of this
   // process instead of four.
+  // When git starts looking: what it answers is at least this old (Date.now(): the clock a full
+  // CLI already has loaded, not perf_hooks).
+  const lookedAt = Date.now();
   const round = await runGitBatch(real, [{ args: LOCATE_ARGS }, { args: STATUS_ARGS }, { args: CAPTURE_CONFIG_ARGS }, { args: SUBMODULES_ARGS }], { spawner: options.spawner });
   const located = await parseLocation(real, round[0]!);
   if (!located) return { snapshot: { ...base, git: null, warnings }, patchBytes: null };
@@ -88,7 +91,7 @@ export async function captureWorkspaceWithPatch(cwd: string, options: CaptureOpt
   const { root, gitDir, commonDir, indexPath } = located;
   if (statusResult.code !== 0) throw gitFailed('status', root, statusResult.stderr);
   const status = parseStatusV2(statusResult.stdout.toString('utf8'));
-  const observed: ObservedRepository = { located, status, at: performance.now() };
+  const observed: ObservedRepository = { located, status, at: lookedAt };
   const head = status.oid;
 
   const wantPatch = options.patch ?? true;

@@ -109,6 +109,38 @@ describe.skipIf(process.platform === 'win32')('GitSpawner: a batch answers as it
     }
   });
 
+  it('a relative temp root: null (its outputs would be resolved from the repository), and runGitBatch answers as a spawn', async () => {
+    const own = new GitSpawner({ tempRoot: relative(process.cwd(), tempDir('baton-spawner-root-')) }).start();
+    try {
+      const calls = [['rev-parse', 'HEAD']];
+      expect(await own.run(repo.root, calls)).toBeNull();
+      expect((await runGitBatch(repo.root, calls.map((args) => ({ args })), { spawner: own })).map(plain)).toEqual((await direct(repo.root, calls)).map(plain));
+    } finally {
+      own.close();
+    }
+  });
+
+  it('a batch whose script is gone before the shell reads it answers null; the shell lives on and serves the next batch', async () => {
+    const root = tempDir('baton-spawner-root-');
+    const own = new GitSpawner({ tempRoot: root }).start();
+    try {
+      expect((await own.run(repo.root, [['rev-parse', 'HEAD']]))![0]!.code).toBe(0);
+      const pid = own.pid!;
+      // The shell stopped: the batch's script is written and its line queued, then the directory goes.
+      process.kill(pid, 'SIGSTOP');
+      const running = own.run(repo.root, [['rev-parse', 'HEAD']]);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      for (const name of readdirSync(root)) rmSync(join(root, name), { recursive: true, force: true });
+      process.kill(pid, 'SIGCONT');
+      expect(await running).toBeNull();
+      const [next] = (await own.run(repo.root, [['rev-parse', 'HEAD']]))!;
+      expect(next!.code).toBe(0);
+      expect(own.pid).toBe(pid);
+    } finally {
+      own.close();
+    }
+  });
+
   it("a batch directory that cannot be removed does not fail the batch's answer", async () => {
     const root = tempDir('baton-spawner-root-');
     const own = new GitSpawner({ tempRoot: root }).start();

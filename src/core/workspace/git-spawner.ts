@@ -10,19 +10,21 @@ import { GIT_MAX_BUFFER_BYTES, gitArgs, gitEnv, type GitResult } from './git.js'
  * Node's spawn forks the calling process and waits until the child has exec'd, on the calling
  * thread: in a host that is 2.5–3 ms quiet and ~15 ms under load per batch, during which the
  * offer's verification (running beside the workspace verdict) stands still. This shell is started
- * once; each batch is one line on its stdin, and the forks are the small shell's, not the host's.
+ * once; each batch is a script in a private temporary directory, which one line on the shell's
+ * stdin sources, and the forks are the small shell's, not the host's.
  *
- * Each git writes its stdout and stderr to files of a private temporary directory (the host reads
- * them once the batch has ended) and its exit code to the shell's stdout as "ID INDEX CODE", then
- * "ID end". A batch may carry the temporary index's environment (SPAWNER_ENV_KEYS only), run its
- * first call alone before the others, and stream a call's stdout (read from its file once the
- * batch ended, in chunks, bounded by maxBuffer as a buffered one is). Anything else (another
- * variable, a value that is not an absolute path), a path, argument or value that holds a
- * newline, CR or NUL (one batch is one line; dash's `read` drops NUL bytes), a cwd that is not
- * absolute, a temporary directory that cannot be made, a streamed stdout past maxBuffer, Windows,
- * or a shell that died answers null and the caller runs the batch as before. The shell reads nothing but its stdin: when the
- * host goes away, stdin ends and so does the shell; its handles are unref'd and never keep a host
- * alive.
+ * Each git writes its stdout and stderr to files of that directory (the host reads them once the
+ * batch has ended) and its exit code to the shell's stdout as "ID INDEX CODE", then "ID end" (or
+ * "ID lost": the script could not be read, the batch answers null). A batch may carry the
+ * temporary index's environment (SPAWNER_ENV_KEYS only), run its first call alone before the
+ * others, and stream a call's stdout (read from its file once the batch ended, in chunks, bounded
+ * by maxBuffer as a buffered one is). Anything else (another variable, a value that is not an
+ * absolute path), a path, argument or value that holds a newline, CR or NUL (kept out of the
+ * script as they were out of the one line a batch once was), a cwd or temporary directory that
+ * is not absolute, a temporary directory that cannot be made, a streamed stdout past maxBuffer,
+ * Windows, or a shell that died answers null and the caller runs the batch as before. The shell
+ * reads its stdin and the batches' scripts, nothing else: when the host goes away, stdin ends and
+ * so does the shell; its handles are unref'd and never keep a host alive.
  *
  * The shell's environment (gitEnv(): the host's, without GIT_*) is taken once, when the shell
  * starts: later changes to process.env are not seen by its gits (a spawn would see them). A shell
@@ -138,7 +140,8 @@ export class GitSpawner {
     try {
       // The shell as it is now (after the await): one that died meanwhile is replaced here.
       const child = this.shell();
-      if (child === null || UNCARRIABLE.test(dir)) return null;
+      // A relative TMPDIR: the outputs would be resolved from the repository after its cd.
+      if (child === null || UNCARRIABLE.test(dir) || !isAbsolute(dir)) return null;
       const id = this.nextId++;
       // Each git is a simple command in the background (one fork of the shell, which execs git;
       // a `{ git; echo; } &` group forked twice), its code read by `wait` on its pid. The first
@@ -153,7 +156,9 @@ export class GitSpawner {
       // it reads in blocks. A file that cannot be written: the caller's spawn runs the batch.
       const scriptFile = join(dir, 's');
       if (!writePrivateFile(scriptFile, script)) return null;
-      const line = `. ${quote(scriptFile)}\n`;
+      // `.` of a file dash cannot open ends a non-interactive shell (every batch on it lost):
+      // `command .` keeps the shell, and this batch alone answers null.
+      const line = `command . ${quote(scriptFile)} || echo "${id} lost"\n`;
       const ended = new Promise<Map<number, number> | null>((resolve) => this.pending.set(id, { child, codes: new Map(), resolve }));
       holdOpen(child, true); // a batch being answered keeps the process alive, as a spawn's pipes do
       // A shell that goes away answers every batch null ('exit', 'error': fail()); one whose
@@ -239,6 +244,7 @@ export class GitSpawner {
       const pending = this.pending.get(Number(id));
       if (!pending) continue;
       if (index === 'end') this.settle(Number(id), pending.codes);
+      else if (index === 'lost') this.settle(Number(id), null);
       else if (Number.isInteger(Number(index)) && Number.isInteger(Number(code))) pending.codes.set(Number(index), Number(code));
     }
     return text.slice(start);

@@ -198,18 +198,19 @@ describe('verifyWorkspace', () => {
     const run = spawner.run.bind(spawner);
     spawner.run = (cwd, argsList, options) => (asked.push(...argsList), run(cwd, argsList, options));
     try {
-      expect(await verifyWorkspace(snapshot, repo.root, { spawner, observed: observed! })).toMatchObject({ status: 'complete', drifted: [] });
+      expect(await verifyWorkspace(snapshot, repo.root, { spawner, observed: { ...observed!, at: Date.now() } })).toMatchObject({ status: 'complete', drifted: [] });
       expect(asked).toEqual([]);
       // A file edited after the capture: its bytes on disk differ from the handed-off hash.
       repo.write('a.txt', 'edited after the capture\n');
-      const edited = await verifyWorkspace(snapshot, repo.root, { spawner, observed: observed! });
+      // (Its clock set to now: the check is of what is used, not of how fast this machine runs the test.)
+      const edited = await verifyWorkspace(snapshot, repo.root, { spawner, observed: { ...observed!, at: Date.now() } });
       expect(edited).toMatchObject({ status: 'partial', drifted: [{ path: 'a.txt', expectedSha256: sha256('a changed\n'), actualSha256: sha256('edited after the capture\n') }] });
       expect(asked).toEqual([]);
       // Too old, or of another directory: git is asked, as without one.
-      const old = { ...observed!, at: performance.now() - OBSERVATION_MAX_AGE_MS - 1 };
+      const old = { ...observed!, at: Date.now() - OBSERVATION_MAX_AGE_MS - 1 };
       expect((await verifyWorkspace(snapshot, repo.root, { spawner, observed: old })).status).toBe('partial');
       expect(asked.map((args) => args[0])).toEqual(['rev-parse', 'status']);
-      const elsewhere = { ...observed!, located: { ...observed!.located, root: tempDir() } };
+      const elsewhere = { ...observed!, at: Date.now(), located: { ...observed!.located, root: tempDir() } };
       expect((await verifyWorkspace(snapshot, repo.root, { spawner, observed: elsewhere })).status).toBe('partial');
       expect(asked.map((args) => args[0])).toEqual(['rev-parse', 'status', 'rev-parse', 'status']);
     } finally {

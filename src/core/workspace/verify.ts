@@ -32,7 +32,9 @@ export interface VerifyOptions {
    * What this process's capture of the same repository saw (capture.ts), taken instead of asking
    * git again when it is of this root and at most OBSERVATION_MAX_AGE_MS old: a hosted handoff's
    * receiver verifies the workspace its own capture read moments before. The files are hashed from
-   * the disk either way.
+   * the disk either way; what the verdict then takes as the capture saw it is HEAD, the branch and
+   * which files are changed (a commit, a checkout or a newly changed file within those ms is seen
+   * by the next verification: the session's Changes view, a rehydration).
    */
   observed?: ObservedRepository;
 }
@@ -137,7 +139,7 @@ export async function verifyWorkspace(expected: WorkspaceSnapshot, targetPath: s
 /** The capture's view when it is of `target`'s repository root and recent enough to stand for git's answers now. */
 function freshObservation(observed: ObservedRepository | undefined, target: string): Pick<ObservedRepository, 'located' | 'status'> | undefined {
   if (!observed || observed.located.root !== target) return undefined;
-  const age = performance.now() - observed.at;
+  const age = Date.now() - observed.at;
   return age >= 0 && age <= OBSERVATION_MAX_AGE_MS ? observed : undefined;
 }
 
