@@ -24,17 +24,16 @@ let hosted: HostedHandoff;
 beforeEach(async () => {
   root = await mkdtemp(join(tmpdir(), 'baton-hosted-unit-'));
   store = await openStore(join(root, 'data'));
-  hosted = createHostedHandoff({
-    store,
-    endpoint: { address: join(root, 'none.sock'), dir: root, tokenPath: join(root, 'token') },
-    token: Buffer.alloc(32),
-    take: () => Promise.reject(new Error('no request here gets as far as the offer')),
-  });
+  hosted = hostedWith(() => Promise.reject(new Error('no request here gets as far as the offer')));
 });
 afterEach(async () => {
   await store.close();
   await rm(root, { recursive: true, force: true });
 });
+
+/** A hosted handoff on this test's store whose offers go to `take`. */
+const hostedWith = (take: Parameters<typeof createHostedHandoff>[0]['take']) =>
+  createHostedHandoff({ store, endpoint: { address: join(root, 'none.sock'), dir: root, tokenPath: join(root, 'token') }, token: Buffer.alloc(32), take });
 
 const connection = () => {
   const controller = new AbortController();
@@ -95,12 +94,8 @@ describe('the offer of a landing', () => {
     repo.commitAll('base');
     repo.write('a.txt', 'a changed\n');
     const offered: OfferConnection[] = [];
-    const taking = createHostedHandoff({
-      store,
-      endpoint: { address: join(root, 'none.sock'), dir: root, tokenPath: join(root, 'token') },
-      token: Buffer.alloc(32),
-      take: async (_manifest, connection) => (offered.push(connection), { ok: false, code: 'REJECTED', message: 'recorded, not taken' }),
-    });
+    const recording = async (_manifest: unknown, connection: OfferConnection) => (offered.push(connection), { ok: false, code: 'REJECTED', message: 'recorded, not taken' });
+    const taking = hostedWith(recording);
     const data = Buffer.from('{"role":"user","content":"hi"}\n');
     const request = (sessionId: string) => ({ id: '1', method: HOSTED_HANDOFF_METHOD, params: { sessionId, cwd: repo.root, source: 'm.jsonl', git: true, bytes: data.length, parts: 1, part: 0, data: data.toString('base64') } });
     const id = newId('s-');
@@ -108,7 +103,7 @@ describe('the offer of a landing', () => {
     expect(offered).toHaveLength(1);
     expect(offered[0]!.observedWorkspace).toMatchObject({ located: { root: repo.root }, status: { entries: [expect.objectContaining({ path: 'a.txt' })] } });
     // The same request from a host that no longer remembers it: the saved session is offered again, without a capture of its own.
-    const again = createHostedHandoff({ store, endpoint: { address: join(root, 'none.sock'), dir: root, tokenPath: join(root, 'token') }, token: Buffer.alloc(32), take: async (_m, c) => (offered.push(c), { ok: false, code: 'REJECTED', message: 'no' }) });
+    const again = hostedWith(recording);
     await again.handle(request(id), connection().context);
     expect(offered).toHaveLength(2);
     expect(offered[1]!.observedWorkspace).toBeUndefined();

@@ -48,9 +48,10 @@ export interface CapturedWorkspace {
 }
 
 /**
- * The repository as the capture's git saw it: where it is and its porcelain status, and when
- * git started looking (Date.now()). A hosted handoff's receiver is the process that captured the workspace a
- * few ms before its verdict; it takes these answers instead of asking git again (verify.ts).
+ * The repository as the capture's git saw it: where it is and its porcelain status, and when git
+ * started looking (Date.now()). A hosted handoff's receiver is the process that captured the
+ * workspace a few ms before its verdict; it takes these answers instead of asking git again
+ * (verify.ts).
  */
 export interface ObservedRepository {
   located: RepositoryLocation;
