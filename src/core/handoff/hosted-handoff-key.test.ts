@@ -12,14 +12,17 @@ import { payloadDigest, recordDigest, recordedDigest } from './hosted-handoff-ke
 const PASSPHRASE = 'hosted handoff digest passphrase';
 const opened: Array<{ close(): Promise<void> }> = [];
 const held: string[] = [];
+const made: Array<() => Promise<void>> = [];
 
 afterEach(async () => {
   for (const store of opened.splice(0)) await store.close();
   for (const root of held.splice(0)) dropPassphraseKey(root);
+  for (const cleanup of made.splice(0)) await cleanup();
 });
 
 async function store(encrypted: boolean) {
-  const { dir: root } = await makeTempDir('baton-hosted-key-');
+  const { dir: root, cleanup } = await makeTempDir('baton-hosted-key-');
+  made.push(cleanup);
   if (encrypted) {
     await enablePassphraseEncryption(root, Buffer.from(PASSPHRASE));
     const settings = (await passphraseSettings(root))!;
