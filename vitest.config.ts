@@ -4,6 +4,8 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'scripts/**/*.test.js'],
     environment: 'node',
+    // Renderer tests' findBy*/waitFor allow 5 s (loaded CI); a no-op for node-environment files.
+    setupFiles: ['src/renderer/src/test-support/testing-library-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // Crash and socket suites spawn real child processes; two cores here.

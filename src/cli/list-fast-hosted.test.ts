@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claude, claudeLogPath, writeLog } from '../core/importers/test-fixtures/build-logs.js';
+import { connectEndpoint } from '../core/transport/client.js';
+import { readExistingTokenSync, resolveEndpoint } from '../core/transport/endpoint.js';
 
 /**
  * `baton list --json` from the built launcher with a real `baton serve` on the same data dir: the
@@ -47,7 +49,32 @@ beforeAll(async () => {
       ready();
     });
   });
+  // The address is printed before the host's services start (serve.ts: modules, store, first scan),
+  // and the CLI gives a host 1 s to connect (HOST_CONNECT_TIMEOUT_MS), then scans itself: a loaded
+  // machine's just-started host can miss that. The tests start once the host has answered a listing.
+  await untilHostAnswers(join(root, 'data'));
 }, 120_000);
+
+/** Until the host answers `candidates.list` (its services up, its first scan done), with budgets far beyond the CLI's. */
+async function untilHostAnswers(dataDir: string): Promise<void> {
+  const endpoint = resolveEndpoint(dataDir, env);
+  const end = Date.now() + 60_000;
+  for (;;) {
+    try {
+      const client = await connectEndpoint({ endpoint, token: readExistingTokenSync(endpoint.tokenPath)!, timeoutMs: 30_000 });
+      try {
+        // One row: answered in the frame, no listing file left behind.
+        if ((await client.request('candidates.list', { agents: true, limit: 1 }, { timeoutMs: 60_000 })).ok) return;
+      } finally {
+        client.close();
+      }
+    } catch (error) {
+      if (Date.now() > end) throw error;
+    }
+    if (Date.now() > end) throw new Error('the host answered no listing in 60 s');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
 
 afterAll(async () => {
   if (host && host.exitCode === null) await new Promise((done) => (host!.once('exit', done), host!.kill('SIGTERM')));

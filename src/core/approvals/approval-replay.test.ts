@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createApprovalService, type ApprovalService } from './approval-service.js';
 import { fromClaudeHook, fromGeneric, type ClaudeHookInput } from './claude-hook.js';
 import { removeDir, startMethodsEndpoint, tempDataDir, until, type MethodsEndpoint } from '../tasks/test-support/endpoint.js';
@@ -40,6 +40,7 @@ beforeEach(async () => {
   await start();
 });
 afterEach(async () => {
+  vi.useRealTimers();
   await host.dispose();
   await service.close();
   await removeDir(dataDir);
@@ -47,7 +48,8 @@ afterEach(async () => {
 
 describe('replay of decisions', () => {
   it('replay: an approved id is answered again only until its expiresAt, across a host restart', async () => {
-    const first = await pending('toolu_R1', ask('toolu_R1', 'npm test', { timeoutMs: 2_500 }));
+    // 60 s to live: the decision and two replays around a restart fit in it on any machine.
+    const first = await pending('toolu_R1', ask('toolu_R1', 'npm test', { timeoutMs: 60_000 }));
     await service.decide('toolu_R1', { decision: 'approve' });
     expect(await first.answer).toMatchObject({ ok: true, decision: 'approve', replay: false });
     const expiresAt = Date.parse((await service.history(SESSION))[0]!.request.expiresAt);
@@ -59,7 +61,9 @@ describe('replay of decisions', () => {
     expect(Date.now()).toBeLessThan(expiresAt);
     expect(await after.request('approval.request', ask('toolu_R1', 'npm test'))).toMatchObject({ ok: true, decision: 'approve', replay: true });
 
-    await until(() => Date.now() > expiresAt, 'the request to expire', 10_000);
+    // Past expiresAt without waiting for it: the service reads Date.now(), and only Date is faked.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(expiresAt + 1);
     const late = await after.request('approval.request', ask('toolu_R1', 'npm test'));
     expect(late).toMatchObject({ ok: false, code: 'EXPIRED' });
     expect(String(late.message)).toContain(new Date(expiresAt).toISOString());
@@ -116,7 +120,7 @@ describe('replay of decisions', () => {
 
   it('replay: cross-client, an explicit id repeated from --json after the hook gets the decision only until expiry', async () => {
     const hook: ClaudeHookInput = { session_id: SESSION, cwd: '/work/proj', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'npm run lint' }, tool_use_id: 'toolu_X1' };
-    const fromHook = { ...fromClaudeHook(hook), timeoutMs: 2_000 };
+    const fromHook = { ...fromClaudeHook(hook), timeoutMs: 60_000 }; // the decision and the replay fit in it on any machine
     const first = await pending('toolu_X1', fromHook);
     await service.decide('toolu_X1', { decision: 'approve' });
     await first.answer;
@@ -124,7 +128,9 @@ describe('replay of decisions', () => {
     const client = await host.connect();
     expect(await client.request('approval.request', json)).toMatchObject({ ok: true, decision: 'approve', replay: true });
     const [view] = await service.history(SESSION);
-    await until(() => Date.now() > Date.parse(view!.request.expiresAt), 'expiry', 10_000);
+    // Past expiresAt without waiting for it: only Date is faked.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.parse(view!.request.expiresAt) + 1);
     expect(await client.request('approval.request', json)).toMatchObject({ ok: false, code: 'EXPIRED' });
   });
 });

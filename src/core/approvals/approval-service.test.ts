@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ApprovalEvent } from './approval-service.js';
 import { createApprovalService, type ApprovalService } from './approval-service.js';
 import { isApprovalError } from './errors.js';
+import type { ConnectionContext, IncomingRequest } from '../transport/types.js';
 import { deriveGrant } from '../policy/grants.js';
 import { initPolicy } from '../policy/risk.js';
 import { removeDir, startMethodsEndpoint, tempDataDir, until, type MethodsEndpoint } from '../tasks/test-support/endpoint.js';
@@ -29,11 +30,14 @@ let service: ApprovalService;
 let host: MethodsEndpoint;
 let events: ApprovalEvent[];
 
-async function start(timeoutMs?: number): Promise<void> {
+/** `arrived`, if given, gets the connection of each approval.request as the service is called with it. */
+async function start(timeoutMs?: number, arrived?: ConnectionContext[]): Promise<void> {
   service = createApprovalService({ dataDir, home: '/home/u', ...(timeoutMs ? { timeoutMs } : {}) });
   events = [];
   service.onChange((e) => events.push(e));
-  host = await startMethodsEndpoint(dataDir, service.methods);
+  const handle = service.methods['approval.request']!;
+  const methods = arrived ? { ...service.methods, 'approval.request': (req: IncomingRequest, connection: ConnectionContext) => (arrived.push(connection), handle(req, connection)) } : service.methods;
+  host = await startMethodsEndpoint(dataDir, methods);
 }
 
 /** The rule the policy derives for a Bash command here: what "allow for this session" must store, nothing wider. */
@@ -142,15 +146,18 @@ describe('approval requests over a real socket', () => {
   });
 
   it('two connections waiting on one id both get the one decision', async () => {
-    await start();
+    const arrived: ConnectionContext[] = []; // a's, then b's
+    await start(undefined, arrived);
     const [a, b] = [await host.connect(), await host.connect()];
     const pa = a.request('approval.request', ask('r-two', 'make'));
     await until(() => service.listPending().length === 1, 'the request');
     const pb = b.request('approval.request', ask('r-two', 'make'));
-    await new Promise((r) => setTimeout(r, 50));
+    // A repeat of a pending id reaches its waiter with no I/O on the way, so once the service has
+    // been called for b (seen from a later timer), b waits: no guessed sleep.
+    await until(() => arrived.length === 2, "b's request to reach the service");
     a.close(); // one waiter leaves; the other still waits, so nothing is denied yet
     await pa.catch(() => undefined);
-    await new Promise((r) => setTimeout(r, 50));
+    await until(() => arrived[0]!.signal.aborted, 'the service to see a leave');
     expect(service.listPending()).toHaveLength(1);
     await service.decide('r-two', { decision: 'approve' });
     expect(await pb).toMatchObject({ decision: 'approve', replay: true });

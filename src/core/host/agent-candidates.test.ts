@@ -18,7 +18,11 @@ import { startHostServices, type HostServices } from './host-services.js';
 import { LIST_JSON_VERSION } from '../importers/list-json.js';
 import { CLI_JSON_VERSION } from '../../cli/output.js';
 
-/** Real folders, real watches: a session file written while the host runs must be listed within 1 s, with no rescan. */
+/**
+ * Real folders, real watches: a session file written while the host runs must be listed within 1 s, with no rescan.
+ * The 1 s is measured by bench/importers/candidates.ts; here the waits are generous (a loaded CI machine fires
+ * timers and finishes writes late) and what is asserted is that it happens by watch, without a rescan.
+ */
 let root: string;
 let home: string;
 let dataDir: string;
@@ -150,58 +154,65 @@ describe('resident candidates', () => {
     expect(hosted).toEqual(cold.entries.map((e) => e.rowText()).sort());
   });
 
-  it('lists a new session file and a grown one within 1 s, re-reading only those files', async () => {
+  it('lists a new session file and a grown one by watch, re-reading only those files', async () => {
     for (let i = 0; i < 3; i++) await writeLog(claudeLogPath(home, '/home/dev/a', idOf(i)), sessionLines(idOf(i), `prompt ${i}`));
     service = createAgentCandidates({ dataDir, env: { HOME: home }, onChange: (c) => changes.push(c) });
     await service.ready;
     expect(service.entries()).toHaveLength(3);
     expect(service.health()).toMatchObject({ mode: 'watching', rescans: 0 });
 
-    const started = Date.now();
     const fresh = await writeLog(claudeLogPath(home, '/home/dev/b', idOf(9)), sessionLines(idOf(9), 'written while the host runs', '/home/dev/b'));
-    const found = await until(() => service!.entries().find((e) => e.path === fresh), 1_000);
-    expect(Date.now() - started).toBeLessThan(1_000);
+    const found = await until(() => service!.entries().find((e) => e.path === fresh), 10_000);
     expect(found.candidate().title).toBe('written while the host runs');
     expect(changes.at(-1)).toMatchObject({ added: 1, rescan: false });
 
     const grown = service.entries().find((e) => e.candidate().title === 'prompt 1')!.path;
     await appendFile(grown, JSON.stringify(claude.user({ uuid: 'late', cwd: '/home/dev/a', sessionId: idOf(1) }, 'one more')) + '\n');
-    await until(() => service!.entries().find((e) => e.path === grown)?.candidate().messageCount === 3, 1_000);
+    await until(() => service!.entries().find((e) => e.path === grown)?.candidate().messageCount === 3, 10_000);
     expect(service.health()).toMatchObject({ mode: 'watching', rescans: 0 });
     expect(service.health().watchedUpdates).toBeGreaterThanOrEqual(2);
 
     await rm(fresh);
-    await until(() => !service!.entries().some((e) => e.path === fresh), 1_000);
+    await until(() => !service!.entries().some((e) => e.path === fresh), 10_000);
   });
 
   it('writes watched changes to the index once the watches have been quiet, or at the latest after the max delay of a busy watch', async () => {
     await writeLog(claudeLogPath(home, '/home/dev/a', idOf(0)), sessionLines(idOf(0), 'prompt 0'));
-    service = createAgentCandidates({ dataDir, env: { HOME: home }, debounceMs: 20, persistDelayMs: 800, persistMaxDelayMs: 3_500 });
+    // A quiet window and a max delay far longer than a stall of a loaded machine (a late timer, a
+    // slow fsync) between two changes 100 ms apart: only the watches' own quiet or busyness decides.
+    service = createAgentCandidates({ dataDir, env: { HOME: home }, debounceMs: 20, persistDelayMs: 5_000, persistMaxDelayMs: 12_000 });
     await service.ready;
     const indexFile = candidateIndexFileFor(importersCacheFile(dataDir));
     const writtenAt = async () => (await stat(indexFile)).mtimeMs;
     const start = await writtenAt();
     const indexed = async () => (await readCandidateIndex(indexFile))?.entries.length ?? 0;
 
-    // A burst of changes 100 ms apart for 2.5 s: none written while it lasts (the write would hold the event loop in it).
-    const burst = async (from: number, ms: number) => {
+    // A burst of changes 100 ms apart while `going`: none written while it lasts (the write would hold the event loop in it).
+    const burst = async (from: number, going: () => boolean) => {
       let i = from;
-      for (const end = Date.now() + ms; Date.now() < end; i++) {
+      for (; going(); i++) {
         await writeLog(claudeLogPath(home, '/home/dev/a', idOf(i)), sessionLines(idOf(i), `prompt ${i}`));
         await new Promise((r) => setTimeout(r, 100));
       }
       return i;
     };
-    const written = await burst(1, 2_500);
+    const end = Date.now() + 2_000; // well inside the max delay
+    const written = await burst(1, () => Date.now() < end);
     expect(await writtenAt()).toBe(start);
-    await until(async () => (await indexed()) === written, 3_000);
+    await until(async () => (await indexed()) === written, 15_000);
 
-    // A watch that is never quiet is written anyway, within the max delay of its first change.
+    // A watch that is never quiet is written anyway, within the max delay of its first change: the
+    // burst goes on until the write is seen.
     const busyStart = await writtenAt();
-    const busy = burst(written, 5_000);
-    await until(async () => (await writtenAt()) !== busyStart && (await indexed()) > written, 4_500);
-    await busy;
-  });
+    let seen = false;
+    const busy = burst(written, () => !seen);
+    try {
+      await until(async () => (await writtenAt()) !== busyStart && (await indexed()) > written, 25_000);
+    } finally {
+      seen = true;
+      await busy;
+    }
+  }, 60_000);
 
   it('a Codex day folder created while the host runs is watched, and its rollout listed', async () => {
     await mkdir(join(home, '.codex', 'sessions'), { recursive: true });
@@ -214,7 +225,7 @@ describe('resident candidates', () => {
       { timestamp: '2026-11-30T10:00:00Z', type: 'session_meta', payload: { id, timestamp: '2026-11-30T10:00:00Z', cwd: '/home/dev/c', cli_version: '0.77.0' } },
       { timestamp: '2026-11-30T10:00:01Z', type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'codex prompt' }] } },
     ]);
-    const found = await until(() => service!.entries().find((e) => e.path === path), 1_500);
+    const found = await until(() => service!.entries().find((e) => e.path === path), 10_000);
     expect(found.candidate().title).toBe('codex prompt');
   });
 
@@ -223,15 +234,15 @@ describe('resident candidates', () => {
     service = createAgentCandidates({ dataDir, env: { HOME: home }, maxPending: 3, restartDelayMs: 300, onChange: (c) => changes.push(c) });
     await service.ready;
     for (let i = 0; i < 6; i++) await writeLog(claudeLogPath(home, '/home/dev/a', idOf(i)), sessionLines(idOf(i), `burst ${i}`));
-    await until(() => service!.entries().length === 6 && service!.health().rescans > 0, 3_000);
+    await until(() => service!.entries().length === 6 && service!.health().rescans > 0, 10_000);
     const health = service.health();
     expect(health.lastTrouble).toMatch(/more than 3 changes/);
     expect(health.troubleAt).not.toBeNull();
     expect(changes.some((c) => c.rescan)).toBe(true);
     // The watch is back after the restart delay: a later file arrives by watch again.
-    await until(() => service!.health().mode === 'watching', 3_000);
+    await until(() => service!.health().mode === 'watching', 10_000);
     const late = await writeLog(claudeLogPath(home, '/home/dev/a', idOf(42)), sessionLines(idOf(42), 'after the restart'));
-    await until(() => service!.entries().some((e) => e.path === late), 1_000);
+    await until(() => service!.entries().some((e) => e.path === late), 10_000);
   });
 });
 

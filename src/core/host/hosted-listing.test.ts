@@ -79,8 +79,9 @@ describe('hosted listings from a resident index', () => {
           const change = await c.mutate();
           seen.add(change);
           // The watch takes the change within a second: poll the whole listing until the host agrees, then compare the asked one.
+          // Up to 15 s: a loaded CI machine fires the watch's timers and finishes its reads late.
           const whole = await coldDocument(c, {}, undefined);
-          const end = Date.now() + 3_000;
+          const end = Date.now() + 15_000;
           while (JSON.stringify(await hosted({}, undefined, false)) !== JSON.stringify(whole) && Date.now() < end) {
             await new Promise((r) => setTimeout(r, 50));
             await candidates.current();
@@ -94,5 +95,5 @@ describe('hosted listings from a resident index', () => {
       }
     }
     expect(seen.size).toBeGreaterThanOrEqual(7);
-  }, 300_000);
+  }, 600_000);
 });

@@ -13,8 +13,11 @@ import { createRelayUiHandlers } from './ui-handlers.js';
 import { makeDevice, type TestDevice } from './test-support/devices.js';
 import { startNatsServer, type NatsServerHandle } from './test-support/nats-server.js';
 
-/** Lowered from PRESENCE_MAX_AGE_MS (a minute) so expiry is observable in a test. */
-const MAX_AGE_MS = 2_000;
+/**
+ * Lowered from PRESENCE_MAX_AGE_MS (a minute) so expiry is observable in a test; not lower, so that
+ * a heartbeat (every max_age / 3) seconds late on a loaded machine still lands within max_age.
+ */
+const MAX_AGE_MS = 6_000;
 
 let server: NatsServerHandle;
 let admin: Relay;
@@ -76,18 +79,19 @@ describe('presence (bucket max_age, real nats-server)', () => {
     const stoppedAt = Date.now();
     let goneAfterMs = -1;
     const staysSeen: boolean[] = [];
-    while (Date.now() - stoppedAt < 3 * MAX_AGE_MS) {
+    while (Date.now() - stoppedAt < 2 * MAX_AGE_MS) {
       const present = await observerHost.presence();
       staysSeen.push(present.has(stays.identity.deviceId));
       if (goneAfterMs < 0 && !present.has(leaves.identity.deviceId)) goneAfterMs = Date.now() - stoppedAt;
       await new Promise((r) => setTimeout(r, 200));
     }
-    // Gone within max_age of its last beat (at most max_age / 3 before the close), plus expiry-timer slack.
+    // Gone within max_age of its last beat (at most max_age / 3 before the close), plus slack for the
+    // server's expiry timer and our samples on a loaded machine.
     expect(goneAfterMs).toBeGreaterThan(0);
-    expect(goneAfterMs).toBeLessThan(MAX_AGE_MS + 1_500);
-    // `stays` was present at every sample across three max_ages.
+    expect(goneAfterMs).toBeLessThan(MAX_AGE_MS + 5_000);
+    // `stays` was present at every sample across two max_ages.
     expect(staysSeen.length).toBeGreaterThan(10);
     expect(staysSeen.every(Boolean)).toBe(true);
     expect(await online()).toEqual({ stays: true, leaves: false });
-  });
+  }, 60_000);
 });

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ManifestTask } from '../../shared/manifest.js';
 import type { TaskRecord } from '../../shared/tasks.js';
 import { toManifestTasks } from './manifest-tasks.js';
@@ -158,33 +158,43 @@ describe('results (duplicate result)', () => {
 
 describe('leases (orphaned agent, stale state)', () => {
   it('no heartbeat: stale, then orphaned (shown before any sweep), then fenced: old-epoch writes are refused with stop', async () => {
-    const client = await host.connect();
-    await client.request('task.register', reg('orph', { leaseTtlMs: 600 }));
-    await new Promise((r) => setTimeout(r, 450));
-    expect((await service.get('orph')).state).toBe('stale');
-    await new Promise((r) => setTimeout(r, 250));
-    expect((await service.get('orph')).state).toBe('orphaned');
-    expect(await service.sweep()).toEqual(['orph']);
-    expect(onDisk('orph')).toMatchObject({ state: 'orphaned', epoch: 2 });
-    expect(await client.request('task.heartbeat', { id: 'orph', epoch: 1 })).toMatchObject({ ok: false, code: 'STALE_EPOCH', stop: true });
-    expect(await client.request('task.complete', { id: 'orph', epoch: 1, status: 'completed', exitCode: 0 })).toMatchObject({ ok: false, code: 'STALE_EPOCH', stop: true });
-    expect(onDisk('orph').outcome).toBeNull();
+    // The service reads the clock with Date.now(): only Date is faked (the socket and the fsyncs
+    // stay real), so a loaded machine cannot jump past the stale window (2/3 TTL … TTL).
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const client = await host.connect();
+      const registeredAt = Date.now();
+      await client.request('task.register', reg('orph', { leaseTtlMs: 600 }));
+      vi.setSystemTime(registeredAt + 450);
+      expect((await service.get('orph')).state).toBe('stale');
+      vi.setSystemTime(registeredAt + 700);
+      expect((await service.get('orph')).state).toBe('orphaned');
+      expect(await service.sweep()).toEqual(['orph']);
+      expect(onDisk('orph')).toMatchObject({ state: 'orphaned', epoch: 2 });
+      expect(await client.request('task.heartbeat', { id: 'orph', epoch: 1 })).toMatchObject({ ok: false, code: 'STALE_EPOCH', stop: true });
+      expect(await client.request('task.complete', { id: 'orph', epoch: 1, status: 'completed', exitCode: 0 })).toMatchObject({ ok: false, code: 'STALE_EPOCH', stop: true });
+      expect(onDisk('orph').outcome).toBeNull();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('a real agent process paused past its lease is told to stop at its next heartbeat, and stops', async () => {
-    const agent = tsChild('agent.ts', ['agent', 'register', '1200']);
-    await until(() => agent.output().includes('beat 2'), 'two heartbeats', 15_000).catch((e: Error) => {
+    // A 6 s lease: 'running' must hold for 4 s after a beat (2/3 TTL), well past a starved child's
+    // or a late fsync's delay; the pause then has to outlast the whole lease, so it is polled for.
+    const agent = tsChild('agent.ts', ['agent', 'register', '6000']);
+    await until(() => agent.output().includes('beat 2'), 'two heartbeats', 30_000).catch((e: Error) => {
       throw new Error(`${e.message}; agent said: ${agent.output()}`);
     });
     expect((await service.get('agent')).state).toBe('running');
     agent.kill('SIGSTOP');
-    await until(async () => (await service.get('agent')).state === 'orphaned', 'the lease to expire');
+    await until(async () => (await service.get('agent')).state === 'orphaned', 'the lease to expire', 30_000);
     agent.kill('SIGCONT');
     const end = await exited(agent);
     expect(end.code).toBe(3);
     expect(agent.output()).toContain('stop STALE_EPOCH');
     expect(onDisk('agent')).toMatchObject({ state: 'orphaned', epoch: 2 });
-  });
+  }, 90_000);
 
   it('the sweep timer records orphans on its own and tells the UI', async () => {
     const swept = createTaskService({ dataDir, sweepIntervalMs: 50 });

@@ -32,6 +32,33 @@ const plain = (r: GitResult) => ({ code: r.code, stdout: r.stdout.toString('base
 /** The same batch as runGitBatch runs it in a child of this process. */
 const direct = (cwd: string, calls: string[][]) => runGitBatch(cwd, calls.map((args) => ({ args })));
 
+/** Polls `check` until it holds; fails with `what` after `timeoutMs`. */
+async function until(check: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
+  for (const start = Date.now(); !check(); await new Promise((resolve) => setTimeout(resolve, 5))) {
+    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+  }
+}
+
+/**
+ * A git call (an alias) that runs until the test lets it end, 30 s at most: the test acts once it
+ * has started (a file it touches), not after a guessed sleep a loaded machine can outrun.
+ */
+function heldCall() {
+  const dir = tempDir('baton-spawner-held-');
+  const started = join(dir, 'started');
+  const release = join(dir, 'release');
+  const ended = join(dir, 'ended');
+  return {
+    args: ['-c', `alias.held=!touch '${started}'; i=0; while [ ! -e '${release}' ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i+1)); done; touch '${ended}'; echo released`, 'held'],
+    started: () => until(() => existsSync(started), 'the held git to start'),
+    /** Lets it end and, if it started, waits until it has: nothing outlives the test. */
+    release: async () => {
+      writeFileSync(release, '');
+      if (existsSync(started)) await until(() => existsSync(ended), 'the held git to end');
+    },
+  };
+}
+
 describe.skipIf(process.platform === 'win32')('GitSpawner: a batch answers as it does from a spawn of the host', () => {
   it('codes, stdout (binary, past a pipe buffer) and stderr of successes and failures, in order', async () => {
     const calls = [
@@ -144,16 +171,19 @@ describe.skipIf(process.platform === 'win32')('GitSpawner: a batch answers as it
   it("a batch directory that cannot be removed does not fail the batch's answer", async () => {
     const root = tempDir('baton-spawner-root-');
     const own = new GitSpawner({ tempRoot: root }).start();
+    const held = heldCall();
     try {
-      const running = own.run(repo.root, [['-c', 'alias.slow=!sleep 0.5; echo slept', 'slow']]);
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      const running = own.run(repo.root, [held.args]);
+      await held.started();
       // The temp root becomes a file while the batch runs: removing its directory fails (ENOTDIR).
       renameSync(root, `${root}-moved`);
       writeFileSync(root, 'not a directory');
+      await held.release();
       const [result] = (await running)!;
       expect(result!.code).toBe(0);
       expect(readdirSync(`${root}-moved`).filter((name) => name.startsWith('baton-git-'))).toHaveLength(1);
     } finally {
+      await held.release();
       own.close();
       rmSync(`${root}-moved`, { recursive: true, force: true });
     }
@@ -202,28 +232,31 @@ describe.skipIf(process.platform === 'win32')('GitSpawner: a batch answers as it
 
   it('an error on the shell\'s stdout answers its batches null (never thrown in the host), and a new shell serves the next', async () => {
     const own = new GitSpawner().start();
+    const held = heldCall();
     try {
       const pid = own.pid!;
-      const running = own.run(repo.root, [['-c', 'alias.slow=!sleep 1', 'slow']]);
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      const running = own.run(repo.root, [held.args]);
+      await held.started();
       (own as unknown as { child: { stdout: { destroy: (error: Error) => void } } }).child.stdout.destroy(new Error('pipe failed'));
       expect(await running).toBeNull();
       const calls = [['rev-parse', 'HEAD']];
       expect((await own.run(repo.root, calls))!.map(plain)).toEqual((await direct(repo.root, calls)).map(plain));
       expect(own.pid).not.toBe(pid);
     } finally {
+      await held.release();
       own.close();
     }
   });
 
   it('a shell that died answers null, runGitBatch then runs the batch itself, and a new shell serves the next batch', async () => {
     const own = new GitSpawner().start();
+    const held = heldCall();
     try {
       const calls = [['rev-parse', 'HEAD'], ['status', '--porcelain=v2', '-z']];
       const pid = own.pid!;
-      // Killed while a batch runs (a git alias that sleeps 1 s): that batch answers null.
-      const running = own.run(repo.root, [['-c', 'alias.slow=!sleep 1', 'slow']]);
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // Killed while a batch runs (a git that runs until released): that batch answers null.
+      const running = own.run(repo.root, [held.args]);
+      await held.started();
       process.kill(pid, 'SIGKILL');
       expect(await running).toBeNull();
       // The batch API never sees it: the same results as a spawn of this process.
@@ -233,6 +266,7 @@ describe.skipIf(process.platform === 'win32')('GitSpawner: a batch answers as it
       expect((await own.run(repo.root, calls))!.map(plain)).toEqual((await direct(repo.root, calls)).map(plain));
       expect(own.pid).not.toBe(pid);
     } finally {
+      await held.release();
       own.close();
     }
   });

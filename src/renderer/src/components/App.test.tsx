@@ -1,15 +1,11 @@
 // @vitest-environment happy-dom
-import { act, cleanup, configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApiFromTransport, createBridgeTransport, type BatonApi } from '../api';
 import { detail, message, row } from '../test-support/fixtures';
 import { errResult, MemoryBridge, okResult } from '../test-support/memory-bridge';
 import { App } from './App';
 import { HANDOFF_COMMAND } from './EmptyState';
-
-// The whole App renders on each step: on a loaded two-core CI run a first render took over the
-// default second of findBy* (two runs on 2026-12-01), so the waits here allow five.
-configure({ asyncUtilTimeout: 5_000 });
 
 const apis: BatonApi[] = [];
 // The open session is kept in the address fragment; every test starts from a clean address.

@@ -52,12 +52,23 @@ describe('filterRows', () => {
     );
   });
 
-  it('10,000 rows filter well inside a frame', () => {
-    const many = Array.from({ length: 10_000 }, (_, i) => row({ id: `r${i}`, title: `Task number ${i}`, cwd: `/p/${i % 50}` }));
-    const started = performance.now();
-    const result = filterRows(many, { ...NO_FILTER, query: 'number 99' }, NOW);
-    expect(result.length).toBe(many.filter((r) => r.title.includes('99')).length);
-    expect(performance.now() - started).toBeLessThan(200);
+  it('a first search over 100,000 rows takes well under a second (a quadratic filter takes seconds)', () => {
+    const many = (n: number) => Array.from({ length: n }, (_, i) => row({ id: `r${i}`, title: `Task number ${i}`, cwd: `/p/${i % 50}` }));
+    const filter: RowFilter = { ...NO_FILTER, query: 'number 99' };
+    const sample = many(10_000);
+    expect(filterRows(sample, filter, NOW).length).toBe(sample.filter((r) => r.title.includes('99')).length);
+    // Fresh rows each time (a row's lowercased text is cached after its first search), measured in
+    // CPU time: a starved process on a loaded CI machine is not slower per row, only later.
+    const cpuMs = () => {
+      const rows = many(100_000);
+      const before = process.cpuUsage();
+      filterRows(rows, filter, NOW);
+      const used = process.cpuUsage(before);
+      return (used.user + used.system) / 1_000;
+    };
+    // The best of three (a garbage collection only adds time): about 90 ms here, where a per-row
+    // scan of the rows (rows.indexOf) took over 2 s. The frame budget is the benchmarks' to measure.
+    expect(Math.min(cpuMs(), cpuMs(), cpuMs())).toBeLessThan(1_000);
   });
 });
 
