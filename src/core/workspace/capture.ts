@@ -22,7 +22,6 @@ import { STATUS_ARGS, parseStatusV2, type StatusEntry, type StatusReport } from 
 import { diffSummarySha256 } from './summary-hash.js';
 import { withWorkingTreeIndex } from './temp-index.js';
 import { diffWorkTreeOnIndexCopy, workTreeDiffCovers } from './work-tree-diff.js';
-import { startEarlyDiff, type EarlyDiff } from './early-diff.js';
 
 export type { WorkspaceSnapshot, WorkspaceGit, WorkspaceFile } from '../../shared/workspace.js';
 export { PATCH_MAX_BYTES } from './patch.js';
@@ -85,10 +84,6 @@ export async function captureWorkspaceWithPatch(cwd: string, options: CaptureOpt
   // When git starts looking: what it answers is at least this old (Date.now(): the clock a full
   // CLI already has loaded, not perf_hooks).
   const lookedAt = Date.now();
-  const wantPatch = options.patch ?? true;
-  const patchOptions = { patch: wantPatch, maxBytes: options.patchMaxBytes ?? PATCH_MAX_BYTES };
-  // In a host: a dirty tree's diff starts beside this round, on the host's shell (early-diff.ts).
-  const early = options.spawner ? await startEarlyDiff(real, options.spawner, patchOptions) : null;
   const round = await runGitBatch(real, [{ args: LOCATE_ARGS }, { args: STATUS_ARGS }, { args: CAPTURE_CONFIG_ARGS }, { args: SUBMODULES_ARGS }], { spawner: options.spawner });
   const located = await parseLocation(real, round[0]!);
   if (!located) return { snapshot: { ...base, git: null, warnings }, patchBytes: null };
@@ -100,6 +95,7 @@ export async function captureWorkspaceWithPatch(cwd: string, options: CaptureOpt
   const observed: ObservedRepository = { located, status, at: lookedAt };
   const head = status.oid;
 
+  const wantPatch = options.patch ?? true;
   const byPath = new Map<string, StatusEntry>();
   for (const entry of status.entries) byPath.set(entry.path, entry);
   // Every changed path status names is hashed while git diffs (on the temporary index or not) and streams
@@ -111,7 +107,7 @@ export async function captureWorkspaceWithPatch(cwd: string, options: CaptureOpt
   const { entries, patch } =
     status.entries.length === 0
       ? { entries: [] as DiffEntry[], patch: wantPatch ? emptyPatch() : null }
-      : await diffChanges({ root, indexPath, head, status, sources, located, early }, warnings, patchOptions, options.spawner);
+      : await diffChanges(root, indexPath, head, status, sources, warnings, { patch: wantPatch, maxBytes: options.patchMaxBytes ?? PATCH_MAX_BYTES }, options.spawner);
   const hashes = await hashing;
   const files = await mapLimit(entries, HASH_CONCURRENCY, (entry) => describeFile(root, entry, byPath, hashes, warnings));
 
@@ -152,21 +148,20 @@ export async function captureWorkspaceWithPatch(cwd: string, options: CaptureOpt
 /**
  * The changed files and the patch of a tree status names something in. Where work-tree-diff.ts's
  * rule allows it (nothing untracked or hidden from status, no line-ending conversion, …): HEAD
- * against the work tree, the temporary index's `git add` and its round of git skipped — the one
- * started beside the first round when early-diff.ts vouches for it, else one run now. Anything
- * else, or a diff that failed or warned, takes the temporary index as before. (A clean tree diffs
- * empty: no diff of this round runs at all.)
+ * against the work tree, the temporary index's `git add` and its round of git skipped. Anything else, or a diff that failed or warned, takes
+ * the temporary index as before. (A clean tree diffs empty: no diff runs at all.)
  */
 async function diffChanges(
-  seen: { root: string; indexPath: string; head: string | null; status: StatusReport; sources: LineEndingSources; located: RepositoryLocation; early: EarlyDiff | null },
+  root: string,
+  indexPath: string,
+  head: string | null,
+  status: StatusReport,
+  sources: LineEndingSources,
   warnings: WorkspaceWarning[],
   options: PatchOptions,
   spawner: GitSpawner | undefined,
 ): Promise<ListedPatch> {
-  const { root, indexPath, head, status } = seen;
-  if (workTreeDiffCovers(status, seen.sources)) {
-    const started = seen.early && (await seen.early.takeIf(seen.located, status));
-    if (started) return started;
+  if (workTreeDiffCovers(status, sources)) {
     const direct = await diffWorkTreeOnIndexCopy(root, indexPath, () => listAndPatchRun(root, head, { ...options, against: 'work-tree' }), spawner);
     if (direct) return direct;
   }
