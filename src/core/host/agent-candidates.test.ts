@@ -180,7 +180,7 @@ describe('resident candidates', () => {
     await writeLog(claudeLogPath(home, '/home/dev/a', idOf(0)), sessionLines(idOf(0), 'prompt 0'));
     // A quiet window and a max delay far longer than a stall of a loaded machine (a late timer, a
     // slow fsync) between two changes 100 ms apart: only the watches' own quiet or busyness decides.
-    service = createAgentCandidates({ dataDir, env: { HOME: home }, debounceMs: 20, persistDelayMs: 5_000, persistMaxDelayMs: 12_000 });
+    service = createAgentCandidates({ dataDir, env: { HOME: home }, debounceMs: 20, persistDelayMs: 3_000, persistMaxDelayMs: 6_000 });
     await service.ready;
     const indexFile = candidateIndexFileFor(importersCacheFile(dataDir));
     const writtenAt = async () => (await stat(indexFile)).mtimeMs;
