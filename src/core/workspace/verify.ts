@@ -135,7 +135,6 @@ export async function verifyWorkspace(expected: WorkspaceSnapshot, targetPath: s
   return result;
 }
 
-/** The same repository: the same git common dir, or the handed-off HEAD is known here, or a remote URL is shared. */
 /** The capture's view when it is of `target`'s repository root and recent enough to stand for git's answers now. */
 function freshObservation(observed: ObservedRepository | undefined, target: string): Pick<ObservedRepository, 'located' | 'status'> | undefined {
   if (!observed || observed.located.root !== target) return undefined;
@@ -173,6 +172,7 @@ function headKnownIn(target: string, head: string | null, currentHead: string | 
   };
 }
 
+/** The same repository: the same git common dir, or the handed-off HEAD is known here, or a remote URL is shared. */
 async function sameRepository(git: NonNullable<WorkspaceSnapshot['git']>, commonDir: string, root: string, headKnown: () => Promise<boolean>): Promise<boolean> {
   if (commonDir === git.commonDir) return true;
   if (git.head !== null && (await headKnown())) return true;
