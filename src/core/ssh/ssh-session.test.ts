@@ -1,5 +1,5 @@
 import { execFile, spawnSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -23,11 +23,34 @@ const STEP_TIMEOUT_MS = 60_000;
 let sshd: SshdFixture | null = null;
 let services: HostServices | null = null;
 let laptopDir = '';
+/** Puts back the modes letOthersPass changed. */
+let restoreModes = (): void => undefined;
 afterAll(async () => {
   await services?.close();
   await sshd?.dispose();
   if (laptopDir) rmSync(laptopDir, { recursive: true, force: true });
+  restoreModes();
 });
+
+/**
+ * The remote user runs this checkout's CLI, so every directory above it must let others pass
+ * (search, not read): a clone under `mktemp -d` sits in a 0700 directory. Returns what puts the
+ * modes back; changes nothing where others may already pass.
+ */
+function letOthersPass(dir: string): () => void {
+  const changed: Array<[string, number]> = [];
+  for (let at = dir; ; at = path.dirname(at)) {
+    const mode = statSync(at).mode & 0o7777;
+    if ((mode & 0o001) === 0) {
+      chmodSync(at, mode | 0o001);
+      changed.push([at, mode]);
+    }
+    if (path.dirname(at) === at) break;
+  }
+  return () => {
+    for (const [at, mode] of changed.splice(0)) chmodSync(at, mode);
+  };
+}
 
 function writeAs(user: SshdFixture['remote'], name: string, text: string): string {
   const file = path.join(user.home, name);
@@ -62,6 +85,7 @@ function connectAs(user: SshdFixture['other'], socketPath: string): string {
 describe('baton ssh against a real sshd', () => {
   it('hands a session off from the remote box, answers a remote approval, keeps a third user out, and the credential dies with the ssh session', async (ctx) => {
     needsUser(ctx, 'root', 'useradd for the remote and third users, and sshd');
+    restoreModes = letOthersPass(REPO);
     sshd ??= await startSshd();
     delete process.env.XDG_RUNTIME_DIR; // the laptop's socket under its own data dir, as the CLI child finds it
     laptopDir = mkdtempSync(path.join(os.tmpdir(), 'baton-laptop-'));
