@@ -7,6 +7,7 @@ import { BATON_BIN, REPO_ROOT } from '../support/cli.js';
 import { ApprovalsPage } from '../pages/approvals-page.js';
 import { SessionsPage } from '../pages/sessions-page.js';
 import { SessionViewPage } from '../pages/session-view-page.js';
+import { letOthersPass } from '../../src/core/ssh/test-support/let-others-pass.js';
 import { freePort, startSshd, type SshdFixture } from '../../src/core/ssh/test-support/sshd-fixture.js';
 import { connectEndpoint } from '../../src/core/transport/client.js';
 import { resolveEndpoint } from '../../src/core/transport/endpoint.js';
@@ -47,9 +48,15 @@ function getWithHost(port: number, host: string): Promise<number> {
 test.describe('remote machines over SSH', () => {
   test.skip(!RUN_AS_ROOT, 'needs root: useradd for the remote and third users, and a private sshd');
   let sshd: SshdFixture | null = null;
+  // The remote user runs this checkout's CLI: the directories above it let others pass meanwhile.
+  let restoreModes = (): void => undefined;
+  test.beforeEach(() => {
+    restoreModes = letOthersPass(REPO_ROOT);
+  });
   test.afterEach(async () => {
     await sshd?.dispose();
     sshd = null;
+    restoreModes();
   });
 
   test('a handoff from the remote appears in the desktop, a remote approval is answered by a click, and the credential dies with the ssh session', async ({ page, home, launchHost }) => {

@@ -1,5 +1,5 @@
 import { execFile, spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -8,6 +8,7 @@ import { startHostServices, type HostServices } from '../host/host-services.js';
 import { connectEndpoint } from '../transport/client.js';
 import { needsUser } from '../test-support/needs-user.js';
 import { sshOriginOf } from '../../shared/ssh-origin.js';
+import { letOthersPass } from './test-support/let-others-pass.js';
 import { startSshd, type SshdFixture } from './test-support/sshd-fixture.js';
 
 /**
@@ -31,26 +32,6 @@ afterAll(async () => {
   if (laptopDir) rmSync(laptopDir, { recursive: true, force: true });
   restoreModes();
 });
-
-/**
- * The remote user runs this checkout's CLI, so every directory above it must let others pass
- * (search, not read): a clone under `mktemp -d` sits in a 0700 directory. Returns what puts the
- * modes back; changes nothing where others may already pass.
- */
-function letOthersPass(dir: string): () => void {
-  const changed: Array<[string, number]> = [];
-  for (let at = dir; ; at = path.dirname(at)) {
-    const mode = statSync(at).mode & 0o7777;
-    if ((mode & 0o001) === 0) {
-      chmodSync(at, mode | 0o001);
-      changed.push([at, mode]);
-    }
-    if (path.dirname(at) === at) break;
-  }
-  return () => {
-    for (const [at, mode] of changed.splice(0)) chmodSync(at, mode);
-  };
-}
 
 function writeAs(user: SshdFixture['remote'], name: string, text: string): string {
   const file = path.join(user.home, name);
