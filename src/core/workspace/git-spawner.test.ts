@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { copyFileSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { INDEX_COPY_PREFIX } from './temp-index.js';
 import { GitSpawner, STALE_BATCH_DIR_MS } from './git-spawner.js';
 import { runGitBatch } from './git-batch.js';
 import { type GitResult } from './git.js';
@@ -214,6 +215,7 @@ describe.skipIf(process.platform === 'win32')('GitSpawner: a batch answers as it
       if (stale) utimesSync(join(root, name), old, old);
     };
     dir('baton-git-crashed', true);
+    dir(`${INDEX_COPY_PREFIX}crashed`, true); // a capture's copy of the index (temp-index.ts) is swept too
     dir('baton-git-running', false);
     dir('other-old', true);
     writeFileSync(join(outside, 'keep.txt'), 'keep');

@@ -18,7 +18,7 @@ export type DiffAgainst = 'index' | 'work-tree';
  * renames found, submodules left out (listed separately, never descended), and none of the
  * person's diff settings (external diff, textconv, diff.relative) changing what we read.
  */
-function diffArgs(head: string | null, against: DiffAgainst): string[] {
+export function diffArgs(head: string | null, against: DiffAgainst): string[] {
   const args = ['diff', ...(against === 'index' ? ['--cached'] : []), '--find-renames', '--ignore-submodules=all', '--no-ext-diff', '--no-textconv', '--no-relative'];
   return head ? [...args, head] : args; // an unborn branch diffs against the empty tree (the index only)
 }
@@ -49,20 +49,67 @@ export interface ListedPatch {
 
 /**
  * The changed files (`--raw --numstat`) and, when asked, the binary-safe patch (`--binary`,
- * hashed while it streams, kept only up to maxBytes), from one child process (git-batch.ts): the
- * two diffs run side by side, for one fork of this process.
- * The calls go into a batch that may run more (temp-index.ts runs `add` before them).
+ * hashed while it streams, kept only up to maxBytes). With the patch, one git prints both: the
+ * list, one NUL, then the patch, byte for byte what `git diff --binary` alone prints (git's
+ * diff_flush: a separator line ends the list before the patch; with -z it is a NUL). One process
+ * fewer than two side by side, and the tree is compared once. The calls go into a batch that
+ * may run more (temp-index.ts runs `add` before them).
  */
 export function listAndPatchRun(root: string, head: string | null, options: PatchOptions): { calls: GitCall[]; finish: (results: GitResult[]) => ListedPatch } {
-  const collector = patchCollector(options.maxBytes ?? PATCH_MAX_BYTES);
   const against = options.against ?? 'index';
+  const list = ['-z', '--raw', '--numstat'];
+  if (!options.patch) {
+    return {
+      calls: [{ args: [...diffArgs(head, against), ...list] }],
+      finish([listed]) {
+        if (listed!.code !== 0) throw gitFailed('diff --raw', root, listed!.stderr);
+        return { entries: parseRawNumstatZ(listed!.stdout.toString('utf8')), patch: null };
+      },
+    };
+  }
+  const collector = patchCollector(options.maxBytes ?? PATCH_MAX_BYTES);
+  const split = listThenPatch(collector.add);
   return {
-    calls: [{ args: [...diffArgs(head, against), '-z', '--raw', '--numstat'] }, ...(options.patch ? [{ args: patchArgs(head, against), onStdout: collector.add }] : [])],
-    finish([listed, patched]) {
-      if (listed!.code !== 0) throw gitFailed('diff --raw', root, listed!.stderr);
-      if (patched && patched.code !== 0) throw gitFailed('diff --binary', root, patched.stderr);
-      return { entries: parseRawNumstatZ(listed!.stdout.toString('utf8')), patch: patched ? collector.done() : null };
+    calls: [{ args: [...patchArgs(head, against), ...list], onStdout: split.add }],
+    finish([both]) {
+      if (both!.code !== 0) throw gitFailed('diff --raw --binary', root, both!.stderr);
+      const listed = split.list();
+      if (listed === null) throw gitFailed('diff --raw --binary', root, 'its output has no end to the list of changed files before the patch');
+      return { entries: parseRawNumstatZ(listed.toString('utf8')), patch: collector.done() };
     },
+  };
+}
+
+/**
+ * Splits `git diff -z --raw --numstat --binary`'s output as it streams: the list runs up to its
+ * first empty NUL-terminated field (no field of the list is empty: a record or a path), which is
+ * the separator; every byte after it is the patch, handed to `onPatch` untouched. `list()`: the
+ * list's bytes (with its last NUL), empty for an empty diff (git prints nothing), or null when
+ * bytes came and no separator did (not git's format: refused, never guessed).
+ */
+export function listThenPatch(onPatch: (chunk: Buffer) => void): { add: (chunk: Buffer) => void; list: () => Buffer | null } {
+  const listChunks: Buffer[] = [];
+  let listBytes = 0;
+  let inPatch = false;
+  let lastWasNul = false;
+  return {
+    add(chunk) {
+      if (inPatch) return onPatch(chunk);
+      for (let at = chunk.indexOf(0); at !== -1; at = chunk.indexOf(0, at + 1)) {
+        // A NUL right after the one ending the previous field (in this chunk or the last).
+        if ((at === 0 && lastWasNul && listBytes > 0) || (at > 0 && chunk[at - 1] === 0)) {
+          listChunks.push(chunk.subarray(0, at));
+          listBytes += at;
+          inPatch = true;
+          if (at + 1 < chunk.length) onPatch(chunk.subarray(at + 1));
+          return;
+        }
+      }
+      listChunks.push(chunk);
+      listBytes += chunk.length;
+      lastWasNul = chunk.length > 0 ? chunk[chunk.length - 1] === 0 : lastWasNul;
+    },
+    list: () => (inPatch || listBytes === 0 ? Buffer.concat(listChunks, listBytes) : null),
   };
 }
 
@@ -82,7 +129,7 @@ function patchCollector(maxBytes: number): { add: (chunk: Buffer) => void; done:
   };
 }
 
-function patchArgs(head: string | null, against: DiffAgainst): string[] {
+export function patchArgs(head: string | null, against: DiffAgainst): string[] {
   return [
     ...diffArgs(head, against),
     '--binary',

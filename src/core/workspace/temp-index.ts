@@ -25,6 +25,21 @@ export interface IndexWork<T> {
 
 const ADD_ARGS = ['add', '--all', '--ignore-errors'];
 
+/**
+ * A capture's copy of the index goes in a directory of its own, named like a git batch's
+ * (git-spawner.ts) so that one a crashed process left behind is swept by the next host's start.
+ */
+export const INDEX_COPY_PREFIX = 'baton-git-index-';
+
+/**
+ * Removes a copy of the index once its diffs were read: not waited for (the answer does not
+ * depend on it, and under a landing's fsyncs its unlinks queued behind them for ~1.5 ms of a
+ * hosted handoff); a failure leaves it to the sweep.
+ */
+export function removeIndexCopy(dir: string): void {
+  void rm(dir, { recursive: true, force: true }).catch(() => undefined);
+}
+
 export async function withWorkingTreeIndex<T>(
   root: string,
   realIndex: string,
@@ -33,7 +48,7 @@ export async function withWorkingTreeIndex<T>(
   work: () => IndexWork<T>,
   spawner?: GitSpawner,
 ): Promise<T> {
-  const dir = await mkdtemp(join(tmpdir(), 'baton-index-'));
+  const dir = await mkdtemp(join(tmpdir(), INDEX_COPY_PREFIX));
   const env = { GIT_INDEX_FILE: join(dir, 'index') };
   try {
     await copyIndexKeepingMtime(realIndex, env.GIT_INDEX_FILE);
@@ -61,7 +76,7 @@ export async function withWorkingTreeIndex<T>(
     const again = work();
     return again.finish(await runGitBatch(root, again.calls, { env, spawner }));
   } finally {
-    await rm(dir, { recursive: true, force: true });
+    removeIndexCopy(dir);
   }
 }
 

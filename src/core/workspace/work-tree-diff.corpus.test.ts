@@ -1,12 +1,13 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { tmpdir } from 'node:os';
 import { afterAll, describe, expect, it } from 'vitest';
 import { seededRandom } from '../test-support/seeded-random.js';
 import { runGit } from './git.js';
 import { CAPTURE_CONFIG_ARGS } from './line-endings.js';
-import { listAndPatchRun } from './patch.js';
+import { diffArgs, listAndPatchRun, listThenPatch, patchArgs, type DiffAgainst } from './patch.js';
 import { STATUS_ARGS, parseStatusV2 } from './status.js';
-import { withWorkingTreeIndex } from './temp-index.js';
+import { copyIndexKeepingMtime, withWorkingTreeIndex } from './temp-index.js';
 import { cleanupTemp, makeRepo, type TempRepo } from './test-support/repo.js';
 import { diffWorkTreeOnIndexCopy, statusAllowsWorkTreeDiff, workTreeDiffCovers } from './work-tree-diff.js';
 
@@ -122,6 +123,10 @@ async function compare(c: Corpus, where: string): Promise<Taken> {
   const gitDir = join(c.repo.root, '.git');
   const covers = workTreeDiffCovers(report, { config, indexListing: listing.stdout, gitDir, commonDir: gitDir });
   if (report.entries.some((e) => e.untracked)) expect(covers, where).toBe(false);
+  if (head) {
+    await sameAsTwoDiffs(c, head, 'work-tree', where);
+    await sameAsTwoDiffs(c, head, 'index', where);
+  }
   // Where status allows it the diff runs even where the capture does not take it (line endings
   // may convert, an entry is hidden from status), only to count how often the two ways differ there.
   if (!statusAllowsWorkTreeDiff(report)) return 'temp-index';
@@ -138,6 +143,35 @@ async function compare(c: Corpus, where: string): Promise<Taken> {
   expect(direct.patch!.bytes!.equals(full.patch!.bytes!), where).toBe(true);
   expect(warnings, where).toEqual([]);
   return 'direct';
+}
+
+/**
+ * patch.ts's one git for both: its output is the list, one NUL and the patch, and split as it
+ * streams (here one byte at a time too, so every chunk boundary is tried) it gives the same list
+ * and the same patch bytes as the two diffs it replaced, each run alone. On a copy of the index:
+ * a work-tree diff refreshes the index it reads.
+ */
+async function sameAsTwoDiffs(c: Corpus, head: string, against: DiffAgainst, where: string): Promise<void> {
+  const list = ['-z', '--raw', '--numstat'];
+  const copy = join(mkdtempSync(join(tmpdir(), 'baton-corpus-index-')), 'index');
+  let outputs: Buffer[];
+  try {
+    await copyIndexKeepingMtime(join(c.repo.root, '.git', 'index'), copy);
+    const git = async (args: string[]) => (await runGit(c.repo.root, args, undefined, { env: { GIT_INDEX_FILE: copy } })).stdout;
+    outputs = await Promise.all([git([...diffArgs(head, against), ...list]), git(patchArgs(head, against)), git([...patchArgs(head, against), ...list])]);
+  } finally {
+    rmSync(dirname(copy), { recursive: true, force: true });
+  }
+  const [alone, patch, both] = outputs;
+  const at = `${where} (${against})`;
+  expect(both!.equals(alone!.length === 0 ? alone! : Buffer.concat([alone!, Buffer.from([0]), patch!])), at).toBe(true);
+  for (const size of [both!.length || 1, 1, 7]) {
+    const patchChunks: Buffer[] = [];
+    const split = listThenPatch((chunk) => patchChunks.push(chunk));
+    for (let i = 0; i < both!.length; i += size) split.add(both!.subarray(i, i + size));
+    expect(split.list()?.equals(alone!), at).toBe(true);
+    expect(Buffer.concat(patchChunks).equals(patch!), at).toBe(true);
+  }
 }
 
 describe.skipIf(process.platform === 'win32')('HEAD against the working tree equals the temporary index wherever nothing is untracked (issue 20)', () => {

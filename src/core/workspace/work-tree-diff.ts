@@ -1,11 +1,11 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runGitBatch } from './git-batch.js';
 import type { GitSpawner } from './git-spawner.js';
 import { mayConvertLineEndings, type LineEndingSources } from './line-endings.js';
 import type { StatusReport } from './status.js';
-import { copyIndexKeepingMtime, type IndexWork } from './temp-index.js';
+import { copyIndexKeepingMtime, INDEX_COPY_PREFIX, removeIndexCopy, type IndexWork } from './temp-index.js';
 
 /**
  * The capture's short way for the common dirty tree (issue 20): where nothing is untracked, the
@@ -60,7 +60,7 @@ export function statusAllowsWorkTreeDiff(status: StatusReport): boolean {
 
 /** The work's diffs on a copy of the index, or null when any of them failed or said anything on stderr (the caller takes the temporary index). */
 export async function diffWorkTreeOnIndexCopy<T>(root: string, realIndex: string, work: () => IndexWork<T>, spawner?: GitSpawner): Promise<T | null> {
-  const dir = await mkdtemp(join(tmpdir(), 'baton-index-'));
+  const dir = await mkdtemp(join(tmpdir(), INDEX_COPY_PREFIX));
   const env = { GIT_INDEX_FILE: join(dir, 'index') };
   try {
     await copyIndexKeepingMtime(realIndex, env.GIT_INDEX_FILE);
@@ -69,6 +69,6 @@ export async function diffWorkTreeOnIndexCopy<T>(root: string, realIndex: string
     if (results.some((r) => r.code !== 0 || r.stderr !== '')) return null;
     return run.finish(results);
   } finally {
-    await rm(dir, { recursive: true, force: true });
+    removeIndexCopy(dir);
   }
 }
