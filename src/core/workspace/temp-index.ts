@@ -1,3 +1,4 @@
+import { rmdirSync, rmSync } from 'node:fs';
 import { copyFile, mkdtemp, rm, stat, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,14 +31,24 @@ const ADD_ARGS = ['add', '--all', '--ignore-errors'];
  * (git-spawner.ts) so that one a crashed process left behind is swept by the next host's start.
  */
 export const INDEX_COPY_PREFIX = 'baton-git-index-';
+/** The copy's name in that directory. */
+export const INDEX_COPY_FILE = 'index';
 
 /**
- * Removes a copy of the index once its diffs were read: not waited for (the answer does not
- * depend on it, and under a landing's fsyncs its unlinks queued behind them for ~1.5 ms of a
- * hosted handoff); a failure leaves it to the sweep.
+ * Removes a copy of the index once its diffs were read. Its directory holds the copy alone, so
+ * that is two synchronous calls, not fs.promises.rm's walk through the thread pool, where under a
+ * hosted landing's fsyncs it queued behind them (~1.4 ms of every dirty capture in a host). The
+ * process may exit right after the capture (the CLI), so the removal is done here, not left
+ * running. Anything else in the directory (a lock a killed git left): removed in the background,
+ * and a leftover is swept by the next host's start.
  */
 export function removeIndexCopy(dir: string): void {
-  void rm(dir, { recursive: true, force: true }).catch(() => undefined);
+  try {
+    rmSync(join(dir, INDEX_COPY_FILE), { force: true });
+    rmdirSync(dir);
+  } catch {
+    void rm(dir, { recursive: true, force: true }).catch(() => undefined);
+  }
 }
 
 export async function withWorkingTreeIndex<T>(
@@ -49,7 +60,7 @@ export async function withWorkingTreeIndex<T>(
   spawner?: GitSpawner,
 ): Promise<T> {
   const dir = await mkdtemp(join(tmpdir(), INDEX_COPY_PREFIX));
-  const env = { GIT_INDEX_FILE: join(dir, 'index') };
+  const env = { GIT_INDEX_FILE: join(dir, INDEX_COPY_FILE) };
   try {
     await copyIndexKeepingMtime(realIndex, env.GIT_INDEX_FILE);
     // `add`, then the work's commands side by side, in one child process (git-batch.ts): one fork

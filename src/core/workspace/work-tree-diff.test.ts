@@ -1,11 +1,11 @@
-import { chmodSync, readFileSync, statSync, utimesSync, writeFileSync, mkdirSync } from 'node:fs';
+import { chmodSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { captureWorkspaceWithPatch } from './capture.js';
 import { GitSpawner } from './git-spawner.js';
 import { listAndPatchRun } from './patch.js';
-import { withWorkingTreeIndex } from './temp-index.js';
-import { cleanupTemp, git, makeRepo, type TempRepo } from './test-support/repo.js';
+import { INDEX_COPY_FILE, INDEX_COPY_PREFIX, removeIndexCopy, withWorkingTreeIndex } from './temp-index.js';
+import { cleanupTemp, git, makeRepo, tempDir, type TempRepo } from './test-support/repo.js';
 
 const spawner = new GitSpawner().start();
 afterAll(() => {
@@ -145,5 +145,38 @@ describe.skipIf(process.platform === 'win32')('capture: HEAD against the work tr
   it('gives the same snapshot with and without the host spawner', async () => {
     const repo = trackedChanges();
     expect(stable(await captureWorkspaceWithPatch(repo.root, { spawner }))).toEqual(stable(await captureWorkspaceWithPatch(repo.root)));
+  });
+});
+
+describe('the copies of the index a capture diffs on', () => {
+  /** Runs `body` with os.tmpdir() pointing at a directory of its own; answers the index copies left there (a host's batch directories go in the background: git-spawner.ts). */
+  async function leftIn(body: () => Promise<unknown>): Promise<string[]> {
+    const own = tempDir('baton-index-copies-');
+    const before = process.env.TMPDIR;
+    process.env.TMPDIR = own;
+    try {
+      await body();
+    } finally {
+      if (before === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = before;
+    }
+    return readdirSync(own).filter((name) => name.startsWith(INDEX_COPY_PREFIX));
+  }
+
+  it('are gone when the capture returns, both ways (a CLI may exit right after it)', async () => {
+    const repo = trackedChanges();
+    for (const options of [{ spawner }, {}]) expect(await leftIn(() => captureWorkspaceWithPatch(repo.root, options))).toEqual([]);
+    repo.write('untracked.txt', 'new\n'); // the temporary index's way
+    for (const options of [{ spawner }, {}]) expect(await leftIn(() => captureWorkspaceWithPatch(repo.root, options))).toEqual([]);
+  });
+
+  it('one holding more than the copy (a lock a killed git left) is still removed, in the background', async () => {
+    const own = tempDir('baton-index-copies-');
+    const dir = join(own, `${INDEX_COPY_PREFIX}killed`);
+    mkdirSync(dir);
+    writeFileSync(join(dir, INDEX_COPY_FILE), 'copy');
+    writeFileSync(join(dir, `${INDEX_COPY_FILE}.lock`), 'lock');
+    removeIndexCopy(dir);
+    await expect.poll(() => readdirSync(own), { timeout: 5_000 }).toEqual([]);
   });
 });

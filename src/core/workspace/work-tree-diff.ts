@@ -5,7 +5,7 @@ import { runGitBatch } from './git-batch.js';
 import type { GitSpawner } from './git-spawner.js';
 import { mayConvertLineEndings, type LineEndingSources } from './line-endings.js';
 import type { StatusReport } from './status.js';
-import { copyIndexKeepingMtime, INDEX_COPY_PREFIX, removeIndexCopy, type IndexWork } from './temp-index.js';
+import { copyIndexKeepingMtime, INDEX_COPY_FILE, INDEX_COPY_PREFIX, removeIndexCopy, type IndexWork } from './temp-index.js';
 
 /**
  * The capture's short way for the common dirty tree (issue 20): where nothing is untracked, the
@@ -61,7 +61,7 @@ export function statusAllowsWorkTreeDiff(status: StatusReport): boolean {
 /** The work's diffs on a copy of the index, or null when any of them failed or said anything on stderr (the caller takes the temporary index). */
 export async function diffWorkTreeOnIndexCopy<T>(root: string, realIndex: string, work: () => IndexWork<T>, spawner?: GitSpawner): Promise<T | null> {
   const dir = await mkdtemp(join(tmpdir(), INDEX_COPY_PREFIX));
-  const env = { GIT_INDEX_FILE: join(dir, 'index') };
+  const env = { GIT_INDEX_FILE: join(dir, INDEX_COPY_FILE) };
   try {
     await copyIndexKeepingMtime(realIndex, env.GIT_INDEX_FILE);
     const run = work();
