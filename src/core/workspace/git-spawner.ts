@@ -40,7 +40,7 @@ const quote = (arg: string) => `'${arg.replaceAll("'", "'\\''")}'`;
 const UNCARRIABLE = /[\n\r\0]/;
 
 /** The batches' temporary directories: `baton-git-XXXXXX` under the temporary root. */
-const DIR_PREFIX = 'baton-git-';
+export const BATCH_DIR_PREFIX = 'baton-git-';
 
 /** A batch directory older than this was left by a host that crashed (a batch lasts seconds). */
 export const STALE_BATCH_DIR_MS = 60 * 60 * 1000;
@@ -135,7 +135,7 @@ export class GitSpawner {
     // own directory and through CDPATH, where a spawn resolves it from the host's.
     if (!isAbsolute(cwd) || UNCARRIABLE.test(cwd) || argsList.some((args) => args.some((a) => UNCARRIABLE.test(a)))) return null;
     // No temporary directory (TMPDIR missing, full, not writable): the caller's spawn runs it.
-    const dir = makeBatchDir(join(this.tempRoot(), DIR_PREFIX));
+    const dir = makeBatchDir(join(this.tempRoot(), BATCH_DIR_PREFIX));
     if (dir === null) return null;
     try {
       // The shell as it is now (after the await): one that died meanwhile is replaced here.
@@ -281,7 +281,7 @@ export async function sweepStaleBatchDirs(root: string, now = Date.now()): Promi
   const names = await readdir(root).catch(() => [] as string[]);
   await Promise.all(
     names
-      .filter((name) => name.startsWith(DIR_PREFIX))
+      .filter((name) => name.startsWith(BATCH_DIR_PREFIX))
       .map(async (name) => {
         const path = join(root, name);
         const stats = await lstat(path).catch(() => null);

@@ -28,6 +28,15 @@ describe('listThenPatch: `git diff -z --raw --numstat --binary` split into its l
     expect(out.patch.length).toBe(0);
   });
 
+  it('empty pieces anywhere change nothing', () => {
+    const patch: Buffer[] = [];
+    const splitter = listThenPatch((chunk) => patch.push(chunk));
+    const empty = Buffer.alloc(0);
+    for (const piece of [empty, RAW, empty, NUMSTAT, empty, '\0', empty, PATCH, empty]) splitter.add(typeof piece === 'string' ? Buffer.from(piece, 'binary') : piece);
+    expect(splitter.list()?.toString('binary')).toBe(RAW + NUMSTAT);
+    expect(Buffer.concat(patch).toString('binary')).toBe(PATCH);
+  });
+
   it('an empty diff: an empty list and an empty patch', () => {
     expect(split(Buffer.alloc(0), 1)).toEqual({ list: Buffer.alloc(0), patch: Buffer.alloc(0) });
   });
@@ -37,13 +46,14 @@ describe('listThenPatch: `git diff -z --raw --numstat --binary` split into its l
     ['a list cut mid-record', RAW.slice(0, 20)],
     ['a patch with no list before it', PATCH.replaceAll('\0', '')],
     ['one NUL', '\0'],
+    ['a NUL first, then what would pass for a separator', '\0\0diff --git\n'],
   ])('%s is refused (null), never guessed', (_name, text) => {
     for (const size of sizes) expect(split(Buffer.from(text, 'binary'), size).list).toBeNull();
   });
 
   it('a separator at a piece boundary: the piece that starts with it hands over only what follows', () => {
-    const splitter = listThenPatch((chunk) => patch.push(chunk));
     const patch: Buffer[] = [];
+    const splitter = listThenPatch((chunk) => patch.push(chunk));
     splitter.add(Buffer.from('1\t1\ta.txt\0', 'binary'));
     splitter.add(Buffer.from('\0diff', 'binary'));
     splitter.add(Buffer.from(' --git\n', 'binary'));

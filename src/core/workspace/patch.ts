@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { gitFailed } from './errors.js';
-import type { GitResult } from './git.js';
+import { GIT_MAX_BUFFER_BYTES, type GitResult } from './git.js';
 import type { GitCall } from './git-batch.js';
 import { parseRawNumstatZ, type DiffEntry } from './diff-list.js';
 
@@ -19,7 +19,8 @@ export type DiffAgainst = 'index' | 'work-tree';
  * person's diff settings (external diff, textconv, diff.relative) changing what we read.
  */
 export function diffArgs(head: string | null, against: DiffAgainst): string[] {
-  const args = ['diff', ...(against === 'index' ? ['--cached'] : []), '--find-renames', '--ignore-submodules=all', '--no-ext-diff', '--no-textconv', '--no-relative'];
+  // The algorithm too: the list's line counts are the stored patch's (diff.algorithm would change both apart).
+  const args = ['diff', ...(against === 'index' ? ['--cached'] : []), '--find-renames', '--ignore-submodules=all', '--no-ext-diff', '--no-textconv', '--no-relative', '--diff-algorithm=myers'];
   return head ? [...args, head] : args; // an unborn branch diffs against the empty tree (the index only)
 }
 
@@ -83,21 +84,25 @@ export function listAndPatchRun(root: string, head: string | null, options: Patc
 /**
  * Splits `git diff -z --raw --numstat --binary`'s output as it streams: the list runs up to its
  * first empty NUL-terminated field (no field of the list is empty: a record or a path), which is
- * the separator; every byte after it is the patch, handed to `onPatch` untouched. `list()`: the
+ * the separator; every byte after it is the patch, handed to `onPatch` untouched. git prints the
+ * separator only after a list, so output that starts with a NUL is not its format. `list()`: the
  * list's bytes (with its last NUL), empty for an empty diff (git prints nothing), or null when
- * bytes came and no separator did (not git's format: refused, never guessed).
+ * bytes came and no separator did, or a NUL came first (refused, never guessed).
  */
 export function listThenPatch(onPatch: (chunk: Buffer) => void): { add: (chunk: Buffer) => void; list: () => Buffer | null } {
   const listChunks: Buffer[] = [];
   let listBytes = 0;
   let inPatch = false;
   let lastWasNul = false;
+  let refused = false;
   return {
     add(chunk) {
       if (inPatch) return onPatch(chunk);
+      if (listBytes === 0 && chunk[0] === 0) refused = true;
+      if (refused) return;
       for (let at = chunk.indexOf(0); at !== -1; at = chunk.indexOf(0, at + 1)) {
         // A NUL right after the one ending the previous field (in this chunk or the last).
-        if ((at === 0 && lastWasNul && listBytes > 0) || (at > 0 && chunk[at - 1] === 0)) {
+        if ((at === 0 && lastWasNul) || (at > 0 && chunk[at - 1] === 0)) {
           listChunks.push(chunk.subarray(0, at));
           listBytes += at;
           inPatch = true;
@@ -107,9 +112,11 @@ export function listThenPatch(onPatch: (chunk: Buffer) => void): { add: (chunk: 
       }
       listChunks.push(chunk);
       listBytes += chunk.length;
+      // A list is a few bytes a changed file: one past a git output's own bound is not a list.
+      if (listBytes > GIT_MAX_BUFFER_BYTES) refused = true;
       lastWasNul = chunk.length > 0 ? chunk[chunk.length - 1] === 0 : lastWasNul;
     },
-    list: () => (inPatch || listBytes === 0 ? Buffer.concat(listChunks, listBytes) : null),
+    list: () => (refused ? null : inPatch || listBytes === 0 ? Buffer.concat(listChunks, listBytes) : null),
   };
 }
 
@@ -137,7 +144,6 @@ export function patchArgs(head: string | null, against: DiffAgainst): string[] {
     '--no-color',
     '--src-prefix=a/',
     '--dst-prefix=b/',
-    '--diff-algorithm=myers',
     '--unified=3',
     '--inter-hunk-context=0',
   ];

@@ -6,7 +6,7 @@ import type { WorkspaceWarning } from '../../shared/workspace.js';
 import { gitFailed } from './errors.js';
 import { runGit, type GitResult } from './git.js';
 import { runGitBatch, type GitCall } from './git-batch.js';
-import type { GitSpawner } from './git-spawner.js';
+import { BATCH_DIR_PREFIX, type GitSpawner } from './git-spawner.js';
 
 /**
  * Runs `work` with a private index that holds the whole working tree (tracked changes and
@@ -30,7 +30,7 @@ const ADD_ARGS = ['add', '--all', '--ignore-errors'];
  * A capture's copy of the index goes in a directory of its own, named like a git batch's
  * (git-spawner.ts) so that one a crashed process left behind is swept by the next host's start.
  */
-export const INDEX_COPY_PREFIX = 'baton-git-index-';
+export const INDEX_COPY_PREFIX = `${BATCH_DIR_PREFIX}index-`;
 /** The copy's name in that directory. */
 export const INDEX_COPY_FILE = 'index';
 
@@ -63,9 +63,9 @@ export async function withWorkingTreeIndex<T>(
   const env = { GIT_INDEX_FILE: join(dir, INDEX_COPY_FILE) };
   try {
     await copyIndexKeepingMtime(realIndex, env.GIT_INDEX_FILE);
-    // `add`, then the work's commands side by side, in one child process (git-batch.ts): one fork
-    // of this process, none in a host whose long-lived shell (`spawner`) runs it. Their results
-    // count only when the add did; otherwise they run again below.
+    // `add`, then the work's commands, in one child process (git-batch.ts): one fork of this
+    // process, none in a host whose long-lived shell (`spawner`) runs it. Their results count only
+    // when the add did; otherwise they run again below.
     const first = work();
     const [firstAdded, ...results] = await runGitBatch(root, [{ args: ADD_ARGS }, ...first.calls], { env, firstAlone: true, spawner });
     let added = firstAdded!;

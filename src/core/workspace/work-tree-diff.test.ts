@@ -1,4 +1,5 @@
 import { chmodSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { captureWorkspaceWithPatch } from './capture.js';
@@ -148,13 +149,14 @@ describe.skipIf(process.platform === 'win32')('capture: HEAD against the work tr
   });
 });
 
-describe('the copies of the index a capture diffs on', () => {
+describe.skipIf(process.platform === 'win32')('the copies of the index a capture diffs on', () => {
   /** Runs `body` with os.tmpdir() pointing at a directory of its own; answers the index copies left there (a host's batch directories go in the background: git-spawner.ts). */
   async function leftIn(body: () => Promise<unknown>): Promise<string[]> {
     const own = tempDir('baton-index-copies-');
     const before = process.env.TMPDIR;
     process.env.TMPDIR = own;
     try {
+      expect(tmpdir()).toBe(own); // else this would check a directory nothing was put in
       await body();
     } finally {
       if (before === undefined) delete process.env.TMPDIR;
@@ -178,5 +180,20 @@ describe('the copies of the index a capture diffs on', () => {
     writeFileSync(join(dir, `${INDEX_COPY_FILE}.lock`), 'lock');
     removeIndexCopy(dir);
     await expect.poll(() => readdirSync(own), { timeout: 5_000 }).toEqual([]);
+  });
+});
+
+describe('the line counts of the changed files', () => {
+  it("are the stored patch's, whatever diff.algorithm the person set, with the patch or without it", async () => {
+    const repo = makeRepo();
+    // Counted 3 added / 2 deleted by myers (the patch's algorithm), 4 / 3 by histogram.
+    repo.write('f.txt', 'c\nc\na\n{\nc\na\nc\n');
+    repo.commitAll('start');
+    repo.write('f.txt', 'c\na\na\na\nc\ny\na\nc\n');
+    git(repo.root, 'config', 'diff.algorithm', 'histogram');
+    for (const patch of [true, false]) {
+      const { snapshot } = await captureWorkspaceWithPatch(repo.root, { spawner, patch });
+      expect(snapshot.git!.files.map((f) => [f.path, f.additions, f.deletions]), `patch: ${patch}`).toEqual([['f.txt', 3, 2]]);
+    }
   });
 });

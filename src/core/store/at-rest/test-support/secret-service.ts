@@ -168,7 +168,12 @@ export const DAEMON_VANISHED = 'Message recipient disconnected from message bus 
  * the daemon left mid-call and a daemon exit was recorded after `exitsBefore`. Returns that exit.
  */
 export async function daemonVanished(service: SecretService, errorText: string, exitsBefore: number): Promise<DaemonExit | null> {
-  return errorText.includes(DAEMON_VANISHED) || errorText.includes(DAEMON_SESSION_LOST) ? service.daemonExitedSince(exitsBefore) : null;
+  return saysDaemonVanished(errorText) ? service.daemonExitedSince(exitsBefore) : null;
+}
+
+/** The text is a keychain client's answer when the daemon died under it (DAEMON_VANISHED or DAEMON_SESSION_LOST). */
+export function saysDaemonVanished(errorText: string): boolean {
+  return errorText.includes(DAEMON_VANISHED) || errorText.includes(DAEMON_SESSION_LOST);
 }
 
 /**
