@@ -8,13 +8,6 @@ import { runGit, type GitResult } from './git.js';
 import { runGitBatch, type GitCall } from './git-batch.js';
 import { BATCH_DIR_PREFIX, type GitSpawner } from './git-spawner.js';
 
-/**
- * Runs `work` with a private index that holds the whole working tree (tracked changes and
- * untracked, non-ignored files), so one `git diff --cached` yields every change including new
- * files. The person's own index is never written: we copy it (keeping its stat cache, so only
- * changed files are re-hashed) and point GIT_INDEX_FILE at the copy. `git add` does write the
- * new blobs into the object database; they are unreferenced and git's gc collects them.
- */
 /** git add's words for a file it could not read (exit 1 with --ignore-errors, the rest added). */
 const UNREADABLE_FILE = /unable to (index|read|stat)|Permission denied/;
 
@@ -32,7 +25,25 @@ const ADD_ARGS = ['add', '--all', '--ignore-errors'];
  */
 export const INDEX_COPY_PREFIX = `${BATCH_DIR_PREFIX}index-`;
 /** The copy's name in that directory. */
-export const INDEX_COPY_FILE = 'index';
+const INDEX_COPY_FILE = 'index';
+
+/** GIT_INDEX_FILE pointing at a private copy of an index. */
+export type IndexCopyEnv = { GIT_INDEX_FILE: string };
+
+/**
+ * Runs `body` on a copy of `realIndex` (copyIndexKeepingMtime) in a private directory, removed
+ * when it is done (removeIndexCopy), whatever it answers or throws.
+ */
+export async function onIndexCopy<T>(realIndex: string, body: (env: IndexCopyEnv) => Promise<T>): Promise<T> {
+  const dir = await mkdtemp(join(tmpdir(), INDEX_COPY_PREFIX));
+  const env = { GIT_INDEX_FILE: join(dir, INDEX_COPY_FILE) };
+  try {
+    await copyIndexKeepingMtime(realIndex, env.GIT_INDEX_FILE);
+    return await body(env);
+  } finally {
+    removeIndexCopy(dir);
+  }
+}
 
 /**
  * Removes a copy of the index once its diffs were read. Its directory holds the copy alone, so
@@ -42,7 +53,7 @@ export const INDEX_COPY_FILE = 'index';
  * running. Anything else in the directory (a lock a killed git left): removed in the background,
  * and a leftover is swept by the next host's start.
  */
-export function removeIndexCopy(dir: string): void {
+function removeIndexCopy(dir: string): void {
   try {
     rmSync(join(dir, INDEX_COPY_FILE), { force: true });
     rmdirSync(dir);
@@ -51,6 +62,13 @@ export function removeIndexCopy(dir: string): void {
   }
 }
 
+/**
+ * Runs `work` with a private index that holds the whole working tree (tracked changes and
+ * untracked, non-ignored files), so one `git diff --cached` yields every change including new
+ * files. The person's own index is never written: we copy it (keeping its stat cache, so only
+ * changed files are re-hashed) and point GIT_INDEX_FILE at the copy. `git add` does write the
+ * new blobs into the object database; they are unreferenced and git's gc collects them.
+ */
 export async function withWorkingTreeIndex<T>(
   root: string,
   realIndex: string,
@@ -59,10 +77,7 @@ export async function withWorkingTreeIndex<T>(
   work: () => IndexWork<T>,
   spawner?: GitSpawner,
 ): Promise<T> {
-  const dir = await mkdtemp(join(tmpdir(), INDEX_COPY_PREFIX));
-  const env = { GIT_INDEX_FILE: join(dir, INDEX_COPY_FILE) };
-  try {
-    await copyIndexKeepingMtime(realIndex, env.GIT_INDEX_FILE);
+  return onIndexCopy(realIndex, async (env) => {
     // `add`, then the work's commands, in one child process (git-batch.ts): one fork of this
     // process, none in a host whose long-lived shell (`spawner`) runs it. Their results count only
     // when the add did; otherwise they run again below.
@@ -86,9 +101,7 @@ export async function withWorkingTreeIndex<T>(
     addWarnings(added, warnings);
     const again = work();
     return again.finish(await runGitBatch(root, again.calls, { env, spawner }));
-  } finally {
-    removeIndexCopy(dir);
-  }
+  });
 }
 
 /** --ignore-errors: an unreadable file is left out of the patch and named in a warning. */

@@ -1,13 +1,12 @@
-import { chmodSync, existsSync, mkdtempSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { tmpdir } from 'node:os';
 import { afterAll, describe, expect, it } from 'vitest';
 import { seededRandom } from '../test-support/seeded-random.js';
 import { runGit } from './git.js';
 import { CAPTURE_CONFIG_ARGS } from './line-endings.js';
 import { diffArgs, listAndPatchRun, listThenPatch, patchArgs, type DiffAgainst } from './patch.js';
 import { STATUS_ARGS, parseStatusV2 } from './status.js';
-import { copyIndexKeepingMtime, withWorkingTreeIndex } from './temp-index.js';
+import { onIndexCopy, withWorkingTreeIndex } from './temp-index.js';
 import { cleanupTemp, makeRepo, type TempRepo } from './test-support/repo.js';
 import { diffWorkTreeOnIndexCopy, statusAllowsWorkTreeDiff, workTreeDiffCovers } from './work-tree-diff.js';
 
@@ -153,15 +152,10 @@ async function compare(c: Corpus, where: string): Promise<Taken> {
  */
 async function sameAsTwoDiffs(c: Corpus, head: string, against: DiffAgainst, where: string): Promise<void> {
   const list = ['-z', '--raw', '--numstat'];
-  const copy = join(mkdtempSync(join(tmpdir(), 'baton-corpus-index-')), 'index');
-  let outputs: Buffer[];
-  try {
-    await copyIndexKeepingMtime(join(c.repo.root, '.git', 'index'), copy);
-    const git = async (args: string[]) => (await runGit(c.repo.root, args, undefined, { env: { GIT_INDEX_FILE: copy } })).stdout;
-    outputs = await Promise.all([git([...diffArgs(head, against), ...list]), git(patchArgs(head, against)), git([...patchArgs(head, against), ...list])]);
-  } finally {
-    rmSync(dirname(copy), { recursive: true, force: true });
-  }
+  const outputs = await onIndexCopy(join(c.repo.root, '.git', 'index'), (env) => {
+    const git = async (args: string[]) => (await runGit(c.repo.root, args, undefined, { env })).stdout;
+    return Promise.all([git([...diffArgs(head, against), ...list]), git(patchArgs(head, against)), git([...patchArgs(head, against), ...list])]);
+  });
   const [alone, patch, both] = outputs;
   const at = `${where} (${against})`;
   expect(both!.equals(alone!.length === 0 ? alone! : Buffer.concat([alone!, Buffer.from([0]), patch!])), at).toBe(true);

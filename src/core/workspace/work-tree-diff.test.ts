@@ -1,11 +1,11 @@
-import { chmodSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync, mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { captureWorkspaceWithPatch } from './capture.js';
 import { GitSpawner } from './git-spawner.js';
 import { listAndPatchRun } from './patch.js';
-import { INDEX_COPY_FILE, INDEX_COPY_PREFIX, removeIndexCopy, withWorkingTreeIndex } from './temp-index.js';
+import { INDEX_COPY_PREFIX, onIndexCopy, withWorkingTreeIndex } from './temp-index.js';
 import { cleanupTemp, git, makeRepo, tempDir, type TempRepo } from './test-support/repo.js';
 
 const spawner = new GitSpawner().start();
@@ -173,13 +173,14 @@ describe.skipIf(process.platform === 'win32')('the copies of the index a capture
   });
 
   it('one holding more than the copy (a lock a killed git left) is still removed, in the background', async () => {
-    const own = tempDir('baton-index-copies-');
-    const dir = join(own, `${INDEX_COPY_PREFIX}killed`);
-    mkdirSync(dir);
-    writeFileSync(join(dir, INDEX_COPY_FILE), 'copy');
-    writeFileSync(join(dir, `${INDEX_COPY_FILE}.lock`), 'lock');
-    removeIndexCopy(dir);
-    await expect.poll(() => readdirSync(own), { timeout: 5_000 }).toEqual([]);
+    const repo = trackedChanges();
+    let copyDir = '';
+    await onIndexCopy(join(repo.root, '.git', 'index'), async ({ GIT_INDEX_FILE }) => {
+      copyDir = dirname(GIT_INDEX_FILE);
+      writeFileSync(`${GIT_INDEX_FILE}.lock`, 'lock');
+    });
+    expect(copyDir).not.toBe('');
+    await expect.poll(() => existsSync(copyDir), { timeout: 5_000 }).toBe(false);
   });
 });
 

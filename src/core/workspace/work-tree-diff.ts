@@ -1,11 +1,8 @@
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { runGitBatch } from './git-batch.js';
 import type { GitSpawner } from './git-spawner.js';
 import { mayConvertLineEndings, type LineEndingSources } from './line-endings.js';
 import type { StatusReport } from './status.js';
-import { copyIndexKeepingMtime, INDEX_COPY_FILE, INDEX_COPY_PREFIX, removeIndexCopy, type IndexWork } from './temp-index.js';
+import { onIndexCopy, type IndexWork } from './temp-index.js';
 
 /**
  * The capture's short way for the common dirty tree (issue 20): where nothing is untracked, the
@@ -60,15 +57,10 @@ export function statusAllowsWorkTreeDiff(status: StatusReport): boolean {
 
 /** The work's diffs on a copy of the index, or null when any of them failed or said anything on stderr (the caller takes the temporary index). */
 export async function diffWorkTreeOnIndexCopy<T>(root: string, realIndex: string, work: () => IndexWork<T>, spawner?: GitSpawner): Promise<T | null> {
-  const dir = await mkdtemp(join(tmpdir(), INDEX_COPY_PREFIX));
-  const env = { GIT_INDEX_FILE: join(dir, INDEX_COPY_FILE) };
-  try {
-    await copyIndexKeepingMtime(realIndex, env.GIT_INDEX_FILE);
+  return onIndexCopy(realIndex, async (env) => {
     const run = work();
     const results = await runGitBatch(root, run.calls, { env, spawner });
     if (results.some((r) => r.code !== 0 || r.stderr !== '')) return null;
     return run.finish(results);
-  } finally {
-    removeIndexCopy(dir);
-  }
+  });
 }
