@@ -1,15 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { z } from 'zod';
-import { builtOnFirstUse } from '../../../shared/built-on-first-use.js';
 import type { DurableFs } from '../../fs/durable-fs.js';
 import { createFileAtomic, writeFileAtomic } from '../../fs/write-file-atomic.js';
 import { StoreError, errnoOf, fromFsError } from '../errors.js';
 import { ARCHIVED_DIR, ENCRYPTION_FILE, EVENTS_FILE, FILE_MODE, RECEIPTS_DIR, SESSIONS_DIR } from '../layout.js';
 import { dataKeyOf, newDataKey, type DataKey } from './aead.js';
 import { AtRestCipher } from './at-rest-cipher.js';
-import { KEY_ACCOUNT_PATTERN, type KeyStore } from './key-store.js';
-import { heldPassphraseKey, ScryptParams } from './passphrase.js';
+import type { KeyStore } from './key-store.js';
+import { heldPassphraseKey } from './passphrase.js';
+import { parseAtRestSettings, type AtRestSettings, type EncryptionState, type KeyRef } from './settings-file.js';
 
 /**
  * encryption.json at the top of the data directory says the store is encrypted and which keychain
@@ -18,28 +17,7 @@ import { heldPassphraseKey, ScryptParams } from './passphrase.js';
  */
 export { ENCRYPTION_FILE };
 
-const KeyRef = builtOnFirstUse(() => z.strictObject({ account: z.string().regex(KEY_ACCOUNT_PATTERN), keyId: z.string().regex(/^[0-9a-f]{16}$/) }));
-const EncryptionState = builtOnFirstUse(() => z.strictObject({
-  version: z.literal(1),
-  mode: z.literal('keyring'),
-  key: KeyRef,
-  /** Keys being rotated away from: still read, never written, until the last file has moved (`baton key rotate`). */
-  previous: z.array(KeyRef).default([]),
-  enabledAt: z.string(),
-}));
-export type EncryptionState = z.infer<typeof EncryptionState>;
-export type KeyRef = z.infer<typeof KeyRef>;
-/** Passphrase mode (passphrase.ts): the key is derived with scrypt and held only by a running host; the file keeps the salt, parameters and key id (the check value), never the key. */
-const PassphraseState = builtOnFirstUse(() => z.strictObject({
-  version: z.literal(1),
-  mode: z.literal('passphrase'),
-  kdf: ScryptParams,
-  key: z.strictObject({ keyId: KeyRef.shape.keyId }),
-  enabledAt: z.string(),
-}));
-export type PassphraseState = z.infer<typeof PassphraseState>;
-const AtRestSettings = builtOnFirstUse(() => z.discriminatedUnion('mode', [EncryptionState, PassphraseState]));
-export type AtRestSettings = z.infer<typeof AtRestSettings>;
+export type { AtRestSettings, EncryptionState, KeyRef, PassphraseState } from './settings-file.js';
 /** What the status line says holds a passphrase-mode key. */
 export const PASSPHRASE_KEY_STORE = 'memory of the running Baton host (passphrase)';
 
@@ -76,9 +54,9 @@ export async function readAtRestSettings(fs: DurableFs, root: string): Promise<A
   } catch {
     throw new StoreError('KEY_UNAVAILABLE', `${path} is not valid JSON: this store is encrypted and Baton cannot tell which key opens it. Restore the file from a backup; nothing was written.`, path);
   }
-  const parsed = AtRestSettings.safeParse(raw);
-  if (!parsed.success) throw new StoreError('KEY_UNAVAILABLE', `${path} is not a valid encryption settings file (${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}). Restore it from a backup; nothing was written.`, path);
-  return parsed.data;
+  const parsed = parseAtRestSettings(raw);
+  if (!parsed.ok) throw new StoreError('KEY_UNAVAILABLE', `${path} is not a valid encryption settings file (${parsed.issues.join('; ')}). Restore it from a backup; nothing was written.`, path);
+  return parsed.settings;
 }
 
 export async function writeEncryptionState(fs: DurableFs, root: string, state: AtRestSettings): Promise<void> {

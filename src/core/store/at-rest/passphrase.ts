@@ -1,10 +1,9 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { join, resolve } from 'node:path';
-import { z } from 'zod';
-import { builtOnFirstUse } from '../../../shared/built-on-first-use.js';
 import { StoreError } from '../errors.js';
-import { deriveKey, SCRYPT_LOG_N, SCRYPT_MAX_LOG_N } from '../../lifecycle/bundle-crypt.js';
+import { deriveKey, SCRYPT_LOG_N } from '../../lifecycle/bundle-crypt.js';
 import { dataKeyOf, type DataKey } from './aead.js';
+import type { ScryptParams } from './settings-file.js';
 
 /**
  * Passphrase mode, for a machine with no secret store: the data key is derived from a passphrase
@@ -19,16 +18,6 @@ export const SALT_BYTES = 16;
 export const MIN_PASSPHRASE_CHARS = 8;
 /** Longest passphrase read from a terminal, descriptor or stdin. */
 export const MAX_PASSPHRASE_BYTES = 1024;
-
-export const ScryptParams = builtOnFirstUse(() => z.strictObject({
-  name: z.literal('scrypt'),
-  salt: z.string().regex(/^[A-Za-z0-9+/]{22}==$/, 'expected base64 of 16 bytes'),
-  /** Cost 2^logN; bounded so a forged settings file cannot make a host allocate gigabytes. */
-  logN: z.number().int().min(14).max(SCRYPT_MAX_LOG_N),
-  r: z.literal(8),
-  p: z.literal(1),
-}));
-export type ScryptParams = z.infer<typeof ScryptParams>;
 
 export function newScryptParams(): ScryptParams {
   return { name: 'scrypt', salt: randomBytes(SALT_BYTES).toString('base64'), logN: SCRYPT_LOG_N, r: 8, p: 1 };
