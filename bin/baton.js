@@ -28,8 +28,15 @@ async function run() {
   // `baton resume` alone, the picker: its first screen from a running host through a small bundle
   // (issue 15); it declines (false) without a terminal or a host, and the resume bundle runs. No
   // socket file, no host: the bundle is not even compiled (bin/host-socket.js).
-  if (process.argv[2] === 'resume' && process.argv.length === 3 && require('./host-socket.js').hostMayRun() && pickerIsBuilt()) {
-    if (await compilePicker().cli.tryHostedPicker(process.argv, () => compileResume().cli)) return;
+  if (process.argv[2] === 'resume') {
+    const { hostMayRun, storeMayBeEncrypted } = require('./host-socket.js');
+    if (process.argv.length === 3 && hostMayRun() && pickerIsBuilt()) {
+      if (await compilePicker().cli.tryHostedPicker(process.argv, () => compileResume().cli)) return;
+    }
+    // No host answered: the resume bundle opens the store itself. An encrypted store's keychain
+    // read starts now and overlaps that bundle's compile and the index's read, as a listing's does
+    // (issue 17 with issue 15's picker target).
+    if (storeMayBeEncrypted() && fastListIsBuilt()) await loadFastList().startStoreKeyReads();
   }
   let argv = process.argv;
   // `baton handoff --messages FILE` asks a running host to land and take the session through a

@@ -51,8 +51,9 @@ export async function tryFastList(argv: readonly string[]): Promise<boolean> {
 }
 
 /**
- * No host answered: the list bundle opens the store itself. bin/baton.js calls this before it
- * compiles that bundle, so an encrypted store's keychain read runs during the compile (issue 17).
+ * No host answered: the list bundle (or `baton resume`'s) opens the store itself. bin/baton.js
+ * calls this before it compiles that bundle, so an encrypted store's keychain read runs during the
+ * compile (issue 17).
  * The key store's module is initialised here only, not on the hosted path.
  */
 export async function startStoreKeyReads(): Promise<void> {

@@ -134,7 +134,7 @@ describe('a warm baton list --json without a host', () => {
     expect(Number(await readFile(counted, 'utf8'))).toBe(floor);
   }, 60_000);
 
-  it('without a host\'s socket compiles the list bundle alone; with an encryption.json, the fast-list bundle first (its early keychain read)', async () => {
+  it('without a host\'s socket compiles the list bundle alone; with an encryption.json, the fast-list bundle first (its early keychain read), for `baton resume` too', async () => {
     await run(process.execPath, [BATON, 'list', '--json', '--no-host'], { env });
     // Records every bundle the launcher reads (bin/load-cli.js reads them with fs.readFileSync).
     const hook = join(root, 'bundles.cjs');
@@ -155,6 +155,11 @@ describe('a warm baton list --json without a host', () => {
     await run(process.execPath, ['--require', hook, BATON, 'list', '--json', '--no-host'], { env: { ...env, BATON_HOME: data } }).catch((error: { stdout: string }) => error);
     // This encryption.json lacks its key: checked (and refused) by hand, zod stays unloaded (settings-file.ts).
     expect(JSON.parse(await readFile(record, 'utf8'))).toEqual(['baton-list.cjs', 'baton-list-local.cjs']);
+    // `baton resume` without a host starts the same early read before the resume bundle compiles.
+    await run(process.execPath, ['--require', hook, BATON, 'resume', '--json'], { env: { ...env, BATON_HOME: data } }).catch((error: { stdout: string }) => error);
+    expect(JSON.parse(await readFile(record, 'utf8'))).toEqual(['baton-list.cjs', 'baton.cjs']);
+    await run(process.execPath, ['--require', hook, BATON, 'resume', '--json'], { env }).catch((error: { stdout: string }) => error);
+    expect(JSON.parse(await readFile(record, 'utf8'))).toEqual(['baton.cjs']);
   }, 60_000);
 
   it('initialises no zod: its schemas are built, and zod loaded, at the first parse (issue 15)', async () => {
