@@ -6,7 +6,6 @@ import type { IndexRow } from '../../shared/session.js';
 import { countItems, groupItems, itemOfEntry, itemOfRow, limitGroups, type ListFilter, type ListItem } from '../importers/candidate-list.js';
 import { writeListJson, type JsonSink } from '../importers/list-json.js';
 import { writeListingFile as renderToFile } from './listing-file.js';
-import { writeSealedListing } from '../store/at-rest/sealed-listing.js';
 import { newDataKey, type DataKey } from '../store/at-rest/aead.js';
 import type { IndexEntry } from '../importers/candidate-index.js';
 import type { RequestHandler } from '../transport/types.js';
@@ -67,7 +66,7 @@ export function splitForFrames(text: string, partChars = LISTING_PART_CHARS): st
 
 /**
  * A rendered listing: its parts in memory (one frame, or no listing folder) or in a file read back
- * by part; `sealedWith` when the file is an encrypted store's sealed copy (its parts stay in memory).
+ * by part; `sealedWith` when the file is an encrypted store's, sealed under that render's key.
  */
 interface Render {
   count: number;
@@ -127,41 +126,27 @@ export function createCandidateMethods(deps: {
     // Files left by an earlier host are stale: start from an empty folder.
     (dirReady ??= rm(dir, { recursive: true, force: true }).then(() => mkdir(dir, { recursive: true, mode: 0o700 }).then(() => undefined)));
   /**
-   * An encrypted store's listing: rendered in memory (its parts are answered from there, as
-   * before), and sealed whole into listingDir when it is bigger than a frame, under a key made for
-   * this render. The key goes to the CLI in the socket answer, the channel that carries the
-   * listing's text as parts anyway, and is never written: on disk there is only ciphertext whose
-   * key is gone when this host forgets the render. The CLI needs no keychain read (a native
-   * binding and a D-Bus round trip per `baton list`), and a passphrase store's CLI, which holds
-   * no key, reads the file too. In memory only when the file cannot be written.
+   * A listing rendered into a file in listingDir; undefined when there is none or it cannot be
+   * written (then in memory). An encrypted store's is sealed as it is written (listing-file.ts)
+   * under a key made for this render: the key goes to the CLI in the socket answer, the channel
+   * that carries the listing's text as parts anyway, and is never written, so on disk there is
+   * only ciphertext whose key is gone when this host forgets the render. The CLI needs no keychain
+   * read (a native binding and a D-Bus round trip per `baton list`), and a passphrase store's CLI,
+   * which holds no key, reads the file too. Its parts are read back through the pieces.
    */
-  const renderSealed = async (key: string, text: string, dir: string): Promise<Render> => {
-    const parts = splitForFrames(text);
-    const render = inMemory(parts);
-    if (parts.length === 1) return render;
-    const path = listingPath(dir, key, 'sealed');
-    const sealedWith = newDataKey();
-    try {
-      await readyDir(dir);
-      await writeSealedListing(path, sealedWith, Buffer.from(text, 'utf8'));
-    } catch {
-      return render;
-    }
-    return { ...render, file: { path, close: async () => undefined }, sealedWith };
-  };
-  /** A listing rendered into a file in listingDir; undefined when there is none or it cannot be written (then in memory). */
   const renderFile = async (key: string, render: (sink: JsonSink) => Promise<void>): Promise<Render | undefined> => {
     const dir = deps.listingDir;
     if (!dir) return undefined;
+    const sealedWith = deps.sealListings ? newDataKey() : undefined;
     let file: Awaited<ReturnType<typeof renderToFile>>;
     try {
       await readyDir(dir);
-      file = await renderToFile(listingPath(dir, key, 'json'), render);
+      file = await renderToFile(listingPath(dir, key, sealedWith ? 'sealed' : 'json'), render, undefined, sealedWith);
     } catch {
       return undefined;
     }
     const first = (await file.part(0)) ?? '';
-    if (file.starts.length > 1) return { count: file.starts.length, first, part: (k) => file.part(k), file };
+    if (file.starts.length > 1) return { count: file.starts.length, first, part: (k) => file.part(k), file, ...(sealedWith ? { sealedWith } : {}) };
     // One frame's worth: answered in the frame, no file to keep open.
     await file.close();
     await rm(file.path, { force: true });
@@ -212,12 +197,9 @@ export function createCandidateMethods(deps: {
         const stats = deps.candidates.stats();
         const scan = stats ? { files: stats.files, ms: stats.ms } : null;
         const entries = deps.candidates.entries();
-        const { sealListings, listingDir } = deps;
         render =
-          sealListings && listingDir
-            ? await renderSealed(key, await renderListing(rows, entries, listingRequest, scan, deps.cliVersion), listingDir)
-            : ((await renderFile(key, (sink) => renderListingTo(sink, rows, entries, listingRequest, scan, deps.cliVersion))) ??
-              inMemory(splitForFrames(await renderListing(rows, entries, listingRequest, scan, deps.cliVersion))));
+          (await renderFile(key, (sink) => renderListingTo(sink, rows, entries, listingRequest, scan, deps.cliVersion))) ??
+          inMemory(splitForFrames(await renderListing(rows, entries, listingRequest, scan, deps.cliVersion)));
         if (rendered.size >= RENDER_CACHE_SIZE) {
           const oldest = rendered.keys().next().value!;
           drop(rendered.get(oldest)!);

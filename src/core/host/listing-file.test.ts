@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -111,5 +111,29 @@ describe('writeListingFile', () => {
     })).rejects.toThrow('render failed');
     expect(await readdir(dir)).toEqual([]);
     await expect(writeListingFile(join(dir, 'missing', 'l.json'), render(groupsOf(10, 0)))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+});
+
+describe('writeListingFile, sealed (an encrypted store\'s listing)', () => {
+  it('writes ciphertext only, answers the same parts as the plain file, from a copy a change to the published file does not reach', async () => {
+    const { newDataKey } = await import('../store/at-rest/aead.js');
+    const { readSealedListing } = await import('../store/at-rest/sealed-listing.js');
+    const groups = groupsOf(3_000, 5);
+    const expected = await documentOf(groups);
+    const key = newDataKey();
+    const plain = await writeListingFile(join(dir, 'p.json'), render(groups), 20_000);
+    const file = await writeListingFile(join(dir, 'l.sealed'), render(groups), 20_000, key);
+    expect(file.starts).toEqual(plain.starts);
+    const onDisk = await readFile(file.path);
+    expect(onDisk.includes(Buffer.from(expected.slice(200, 260)))).toBe(false);
+    const opened = await readSealedListing(file.path, key);
+    expect(opened.ok && opened.plain.toString('utf8')).toBe(expected);
+    // Changed in place (same inode) after it was published: the host's parts are still the document.
+    await writeFile(file.path, Buffer.alloc(onDisk.length));
+    const parts: string[] = [];
+    for (let k = 0; k < file.starts.length; k++) parts.push((await file.part(k))!);
+    expect(parts.join('')).toBe(expected);
+    expect((await readdir(dir)).sort()).toEqual(['l.sealed', 'p.json']);
+    await Promise.all([file.close(), plain.close()]);
   });
 });

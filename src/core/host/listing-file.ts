@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { open, rename, rm, type FileHandle } from 'node:fs/promises';
+import { copyFile, open, rename, rm, type FileHandle } from 'node:fs/promises';
 import type { JsonSink } from '../importers/list-json.js';
 import { MAX_FRAME_BYTES } from '../../shared/wire.js';
+import type { DataKey } from '../store/at-rest/aead.js';
+import { listingSealer, sealedListingReader } from '../store/at-rest/sealed-listing.js';
 
 /**
  * Bytes of a listing file per part. A part travels as a JSON string: the listing is JSON text, so
@@ -39,6 +41,24 @@ async function writeAll(handle: FileHandle, chunks: Buffer[], position: number):
   }
 }
 
+/**
+ * Puts a copy of the sealed listing `temp` at `path` (made by the kernel, copy_file_range, not
+ * through this process's memory) and unlinks `temp`, which the host keeps open: its parts are read
+ * from a file no one else can change. A file changed at `path` is refused by the CLI, which then
+ * asks for the parts; read from that same file, they would fail too.
+ */
+async function publishCopy(temp: string, path: string): Promise<void> {
+  const published = `${temp}.published`;
+  try {
+    await copyFile(temp, published);
+    await rename(published, path);
+  } catch (error) {
+    await rm(published, { force: true });
+    throw error;
+  }
+  await rm(temp, { force: true });
+}
+
 /** A UTF-8 continuation byte (10xxxxxx): never the first byte of a part. */
 function isContinuation(byte: number): boolean {
   return (byte & 0xc0) === 0x80;
@@ -49,10 +69,16 @@ function isContinuation(byte: number): boolean {
  * by chunk, noting where parts start (never inside a UTF-8 sequence), then renames it into place
  * (a reader sees a whole document or none). A cache, not a record: no fsync. Throws when the file
  * cannot be written; nothing is left behind then.
+ *
+ * `sealWith` (an encrypted store's listing): the bytes are sealed in pieces as they are written
+ * (sealed-listing.ts) and parts are read back through the pieces; the parts' offsets are the
+ * document's. Sealed whole, the document was a string, its parts, its bytes and two sealed copies
+ * in the host at once (~170 MB at 100,000 candidates, bench/README.md, issue 17).
  */
-export async function writeListingFile(path: string, render: (sink: JsonSink) => Promise<void>, partBytes = LISTING_PART_BYTES): Promise<ListingFile> {
+export async function writeListingFile(path: string, render: (sink: JsonSink) => Promise<void>, partBytes = LISTING_PART_BYTES, sealWith?: DataKey): Promise<ListingFile> {
   const temp = `${path}.${randomUUID()}.tmp`;
   const handle = await open(temp, 'w+', 0o600);
+  const sealer = sealWith ? listingSealer(sealWith, path) : undefined;
   const starts = [0];
   let bytes = 0;
   // Chunks copied into one reused LISTING_WRITE_BYTES buffer per write: a positional write per
@@ -64,11 +90,19 @@ export async function writeListingFile(path: string, render: (sink: JsonSink) =>
   let written = 0;
   let writing: Promise<unknown> = Promise.resolve();
   let failed: unknown = null;
-  const enqueue = (bytes: Buffer): void => {
-    const position = written;
-    written += bytes.length;
-    writing = writing.then(() => writeAll(handle, [bytes], position)).catch((error: unknown) => (failed ??= error));
+  const enqueue = (plain: Buffer): void => {
+    // Sealed now (the sealer copies what it keeps): the caller's buffer is free again at once.
+    const out = sealer ? sealer.add(plain) : [plain];
+    for (const bytes of out) {
+      const position = written;
+      written += bytes.length;
+      writing = writing.then(() => writeAll(handle, [bytes], position)).catch((error: unknown) => (failed ??= error));
+    }
   };
+  if (sealer) {
+    written = sealer.header.length;
+    writing = writeAll(handle, [sealer.header], 0).catch((error: unknown) => (failed ??= error));
+  }
   const flush = (): void => {
     if (batchBytes === 0) return;
     enqueue(batch.subarray(0, batchBytes));
@@ -110,15 +144,24 @@ export async function writeListingFile(path: string, render: (sink: JsonSink) =>
   try {
     await render(sink);
     flush();
+    if (sealer) {
+      const last = sealer.end();
+      const position = written;
+      written += last.length;
+      writing = writing.then(() => writeAll(handle, [last], position)).catch((error: unknown) => (failed ??= error));
+    }
     await writing;
     if (failed) throw failed;
-    await rename(temp, path);
+    if (sealer) await publishCopy(temp, path);
+    else await rename(temp, path);
   } catch (error) {
     await handle.close().catch(() => undefined);
     await rm(temp, { force: true });
     throw error;
   }
   let open_ = true;
+  // Throws EBADMSG when a piece read back fails (the file is this host's own, open since it was written).
+  const sealed = sealWith ? sealedListingReader(sealWith, path, handle.fd, written) : undefined;
   return {
     path,
     starts,
@@ -127,6 +170,7 @@ export async function writeListingFile(path: string, render: (sink: JsonSink) =>
       if (!open_ || k < 0 || k >= starts.length) return null;
       const from = starts[k]!;
       const to = k + 1 < starts.length ? starts[k + 1]! : bytes;
+      if (sealed) return sealed.read(from, to - from).toString('utf8');
       const buf = Buffer.allocUnsafe(to - from);
       let got = 0;
       while (got < buf.length) {

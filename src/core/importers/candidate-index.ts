@@ -14,7 +14,7 @@ import { newestEntries } from './quick-scan.js';
 import type { IndexRow } from '../../shared/session.js';
 import { resumeCommandFor, type AgentSource, type ImportedCandidate } from './types.js';
 import { dropIfStoreTurnedEncrypted, openPiecesFor, sealPiecesFor, sealsFilesAt } from '../store/at-rest/registry.js';
-import { privateCopyOf, readResidentPrefix, windowedReader } from './index-file-source.js';
+import { plainReadsOf, privateCopyOf, readResidentPrefix, windowedReader } from './index-file-source.js';
 import { firstScreenSection } from './candidate-index-first-screen.js';
 import { limitHeapGrowth } from '../perf/heap-growth.js';
 
@@ -631,10 +631,10 @@ export async function readCandidateIndex(file: string | undefined, options: { re
     try {
       const [stat, verified] = await Promise.all([handle.stat(), fsp.readFile(verifiedFileOf(file), 'utf8').catch(() => '')]);
       const verifiedAt = /^\d{1,16}$/.test(verified.trim()) ? Number(verified.trim()) : 0;
-      // A sealed index is read whole, resident or not (its pieces are opened as it is decoded).
-      if (options.resident && !sealsFilesAt(file)) {
+      // Resident, an encrypted store's index too: its private copy stays sealed, read through its pieces.
+      if (options.resident) {
         const copy = await privateCopyOf(file, stat);
-        const decoded = copy ? await decodeResident(copy, stat.size).catch(() => null) : null;
+        const decoded = copy ? await decodeResident(file, copy, stat.size).catch(() => null) : null;
         if (!decoded) await copy?.close();
         return decoded ? { ...decoded, writtenAt: stat.mtimeMs, verifiedAt } : null;
       }
@@ -661,8 +661,13 @@ export interface CandidateIndexRead {
  * index file). The copy closes when no entry of it is left (an index replaced by a rescan). Every byte is checked
  * against the file's CRC while it is read here.
  */
-async function decodeResident(handle: FileHandle, size: number): Promise<{ entries: IndexEntry[]; meta: IndexMeta } | null> {
-  const kept = await readResidentPrefix(handle, size);
+async function decodeResident(file: string, handle: FileHandle, size: number): Promise<{ entries: IndexEntry[]; meta: IndexMeta } | null> {
+  // The copy's plaintext: read as it is, or through its pieces (each reader keeps its own last piece).
+  const reads = () => plainReadsOf(file, handle.fd, size);
+  const whole = reads();
+  const kept = sealsFilesAt(file)
+    ? await readResidentPrefix(whole.size, (target, at) => whole.readInto(at, target))
+    : await readResidentPrefix(size, async (target, at) => (await handle.read(target, 0, target.length, at)).bytesRead);
   if (!kept) return null;
   const layout = readLayout(kept.source, CANDIDATE_INDEX_VERSION);
   if (!layout) return null;
@@ -672,9 +677,8 @@ async function decodeResident(handle: FileHandle, size: number): Promise<{ entri
   // came in the confirming scan, and the idle host kept its garbage: ~300 MB instead of ~240 in some
   // starts (bench/README.md, issue 15, twelfth sitting).
   limitHeapGrowth(layout.count);
-  const fd = handle.fd;
-  const block = windowedReader(fd, size);
-  const extrasReader = windowedReader(fd, size);
+  const block = windowedReader(reads());
+  const extrasReader = windowedReader(reads());
   const extras = (from: number, to: number) => extrasReader.read(from, to);
   // blockAt copied: the layout's own block reader holds the kept bytes (the columns' text, ~20 MB at 100,000).
   const { blockAt } = layout;

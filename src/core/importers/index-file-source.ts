@@ -38,6 +38,24 @@ export function fdSource(fd: number, size: number): LayoutSource {
   };
 }
 
+/**
+ * Positional reads of an index file's plaintext: the file itself, or an encrypted store's index
+ * through its pieces (sealedSource: only the pieces read are opened).
+ */
+export interface PlainReads {
+  /** Plaintext bytes. */
+  size: number;
+  /** Fills `target` from `at` (fewer only at the end); the count filled. */
+  readInto(at: number, target: Buffer): number;
+}
+
+/** The plaintext reads of the open index `file` (`fd`, `size` bytes on disk), sealed or not. */
+export function plainReadsOf(file: string, fd: number, size: number): PlainReads {
+  const sealed = sealedSource(file, fd, size);
+  if (sealed) return { size: sealed.size, readInto: sealed.readInto! };
+  return { size, readInto: (at, target) => readInto(fd, size, at, target) };
+}
+
 /** Reads of a resident index file's extras or listing block (windowedReader). */
 export interface WindowedReader {
   /** Bytes [at, end) of the file, the caller's own. */
@@ -53,7 +71,8 @@ export interface WindowedReader {
  * (RESIDENT_READ_WINDOWS): a listing of 100,000 rows leaves no spent buffers for the collector
  * (an evicted window's buffer is reused), and scattered reads cost a small read each.
  */
-export function windowedReader(fd: number, size: number): WindowedReader {
+export function windowedReader(file: PlainReads): WindowedReader {
+  const { size } = file;
   const windows = new Map<number, Buffer>();
   let lastBase = -1;
   let last: Buffer = Buffer.alloc(0);
@@ -78,7 +97,7 @@ export function windowedReader(fd: number, size: number): WindowedReader {
       buf = spent.length === RESIDENT_READ_WINDOW_BYTES ? spent : Buffer.allocUnsafe(RESIDENT_READ_WINDOW_BYTES);
     } else buf = Buffer.allocUnsafe(RESIDENT_READ_WINDOW_BYTES);
     // The buffer's full length: a window at the end of the file is read short.
-    const bytes = readInto(fd, size, base, buf.subarray(0, RESIDENT_READ_WINDOW_BYTES));
+    const bytes = file.readInto(base, buf.subarray(0, RESIDENT_READ_WINDOW_BYTES));
     window = buf.subarray(0, bytes);
     windows.set(base, window);
     return window;
@@ -97,8 +116,8 @@ export function windowedReader(fd: number, size: number): WindowedReader {
     return window ? window.subarray(at - base, end - base) : null;
   };
   const exact = (at: number, end: number): Buffer => {
-    const out = readAt(fd, size, at, end - at);
-    if (out.length !== end - at) throw new Error(`the candidate index is shorter than recorded (${end} > ${at + out.length})`);
+    const out = Buffer.allocUnsafe(Math.max(0, Math.min(end, size) - at));
+    if (file.readInto(at, out) !== end - at) throw new Error(`the candidate index is shorter than recorded (${end} > ${at + out.length})`);
     return out;
   };
   return {
@@ -136,12 +155,15 @@ function readInto(fd: number, size: number, at: number, into: Buffer): number {
  * A resident index (the host's, issue 15): only the prefix, head, columns and arrays are kept for
  * the layout to parse; the extras and the listing block (37 of 57 MB at 100,000 sessions) stay
  * on disk and are read back through the open file. Every byte is still checked at load: the
- * whole file's CRC is computed as it streams past. Null when the file is short, damaged or not
- * this layout. The source answers only reads before `keptBytes`.
+ * whole file's CRC is computed as it streams past (an encrypted store's: every piece opened, a
+ * megabyte at a time, never the whole plaintext at once). Null when the file is short, damaged or
+ * not this layout. The source answers only reads before `keptBytes`.
+ *
+ * `read`: the plaintext's positional reads (a plain file's asynchronous, off this thread).
  */
-export async function readResidentPrefix(handle: FileHandle, size: number): Promise<{ source: LayoutSource; keptBytes: number } | null> {
+export async function readResidentPrefix(size: number, read: (target: Buffer, at: number) => number | Promise<number>): Promise<{ source: LayoutSource; keptBytes: number } | null> {
   const prefix = Buffer.alloc(PREFIX_BYTES);
-  if ((await handle.read(prefix, 0, prefix.length, 0)).bytesRead !== prefix.length) return null;
+  if ((await read(prefix, 0)) !== prefix.length) return null;
   const p = candidateIndexPrefix(prefix);
   if (!p || p.extrasAt > size) return null;
   const kept = Buffer.allocUnsafe(p.extrasAt);
@@ -151,7 +173,7 @@ export async function readResidentPrefix(handle: FileHandle, size: number): Prom
     const target = at < kept.length ? kept : chunk;
     const offset = at < kept.length ? at : 0;
     const want = at < kept.length ? Math.min(kept.length - at, RESIDENT_LOAD_CHUNK_BYTES) : Math.min(size - at, chunk.length);
-    const { bytesRead } = await handle.read(target, offset, want, at);
+    const bytesRead = await read(target.subarray(offset, offset + want), at);
     if (bytesRead === 0) return null;
     // The CRC covers everything after the prefix; Node 20's crc32 of an empty view is 0 whatever the running value.
     const bytes = target.subarray(offset, offset + bytesRead).subarray(Math.max(0, PREFIX_BYTES - at));

@@ -1,3 +1,4 @@
+import { readdirSync, readlinkSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,6 +36,14 @@ afterAll(async () => {
   await store.close();
   await rm(dataDir, { recursive: true, force: true });
 });
+
+function safeLink(path: string): string {
+  try {
+    return readlinkSync(path);
+  } catch {
+    return '';
+  }
+}
 
 function entries(n: number): IndexEntry[] {
   return Array.from({ length: n }, (_, i) => {
@@ -127,6 +136,30 @@ describe('an encrypted store\'s candidate index, sealed in pieces', () => {
       await writeFile(file(), damage === 'cut' ? bytes.subarray(0, bytes.length - SEALED_PIECE) : bytes);
       expect(await listed(file()), damage).toBeNull();
     }
+  });
+
+  it('is read resident by a host: every field, row and candidate as the whole read, the extras and rows read back from its sealed private copy', async () => {
+    await saveCandidateIndex(file(), all, META);
+    const whole = (await readCandidateIndex(file()))!;
+    const openCopies = () => (process.platform === 'linux' ? readdirSync('/proc/self/fd').filter((fd) => safeLink(`/proc/self/fd/${fd}`).includes('.resident')).length : 0);
+    const before = openCopies();
+    const resident = (await readCandidateIndex(file(), { resident: true }))!;
+    // The extras and the listing block stay on disk: the private copy (sealed, unlinked) is held open.
+    if (process.platform === 'linux') expect(openCopies()).toBe(before + 1);
+    expect(resident.meta).toEqual(whole.meta);
+    expect(resident.entries.map((e) => [e.path, e.skip, e.at, e.cwd, e.id])).toEqual(whole.entries.map((e) => [e.path, e.skip, e.at, e.cwd, e.id]));
+    for (let i = resident.entries.length - 1; i >= 0; i -= 7) {
+      const [a, b] = [whole.entries[i]!, resident.entries[i]!];
+      if (a.skip !== null) continue;
+      expect(b.rowText()).toBe(a.rowText());
+      expect(b.candidate()).toEqual(a.candidate());
+    }
+    expect(encodeCandidateIndex(resident.entries, resident.meta).equals(plain)).toBe(true);
+    // A damaged piece anywhere is refused at load (every piece is opened as the CRC streams past).
+    const bytes = await readFile(file());
+    bytes[PIECES_HEADER_BYTES + pieceWithin(layout.extrasAt, layout.blockAt) * SEALED_PIECE + 50]! ^= 1;
+    await writeFile(file(), bytes);
+    expect(await readCandidateIndex(file(), { resident: true })).toBeNull();
   });
 
   /** The entries the plain index decodes to, for comparison. */

@@ -4,7 +4,7 @@ import { basename, dirname, join } from 'node:path';
 import { SCAN_CACHE_VERSION } from './limits.js';
 import type { FileState } from './summarize-file.js';
 import { isRecord } from './text.js';
-import { dropIfStoreTurnedEncrypted, openFileFor, sealFileFor, sealsFilesAt } from '../store/at-rest/registry.js';
+import { dropIfStoreTurnedEncrypted, readFileOpened, streamSealerFor } from '../store/at-rest/registry.js';
 
 /** The scan cache: one FileState per source log, keyed by absolute path. Baton's own file. */
 export interface ScanCache {
@@ -68,7 +68,7 @@ export async function loadScanCache(cacheFile: string | undefined): Promise<Scan
     memo.delete(cacheFile);
   }
   try {
-    const parsed: unknown = JSON.parse(openFileFor(cacheFile, await fsp.readFile(cacheFile)).toString('utf8'));
+    const parsed: unknown = JSON.parse((await readFileOpened(cacheFile)).toString('utf8'));
     if (isRecord(parsed) && parsed.version === SCAN_CACHE_VERSION && isRecord(parsed.entries)) {
       const entries: Record<string, FileState> = {};
       for (const [path, value] of Object.entries(parsed.entries)) if (isFileState(value)) entries[path] = value;
@@ -113,15 +113,17 @@ export interface ScanCacheWriter {
  * text alone is 80 MB at 100,000 sessions). The text is JSON.stringify of the cache with its
  * entries in the order added. temp file in the same directory → write → fsync → rename →
  * fsync(dir): a reader sees the old cache or the new one, never a mix. The folder is created 0700
- * when missing. A sealed cache (encrypted store) is authenticated whole: its text is gathered and
- * sealed at the commit.
+ * when missing. In an encrypted store the text is sealed in pieces as it is written
+ * (sealed-stream.ts): gathered and sealed whole at the commit, it was three copies of 80 MB at
+ * once in a host's cold scan at 100,000 sessions (bench/README.md, issue 17).
  */
 export async function openScanCacheWriter(cacheFile: string): Promise<ScanCacheWriter> {
   const dir = dirname(cacheFile);
   await fsp.mkdir(dir, { recursive: true, mode: 0o700 });
   const temp = join(dir, `.${basename(cacheFile)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   const handle = await fsp.open(temp, 'wx', 0o600);
-  const sealed: Buffer[] | null = sealsFilesAt(cacheFile) ? [] : null;
+  // Sealed for the cache's own name (the temp file is renamed over it).
+  const sealer = streamSealerFor(cacheFile);
   // Each entry's text is encoded into `chunk` as it is added and dropped: gathered as a string to
   // a megabyte, the texts outlived the young generation, and at 100,000 sessions their 80 MB became
   // old-generation garbage that grew a cold listing's heap (bench/README.md, issue 15, ninth sitting).
@@ -129,9 +131,12 @@ export async function openScanCacheWriter(cacheFile: string): Promise<ScanCacheW
   let used = 0;
   let first = true;
   let open = true;
+  const writeAll = async (bytes: Uint8Array): Promise<void> => {
+    for (let at = 0; at < bytes.length; ) at += (await handle.write(bytes, at, bytes.length - at)).bytesWritten;
+  };
   const writeOut = async (bytes: Buffer): Promise<void> => {
-    if (sealed) sealed.push(Buffer.from(bytes));
-    else for (let at = 0; at < bytes.length; ) at += (await handle.write(bytes, at, bytes.length - at)).bytesWritten;
+    if (!sealer) return writeAll(bytes);
+    for (const piece of sealer.add(bytes)) await writeAll(piece);
   };
   const flush = async (): Promise<void> => {
     if (used > 0) await writeOut(chunk.subarray(0, used));
@@ -149,6 +154,10 @@ export async function openScanCacheWriter(cacheFile: string): Promise<ScanCacheW
     await handle.close().catch(() => undefined);
     await fsp.unlink(temp).catch(() => undefined);
   };
+  if (sealer) await writeAll(sealer.header).catch(async (error: unknown) => {
+    await abort();
+    throw error;
+  });
   used = chunk.write(`{"version":${JSON.stringify(SCAN_CACHE_VERSION)},"entries":{`);
   return {
     async add(path, state) {
@@ -165,8 +174,8 @@ export async function openScanCacheWriter(cacheFile: string): Promise<ScanCacheW
       try {
         await append('}}');
         await flush();
-        // Sealed with the store's key when the data directory is encrypted (it names other tools' sessions).
-        if (sealed) await handle.writeFile(sealFileFor(cacheFile, Buffer.concat(sealed)));
+        // The last piece makes the sealed file whole (it names other tools' sessions: sealed in an encrypted store).
+        if (sealer) await writeAll(sealer.end());
         await handle.sync();
         open = false;
         await handle.close();

@@ -40,8 +40,15 @@ export function sealBytes(key: DataKey, plaintext: Uint8Array, aad: string): Buf
   const nonce = nextNonce();
   const cipher = createCipheriv('aes-256-gcm', key.key, nonce);
   cipher.setAAD(Buffer.from(aad, 'utf8'));
-  const body = Buffer.concat([cipher.update(plaintext), cipher.final()]);
-  return Buffer.concat([nonce, body, cipher.getAuthTag()]);
+  // One copy of the ciphertext into its place (GCM's final() yields no bytes): two concats were
+  // two more, a whole file's worth each when a file is sealed whole.
+  const body = cipher.update(plaintext);
+  cipher.final();
+  const out = Buffer.allocUnsafe(NONCE_BYTES + body.length + TAG_BYTES);
+  out.set(nonce, 0);
+  out.set(body, NONCE_BYTES);
+  out.set(cipher.getAuthTag(), NONCE_BYTES + body.length);
+  return out;
 }
 
 /** The plaintext, or undefined when the bytes were changed, belong elsewhere (aad) or to another key. */

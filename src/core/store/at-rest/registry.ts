@@ -1,11 +1,13 @@
 import { existsSync, readSync } from 'node:fs';
-import { unlink } from 'node:fs/promises';
+import { open, unlink } from 'node:fs/promises';
 import { dirname, join, relative, isAbsolute, resolve } from 'node:path';
 import { ENCRYPTION_FILE } from '../layout.js';
 import { nodeDurableFs, type DurableFs } from '../../fs/durable-fs.js';
 import { FILE_MAGIC, isSealedFile } from './at-rest-cipher.js';
 import { cipherOf } from './encrypting-fs.js';
+import { isSealedInPieces, PIECES_HEADER_BYTES } from './pieces-header.js';
 import { openPieces, piecesReader, sealPieces, type PiecesReader, type SizedParts } from './sealed-pieces.js';
+import { StreamSealer } from './sealed-stream.js';
 
 /**
  * The file system of each store this process has opened, by data directory. Services that keep
@@ -69,6 +71,35 @@ export function piecesReaderFor(path: string, fd: number, size: number): PiecesR
   const start = Buffer.alloc(Math.min(size, FILE_MAGIC.length));
   readSync(fd, start, 0, start.length, 0);
   return isSealedFile(start) ? piecesReader(cipher, path, fd, size) : undefined;
+}
+
+/**
+ * A sealer of the file `path` as its bytes come (sealed-stream.ts) when `path` is inside an
+ * encrypted store; undefined otherwise (write the bytes as they are).
+ */
+export function streamSealerFor(path: string): StreamSealer | undefined {
+  const cipher = cipherOf(storeFsFor(path));
+  return cipher ? new StreamSealer(cipher, path) : undefined;
+}
+
+/**
+ * A file's plaintext, read whole: sealed in pieces (either layout), its pieces are read and opened
+ * a megabyte at a time into the plaintext's one buffer, never the whole ciphertext beside it;
+ * sealed whole (the layout a cache had before it streamed) or plaintext, as openFileFor. Throws
+ * EBADMSG naming the path when it fails authentication, and what reading throws (ENOENT …).
+ */
+export async function readFileOpened(path: string): Promise<Buffer> {
+  const cipher = cipherOf(storeFsFor(path));
+  const handle = await open(path, 'r');
+  try {
+    const { size } = await handle.stat();
+    const start = Buffer.alloc(Math.min(size, PIECES_HEADER_BYTES));
+    await handle.read(start, 0, start.length, 0);
+    if (cipher && isSealedInPieces(start)) return piecesReader(cipher, path, handle.fd, size).read(0, Number.MAX_SAFE_INTEGER);
+    return openFileFor(path, await handle.readFile());
+  } finally {
+    await handle.close();
+  }
 }
 
 /** Whether files at `path` are sealed (inside a store this process opened encrypted). */

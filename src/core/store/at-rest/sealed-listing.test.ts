@@ -5,7 +5,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seededRandom } from '../../test-support/seeded-random.js';
 import { newDataKey } from './aead.js';
 import { FILE_MAGIC } from './at-rest-cipher.js';
-import { openListing, readSealedListing, sealListing, writeSealedListing } from './sealed-listing.js';
+import { openListing, readSealedListing, sealListing } from './sealed-listing.js';
+import { STREAM_MARK } from './pieces-header.js';
+import { writeListingFile } from '../../host/listing-file.js';
+
+/** Seals `doc` into `path` as the host does (sealed in pieces as it is written, listing-file.ts), with small parts. */
+async function writeSealedListing(path: string, key: ReturnType<typeof newDataKey>, doc: Buffer): Promise<void> {
+  const file = await writeListingFile(path, async (sink) => void sink.write(doc), 4096, key);
+  const parts: string[] = [];
+  for (let k = 0; k < file.starts.length; k++) parts.push((await file.part(k))!);
+  // The host's parts, read back through the pieces, are the document.
+  expect(Buffer.from(parts.join(''), 'utf8').equals(doc)).toBe(true);
+  await file.close();
+}
 
 /**
  * The sealed listing file (issue 17): over generated `baton list --json` documents, what the CLI
@@ -47,6 +59,7 @@ describe('sealed listing file', () => {
       await writeSealedListing(path, key, doc);
       const onDisk = await readFile(path);
       expect(onDisk.subarray(0, FILE_MAGIC.length).equals(FILE_MAGIC)).toBe(true);
+      expect(onDisk.includes(STREAM_MARK)).toBe(true);
       expect((await stat(path)).mode & 0o777).toBe(0o600);
       // No run of the document's text is on disk (a title of 12+ bytes would show).
       if (doc.length > 64) expect(onDisk.includes(doc.subarray(20, 52))).toBe(false);
@@ -78,6 +91,23 @@ describe('sealed listing file', () => {
     }
     expect(refused).toBe(300 * 8);
   }, 120_000);
+
+  it('opens a listing sealed whole (a host of the release before), and refuses it changed or renamed', async () => {
+    const key = newDataKey();
+    const doc = Buffer.from(generatedListing(seededRandom(7), 500), 'utf8');
+    const name = `listing-${'7'.repeat(32)}.sealed`;
+    const path = join(dir, name);
+    const whole = sealListing(key, name, doc);
+    await writeFile(path, whole);
+    const opened = await readSealedListing(path, key);
+    expect(opened.ok && opened.plain.equals(doc)).toBe(true);
+    const flipped = Buffer.from(whole);
+    flipped[whole.length >> 1]! ^= 4;
+    await writeFile(path, flipped);
+    expect((await readSealedListing(path, key)).ok).toBe(false);
+    expect(openListing(key, `listing-${'8'.repeat(32)}.sealed`, whole).ok).toBe(false);
+    await rm(path);
+  });
 
   it('a missing file is refused with its path', async () => {
     const result = await readSealedListing(join(dir, 'listing-none.sealed'), newDataKey());

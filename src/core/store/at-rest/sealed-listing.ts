@@ -1,8 +1,10 @@
-import { randomUUID } from 'node:crypto';
-import { open, rename, rm } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { openBytes, sealBytes, type DataKey } from './aead.js';
 import { FILE_MAGIC, isSealedFile, KEY_ID_CHARS } from './at-rest-cipher.js';
+import { isSealedInPieces, PIECES_HEADER_BYTES, singleKey } from './pieces-header.js';
+import { openPieces, piecesReader, type PiecesReader } from './sealed-pieces.js';
+import { StreamSealer } from './sealed-stream.js';
 
 /**
  * The hosted `baton list --json` document of an encrypted store, as a file (issue 17): the host's
@@ -14,7 +16,22 @@ import { FILE_MAGIC, isSealedFile, KEY_ID_CHARS } from './at-rest-cipher.js';
  * The associated data names the purpose and the file's name (the host names a listing by a hash of
  * the request it answers), so neither another sealed file of the store nor the listing of another
  * request (say `--limit 50` for the whole list) opens as this one.
+ *
+ * The host seals it in pieces as it renders (the streamed layout of pieces-header.ts, scope
+ * LISTING_SCOPE); the CLI still opens a listing sealed whole (sealListing), as a host of the
+ * release before wrote it.
  */
+const LISTING_SCOPE = 'baton-listing-v1';
+
+/** The sealer of the listing file `path` under a render's own key (listing-file.ts writes through it). */
+export function listingSealer(key: DataKey, path: string): StreamSealer {
+  return new StreamSealer(singleKey(key, LISTING_SCOPE), path);
+}
+
+/** Reads of the plaintext of the listing file `path` open as `fd` (`size` bytes), sealed by listingSealer. */
+export function sealedListingReader(key: DataKey, path: string, fd: number, size: number): PiecesReader {
+  return piecesReader(singleKey(key, LISTING_SCOPE), path, fd, size);
+}
 const HEADER_BYTES = FILE_MAGIC.length + KEY_ID_CHARS;
 
 /** Largest sealed listing the CLI reads whole (100,000 candidates render to ~29 MB). */
@@ -24,6 +41,7 @@ function listingAad(name: string): string {
   return `baton-listing-v1\0${name}`;
 }
 
+/** A listing sealed whole, the layout a host of the release before wrote (readSealedListing still opens it). */
 export function sealListing(key: DataKey, name: string, plain: Uint8Array): Buffer {
   return Buffer.concat([FILE_MAGIC, Buffer.from(key.keyId, 'latin1'), sealBytes(key, plain, listingAad(name))]);
 }
@@ -32,30 +50,12 @@ export type OpenedListing = { ok: true; plain: Buffer } | { ok: false; reason: s
 
 /** The document of a sealed listing named `name`, or why it is refused (not sealed, another key, changed, truncated, another file's). */
 export function openListing(key: DataKey, name: string, bytes: Buffer): OpenedListing {
+  if (isSealedInPieces(bytes)) return openedInPieces(() => openPieces(singleKey(key, LISTING_SCOPE), name, bytes));
   if (!isSealedFile(bytes) || bytes.length < HEADER_BYTES) return { ok: false, reason: `${name} is not a sealed listing` };
   const keyId = bytes.subarray(FILE_MAGIC.length, HEADER_BYTES).toString('latin1');
   if (keyId !== key.keyId) return { ok: false, reason: `${name} is sealed with key ${keyId}, not the store's key ${key.keyId}` };
   const plain = openBytes(key, bytes.subarray(HEADER_BYTES), listingAad(name));
   return plain ? { ok: true, plain } : { ok: false, reason: `${name} failed authentication (changed, truncated or not this listing)` };
-}
-
-/**
- * Seals `plain` into `path` (0600): a temp file renamed into place, so a reader sees a whole file
- * or none. A cache, not a record: no fsync (a host that dies leaves a file the next host removes).
- */
-export async function writeSealedListing(path: string, key: DataKey, plain: Uint8Array): Promise<void> {
-  const sealed = sealListing(key, basename(path), plain);
-  const temp = `${path}.${randomUUID()}.tmp`;
-  const handle = await open(temp, 'w', 0o600);
-  try {
-    for (let at = 0; at < sealed.length; ) at += (await handle.write(sealed, at, sealed.length - at, at)).bytesWritten;
-    await handle.close();
-    await rename(temp, path);
-  } catch (error) {
-    await handle.close().catch(() => undefined);
-    await rm(temp, { force: true });
-    throw error;
-  }
 }
 
 /** Reads and opens the sealed listing at `path`; refused (never partial text) when it does not open. */
@@ -67,6 +67,10 @@ export async function readSealedListing(path: string, key: DataKey): Promise<Ope
     try {
       const { size } = await handle.stat();
       if (size > MAX_SEALED_LISTING_BYTES) return { ok: false, reason: `${path} is ${size} bytes, over MAX_SEALED_LISTING_BYTES (${MAX_SEALED_LISTING_BYTES})` };
+      const start = Buffer.alloc(Math.min(size, PIECES_HEADER_BYTES));
+      await handle.read(start, 0, start.length, 0);
+      // In pieces: every piece opened (authenticated) into the document's one buffer before any of it is printed.
+      if (isSealedInPieces(start)) return openedInPieces(() => sealedListingReader(key, path, handle.fd, size).read(0, size));
       bytes = await handle.readFile();
     } finally {
       await handle.close();
@@ -75,4 +79,12 @@ export async function readSealedListing(path: string, key: DataKey): Promise<Ope
     return { ok: false, reason: `${path} could not be read: ${(error as Error).message}` };
   }
   return openListing(key, name, bytes);
+}
+
+function openedInPieces(read: () => Buffer): OpenedListing {
+  try {
+    return { ok: true, plain: read() };
+  } catch (error) {
+    return { ok: false, reason: (error as Error).message };
+  }
 }

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { readSync } from 'node:fs';
 import { basename } from 'node:path';
-import { NONCE_BYTES, TAG_BYTES, openBytes, sealBytes, type DataKey } from './aead.js';
-import { FILE_MAGIC, KEY_ID_CHARS, undecryptable } from './at-rest-cipher.js';
+import { openBytes, sealBytes } from './aead.js';
+import { undecryptable } from './at-rest-cipher.js';
+import { FILE_ID_BYTES, LENGTH_AT, PIECE_OVERHEAD, PIECES_HEADER_BYTES, PIECES_MARK, pieceSpan, readPiecesHeader, SIZED_FILE_ID_AT, sizedAad, writeHeaderStart, type PieceKeys, type PiecesHeader } from './pieces-header.js';
 
 /**
  * A whole file sealed in pieces (issue 17): the candidate index is read in part (a warm listing
@@ -22,50 +23,9 @@ import { FILE_MAGIC, KEY_ID_CHARS, undecryptable } from './at-rest-cipher.js';
  * rather than read it as plaintext.
  */
 export const PIECE_PLAIN_BYTES = 64 * 1024;
-/** Largest piece a reader accepts from a header (a bigger one is damage, not a buffer to allocate). */
-export const MAX_PIECE_PLAIN_BYTES = 16 * 1024 * 1024;
 /** Pieces read from the file in one read (about 1 MB), then opened one by one. */
 export const PIECES_PER_READ = 16;
-
-const PIECES_MARK = Buffer.from('pieces1\n', 'latin1');
-const FILE_ID_BYTES = 16;
-const MARK_AT = FILE_MAGIC.length + KEY_ID_CHARS;
-const PIECE_SIZE_AT = MARK_AT + PIECES_MARK.length;
-const LENGTH_AT = PIECE_SIZE_AT + 4;
-const FILE_ID_AT = LENGTH_AT + 8;
-export const PIECES_HEADER_BYTES = FILE_ID_AT + FILE_ID_BYTES;
-const PIECE_OVERHEAD = NONCE_BYTES + TAG_BYTES;
-
-/** What sealing and opening need from the store's cipher (AtRestCipher). */
-export interface PieceKeys {
-  readonly current: DataKey;
-  keyFor(keyId: string): DataKey | undefined;
-  scopeOf(path: string): string;
-}
-
-interface PiecesHeader {
-  key: DataKey;
-  pieceBytes: number;
-  plainLength: number;
-  count: number;
-  /** The associated data of every piece, without the piece's position. */
-  aad: string;
-}
-
-function piecesAad(scope: string, name: string, fileId: Buffer, plainLength: number, pieceBytes: number): string {
-  return `baton-pieces-v1\0${scope}\0${name}\0${fileId.toString('hex')}\0${plainLength}\0${pieceBytes}\0`;
-}
-
-/** Pieces of a plaintext of `plainLength` bytes: at least one, so even an empty file authenticates its header. */
-function pieceCount(plainLength: number, pieceBytes: number): number {
-  return Math.max(1, Math.ceil(plainLength / pieceBytes));
-}
-
-/** Whether `bytes` (a file's first bytes) start like a file sealed in pieces. */
-function isSealedInPieces(bytes: Uint8Array): boolean {
-  const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  return b.length >= PIECE_SIZE_AT && b.subarray(0, FILE_MAGIC.length).equals(FILE_MAGIC) && b.subarray(MARK_AT, PIECE_SIZE_AT).equals(PIECES_MARK);
-}
+export { MAX_PIECE_PLAIN_BYTES, PIECES_HEADER_BYTES, type PieceKeys } from './pieces-header.js';
 
 /**
  * A file's plaintext as the parts it is made of, lazily, with its length known before the first
@@ -87,14 +47,11 @@ export function* sealPieces(keys: PieceKeys, path: string, { length: plainLength
   const pieceBytes = PIECE_PLAIN_BYTES;
   const fileId = randomBytes(FILE_ID_BYTES);
   const header = Buffer.alloc(PIECES_HEADER_BYTES);
-  FILE_MAGIC.copy(header, 0);
-  header.write(keys.current.keyId, FILE_MAGIC.length, 'latin1');
-  PIECES_MARK.copy(header, MARK_AT);
-  header.writeUInt32LE(pieceBytes, PIECE_SIZE_AT);
+  writeHeaderStart(header, keys.current.keyId, PIECES_MARK, pieceBytes);
   header.writeBigUInt64LE(BigInt(plainLength), LENGTH_AT);
-  fileId.copy(header, FILE_ID_AT);
+  fileId.copy(header, SIZED_FILE_ID_AT);
   yield header;
-  const aad = piecesAad(keys.scopeOf(path), basename(path), fileId, plainLength, pieceBytes);
+  const aad = sizedAad(keys.scopeOf(path), basename(path), fileId, plainLength, pieceBytes);
   const piece = Buffer.allocUnsafe(pieceBytes);
   let filled = 0;
   let index = 0;
@@ -119,37 +76,15 @@ export function* sealPieces(keys: PieceKeys, path: string, { length: plainLength
   if (filled > 0 || index === 0) yield sealBytes(keys.current, piece.subarray(0, filled), aad + index);
 }
 
-/** The header of a file sealed in pieces, checked against its size; throws EBADMSG naming `path` otherwise. */
-function readHeader(keys: PieceKeys, path: string, header: Buffer, fileSize: number): PiecesHeader {
-  if (header.length < PIECES_HEADER_BYTES || !isSealedInPieces(header)) throw undecryptable(path, 'it is not sealed in pieces');
-  const keyId = header.toString('latin1', FILE_MAGIC.length, MARK_AT);
-  const key = keys.keyFor(keyId);
-  if (!key) throw undecryptable(path, `it is sealed with key ${keyId}, which this store does not hold`);
-  const pieceBytes = header.readUInt32LE(PIECE_SIZE_AT);
-  const length = header.readBigUInt64LE(LENGTH_AT);
-  if (pieceBytes === 0 || pieceBytes > MAX_PIECE_PLAIN_BYTES || length > BigInt(Number.MAX_SAFE_INTEGER)) throw undecryptable(path, 'its header is damaged');
-  const plainLength = Number(length);
-  const count = pieceCount(plainLength, pieceBytes);
-  if (fileSize !== PIECES_HEADER_BYTES + plainLength + count * PIECE_OVERHEAD) throw undecryptable(path, `it is ${fileSize} bytes, not the ${PIECES_HEADER_BYTES + plainLength + count * PIECE_OVERHEAD} its header says (cut or extended)`);
-  const fileId = header.subarray(FILE_ID_AT, PIECES_HEADER_BYTES);
-  return { key, pieceBytes, plainLength, count, aad: piecesAad(keys.scopeOf(path), basename(path), fileId, plainLength, pieceBytes) };
-}
-
-/** Where piece `i` starts in the file, and its sealed length. */
-function pieceSpan(h: PiecesHeader, i: number): { at: number; sealed: number } {
-  const plain = Math.min(h.pieceBytes, h.plainLength - i * h.pieceBytes);
-  return { at: PIECES_HEADER_BYTES + i * (h.pieceBytes + PIECE_OVERHEAD), sealed: Math.max(0, plain) + PIECE_OVERHEAD };
-}
-
 function openPiece(path: string, h: PiecesHeader, i: number, sealed: Buffer): Buffer {
-  const plain = openBytes(h.key, sealed, h.aad + i);
+  const plain = openBytes(h.key, sealed, h.aadOf(i));
   if (!plain) throw undecryptable(path, `piece ${i} was changed, moved or copied from another file`);
   return plain;
 }
 
-/** The whole plaintext of a file sealed in pieces (every piece opened); throws EBADMSG naming `path` when any piece or the header fails. */
+/** The whole plaintext of a file sealed in pieces, either layout (every piece opened); throws EBADMSG naming `path` when any piece or the header fails. */
 export function openPieces(keys: PieceKeys, path: string, bytes: Buffer): Buffer {
-  const h = readHeader(keys, path, bytes.subarray(0, PIECES_HEADER_BYTES), bytes.length);
+  const h = readPiecesHeader(keys, path, bytes.subarray(0, PIECES_HEADER_BYTES), bytes.length);
   const out = Buffer.allocUnsafe(h.plainLength);
   for (let i = 0; i < h.count; i++) {
     const { at, sealed } = pieceSpan(h, i);
@@ -169,14 +104,14 @@ export interface PiecesReader {
 }
 
 /**
- * Reads of the open file `fd` (`size` bytes) sealed in pieces: only the pieces holding the bytes
+ * Reads of the open file `fd` (`size` bytes) sealed in pieces, either layout: only the pieces holding the bytes
  * asked for are read and opened. The last piece opened is kept (a layout's small reads in a row
  * share it). Throws EBADMSG naming `path` when the header or a piece read fails authentication.
  */
 export function piecesReader(keys: PieceKeys, path: string, fd: number, size: number): PiecesReader {
   const header = Buffer.alloc(Math.min(size, PIECES_HEADER_BYTES));
   readFully(fd, header, 0);
-  const h = readHeader(keys, path, header, size);
+  const h = readPiecesHeader(keys, path, header, size);
   let lastIndex = -1;
   let last: Buffer = Buffer.alloc(0);
   let sealedChunk: Buffer | null = null;

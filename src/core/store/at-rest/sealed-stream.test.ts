@@ -1,0 +1,140 @@
+import { closeSync, openSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NONCE_BYTES, TAG_BYTES, newDataKey } from './aead.js';
+import { AtRestCipher, FILE_MAGIC } from './at-rest-cipher.js';
+import { STREAM_HEADER_BYTES } from './pieces-header.js';
+import { PIECE_PLAIN_BYTES, openPieces, piecesReader } from './sealed-pieces.js';
+import { StreamSealer } from './sealed-stream.js';
+
+/**
+ * Files sealed in pieces as their bytes come (the importers' cache, a hosted listing): read back
+ * byte for byte whatever the writer's chunks; a piece moved, dropped (the last one included, at a
+ * piece boundary), flipped, copied from another file or version, a file extended, renamed or under
+ * another key is refused with an error naming the path.
+ */
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'baton-sealed-stream-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const cipher = new AtRestCipher('/data', newDataKey());
+const PATH = '/data/importers-cache.json';
+const SEALED_PIECE = PIECE_PLAIN_BYTES + NONCE_BYTES + TAG_BYTES;
+
+function plainOf(length: number, seed: number): Buffer {
+  const out = Buffer.alloc(length);
+  for (let i = 0; i < length; i++) out[i] = (i * 31 + seed * 7 + (i >> 8)) & 0xff;
+  return out;
+}
+
+/** `plain` added in chunks of the given lengths (the last takes the rest), sealed for `path`. */
+function sealed(plain: Buffer, cuts: number[] = [], path = PATH, keys = cipher): Buffer {
+  const sealer = new StreamSealer(keys, path);
+  const out = [sealer.header];
+  let at = 0;
+  for (const n of [...cuts, plain.length]) {
+    const to = Math.min(plain.length, at + n);
+    out.push(...sealer.add(plain.subarray(at, to)));
+    at = to;
+  }
+  out.push(sealer.end());
+  return Buffer.concat(out);
+}
+
+function refusal(open: () => unknown): NodeJS.ErrnoException {
+  try {
+    open();
+  } catch (error) {
+    return error as NodeJS.ErrnoException;
+  }
+  throw new Error('opened');
+}
+
+function withReader<T>(bytes: Buffer, use: (reader: ReturnType<typeof piecesReader>) => T, path = PATH): T {
+  const file = join(dir, `f-${Math.random().toString(36).slice(2)}`);
+  writeFileSync(file, bytes);
+  const fd = openSync(file, 'r');
+  try {
+    return use(piecesReader(cipher, path, fd, bytes.length));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+describe('a file sealed in pieces as it streams', () => {
+  it('opens whole and reads any range byte for byte, however the writer cut its bytes', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.integer({ min: 0, max: 5 * PIECE_PLAIN_BYTES + 3 }), fc.constantFrom(0, 1, PIECE_PLAIN_BYTES, 2 * PIECE_PLAIN_BYTES, 3 * PIECE_PLAIN_BYTES - 1, 3 * PIECE_PLAIN_BYTES + 1)),
+        fc.array(fc.integer({ min: 0, max: 2 * PIECE_PLAIN_BYTES }), { maxLength: 6 }),
+        fc.array(fc.tuple(fc.nat(), fc.nat({ max: 3 * PIECE_PLAIN_BYTES })), { minLength: 1, maxLength: 8 }),
+        (length, cuts, ranges) => {
+          const plain = plainOf(length, length);
+          const bytes = sealed(plain, cuts);
+          expect(bytes.subarray(0, FILE_MAGIC.length).equals(FILE_MAGIC)).toBe(true);
+          expect(openPieces(cipher, PATH, bytes).equals(plain)).toBe(true);
+          withReader(bytes, (reader) => {
+            expect(reader.size).toBe(length);
+            expect(reader.read(0, length).equals(plain)).toBe(true);
+            for (const [from, n] of ranges) {
+              const at = length === 0 ? 0 : from % (length + 1);
+              expect(reader.read(at, n).equals(plain.subarray(at, at + n))).toBe(true);
+            }
+          });
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it('holds no plaintext byte run of its content, and takes no bytes after its end', () => {
+    const plain = Buffer.from('secret title of a session '.repeat(10_000));
+    expect(sealed(plain, [1000, 70_000]).includes(Buffer.from('secret title'))).toBe(false);
+    const sealer = new StreamSealer(cipher, PATH);
+    sealer.end();
+    expect(() => sealer.add(Buffer.from('x'))).toThrow(/after the end/);
+    expect(() => sealer.end()).toThrow(/ended twice/);
+  });
+
+  it('refuses pieces reordered, dropped at a piece boundary, flipped, extended, or from another file, version or key, naming the path', () => {
+    const at = (i: number) => STREAM_HEADER_BYTES + i * SEALED_PIECE;
+    const plain = plainOf(4 * PIECE_PLAIN_BYTES + 100, 1);
+    const bytes = sealed(plain);
+    // Exactly four full pieces: the last is full, and dropping it leaves three full pieces.
+    const exact = sealed(plainOf(4 * PIECE_PLAIN_BYTES, 2));
+    const swapped = Buffer.concat([bytes.subarray(0, at(1)), bytes.subarray(at(2), at(3)), bytes.subarray(at(1), at(2)), bytes.subarray(at(3))]);
+    const flipped = Buffer.from(bytes);
+    flipped[at(2) + 40]! ^= 1;
+    const otherVersion = sealed(plain);
+    const otherFile = sealed(plain, [], '/data/importers-candidates.idx');
+    const variants: Array<[string, Buffer]> = [
+      ['two pieces swapped', swapped],
+      ['the last piece dropped', bytes.subarray(0, at(4))],
+      ['the last full piece dropped', exact.subarray(0, at(3))],
+      ['the last piece cut', bytes.subarray(0, bytes.length - 1)],
+      ['extended by a byte', Buffer.concat([bytes, Buffer.from([0])])],
+      ['extended by another file\'s last piece', Buffer.concat([exact, otherFile.subarray(at(4))])],
+      ['a bit flipped in a piece', flipped],
+      ['a piece of another version of the file', Buffer.concat([bytes.subarray(0, at(1)), otherVersion.subarray(at(1), at(2)), bytes.subarray(at(2))])],
+      ['a piece of another file', Buffer.concat([bytes.subarray(0, at(1)), otherFile.subarray(at(1), at(2)), bytes.subarray(at(2))])],
+      ['another file', otherFile],
+      ['another key', sealed(plain, [], PATH, new AtRestCipher('/data', newDataKey()))],
+      ['only its header', bytes.subarray(0, STREAM_HEADER_BYTES)],
+      ['the store\'s whole-file seal', cipher.sealFile(PATH, plain)],
+    ];
+    for (const [what, variant] of variants) {
+      const whole = refusal(() => openPieces(cipher, PATH, variant));
+      expect([what, whole.code, whole.message.includes(PATH)]).toEqual([what, 'EBADMSG', true]);
+      const partial = refusal(() => withReader(variant, (reader) => reader.read(0, variant.length)));
+      expect([what, partial.code, partial.message.includes(PATH)]).toEqual([what, 'EBADMSG', true]);
+    }
+    expect(refusal(() => openPieces(cipher, '/data/other.json', bytes)).code).toBe('EBADMSG');
+  });
+});
