@@ -103,7 +103,7 @@ function openedOrNull(path: string): number | null {
 /** The plaintext of the host's sealed listing file, or null when it is refused (changed, cut, another listing's, not that key's). */
 async function openSealedListing(path: string, keyBase64: string): Promise<Buffer | null> {
   const [{ dataKeyOf }, { readSealedListing }] = await Promise.all([import('../../core/store/at-rest/aead.js'), import('../../core/store/at-rest/sealed-listing.js')]);
-  const opened = await readSealedListing(path, dataKeyOf(Buffer.from(keyBase64, 'base64')));
+  const opened = readSealedListing(path, dataKeyOf(Buffer.from(keyBase64, 'base64')));
   return opened.ok ? opened.plain : null;
 }
 

@@ -63,7 +63,7 @@ describe('sealed listing file', () => {
       expect((await stat(path)).mode & 0o777).toBe(0o600);
       // No run of the document's text is on disk (a title of 12+ bytes would show).
       if (doc.length > 64) expect(onDisk.includes(doc.subarray(20, 52))).toBe(false);
-      const opened = await readSealedListing(path, key);
+      const opened = readSealedListing(path, key);
       expect(opened.ok && opened.plain.equals(doc), `seed ${seed}`).toBe(true);
 
       const variants: Array<[string, Buffer, string]> = [];
@@ -86,7 +86,7 @@ describe('sealed listing file', () => {
       }
       // Through the file too: a changed file on disk is refused by the reader the CLI uses.
       await writeFile(path, flipped);
-      expect((await readSealedListing(path, key)).ok).toBe(false);
+      expect((readSealedListing(path, key)).ok).toBe(false);
       await rm(path);
     }
     expect(refused).toBe(300 * 8);
@@ -99,18 +99,18 @@ describe('sealed listing file', () => {
     const path = join(dir, name);
     const whole = sealListing(key, name, doc);
     await writeFile(path, whole);
-    const opened = await readSealedListing(path, key);
+    const opened = readSealedListing(path, key);
     expect(opened.ok && opened.plain.equals(doc)).toBe(true);
     const flipped = Buffer.from(whole);
     flipped[whole.length >> 1]! ^= 4;
     await writeFile(path, flipped);
-    expect((await readSealedListing(path, key)).ok).toBe(false);
+    expect((readSealedListing(path, key)).ok).toBe(false);
     expect(openListing(key, `listing-${'8'.repeat(32)}.sealed`, whole).ok).toBe(false);
     await rm(path);
   });
 
   it('a missing file is refused with its path', async () => {
-    const result = await readSealedListing(join(dir, 'listing-none.sealed'), newDataKey());
+    const result = readSealedListing(join(dir, 'listing-none.sealed'), newDataKey());
     expect(result).toMatchObject({ ok: false, reason: expect.stringContaining('listing-none.sealed') });
   });
 });

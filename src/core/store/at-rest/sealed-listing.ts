@@ -1,4 +1,4 @@
-import { open } from 'node:fs/promises';
+import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { basename } from 'node:path';
 import { openBytes, sealBytes, type DataKey } from './aead.js';
 import { FILE_MAGIC, isSealedFile, KEY_ID_CHARS } from './at-rest-cipher.js';
@@ -58,22 +58,26 @@ export function openListing(key: DataKey, name: string, bytes: Buffer): OpenedLi
   return plain ? { ok: true, plain } : { ok: false, reason: `${name} failed authentication (changed, truncated or not this listing)` };
 }
 
-/** Reads and opens the sealed listing at `path`; refused (never partial text) when it does not open. */
-export async function readSealedListing(path: string, key: DataKey): Promise<OpenedListing> {
+/**
+ * Reads and opens the sealed listing at `path`; refused (never partial text) when it does not open.
+ * Synchronous: its one reader is a CLI printing one file, which would otherwise load node:fs/promises
+ * and start the thread pool for it (part of a hosted listing's cost with encryption on, issue 17).
+ */
+export function readSealedListing(path: string, key: DataKey): OpenedListing {
   const name = basename(path);
   let bytes: Buffer;
   try {
-    const handle = await open(path, 'r');
+    const fd = openSync(path, 'r');
     try {
-      const { size } = await handle.stat();
+      const { size } = fstatSync(fd);
       if (size > MAX_SEALED_LISTING_BYTES) return { ok: false, reason: `${path} is ${size} bytes, over MAX_SEALED_LISTING_BYTES (${MAX_SEALED_LISTING_BYTES})` };
       const start = Buffer.alloc(Math.min(size, PIECES_HEADER_BYTES));
-      await handle.read(start, 0, start.length, 0);
+      readSync(fd, start, 0, start.length, 0);
       // In pieces: every piece opened (authenticated) into the document's one buffer before any of it is printed.
-      if (isSealedInPieces(start)) return openedInPieces(() => sealedListingReader(key, path, handle.fd, size).read(0, size));
-      bytes = await handle.readFile();
+      if (isSealedInPieces(start)) return openedInPieces(() => sealedListingReader(key, path, fd, size).read(0, size));
+      bytes = readFileSync(fd);
     } finally {
-      await handle.close();
+      closeSync(fd);
     }
   } catch (error) {
     return { ok: false, reason: `${path} could not be read: ${(error as Error).message}` };
