@@ -1,11 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { openStore } from '../store/index.js';
 import type { SessionStore, NewSession } from '../store/types.js';
 import { makeTempDir } from '../store/test-support/temp-dir.js';
 import { createSearchService, INDEX_READ_PAGE, SEARCH_INDEX_FILE } from './search-service.js';
 import { CHUNK_MESSAGES, MessageIndex } from './message-index.js';
+import { enableEncryption } from '../store/at-rest/convert.js';
+import { isSealedFile } from '../store/at-rest/at-rest-cipher.js';
+import type { KeyStore } from '../store/at-rest/key-store.js';
 
 const base: NewSession = { cwd: '/w/api', gitRoot: null, branch: null, title: 'session', source: { tool: 'claude' }, holder: 'terminal' };
 let tmp: { dir: string; cleanup: () => Promise<void> };
@@ -72,6 +75,67 @@ describe('search service', () => {
     expect((await second.searchSessions('routine')).hits).toHaveLength(1);
     expect(await second.searchSession(s.id, 'routine message 3')).toContain(3);
     await second.close();
+  });
+
+  it('a restart with nothing new leaves the saved index as it is; a new message or a deleted session rewrites it', async () => {
+    // The file is tens of MB for a 1 GB session (sealed whole when the store is encrypted): a host
+    // rewriting it after every start did so right when the UI's first screens come (issue 20).
+    const kept = await store.createSession(base, filler(CHUNK_MESSAGES + 3));
+    const gone = await store.createSession(base, [{ role: 'user', content: 'the okapi ledger' }]);
+    const first = await createSearchService({ store, dataDir: tmp.dir });
+    await first.syncAll();
+    await first.close();
+    const file = join(tmp.dir, SEARCH_INDEX_FILE);
+    const saved = await stat(file);
+    // The atomic write renames a new file into place: another inode means the index was written.
+    const rewritten = async () => (await stat(file)).ino !== saved.ino;
+
+    const second = await createSearchService({ store, dataDir: tmp.dir });
+    await second.syncAll();
+    second.sessionChanged(kept.id); // a change notice with no new message
+    await second.close();
+    expect(await rewritten()).toBe(false);
+
+    const third = await createSearchService({ store, dataDir: tmp.dir });
+    await store.append(kept.id, 1, [{ role: 'user', content: 'and the tapir queue' }]);
+    third.sessionChanged(kept.id);
+    expect((await third.searchSessions('tapir')).hits).toHaveLength(1);
+    await third.close();
+    expect(await rewritten()).toBe(true);
+    expect(MessageIndex.fromBytes(await readFile(file))?.indexedUpTo.get(kept.id)).toBe(CHUNK_MESSAGES + 3);
+
+    const afterAppend = await stat(file);
+    await store.delete(gone.id);
+    const fourth = await createSearchService({ store, dataDir: tmp.dir });
+    await fourth.syncAll();
+    await fourth.close();
+    expect((await stat(file)).ino).not.toBe(afterAppend.ino);
+    expect(MessageIndex.fromBytes(await readFile(file))?.indexedUpTo.has(gone.id)).toBe(false);
+  });
+
+  it('an index saved in the clear before `baton encrypt --enable` is written again, sealed, though nothing changed', async () => {
+    const s = await store.createSession(base, [{ role: 'user', content: 'the okapi ledger' }]);
+    const plain = await createSearchService({ store, dataDir: tmp.dir });
+    await plain.syncAll();
+    await plain.close();
+    await store.close();
+    const secrets = new Map<string, Buffer>();
+    const keyStore: KeyStore = { label: 'memory', read: async (a) => secrets.get(a), write: async (a, k) => void secrets.set(a, Buffer.from(k)), remove: async (a) => secrets.delete(a) };
+    await enableEncryption(tmp.dir, { keyStore });
+    const file = join(tmp.dir, SEARCH_INDEX_FILE);
+    // The conversion leaves the search index to its service (it reads plaintext too).
+    expect(isSealedFile(await readFile(file))).toBe(false);
+
+    const encrypted = await openStore(tmp.dir, { keyStore });
+    expect(encrypted.atRest.state).toBe('on');
+    store = encrypted;
+    const sealed = await createSearchService({ store, dataDir: tmp.dir });
+    await sealed.syncAll();
+    expect((await sealed.searchSessions('okapi')).hits.map((h) => h.sessionId)).toEqual([s.id]);
+    await sealed.close();
+    const onDisk = await readFile(file);
+    expect(isSealedFile(onDisk)).toBe(true);
+    expect(onDisk.includes('okapi')).toBe(false);
   });
 
   it('a host stopped while it indexes a big session stops within a page, keeps what it indexed, and the next one resumes there', async () => {

@@ -1,10 +1,10 @@
-import { rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { MessageRecord } from '../../shared/message.js';
 import type { SessionStore } from '../store/types.js';
 import { writeFileAtomic } from '../fs/write-file-atomic.js';
 import { type ChunkHit, chunkOf, MessageIndex, searchableText } from './message-index.js';
-import { storeFsFor } from '../store/at-rest/registry.js';
+import { openFileFor, sealedAsStoreWrites, storeFsFor } from '../store/at-rest/registry.js';
 import { termsOf, wordsMatch } from '../../shared/search-terms.js';
 
 /** The index file in the data directory (rebuilt from the logs when missing or damaged). */
@@ -68,6 +68,15 @@ export function snippetOf(text: string, term: string): string {
   return `${start > 0 ? '…' : ''}${cut}${start + SNIPPET_CHARS < text.length ? '…' : ''}`;
 }
 
+/** The saved index's plaintext; undefined when it fails authentication (then it is rebuilt from the logs). */
+function openSaved(file: string, onDisk: Buffer): Buffer | undefined {
+  try {
+    return openFileFor(file, onDisk);
+  } catch {
+    return undefined;
+  }
+}
+
 /** `loadDelayMs`: a host passes INDEX_LOAD_DELAY_MS (its first screens come first); a search loads the index at once. */
 export async function createSearchService({ store, dataDir, loadDelayMs = 0 }: { store: SessionStore; dataDir: string; loadDelayMs?: number }): Promise<SearchService> {
   const file = join(dataDir, SEARCH_INDEX_FILE);
@@ -84,13 +93,6 @@ export async function createSearchService({ store, dataDir, loadDelayMs = 0 }: {
     if (loadDelayMs <= 0) resolve();
     else setTimeout(resolve, loadDelayMs).unref();
   });
-  let queue: Promise<void> = (async () => {
-    await loadDue;
-    const saved = await fs.readFile(file).catch(() => undefined);
-    // Stopped midway by close(): the index stays empty and unsaved (dirty is false), the file as it was.
-    index = (saved === undefined ? undefined : await MessageIndex.fromBytesInSlices(saved, () => closed)) ?? MessageIndex.empty();
-    await rm(join(dataDir, LEGACY_INDEX_FILE), { force: true }).catch(() => undefined);
-  })().catch((error: unknown) => console.error(`baton: the search index was not loaded (${(error as Error).message}); it is rebuilt from the logs`));
   let persistTimer: ReturnType<typeof setTimeout> | null = null;
   let dirty = false;
   let closed = false;
@@ -100,6 +102,12 @@ export async function createSearchService({ store, dataDir, loadDelayMs = 0 }: {
     dirty = false;
     await writeFileAtomic(file, index.toBytes(), { mode: 0o600, fs }).catch((error: unknown) => console.error(`baton: the search index was not saved (${(error as Error).message}); it is rebuilt at the next start`));
   };
+  /**
+   * Only after a change: an index that is already up to date is never rewritten. The write is the
+   * whole file (tens of MB for a 1 GB session, sealed whole when the store is encrypted: seconds of
+   * CPU), and a host that rewrote it after every start's syncAll did so 2 s after loading it, right
+   * when the UI's first screens come (issue 20: a page reload then took 1.7 s instead of 0.6).
+   */
   const schedulePersist = (): void => {
     dirty = true;
     if (persistTimer !== null || closed) return;
@@ -109,15 +117,30 @@ export async function createSearchService({ store, dataDir, loadDelayMs = 0 }: {
     }, PERSIST_DELAY_MS);
   };
 
+  let queue: Promise<void> = (async () => {
+    await loadDue;
+    const onDisk = await readFile(file).catch(() => undefined);
+    const saved = onDisk && openSaved(file, onDisk);
+    // Stopped midway by close(): the index stays empty and unsaved (dirty is false), the file as it was.
+    const loaded = saved === undefined ? undefined : await MessageIndex.fromBytesInSlices(saved, () => closed);
+    index = loaded ?? MessageIndex.empty();
+    // The load itself changes nothing, so the file is not written again (see schedulePersist), unless
+    // it is not sealed as this store writes now: in the clear from before `baton encrypt --enable`,
+    // or under an older key.
+    if (loaded && !sealedAsStoreWrites(file, onDisk!)) schedulePersist();
+    await rm(join(dataDir, LEGACY_INDEX_FILE), { force: true }).catch(() => undefined);
+  })().catch((error: unknown) => console.error(`baton: the search index was not loaded (${(error as Error).message}); it is rebuilt from the logs`));
   /** Reads a session from the first chunk not fully indexed, page by page, and indexes whole chunks. */
   const indexSession = async (id: string): Promise<void> => {
     const upTo = index.indexedUpTo.get(id) ?? -1;
     let after = chunkOf(upTo + 1) - 1;
     let pending: MessageRecord[] = [];
     let savedAt = performance.now();
+    let added = false;
     for (;;) {
-      // A host that is stopping does not finish a big session first (close() waits for this queue).
-      if (closed) return;
+      // A host that is stopping does not finish a big session first (close() waits for this queue);
+      // what it read so far is kept (close() saves it).
+      if (closed) break;
       if (performance.now() - savedAt > PERSIST_PROGRESS_MS) {
         dirty = true;
         await persist();
@@ -132,10 +155,11 @@ export async function createSearchService({ store, dataDir, loadDelayMs = 0 }: {
       const ready = pending.filter((m) => chunkOf(m.seq) < lastChunk);
       if (ready.length > 0) index.addMessages(id, ready);
       pending = pending.filter((m) => chunkOf(m.seq) >= lastChunk);
+      added = true;
       if (page.length < INDEX_READ_PAGE) break;
     }
     if (pending.length > 0) index.addMessages(id, pending);
-    schedulePersist();
+    if (added) schedulePersist();
   };
   const enqueue = (work: () => Promise<void>): Promise<void> => {
     const next = queue.then(work).catch((error: unknown) => console.error(`baton: search indexing failed (${(error as Error).message})`));
@@ -159,12 +183,14 @@ export async function createSearchService({ store, dataDir, loadDelayMs = 0 }: {
     syncAll: () =>
       enqueue(async () => {
         const all = await rows();
-        for (const id of index.indexedUpTo.keys()) if (!all.has(id)) index.removeSession(id);
+        const gone = [...index.indexedUpTo.keys()].filter((id) => !all.has(id));
+        for (const id of gone) index.removeSession(id);
+        if (gone.length > 0) schedulePersist();
+        // A session behind the index is read and persisted by indexSession; one up to date costs nothing.
         for (const row of all.values()) {
           if (closed) return;
           if ((index.indexedUpTo.get(row.id) ?? -1) < row.messageCount - 1) await indexSession(row.id);
         }
-        schedulePersist();
       }),
     sessionChanged: (id) => void enqueue(() => indexSession(id)),
     async searchSessions(query, limit = SEARCH_SESSIONS_MAX) {

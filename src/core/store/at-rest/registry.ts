@@ -46,6 +46,17 @@ export function openFileFor(path: string, bytes: Buffer): Buffer {
 }
 
 /**
+ * Whether a whole file's bytes on disk are what the store at `path` writes now: sealed under its
+ * current key when it is encrypted here, anything when it is not. A file that is not (written in
+ * the clear before `baton encrypt --enable`, or under a key since rotated) is still read, and a
+ * cache kept from it is written again.
+ */
+export function sealedAsStoreWrites(path: string, bytes: Buffer): boolean {
+  const cipher = cipherOf(storeFsFor(path));
+  return !cipher || cipher.isCurrentFile(bytes);
+}
+
+/**
  * A file's parts as they go to disk: sealed in pieces (sealed-pieces.ts) when `path` is inside an
  * encrypted store, so a reader opens only the pieces it reads; the parts as they are otherwise.
  */
