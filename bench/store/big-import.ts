@@ -4,6 +4,9 @@
 // line) and the full floor (import-floor.ts, bundled here: + the product's redaction of every
 // message, + one JSONL line a message written, fsync'd, read back and sha256'd; and the floor with the
 // summary's totals and anchors, which issue 20 counts in the floors too), its parts printed one by one. Each process's wall time, CPU time (user + system) and peak RSS.
+// Encrypted at rest (run under bench/with-secret-service.ts: a new store is encrypted by default),
+// the full floor also seals each line once (AES-256-GCM, as big-session.ts's handoff floor does),
+// and writes and reads back those sealed lines: what the product must do per record, and no more.
 //   npm run build:node && npx tsx bench/store/big-import.ts [megabytes=300] [runs=1]
 // The transcript repeats the lines of ../shared/fixtures/agent-logs/claude-code-session.sample.jsonl
 // (the real shape), each with its own uuid/parentUuid chain and message id, padded text to size.
@@ -13,6 +16,7 @@ import { mkdir, mkdtemp, open, readFile, rm, stat } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
+import { openStore } from '../../src/core/store/index.js';
 import { printTable, summarize } from '../stats.js';
 
 const MEGABYTES = Number(process.argv[2] ?? 300);
@@ -66,6 +70,15 @@ const PAD = ' The build passes; next the parser keeps each line once and the rea
   await file.close();
 }
 const inputBytes = (await stat(transcript)).size;
+// Whether a new store is encrypted at rest here (a Secret Service answers): the floors seal too.
+const ENCRYPTED = await (async () => {
+  const probe = await openStore(join(root, 'probe'));
+  const on = probe.atRest.state === 'on';
+  await probe.close();
+  await rm(join(root, 'probe'), { recursive: true, force: true });
+  return on;
+})();
+const encryptArg = ENCRYPTED ? ['--encrypt'] : [];
 // The full floor as one CommonJS file, so its process loads no more than it runs (like baton's bundle).
 const importFloor = join(root, 'import-floor.cjs');
 await build({ entryPoints: [IMPORT_FLOOR_SOURCE], outfile: importFloor, bundle: true, platform: 'node', format: 'cjs', target: 'node20', minify: true, logLevel: 'warning' });
@@ -95,17 +108,18 @@ function run(args: string[], dataDir: string): Promise<Run> {
 const importArgs = (bin: string) => [bin, 'handoff', '--from', 'claude', '--session', transcript, '--dry-run', '--no-launch', '--json'];
 const floors: Run[] = [];
 const redactFloors: Run[] = [];
+const sealFloors: Run[] = [];
 const fullFloors: Run[] = [];
 const summaryFloors: Run[] = [];
 const imports: Run[] = [];
 const baseImports: Run[] = [];
 let messages = 0;
-let encrypted = false;
 for (let r = 0; r < RUNS; r++) {
   floors.push(await run([PARSE_FLOOR, transcript], join(root, `floor-${r}`)));
   redactFloors.push(await run([importFloor, transcript, 'redact'], join(root, `floor-${r}`)));
-  fullFloors.push(await run([importFloor, transcript, 'full', join(root, `floor-${r}.jsonl`)], join(root, `floor-${r}`)));
-  summaryFloors.push(await run([importFloor, transcript, 'summary', join(root, `floor-${r}.jsonl`)], join(root, `floor-${r}`)));
+  if (ENCRYPTED) sealFloors.push(await run([importFloor, transcript, 'seal', ...encryptArg], join(root, `floor-${r}`)));
+  fullFloors.push(await run([importFloor, transcript, 'full', join(root, `floor-${r}.jsonl`), ...encryptArg], join(root, `floor-${r}`)));
+  summaryFloors.push(await run([importFloor, transcript, 'summary', join(root, `floor-${r}.jsonl`), ...encryptArg], join(root, `floor-${r}`)));
   if (BASE_BIN) baseImports.push(await run(importArgs(BASE_BIN), join(root, `base-${r}`)));
   // A fresh data directory each run: an imported session already in the store is not imported again.
   const dataDir = join(root, `data-${r}`);
@@ -114,23 +128,25 @@ for (let r = 0; r < RUNS; r++) {
   if (!answer.ok) throw new Error(`import failed: ${done.out.slice(0, 500)}`);
   messages = answer.answer?.manifest?.context?.message_count ?? 0;
   imports.push(done);
-  // Under bench/with-secret-service.ts the new store is encrypted at rest (on by default): say which one was measured.
-  encrypted = existsSync(join(dataDir, 'encryption.json'));
+  // Under bench/with-secret-service.ts the new store is encrypted at rest (on by default): the probe's answer must be the import's.
+  if (existsSync(join(dataDir, 'encryption.json')) !== ENCRYPTED) throw new Error(`the import's store is ${ENCRYPTED ? 'not ' : ''}encrypted, unlike the probe's`);
   await rm(dataDir, { recursive: true, force: true });
 }
 
 const med = (runs: Run[], key: keyof Omit<Run, 'out'>) => summarize(runs.map((x) => x[key])).p50;
-console.log(`\n${encrypted ? 'ENCRYPTED at rest' : 'not encrypted'}: Claude Code transcript: ${(inputBytes / 1e6).toFixed(1)} MB, ${messages.toLocaleString('en')} messages imported; ${RUNS} runs, medians; load ${loadavg().map((l) => l.toFixed(2)).join(' ')}\n`);
+console.log(`\n${ENCRYPTED ? 'ENCRYPTED at rest' : 'not encrypted'}: Claude Code transcript: ${(inputBytes / 1e6).toFixed(1)} MB, ${messages.toLocaleString('en')} messages imported; ${RUNS} runs, medians; load ${loadavg().map((l) => l.toFixed(2)).join(' ')}\n`);
 // Each floor part's CPU is the difference between a process that does it and one that stops before it.
 const parseCpu = med(floors, 'cpuMs');
 const redactCpu = med(redactFloors, 'cpuMs');
+const sealCpu = ENCRYPTED ? med(sealFloors, 'cpuMs') : redactCpu;
 const fullCpu = med(fullFloors, 'cpuMs');
 const summaryCpu = med(summaryFloors, 'cpuMs');
 console.log('Floor parts (CPU ms, user + system):');
 printTable([
   { part: 'parse: 1 MiB reads + JSON.parse of every line (parse-floor.cjs)', 'CPU ms': parseCpu.toFixed(0), 'process CPU ms': parseCpu.toFixed(0), 'process ms': med(floors, 'ms').toFixed(0), 'peak RSS MB': med(floors, 'rssMb').toFixed(0) },
   { part: '+ redaction: StreamRedactor over every line\'s message, 1 MiB batches', 'CPU ms': (redactCpu - parseCpu).toFixed(0), 'process CPU ms': redactCpu.toFixed(0), 'process ms': med(redactFloors, 'ms').toFixed(0), 'peak RSS MB': med(redactFloors, 'rssMb').toFixed(0) },
-  { part: '+ write one JSONL line a message, fsync, read back, sha256', 'CPU ms': (fullCpu - redactCpu).toFixed(0), 'process CPU ms': fullCpu.toFixed(0), 'process ms': med(fullFloors, 'ms').toFixed(0), 'peak RSS MB': med(fullFloors, 'rssMb').toFixed(0) },
+  ...(ENCRYPTED ? [{ part: '+ each message\'s line serialised and sealed: one AES-256-GCM seal, base64 line', 'CPU ms': (sealCpu - redactCpu).toFixed(0), 'process CPU ms': sealCpu.toFixed(0), 'process ms': med(sealFloors, 'ms').toFixed(0), 'peak RSS MB': med(sealFloors, 'rssMb').toFixed(0) }] : []),
+  { part: `+ write one ${ENCRYPTED ? 'sealed ' : ''}JSONL line a message, fsync, read back, sha256`, 'CPU ms': (fullCpu - sealCpu).toFixed(0), 'process CPU ms': fullCpu.toFixed(0), 'process ms': med(fullFloors, 'ms').toFixed(0), 'peak RSS MB': med(fullFloors, 'rssMb').toFixed(0) },
   { part: '+ summary totals and anchors: LandingTotals over each message', 'CPU ms': (summaryCpu - fullCpu).toFixed(0), 'process CPU ms': summaryCpu.toFixed(0), 'process ms': med(summaryFloors, 'ms').toFixed(0), 'peak RSS MB': med(summaryFloors, 'rssMb').toFixed(0) },
 ]);
 const row = (name: string, runs: Run[]) => ({
@@ -145,7 +161,7 @@ const row = (name: string, runs: Run[]) => ({
   'CPU / full floor': (med(runs, 'cpuMs') / fullCpu).toFixed(2),
   'CPU / floor + summary': (med(runs, 'cpuMs') / summaryCpu).toFixed(2),
 });
-console.log('Import against the bare parse and the full floor (parse + redaction + write/fsync/read-back/sha256):');
+console.log(`Import against the bare parse and the full floor (parse + redaction + ${ENCRYPTED ? 'one seal per record + ' : ''}write/fsync/read-back/sha256):`);
 printTable([
   row('floor: parse', floors),
   row('floor: full', fullFloors),

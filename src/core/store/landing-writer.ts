@@ -20,6 +20,8 @@ export const LANDING_CHUNK_BYTES = 4 * 1024 * 1024;
  * artifacts are synced together with the log in finish(), one journal commit instead of one each.
  */
 export const ARTIFACT_SYNCS_IN_FLIGHT = 8;
+/** Room sealLineInto asks for besides 3 bytes a UTF-16 unit of the JSON (its suffix and '\n'), with a margin. */
+const PLAIN_LINE_EXTRA_BYTES = 64;
 
 /**
  * Writes a new session's log into its staging directory a batch at a time (issue 20): each message
@@ -43,6 +45,8 @@ export class LandingWriter implements WrittenLog {
    */
   private readonly chunk = Buffer.allocUnsafeSlow(LANDING_CHUNK_BYTES);
   private chunkBytes = 0;
+  /** Sealed at rest: each record's plaintext line before its seal (placeSealed), made here rather than in a Buffer of its own. */
+  private plainScratch = Buffer.alloc(0);
   private readonly artifactsWritten = new Set<string>();
   /** Artifact files written and not yet known synced (and closed), oldest first: finish() awaits them all. */
   private readonly syncing: Promise<void>[] = [];
@@ -106,15 +110,45 @@ export class LandingWriter implements WrittenLog {
     return placed.crc;
   }
 
-  /** A line sealed at rest (encrypted before its end offset is counted: offsets are on-disk bytes); its check is the CRC of its bytes as stored. */
+  /**
+   * A line sealed at rest (encrypted before its end offset is counted: offsets are on-disk bytes):
+   * its plaintext line made in a buffer kept for that, its envelope sealed straight into the chunk
+   * (no Buffer a line for either), or on its own when it may not fit in an empty chunk. Its check
+   * is the CRC of its bytes as stored. Returns the record's checksum.
+   */
   private async placeSealed(seq: number, json: string, plain: { hash: Hash; bytes: number }): Promise<string> {
-    const { line: plainLine, crc } = sealLine(json);
-    const line = this.codec.sealLine(seq, plainLine);
-    this.keepCheck(seq, crc32(line.subarray(0, line.length - 1)));
+    const { line: plainLine, crc } = this.plainLineOf(json);
     plain.hash.update(plainLine);
     plain.bytes += plainLine.length;
-    await this.place(line);
+    const body = plainLine.subarray(0, plainLine.length - 1);
+    let length = this.codec.sealLineInto(seq, body, this.chunk, this.chunkBytes);
+    if (length === undefined && this.chunkBytes > 0) {
+      await this.flush();
+      length = this.codec.sealLineInto(seq, body, this.chunk, 0);
+    }
+    if (length === undefined) {
+      const line = this.codec.sealLine(seq, plainLine);
+      this.keepCheck(seq, crc32(line.subarray(0, line.length - 1)));
+      await this.place(line);
+      return crc;
+    }
+    this.keepCheck(seq, crc32(this.chunk.subarray(this.chunkBytes, this.chunkBytes + length - 1)));
+    this.chunkBytes += length;
+    this.offset += length;
     return crc;
+  }
+
+  /**
+   * A record's plaintext line (with '\n') for sealing: in `plainScratch` (valid until the next
+   * record), grown to fit up to a chunk's size; a longer one gets a Buffer of its own.
+   */
+  private plainLineOf(json: string): { line: Buffer; crc: string } {
+    let placed = sealLineInto(json, this.plainScratch, 0);
+    if (!placed && json.length * 3 + PLAIN_LINE_EXTRA_BYTES <= this.chunk.length) {
+      this.plainScratch = Buffer.allocUnsafeSlow(Math.min(this.chunk.length, 2 ** Math.ceil(Math.log2(json.length * 3 + PLAIN_LINE_EXTRA_BYTES))));
+      placed = sealLineInto(json, this.plainScratch, 0);
+    }
+    return placed ? { line: this.plainScratch.subarray(0, placed.length), crc: placed.crc } : sealLine(json);
   }
 
   /** A whole line into the chunk, or written at its place on its own when it is longer than a chunk (a message of megabytes). */

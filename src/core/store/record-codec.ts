@@ -129,12 +129,28 @@ export function scanLines<T>(buf: Buffer, base: number, decode: (line: Buffer) =
 export interface RecordCodec {
   /** A record's plaintext line (with its '\n') → the line as it goes to disk (with its '\n'). */
   sealLine(seq: number, plain: Buffer): Buffer;
+  /**
+   * sealLine's bytes for a plaintext line given without its '\n', written into `into` at `at` (a
+   * writer's chunk: no Buffer a line): their length, '\n' included; undefined, with nothing sealed
+   * and nothing written that counts, when they might not fit.
+   */
+  sealLineInto(seq: number, plain: Uint8Array, into: Buffer, at: number): number | undefined;
   /** A line from disk (without '\n') → its plaintext line (without '\n'), or undefined when it fails authentication. */
   openLine(line: Buffer): Buffer | undefined;
   /** A line from disk (without '\n') → the record, or undefined when it is damaged in any way. */
   decode(line: Buffer): StoredRecord | undefined;
 }
-export const plainRecordCodec: RecordCodec = { sealLine: (_seq, plain) => plain, openLine: (line) => line, decode: decodeLine };
+export const plainRecordCodec: RecordCodec = {
+  sealLine: (_seq, plain) => plain,
+  sealLineInto: (_seq, plain, into, at) => {
+    if (at + plain.length + 1 > into.length) return undefined;
+    into.set(plain, at);
+    into[at + plain.length] = NEWLINE;
+    return plain.length + 1;
+  },
+  openLine: (line) => line,
+  decode: decodeLine,
+};
 
 /** Splits `buf` (the file's bytes from offset `base`) into valid records and damaged ranges. */
 export function scanLog(buf: Buffer, base: number, codec: RecordCodec = plainRecordCodec): ScanResult {

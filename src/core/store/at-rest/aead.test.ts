@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { dataKeyOf, newDataKey, NONCE_BYTES, openBytes, sealBytes, TAG_BYTES } from './aead.js';
+import { dataKeyOf, newDataKey, NONCE_BYTES, openBytes, sealBase64, sealBytes, sealedBytes, TAG_BYTES } from './aead.js';
 
 /**
  * The read side of AES-256-GCM at rest: one decipher per record (bench/store/record-open.ts
@@ -47,5 +47,20 @@ describe('openBytes', () => {
     }
     // The same key bytes in another DataKey object open it too.
     expect(openBytes(dataKeyOf(Buffer.from(keys[0]!.key)), sealed[0]!, AAD)?.toString()).toBe('record 0');
+  });
+
+  it('opens what sealBase64 sealed, small and past its kept buffer, each seal with its own nonce', () => {
+    const key = newDataKey();
+    const nonces = new Set<string>();
+    const check = (plain: Uint8Array, aad: string) => {
+      const sealed = Buffer.from(sealBase64(key, plain, aad), 'base64');
+      expect(sealed.length).toBe(sealedBytes(plain.length));
+      expect(openBytes(key, sealed, aad)?.equals(plain)).toBe(true);
+      nonces.add(sealed.subarray(0, NONCE_BYTES).toString('hex'));
+    };
+    fc.assert(fc.property(fc.uint8Array({ maxLength: 600 }), fc.string({ maxLength: 40 }), check), { numRuns: 300 });
+    // Around the kept buffer's size (64 KiB of sealed bytes) and well past it, then small again.
+    for (const n of [64 * 1024 - NONCE_BYTES - TAG_BYTES, 64 * 1024 - NONCE_BYTES - TAG_BYTES + 1, 200_000, 5]) check(Buffer.alloc(n, n % 251), `aad ${n}`);
+    expect(nonces.size).toBe(304);
   });
 });

@@ -1,8 +1,8 @@
 import { relative, sep } from 'node:path';
 import { decodeLine, type RecordCodec, type StoredRecord } from '../record-codec.js';
 import { ARCHIVED_DIR, SESSIONS_DIR } from '../layout.js';
-import { openBytes, sealBytes, type DataKey } from './aead.js';
-import { encodeEnvelope, isEnvelope, parseEnvelope } from './line-envelope.js';
+import { openBytes, sealBase64, sealBytes, sealedBytes, type DataKey } from './aead.js';
+import { encodeEnvelopeInto, envelopeBytes, envelopeLine, isEnvelope, parseEnvelope } from './line-envelope.js';
 
 /** Whole encrypted files start with this: a NUL first byte is never JSON or text, so it cannot be mistaken for plaintext. */
 export const FILE_MAGIC = Buffer.from('\0BATON-AT-REST-1\n', 'latin1');
@@ -40,9 +40,23 @@ export class AtRestCipher {
   }
 
   recordCodec(sessionId: string): RecordCodec {
+    const sealLineInto = (seq: number, plain: Uint8Array, into: Buffer, at: number): number | undefined => {
+      // The line's length is known before the seal: nothing is sealed for a line that does not fit.
+      const length = envelopeBytes(seq, this.current.keyId, sealedBytes(plain.length)) + 1;
+      if (at + length > into.length) return undefined;
+      const end = encodeEnvelopeInto(seq, this.current.keyId, sealBase64(this.current, plain, recordAad(sessionId, seq)), into, at);
+      into[end] = NEWLINE;
+      return length;
+    };
     return {
-      // One string, one encode: the append path seals every record it writes.
-      sealLine: (seq: number, plain: Buffer): Buffer => Buffer.from(`${encodeEnvelope(seq, this.current.keyId, sealBytes(this.current, plain.subarray(0, plain.length - 1), recordAad(sessionId, seq)))}\n`, 'utf8'),
+      // The append path and the landing seal every record they write: the envelope's bytes are written once, where they go.
+      sealLine: (seq: number, plain: Buffer): Buffer => {
+        const body = plain.subarray(0, plain.length - 1);
+        const line = Buffer.allocUnsafe(envelopeBytes(seq, this.current.keyId, sealedBytes(body.length)) + 1);
+        sealLineInto(seq, body, line, 0);
+        return line;
+      },
+      sealLineInto,
       openLine: (line: Buffer): Buffer | undefined => this.openRecordLine(sessionId, line),
       decode: (line: Buffer): StoredRecord | undefined => {
         const opened = this.openRecord(sessionId, line);
@@ -55,7 +69,7 @@ export class AtRestCipher {
 
   /** A plaintext record line (without '\n') → its envelope line (without '\n'). */
   sealRecordLine(sessionId: string, seq: number, plain: Uint8Array): Buffer {
-    return Buffer.from(encodeEnvelope(seq, this.current.keyId, sealBytes(this.current, plain, recordAad(sessionId, seq))), 'utf8');
+    return envelopeLine(seq, this.current.keyId, sealBytes(this.current, plain, recordAad(sessionId, seq)));
   }
 
   /**
@@ -89,7 +103,7 @@ export class AtRestCipher {
 
   /** A line of a log other than messages.jsonl (without '\n') → its envelope line (without '\n'). */
   sealLine(path: string, plain: Uint8Array): Buffer {
-    return Buffer.from(encodeEnvelope(undefined, this.current.keyId, sealBytes(this.current, plain, `baton-line-v1\0${this.scopeOf(path)}`)), 'utf8');
+    return envelopeLine(undefined, this.current.keyId, sealBytes(this.current, plain, `baton-line-v1\0${this.scopeOf(path)}`));
   }
 
   openLine(path: string, line: Buffer): Buffer | undefined {
@@ -113,6 +127,8 @@ export class AtRestCipher {
     return plain;
   }
 }
+
+const NEWLINE = 0x0a;
 
 function recordAad(sessionId: string, seq: number): string {
   return `baton-record-v1\0${sessionId}\0${seq}`;

@@ -1,7 +1,7 @@
 import { crc32 } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { encodeEnvelope, parseEnvelope, parseEnvelopeJson } from './line-envelope.js';
+import { encodeEnvelope, encodeEnvelopeInto, envelopeBytes, envelopeLine, parseEnvelope, parseEnvelopeJson } from './line-envelope.js';
 
 /**
  * The compact read of an envelope (its bytes as encodeEnvelope writes them, no JSON.parse) must
@@ -93,5 +93,22 @@ describe('line envelopes read from their bytes', () => {
     expect(cases).toBeGreaterThan(2_000);
     // Alphabet bytes put in place of another (and '=' at the end) read as a (different) ciphertext.
     expect(read).toBeGreaterThan(100);
+  });
+
+  it('encodeEnvelopeInto writes the UTF-8 bytes of encodeEnvelope, envelopeBytes of them, where it is told; envelopeLine the same on their own', () => {
+    fc.assert(
+      fc.property(envelope, fc.nat({ max: 300 }), fc.nat({ max: 40 }), ({ seq, keyId, sealed }, at, spare) => {
+        const text = Buffer.from(encodeEnvelope(seq, keyId, Buffer.from(sealed)), 'utf8');
+        const length = envelopeBytes(seq, keyId, sealed.length);
+        expect(length).toBe(text.length);
+        const into = Buffer.alloc(at + length + spare, 0xee);
+        expect(encodeEnvelopeInto(seq, keyId, Buffer.from(sealed).toString('base64'), into, at)).toBe(at + length);
+        expect(into.subarray(at, at + length).equals(text)).toBe(true);
+        // Nothing outside its place is touched.
+        expect(into.subarray(0, at).every((b) => b === 0xee) && into.subarray(at + length).every((b) => b === 0xee)).toBe(true);
+        expect(envelopeLine(seq, keyId, Buffer.from(sealed)).equals(text)).toBe(true);
+      }),
+      { numRuns: 2_000 },
+    );
   });
 });

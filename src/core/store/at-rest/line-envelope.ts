@@ -24,11 +24,52 @@ function crcOf(seq: number | undefined, keyId: string, e: string): string {
   return crc32Hex(`${seq ?? ''}.${keyId}.${e}`);
 }
 
-/** The line without its '\n'. */
+/** The line without its '\n', as text (encodeEnvelopeInto writes its UTF-8 bytes). */
 export function encodeEnvelope(seq: number | undefined, keyId: string, sealed: Buffer): string {
   const e = sealed.toString('base64');
   const head = seq === undefined ? `{"k":"${keyId}"` : `{"s":${seq},"k":"${keyId}"`;
   return `${head},"e":"${e}","crc":"${crcOf(seq, keyId, e)}"}`;
+}
+
+/** `{"s":seq,"k":"keyId","e":"`: what comes before the ciphertext. */
+function envelopeHead(seq: number | undefined, keyId: string): string {
+  return seq === undefined ? `{"k":"${keyId}","e":"` : `{"s":${seq},"k":"${keyId}","e":"`;
+}
+
+/** `","crc":"` + 8 hex digits + `"}`. */
+const CRC_TAIL_BYTES = 9 + 8 + 2;
+const CRC_TAIL_HEAD = Buffer.from('","crc":"', 'latin1');
+const LINE_CLOSE = Buffer.from('"}', 'latin1');
+
+/** Bytes of the envelope line (without '\n') of `sealedBytes` sealed bytes: known before sealing, so a writer can make room first. */
+export function envelopeBytes(seq: number | undefined, keyId: string, sealedBytes: number): number {
+  return Buffer.byteLength(envelopeHead(seq, keyId), 'utf8') + 4 * Math.ceil(sealedBytes / 3) + CRC_TAIL_BYTES;
+}
+
+/**
+ * encodeEnvelope's bytes, for sealed bytes whose base64 is `e`, written into `into` at `at` (which
+ * has envelopeBytes of room), returning the index after them. For the landing and the append path,
+ * which seal every record: the ciphertext's base64 is the one string a line makes and the CRC is
+ * run over its bytes where they were written (encodeEnvelope's CRC over its text encoded again,
+ * and the line's text encoded again, were a quarter of an encrypted import's sealing).
+ */
+export function encodeEnvelopeInto(seq: number | undefined, keyId: string, e: string, into: Buffer, at: number): number {
+  let end = at + into.write(envelopeHead(seq, keyId), at, 'utf8');
+  const eStart = end;
+  // Base64 is ASCII: latin1 copies its characters as bytes.
+  end += into.write(e, end, 'latin1');
+  // crcOf's text is `${seq}.${keyId}.${e}`: the same bytes, the ciphertext's taken where they are.
+  const crc = crc32(into.subarray(eStart, end), crc32(`${seq ?? ''}.${keyId}.`));
+  end += CRC_TAIL_HEAD.copy(into, end);
+  end += into.write(crc.toString(16).padStart(8, '0'), end, 'latin1');
+  return end + LINE_CLOSE.copy(into, end);
+}
+
+/** encodeEnvelope's bytes in a Buffer of their own. */
+export function envelopeLine(seq: number | undefined, keyId: string, sealed: Buffer): Buffer {
+  const line = Buffer.allocUnsafe(envelopeBytes(seq, keyId, sealed.length));
+  encodeEnvelopeInto(seq, keyId, sealed.toString('base64'), line, 0);
+  return line;
 }
 
 export function isEnvelope(line: Uint8Array): boolean {

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { encodeNewRecord, scanLog, type StoredRecord } from '../record-codec.js';
+import { decodeLine, encodeNewRecord, plainRecordCodec, scanLog, type StoredRecord } from '../record-codec.js';
 import { AtRestCipher } from './at-rest-cipher.js';
-import { newDataKey } from './aead.js';
+import { newDataKey, sealedBytes } from './aead.js';
+import { envelopeBytes } from './line-envelope.js';
 
 /**
  * Sealed records under adversity: a torn, flipped, truncated, moved or re-keyed line is never read
@@ -83,5 +84,49 @@ describe('sealed message records', () => {
       }),
       { numRuns: 200 },
     );
+  });
+
+  it('sealed into a buffer (the landing\'s chunk), a line is one envelope and its \\n where it was told, and opens to the record', () => {
+    fc.assert(
+      fc.property(fc.array(contentArb, { minLength: 1, maxLength: 12 }), fc.nat({ max: 64 }), (contents, gap) => {
+        const codec = cipher.recordCodec('s-1');
+        const into = Buffer.alloc(64 * 1024, 0xee);
+        let at = gap;
+        const ends: number[] = [];
+        for (const [seq, content] of contents.entries()) {
+          const { record, line } = encodeNewRecord({ role: 'user', content, id: `m-${seq}`, seq, createdAt: '2026-11-30T00:00:00.000Z', epoch: 1 } as Omit<StoredRecord, 'crc'>);
+          const length = codec.sealLineInto(seq, line.subarray(0, line.length - 1), into, at)!;
+          // As long as sealLine's line for the same record (only the nonce differs).
+          expect(length).toBe(codec.sealLine(seq, line).length);
+          expect(length).toBe(envelopeBytes(seq, key.keyId, sealedBytes(line.length - 1)) + 1);
+          expect(into[at + length - 1]).toBe(0x0a);
+          expect(codec.decode(into.subarray(at, at + length - 1))).toEqual(record);
+          at += length;
+          ends.push(at);
+        }
+        expect(into.subarray(0, gap).every((b) => b === 0xee) && into.subarray(at).every((b) => b === 0xee)).toBe(true);
+        const scan = scanLog(into.subarray(gap, at), gap, codec);
+        expect(scan.records.map((r) => r.end)).toEqual(ends);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('sealLineInto declines a line that might not fit, sealing and writing nothing; the plain codec copies the line and its \\n', () => {
+    const codec = cipher.recordCodec('s-1');
+    const { line } = encodeNewRecord({ role: 'user', content: 'x'.repeat(100), id: 'm-0', seq: 0, createdAt: '2026-11-30T00:00:00.000Z', epoch: 1 } as Omit<StoredRecord, 'crc'>);
+    const body = line.subarray(0, line.length - 1);
+    const length = envelopeBytes(0, key.keyId, sealedBytes(body.length)) + 1;
+    const into = Buffer.alloc(length + 10, 0xee);
+    expect(codec.sealLineInto(0, body, into, 11)).toBeUndefined();
+    expect(into.every((b) => b === 0xee)).toBe(true);
+    expect(codec.sealLineInto(0, body, into, 10)).toBe(length);
+
+    const plain = Buffer.alloc(line.length + 3, 0xee);
+    expect(plainRecordCodec.sealLineInto(0, body, plain, 4)).toBeUndefined();
+    expect(plain.every((b) => b === 0xee)).toBe(true);
+    expect(plainRecordCodec.sealLineInto(0, body, plain, 3)).toBe(line.length);
+    expect(plain.subarray(3).equals(line)).toBe(true);
+    expect(decodeLine(plain.subarray(3, plain.length - 1))).toBeDefined();
   });
 });
