@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../store/index.js';
-import type { KeyStore } from '../store/at-rest/key-store.js';
+import { memoryKeyStore } from '../store/at-rest/test-support/memory-key-store.js';
 import { FILE_MAGIC } from '../store/at-rest/at-rest-cipher.js';
 import { NONCE_BYTES, TAG_BYTES } from '../store/at-rest/aead.js';
 import { PIECE_PLAIN_BYTES, PIECES_HEADER_BYTES } from '../store/at-rest/sealed-pieces.js';
@@ -27,9 +27,7 @@ let dataDir: string;
 let store: Awaited<ReturnType<typeof openStore>>;
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'baton-sealed-index-'));
-  const secrets = new Map<string, Buffer>();
-  const keyStore: KeyStore = { label: 'memory', read: async (a) => secrets.get(a), write: async (a, s) => void secrets.set(a, Buffer.from(s)), remove: async (a) => secrets.delete(a) };
-  store = await openStore(dataDir, { keyStore });
+  store = await openStore(dataDir, { keyStore: memoryKeyStore() });
   expect(store.atRest.state).toBe('on');
 });
 afterAll(async () => {

@@ -1,12 +1,12 @@
-import { closeSync, openSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NONCE_BYTES, TAG_BYTES, newDataKey } from './aead.js';
+import { newDataKey } from './aead.js';
 import { AtRestCipher, FILE_MAGIC } from './at-rest-cipher.js';
-import { PIECE_PLAIN_BYTES, PIECES_HEADER_BYTES, openPieces, piecesReader, sealPieces } from './sealed-pieces.js';
+import { PIECE_PLAIN_BYTES, PIECES_HEADER_BYTES, openPieces, sealPieces, type PiecesReader } from './sealed-pieces.js';
+import { plainOf, refusal, SEALED_PIECE, withPiecesReader } from './test-support/pieces-files.js';
 
 /**
  * Files sealed in pieces (the candidate index of an encrypted store): the whole plaintext and any
@@ -24,13 +24,6 @@ afterAll(async () => {
 
 const cipher = new AtRestCipher('/data', newDataKey());
 const PATH = '/data/importers-candidates.idx';
-const SEALED_PIECE = PIECE_PLAIN_BYTES + NONCE_BYTES + TAG_BYTES;
-
-function plainOf(length: number, seed: number): Buffer {
-  const out = Buffer.alloc(length);
-  for (let i = 0; i < length; i++) out[i] = (i * 31 + seed * 7 + (i >> 8)) & 0xff;
-  return out;
-}
 
 /** `plain` cut into parts of the given lengths (the last takes the rest), sealed for `path`. */
 function sealed(plain: Buffer, cuts: number[] = [], path = PATH, keys = cipher): Buffer {
@@ -52,25 +45,9 @@ function swapped(bytes: Buffer, a: number, b: number): Buffer {
   return out;
 }
 
-function refusal(open: () => unknown): NodeJS.ErrnoException {
-  try {
-    open();
-  } catch (error) {
-    return error as NodeJS.ErrnoException;
-  }
-  throw new Error('opened');
-}
-
-/** A reader over `bytes` written to a real file. */
-function withReader<T>(bytes: Buffer, use: (reader: ReturnType<typeof piecesReader>) => T, path = PATH): T {
-  const file = join(dir, `f-${Math.random().toString(36).slice(2)}`);
-  writeFileSync(file, bytes);
-  const fd = openSync(file, 'r');
-  try {
-    return use(piecesReader(cipher, path, fd, bytes.length));
-  } finally {
-    closeSync(fd);
-  }
+/** A reader over `bytes` written to a real file, read as the file named `path`. */
+function withReader<T>(bytes: Buffer, use: (reader: PiecesReader) => T, path = PATH): T {
+  return withPiecesReader(dir, cipher, path, bytes, use);
 }
 
 describe('a file sealed in pieces', () => {
