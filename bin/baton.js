@@ -33,10 +33,11 @@ async function run() {
     if (process.argv.length === 3 && hostMayRun() && pickerIsBuilt()) {
       if (await compilePicker().cli.tryHostedPicker(process.argv, () => compileResume().cli)) return;
     }
-    // No host answered: the resume bundle opens the store itself. An encrypted store's keychain
-    // read starts now and overlaps that bundle's compile and the index's read, as a listing's does
-    // (issue 17 with issue 15's picker target).
-    if (storeMayBeEncrypted() && fastListIsBuilt()) await loadFastList().startStoreKeyReads();
+    // No host to ask: the resume bundle opens the store itself. An encrypted store's keychain read
+    // starts now and overlaps that bundle's compile and the index's read, as a listing's does
+    // (issue 17 with issue 15's picker target). With a host's socket there, the bundle asks the
+    // host and the read would be wasted.
+    if (!hostMayRun() && storeMayBeEncrypted() && fastListIsBuilt()) await loadFastList().startStoreKeyReads();
   }
   let argv = process.argv;
   // `baton handoff --messages FILE` asks a running host to land and take the session through a

@@ -17,6 +17,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { openStore } from '../../src/core/store/index.js';
+import { osKeyStore } from '../../src/core/store/at-rest/key-store.js';
 import { printTable, summarize } from '../stats.js';
 
 const MEGABYTES = Number(process.argv[2] ?? 300);
@@ -75,6 +76,8 @@ const ENCRYPTED = await (async () => {
   const probe = await openStore(join(root, 'probe'));
   const on = probe.atRest.state === 'on';
   await probe.close();
+  // The probe's key is removed from the keychain with the probe (outside with-secret-service.ts it is the person's own).
+  if (on) await osKeyStore().remove((JSON.parse(await readFile(join(root, 'probe', 'encryption.json'), 'utf8')) as { key: { account: string } }).key.account);
   await rm(join(root, 'probe'), { recursive: true, force: true });
   return on;
 })();

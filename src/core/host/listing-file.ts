@@ -160,8 +160,16 @@ export async function writeListingFile(path: string, render: (sink: JsonSink) =>
     throw error;
   }
   let open_ = true;
-  // Throws EBADMSG when a piece read back fails (the file is this host's own, open since it was written).
-  const sealed = sealWith ? sealedListingReader(sealWith, path, handle.fd, written) : undefined;
+  // Throws EBADMSG when a piece read back fails (the file is this host's own, open since it was
+  // written); then neither the handle nor the published file is left behind.
+  let sealed: ReturnType<typeof sealedListingReader> | undefined;
+  try {
+    sealed = sealWith ? sealedListingReader(sealWith, path, handle.fd, written) : undefined;
+  } catch (error) {
+    await handle.close().catch(() => undefined);
+    await rm(path, { force: true });
+    throw error;
+  }
   return {
     path,
     starts,

@@ -117,7 +117,8 @@ export function windowedReader(file: PlainReads): WindowedReader {
   };
   const exact = (at: number, end: number): Buffer => {
     const out = Buffer.allocUnsafe(Math.max(0, Math.min(end, size) - at));
-    if (file.readInto(at, out) !== end - at) throw new Error(`the candidate index is shorter than recorded (${end} > ${at + out.length})`);
+    const got = file.readInto(at, out);
+    if (got !== end - at) throw new Error(`the candidate index is shorter than recorded (${end} > ${at + got})`);
     return out;
   };
   return {

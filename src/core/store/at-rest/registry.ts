@@ -106,7 +106,10 @@ export async function readFileOpened(path: string): Promise<Buffer> {
     const { size } = await handle.stat();
     const start = Buffer.alloc(Math.min(size, PIECES_HEADER_BYTES));
     await handle.read(start, 0, start.length, 0);
-    if (cipher && isSealedInPieces(start)) return piecesReader(cipher, path, handle.fd, size).read(0, Number.MAX_SAFE_INTEGER);
+    if (cipher && isSealedInPieces(start)) {
+      const reader = piecesReader(cipher, path, handle.fd, size);
+      return reader.read(0, reader.size);
+    }
     return openFileFor(path, await handle.readFile());
   } finally {
     await handle.close();

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,7 +6,9 @@ import { seededRandom } from '../../test-support/seeded-random.js';
 import { newDataKey } from './aead.js';
 import { FILE_MAGIC } from './at-rest-cipher.js';
 import { openListing, readSealedListing, sealListing } from './sealed-listing.js';
-import { STREAM_MARK } from './pieces-header.js';
+import { STREAM_HEADER_BYTES, STREAM_MARK } from './pieces-header.js';
+import { PIECE_PLAIN_BYTES } from './sealed-pieces.js';
+import { SEALED_PIECE } from './test-support/pieces-files.js';
 import { writeListingFile } from '../../host/listing-file.js';
 
 /** Seals `doc` into `path` as the host does (sealed in pieces as it is written, listing-file.ts), with small parts. */
@@ -51,6 +53,7 @@ describe('sealed listing file', () => {
     const key = newDataKey();
     const other = newDataKey();
     let refused = 0;
+    let expected = 0;
     for (let seed = 1; seed <= 300; seed++) {
       const random = seededRandom(seed * 104_729);
       const doc = Buffer.from(generatedListing(random, Math.floor(random() * (seed % 10 === 0 ? 4_000 : 200))), 'utf8');
@@ -75,21 +78,40 @@ describe('sealed listing file', () => {
       variants.push(['tag cut', onDisk.subarray(0, onDisk.length - 1), name]);
       variants.push(['extended', Buffer.concat([onDisk, Buffer.from('x')]), name]);
       variants.push(['another listing\'s name', onDisk, `listing-${(seed + 1).toString(16).padStart(32, '0')}.sealed`]);
-      variants.push(['another key', sealListing(other, name, doc), name]);
+      variants.push(['another key, sealed whole', sealListing(other, name, doc), name]);
+      const otherPath = join(dir, `other-${name}`);
+      await writeSealedListing(otherPath, other, doc);
+      variants.push(['another key', Buffer.concat([onDisk.subarray(0, STREAM_HEADER_BYTES), (await readFile(otherPath)).subarray(STREAM_HEADER_BYTES)]), name]);
+      await rm(otherPath);
+      // Cut after a whole piece (or to its header) with an empty last piece's bytes added back: the
+      // piece count then matches a shorter document, which the last piece's mark refuses.
+      const wholePieces = Math.floor((onDisk.length - STREAM_HEADER_BYTES) / SEALED_PIECE);
+      if (wholePieces > 1) variants.push(['cut after a whole piece, 28 bytes added', Buffer.concat([onDisk.subarray(0, STREAM_HEADER_BYTES + SEALED_PIECE), Buffer.alloc(SEALED_PIECE - PIECE_PLAIN_BYTES)]), name]);
+      variants.push(['cut to its header, 28 bytes added', Buffer.concat([onDisk.subarray(0, STREAM_HEADER_BYTES), Buffer.alloc(SEALED_PIECE - PIECE_PLAIN_BYTES)]), name]);
       variants.push(['the plain document', doc, name]);
       variants.push(['the store\'s whole-file seal of it', Buffer.concat([FILE_MAGIC, Buffer.from(key.keyId, 'latin1'), onDisk.subarray(FILE_MAGIC.length + 16)]), name.replace('.sealed', '.json')]);
       for (const [what, bytes, asName] of variants) {
         const result = openListing(key, asName, bytes);
         expect(result.ok, `seed ${seed}: ${what}`).toBe(false);
         if (!result.ok) expect(result.reason).toContain(asName);
+        // And through the file, by the reader the CLI uses (it reads the pieces, not the whole).
+        // (In a folder of its own, so the file has the very name the variant is read as.)
+        const variantPath = join(dir, 'variants', asName);
+        await mkdir(join(dir, 'variants'), { recursive: true });
+        await writeFile(variantPath, bytes);
+        const read = readSealedListing(variantPath, key);
+        await rm(variantPath);
+        expect(read.ok, `seed ${seed}: ${what}, read from a file`).toBe(false);
         refused += 1;
       }
+      expected += variants.length;
       // Through the file too: a changed file on disk is refused by the reader the CLI uses.
       await writeFile(path, flipped);
       expect((readSealedListing(path, key)).ok).toBe(false);
       await rm(path);
     }
-    expect(refused).toBe(300 * 8);
+    expect(refused).toBe(expected);
+    expect(expected).toBeGreaterThan(300 * 9);
   }, 120_000);
 
   it('opens a listing sealed whole (a host of the release before), and refuses it changed or renamed', async () => {

@@ -9,18 +9,17 @@ import { StreamSealer } from './sealed-stream.js';
 /**
  * The hosted `baton list --json` document of an encrypted store, as a file (issue 17): the host's
  * plain listing file (listing-file.ts) would hold every candidate's title in the clear, so an
- * encrypted host seals the document whole with the store's data key, in the layout of the store's
- * sealed files (FILE_MAGIC, key id, nonce ‖ ciphertext ‖ tag), and the CLI, which reads the same
- * key from the keychain, opens it instead of asking for ~35 socket parts of 256 KB.
+ * encrypted host seals the document as it renders it, in pieces (the streamed layout of
+ * pieces-header.ts, scope LISTING_SCOPE), under a key made for that one render. The key goes to
+ * the CLI in the socket answer and is never written; the CLI opens the file with it instead of
+ * asking for ~35 socket parts of 256 KB, and prints nothing unless every piece opens.
  *
  * The associated data names the purpose and the file's name (the host names a listing by a hash of
  * the request it answers), so neither another sealed file of the store nor the listing of another
- * request (say `--limit 50` for the whole list) opens as this one.
- *
- * The host seals it in pieces as it renders (the streamed layout of pieces-header.ts, scope
- * LISTING_SCOPE); the CLI still opens a listing sealed whole (sealListing), as a host of the
- * release before wrote it.
+ * request (say `--limit 50` for the whole list) opens as this one. The CLI still opens a listing
+ * sealed whole (sealListing), as a host of the release before wrote it.
  */
+const HEADER_BYTES = FILE_MAGIC.length + KEY_ID_CHARS;
 const LISTING_SCOPE = 'baton-listing-v1';
 
 /** The sealer of the listing file `path` under a render's own key (listing-file.ts writes through it). */
@@ -32,7 +31,6 @@ export function listingSealer(key: DataKey, path: string): StreamSealer {
 export function sealedListingReader(key: DataKey, path: string, fd: number, size: number): PiecesReader {
   return piecesReader(singleKey(key, LISTING_SCOPE), path, fd, size);
 }
-const HEADER_BYTES = FILE_MAGIC.length + KEY_ID_CHARS;
 
 /** Largest sealed listing the CLI reads whole (100,000 candidates render to ~29 MB). */
 export const MAX_SEALED_LISTING_BYTES = 512 * 1024 * 1024;

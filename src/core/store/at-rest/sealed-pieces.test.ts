@@ -96,6 +96,10 @@ describe('a file sealed in pieces', () => {
     // The same file cut after its fourth piece, its header's length changed to match.
     const cut = Buffer.from(bytes.subarray(0, lastPieceAt));
     cut.writeBigUInt64LE(BigInt(4 * PIECE_PLAIN_BYTES), PIECES_HEADER_BYTES - 24);
+    // Cut to its header, the length changed to 0, an empty piece's 28 bytes after it: a reader
+    // that opened only the pieces a read touches would read nothing and take it as an empty file.
+    const emptied = Buffer.concat([bytes.subarray(0, PIECES_HEADER_BYTES), Buffer.alloc(SEALED_PIECE - PIECE_PLAIN_BYTES)]);
+    emptied.writeBigUInt64LE(0n, PIECES_HEADER_BYTES - 24);
     const flipped = Buffer.from(bytes);
     flipped[PIECES_HEADER_BYTES + 2 * SEALED_PIECE + 40]! ^= 1;
     const otherVersion = sealed(plain);
@@ -105,6 +109,7 @@ describe('a file sealed in pieces', () => {
       ['two pieces swapped', swapped(bytes, 1, 2)],
       ['the last piece dropped', bytes.subarray(0, lastPieceAt)],
       ['the last piece dropped, the header changed to match', cut],
+      ['cut to its header, its length changed to 0', emptied],
       ['extended by a byte', Buffer.concat([bytes, Buffer.from([0])])],
       ['a bit flipped in a piece', flipped],
       ['a piece of another version of the file', Buffer.concat([header(bytes), otherVersion.subarray(PIECES_HEADER_BYTES, PIECES_HEADER_BYTES + SEALED_PIECE), bytes.subarray(PIECES_HEADER_BYTES + SEALED_PIECE)])],
@@ -119,6 +124,11 @@ describe('a file sealed in pieces', () => {
       // Read in part, the whole range fails too (the reader opens each piece it reads).
       const partial = refusal(() => withReader(variant, (reader) => reader.read(0, variant.length)));
       expect([what, partial.code, partial.message.includes(PATH)]).toEqual([what, 'EBADMSG', true]);
+    }
+    // A length that is not the file's fails before any read: the reader opens the last piece
+    // first, which authenticates it (a piece changed in the middle fails when it is read).
+    for (const variant of [bytes.subarray(0, lastPieceAt), cut, emptied]) {
+      expect(refusal(() => withReader(variant, () => undefined)).code).toBe('EBADMSG');
     }
     // Renamed: the same bytes read for another name.
     expect(refusal(() => openPieces(cipher, '/data/other.idx', bytes)).code).toBe('EBADMSG');

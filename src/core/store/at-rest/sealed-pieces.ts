@@ -18,7 +18,10 @@ import { FILE_ID_BYTES, LENGTH_AT, PIECE_OVERHEAD, PIECES_HEADER_BYTES, PIECES_M
  * file's name, the file id, the plaintext length, the piece size and the piece's position: a
  * piece moved within the file, copied from another file or from another version of this one
  * (another file id) is refused, and so is a file cut or extended (its size must be the one the
- * header's length gives, and a header changed to match fails every piece). The header starts like
+ * header's length gives, and a header changed to match fails every piece). That is this sized
+ * layout; the streamed one (pieces-header.ts, sealed-stream.ts) takes the length from the file's
+ * size and marks the last piece as the last instead, and readers of either open the last piece
+ * first (piecesReader). The header starts like
  * the store's whole sealed files (FILE_MAGIC, key id), so whole-file readers refuse it as damaged
  * rather than read it as plaintext.
  */
@@ -104,8 +107,8 @@ export interface PiecesReader {
 }
 
 /**
- * Reads of the open file `fd` (`size` bytes) sealed in pieces, either layout: only the pieces holding the bytes
- * asked for are read and opened. The last piece opened is kept (a layout's small reads in a row
+ * Reads of the open file `fd` (`size` bytes) sealed in pieces, either layout: the last piece (it
+ * authenticates the length) and the pieces holding the bytes asked for are read and opened. The last piece opened is kept (a layout's small reads in a row
  * share it). Throws EBADMSG naming `path` when the header or a piece read fails authentication.
  */
 export function piecesReader(keys: PieceKeys, path: string, fd: number, size: number): PiecesReader {
@@ -135,6 +138,11 @@ export function piecesReader(keys: PieceKeys, path: string, fd: number, size: nu
       }
     }
   };
+  // The last piece is opened now, whatever is read later: its associated data authenticates the
+  // piece count, so the plaintext length (from the header, or from the file's size in the streamed
+  // layout). Without it, a file cut after a whole piece with 28 bytes added back, or cut to its
+  // header, read as a shorter document whose every read piece opens.
+  openRange(h.count - 1, h.count, () => undefined);
   const readInto = (at: number, target: Buffer): number => {
     const end = Math.min(h.plainLength, at + target.length);
     if (at >= end) return 0;

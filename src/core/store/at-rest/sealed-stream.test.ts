@@ -105,6 +105,11 @@ describe('a file sealed in pieces as it streams', () => {
       ['another file', otherFile],
       ['another key', sealed(plain, [], PATH, new AtRestCipher('/data', newDataKey()))],
       ['only its header', bytes.subarray(0, STREAM_HEADER_BYTES)],
+      // A count that matches a shorter document: cut after a whole piece (or to the header), with a
+      // last piece's worth of bytes (an empty piece's 28) added back.
+      ['cut after piece 2, 28 bytes added', Buffer.concat([bytes.subarray(0, at(3)), Buffer.alloc(SEALED_PIECE - PIECE_PLAIN_BYTES)])],
+      ['cut after piece 2, its last piece added', Buffer.concat([bytes.subarray(0, at(3)), bytes.subarray(at(4))])],
+      ['its header, 28 bytes added', Buffer.concat([bytes.subarray(0, STREAM_HEADER_BYTES), Buffer.alloc(SEALED_PIECE - PIECE_PLAIN_BYTES)])],
       ['the store\'s whole-file seal', cipher.sealFile(PATH, plain)],
     ];
     for (const [what, variant] of variants) {
