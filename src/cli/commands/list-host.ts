@@ -24,7 +24,7 @@ export interface HostListRequest {
  * already opened (its descriptor, read synchronously: a listing's process never starts the thread
  * pool for it), or a sealed one opened.
  */
-export type HostListing = { text: string } | { fd: number } | { bytes: Buffer };
+export type HostListing = { text: string } | { fd: number } | { pieces: Buffer[] };
 
 /**
  * Asks a running host (desktop or `baton serve`) for the `baton list --json` document over the
@@ -60,7 +60,7 @@ export async function openHostListing(request: HostListRequest, dataDir = resolv
         // An encrypted store's listing, sealed under the key in the answer: opened whole (never
         // printed in part); when it is refused, the parts are asked for below.
         const opened = await openSealedListing(first.file, first.sealedKey).catch(() => null);
-        if (opened) return { bytes: opened };
+        if (opened) return { pieces: opened };
       } else {
         const fd = openedOrNull(first.file);
         if (fd !== null) return { fd };
@@ -100,8 +100,8 @@ function openedOrNull(path: string): number | null {
   }
 }
 
-/** The plaintext of the host's sealed listing file, or null when it is refused (changed, cut, another listing's, not that key's). */
-async function openSealedListing(path: string, keyBase64: string): Promise<Buffer | null> {
+/** The plaintext of the host's sealed listing file (its pieces, in order), or null when it is refused (changed, cut, another listing's, not that key's). */
+async function openSealedListing(path: string, keyBase64: string): Promise<Buffer[] | null> {
   const [{ dataKeyOf }, { readSealedListing }] = await Promise.all([import('../../core/store/at-rest/aead.js'), import('../../core/store/at-rest/sealed-listing.js')]);
   const opened = readSealedListing(path, dataKeyOf(Buffer.from(keyBase64, 'base64')));
   return opened.ok ? opened.plain : null;
@@ -111,7 +111,8 @@ async function openSealedListing(path: string, keyBase64: string): Promise<Buffe
 export async function listFromHost(request: HostListRequest, dataDir = resolveDataDir()): Promise<string | null> {
   const listing = await openHostListing(request, dataDir);
   if (listing === null || 'text' in listing) return listing?.text ?? null;
-  if ('bytes' in listing) return listing.bytes.toString('utf8');
+  // Put together before decoding: a piece may end inside a character.
+  if ('pieces' in listing) return Buffer.concat(listing.pieces).toString('utf8');
   try {
     return readFileSync(listing.fd, 'utf8');
   } finally {
@@ -132,7 +133,7 @@ export async function printHostListingToFd(request: HostListRequest, fd: number,
   if (listing === null) return false;
   try {
     if ('text' in listing) writeAllSync(fd, Buffer.from(listing.text, 'utf8'));
-    else if ('bytes' in listing) writeAllSync(fd, listing.bytes);
+    else if ('pieces' in listing) for (const piece of listing.pieces) writeAllSync(fd, piece);
     else copyFdSync(listing.fd, fd);
   } catch (error) {
     // A reader that stopped reading (`| head`) has what it wanted: not an error of the listing.
@@ -152,8 +153,8 @@ export async function printHostListing(request: HostListRequest, out: ByteSink, 
     await write(listing.text);
     return true;
   }
-  if ('bytes' in listing) {
-    await write(listing.bytes);
+  if ('pieces' in listing) {
+    for (const piece of listing.pieces) await write(piece);
     return true;
   }
   try {

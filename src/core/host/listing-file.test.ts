@@ -127,7 +127,7 @@ describe('writeListingFile, sealed (an encrypted store\'s listing)', () => {
     const onDisk = await readFile(file.path);
     expect(onDisk.includes(Buffer.from(expected.slice(200, 260)))).toBe(false);
     const opened = await readSealedListing(file.path, key);
-    expect(opened.ok && opened.plain.toString('utf8')).toBe(expected);
+    expect(opened.ok && Buffer.concat(opened.plain).toString('utf8')).toBe(expected);
     // Changed in place (same inode) after it was published: the host's parts are still the document.
     await writeFile(file.path, Buffer.alloc(onDisk.length));
     const parts: string[] = [];

@@ -104,9 +104,9 @@ describe('the sealed hosted listing', () => {
     const cases = [{ filter: {} }, { filter: { cwd: '/home/dev/p3' } }, { filter: { source: 'claude' } }, { filter: {}, limit: 700 }];
     for (const request of cases) {
       const listing = await openHostListing({ agents: true, ...request }, dataDir);
-      expect(listing !== null && 'bytes' in listing, JSON.stringify(request)).toBe(request.filter.cwd === undefined);
+      expect(listing !== null && 'pieces' in listing, JSON.stringify(request)).toBe(request.filter.cwd === undefined);
       if (request.filter.cwd !== undefined) continue; // one frame: answered in the frame, no file
-      const opened = (listing as { bytes: Buffer }).bytes;
+      const opened = Buffer.concat((listing as { pieces: Buffer[] }).pieces);
       const answer = (await plain['candidates.list']!({ id: 'p', method: 'candidates.list', params: { ...request.filter, ...(request.limit !== undefined ? { limit: request.limit } : {}), fileFirst: true } } as never, {} as never)) as unknown as { file: string };
       const plainFile = await readFile(answer.file);
       expect(opened.equals(plainFile), JSON.stringify(request)).toBe(true);

@@ -67,7 +67,7 @@ describe('sealed listing file', () => {
       // No run of the document's text is on disk (a title of 12+ bytes would show).
       if (doc.length > 64) expect(onDisk.includes(doc.subarray(20, 52))).toBe(false);
       const opened = readSealedListing(path, key);
-      expect(opened.ok && opened.plain.equals(doc), `seed ${seed}`).toBe(true);
+      expect(opened.ok && Buffer.concat(opened.plain).equals(doc), `seed ${seed}`).toBe(true);
 
       const variants: Array<[string, Buffer, string]> = [];
       const flipped = Buffer.from(onDisk);
@@ -122,7 +122,7 @@ describe('sealed listing file', () => {
     const whole = sealListing(key, name, doc);
     await writeFile(path, whole);
     const opened = readSealedListing(path, key);
-    expect(opened.ok && opened.plain.equals(doc)).toBe(true);
+    expect(opened.ok && Buffer.concat(opened.plain).equals(doc)).toBe(true);
     const flipped = Buffer.from(whole);
     flipped[whole.length >> 1]! ^= 4;
     await writeFile(path, flipped);

@@ -64,6 +64,9 @@ describe('a file sealed in pieces', () => {
           expect(openPieces(cipher, PATH, bytes).equals(plain)).toBe(true);
           withReader(bytes, (reader) => {
             expect(reader.size).toBe(length);
+            const pieces = reader.pieces();
+            expect(Buffer.concat(pieces).equals(plain)).toBe(true);
+            expect(pieces.length).toBe(Math.max(1, Math.ceil(length / PIECE_PLAIN_BYTES)));
             for (const [from, n] of ranges) {
               const at = length === 0 ? 0 : from % (length + 1);
               expect(reader.read(at, n).equals(plain.subarray(at, at + n))).toBe(true);
@@ -124,6 +127,9 @@ describe('a file sealed in pieces', () => {
       // Read in part, the whole range fails too (the reader opens each piece it reads).
       const partial = refusal(() => withReader(variant, (reader) => reader.read(0, variant.length)));
       expect([what, partial.code, partial.message.includes(PATH)]).toEqual([what, 'EBADMSG', true]);
+      // Taken as its pieces (a hosted listing's CLI), it is refused whole: no piece comes back.
+      const asPieces = refusal(() => withReader(variant, (reader) => reader.pieces()));
+      expect([what, asPieces.code, asPieces.message.includes(PATH)]).toEqual([what, 'EBADMSG', true]);
     }
     // A length that is not the file's fails before any read: the reader opens the last piece
     // first, which authenticates it (a piece changed in the middle fails when it is read).

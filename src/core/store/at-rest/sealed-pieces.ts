@@ -104,6 +104,12 @@ export interface PiecesReader {
   read(at: number, length: number): Buffer;
   /** Fills `target` from plaintext offset `at` (fewer only at the end); the count filled. */
   readInto(at: number, target: Buffer): number;
+  /**
+   * The whole plaintext as its pieces' own buffers, in order, every piece opened: for a reader
+   * that writes the file out whole (a hosted listing's CLI), which then neither allocates nor
+   * fills one buffer of the whole length.
+   */
+  pieces(): Buffer[];
 }
 
 /**
@@ -159,6 +165,12 @@ export function piecesReader(keys: PieceKeys, path: string, fd: number, size: nu
     read: (at, length) => {
       const out = Buffer.allocUnsafe(Math.max(0, Math.min(length, h.plainLength - at)));
       return out.subarray(0, readInto(at, out));
+    },
+    pieces: () => {
+      const out: Buffer[] = [];
+      // Each opened piece is a fresh buffer (openBytes), so keeping them is safe.
+      openRange(0, h.count, (_, plain) => out.push(plain));
+      return out;
     },
   };
 }
