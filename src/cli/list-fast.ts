@@ -53,10 +53,10 @@ export async function tryFastList(argv: readonly string[]): Promise<boolean> {
 /**
  * No host answered: the list bundle (or `baton resume`'s) opens the store itself. bin/baton.js
  * calls this before it compiles that bundle, so an encrypted store's keychain read runs during the
- * compile (issue 17).
+ * compile (issue 17); it resolves once the read's calls are on the bus (key-store.ts).
  * The key store's module is initialised here only, not on the hosted path.
  */
 export async function startStoreKeyReads(): Promise<void> {
   const { startKeychainReads } = await import('../core/store/at-rest/key-store.js');
-  startKeychainReads(resolveDataDir());
+  await startKeychainReads(resolveDataDir());
 }

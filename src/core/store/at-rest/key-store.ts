@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { ENCRYPTION_FILE } from '../layout.js';
+import { readSecretOverBus } from './secret-service-read.js';
 
 /**
  * Where the data key lives: the platform's secret store through @napi-rs/keyring (N-API, so the
@@ -49,7 +50,8 @@ function platformLabel(): string {
  */
 const readThisProcess = new Map<string, Buffer>();
 
-type SecretRead = Promise<number[] | null>;
+/** A secret as the binding answers it (number[]), or as this process read it over the bus (Buffer); null when there is none. */
+type SecretRead = Promise<number[] | Buffer | null>;
 const EARLY_READS = Symbol.for('baton.keychain-early-reads');
 
 /**
@@ -75,25 +77,39 @@ function entry(account: string) {
  * compile, the two overlap (issue 17). Only a warm-up: the store's open reads and checks the file
  * as always (a file it refuses is refused; loadKey checks each key's id), and anything unexpected
  * here (no file, not JSON, passphrase mode, an account of another shape) starts nothing.
+ *
+ * On Linux the read goes over the session bus from this process (secret-service-read.ts), not
+ * through the binding, whose entry negotiates its session synchronously (8–10 ms on the main
+ * thread, plus 4–5 ms to load it, before the first screen); whatever that read cannot answer is
+ * read through the binding, as before. Resolves once the reads' first calls are written, so the
+ * bus answers them while the caller compiles its bundle.
  */
-export function startKeychainReads(dataDir: string): void {
+export function startKeychainReads(dataDir: string): Promise<void> {
   let settings: unknown;
   try {
     settings = JSON.parse(readFileSync(join(dataDir, ENCRYPTION_FILE), 'utf8'));
   } catch {
-    return; // not encrypted (no file) or a file the store's open reports precisely
+    return Promise.resolve(); // not encrypted (no file) or a file the store's open reports precisely
   }
+  const sent: Array<Promise<void>> = [];
   for (const account of keychainAccountsOf(settings)) {
     if (readThisProcess.has(account) || earlyReads().has(account)) continue;
     let read: SecretRead;
-    try {
-      read = entry(account).getSecret();
-    } catch {
-      return; // no native binding: the store's own read fails with the reason
+    if (process.platform === 'linux') {
+      const overBus = readSecretOverBus(KEYRING_SERVICE, account);
+      sent.push(overBus.sent);
+      read = overBus.secret.then<number[] | Buffer | null>((secret) => secret ?? entry(account).getSecret());
+    } else {
+      try {
+        read = entry(account).getSecret();
+      } catch {
+        return Promise.resolve(); // no native binding: the store's own read fails with the reason
+      }
     }
     read.catch(() => undefined); // a failure belongs to the read that takes it, not to the process
     earlyReads().set(account, read);
   }
+  return Promise.all(sent).then(() => undefined);
 }
 
 /** The accounts of a keychain-mode encryption.json (current key first); none for anything else. */
