@@ -17,12 +17,12 @@ export const SIGNAL = 4;
 const PATH = 1;
 const INTERFACE = 2;
 const MEMBER = 3;
-const REPLY_SERIAL = 5;
+export const REPLY_SERIAL = 5;
 const DESTINATION = 6;
 const SIGNATURE = 8;
 
 /** A growing little-endian buffer, aligned from its start (a message's header, or its body: both start 8-aligned). */
-class Writer {
+export class Writer {
   #buf = Buffer.alloc(256);
   length = 0;
   #room(n: number): void {
@@ -108,32 +108,49 @@ function writeBody(w: Writer, values: readonly BodyValue[]): void {
   }
 }
 
-/** One method call's bytes. */
-export function methodCall(serial: number, call: { destination: string; path: string; interface: string; member: string; body?: readonly BodyValue[] }): Buffer {
-  const body = new Writer();
-  writeBody(body, call.body ?? []);
+/** A header field: its code, its D-Bus type and its value. */
+export interface HeaderField {
+  code: number;
+  type: 'o' | 's' | 'g' | 'u';
+  value: string | number;
+}
+
+/** One message's bytes: the header with `fields` (and the body's signature when there is a body), then the body `write` makes. */
+export function encodeMessage(type: number, serial: number, fields: readonly HeaderField[], body?: { signature: string; write: (w: Writer) => void }): Buffer {
+  const b = new Writer();
+  body?.write(b);
   const h = new Writer();
   h.byte(0x6c); // 'l': little-endian
-  h.byte(METHOD_CALL);
+  h.byte(type);
   h.byte(0); // flags
   h.byte(1); // protocol version
-  h.u32(body.length);
+  h.u32(b.length);
   h.u32(serial);
-  const field = (code: number, type: string, write: () => void) => {
-    h.align(8);
-    h.byte(code);
-    h.signature(type);
-    write();
-  };
+  const all = body && b.length > 0 ? [...fields, { code: SIGNATURE, type: 'g' as const, value: body.signature }] : fields;
   h.array(8, () => {
-    field(PATH, 'o', () => h.string(call.path));
-    field(DESTINATION, 's', () => h.string(call.destination));
-    field(INTERFACE, 's', () => h.string(call.interface));
-    field(MEMBER, 's', () => h.string(call.member));
-    if (body.length > 0) field(SIGNATURE, 'g', () => h.signature(signatureOf(call.body!)));
+    for (const f of all) {
+      h.align(8);
+      h.byte(f.code);
+      h.signature(f.type);
+      if (f.type === 'u') h.u32(f.value as number);
+      else if (f.type === 'g') h.signature(f.value as string);
+      else h.string(f.value as string);
+    }
   });
   h.align(8);
-  return Buffer.concat([h.done(), body.done()]);
+  return Buffer.concat([h.done(), b.done()]);
+}
+
+/** One method call's bytes. */
+export function methodCall(serial: number, call: { destination: string; path: string; interface: string; member: string; body?: readonly BodyValue[] }): Buffer {
+  const fields: HeaderField[] = [
+    { code: PATH, type: 'o', value: call.path },
+    { code: DESTINATION, type: 's', value: call.destination },
+    { code: INTERFACE, type: 's', value: call.interface },
+    { code: MEMBER, type: 's', value: call.member },
+  ];
+  const values = call.body ?? [];
+  return encodeMessage(METHOD_CALL, serial, fields, { signature: signatureOf(values), write: (w) => writeBody(w, values) });
 }
 
 /** A bounds-checked reader of one message's part (its header fields or its body), aligned from that part's start. */
