@@ -190,7 +190,7 @@ describe('the D-Bus reader under hostile bytes', () => {
   it('mutated replies (flips, boundary bytes, cuts, insertions, huge length words): parsed with bounds or refused', () => {
     fc.assert(
       fc.property(fc.array(mutation, { minLength: 1, maxLength: 3 }), (mutations) => {
-        parsesOrRefuses(mutations.reduce((s, m) => m(s), replies));
+        parsesOrRefuses(mutations.reduce<Buffer>((s, m) => m(s), replies));
       }),
       { numRuns: 3_000, seed: 18 },
     );
@@ -219,7 +219,7 @@ describe('the read against a bus sending mutated replies', () => {
     const cases = fc.sample(fc.array(mutation, { minLength: 1, maxLength: 2 }), { numRuns: 150, seed: 19 });
     const outcomes = { key: 0, null: 0, other: 0 };
     for (const [i, mutations] of cases.entries()) {
-      const bus = await fakeBus(`m${i}`, key, (s) => mutations.reduce((x, m) => m(x), s));
+      const bus = await fakeBus(`m${i}`, key, (s) => mutations.reduce<Buffer>((x, m) => m(x), s));
       try {
         const started = Date.now();
         const secret = await readSecretOverBus('baton', 'data-key-1', bus.address).secret;
