@@ -339,7 +339,7 @@ await storeWrapped(SERVE_BUNDLE);
 
 // `baton list --json` with a host running: a small bundle bin/baton.js tries before the whole CLI.
 // Same options as the others: it also starts an encrypted store's keychain read (the keyring binding stays external).
-await build({ ...parsesRarely, plugins: [...parsesRarely.plugins, fsPromisesOnFirstUse()], entryPoints: ['src/cli/list-fast.ts'], outfile: FAST_LIST_BUNDLE, sourcemap: 'linked' });
+await build({ ...parsesRarely, plugins: [...parsesRarely.plugins, fsPromisesOnFirstUse()], entryPoints: ['src/cli/list-fast.ts'], outfile: FAST_LIST_BUNDLE, sourcemap: false });
 await storeWrapped(FAST_LIST_BUNDLE);
 // `baton handoff --messages FILE` with a host running (src/cli/handoff-fast.ts): the request goes to
 // the host, which lands and takes the session; this bundle only reads the file, talks and prints.
