@@ -108,11 +108,9 @@ function prefixOf(head: Buffer, columnsLength: number, count: number, crc: numbe
 }
 
 /**
- * The file's bytes as the parts they are made of, and their length (prefix with both CRCs filled in first): a writer
- * streams them (saveCandidateIndex into an encrypted store) instead of holding one more 57 MB copy at 100,000 entries.
- * Columns and a block given in pieces are made twice (summed here, then written): at 100,000
- * entries the columns' JSON held whole was a 20 MB string and its 20 MB of bytes, the block 29 MB.
- * A clear file is written in one pass instead (writeLayoutStreamed).
+ * The file's bytes as the parts they are made of, and their length (prefix with both CRCs filled in first), for
+ * encodeCandidateIndex's one buffer. Columns and a block given in pieces are made twice (summed here, then
+ * copied): a file is written in one pass instead (writeLayoutStreamed).
  */
 export function writeLayoutParts(s: IndexSections): SizedParts {
   const count = s.at.length;
@@ -165,8 +163,8 @@ export interface StreamedLayout {
  * writeLayoutParts' bytes with each section made once, summed as it is handed out: the file starts
  * with a zeroed prefix, written over (positional write) once the last part is out. The columns, the
  * extras and the block were each made once more only to size and sum them first: ~100 ms of a 20k
- * cold listing's persist on one core (bench/README.md, issue 15, fifteenth sitting). For a clear
- * file only: a sealed one names its length in every piece's associated data before the first.
+ * cold listing's persist on one core (bench/README.md, issue 15, fifteenth sitting). Sealed, the
+ * prefix's piece is sealed last (sealed-stream.ts holdFirst).
  */
 export function writeLayoutStreamed(s: IndexSections): StreamedLayout {
   const count = s.at.length;

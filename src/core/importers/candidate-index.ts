@@ -13,7 +13,8 @@ import { groupCloseText, groupOpenText } from './list-json.js';
 import { newestEntries } from './quick-scan.js';
 import type { IndexRow } from '../../shared/session.js';
 import { resumeCommandFor, type AgentSource, type ImportedCandidate } from './types.js';
-import { dropIfStoreTurnedEncrypted, openPiecesFor, sealPiecesFor, sealsFilesAt } from '../store/at-rest/registry.js';
+import { dropIfStoreTurnedEncrypted, openPiecesFor, sealsFilesAt, streamSealerFor } from '../store/at-rest/registry.js';
+import type { StreamSealer } from '../store/at-rest/sealed-stream.js';
 import { plainReadsOf, privateCopyOf, readResidentPrefix, windowedReader } from './index-file-source.js';
 import { firstScreenSection } from './candidate-index-first-screen.js';
 import { limitHeapGrowth } from '../perf/heap-growth.js';
@@ -720,13 +721,18 @@ export async function saveCandidateIndex(file: string, entries: readonly IndexEn
   const handle = await fsp.open(temp, 'wx', 0o600);
   try {
     // The parts are written as they are (no 57 MB copy at 100,000), in an encrypted store sealed in
-    // pieces as they go (a warm listing then opens only the pieces it reads). A clear file's
-    // sections are made once, its prefix written over its zeros at the end (before the fsync,
-    // so the renamed file is whole); a sealed file needs its length first, so it is sized first.
-    const sections = encodeCandidateIndexSections(entries, meta);
-    if (sealsFilesAt(file)) await writeParts(handle, sealPiecesFor(file, writeLayoutParts(sections)));
-    else {
-      const streamed = writeLayoutStreamed(sections);
+    // pieces as they go (a warm listing then opens only the pieces it reads). The sections are made
+    // once, the prefix (their lengths and CRC) written over its zeros at the end, before the fsync,
+    // so the renamed file is whole. Sealed, the first piece (which holds the prefix) is kept in
+    // memory and sealed last, over zeros of its size (sealed-stream.ts holdFirst).
+    const streamed = writeLayoutStreamed(encodeCandidateIndexSections(entries, meta));
+    const sealer = streamSealerFor(file, { holdFirst: true });
+    if (sealer) {
+      await writeParts(handle, sealedParts(sealer, streamed.parts));
+      const first = sealer.sealFirst(streamed.prefix(), 0);
+      if (first) await writeAllAt(handle, first.sealed, first.position);
+      await writeParts(handle, [sealer.end()]);
+    } else {
       await writeParts(handle, streamed.parts);
       await writeAllAt(handle, streamed.prefix(), 0);
     }
@@ -741,7 +747,13 @@ export async function saveCandidateIndex(file: string, entries: readonly IndexEn
   await dropIfStoreTurnedEncrypted(file);
 }
 
-/** Bytes a clear index is written in at most (small parts are gathered: 100,000 extras are a few bytes each). */
+/** The header, then `parts` sealed as they fill pieces (the last piece left to the caller's end()). */
+function* sealedParts(sealer: StreamSealer, parts: Iterable<Buffer>): Generator<Buffer> {
+  yield sealer.header;
+  for (const part of parts) yield* sealer.add(part);
+}
+
+/** Bytes an index is written in at most (small parts are gathered: 100,000 extras are a few bytes each). */
 const WRITE_CHUNK_BYTES = 1 << 20;
 
 /** Writes all of `b` at `position` (a short write continued). */

@@ -7,7 +7,10 @@ import { openStore } from '../store/index.js';
 import { memoryKeyStore } from '../store/at-rest/test-support/memory-key-store.js';
 import { FILE_MAGIC } from '../store/at-rest/at-rest-cipher.js';
 import { NONCE_BYTES, TAG_BYTES } from '../store/at-rest/aead.js';
-import { PIECE_PLAIN_BYTES, PIECES_HEADER_BYTES } from '../store/at-rest/sealed-pieces.js';
+import { PIECE_PLAIN_BYTES, sealPieces } from '../store/at-rest/sealed-pieces.js';
+import { STREAM_HEADER_BYTES, STREAM_MARK } from '../store/at-rest/pieces-header.js';
+import { cipherOf } from '../store/at-rest/encrypting-fs.js';
+import { storeFsFor } from '../store/at-rest/registry.js';
 import { CANDIDATE_INDEX_VERSION, encodeCandidateIndex, entryOf, readCandidateIndex, saveCandidateIndex, type IndexEntry, type IndexMeta } from './candidate-index.js';
 import { readLayout } from './candidate-index-layout.js';
 import { countItems, type ListGroup } from './candidate-list.js';
@@ -107,12 +110,26 @@ describe('an encrypted store\'s candidate index, sealed in pieces', () => {
     expect(whole?.entries.map((e) => [e.path, e.candidate()?.title])).toEqual((await readCandidateIndexOfPlain()).map((e) => [e.path, e.candidate()?.title]));
   });
 
+  it('is written in the streamed layout, each section made once (the prefix\'s piece sealed last); an index in the sized layout still reads', async () => {
+    await saveCandidateIndex(file(), all, META);
+    const onDisk = await readFile(file());
+    expect(onDisk.includes(STREAM_MARK)).toBe(true);
+    const clean = await listed(file());
+    expect(clean).toBe(await render(listingOfIndex(plain, 0, 0)!.groups));
+    // The layout written before (sized: its length in every piece's associated data).
+    const cipher = cipherOf(storeFsFor(file()))!;
+    await writeFile(file(), Buffer.concat([...sealPieces(cipher, file(), { length: plain.length, parts: [plain] })]));
+    expect((await readFile(file())).includes(STREAM_MARK)).toBe(false);
+    expect((await listed(file())) === clean, 'the listing, byte for byte').toBe(true);
+    expect((await readCandidateIndex(file()))?.meta).toEqual(META);
+  });
+
   it('opens only the pieces it reads: a damaged piece of the columns leaves the listing whole, and the whole index refused', async () => {
     await saveCandidateIndex(file(), all, META);
     const clean = await listed(file());
     const bytes = await readFile(file());
     const piece = pieceWithin(layout.columnsStart, layout.columnsEnd);
-    bytes[PIECES_HEADER_BYTES + piece * SEALED_PIECE + 100]! ^= 1;
+    bytes[STREAM_HEADER_BYTES + piece * SEALED_PIECE + 100]! ^= 1;
     await writeFile(file(), bytes);
     // Compared as a boolean: a failure would print two listings of 1.3 MB.
     expect((await listed(file())) === clean, 'the listing, byte for byte').toBe(true);
@@ -124,7 +141,7 @@ describe('an encrypted store\'s candidate index, sealed in pieces', () => {
     for (const damage of ['flipped', 'swapped', 'cut'] as const) {
       await saveCandidateIndex(file(), all, META);
       const bytes = await readFile(file());
-      const at = PIECES_HEADER_BYTES + first * SEALED_PIECE;
+      const at = STREAM_HEADER_BYTES + first * SEALED_PIECE;
       if (damage === 'flipped') bytes[at + 100]! ^= 1;
       if (damage === 'swapped') {
         const a = Buffer.from(bytes.subarray(at, at + SEALED_PIECE));
@@ -155,7 +172,7 @@ describe('an encrypted store\'s candidate index, sealed in pieces', () => {
     expect(encodeCandidateIndex(resident.entries, resident.meta).equals(plain)).toBe(true);
     // A damaged piece anywhere is refused at load (every piece is opened as the CRC streams past).
     const bytes = await readFile(file());
-    bytes[PIECES_HEADER_BYTES + pieceWithin(layout.extrasAt, layout.blockAt) * SEALED_PIECE + 50]! ^= 1;
+    bytes[STREAM_HEADER_BYTES + pieceWithin(layout.extrasAt, layout.blockAt) * SEALED_PIECE + 50]! ^= 1;
     await writeFile(file(), bytes);
     expect(await readCandidateIndex(file(), { resident: true })).toBeNull();
   });

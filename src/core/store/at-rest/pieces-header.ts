@@ -8,12 +8,13 @@ import { FILE_MAGIC, KEY_ID_CHARS, undecryptable } from './at-rest-cipher.js';
  * damaged rather than read them as plaintext; a mark then says which layout follows.
  *
  * Sized (`pieces1`, sealed-pieces.ts): the plaintext length is in the header and in every piece's
- * associated data; the writer knows it before the first piece (the candidate index).
+ * associated data; the writer knows it before the first piece (the candidate index was written so
+ * until the twenty-third sitting, and such a file still reads).
  *
  *   FILE_MAGIC · key id · "pieces1\n" · u32 piece size · u64 plaintext length · 16-byte file id · pieces
  *
  * Streamed (`stream1`, sealed-stream.ts): sealed as the bytes come, so the writer never holds the
- * whole plaintext or ciphertext (the importers' cache, a hosted listing). Every piece but the last
+ * whole plaintext or ciphertext (the importers' cache, a hosted listing, the candidate index). Every piece but the last
  * is full; the last (possibly empty) is sealed as the last, so a file cut at a piece boundary or
  * extended fails, as in the STREAM construction. The plaintext length follows from the file size.
  *

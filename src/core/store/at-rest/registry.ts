@@ -6,7 +6,7 @@ import { nodeDurableFs, type DurableFs } from '../../fs/durable-fs.js';
 import { FILE_MAGIC, isSealedFile } from './at-rest-cipher.js';
 import { cipherOf } from './encrypting-fs.js';
 import { isSealedInPieces, PIECES_HEADER_BYTES } from './pieces-header.js';
-import { openPieces, piecesReader, sealPieces, type PiecesReader, type SizedParts } from './sealed-pieces.js';
+import { openPieces, piecesReader, type PiecesReader } from './sealed-pieces.js';
 import { StreamSealer } from './sealed-stream.js';
 
 /**
@@ -56,23 +56,14 @@ export function sealedAsStoreWrites(path: string, bytes: Buffer): boolean {
   return !cipher || cipher.isCurrentFile(bytes);
 }
 
-/**
- * A file's parts as they go to disk: sealed in pieces (sealed-pieces.ts) when `path` is inside an
- * encrypted store, so a reader opens only the pieces it reads; the parts as they are otherwise.
- */
-export function sealPiecesFor(path: string, plain: SizedParts): Iterable<Buffer> {
-  const cipher = cipherOf(storeFsFor(path));
-  return cipher ? sealPieces(cipher, path, plain) : plain.parts;
-}
-
-/** A whole file written by sealPiecesFor, read back: every piece opened (throws EBADMSG naming the path when one fails); plaintext as it is. */
+/** A whole file sealed in pieces (either layout), read back: every piece opened (throws EBADMSG naming the path when one fails); plaintext as it is. */
 export function openPiecesFor(path: string, bytes: Buffer): Buffer {
   const cipher = cipherOf(storeFsFor(path));
   return cipher && isSealedFile(bytes) ? openPieces(cipher, path, bytes) : bytes;
 }
 
 /**
- * Positional reads of the plaintext of `fd` (`size` bytes), a file written by sealPiecesFor;
+ * Positional reads of the plaintext of `fd` (`size` bytes), a file sealed in pieces (either layout);
  * undefined when the store at `path` is not encrypted here or the file is plaintext (read it as
  * it is). Throws EBADMSG naming the path when the header or a piece read fails authentication.
  */
@@ -88,9 +79,9 @@ export function piecesReaderFor(path: string, fd: number, size: number): PiecesR
  * A sealer of the file `path` as its bytes come (sealed-stream.ts) when `path` is inside an
  * encrypted store; undefined otherwise (write the bytes as they are).
  */
-export function streamSealerFor(path: string): StreamSealer | undefined {
+export function streamSealerFor(path: string, options: { holdFirst?: boolean } = {}): StreamSealer | undefined {
   const cipher = cipherOf(storeFsFor(path));
-  return cipher ? new StreamSealer(cipher, path) : undefined;
+  return cipher ? new StreamSealer(cipher, path, undefined, options) : undefined;
 }
 
 /**

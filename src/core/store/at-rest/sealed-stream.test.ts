@@ -72,6 +72,55 @@ describe('a file sealed in pieces as it streams', () => {
     );
   });
 
+  it('with its first piece held, seals that piece last: patched, it opens as the stream with the patch, however long', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.integer({ min: 8, max: 4 * PIECE_PLAIN_BYTES + 3 }), fc.constantFrom(8, PIECE_PLAIN_BYTES - 1, PIECE_PLAIN_BYTES, PIECE_PLAIN_BYTES + 1, 2 * PIECE_PLAIN_BYTES)),
+        fc.array(fc.integer({ min: 0, max: 2 * PIECE_PLAIN_BYTES }), { maxLength: 5 }),
+        fc.nat({ max: 6 }),
+        (length, cuts, at) => {
+          const plain = plainOf(length, length + 1);
+          const patch = Buffer.from([0xde, 0xad]);
+          const sealer = new StreamSealer(cipher, PATH, PIECE_PLAIN_BYTES, { holdFirst: true });
+          const out = [sealer.header];
+          let from = 0;
+          for (const n of [...cuts, length]) {
+            const to = Math.min(length, from + n);
+            out.push(...sealer.add(plain.subarray(from, to)));
+            from = to;
+          }
+          const bytes = Buffer.concat(out);
+          const first = sealer.sealFirst(patch, at);
+          // Past one piece, zeros hold the first piece's place until it is sealed; within one, nothing is sealed yet.
+          expect(first === null).toBe(length <= PIECE_PLAIN_BYTES);
+          if (first) {
+            expect(first.position).toBe(STREAM_HEADER_BYTES);
+            expect(bytes.subarray(first.position, first.position + first.sealed.length).equals(Buffer.alloc(first.sealed.length))).toBe(true);
+            first.sealed.copy(bytes, first.position);
+          }
+          const file = Buffer.concat([bytes, sealer.end()]);
+          const expected = Buffer.from(plain);
+          patch.copy(expected, at);
+          expect(openPieces(cipher, PATH, file).equals(expected)).toBe(true);
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
+  it('with its first piece held, refuses to end before sealing it, a patch outside it, and a second seal', () => {
+    const sealer = new StreamSealer(cipher, PATH, PIECE_PLAIN_BYTES, { holdFirst: true });
+    sealer.add(plainOf(2 * PIECE_PLAIN_BYTES + 5, 3));
+    expect(() => sealer.end()).toThrow(/before its first piece was sealed/);
+    expect(() => sealer.sealFirst(Buffer.alloc(2), PIECE_PLAIN_BYTES - 1)).toThrow(/not within the first piece/);
+    expect(sealer.sealFirst(Buffer.alloc(2), 0)).not.toBeNull();
+    expect(() => sealer.sealFirst(Buffer.alloc(2), 0)).toThrow(/no first piece is held/);
+    const short = new StreamSealer(cipher, PATH, PIECE_PLAIN_BYTES, { holdFirst: true });
+    short.add(Buffer.from('abc'));
+    expect(() => short.sealFirst(Buffer.alloc(2), 2)).toThrow(/past the end/);
+    expect(() => new StreamSealer(cipher, PATH).sealFirst(Buffer.alloc(1), 0)).toThrow(/no first piece is held/);
+  });
+
   it('holds no plaintext byte run of its content, and takes no bytes after its end', () => {
     const plain = Buffer.from('secret title of a session '.repeat(10_000));
     expect(sealed(plain, [1000, 70_000]).includes(Buffer.from('secret title'))).toBe(false);
