@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { copyFile, open, rename, rm, type FileHandle } from 'node:fs/promises';
+import { copyFile, open, rename, rm } from 'node:fs/promises';
 import type { JsonSink } from '../importers/list-json.js';
 import { MAX_FRAME_BYTES } from '../../shared/wire.js';
 import type { DataKey } from '../store/at-rest/aead.js';
 import { listingSealer, sealedListingReader } from '../store/at-rest/sealed-listing.js';
+import { writeAllParts } from '../fs/write-all.js';
 
 /**
  * Bytes of a listing file per part. A part travels as a JSON string: the listing is JSON text, so
@@ -30,16 +31,6 @@ export interface ListingFile {
 
 /** Bytes gathered before one write to the listing file. */
 export const LISTING_WRITE_BYTES = 1024 * 1024;
-
-/** Writes every byte of `chunks` at `position` (writev may write less than asked). */
-async function writeAll(handle: FileHandle, chunks: Buffer[], position: number): Promise<void> {
-  let buf = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
-  while (buf.length > 0) {
-    const { bytesWritten } = await handle.write(buf, 0, buf.length, position);
-    buf = buf.subarray(bytesWritten);
-    position += bytesWritten;
-  }
-}
 
 /**
  * Puts a copy of the sealed listing `temp` at `path` (made by the kernel, copy_file_range, not
@@ -93,15 +84,14 @@ export async function writeListingFile(path: string, render: (sink: JsonSink) =>
   const enqueue = (plain: Buffer): void => {
     // Sealed now (the sealer copies what it keeps): the caller's buffer is free again at once.
     const out = sealer ? sealer.add(plain) : [plain];
-    for (const bytes of out) {
-      const position = written;
-      written += bytes.length;
-      writing = writing.then(() => writeAll(handle, [bytes], position)).catch((error: unknown) => (failed ??= error));
-    }
+    const position = written;
+    for (const bytes of out) written += bytes.length;
+    // The batch's pieces in one call, their parts as they are (writev, not concatenated).
+    if (out.length > 0) writing = writing.then(() => writeAllParts(handle, out, position)).catch((error: unknown) => (failed ??= error));
   };
   if (sealer) {
     written = sealer.header.length;
-    writing = writeAll(handle, [sealer.header], 0).catch((error: unknown) => (failed ??= error));
+    writing = writeAllParts(handle, [sealer.header], 0).catch((error: unknown) => (failed ??= error));
   }
   const flush = (): void => {
     if (batchBytes === 0) return;
@@ -148,7 +138,7 @@ export async function writeListingFile(path: string, render: (sink: JsonSink) =>
       const last = sealer.end();
       const position = written;
       written += last.length;
-      writing = writing.then(() => writeAll(handle, [last], position)).catch((error: unknown) => (failed ??= error));
+      writing = writing.then(() => writeAllParts(handle, [last], position)).catch((error: unknown) => (failed ??= error));
     }
     await writing;
     if (failed) throw failed;

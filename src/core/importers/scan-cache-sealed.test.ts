@@ -1,8 +1,8 @@
-import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { open, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openStore } from '../store/index.js';
 import { memoryKeyStore } from '../store/at-rest/test-support/memory-key-store.js';
 import { cipherOf } from '../store/at-rest/encrypting-fs.js';
@@ -58,6 +58,31 @@ describe('an encrypted store\'s importers\' cache', () => {
     forgetScanCacheMemo();
     expect(await loadScanCache(file)).toEqual(JSON.parse(JSON.stringify(cache)));
     expect((await stat(file)).mode & 0o777).toBe(0o600);
+  });
+
+  it('writes each megabyte\'s sealed pieces in one call, not one call a piece', async () => {
+    const file = join(dataDir, 'importers-cache.json');
+    const writer = await openScanCacheWriter(file);
+    // The writer's FileHandle class, found through a handle of our own (node:fs/promises does not export it).
+    const probe = await open(join(dataDir, 'probe'), 'w');
+    const proto = Object.getPrototypeOf(probe) as { write: (...a: unknown[]) => unknown; writev: (...a: unknown[]) => unknown };
+    await probe.close();
+    const write = vi.spyOn(proto, 'write');
+    const writev = vi.spyOn(proto, 'writev');
+    let calls: number;
+    try {
+      for (const [path, s] of Object.entries(cacheOf(8_000).entries)) await writer.add(path, s);
+      await writer.commit();
+      calls = write.mock.calls.length + writev.mock.calls.length;
+    } finally {
+      write.mockRestore();
+      writev.mockRestore();
+    }
+    const megabytes = Math.ceil((await stat(file)).size / (1024 * 1024));
+    // Before: one write per 64 KB piece (16 a megabyte).
+    expect(calls).toBeLessThanOrEqual(megabytes + 2);
+    forgetScanCacheMemo();
+    expect(Object.keys((await loadScanCache(file)).entries).length).toBe(8_000);
   });
 
   it('loads a cache sealed whole (the layout before it streamed)', async () => {

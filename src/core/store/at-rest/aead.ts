@@ -41,8 +41,11 @@ export function sealedBytes(plainBytes: number): number {
   return NONCE_BYTES + plainBytes + TAG_BYTES;
 }
 
-/** nonce, ciphertext, final() (no bytes for GCM), tag: the sealed bytes in order. */
-function seal(key: DataKey, plaintext: Uint8Array, aad: string): Buffer[] {
+/**
+ * nonce, ciphertext, final() (no bytes for GCM), tag: sealBytes' bytes in order, not put together.
+ * A writer that gathers or writes them as they are (sealed-stream.ts) saves the copy.
+ */
+export function sealParts(key: DataKey, plaintext: Uint8Array, aad: string): Buffer[] {
   const nonce = nextNonce();
   const cipher = createCipheriv('aes-256-gcm', key.key, nonce);
   cipher.setAAD(Buffer.from(aad, 'utf8'));
@@ -51,7 +54,7 @@ function seal(key: DataKey, plaintext: Uint8Array, aad: string): Buffer[] {
 }
 
 export function sealBytes(key: DataKey, plaintext: Uint8Array, aad: string): Buffer {
-  return Buffer.concat(seal(key, plaintext, aad));
+  return Buffer.concat(sealParts(key, plaintext, aad));
 }
 
 /** Sealed bytes up to this many are put together in one buffer kept for that (sealBase64); more are concatenated. */
@@ -65,7 +68,7 @@ let sealedScratch: Buffer | undefined;
  * buffer holds ciphertext only.
  */
 export function sealBase64(key: DataKey, plaintext: Uint8Array, aad: string): string {
-  const parts = seal(key, plaintext, aad);
+  const parts = sealParts(key, plaintext, aad);
   let length = 0;
   for (const part of parts) length += part.length;
   if (length > SEALED_SCRATCH_BYTES) return Buffer.concat(parts, length).toString('base64');

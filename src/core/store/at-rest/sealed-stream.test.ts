@@ -121,6 +121,12 @@ describe('a file sealed in pieces as it streams', () => {
     expect(() => new StreamSealer(cipher, PATH).sealFirst(Buffer.alloc(1), 0)).toThrow(/no first piece is held/);
   });
 
+  it('gives each piece as its nonce, ciphertext and tag apart, not concatenated once more', () => {
+    const sealer = new StreamSealer(cipher, PATH);
+    const parts = sealer.add(plainOf(2 * PIECE_PLAIN_BYTES + 1, 4));
+    expect(parts.filter((p) => p.length > 0).map((p) => p.length)).toEqual([12, PIECE_PLAIN_BYTES, 16, 12, PIECE_PLAIN_BYTES, 16]);
+  });
+
   it('holds no plaintext byte run of its content, and takes no bytes after its end', () => {
     const plain = Buffer.from('secret title of a session '.repeat(10_000));
     expect(sealed(plain, [1000, 70_000]).includes(Buffer.from('secret title'))).toBe(false);

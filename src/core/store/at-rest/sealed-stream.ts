@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { basename } from 'node:path';
-import { sealBytes } from './aead.js';
+import { sealBytes, sealParts } from './aead.js';
 import { FILE_ID_BYTES, PIECE_OVERHEAD, STREAM_FILE_ID_AT, STREAM_HEADER_BYTES, STREAM_MARK, streamAad, writeHeaderStart, type PieceKeys } from './pieces-header.js';
 import { PIECE_PLAIN_BYTES } from './sealed-pieces.js';
 
@@ -52,12 +52,20 @@ export class StreamSealer {
     this.name = basename(path);
   }
 
-  /** The pieces `bytes` completes, sealed, in file order (none while the current piece is not full). */
+  /**
+   * The pieces `bytes` completes, sealed, in file order (none while the current piece is not full),
+   * as parts to write one after the other: each piece's nonce, ciphertext and tag apart (aead.ts
+   * sealParts), not concatenated into one more copy of the piece (a third of a sealed cache write's
+   * cost was copies). Write them together (fs/write-all.ts writeAllParts) or gather them.
+   */
   add(bytes: Uint8Array): Buffer[] {
     if (this.ended) throw new Error(`${this.name}: bytes added after the end of a sealed stream`);
     const out: Buffer[] = [];
     for (let at = 0; at < bytes.length; ) {
-      if (this.filled === this.pieceBytes) out.push(this.index === 0 && this.holding ? this.hold() : this.seal(false));
+      if (this.filled === this.pieceBytes) {
+        if (this.index === 0 && this.holding) out.push(this.hold());
+        else out.push(...this.sealPiece(false));
+      }
       const take = Math.min(this.pieceBytes - this.filled, bytes.length - at);
       this.piece.set(bytes.subarray(at, at + take), this.filled);
       this.filled += take;
@@ -73,7 +81,7 @@ export class StreamSealer {
     if (this.held) throw new Error(`${this.name}: a sealed stream ended before its first piece was sealed`);
     this.ended = true;
     this.holding = false;
-    return this.seal(true);
+    return Buffer.concat(this.sealPiece(true));
   }
 
   /**
@@ -105,8 +113,8 @@ export class StreamSealer {
     return Buffer.alloc(this.pieceBytes + PIECE_OVERHEAD);
   }
 
-  private seal(last: boolean): Buffer {
-    const sealed = sealBytes(this.keys.current, this.piece.subarray(0, this.filled), streamAad(this.scope, this.name, this.fileId, this.pieceBytes, this.index++, last));
+  private sealPiece(last: boolean): Buffer[] {
+    const sealed = sealParts(this.keys.current, this.piece.subarray(0, this.filled), streamAad(this.scope, this.name, this.fileId, this.pieceBytes, this.index++, last));
     this.filled = 0;
     return sealed;
   }
