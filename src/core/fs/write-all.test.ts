@@ -32,6 +32,20 @@ describe('writeAllParts', () => {
     );
   });
 
+  it('fails with EIO, rather than looping, when a call writes nothing with bytes left', async () => {
+    let calls = 0;
+    const stuck: VectorWriter = {
+      writev: (async (buffers: NodeJS.ArrayBufferView[]) => {
+        calls += 1;
+        return { bytesWritten: 0, buffers };
+      }) as VectorWriter['writev'],
+    };
+    await expect(writeAllParts(stuck, [Buffer.from('abc')])).rejects.toMatchObject({ code: 'EIO' });
+    expect(calls).toBe(1);
+    await writeAllParts(stuck, [Buffer.alloc(0)]); // nothing to write: no call
+    expect(calls).toBe(1);
+  });
+
   it('writes at a position without moving the file offset, and at the offset without one', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'baton-write-all-'));
     try {

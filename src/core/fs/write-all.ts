@@ -15,6 +15,8 @@ export async function writeAllParts(handle: VectorWriter, parts: readonly Uint8A
   let at = position;
   while (left.length > 0) {
     const { bytesWritten } = await handle.writev(left as NodeJS.ArrayBufferView[], at);
+    // Nothing written with bytes left would loop for ever: say so instead.
+    if (bytesWritten === 0) throw Object.assign(new Error(`writev wrote nothing with ${left.reduce((n, p) => n + p.length, 0)} bytes left`), { code: 'EIO' });
     if (at !== undefined) at += bytesWritten;
     // writev may write less than asked: drop the parts written, cut the one written in part.
     let n = bytesWritten;

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newDhExchange } from './dh-exchange.js';
 import { DbusWireError, encodeMessage, METHOD_RETURN, readMessage, Reader, REPLY_SERIAL, SIGNAL, type Message, type Writer } from './dbus-wire.js';
-import { readSecretOverBus } from './secret-service-read.js';
+import { MAX_AUTH_LINE_BYTES, readSecretOverBus } from './secret-service-read.js';
 
 /**
  * The keychain read's D-Bus parsing under hostile bytes (issue 17): whatever a bus sends, the read
@@ -80,15 +80,17 @@ type Mutate = (stream: Buffer) => Buffer;
 
 /**
  * A fake bus at a fresh socket: answers the first calls with `conversation`'s bytes passed through
- * `mutate`, the GetSecret call with its reply (mutated too), and closes shortly after, so a read
- * waiting for bytes that will not come ends at the close, not at its timeout.
+ * `mutate`, the GetSecret call with its reply (mutated too), and closes once that is written, or
+ * GIVE_UP_MS after its first answers when no GetSecret comes: a read waiting for bytes that will
+ * not come ends at the close, not at its own timeout.
  */
+const GIVE_UP_MS = 300;
 async function fakeBus(name: string, key: Buffer, mutate: Mutate): Promise<{ address: string; server: Server }> {
   const path = join(root, name);
   const server = createServer((socket: Socket) => {
     let calls = Buffer.alloc(0);
     let secret: Buffer | null = null;
-    const closeSoon = () => setTimeout(() => socket.destroy(), 30);
+    const closeLater = () => setTimeout(() => socket.destroy(), GIVE_UP_MS);
     socket.on('error', () => undefined);
     socket.on('data', (chunk) => {
       calls = Buffer.concat([calls, chunk]);
@@ -98,9 +100,9 @@ async function fakeBus(name: string, key: Buffer, mutate: Mutate): Promise<{ add
         const c = conversation(theirs, key);
         secret = c.secret;
         socket.write(mutate(c.first));
-        closeSoon();
+        closeLater();
       } else if (calls.includes('GetSecret')) {
-        socket.write(mutate(secret));
+        socket.end(mutate(secret));
       }
     });
   });
@@ -214,6 +216,22 @@ describe('the read against a bus sending mutated replies', () => {
     }
   });
 
+  it('a bus whose AUTH answer never ends its line is left at MAX_AUTH_LINE_BYTES, not held until the timeout', async () => {
+    const path = join(root, 'endless');
+    const server = createServer((socket) => {
+      socket.on('error', () => undefined);
+      socket.write(Buffer.alloc(MAX_AUTH_LINE_BYTES + 1, 0x41)); // then silence, the socket left open
+    });
+    await new Promise<void>((done) => server.listen(path, done));
+    try {
+      const started = Date.now();
+      expect(await readSecretOverBus('baton', 'data-key-1', `unix:path=${path}`).secret).toBeNull();
+      expect(Date.now() - started).toBeLessThan(1_000);
+    } finally {
+      server.close();
+    }
+  });
+
   it('150 mutated conversations: each ends with null or a 32-byte value once its bus closes, none throws', async () => {
     const key = randomBytes(32);
     const cases = fc.sample(fc.array(mutation, { minLength: 1, maxLength: 2 }), { numRuns: 150, seed: 19 });
@@ -223,8 +241,8 @@ describe('the read against a bus sending mutated replies', () => {
       try {
         const started = Date.now();
         const secret = await readSecretOverBus('baton', 'data-key-1', bus.address).secret;
-        // Ends at the bus's close (30 ms after its answers), far before the read's own timeout.
-        expect(Date.now() - started, `case ${i}`).toBeLessThan(1_000);
+        // Ends at the bus's close at the latest (GIVE_UP_MS after its answers), before the read's own timeout.
+        expect(Date.now() - started, `case ${i}`).toBeLessThan(1_500);
         if (secret === null) outcomes.null++;
         else {
           expect(secret, `case ${i}`).toHaveLength(32);
@@ -235,7 +253,8 @@ describe('the read against a bus sending mutated replies', () => {
         bus.server.close();
       }
     }
+    // Most mutations make the read give up; one in a part it ignores (a signal, padding) still gives the key.
     expect(outcomes.null).toBeGreaterThan(75);
-    expect(outcomes.key + outcomes.null + outcomes.other).toBe(150);
+    expect(outcomes.key).toBeGreaterThan(0);
   }, 120_000);
 });

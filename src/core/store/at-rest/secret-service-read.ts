@@ -24,6 +24,8 @@ import { methodCall, METHOD_RETURN, readMessage, Reader, type Message } from './
  * a faster way to the same answer, never another answer.
  */
 export const READ_TIMEOUT_MS = 2_000;
+/** The bus's answer to AUTH is one short line (`OK <guid>`); bytes past this without a line end are not a bus. */
+export const MAX_AUTH_LINE_BYTES = 512;
 
 const SECRETS = 'org.freedesktop.secrets';
 const SERVICE_PATH = '/org/freedesktop/secrets';
@@ -153,7 +155,7 @@ export function readSecretOverBus(service: string, account: string, address = pr
       try {
         if (!authorized) {
           const eol = pending.indexOf('\r\n');
-          if (eol < 0) return;
+          if (eol < 0) return pending.length > MAX_AUTH_LINE_BYTES ? finish(null) : undefined;
           if (!pending.subarray(0, eol).toString('ascii').startsWith('OK ')) return finish(null); // refused: no session began
           authorized = true;
           pending = pending.subarray(eol + 2);
@@ -164,7 +166,9 @@ export function readSecretOverBus(service: string, account: string, address = pr
           if (socket.destroyed) return;
         }
       } catch {
-        finish(null); // a reply that does not parse (DbusWireError), a public value the exchange refuses
+        // A reply that does not parse (DbusWireError), a public value the exchange refuses: given up,
+        // after OpenSession's answer if it is still awaited (giveUp; the timeout still ends it).
+        giveUp();
       }
     });
     socket.on('error', () => finish(null));
