@@ -41,6 +41,22 @@ const env = { ...process.env, HOME: home, BATON_HOME: data, XDG_RUNTIME_DIR: run
 // This process asks the host too (listFromHost resolves the socket from the environment).
 process.env.XDG_RUNTIME_DIR = runtime;
 
+/**
+ * Under a Secret Service (bench/with-secret-service.ts), the store is created first, by
+ * `baton encrypt --status`, so every row is encrypted: a `baton list` on a new data directory
+ * creates no store and no key, and would scan and write its caches in the clear
+ * (docs/encryption.md "On by default"). Returns the store's status line, as the table's caption.
+ */
+async function atRestStore(): Promise<string> {
+  if (!process.env.DBUS_SESSION_BUS_ADDRESS) return 'at rest: no Secret Service in this run (plaintext caches)';
+  const out = await new Promise<string>((done, fail) =>
+    execFile(process.execPath, [BATON, 'encrypt', '--status'], { env }, (error, stdout) => (error ? fail(error) : done(stdout))),
+  );
+  const status = out.split('\n').find((l) => /encrypted|plaintext|not encrypted/i.test(l)) ?? out.trim();
+  if (!/Encrypted at rest/.test(status)) throw new Error(`a Secret Service is running but the store is not encrypted: ${out.trim()}`);
+  return `at rest: ${status.trim()}`;
+}
+
 interface Sample {
   ms: number;
   rssMb: number;
@@ -98,6 +114,7 @@ async function main(): Promise<void> {
     console.log(`corpus written in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   }
   await mkdir(runtime, { recursive: true, mode: 0o700 });
+  console.log(await atRestStore());
   console.log(`corpus: ${dir} (${claudeFiles} Claude + ${codexFiles} Codex sessions of ~20 KB); load average ${(await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).join(' ')}`);
   const list = [process.execPath, BATON, 'list', '--json'];
   const clearCaches = async () => {

@@ -215,6 +215,12 @@ export interface ReadLayout {
   buf: Buffer | null;
   /** Bytes [start, end) of the listing block (read and checked on first use when lazy; throws IndexDamagedError). */
   block(start: number, end: number): Buffer;
+  /**
+   * The same bytes as the buffers they were read into, in order: one part unless the source is
+   * sealed in pieces and [start, end) crosses a piece (a group's JSON written out as it is, with no
+   * copy into one buffer; a row asked for by `block` is copied only when it crosses a piece).
+   */
+  blockParts(start: number, end: number): Buffer[];
   head: IndexHead;
   count: number;
   columnsStart: number;
@@ -249,6 +255,12 @@ export interface LayoutSource {
   read(at: number, length: number): Buffer;
   /** Reads bytes [at, at + target.length) into `target` (fewer only at the end of the file); the count read. Optional: `read` serves otherwise. */
   readInto?(at: number, target: Buffer): number;
+  /**
+   * Bytes [at, at + length) as views of buffers the source keeps no other use for (a sealed file's
+   * opened pieces), fewer only at the end of the file. Optional: a source with it is read without
+   * a copy into one block buffer.
+   */
+  slices?(at: number, length: number): Buffer[];
   /** The whole file is in memory (its CRC is checked at once; the block needs no checks of its own). */
   whole: Buffer | null;
   /** Releases the file read from (positional reads). */
@@ -329,9 +341,10 @@ export function readLayout(bufOrSource: Buffer | LayoutSource, version: number):
     end = g[5];
   }
   if (rows !== listing.candidates) return null;
+  const block = src.whole ? wholeBlock(src.whole, blockAt) : src.slices ? slicedBlock(src, blockAt, listing.groups) : lazyBlock(src, blockAt, listing.groups);
   return {
     buf: src.whole,
-    block: src.whole ? (start, stop) => src.whole!.subarray(blockAt + start, blockAt + stop) : lazyBlock(src, blockAt, listing.groups),
+    ...block,
     head,
     count,
     columnsStart,
@@ -356,29 +369,109 @@ export function readLayout(bufOrSource: Buffer | LayoutSource, version: number):
  * doubling copied everything read before: ~2× the block, the largest part of a warm listing's
  * reading; bench/README.md, issue 15 seventh sitting).
  */
-function lazyBlock(src: LayoutSource, blockAt: number, groups: readonly GroupRef[]): (start: number, end: number) => Buffer {
-  const total = groups.length > 0 ? groups[groups.length - 1]![5] : 0;
+function lazyBlock(src: LayoutSource, blockAt: number, groups: readonly GroupRef[]): BlockReads {
   let block: Buffer | null = null;
-  let loaded = 0;
-  let checked = 0; // groups whose bytes are in `block` and matched their CRC
-  return (start, end) => {
-    // A group table claiming more than the file holds is damage, not a buffer to allocate.
-    if (block === null && blockAt + total > src.size) throw new IndexDamagedError('the listing block is short');
-    block ??= Buffer.allocUnsafe(total);
-    if (end > loaded) {
-      let g = checked;
-      while (g < groups.length && (groups[g]![5] < end || groups[g]![5] < 2 * loaded)) g++;
-      const upTo = g < groups.length ? groups[g]![5] : total;
-      const into = block.subarray(loaded, upTo);
-      const got = src.readInto ? src.readInto(blockAt + loaded, into) : src.read(blockAt + loaded, into.length).copy(into);
-      if (got !== into.length) throw new IndexDamagedError('the listing block is short');
-      loaded = upTo;
-      for (; checked < groups.length && groups[checked]![5] <= loaded; checked++) {
-        const [cwd, , , , from, to, crc] = groups[checked]!;
-        if (crc32(block.subarray(from, to)) !== crc) throw new IndexDamagedError(`the group of ${cwd}`);
-      }
-      if (end > loaded) throw new IndexDamagedError('a row past the listing block');
+  const grow = growingBlock(src, blockAt, groups, (loaded, upTo) => {
+    block ??= Buffer.allocUnsafe(blockBytes(groups));
+    const into = block.subarray(loaded, upTo);
+    const got = src.readInto ? src.readInto(blockAt + loaded, into) : src.read(blockAt + loaded, into.length).copy(into);
+    if (got !== into.length) throw new IndexDamagedError('the listing block is short');
+    return (from, to) => crc32(block!.subarray(from, to));
+  });
+  const read = (start: number, end: number) => {
+    grow(end);
+    return block ? block.subarray(start, end) : Buffer.alloc(0);
+  };
+  return { block: read, blockParts: (start, end) => [read(start, end)] };
+}
+
+/**
+ * The listing block of a source sealed in pieces, kept as the opened pieces themselves (views of
+ * them in block order): a whole listing deciphers each piece once and copies none of them (the
+ * copy into one block buffer was 5 ms of a 20,000-candidate warm listing; bench/README.md, issue
+ * 17). Read as far as used and checked group by group, as lazyBlock.
+ */
+function slicedBlock(src: LayoutSource, blockAt: number, groups: readonly GroupRef[]): BlockReads {
+  const parts: Buffer[] = [];
+  const partEnds: number[] = []; // each part's end, as a block offset
+  const grow = growingBlock(src, blockAt, groups, (loaded, upTo) => {
+    let at = loaded;
+    for (const slice of src.slices!(blockAt + loaded, upTo - loaded)) {
+      if (slice.length === 0) continue;
+      parts.push(slice);
+      partEnds.push((at += slice.length));
     }
-    return block.subarray(start, end);
+    if (at !== upTo) throw new IndexDamagedError('the listing block is short');
+    return (from, to) => viewsOf(from, to).reduce(sum, 0);
+  });
+  /** Views of [start, end) within `parts` (loaded already). */
+  const viewsOf = (start: number, end: number): Buffer[] => {
+    const out: Buffer[] = [];
+    if (start >= end) return out;
+    let lo = 0;
+    let hi = partEnds.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (partEnds[mid]! <= start) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let p = lo; p < parts.length && start < end; p++) {
+      const partAt = partEnds[p]! - parts[p]!.length;
+      const to = Math.min(end, partEnds[p]!);
+      out.push(parts[p]!.subarray(start - partAt, to - partAt));
+      start = to;
+    }
+    return out;
+  };
+  const blockParts = (start: number, end: number) => {
+    grow(end);
+    return viewsOf(start, end);
+  };
+  return {
+    block: (start, end) => {
+      const views = blockParts(start, end);
+      return views.length === 1 ? views[0]! : Buffer.concat(views, end - start);
+    },
+    blockParts,
+  };
+}
+
+type BlockReads = Pick<ReadLayout, 'block' | 'blockParts'>;
+
+function wholeBlock(whole: Buffer, blockAt: number): BlockReads {
+  const block = (start: number, end: number) => whole.subarray(blockAt + start, blockAt + end);
+  return { block, blockParts: (start, end) => [block(start, end)] };
+}
+
+function blockBytes(groups: readonly GroupRef[]): number {
+  return groups.length > 0 ? groups[groups.length - 1]![5] : 0;
+}
+
+/**
+ * The growth policy both lazy blocks share: a read past what is loaded loads up to the end of the
+ * group holding it (at least twice what was loaded before, so a whole listing costs a few reads),
+ * then checks every group now whole against its CRC. `load(loaded, upTo)` reads those bytes and
+ * returns the CRC of a block range. Returns `grow(end)`, which throws IndexDamagedError.
+ */
+function growingBlock(src: LayoutSource, blockAt: number, groups: readonly GroupRef[], load: (loaded: number, upTo: number) => (from: number, to: number) => number): (end: number) => void {
+  const total = blockBytes(groups);
+  let loaded = 0;
+  let checked = 0; // groups whose bytes are loaded and matched their CRC
+  let first = true;
+  return (end) => {
+    // A group table claiming more than the file holds is damage, not a buffer to allocate.
+    if (first && blockAt + total > src.size) throw new IndexDamagedError('the listing block is short');
+    first = false;
+    if (end <= loaded) return;
+    let g = checked;
+    while (g < groups.length && (groups[g]![5] < end || groups[g]![5] < 2 * loaded)) g++;
+    const upTo = g < groups.length ? groups[g]![5] : total;
+    const crcOf = load(loaded, upTo);
+    loaded = upTo;
+    for (; checked < groups.length && groups[checked]![5] <= loaded; checked++) {
+      const [cwd, , , , from, to, crc] = groups[checked]!;
+      if (crcOf(from, to) !== crc) throw new IndexDamagedError(`the group of ${cwd}`);
+    }
+    if (end > loaded) throw new IndexDamagedError('a row past the listing block');
   };
 }

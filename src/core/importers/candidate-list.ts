@@ -30,8 +30,8 @@ export interface ListGroup {
   size?: number;
   /** The first n rows as a group (without making the others). */
   head?(n: number): ListGroup;
-  /** The group's JSON exactly as writeListJson prints it, when stored pre-rendered (the candidate index). */
-  rendered?(): Buffer;
+  /** The group's JSON exactly as writeListJson prints it, in one or more parts, when stored pre-rendered (the candidate index). */
+  rendered?(): readonly Buffer[];
 }
 
 /** Rows in a group. */

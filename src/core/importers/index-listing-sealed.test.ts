@@ -153,6 +153,42 @@ describe('an encrypted store\'s candidate index, sealed in pieces', () => {
     }
   });
 
+  it('hands a group crossing pieces over as the opened pieces themselves (no copy), and reads every row, those crossing a piece too, as the plain index', async () => {
+    await saveCandidateIndex(file(), all, META);
+    const sealed = readIndexListing(file(), true)!;
+    const clear = listingOfIndex(plain, 0, 0)!;
+    try {
+      const big = sealed.groups.find((g) => g.rendered!().length > 1);
+      expect(big, 'a group whose bytes cross a piece').toBeDefined();
+      const parts = big!.rendered!();
+      // Views of distinct opened pieces, not of one block buffer.
+      expect(new Set(parts.map((p) => p.buffer)).size).toBe(parts.length);
+      expect(parts.every((p) => p.length <= PIECE_PLAIN_BYTES)).toBe(true);
+      const clearGroup = clear.groups.find((g) => g.cwd === big!.cwd)!;
+      expect(Buffer.concat(parts).equals(Buffer.concat(clearGroup.rendered!()))).toBe(true);
+      // Rows in a scattered order (later pieces first), each as the plain index has it.
+      const n = clear.head.candidates;
+      const order = Array.from({ length: n }, (_, i) => (i * 7919) % n);
+      for (const r of order) {
+        const [a] = sealed.readRows(r, r + 1);
+        const [b] = clear.readRows(r, r + 1);
+        expect(a!.text()).toBe(b!.text());
+        if (a!.copyRow) {
+          const target = Buffer.alloc(4096);
+          expect(target.subarray(0, a!.copyRow(target, 0)).toString('utf8')).toBe(b!.text());
+        }
+      }
+      let crossing = 0;
+      for (let r = 0; r < n; r++) {
+        const [from, to] = [layout.blockAt + layout.rowStart[r]!, layout.blockAt + layout.rowEnd[r]! - 1];
+        if (Math.floor(from / PIECE_PLAIN_BYTES) !== Math.floor(to / PIECE_PLAIN_BYTES)) crossing++;
+      }
+      expect(crossing, 'rows that cross a piece boundary in this corpus').toBeGreaterThan(0);
+    } finally {
+      sealed.close();
+    }
+  });
+
   it('is read resident by a host: every field, row and candidate as the whole read, the extras and rows read back from its sealed private copy', async () => {
     await saveCandidateIndex(file(), all, META);
     const whole = (await readCandidateIndex(file()))!;

@@ -76,8 +76,8 @@ class IndexGroup implements ListGroup {
   head(n: number): ListGroup {
     return { cwd: this.cwd, newestAt: this.newestAt, items: this.listing.readRows(this.first, this.first + Math.min(n, this.size), this.cwd) };
   }
-  rendered(): Buffer {
-    return this.listing.layout.block(this.start, this.end);
+  rendered(): Buffer[] {
+    return this.listing.layout.blockParts(this.start, this.end);
   }
 }
 

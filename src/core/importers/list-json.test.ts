@@ -24,7 +24,7 @@ function groupsOf(groupCount: number, rows: number): ListGroup[] {
       const row = { id: `s-${g}-${i}`, title: `title ${i} "q" é 中 😀 ${'x'.repeat(filler)}` };
       return { cwd, at: rows - i, id: row.id, source: 'claude', text: () => JSON.stringify(row), row: () => row as never };
     });
-    const rendered = () => Buffer.from(`${groupOpenText(cwd)}${items.map((item) => item.text()).join(',')}${groupCloseText(rows)}`);
+    const rendered = () => [Buffer.from(`${groupOpenText(cwd)}${items.map((item) => item.text()).join(',')}${groupCloseText(rows)}`)];
     return { cwd, newestAt: rows, items, ...(g % 3 === 2 ? { rendered } : {}) };
   });
 }
@@ -38,7 +38,31 @@ async function documentOf(groups: ListGroup[]): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
+/** The same groups with each pre-rendered group handed over in parts cut at `cuts` (fractions), as a sealed index's opened pieces are. */
+function inParts(groups: ListGroup[], cuts: number[]): ListGroup[] {
+  return groups.map((g) => {
+    if (!g.rendered) return g;
+    const whole = Buffer.concat(g.rendered());
+    const at = [0, ...cuts.map((c) => Math.floor(whole.length * c)), whole.length];
+    return { ...g, rendered: () => at.slice(1).map((end, i) => whole.subarray(at[i], end)) };
+  });
+}
+
 describe('writeListJson', () => {
+  it('writes a pre-rendered group given in parts (views of opened pieces, cut anywhere, even inside a character) as the same document', async () => {
+    const groups = groupsOf(9, 300);
+    const expected = await documentOf(groups);
+    for (const cuts of [[0.5], [0, 0.001, 0.3333, 0.3334, 1], [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9]]) {
+      const written: Buffer[] = [];
+      let parts = 0;
+      const sink: JsonSink = { write: (c) => (parts++, written.push(Buffer.from(c)) > 0), once: () => undefined };
+      await writeListJson(sink, HEAD, inParts(groups, cuts), { total: 1 });
+      expect(Buffer.concat(written).equals(expected)).toBe(true);
+      // Each part is its own write (not joined first): 3 pre-rendered groups × (cuts + 1) parts at least.
+      expect(parts).toBeGreaterThanOrEqual(3 * (cuts.length + 1));
+    }
+  });
+
   it('fills one chunk again for a sink that has written each chunk when write() returns (stdout to a file), into a real file', async () => {
     const groups = groupsOf(12, 400);
     const expected = await documentOf(groups);

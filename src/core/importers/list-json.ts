@@ -69,7 +69,7 @@ export async function writeListJson(sink: JsonSink, head: Record<string, unknown
     const rendered = group.rendered?.();
     if (rendered) {
       await flush();
-      if (!sink.write(rendered)) await drained();
+      for (const part of rendered) if (!sink.write(part)) await drained();
       continue;
     }
     await text(groupOpenText(group.cwd));

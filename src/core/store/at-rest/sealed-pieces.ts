@@ -110,6 +110,8 @@ export interface PiecesReader {
    * fills one buffer of the whole length.
    */
   pieces(): Buffer[];
+  /** Bytes [at, at + length) as views of the opened pieces, in order (shorter only at the end): nothing copied. */
+  slices(at: number, length: number): Buffer[];
 }
 
 /**
@@ -165,6 +167,17 @@ export function piecesReader(keys: PieceKeys, path: string, fd: number, size: nu
     read: (at, length) => {
       const out = Buffer.allocUnsafe(Math.max(0, Math.min(length, h.plainLength - at)));
       return out.subarray(0, readInto(at, out));
+    },
+    slices: (at, length) => {
+      const out: Buffer[] = [];
+      const end = Math.min(h.plainLength, at + length);
+      if (at >= end) return out;
+      // Each opened piece is a fresh buffer (openBytes): views of it stay valid.
+      openRange(Math.floor(at / h.pieceBytes), Math.ceil(end / h.pieceBytes), (i, plain) => {
+        const pieceAt = i * h.pieceBytes;
+        out.push(plain.subarray(Math.max(at, pieceAt) - pieceAt, Math.min(end, pieceAt + plain.length) - pieceAt));
+      });
+      return out;
     },
     pieces: () => {
       const out: Buffer[] = [];
