@@ -14,6 +14,7 @@ dir="${1:?usage: at-rest-targets.sh <dir> [--bins=label=bin,...]}"
 bins="${2:---bins=now=bin/baton.js}"
 rm -rf "$dir/data" "$dir"/data-* "$dir/run"
 step() { echo; echo "── $* ($(date -u +%H:%M:%S), load $(cut -d' ' -f1-3 /proc/loadavg))"; }
+# The UI rows need the page (out/renderer): `npm run build` once, not only build-cli.js.
 step candidates.ts
 npx tsx bench/importers/candidates.ts --dir="$dir" --claude=10000 --codex=10000 --runs=5 --cold-runs=3
 step pickers.ts

@@ -149,6 +149,8 @@ async function startHost(): Promise<ChildProcess> {
 
 async function main(): Promise<void> {
   await mkdir(join(dir, 'run'), { recursive: true, mode: 0o700 });
+  // Every picker runs in the corpus's project (its sessions' cwd): on a new machine it is not there yet.
+  await mkdir(CLAUDE_PROJECT, { recursive: true });
   const load = async () => (await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).join(' ');
   console.log(`corpus ${dir}; load average ${await load()}`);
   const firstRow = /Refactor handler \d+|Session \d+: make the build green/;

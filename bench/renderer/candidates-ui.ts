@@ -28,7 +28,8 @@
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { inTurn } from './in-turn.js';
 
 const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=') as [string, string]));
@@ -226,7 +227,17 @@ function rowsOf(r: BuildRuns, expected: number): Array<[string, string]> {
   ];
 }
 
+/**
+ * A build without its page (`npm run build` not run: `node scripts/build-cli.js` builds the CLI
+ * alone) serves no UI, and the run would wait two minutes for rows that never come: said at once.
+ */
+function assertPageBuilt(bin: string): void {
+  const page = join(dirname(bin), '..', 'out', 'renderer', 'index.html');
+  if (!existsSync(page)) throw new Error(`${bin} has no page (${page} is missing): run \`npm run build\` in that build first`);
+}
+
 async function main(): Promise<void> {
+  for (const bin of BEFORE === undefined ? [BATON] : [BEFORE, BATON]) assertPageBuilt(bin);
   await mkdir(env.XDG_RUNTIME_DIR, { recursive: true, mode: 0o700 });
   const expected = Number(args.get('expect') ?? 20_000);
   const baseline: number[] = [];
