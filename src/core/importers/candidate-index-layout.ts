@@ -216,9 +216,11 @@ export interface ReadLayout {
   /** Bytes [start, end) of the listing block (read and checked on first use when lazy; throws IndexDamagedError). */
   block(start: number, end: number): Buffer;
   /**
-   * The same bytes as the buffers they were read into, in order: one part unless the source is
-   * sealed in pieces and [start, end) crosses a piece (a group's JSON written out as it is, with no
-   * copy into one buffer; a row asked for by `block` is copied only when it crosses a piece).
+   * The same bytes as views of the buffers they were read into, in order (none when empty): one
+   * part from a plain or whole file; from a file sealed in pieces, one per opened piece the range
+   * crosses (a group's JSON written out as it is, with no copy into one buffer; a row asked for by
+   * `block` is put together only when it crosses a piece). Anything that replaces `block` replaces
+   * this too: a stale one keeps the reader it closes over alive.
    */
   blockParts(start: number, end: number): Buffer[];
   head: IndexHead;
@@ -256,9 +258,9 @@ export interface LayoutSource {
   /** Reads bytes [at, at + target.length) into `target` (fewer only at the end of the file); the count read. Optional: `read` serves otherwise. */
   readInto?(at: number, target: Buffer): number;
   /**
-   * Bytes [at, at + length) as views of buffers the source keeps no other use for (a sealed file's
-   * opened pieces), fewer only at the end of the file. Optional: a source with it is read without
-   * a copy into one block buffer.
+   * Bytes [at, at + length) as views of buffers never written again (a sealed file's opened
+   * pieces), fewer only at the end of the file. Optional: a source with it is read without a copy
+   * into one block buffer.
    */
   slices?(at: number, length: number): Buffer[];
   /** The whole file is in memory (its CRC is checked at once; the block needs no checks of its own). */
@@ -364,7 +366,7 @@ export function readLayout(bufOrSource: Buffer | LayoutSource, version: number):
  * The listing block read from the file as far as it is used: up to the end of the group holding
  * the bytes asked for (at least twice what was read before, so a whole listing costs a few
  * reads), each group checked against its CRC as it arrives. The reads land in one buffer of the
- * block's size, made at the first call: pages never written are never resident, so a `--limit 50`
+ * block's size, made at the first read: pages never written are never resident, so a `--limit 50`
  * listing holds what it read, and a whole listing copies nothing twice (a Buffer.concat at each
  * doubling copied everything read before: ~2× the block, the largest part of a warm listing's
  * reading; bench/README.md, issue 15 seventh sitting).
@@ -457,11 +459,11 @@ function growingBlock(src: LayoutSource, blockAt: number, groups: readonly Group
   const total = blockBytes(groups);
   let loaded = 0;
   let checked = 0; // groups whose bytes are loaded and matched their CRC
-  let first = true;
-  return (end) => {
-    // A group table claiming more than the file holds is damage, not a buffer to allocate.
-    if (first && blockAt + total > src.size) throw new IndexDamagedError('the listing block is short');
-    first = false;
+  // Damage found once is found for good: the bytes past the last checked group were loaded
+  // unchecked, so no later call may hand them out. A group table claiming more than the file
+  // holds is damage too, not a buffer to allocate.
+  let damage: IndexDamagedError | null = blockAt + total > src.size ? new IndexDamagedError('the listing block is short') : null;
+  const grow = (end: number) => {
     if (end <= loaded) return;
     let g = checked;
     while (g < groups.length && (groups[g]![5] < end || groups[g]![5] < 2 * loaded)) g++;
@@ -473,5 +475,14 @@ function growingBlock(src: LayoutSource, blockAt: number, groups: readonly Group
       if (crcOf(from, to) !== crc) throw new IndexDamagedError(`the group of ${cwd}`);
     }
     if (end > loaded) throw new IndexDamagedError('a row past the listing block');
+  };
+  return (end) => {
+    if (damage) throw damage;
+    try {
+      grow(end);
+    } catch (error) {
+      if (error instanceof IndexDamagedError) damage = error;
+      throw error;
+    }
   };
 }

@@ -681,9 +681,11 @@ async function decodeResident(file: string, handle: FileHandle, size: number): P
   const block = windowedReader(reads());
   const extrasReader = windowedReader(reads());
   const extras = (from: number, to: number) => extrasReader.read(from, to);
-  // blockAt copied: the layout's own block reader holds the kept bytes (the columns' text, ~20 MB at 100,000).
+  // blockAt copied: the layout's own block readers (block and blockParts, both replaced) hold the
+  // kept bytes (the columns' text, ~20 MB at 100,000), which the entries would keep alive.
   const { blockAt } = layout;
-  const resident: ReadLayout = { ...layout, block: (start, end) => block.read(blockAt + start, blockAt + end) };
+  const read = (start: number, end: number) => block.read(blockAt + start, blockAt + end);
+  const resident: ReadLayout = { ...layout, block: read, blockParts: (start, end) => [read(start, end)] };
   const decoded = decodeEntries(resident, textOf(kept.source), extras, {
     copyBlock: (start, end, target, at) => block.copy(blockAt + start, blockAt + end, target, at),
     blockText: (start, end) => block.text(blockAt + start, blockAt + end),

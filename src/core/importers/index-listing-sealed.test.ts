@@ -1,4 +1,4 @@
-import { readdirSync, readlinkSync } from 'node:fs';
+import { fstatSync, openSync, readdirSync, readlinkSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +12,8 @@ import { STREAM_HEADER_BYTES, STREAM_MARK } from '../store/at-rest/pieces-header
 import { cipherOf } from '../store/at-rest/encrypting-fs.js';
 import { storeFsFor } from '../store/at-rest/registry.js';
 import { CANDIDATE_INDEX_VERSION, encodeCandidateIndex, entryOf, readCandidateIndex, saveCandidateIndex, type IndexEntry, type IndexMeta } from './candidate-index.js';
-import { readLayout } from './candidate-index-layout.js';
+import { IndexDamagedError, readLayout } from './candidate-index-layout.js';
+import { sealedSource } from './index-file-source.js';
 import { countItems, type ListGroup } from './candidate-list.js';
 import { listingOfIndex, prepareListing, readIndexListing } from './index-listing.js';
 import { writeListJson } from './list-json.js';
@@ -155,14 +156,30 @@ describe('an encrypted store\'s candidate index, sealed in pieces', () => {
 
   it('hands a group crossing pieces over as the opened pieces themselves (no copy), and reads every row, those crossing a piece too, as the plain index', async () => {
     await saveCandidateIndex(file(), all, META);
-    const sealed = readIndexListing(file(), true)!;
+    const fd = openSync(file(), 'r');
+    const source = sealedSource(file(), fd, fstatSync(fd).size)!;
+    // The memory of every opened piece the source hands out.
+    const opened = new Set<ArrayBufferLike>();
+    const sealed = listingOfIndex(
+      {
+        ...source,
+        slices: (at, length) => {
+          const views = source.slices!(at, length);
+          for (const v of views) opened.add(v.buffer);
+          return views;
+        },
+      },
+      0,
+      0,
+    )!;
     const clear = listingOfIndex(plain, 0, 0)!;
     try {
       const big = sealed.groups.find((g) => g.rendered!().length > 1);
       expect(big, 'a group whose bytes cross a piece').toBeDefined();
       const parts = big!.rendered!();
-      // Views of distinct opened pieces, not of one block buffer.
+      // Views of the opened pieces themselves (distinct ones), not of a copy of them.
       expect(new Set(parts.map((p) => p.buffer)).size).toBe(parts.length);
+      expect(parts.every((p) => opened.has(p.buffer))).toBe(true);
       expect(parts.every((p) => p.length <= PIECE_PLAIN_BYTES)).toBe(true);
       const clearGroup = clear.groups.find((g) => g.cwd === big!.cwd)!;
       expect(Buffer.concat(parts).equals(Buffer.concat(clearGroup.rendered!()))).toBe(true);
@@ -186,6 +203,33 @@ describe('an encrypted store\'s candidate index, sealed in pieces', () => {
       expect(crossing, 'rows that cross a piece boundary in this corpus').toBeGreaterThan(0);
     } finally {
       sealed.close();
+    }
+  });
+
+  it('keeps refusing a listing block once damage was found (a later read of bytes already loaded is refused too, never handed out unchecked)', async () => {
+    for (const sealedFile of [true, false]) {
+      const target = sealedFile ? file() : join(dataDir, '..', `plain-damaged-${process.pid}.idx`);
+      if (sealedFile) {
+        await saveCandidateIndex(file(), all, META);
+        const bytes = await readFile(file());
+        bytes[STREAM_HEADER_BYTES + pieceWithin(layout.blockAt, plain.length) * SEALED_PIECE + 100]! ^= 1;
+        await writeFile(target, bytes);
+      } else {
+        // A byte of the first group's last row flipped: its CRC fails once the group is loaded.
+        const bytes = Buffer.from(plain);
+        const first = layout.head.listing.groups[0]!;
+        bytes[layout.blockAt + first[5] - 20]! ^= 1;
+        await writeFile(target, bytes);
+      }
+      const listing = readIndexListing(target, sealedFile)!;
+      try {
+        const attempts = [() => listing.groups.map((g) => g.rendered!()), () => listing.groups[0]!.rendered!(), () => listing.readRows(0, 1)[0]!.text()];
+        expect(attempts[0], sealedFile ? 'sealed' : 'plain').toThrow(IndexDamagedError);
+        for (const again of attempts) expect(again).toThrow(IndexDamagedError);
+      } finally {
+        listing.close();
+        if (!sealedFile) await rm(target, { force: true });
+      }
     }
   });
 
