@@ -12,7 +12,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 dir="${1:?usage: at-rest-targets.sh <dir> [--bins=label=bin,...]}"
 bins="${2:---bins=now=bin/baton.js}"
-rm -rf "$dir/data" "$dir"/data-* "$dir/run"
+rm -rf "$dir/data" "$dir"/data-* "$dir/run" "$dir"/run-*
 step() { echo; echo "── $* ($(date -u +%H:%M:%S), load $(cut -d' ' -f1-3 /proc/loadavg))"; }
 # The UI rows need the page (out/renderer): `npm run build` once, not only build-cli.js.
 step candidates.ts

@@ -52,7 +52,7 @@ async function atRestStore(): Promise<string> {
   const out = await new Promise<string>((done, fail) =>
     execFile(process.execPath, [BATON, 'encrypt', '--status'], { env }, (error, stdout) => (error ? fail(error) : done(stdout))),
   );
-  const status = out.split('\n').find((l) => /encrypted|plaintext|not encrypted/i.test(l)) ?? out.trim();
+  const status = out.split('\n').find((l) => /encrypted at rest/i.test(l)) ?? out.trim();
   if (!/Encrypted at rest/.test(status)) throw new Error(`a Secret Service is running but the store is not encrypted: ${out.trim()}`);
   return `at rest: ${status.trim()}`;
 }

@@ -380,11 +380,10 @@ function lazyBlock(src: LayoutSource, blockAt: number, groups: readonly GroupRef
     if (got !== into.length) throw new IndexDamagedError('the listing block is short');
     return (from, to) => crc32(block!.subarray(from, to));
   });
-  const read = (start: number, end: number) => {
+  return oneBufferBlock((start, end) => {
     grow(end);
     return block ? block.subarray(start, end) : Buffer.alloc(0);
-  };
-  return { block: read, blockParts: (start, end) => [read(start, end)] };
+  });
 }
 
 /**
@@ -438,11 +437,15 @@ function slicedBlock(src: LayoutSource, blockAt: number, groups: readonly GroupR
   };
 }
 
-type BlockReads = Pick<ReadLayout, 'block' | 'blockParts'>;
+export type BlockReads = Pick<ReadLayout, 'block' | 'blockParts'>;
+
+/** The block reads of a block held in one buffer (read by `block`): every range is one part. */
+export function oneBufferBlock(block: (start: number, end: number) => Buffer): BlockReads {
+  return { block, blockParts: (start, end) => [block(start, end)] };
+}
 
 function wholeBlock(whole: Buffer, blockAt: number): BlockReads {
-  const block = (start: number, end: number) => whole.subarray(blockAt + start, blockAt + end);
-  return { block, blockParts: (start, end) => [block(start, end)] };
+  return oneBufferBlock((start, end) => whole.subarray(blockAt + start, blockAt + end));
 }
 
 function blockBytes(groups: readonly GroupRef[]): number {

@@ -7,7 +7,7 @@ import { candidateRow } from '../../shared/agents.js';
 import { EntryTexts, type PlacedTexts } from './entry-texts.js';
 import { normalizeCwd, timeOf } from '../../shared/resume-groups.js';
 import { QUICK_VERIFY_NEWEST, SCAN_CACHE_VERSION } from './limits.js';
-import { readLayout, SOURCE_CODES, writeLayoutParts, writeLayoutStreamed, type GroupRef, type IndexHead, type IndexSections, type LayoutSource, type ReadLayout } from './candidate-index-layout.js';
+import { oneBufferBlock, readLayout, SOURCE_CODES, writeLayoutParts, writeLayoutStreamed, type GroupRef, type IndexHead, type IndexSections, type LayoutSource, type ReadLayout } from './candidate-index-layout.js';
 import { groupItems, type ListGroup } from './candidate-list.js';
 import { groupCloseText, groupOpenText } from './list-json.js';
 import { newestEntries } from './quick-scan.js';
@@ -684,8 +684,7 @@ async function decodeResident(file: string, handle: FileHandle, size: number): P
   // blockAt copied: the layout's own block readers (block and blockParts, both replaced) hold the
   // kept bytes (the columns' text, ~20 MB at 100,000), which the entries would keep alive.
   const { blockAt } = layout;
-  const read = (start: number, end: number) => block.read(blockAt + start, blockAt + end);
-  const resident: ReadLayout = { ...layout, block: read, blockParts: (start, end) => [read(start, end)] };
+  const resident: ReadLayout = { ...layout, ...oneBufferBlock((start, end) => block.read(blockAt + start, blockAt + end)) };
   const decoded = decodeEntries(resident, textOf(kept.source), extras, {
     copyBlock: (start, end, target, at) => block.copy(blockAt + start, blockAt + end, target, at),
     blockText: (start, end) => block.text(blockAt + start, blockAt + end),

@@ -151,15 +151,21 @@ export function piecesReader(keys: PieceKeys, path: string, fd: number, size: nu
   // layout). Without it, a file cut after a whole piece with 28 bytes added back, or cut to its
   // header, read as a shorter document whose every read piece opens.
   openRange(h.count - 1, h.count, () => undefined);
-  const readInto = (at: number, target: Buffer): number => {
-    const end = Math.min(h.plainLength, at + target.length);
-    if (at >= end) return 0;
+  /** Plaintext [at, at + length) as views of the opened pieces, in order. Each opened piece is a fresh buffer (openBytes): views of it stay valid. */
+  const slices = (at: number, length: number): Buffer[] => {
+    const out: Buffer[] = [];
+    const end = Math.min(h.plainLength, at + length);
+    if (at >= end) return out;
     openRange(Math.floor(at / h.pieceBytes), Math.ceil(end / h.pieceBytes), (i, plain) => {
       const pieceAt = i * h.pieceBytes;
-      const from = Math.max(at, pieceAt);
-      plain.copy(target, from - at, from - pieceAt, Math.min(end, pieceAt + plain.length) - pieceAt);
+      out.push(plain.subarray(Math.max(at, pieceAt) - pieceAt, Math.min(end, pieceAt + plain.length) - pieceAt));
     });
-    return end - at;
+    return out;
+  };
+  const readInto = (at: number, target: Buffer): number => {
+    let filled = 0;
+    for (const slice of slices(at, target.length)) filled += slice.copy(target, filled);
+    return filled;
   };
   return {
     size: h.plainLength,
@@ -168,23 +174,8 @@ export function piecesReader(keys: PieceKeys, path: string, fd: number, size: nu
       const out = Buffer.allocUnsafe(Math.max(0, Math.min(length, h.plainLength - at)));
       return out.subarray(0, readInto(at, out));
     },
-    slices: (at, length) => {
-      const out: Buffer[] = [];
-      const end = Math.min(h.plainLength, at + length);
-      if (at >= end) return out;
-      // Each opened piece is a fresh buffer (openBytes): views of it stay valid.
-      openRange(Math.floor(at / h.pieceBytes), Math.ceil(end / h.pieceBytes), (i, plain) => {
-        const pieceAt = i * h.pieceBytes;
-        out.push(plain.subarray(Math.max(at, pieceAt) - pieceAt, Math.min(end, pieceAt + plain.length) - pieceAt));
-      });
-      return out;
-    },
-    pieces: () => {
-      const out: Buffer[] = [];
-      // Each opened piece is a fresh buffer (openBytes), so keeping them is safe.
-      openRange(0, h.count, (_, plain) => out.push(plain));
-      return out;
-    },
+    slices,
+    pieces: () => slices(0, h.plainLength),
   };
 }
 
