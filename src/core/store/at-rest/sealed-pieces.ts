@@ -175,7 +175,12 @@ export function piecesReader(keys: PieceKeys, path: string, fd: number, size: nu
       return out.subarray(0, readInto(at, out));
     },
     slices,
-    pieces: () => slices(0, h.plainLength),
+    pieces: () => {
+      const out: Buffer[] = [];
+      // Every piece opened whole, an empty document's one empty piece too (slices would open none).
+      openRange(0, h.count, (_, plain) => out.push(plain));
+      return out;
+    },
   };
 }
 
