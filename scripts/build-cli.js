@@ -14,6 +14,7 @@ import * as nodeFsPromises from 'node:fs/promises';
 import * as nodeV8 from 'node:v8';
 import { Script } from 'node:vm';
 import { tmpdir } from 'node:os';
+import { pathToFileURL } from 'node:url';
 import { basename, dirname, join } from 'node:path';
 import { bundleSource, wrapBundle, FAST_LIST_BUNDLE, compileCli, compileFastHandoff, compileFastList, compileHandoff, FAST_HANDOFF_BUNDLE, FAST_HANDOFF_CACHE, compilePicker, compileShow, CLI_BUNDLE, PICKER_BUNDLE, PICKER_CACHE, CLI_CACHE, FAST_LIST_CACHE, HANDOFF_BUNDLE, HANDOFF_CACHE, LIST_BUNDLE, LIST_CACHE, RESUME_BUNDLE, RESUME_CACHE, SHOW_BUNDLE, SHOW_CACHE, SECRETLINT_BUNDLE, SECRETLINT_CACHE, ZOD_BUNDLE, ZOD_CACHE, SERVE_BUNDLE, SERVE_CACHE } from '../bin/load-cli.js';
 
@@ -22,6 +23,11 @@ import { bundleSource, wrapBundle, FAST_LIST_BUNDLE, compileCli, compileFastHand
 // the builder's own sessions whatever HOME says (src/core/importers/locate.ts): the caches would be
 // warmed on them, and a large corpus could run a warm-up past its time limit.
 for (const name of ['CLAUDE_CONFIG_DIR', 'CODEX_HOME']) delete process.env[name];
+// The person's session bus too: a warm-up's scratch store (a scratch host's) opened where a Secret
+// Service answers is encrypted at rest by default, so every build left data keys of deleted scratch
+// stores in the person's own keychain. The one warm-up that needs a keyed store has a Secret
+// Service of its own (keyedScratchStore).
+delete process.env.DBUS_SESSION_BUS_ADDRESS;
 
 /**
  * zod's `locales` namespace (`z.locales`, `z.core.locales`) re-exports its 50 error-message
@@ -666,19 +672,67 @@ async function warmFastHandoff() {
  * Test: src/cli/list-fast-hosted.test.ts.
  */
 async function warmFastList() {
+  const keyed = await keyedScratchStore();
+  // After the hosted listing, an encrypted store's keychain read (a listing or picker without a
+  // host starts it from this bundle), run to its answer on the scratch Secret Service.
+  const keyRead = keyed
+    ? `process.env.BATON_HOME = ${JSON.stringify(keyed.home)};
+  process.env.DBUS_SESSION_BUS_ADDRESS = ${JSON.stringify(keyed.address)};
+  if (!(await fast.cli.warmStoreKeyRead())) process.stderr.write('build-cli: the keychain read of the fast-list warm-up got no key; its cache lacks the read\\n');`
+    : '';
   const hosted = `const { compileFastList, FAST_LIST_CACHE } = require(${JSON.stringify(join(process.cwd(), 'bin', 'load-cli.js'))});
 const fast = compileFastList();
-fast.cli.tryFastList(['node', 'baton', 'list', '--json']).then((hosted) => { if (hosted) require('node:fs').writeFileSync(FAST_LIST_CACHE, fast.script.createCachedData()); });`;
-  await warmOnScratchHost('fast-list', hosted, FAST_LIST_CACHE, 'the fast-list warm-up was not hosted; its cache holds the declined path only', async () => {
-    const fast = compileFastList();
-    const saved = { home: process.env.BATON_HOME, runtime: process.env.XDG_RUNTIME_DIR };
-    process.env.BATON_HOME = process.env.XDG_RUNTIME_DIR = join(scratch, 'no-host');
-    await fast.cli.tryFastList(['node', 'baton', 'list', '--json', '--limit', '1']);
-    process.env.BATON_HOME = saved.home;
-    if (saved.runtime === undefined) delete process.env.XDG_RUNTIME_DIR;
-    else process.env.XDG_RUNTIME_DIR = saved.runtime;
-    await writeFile(FAST_LIST_CACHE, fast.script.createCachedData());
-  });
+fast.cli.tryFastList(['node', 'baton', 'list', '--json']).then(async (hosted) => {
+  if (!hosted) return;
+  ${keyRead}
+  require('node:fs').writeFileSync(FAST_LIST_CACHE, fast.script.createCachedData());
+});`;
+  try {
+    await warmOnScratchHost('fast-list', hosted, FAST_LIST_CACHE, 'the fast-list warm-up was not hosted; its cache holds the declined path only', async () => {
+      const fast = compileFastList();
+      const saved = { home: process.env.BATON_HOME, runtime: process.env.XDG_RUNTIME_DIR };
+      process.env.BATON_HOME = process.env.XDG_RUNTIME_DIR = join(scratch, 'no-host');
+      await fast.cli.tryFastList(['node', 'baton', 'list', '--json', '--limit', '1']);
+      process.env.BATON_HOME = saved.home;
+      if (saved.runtime === undefined) delete process.env.XDG_RUNTIME_DIR;
+      else process.env.XDG_RUNTIME_DIR = saved.runtime;
+      await writeFile(FAST_LIST_CACHE, fast.script.createCachedData());
+    });
+  } finally {
+    await keyed?.stop();
+  }
+}
+
+/**
+ * A scratch data dir encrypted at rest, its key on a Secret Service of the build's own: the tests'
+ * (src/core/store/at-rest/test-support/secret-service.ts, Debian's gnome-keyring on a private bus,
+ * bundled here by esbuild), never the person's. Null where that cannot run (not Linux, no
+ * dbus-daemon, gnome-keyring-daemon or secret-tool, a start that failed): the warm-up then leaves
+ * the keychain read out of its cache (a slower encrypted start, never a wrong one).
+ */
+async function keyedScratchStore() {
+  const tools = ['dbus-daemon', 'gnome-keyring-daemon', 'secret-tool'];
+  if (process.platform !== 'linux' || !tools.every((tool) => spawnSync('sh', ['-c', `command -v ${tool}`], { stdio: 'ignore' }).status === 0)) return null;
+  const starter = join(scratch, 'secret-service.mjs');
+  await build({ entryPoints: ['src/core/store/at-rest/test-support/secret-service.ts'], outfile: starter, bundle: true, platform: 'node', format: 'esm', logLevel: 'silent' });
+  let service;
+  try {
+    service = await (await import(pathToFileURL(starter).href)).startSecretService();
+  } catch (error) {
+    process.stderr.write(`build-cli: no scratch Secret Service (${error.message.split('\n')[0]}); the fast-list cache lacks the keychain read\n`);
+    return null;
+  } finally {
+    delete process.env.DBUS_SESSION_BUS_ADDRESS; // the starter points this process at its bus: only the warm-up goes there
+  }
+  const home = join(scratch, 'keyed-home');
+  // `baton encrypt --status` opens (creates) the store: encrypted, on by default where a Secret Service answers.
+  const status = spawnSync(process.execPath, [join('bin', 'baton.js'), 'encrypt', '--status'], { env: { ...process.env, BATON_HOME: home, XDG_RUNTIME_DIR: join(scratch, 'keyed-run'), HOME: join(scratch, 'keyed-user'), DBUS_SESSION_BUS_ADDRESS: service.address }, encoding: 'utf8', timeout: 60_000 });
+  if (!/Encrypted at rest/.test(status.stdout ?? '')) {
+    process.stderr.write(`build-cli: the scratch store was not encrypted (${(status.stdout || status.stderr || '').trim().split('\n')[0]}); the fast-list cache lacks the keychain read\n`);
+    await service.stop();
+    return null;
+  }
+  return { home, address: service.address, stop: () => service.stop() };
 }
 
 /**

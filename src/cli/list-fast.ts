@@ -60,3 +60,16 @@ export async function startStoreKeyReads(): Promise<void> {
   const { startKeychainReads } = await import('../core/store/at-rest/key-store.js');
   await startKeychainReads(resolveDataDir());
 }
+
+/**
+ * The build's warm-up only (scripts/build-cli.js, warmFastList): the keychain read of the
+ * encrypted store at BATON_HOME, on a scratch Secret Service, run to its answer, so the fast-list
+ * bundle's code cache holds the bus client compiled. Without it an encrypted `baton resume` or
+ * `baton list` without a host compiled it lazily before its first screen (bench/README.md, issue
+ * 17). Whether a key came back.
+ */
+export async function warmStoreKeyRead(): Promise<boolean> {
+  await startStoreKeyReads();
+  const { keychainReadsAnswered } = await import('../core/store/at-rest/key-store.js');
+  return (await keychainReadsAnswered()) > 0;
+}

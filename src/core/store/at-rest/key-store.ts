@@ -112,6 +112,16 @@ export function startKeychainReads(dataDir: string): Promise<void> {
   return Promise.all(sent).then(() => undefined);
 }
 
+/**
+ * How many of the started reads answered a secret, once all of them have answered: for the build's
+ * warm-up of the fast-list bundle (scripts/build-cli.js), which runs a read to its end so the
+ * bundle's code cache holds the bus client's reply parsing, compiled (list-fast.ts warmStoreKeyRead).
+ */
+export async function keychainReadsAnswered(): Promise<number> {
+  const answers = await Promise.all([...earlyReads().values()].map((read) => read.catch(() => null)));
+  return answers.filter((secret) => secret !== null).length;
+}
+
 /** The accounts of a keychain-mode encryption.json (current key first); none for anything else. */
 function keychainAccountsOf(settings: unknown): string[] {
   const { mode, key, previous } = (settings ?? {}) as { mode?: unknown; key?: { account?: unknown }; previous?: unknown };
