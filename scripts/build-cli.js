@@ -25,9 +25,12 @@ import { bundleSource, wrapBundle, FAST_LIST_BUNDLE, compileCli, compileFastHand
 for (const name of ['CLAUDE_CONFIG_DIR', 'CODEX_HOME']) delete process.env[name];
 // The person's session bus too: a warm-up's scratch store (a scratch host's) opened where a Secret
 // Service answers is encrypted at rest by default, so every build left data keys of deleted scratch
-// stores in the person's own keychain. The one warm-up that needs a keyed store has a Secret
+// stores in the person's own keychain. Pointed at no bus rather than unset: unset, the keyring
+// binding's libdbus connects to $XDG_RUNTIME_DIR/bus, the person's bus on a systemd desktop (as
+// vitest.config.ts does for the tests). The one warm-up that needs a keyed store has a Secret
 // Service of its own (keyedScratchStore).
-delete process.env.DBUS_SESSION_BUS_ADDRESS;
+const NO_SESSION_BUS = 'unix:path=/nonexistent/baton-build-has-no-session-bus';
+process.env.DBUS_SESSION_BUS_ADDRESS = NO_SESSION_BUS;
 
 /**
  * zod's `locales` namespace (`z.locales`, `z.core.locales`) re-exports its 50 error-message
@@ -678,7 +681,9 @@ async function warmFastList() {
   const keyRead = keyed
     ? `process.env.BATON_HOME = ${JSON.stringify(keyed.home)};
   process.env.DBUS_SESSION_BUS_ADDRESS = ${JSON.stringify(keyed.address)};
-  if (!(await fast.cli.warmStoreKeyRead())) process.stderr.write('build-cli: the keychain read of the fast-list warm-up got no key; its cache lacks the read\\n');`
+  // A read that fails costs the cache that read, never the hosted listing's warm-up.
+  const read = await fast.cli.warmStoreKeyRead().catch((error) => String(error && error.message));
+  if (read !== true) process.stderr.write('build-cli: the keychain read of the fast-list warm-up got no key (' + read + '); its cache lacks the read\\n');`
     : '';
   const hosted = `const { compileFastList, FAST_LIST_CACHE } = require(${JSON.stringify(join(process.cwd(), 'bin', 'load-cli.js'))});
 const fast = compileFastList();
@@ -722,7 +727,7 @@ async function keyedScratchStore() {
     process.stderr.write(`build-cli: no scratch Secret Service (${error.message.split('\n')[0]}); the fast-list cache lacks the keychain read\n`);
     return null;
   } finally {
-    delete process.env.DBUS_SESSION_BUS_ADDRESS; // the starter points this process at its bus: only the warm-up goes there
+    process.env.DBUS_SESSION_BUS_ADDRESS = NO_SESSION_BUS; // the starter points this process at its bus: only the warm-up goes there
   }
   const home = join(scratch, 'keyed-home');
   // `baton encrypt --status` opens (creates) the store: encrypted, on by default where a Secret Service answers.

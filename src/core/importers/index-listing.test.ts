@@ -73,10 +73,10 @@ function lazy(buf: Buffer): LayoutSource & { bytesRead: () => number } {
   return { size: buf.length, whole: null, read: (at, length) => ((bytesRead += Math.min(length, buf.length - at)), Buffer.from(buf.subarray(at, at + length))), bytesRead: () => bytesRead };
 }
 
-/** The same file read through `readInto` (positional reads into the block's one buffer), as the CLI's file source reads it. */
 /** The layout's fixed-size arrays (sort times, extras offsets, row starts, row ends, tools): each read into its own memory. */
 const FIXED_ARRAYS = 5;
 
+/** The same file read through `readInto` (positional reads into the block's one buffer), as the CLI's file source reads it. */
 function lazyInto(buf: Buffer): LayoutSource & { reads: () => number } {
   let reads = 0;
   const read = (at: number, length: number) => Buffer.from(buf.subarray(at, at + length));

@@ -118,14 +118,22 @@ export async function startSecretService(): Promise<SecretService> {
   delete daemonEnv.DBUS_SESSION_BUS_ADDRESS;
   // The bus passes its own environment to what it activates: this service's HOME, not the person's.
   const bus: ChildProcess = spawn('dbus-daemon', [`--config-file=${join(home, 'bus.conf')}`, '--nofork', '--print-address=1'], { stdio: ['ignore', 'pipe', 'ignore'], env: daemonEnv });
-  const address = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('dbus-daemon printed no address')), START_TIMEOUT_MS);
-    bus.once('error', reject);
-    bus.stdout!.once('data', (b: Buffer) => {
-      clearTimeout(timer);
-      resolve(b.toString().trim().split('\n')[0]!);
+  let address: string;
+  try {
+    address = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('dbus-daemon printed no address')), START_TIMEOUT_MS);
+      bus.once('error', reject);
+      bus.stdout!.once('data', (b: Buffer) => {
+        clearTimeout(timer);
+        resolve(b.toString().trim().split('\n')[0]!);
+      });
     });
-  });
+  } catch (error) {
+    // A bus left running would hold its caller's process open (a build's warm-up) and its folder.
+    bus.kill('SIGKILL');
+    await rm(home, { recursive: true, force: true });
+    throw error;
+  }
   const env = { ...daemonEnv, DBUS_SESSION_BUS_ADDRESS: address };
   const stop = async (): Promise<void> => {
     // The keyring daemon leaves when its bus goes away.
