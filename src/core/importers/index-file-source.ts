@@ -189,6 +189,8 @@ export async function readResidentPrefix(size: number, read: (target: Buffer, at
       whole: null,
       // Copies: the layout keeps small arrays, and the columns' text must not hold the kept bytes alive.
       read: (at, length) => Buffer.from(kept.subarray(at, Math.min(at + length, kept.length))),
+      // The arrays are read straight into their own memory (readLayout): one copy, not two.
+      readInto: (at, target) => (at < kept.length ? kept.copy(target, 0, at, Math.min(at + target.length, kept.length)) : 0),
     },
   };
 }
