@@ -25,10 +25,11 @@ import { bundleSource, wrapBundle, FAST_LIST_BUNDLE, compileCli, compileFastHand
 for (const name of ['CLAUDE_CONFIG_DIR', 'CODEX_HOME']) delete process.env[name];
 // The person's session bus too: a warm-up's scratch store (a scratch host's) opened where a Secret
 // Service answers is encrypted at rest by default, so every build left data keys of deleted scratch
-// stores in the person's own keychain. Pointed at no bus rather than unset: unset, the keyring
-// binding's libdbus connects to $XDG_RUNTIME_DIR/bus, the person's bus on a systemd desktop (as
-// vitest.config.ts does for the tests). The one warm-up that needs a keyed store has a Secret
-// Service of its own (keyedScratchStore).
+// stores in the person's own keychain. Pointed at no bus rather than unset, as vitest.config.ts
+// does for the tests: unset, a libdbus built for the user session looks at $XDG_RUNTIME_DIR/bus,
+// the person's bus on a systemd desktop (the binding's own libdbus here tries X11 autolaunch
+// instead, and fails). The one warm-up that needs a keyed store has a Secret Service of its own
+// (keyedScratchStore).
 const NO_SESSION_BUS = 'unix:path=/nonexistent/baton-build-has-no-session-bus';
 process.env.DBUS_SESSION_BUS_ADDRESS = NO_SESSION_BUS;
 

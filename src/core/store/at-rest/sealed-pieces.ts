@@ -28,9 +28,9 @@ import { FILE_ID_BYTES, LENGTH_AT, PIECE_OVERHEAD, PIECES_HEADER_BYTES, PIECES_M
 export const PIECE_PLAIN_BYTES = 64 * 1024;
 /**
  * Pieces read from the file in one read (about 256 KB), then opened one by one. The read buffer is
- * reused from read to read, so this is also the fresh memory it touches: at 16 pieces (1 MB) a warm
- * listing of 20,000 candidates took ~190 more page faults (5,300 → 5,500; ~2 ms where a fresh page
- * costs 11 µs, bench/README.md issue 17), for 3 reads fewer.
+ * reused from read to read, so this is also the fresh memory it touches: a warm listing of 20,000
+ * candidates took ~5,500 page faults at 16 pieces (1 MB) against ~5,300 at 4 (~2 ms where a fresh
+ * page costs 11 µs, bench/README.md issue 17), for 3 reads fewer.
  */
 export const PIECES_PER_READ = 4;
 export { MAX_PIECE_PLAIN_BYTES, PIECES_HEADER_BYTES, type PieceKeys } from './pieces-header.js';
