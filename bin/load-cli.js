@@ -25,6 +25,9 @@ const SHOW_BUNDLE = join(ROOT, 'dist', 'cli', 'baton-show.cjs');
 const SHOW_CACHE = `${SHOW_BUNDLE}.cache`;
 const FAST_LIST_BUNDLE = join(ROOT, 'dist', 'cli', 'baton-list.cjs');
 const FAST_LIST_CACHE = `${FAST_LIST_BUNDLE}.cache`;
+/** An encrypted store's keychain read, started before the list or resume bundle compiles (src/cli/store-key-reads.ts). */
+const KEY_READ_BUNDLE = join(ROOT, 'dist', 'cli', 'baton-key-read.cjs');
+const KEY_READ_CACHE = `${KEY_READ_BUNDLE}.cache`;
 /** `baton handoff --messages FILE` through a running host (src/cli/handoff-fast.ts): no store, no zod, no commander. */
 const FAST_HANDOFF_BUNDLE = join(ROOT, 'dist', 'cli', 'baton-handoff-fast.cjs');
 const FAST_HANDOFF_CACHE = `${FAST_HANDOFF_BUNDLE}.cache`;
@@ -249,6 +252,13 @@ function loadFastList() {
   return compileFastList().cli;
 }
 
+function keyReadIsBuilt() {
+  return existsSync(KEY_READ_BUNDLE);
+}
+/** The key-read bundle, compiled with its code cache (warmed by scripts/build-cli.js on a Secret Service of its own). */
+function compileKeyRead() {
+  return compileBundle(KEY_READ_BUNDLE, KEY_READ_CACHE);
+}
 function fastHandoffIsBuilt() {
   return existsSync(FAST_HANDOFF_BUNDLE);
 }
@@ -288,6 +298,10 @@ exports.SERVE_CACHE = SERVE_CACHE;
 exports.compileServe = compileServe;
 exports.FAST_LIST_BUNDLE = FAST_LIST_BUNDLE;
 exports.FAST_LIST_CACHE = FAST_LIST_CACHE;
+exports.KEY_READ_BUNDLE = KEY_READ_BUNDLE;
+exports.KEY_READ_CACHE = KEY_READ_CACHE;
+exports.keyReadIsBuilt = keyReadIsBuilt;
+exports.compileKeyRead = compileKeyRead;
 exports.compileCli = compileCli;
 exports.compileHandoff = compileHandoff;
 exports.handoffMayBeBig = handoffMayBeBig;

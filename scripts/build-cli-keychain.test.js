@@ -1,7 +1,7 @@
 // The build's warm-ups open scratch stores (a scratch `baton serve`, listings): where a Secret
 // Service answers, a new store is encrypted at rest by default, so a build run under the person's
 // session bus left a data key of each deleted scratch store in their own keychain (issue 17). The
-// build now clears the bus for its warm-ups, and warms the fast-list bundle's keychain read on a
+// build now clears the bus for its warm-ups, and warms the key-read bundle's keychain read on a
 // Secret Service of its own. This test builds a copy of the sources under a real Secret Service
 // (Debian's gnome-keyring, the encryption tests' own) standing in for the person's.
 import { execFile, spawn } from 'node:child_process';
@@ -65,13 +65,13 @@ function buildUnderBus() {
 
 describe('the build and the keychain of the session bus it runs under', () => {
   it(
-    'leaves no key in it, and warms the fast-list cache with a keychain read on a Secret Service of its own',
+    'leaves no key in it, and warms the key-read cache with a keychain read on a Secret Service of its own',
     async () => {
       expect(await batonItems(), 'the keychain starts with no Baton item').toBe('');
       const { code, stderr } = await buildUnderBus();
       expect(code, stderr).toBe(0);
-      expect(existsSync(join(copy, 'dist', 'cli', 'baton-list.cjs.cache'))).toBe(true);
-      // Its own Secret Service started, its store was encrypted, the hosted warm-up ran, and the read got the key.
+      expect(existsSync(join(copy, 'dist', 'cli', 'baton-key-read.cjs.cache'))).toBe(true);
+      // Its own Secret Service started, its store was encrypted, and the warm-up's read got the key.
       expect(stderr).not.toMatch(/lacks the keychain read|got no key|no scratch Secret Service|was not encrypted|was not hosted|did not end within/);
       expect(await batonItems(), 'no key of a scratch store').toBe('');
     },

@@ -16,7 +16,7 @@ import { Script } from 'node:vm';
 import { tmpdir } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { basename, dirname, join } from 'node:path';
-import { bundleSource, wrapBundle, FAST_LIST_BUNDLE, compileCli, compileFastHandoff, compileFastList, compileHandoff, FAST_HANDOFF_BUNDLE, FAST_HANDOFF_CACHE, compilePicker, compileShow, CLI_BUNDLE, PICKER_BUNDLE, PICKER_CACHE, CLI_CACHE, FAST_LIST_CACHE, HANDOFF_BUNDLE, HANDOFF_CACHE, LIST_BUNDLE, LIST_CACHE, RESUME_BUNDLE, RESUME_CACHE, SHOW_BUNDLE, SHOW_CACHE, SECRETLINT_BUNDLE, SECRETLINT_CACHE, ZOD_BUNDLE, ZOD_CACHE, SERVE_BUNDLE, SERVE_CACHE } from '../bin/load-cli.js';
+import { bundleSource, wrapBundle, FAST_LIST_BUNDLE, KEY_READ_BUNDLE, KEY_READ_CACHE, compileKeyRead, compileCli, compileFastHandoff, compileFastList, compileHandoff, FAST_HANDOFF_BUNDLE, FAST_HANDOFF_CACHE, compilePicker, compileShow, CLI_BUNDLE, PICKER_BUNDLE, PICKER_CACHE, CLI_CACHE, FAST_LIST_CACHE, HANDOFF_BUNDLE, HANDOFF_CACHE, LIST_BUNDLE, LIST_CACHE, RESUME_BUNDLE, RESUME_CACHE, SHOW_BUNDLE, SHOW_CACHE, SECRETLINT_BUNDLE, SECRETLINT_CACHE, ZOD_BUNDLE, ZOD_CACHE, SERVE_BUNDLE, SERVE_CACHE } from '../bin/load-cli.js';
 
 // Every warm-up, probe and scratch host below runs with a scratch HOME and data directory, and its
 // env is built from this process's. CLAUDE_CONFIG_DIR and CODEX_HOME would point the importers at
@@ -348,9 +348,12 @@ await build({ ...cliOptions, entryPoints: ['src/cli/serve-main.ts'], outfile: SE
 await storeWrapped(SERVE_BUNDLE);
 
 // `baton list --json` with a host running: a small bundle bin/baton.js tries before the whole CLI.
-// Same options as the others: it also starts an encrypted store's keychain read (the keyring binding stays external).
 await build({ ...parsesRarely, plugins: [...parsesRarely.plugins, fsPromisesOnFirstUse()], entryPoints: ['src/cli/list-fast.ts'], outfile: FAST_LIST_BUNDLE, sourcemap: false });
 await storeWrapped(FAST_LIST_BUNDLE);
+// An encrypted store's keychain read (src/cli/store-key-reads.ts), started before the list or
+// resume bundle compiles: the bus client alone (the keyring binding stays external).
+await build({ ...parsesRarely, plugins: [...parsesRarely.plugins, fsPromisesOnFirstUse()], entryPoints: ['src/cli/store-key-reads.ts'], outfile: KEY_READ_BUNDLE, sourcemap: false });
+await storeWrapped(KEY_READ_BUNDLE);
 // `baton handoff --messages FILE` with a host running (src/cli/handoff-fast.ts): the request goes to
 // the host, which lands and takes the session; this bundle only reads the file, talks and prints.
 await build({ ...parsesRarely, entryPoints: ['src/cli/handoff-fast.ts'], outfile: FAST_HANDOFF_BUNDLE, sourcemap: false });
@@ -369,7 +372,7 @@ for (const wasm of ['web-tree-sitter/tree-sitter.wasm', 'tree-sitter-bash/tree-s
 // length only (and its flags), so a rebuilt bundle of the same length ran the old bundle's bytecode
 // and a hosted `baton list` failed with "kt is not a function" (2026-12-01), and every cache warmed
 // from it carried the old code on. Each cache is made from its bundle alone.
-for (const cache of [CLI_CACHE, HANDOFF_CACHE, RESUME_CACHE, PICKER_CACHE, SHOW_CACHE, LIST_CACHE, FAST_LIST_CACHE, FAST_HANDOFF_CACHE, ZOD_CACHE, SECRETLINT_CACHE, SERVE_CACHE]) await rm(cache, { force: true });
+for (const cache of [CLI_CACHE, HANDOFF_CACHE, RESUME_CACHE, PICKER_CACHE, SHOW_CACHE, LIST_CACHE, FAST_LIST_CACHE, KEY_READ_CACHE, FAST_HANDOFF_CACHE, ZOD_CACHE, SECRETLINT_CACHE, SERVE_CACHE]) await rm(cache, { force: true });
 
 // Warm the whole CLI's cache with --help (every command's module); a handoff runs from its own
 // bundle below. (With the dry-run handoff also run here, V8 aborted lazily compiling a function
@@ -465,6 +468,8 @@ if (!existsSync(RESUME_CACHE)) throw new Error(`build-cli: the resume bundle's w
 
 // The fast-list bundle's cache, warmed by a hosted listing (warmFastList).
 await warmFastList();
+// The key-read bundle's cache, warmed by a keychain read on a Secret Service of the build's own (warmKeyRead).
+await warmKeyRead();
 
 // The hosted handoff's cache, warmed by a handoff to a host: a `baton serve` of this build in a
 // scratch data dir, so the connection, the request and the report are in it, not only the load.
@@ -676,37 +681,47 @@ async function warmFastHandoff() {
  * Test: src/cli/list-fast-hosted.test.ts.
  */
 async function warmFastList() {
-  const keyed = await keyedScratchStore();
-  // After the hosted listing, an encrypted store's keychain read (a listing or picker without a
-  // host starts it from this bundle), run to its answer on the scratch Secret Service.
-  const keyRead = keyed
-    ? `process.env.BATON_HOME = ${JSON.stringify(keyed.home)};
-  process.env.DBUS_SESSION_BUS_ADDRESS = ${JSON.stringify(keyed.address)};
-  // A read that fails costs the cache that read, never the hosted listing's warm-up.
-  const read = await fast.cli.warmStoreKeyRead().catch((error) => String(error && error.message));
-  if (read !== true) process.stderr.write('build-cli: the keychain read of the fast-list warm-up got no key (' + read + '); its cache lacks the read\\n');`
-    : '';
   const hosted = `const { compileFastList, FAST_LIST_CACHE } = require(${JSON.stringify(join(process.cwd(), 'bin', 'load-cli.js'))});
 const fast = compileFastList();
-fast.cli.tryFastList(['node', 'baton', 'list', '--json']).then(async (hosted) => {
-  if (!hosted) return;
-  ${keyRead}
-  require('node:fs').writeFileSync(FAST_LIST_CACHE, fast.script.createCachedData());
+fast.cli.tryFastList(['node', 'baton', 'list', '--json']).then((hosted) => {
+  if (hosted) require('node:fs').writeFileSync(FAST_LIST_CACHE, fast.script.createCachedData());
 });`;
+  await warmOnScratchHost('fast-list', hosted, FAST_LIST_CACHE, 'the fast-list warm-up was not hosted; its cache holds the declined path only', async () => {
+    const fast = compileFastList();
+    const saved = { home: process.env.BATON_HOME, runtime: process.env.XDG_RUNTIME_DIR };
+    process.env.BATON_HOME = process.env.XDG_RUNTIME_DIR = join(scratch, 'no-host');
+    await fast.cli.tryFastList(['node', 'baton', 'list', '--json', '--limit', '1']);
+    process.env.BATON_HOME = saved.home;
+    if (saved.runtime === undefined) delete process.env.XDG_RUNTIME_DIR;
+    else process.env.XDG_RUNTIME_DIR = saved.runtime;
+    await writeFile(FAST_LIST_CACHE, fast.script.createCachedData());
+  });
+}
+
+/**
+ * The key-read bundle's cache, warmed by the read it is for: an encrypted scratch store's key read
+ * over the bus of a Secret Service of the build's own (keyedScratchStore), run to its answer in a
+ * child, so the bus client and its reply parsing come compiled from the cache. Without it an
+ * encrypted `baton resume` or `baton list` without a host compiled them lazily before its first
+ * screen (bench/README.md, issue 17). Where that cannot run, the cache of the compile alone.
+ */
+async function warmKeyRead() {
+  const keyed = await keyedScratchStore();
   try {
-    await warmOnScratchHost('fast-list', hosted, FAST_LIST_CACHE, 'the fast-list warm-up was not hosted; its cache holds the declined path only', async () => {
-      const fast = compileFastList();
-      const saved = { home: process.env.BATON_HOME, runtime: process.env.XDG_RUNTIME_DIR };
-      process.env.BATON_HOME = process.env.XDG_RUNTIME_DIR = join(scratch, 'no-host');
-      await fast.cli.tryFastList(['node', 'baton', 'list', '--json', '--limit', '1']);
-      process.env.BATON_HOME = saved.home;
-      if (saved.runtime === undefined) delete process.env.XDG_RUNTIME_DIR;
-      else process.env.XDG_RUNTIME_DIR = saved.runtime;
-      await writeFile(FAST_LIST_CACHE, fast.script.createCachedData());
-    });
+    if (keyed) {
+      const read = `const { compileKeyRead, KEY_READ_CACHE } = require(${JSON.stringify(join(process.cwd(), 'bin', 'load-cli.js'))});
+const keyRead = compileKeyRead();
+// A read that fails costs the cache that read, never the cache.
+keyRead.cli.warmStoreKeyRead().catch((error) => String(error && error.message)).then((read) => {
+  if (read !== true) process.stderr.write('build-cli: the keychain read of the key-read warm-up got no key (' + read + '); its cache lacks the read\\n');
+  require('node:fs').writeFileSync(KEY_READ_CACHE, keyRead.script.createCachedData());
+});`;
+      await runWarmUp(read, { ...process.env, BATON_HOME: keyed.home, DBUS_SESSION_BUS_ADDRESS: keyed.address, XDG_RUNTIME_DIR: join(scratch, 'keyed-run'), HOME: join(scratch, 'keyed-user') });
+    }
   } finally {
     await keyed?.stop();
   }
+  if (!existsSync(KEY_READ_CACHE)) await writeFile(KEY_READ_CACHE, compileKeyRead().script.createCachedData());
 }
 
 /**
@@ -725,7 +740,7 @@ async function keyedScratchStore() {
   try {
     service = await (await import(pathToFileURL(starter).href)).startSecretService();
   } catch (error) {
-    process.stderr.write(`build-cli: no scratch Secret Service (${error.message.split('\n')[0]}); the fast-list cache lacks the keychain read\n`);
+    process.stderr.write(`build-cli: no scratch Secret Service (${error.message.split('\n')[0]}); the key-read cache lacks the keychain read\n`);
     return null;
   } finally {
     process.env.DBUS_SESSION_BUS_ADDRESS = NO_SESSION_BUS; // the starter points this process at its bus: only the warm-up goes there
@@ -734,7 +749,7 @@ async function keyedScratchStore() {
   // `baton encrypt --status` opens (creates) the store: encrypted, on by default where a Secret Service answers.
   const status = spawnSync(process.execPath, [join('bin', 'baton.js'), 'encrypt', '--status'], { env: { ...process.env, BATON_HOME: home, XDG_RUNTIME_DIR: join(scratch, 'keyed-run'), HOME: join(scratch, 'keyed-user'), DBUS_SESSION_BUS_ADDRESS: service.address }, encoding: 'utf8', timeout: 60_000 });
   if (!/Encrypted at rest/.test(status.stdout ?? '')) {
-    process.stderr.write(`build-cli: the scratch store was not encrypted (${(status.stdout || status.stderr || '').trim().split('\n')[0]}); the fast-list cache lacks the keychain read\n`);
+    process.stderr.write(`build-cli: the scratch store was not encrypted (${(status.stdout || status.stderr || '').trim().split('\n')[0]}); the key-read cache lacks the keychain read\n`);
     await service.stop();
     return null;
   }

@@ -50,26 +50,3 @@ export async function tryFastList(argv: readonly string[]): Promise<boolean> {
   return printHostListingToFd({ agents, filter: { cwd, source }, limit }, STDOUT_FD);
 }
 
-/**
- * No host answered: the list bundle (or `baton resume`'s) opens the store itself. bin/baton.js
- * calls this before it compiles that bundle, so an encrypted store's keychain read runs during the
- * compile (issue 17); it resolves once the read's calls are on the bus (key-store.ts).
- * The key store's module is initialised here only, not on the hosted path.
- */
-export async function startStoreKeyReads(): Promise<void> {
-  const { startKeychainReads } = await import('../core/store/at-rest/key-store.js');
-  await startKeychainReads(resolveDataDir());
-}
-
-/**
- * The build's warm-up only (scripts/build-cli.js, warmFastList): the keychain read of the
- * encrypted store at BATON_HOME, on a scratch Secret Service, run to its answer, so the fast-list
- * bundle's code cache holds the bus client compiled. Without it an encrypted `baton resume` or
- * `baton list` without a host compiled it lazily before its first screen (bench/README.md, issue
- * 17). Whether a key came back.
- */
-export async function warmStoreKeyRead(): Promise<boolean> {
-  await startStoreKeyReads();
-  const { keychainReadsAnswered } = await import('../core/store/at-rest/key-store.js');
-  return (await keychainReadsAnswered()) > 0;
-}

@@ -134,7 +134,7 @@ describe('a warm baton list --json without a host', () => {
     expect(Number(await readFile(counted, 'utf8'))).toBe(floor);
   }, 60_000);
 
-  it('without a host\'s socket compiles the list bundle alone; with an encryption.json, the fast-list bundle first (its early keychain read), for `baton resume` too', async () => {
+  it('without a host\'s socket compiles the list bundle alone; with an encryption.json, the key-read bundle first (its early keychain read), for `baton resume` too', async () => {
     await run(process.execPath, [BATON, 'list', '--json', '--no-host'], { env });
     // Records every bundle the launcher reads (bin/load-cli.js reads them with fs.readFileSync).
     const hook = join(root, 'bundles.cjs');
@@ -154,10 +154,10 @@ describe('a warm baton list --json without a host', () => {
     await writeFile(join(data, 'encryption.json'), JSON.stringify({ version: 1, mode: 'keyring' }));
     await run(process.execPath, ['--require', hook, BATON, 'list', '--json', '--no-host'], { env: { ...env, BATON_HOME: data } }).catch((error: { stdout: string }) => error);
     // This encryption.json lacks its key: checked (and refused) by hand, zod stays unloaded (settings-file.ts).
-    expect(JSON.parse(await readFile(record, 'utf8'))).toEqual(['baton-list.cjs', 'baton-list-local.cjs']);
+    expect(JSON.parse(await readFile(record, 'utf8'))).toEqual(['baton-key-read.cjs', 'baton-list-local.cjs']);
     // `baton resume` without a host starts the same early read before the resume bundle compiles.
     await run(process.execPath, ['--require', hook, BATON, 'resume', '--json'], { env: { ...env, BATON_HOME: data } }).catch((error: { stdout: string }) => error);
-    expect(JSON.parse(await readFile(record, 'utf8'))).toEqual(['baton-list.cjs', 'baton.cjs']);
+    expect(JSON.parse(await readFile(record, 'utf8'))).toEqual(['baton-key-read.cjs', 'baton.cjs']);
     await run(process.execPath, ['--require', hook, BATON, 'resume', '--json'], { env }).catch((error: { stdout: string }) => error);
     expect(JSON.parse(await readFile(record, 'utf8'))).toEqual(['baton.cjs']);
   }, 60_000);

@@ -86,14 +86,21 @@ export function readSecretOverBus(service: string, account: string, address = pr
     // Not unref()'d: the socket holds the process until the read ends, and a daemon that never
     // answers must not hold it longer than this.
     timer = setTimeout(() => finish(null), READ_TIMEOUT_MS);
-    let dh: DhExchange;
     try {
-      dh = newDhExchange();
       socket = createConnection(path);
     } catch {
       clearTimeout(timer);
       markSent();
       resolve(null);
+      return;
+    }
+    // Made once the connection is under way: the bus accepts it while this process loads
+    // node:crypto (on first use in the CLI's bundles, ~5 ms here) and makes its key pair.
+    let dh: DhExchange;
+    try {
+      dh = newDhExchange();
+    } catch {
+      finish(null);
       return;
     }
     const calls = { hello: 1, session: 2, search: 3, get: 4 };
