@@ -58,7 +58,12 @@ async function run() {
  */
 function startStoreKeyReads() {
   const { storeMayBeEncrypted } = require('./host-socket.js');
-  return storeMayBeEncrypted() && keyReadIsBuilt() ? compileKeyRead().cli.startStoreKeyReads() : Promise.resolve();
+  if (!storeMayBeEncrypted() || !keyReadIsBuilt()) return Promise.resolve();
+  try {
+    return compileKeyRead().cli.startStoreKeyReads();
+  } catch {
+    return Promise.resolve(); // only a head start: the store reads its key at open as before
+  }
 }
 
 run().catch((error) => {

@@ -711,12 +711,13 @@ async function warmKeyRead() {
     if (keyed) {
       const read = `const { compileKeyRead, KEY_READ_CACHE } = require(${JSON.stringify(join(process.cwd(), 'bin', 'load-cli.js'))});
 const keyRead = compileKeyRead();
-// A read that fails costs the cache that read, never the cache.
+// A read that fails costs the cache that read, never the cache's write.
 keyRead.cli.warmStoreKeyRead().catch((error) => String(error && error.message)).then((read) => {
   if (read !== true) process.stderr.write('build-cli: the keychain read of the key-read warm-up got no key (' + read + '); its cache lacks the read\\n');
   require('node:fs').writeFileSync(KEY_READ_CACHE, keyRead.script.createCachedData());
 });`;
       await runWarmUp(read, { ...process.env, BATON_HOME: keyed.home, DBUS_SESSION_BUS_ADDRESS: keyed.address, XDG_RUNTIME_DIR: join(scratch, 'keyed-run'), HOME: join(scratch, 'keyed-user') });
+      if (!existsSync(KEY_READ_CACHE)) process.stderr.write('build-cli: the key-read warm-up wrote no cache (its error is above); the key-read cache lacks the keychain read\n');
     }
   } finally {
     await keyed?.stop();

@@ -67,15 +67,13 @@ export function listingFromIndex(listing: IndexListing, rows: readonly IndexRow[
   try {
     if (everything.some((r) => r.id.startsWith('imp-'))) return null;
     let all: ListGroup[];
-    let groups: ListGroup[];
     try {
       all = groupsWithIndex(listing, rows.map(itemOfRow), options.filter);
-      // A limit reads its last group's first rows (a sealed index's arrays are read as far as used).
-      groups = options.limit !== undefined ? limitGroups(all, options.limit) : all;
     } catch (error) {
       if (error instanceof IndexDamagedError) return null;
       throw error;
     }
+    const groups = options.limit !== undefined ? limitGroups(all, options.limit) : all;
     // Every byte to print is read and checked first: a damaged group falls back to the scan here, not mid-output.
     if (!prepareListing(groups)) return null;
     return done(listing, all, groups, started);

@@ -236,12 +236,6 @@ export interface ReadLayout {
   blockAt: number;
   /** Where the first screen section starts (it ends at the file's end: `head.first.bytes` long). */
   firstAt: number;
-  /**
-   * Makes entries [0, end) of the five arrays readable and checked. They all are from the start,
-   * unless read as used (readLayout's `arraysAsUsed`): then an entry past the ones loaded reads as
-   * zero until this loads it. Throws IndexDamagedError when the loaded entries are not consistent.
-   */
-  loadEntries(end: number): void;
 }
 
 /** A group's bytes did not match their CRC: the index is damaged (the listing falls back to the scan). */
@@ -266,11 +260,6 @@ export interface LayoutSource {
   slices?(at: number, length: number): Buffer[];
   /** The whole file is in memory (its CRC is checked at once; the block needs no checks of its own). */
   whole: Buffer | null;
-  /**
-   * Every byte read is authenticated on its own (a sealed file's pieces, AES-GCM, each bound to its
-   * file and place): the arrays need no CRC to be trusted as written, so they may be read as used.
-   */
-  authenticated?: boolean;
   /** Releases the file read from (positional reads). */
   close?(): void;
 }
@@ -298,10 +287,9 @@ export function candidateIndexPrefix(prefix: Buffer): { headLength: number; colu
  * null for anything else (another version, truncation, damage): the scan rebuilds the index.
  * The columns JSON is left unparsed. From the whole file, every byte is checked at once (one
  * CRC); read lazily, the head and the arrays are checked here and each directory's group when it
- * is first read (`block`). `arraysAsUsed`, from an authenticated source (a sealed file): the arrays
- * are read and checked as far as `loadEntries` asks (a listing's rows), not whole.
+ * is first read (`block`).
  */
-export function readLayout(bufOrSource: Buffer | LayoutSource, version: number, options: { arraysAsUsed?: boolean } = {}): ReadLayout | null {
+export function readLayout(bufOrSource: Buffer | LayoutSource, version: number): ReadLayout | null {
   const src = Buffer.isBuffer(bufOrSource) ? bufferSource(bufOrSource) : bufOrSource;
   const prefix = src.read(0, PREFIX_BYTES);
   const fields = candidateIndexPrefix(prefix);
@@ -321,9 +309,21 @@ export function readLayout(bufOrSource: Buffer | LayoutSource, version: number, 
   if (extrasAt > src.size) return null;
   const headBytes = src.read(PREFIX_BYTES, headLength);
   if (headBytes.length !== headLength) return null;
-  const offsets = { sortTimes: arraysAt, extrasOff: extrasOffAt, rowStart: rowStartAt, rowEnd: rowEndAt, sources: sourcesAt };
-  const arrays = options.arraysAsUsed && src.authenticated && !src.whole ? arraysAsUsed(src, offsets, count) : wholeArrays(src, offsets, count, headBytes, prefix.readUInt32LE(24));
-  if (!arrays) return null;
+  // Each array read straight into its own aligned memory: one copy of the file's bytes, not two
+  // (a read into one buffer, then a copy out of it per array was 420 KB of fresh pages more at
+  // 20,000 entries, ~1.5 ms of every listing here; bench/README.md, issue 17).
+  const arrayAt = (at: number, bytes: number): Buffer | null => {
+    const out = Buffer.from(new ArrayBuffer(bytes)); // its own ArrayBuffer at offset 0: viewed as a typed array in place
+    const got = src.readInto ? src.readInto(at, out) : src.read(at, bytes).copy(out);
+    return got === bytes ? out : null;
+  };
+  const sortTimes = arrayAt(arraysAt, 8 * count);
+  const extrasOffBytes = arrayAt(extrasOffAt, 4 * (count + 1));
+  const rowStartBytes = arrayAt(rowStartAt, 4 * count);
+  const rowEndBytes = arrayAt(rowEndAt, 4 * count);
+  const sources = arrayAt(sourcesAt, count);
+  if (!sortTimes || !extrasOffBytes || !rowStartBytes || !rowEndBytes || !sources) return null;
+  if (!src.whole && [sortTimes, extrasOffBytes, rowStartBytes, rowEndBytes, sources].reduce(sum, crc32(headBytes)) !== prefix.readUInt32LE(24)) return null;
   let head: IndexHead;
   try {
     head = JSON.parse(headBytes.toString('utf8')) as IndexHead;
@@ -335,26 +335,13 @@ export function readLayout(bufOrSource: Buffer | LayoutSource, version: number, 
   if (!first || !Number.isSafeInteger(first.bytes) || first.bytes < 0 || typeof first.crc !== 'number') return null;
   if (head.version !== version || !Array.isArray(head.folders) || head.folderMtimes?.length !== head.folders.length || !listing || !Array.isArray(listing.groups) || !Array.isArray(listing.newest) || !Array.isArray(listing.notes)) return null;
   if (listing.files !== count || !(listing.candidates >= 0 && listing.candidates <= count)) return null;
-  const { extrasOff, rowStart, rowEnd } = arrays;
-  const blockAt = extrasAt + arrays.extrasEnd;
+  const extrasOff = new Uint32Array(extrasOffBytes.buffer);
+  const blockAt = extrasAt + extrasOff[count]!;
   const firstAt = blockAt + listing.blockBytes;
   if (firstAt + first.bytes !== src.size) return null;
-  let checked = 0; // entries whose offsets were checked against each other and the block
-  const loadEntries = (end: number) => {
-    const upTo = Math.min(count, end);
-    if (upTo <= checked) return;
-    arrays.load(upTo);
-    for (let i = checked; i < upTo; i++) if (rowStart[i]! > rowEnd[i]! || rowEnd[i]! > listing.blockBytes || extrasOff[i]! > extrasOff[i + 1]!) throw new IndexDamagedError(`entry ${i}'s offsets`);
-    checked = upTo;
-  };
-  if (!arrays.asUsed) {
-    try {
-      loadEntries(count);
-    } catch (error) {
-      if (error instanceof IndexDamagedError) return null;
-      throw error;
-    }
-  }
+  const rowStart = new Uint32Array(rowStartBytes.buffer);
+  const rowEnd = new Uint32Array(rowEndBytes.buffer);
+  for (let i = 0; i < count; i++) if (rowStart[i]! > rowEnd[i]! || rowEnd[i]! > listing.blockBytes || extrasOff[i]! > extrasOff[i + 1]!) return null;
   let rows = 0;
   let end = 0;
   for (const g of listing.groups) {
@@ -371,140 +358,15 @@ export function readLayout(bufOrSource: Buffer | LayoutSource, version: number, 
     count,
     columnsStart,
     columnsEnd,
-    at: arrays.at,
+    at: new Float64Array(sortTimes.buffer),
     extrasOff,
     rowStart,
     rowEnd,
-    sources: arrays.sources,
+    sources,
     extrasAt,
     blockAt,
     firstAt,
-    loadEntries,
   };
-}
-
-/** Where each of the five arrays starts in the file. */
-interface ArrayOffsets {
-  sortTimes: number;
-  extrasOff: number;
-  rowStart: number;
-  rowEnd: number;
-  sources: number;
-}
-
-/** The five arrays of a layout, and how far they are loaded. */
-interface LayoutArrays {
-  at: Float64Array;
-  extrasOff: Uint32Array;
-  rowStart: Uint32Array;
-  rowEnd: Uint32Array;
-  sources: Uint8Array;
-  /** extrasOff[count]: where the extras end (the block's start follows). */
-  extrasEnd: number;
-  /** Whether entries are loaded as used (load reads them), or all already are. */
-  asUsed: boolean;
-  /** Loads entries [0, end) at least (no-op once loaded). */
-  load(end: number): void;
-}
-
-/**
- * Every array read whole, straight into its own aligned memory: one copy of the file's bytes, not
- * two (a read into one buffer, then a copy out of it per array was 420 KB of fresh pages more at
- * 20,000 entries, ~1.5 ms of every listing here; bench/README.md, issue 17), and checked against the
- * prefix's CRC of the head and the arrays unless the whole file's CRC was checked already. Null when
- * short or when the CRC fails.
- */
-function wholeArrays(src: LayoutSource, at: ArrayOffsets, count: number, headBytes: Buffer, crc: number): LayoutArrays | null {
-  const arrayAt = (offset: number, bytes: number): Buffer | null => {
-    const out = Buffer.from(new ArrayBuffer(bytes)); // its own ArrayBuffer at offset 0: viewed as a typed array in place
-    const got = src.readInto ? src.readInto(offset, out) : src.read(offset, bytes).copy(out);
-    return got === bytes ? out : null;
-  };
-  const sortTimes = arrayAt(at.sortTimes, 8 * count);
-  const extrasOff = arrayAt(at.extrasOff, 4 * (count + 1));
-  const rowStart = arrayAt(at.rowStart, 4 * count);
-  const rowEnd = arrayAt(at.rowEnd, 4 * count);
-  const sources = arrayAt(at.sources, count);
-  if (!sortTimes || !extrasOff || !rowStart || !rowEnd || !sources) return null;
-  if (!src.whole && [sortTimes, extrasOff, rowStart, rowEnd, sources].reduce(sum, crc32(headBytes)) !== crc) return null;
-  const offsets = new Uint32Array(extrasOff.buffer);
-  return {
-    at: new Float64Array(sortTimes.buffer),
-    extrasOff: offsets,
-    rowStart: new Uint32Array(rowStart.buffer),
-    rowEnd: new Uint32Array(rowEnd.buffer),
-    sources,
-    extrasEnd: offsets[count]!,
-    asUsed: false,
-    load: () => undefined,
-  };
-}
-
-/** Entries an as-used load reads at least (one 64 KB piece of the sort times holds 8,192). */
-export const ENTRIES_PER_LOAD = 1024;
-
-/**
- * The arrays of an authenticated source (a sealed file) read as far as they are used: the picker's
- * first screen reads its first 300 entries of 20,000, where the whole arrays were 420 KB opened
- * and 420 KB copied, in fresh pages at ~11 µs each (bench/README.md, issue 17, twenty-sixth
- * sitting). Each array is allocated whole (pages never written are never resident) and filled
- * from the start, at least doubling what was loaded (ENTRIES_PER_LOAD at once). No CRC: every
- * piece read is authenticated. Null when the file is shorter than its arrays.
- */
-function arraysAsUsed(src: LayoutSource, at: ArrayOffsets, count: number): LayoutArrays | null {
-  const sortTimes = new Float64Array(count);
-  const extrasOff = new Uint32Array(count + 1);
-  const rowStart = new Uint32Array(count);
-  const rowEnd = new Uint32Array(count);
-  const sources = new Uint8Array(count);
-  const fill = (array: ArrayBufferView, offset: number, width: number, from: number, to: number) => {
-    const target = Buffer.from(array.buffer, array.byteOffset + from * width, (to - from) * width);
-    if (readSpan(src, offset + from * width, target) !== target.length) throw new IndexDamagedError('the arrays are short');
-  };
-  let loaded = 0;
-  let extrasEndRead = false;
-  // In file order: where the extras end (the extras offsets' last) sits in the piece the row starts
-  // begin in, so the first load opens each array's first piece once.
-  const load = (end: number) => {
-    const to = Math.min(count, Math.max(end, 2 * loaded, ENTRIES_PER_LOAD));
-    if (to > loaded) {
-      fill(sortTimes, at.sortTimes, 8, loaded, to);
-      fill(extrasOff, at.extrasOff, 4, loaded, Math.min(to + 1, count)); // the entry after the last too ([count] below)
-    }
-    if (!extrasEndRead) {
-      fill(extrasOff, at.extrasOff, 4, count, count + 1);
-      extrasEndRead = true;
-    }
-    if (to > loaded) {
-      fill(rowStart, at.rowStart, 4, loaded, to);
-      fill(rowEnd, at.rowEnd, 4, loaded, to);
-      fill(sources, at.sources, 1, loaded, to);
-      loaded = to;
-    }
-  };
-  try {
-    load(0);
-  } catch (error) {
-    if (error instanceof IndexDamagedError) return null;
-    throw error;
-  }
-  return {
-    at: sortTimes,
-    extrasOff,
-    rowStart,
-    rowEnd,
-    sources,
-    extrasEnd: extrasOff[count]!,
-    asUsed: true,
-    load: (end) => {
-      if (end > loaded) load(end);
-    },
-  };
-}
-
-/** Fills `target` from `offset` of the source; the count read. */
-function readSpan(src: LayoutSource, offset: number, target: Buffer): number {
-  return src.readInto ? src.readInto(offset, target) : src.read(offset, target.length).copy(target);
 }
 
 /**

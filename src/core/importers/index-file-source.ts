@@ -237,7 +237,6 @@ export function sealedSource(file: string, fd: number, size: number): LayoutSour
   return {
     size: pieces.size,
     whole: null,
-    authenticated: true,
     read: (at, length) => damaged(() => pieces.read(at, length)),
     readInto: (at, target) => damaged(() => pieces.readInto(at, target)),
     slices: (at, length) => damaged(() => pieces.slices(at, length)),

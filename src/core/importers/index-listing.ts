@@ -19,7 +19,7 @@ export interface IndexListing {
   verifiedAt: number;
   /** The candidates' groups, newest first. */
   groups: ListGroup[];
-  /** Rows [from, to) of the listing, in display order (0 ≤ from ≤ to ≤ head.candidates); throws IndexDamagedError. */
+  /** Rows [from, to) of the listing, in display order (0 ≤ from ≤ to ≤ head.candidates). */
   readRows(from: number, to: number): ListItem[];
   /** Every indexed file's tool, size and mtime by path, from the columns (a check of every file: list-indexed.ts); null when they do not decode. */
   files(): IndexedFiles | null;
@@ -87,8 +87,7 @@ class IndexGroup implements ListGroup {
  * damaged group throws IndexDamagedError (prepareListing finds it before anything is printed).
  */
 export function listingOfIndex(source: Buffer | LayoutSource, writtenAt: number, verifiedAt: number): IndexListing | null {
-  // A sealed file's arrays as far as the rows read (the picker's first screen: 300 of 20,000).
-  const layout = readLayout(source, CANDIDATE_INDEX_VERSION, { arraysAsUsed: true });
+  const layout = readLayout(source, CANDIDATE_INDEX_VERSION);
   if (!layout) return null;
   const h = layout.head;
   // The row's directory is its group's: found by the group table when rows are read by range.
@@ -104,7 +103,6 @@ export function listingOfIndex(source: Buffer | LayoutSource, writtenAt: number,
   };
   const readRows = (from: number, to: number, cwd?: string): ListItem[] => {
     const end = Math.min(to, h.listing.candidates);
-    layout.loadEntries(end);
     const out: ListItem[] = [];
     for (let r = Math.max(0, from); r < end; r++) out.push(new RowItem(layout, r, cwd ?? groupAt(r)));
     return out;
@@ -117,15 +115,7 @@ export function listingOfIndex(source: Buffer | LayoutSource, writtenAt: number,
     verifiedAt,
     groups: h.listing.groups.map(([cwd, newestAt, first, rows, start, end]) => new IndexGroup(reader, cwd, newestAt, first, rows, start, end)),
     readRows: (from, to) => readRows(from, to),
-    files: () => {
-      try {
-        layout.loadEntries(layout.count);
-      } catch (error) {
-        if (error instanceof IndexDamagedError) return null;
-        throw error;
-      }
-      return indexedFilesOf(layout, Buffer.isBuffer(source) ? bufferSource(source) : source);
-    },
+    files: () => indexedFilesOf(layout, Buffer.isBuffer(source) ? bufferSource(source) : source),
     close: () => (Buffer.isBuffer(source) ? undefined : source.close?.()),
   };
 }

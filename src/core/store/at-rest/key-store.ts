@@ -57,7 +57,7 @@ const EARLY_READS = Symbol.for('baton.keychain-early-reads');
 /**
  * Keychain reads started before the store opens (startKeychainReads), by account, each taken by
  * the first read of its account. On globalThis because the launcher starts them from one bundle
- * (dist/cli/baton-list.cjs) and the store reads them from another, each with its own modules.
+ * (dist/cli/baton-key-read.cjs) and the store reads them from another, each with its own modules.
  */
 function earlyReads(): Map<string, SecretRead> {
   const holder = globalThis as { [EARLY_READS]?: Map<string, SecretRead> };
@@ -114,8 +114,8 @@ export function startKeychainReads(dataDir: string): Promise<void> {
 
 /**
  * How many of the started reads answered a secret, once all of them have answered: for the build's
- * warm-up of the fast-list bundle (scripts/build-cli.js), which runs a read to its end so the
- * bundle's code cache holds the bus client's reply parsing, compiled (list-fast.ts warmStoreKeyRead).
+ * warm-up of the key-read bundle (scripts/build-cli.js), which runs a read to its end so the
+ * bundle's code cache holds the bus client's reply parsing, compiled (store-key-reads.ts warmStoreKeyRead).
  */
 export async function keychainReadsAnswered(): Promise<number> {
   const answers = await Promise.all([...earlyReads().values()].map((read) => read.catch(() => null)));
