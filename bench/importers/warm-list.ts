@@ -12,6 +12,7 @@
  * <dir>/data (<dir>/data-<label>, copied once) and its own runtime directory, so each build's CLI
  * asks its own build's host (a change to the socket's handshake is on both ends); it also prints
  * each host's CPU per listing (from /proc, 10 ms ticks summed over the runs).
+ * --runtime=DIR puts those runtime directories under DIR (see RUNTIME_PARENT).
  *
  * The corpus and caches in <dir> (home/, data/) are candidates.ts's: run it once first. A warm
  * listing trusts the index for FULL_VERIFY_MAX_AGE_MS (60 s) after the last full verification;
@@ -34,6 +35,12 @@ const bins = (args.get('bins') ?? `now=${resolve(import.meta.dirname, '..', '..'
   return { label, path: resolve(path) };
 });
 const data = join(dir, 'data');
+/**
+ * Where --hosted=each makes each host's XDG_RUNTIME_DIR (default <dir>). A desktop's is tmpfs
+ * (systemd's /run/user/UID), where an encrypted store's host renders its listings in the clear
+ * (src/core/host/listing-place.ts); on a disk it seals them: --runtime=/dev/shm/… measures the first.
+ */
+const RUNTIME_PARENT = resolve(args.get('runtime') ?? dir);
 const preload = resolve(import.meta.dirname, '..', 'store', 'max-rss.cjs');
 const cpuFile = join(dir, 'warm-list-cpu.txt');
 const env = { ...process.env, HOME: join(dir, 'home'), BATON_HOME: data, XDG_RUNTIME_DIR: join(dir, 'run'), BATON_BENCH_RSS_FILE: cpuFile };
@@ -83,7 +90,7 @@ console.log(`corpus ${dir}; load average ${await loadavg()}; ${runs} runs of eac
 async function startOwnHost(label: string, bin: string): Promise<{ env: NodeJS.ProcessEnv; host: ChildProcess }> {
   const ownData = join(dir, `data-${label}`);
   if (!existsSync(ownData)) await cp(data, ownData, { recursive: true });
-  const runtime = join(dir, `run-${label}`);
+  const runtime = join(RUNTIME_PARENT, `run-${label}`);
   await mkdir(runtime, { recursive: true, mode: 0o700 });
   const ownEnv = { ...env, BATON_HOME: ownData, XDG_RUNTIME_DIR: runtime };
   const host = spawn(process.execPath, [bin, 'serve', '--json'], { env: ownEnv, stdio: ['ignore', 'pipe', 'inherit'] });

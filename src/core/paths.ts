@@ -23,3 +23,11 @@ export function importersCacheFile(dataDir: string): string {
 export function listingsDir(dataDir: string): string {
   return join(dataDir, 'listings');
 }
+
+/**
+ * Listings an encrypted store's host renders in the clear, in its endpoint's directory when that
+ * is on a memory filesystem (host/listing-place.ts): never on a disk, and the CLI copies them.
+ */
+export function runtimeListingsDir(endpointDir: string): string {
+  return join(endpointDir, 'listings');
+}

@@ -1,7 +1,7 @@
 import { closeSync, existsSync, openSync, readFileSync, readSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { ListFilter } from '../../core/importers/candidate-list.js';
-import { listingsDir, resolveDataDir } from '../../core/paths.js';
+import { listingsDir, resolveDataDir, runtimeListingsDir } from '../../core/paths.js';
 import { copyFdSync, readerLeft, writeAllSync } from './fd-copy.js';
 import { loadOrCreateToken, readExistingTokenSync, resolveEndpoint } from '../../core/transport/endpoint.js';
 import { markPhase } from '../../core/perf/phase-trace.js';
@@ -29,8 +29,8 @@ export type HostListing = { text: string } | { fd: number } | { pieces: Buffer[]
 /**
  * Asks a running host (desktop or `baton serve`) for the `baton list --json` document over the
  * authenticated socket: method `candidates.list`. A document bigger than a frame comes back as
- * the path of the file the host rendered it to (in the data dir's listings folder, opened here
- * before the connection closes, so the host may replace it at once); from an older host, or if
+ * the path of the file the host rendered it to (in its listings folder, listing-place.ts; opened
+ * here before the connection closes, so the host may replace it at once); from an older host, or if
  * that file cannot be opened, as parts requested together. Null when no host runs or it cannot
  * answer: the caller falls back to its own scan.
  */
@@ -55,7 +55,8 @@ export async function openHostListing(request: HostListRequest, dataDir = resolv
     const first = await client.request('candidates.list', params, { timeoutMs: HOST_LIST_TIMEOUT_MS });
     if (!first.ok || typeof first.text !== 'string' || typeof first.parts !== 'number') return null;
     if (first.parts === 1) return { text: first.text };
-    if (typeof first.file === 'string' && dirname(first.file) === listingsDir(dataDir)) {
+    // Only a file in one of the host's two listings folders (the data directory's, or the endpoint's when in memory: listing-place.ts).
+    if (typeof first.file === 'string' && [listingsDir(dataDir), runtimeListingsDir(endpoint.dir)].includes(dirname(first.file))) {
       if (typeof first.sealedKey === 'string') {
         // An encrypted store's listing, sealed under the key in the answer: opened whole (never
         // printed in part); when it is refused, the parts are asked for below.

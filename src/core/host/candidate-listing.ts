@@ -101,8 +101,8 @@ export function createCandidateMethods(deps: {
   listRows: () => Promise<IndexRow[]>;
   cliVersion: number;
   /**
-   * Where a listing bigger than one frame is also written whole (in the data dir, so only its
-   * owner reads it): the CLI copies that file to stdout instead of asking for ~35 parts, each
+   * Where a listing bigger than one frame is also written whole (a 0700 folder of the data dir or
+   * of the endpoint's, listing-place.ts): the CLI copies that file to stdout instead of asking for ~35 parts, each
    * JSON-escaped by the host and parsed by the CLI (most of a hosted `baton list --json` at 20,000).
    */
   listingDir?: string;
@@ -157,7 +157,14 @@ export function createCandidateMethods(deps: {
     if (render.file) void render.file.close().then(() => rm(render.file!.path, { force: true })).catch(() => undefined);
   };
   closers.set(methods, async () => {
-    for (const render of rendered.values()) if (render.file) await render.file.close();
+    // A listing in the clear is removed as well as closed: an encrypted store's, in the endpoint's
+    // directory (listing-place.ts), must not outlive the host (a CLI still copying one keeps
+    // reading it). A sealed one stays until the next host empties the folder: its key is gone.
+    for (const render of rendered.values()) {
+      if (!render.file) continue;
+      await render.file.close();
+      if (!render.sealedWith) await rm(render.file.path, { force: true });
+    }
     rendered.clear();
   });
   const keep = (render: Render): string => {

@@ -23,7 +23,7 @@ import { importAgentSession, notYetImported } from '../handoff/import-agent-sess
 import { createAgentCandidates, type AgentCandidates } from './agent-candidates.js';
 import { agentListPage, createAgentListMemo, firstScreenPage, type AgentListMemo } from './agent-list-page.js';
 import { closeCandidateMethods, createCandidateMethods } from './candidate-listing.js';
-import { listingsDir } from '../paths.js';
+import { listingPlace } from './listing-place.js';
 import { LIST_JSON_VERSION } from '../importers/list-json.js';
 import { commandTargetOf, terminalCommandFor } from '../terminal-command.js';
 import { createWorkspaceHandlers } from './workspace-handlers.js';
@@ -151,13 +151,15 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
     ),
     tasks.onChange((event) => emitUiEvent('tasks:changed', { id: event.view.record.id, state: event.view.state })),
   ];
+  const listings = listingPlace(options.dataDir, endpoint.dir, store.atRest.state === 'on');
   const candidateMethods = createCandidateMethods({
     candidates,
     listRows: () => store.list({ includeArchived: true }),
     cliVersion: LIST_JSON_VERSION,
-    // Listings bigger than a frame go to a file; an encrypted store's are sealed (sealed-listing.ts).
-    listingDir: listingsDir(options.dataDir),
-    sealListings: store.atRest.state === 'on',
+    // Listings bigger than a frame go to a file: an encrypted store's in memory (the endpoint's
+    // directory on tmpfs), else sealed (listing-place.ts).
+    listingDir: listings.dir,
+    sealListings: listings.seal,
   });
   let endpointServer: EndpointServer;
   // The workspace verdict's git starts from this shell, not a fork of the host (git-spawner.ts).
