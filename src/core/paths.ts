@@ -19,6 +19,9 @@ export function importersCacheFile(dataDir: string): string {
   return join(dataDir, 'importers-cache.json');
 }
 
+/** A listing file's name (candidate-listing.ts): a hash of the request it answers, `.sealed` when sealed. The CLI opens no other name. */
+export const LISTING_FILE_PATTERN = /^listing-[0-9a-f]{32}\.(json|sealed)$/;
+
 /** Listings a running host rendered whole, for the CLI to copy to stdout (candidate-listing.ts). */
 export function listingsDir(dataDir: string): string {
   return join(dataDir, 'listings');

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -59,4 +60,13 @@ describe('baton serve (a real process) under bad WebSocket frames', () => {
     expect(stderr).not.toMatch(/Unhandled 'error' event/);
     expect(await listSessions(port, token)).toEqual({ kind: 'response', id: 7, result: { ok: true, value: [] } });
   }, 60_000);
+
+  it('stops gracefully when its terminal closes (SIGHUP): exit 0, its socket file removed', async () => {
+    const socket = join(home, 'run', 'baton.sock');
+    expect(existsSync(socket)).toBe(true);
+    const exited = new Promise<[number | null, NodeJS.Signals | null]>((resolve) => serve.once('exit', (code, signal) => resolve([code, signal])));
+    serve.kill('SIGHUP');
+    expect(await exited).toEqual([0, null]);
+    expect(existsSync(socket)).toBe(false);
+  }, 30_000);
 });

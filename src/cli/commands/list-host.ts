@@ -1,7 +1,7 @@
 import { closeSync, existsSync, openSync, readFileSync, readSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { basename, dirname } from 'node:path';
 import type { ListFilter } from '../../core/importers/candidate-list.js';
-import { listingsDir, resolveDataDir, runtimeListingsDir } from '../../core/paths.js';
+import { LISTING_FILE_PATTERN, listingsDir, resolveDataDir, runtimeListingsDir } from '../../core/paths.js';
 import { copyFdSync, readerLeft, writeAllSync } from './fd-copy.js';
 import { loadOrCreateToken, readExistingTokenSync, resolveEndpoint } from '../../core/transport/endpoint.js';
 import { markPhase } from '../../core/perf/phase-trace.js';
@@ -55,8 +55,7 @@ export async function openHostListing(request: HostListRequest, dataDir = resolv
     const first = await client.request('candidates.list', params, { timeoutMs: HOST_LIST_TIMEOUT_MS });
     if (!first.ok || typeof first.text !== 'string' || typeof first.parts !== 'number') return null;
     if (first.parts === 1) return { text: first.text };
-    // Only a file in one of the host's two listings folders (the data directory's, or the endpoint's when in memory: listing-place.ts).
-    if (typeof first.file === 'string' && [listingsDir(dataDir), runtimeListingsDir(endpoint.dir)].includes(dirname(first.file))) {
+    if (typeof first.file === 'string' && isListingFile(first.file, dataDir, endpoint.dir)) {
       if (typeof first.sealedKey === 'string') {
         // An encrypted store's listing, sealed under the key in the answer: opened whole (never
         // printed in part); when it is refused, the parts are asked for below.
@@ -90,6 +89,11 @@ export async function openHostListing(request: HostListRequest, dataDir = resolv
  */
 function closeSoon(client: { close(): void }): void {
   setImmediate(() => client.close());
+}
+
+/** Whether `file` is a listing in one of a host's two listings folders (the data directory's, or the endpoint's when in memory: listing-place.ts). */
+function isListingFile(file: string, dataDir: string, endpointDir: string): boolean {
+  return LISTING_FILE_PATTERN.test(basename(file)) && [listingsDir(dataDir), runtimeListingsDir(endpointDir)].includes(dirname(file));
 }
 
 /** The host's rendered file opened for reading, or null when it cannot be (gone, replaced): the parts are asked for instead. */

@@ -9,7 +9,7 @@ import { atRestSettingsPresent } from '../../core/store/at-rest/settings-present
 import { createOutput, EXIT, type Output } from '../output.js';
 import { markPhase } from '../../core/perf/phase-trace.js';
 
-/** How long `baton serve` waits for a graceful stop (UI connections closed, host services flushed) after SIGINT/SIGTERM. */
+/** How long `baton serve` waits for a graceful stop (UI connections closed, host services flushed) after SIGINT, SIGTERM or SIGHUP. */
 const SERVE_STOP_DEADLINE_MS = 10_000;
 
 const hostServicesModule = () => import('../../core/host/host-services.js');
@@ -130,8 +130,9 @@ export function registerServe(program: Command): void {
       };
       // Before the address: a supervisor that stops the host as soon as it reads the line must not
       // meet the default signal action (killed, the endpoint's socket file left behind).
-      process.once('SIGINT', () => void stop());
-      process.once('SIGTERM', () => void stop());
+      // SIGHUP too: the terminal it runs in closed. Killed instead, it left an encrypted store's
+      // listings in the clear in the runtime directory until the next host (listing-place.ts).
+      for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => void stop());
       markPhase('serve-listening');
       out.result('serve', { url: host.url, port: host.port, dataDir, endpoint: endpoint.address, ...(locked ? { locked: true } : {}) }, () =>
         [

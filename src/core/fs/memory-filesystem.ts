@@ -5,7 +5,7 @@ import { statfsSync } from 'node:fs';
  * Their files live in RAM (tmpfs pages may go to swap, as any process's memory may) and are gone
  * at reboot; systemd mounts every `/run/user/UID`, the usual XDG_RUNTIME_DIR, as tmpfs.
  */
-export const MEMORY_FILESYSTEM_TYPES: ReadonlySet<number> = new Set([0x01021994, 0x858458f6]);
+const MEMORY_FILESYSTEM_TYPES: ReadonlySet<number> = new Set([0x01021994, 0x858458f6]);
 
 /**
  * Whether `dir` is on a memory filesystem: false on any other platform (their statfs types are not

@@ -81,6 +81,8 @@ function inMemory(parts: string[]): Render {
 }
 
 const closers = new WeakMap<Record<string, RequestHandler>, () => Promise<void>>();
+/** Each methods object's emptying of the folders earlier hosts left listings in (startCandidateListings). */
+const starters = new WeakMap<Record<string, RequestHandler>, () => Promise<void>>();
 
 function filterOf(params: Record<string, unknown>): ListingRequest | null {
   const { agents, cwd, source, limit } = params;
@@ -111,6 +113,12 @@ export function createCandidateMethods(deps: {
    * for that render alone, which only this host's memory and its socket answer hold.
    */
   sealListings?: boolean;
+  /**
+   * Folders an earlier host of this data directory may have left listings in (both placements of
+   * listing-place.ts): emptied, with listingDir, before this host writes its first listing, or
+   * at startCandidateListings once it holds the socket, whichever comes first.
+   */
+  staleListingDirs?: readonly string[];
 }): Record<string, RequestHandler> {
   const methods: Record<string, RequestHandler> = {};
   const listings = new Map<string, { render: Render; timer: NodeJS.Timeout }>();
@@ -122,9 +130,17 @@ export function createCandidateMethods(deps: {
   const rendered = new Map<string, Render>();
   let dirReady: Promise<void> | null = null;
   const listingPath = (dir: string, key: string, extension: string): string => join(dir, `listing-${createHash('sha256').update(key).digest('hex').slice(0, 32)}.${extension}`);
-  const readyDir = (dir: string): Promise<void> =>
-    // Files left by an earlier host are stale: start from an empty folder.
-    (dirReady ??= rm(dir, { recursive: true, force: true }).then(() => mkdir(dir, { recursive: true, mode: 0o700 }).then(() => undefined)));
+  // Files left by an earlier host are stale (one killed may have left an encrypted store's in the
+  // clear, in memory): start from empty folders.
+  const readyDirs = (): Promise<void> =>
+    (dirReady ??= (async () => {
+      for (const stale of new Set([...(deps.staleListingDirs ?? []), ...(deps.listingDir ? [deps.listingDir] : [])])) await rm(stale, { recursive: true, force: true });
+      if (deps.listingDir) await mkdir(deps.listingDir, { recursive: true, mode: 0o700 });
+    })());
+  starters.set(methods, () => readyDirs().catch(() => undefined)); // a folder that cannot be emptied fails the first render's file, which then renders in memory
+  /** Set at close: a render that finishes after it removes its own file instead of keeping it. */
+  let closed = false;
+  const rendering = new Set<Promise<unknown>>();
   /**
    * A listing rendered into a file in listingDir; undefined when there is none or it cannot be
    * written (then in memory). An encrypted store's is sealed as it is written (listing-file.ts)
@@ -134,15 +150,25 @@ export function createCandidateMethods(deps: {
    * read (a native binding and a D-Bus round trip per `baton list`), and a passphrase store's CLI,
    * which holds no key, reads the file too. Its parts are read back through the pieces.
    */
-  const renderFile = async (key: string, render: (sink: JsonSink) => Promise<void>): Promise<Render | undefined> => {
+  const renderFile = (key: string, render: (sink: JsonSink) => Promise<void>): Promise<Render | undefined> => {
+    const work = renderFileOnce(key, render);
+    rendering.add(work);
+    return work.finally(() => rendering.delete(work));
+  };
+  const renderFileOnce = async (key: string, render: (sink: JsonSink) => Promise<void>): Promise<Render | undefined> => {
     const dir = deps.listingDir;
-    if (!dir) return undefined;
+    if (!dir || closed) return undefined;
     const sealedWith = deps.sealListings ? newDataKey() : undefined;
     let file: Awaited<ReturnType<typeof renderToFile>>;
     try {
-      await readyDir(dir);
+      await readyDirs();
       file = await renderToFile(listingPath(dir, key, sealedWith ? 'sealed' : 'json'), render, undefined, sealedWith);
     } catch {
+      return undefined;
+    }
+    if (closed) {
+      // The host stopped while this rendered: nothing keeps the file, so nothing may be left of it.
+      await file.close().finally(() => rm(file.path, { force: true })).catch(() => undefined);
       return undefined;
     }
     const first = (await file.part(0)) ?? '';
@@ -157,13 +183,16 @@ export function createCandidateMethods(deps: {
     if (render.file) void render.file.close().then(() => rm(render.file!.path, { force: true })).catch(() => undefined);
   };
   closers.set(methods, async () => {
+    closed = true;
+    await Promise.allSettled(rendering);
     // A listing in the clear is removed as well as closed: an encrypted store's, in the endpoint's
     // directory (listing-place.ts), must not outlive the host (a CLI still copying one keeps
-    // reading it). A sealed one stays until the next host empties the folder: its key is gone.
+    // reading it). A sealed one is left for the walk of what is on disk to find sealed: its key
+    // went with this host, and the next host empties the folder.
     for (const render of rendered.values()) {
-      if (!render.file) continue;
-      await render.file.close();
-      if (!render.sealedWith) await rm(render.file.path, { force: true });
+      const file = render.file;
+      if (!file) continue;
+      await file.close().finally(() => (render.sealedWith ? undefined : rm(file.path, { force: true }))).catch(() => undefined);
     }
     rendered.clear();
   });
@@ -233,7 +262,15 @@ export function createCandidateMethods(deps: {
   return methods;
 }
 
-/** Closes the listing files a host's candidate methods hold open (host shutdown). */
+/**
+ * Empties the folders earlier hosts left listings in (createCandidateMethods' staleListingDirs),
+ * once this host holds the socket: a second host refused it must not remove a live host's files.
+ */
+export async function startCandidateListings(methods: Record<string, RequestHandler>): Promise<void> {
+  await starters.get(methods)?.();
+}
+
+/** Closes the listing files a host's candidate methods hold open (host shutdown), and removes those in the clear. */
 export async function closeCandidateMethods(methods: Record<string, RequestHandler>): Promise<void> {
   await closers.get(methods)?.();
 }

@@ -22,7 +22,7 @@ import { createTaskService, type TaskService } from '../tasks/index.js';
 import { importAgentSession, notYetImported } from '../handoff/import-agent-session.js';
 import { createAgentCandidates, type AgentCandidates } from './agent-candidates.js';
 import { agentListPage, createAgentListMemo, firstScreenPage, type AgentListMemo } from './agent-list-page.js';
-import { closeCandidateMethods, createCandidateMethods } from './candidate-listing.js';
+import { closeCandidateMethods, createCandidateMethods, startCandidateListings } from './candidate-listing.js';
 import { listingPlace } from './listing-place.js';
 import { LIST_JSON_VERSION } from '../importers/list-json.js';
 import { commandTargetOf, terminalCommandFor } from '../terminal-command.js';
@@ -160,6 +160,7 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
     // directory on tmpfs), else sealed (listing-place.ts).
     listingDir: listings.dir,
     sealListings: listings.seal,
+    staleListingDirs: listings.stale,
   });
   let endpointServer: EndpointServer;
   // The workspace verdict's git starts from this shell, not a fork of the host (git-spawner.ts).
@@ -204,6 +205,9 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
     throw error;
   }
 
+  // The socket is this host's: what an earlier host left in the listings folders goes (a killed
+  // one may have left an encrypted store's listing in the clear, in memory: listing-place.ts).
+  void startCandidateListings(candidateMethods);
   // With a relay configured, handoffs from paired devices land through the same receiver (issue 13).
   markPhase('host-endpoint-listening');
   const relay = await startConfiguredRelay({ dataDir: options.dataDir, store, receive });

@@ -7,6 +7,8 @@ import { listingsDir, runtimeListingsDir } from '../paths.js';
 export interface ListingPlace {
   dir: string;
   seal: boolean;
+  /** Both folders a host of this data directory may have written listings to: a new host empties them (candidate-listing.ts). */
+  stale: string[];
 }
 
 /**
@@ -21,8 +23,11 @@ export interface ListingPlace {
  * directory on a disk or inside the data directory), it is sealed in the data directory as before.
  */
 export function listingPlace(dataDir: string, endpointDir: string, encrypted: boolean, inMemory: (dir: string) => boolean = onMemoryFilesystem): ListingPlace {
-  if (encrypted && !isWithin(endpointDir, dataDir) && inMemory(endpointDir)) return { dir: runtimeListingsDir(endpointDir), seal: false };
-  return { dir: listingsDir(dataDir), seal: encrypted };
+  // Apart, neither inside the other: a data directory inside the endpoint's listings folder would be emptied with it.
+  const apart = !isWithin(endpointDir, dataDir) && !isWithin(dataDir, endpointDir);
+  const stale = apart ? [listingsDir(dataDir), runtimeListingsDir(endpointDir)] : [listingsDir(dataDir)];
+  if (encrypted && apart && inMemory(endpointDir)) return { dir: runtimeListingsDir(endpointDir), seal: false, stale };
+  return { dir: listingsDir(dataDir), seal: encrypted, stale };
 }
 
 /** Whether `dir` is `root` or inside it, symbolic links resolved where the paths exist. */

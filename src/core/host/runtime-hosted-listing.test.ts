@@ -1,9 +1,9 @@
 import { closeSync, openSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { claude, claudeLogPath, writeLog } from '../importers/test-fixtures/build-logs.js';
+import { writeMarkedClaudeSessions } from '../importers/test-fixtures/build-logs.js';
 import { onMemoryFilesystem } from '../fs/memory-filesystem.js';
 import { listingsDir, runtimeListingsDir } from '../paths.js';
 import { openHostListing, printHostListingToFd } from '../../cli/commands/list-host.js';
@@ -23,6 +23,7 @@ import { startHostServices, type HostServices } from './host-services.js';
  */
 const SHM = '/dev/shm';
 const MARKER = 'NUMBAT-7304-MARKER';
+const LEFT_BEHIND = 'listing-0123456789abcdef0123456789abcdef.json';
 let service: SecretService;
 let root: string;
 let runtime: string;
@@ -41,14 +42,10 @@ describe.skipIf(!onMemoryFilesystem(SHM))(`the hosted listing of an encrypted st
     dataDir = join(root, 'data');
     process.env.HOME = join(root, 'home');
     process.env.XDG_RUNTIME_DIR = runtime;
-    for (let i = 0; i < 900; i++) {
-      const cwd = `/home/dev/p${i % 7}`;
-      const id = `eeeeeeee-0000-4000-8000-${String(i).padStart(12, '0')}`;
-      await writeLog(claudeLogPath(process.env.HOME, cwd, id), [
-        claude.user({ uuid: `${id}-u`, cwd, sessionId: id }, `${MARKER} prompt ${i} "quoted" ✓ 😀 ${'z'.repeat(i % 150)}`),
-        claude.assistant({ uuid: `${id}-a`, parentUuid: `${id}-u`, cwd, sessionId: id }, `${id}-m`, claude.text('ok')),
-      ]);
-    }
+    await writeMarkedClaudeSessions(process.env.HOME, MARKER, 900, 'eeeeeeee');
+    // What a killed host of this runtime directory left: a listing in the clear. The new host empties the folder.
+    await mkdir(runtimeListingsDir(join(runtime, 'baton')), { recursive: true, mode: 0o700 });
+    await writeFile(join(runtimeListingsDir(join(runtime, 'baton')), LEFT_BEHIND), `${MARKER} left by a killed host`);
     host = await startHostServices({ dataDir, kind: 'browser', capabilities: BROWSER_HOST_CAPABILITIES });
   });
   afterEach(async () => {
@@ -67,9 +64,9 @@ describe.skipIf(!onMemoryFilesystem(SHM))(`the hosted listing of an encrypted st
     const endpoint = resolveEndpoint(dataDir);
     const client = await connectEndpoint({ endpoint, token: await loadOrCreateToken(endpoint.tokenPath), timeoutMs: 5_000 });
     try {
-      const first = (await client.request('candidates.list', params, { timeoutMs: 30_000 })) as { text: string; parts: number; listing?: string };
+      const first = (await client.request('candidates.list', params, { timeoutMs: 30_000 })) as unknown as { text: string; parts: number; listing?: string };
       const rest = [];
-      for (let k = 1; k < first.parts; k++) rest.push(((await client.request('candidates.list', { listing: first.listing, part: k }, { timeoutMs: 30_000 })) as { text: string }).text);
+      for (let k = 1; k < first.parts; k++) rest.push(((await client.request('candidates.list', { listing: first.listing, part: k }, { timeoutMs: 30_000 })) as unknown as { text: string }).text);
       return first.text + rest.join('');
     } finally {
       client.close();
@@ -102,7 +99,10 @@ describe.skipIf(!onMemoryFilesystem(SHM))(`the hosted listing of an encrypted st
       closeSync((listing as { fd: number }).fd);
     }
     const files = await readdir(inMemory);
+    expect(files).not.toContain(LEFT_BEHIND);
     expect(files.filter((n) => n.endsWith('.json')).length).toBeGreaterThanOrEqual(3);
+    expect((await stat(inMemory)).mode & 0o777).toBe(0o700);
+    for (const name of files) expect((await stat(join(inMemory, name))).mode & 0o777, name).toBe(0o600);
     expect(files.filter((n) => n.endsWith('.sealed'))).toEqual([]);
     expect((await readFile(join(inMemory, files.find((n) => n.endsWith('.json'))!), 'utf8')).includes(MARKER)).toBe(true);
     // Nothing under the data directory holds a title: no listing there, sealed or not.

@@ -4,7 +4,7 @@ import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promise
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { claude, claudeLogPath, writeLog } from '../importers/test-fixtures/build-logs.js';
+import { writeMarkedClaudeSessions } from '../importers/test-fixtures/build-logs.js';
 import { LIST_JSON_VERSION } from '../importers/list-json.js';
 import { listingsDir } from '../paths.js';
 import { listFromHost, openHostListing, printHostListing, printHostListingToFd } from '../../cli/commands/list-host.js';
@@ -35,8 +35,6 @@ let dataDir: string;
 let host: HostServices | undefined;
 const saved = { home: process.env.HOME, runtime: process.env.XDG_RUNTIME_DIR };
 
-const idOf = (i: number) => `dddddddd-0000-4000-8000-${String(i).padStart(12, '0')}`;
-
 beforeAll(async () => {
   service = await startSecretService();
 });
@@ -48,14 +46,7 @@ beforeEach(async () => {
   process.env.HOME = home;
   delete process.env.XDG_RUNTIME_DIR;
   // ~900 rows of ~300 bytes: several frames' worth of listing, titles carrying the marker.
-  for (let i = 0; i < 900; i++) {
-    const cwd = `/home/dev/p${i % 7}`;
-    const id = idOf(i);
-    await writeLog(claudeLogPath(home, cwd, id), [
-      claude.user({ uuid: `${id}-u`, cwd, sessionId: id }, `${MARKER} prompt ${i} "quoted" ✓ 😀 ${'y'.repeat(i % 150)}`),
-      claude.assistant({ uuid: `${id}-a`, parentUuid: `${id}-u`, cwd, sessionId: id }, `${id}-m`, claude.text('ok')),
-    ]);
-  }
+  await writeMarkedClaudeSessions(home, MARKER, 900, 'dddddddd');
   host = await startHostServices({ dataDir, kind: 'browser', capabilities: BROWSER_HOST_CAPABILITIES });
 });
 afterEach(async () => {

@@ -120,3 +120,19 @@ export function claudeLogPath(home: string, cwd: string, id: string): string {
 export function codexLogPath(codexHome: string, id: string, day = '2026/11/01'): string {
   return join(codexHome, 'sessions', day, `rollout-${day.replace(/\//g, '-')}T10-00-00-${id}.jsonl`);
 }
+
+/**
+ * `count` Claude Code sessions over 7 directories whose first prompts carry `marker` (titles in
+ * several scripts, lengths varied): a listing of 900 is several socket frames (the hosted listing
+ * tests of issue 17). Session ids start with `idPrefix` (8 hex digits).
+ */
+export async function writeMarkedClaudeSessions(home: string, marker: string, count: number, idPrefix: string): Promise<void> {
+  for (let i = 0; i < count; i++) {
+    const cwd = `/home/dev/p${i % 7}`;
+    const id = `${idPrefix}-0000-4000-8000-${String(i).padStart(12, '0')}`;
+    await writeLog(claudeLogPath(home, cwd, id), [
+      claude.user({ uuid: `${id}-u`, cwd, sessionId: id }, `${marker} prompt ${i} "quoted" ✓ 😀 ${'y'.repeat(i % 150)}`),
+      claude.assistant({ uuid: `${id}-a`, parentUuid: `${id}-u`, cwd, sessionId: id }, `${id}-m`, claude.text('ok')),
+    ]);
+  }
+}
