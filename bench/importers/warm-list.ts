@@ -14,6 +14,12 @@
  * each host's CPU per listing (from /proc, 10 ms ticks summed over the runs).
  * --runtime=DIR puts those runtime directories under DIR (see RUNTIME_PARENT).
  *
+ * --floor=1 adds a row run in every round after `node -e ""`: a Node process that only copies the
+ * first build's listing (its bytes taken once, before the rounds) to its stdout, as the CLI copies
+ * a host's rendered file (copy-to-stdout.cjs). Every row's stdout is this bench's pipe, and moving
+ * 5.5 MB through a 64 KB pipe costs a round trip between the two processes per 64 KB: that row
+ * is the floor no listing of those bytes can go under on this machine, measured in the same run.
+ *
  * The corpus and caches in <dir> (home/, data/) are candidates.ts's: run it once first. A warm
  * listing trusts the index for FULL_VERIFY_MAX_AGE_MS (60 s) after the last full verification;
  * past that, the next listing stats every file again. So every REFRESH_EVERY_MS the bench deletes
@@ -22,7 +28,7 @@
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { cp, mkdir, readFile, rm, stat } from 'node:fs/promises';
+import { cp, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 
 const REFRESH_EVERY_MS = 30_000;
@@ -43,6 +49,10 @@ const data = join(dir, 'data');
 const RUNTIME_PARENT = resolve(args.get('runtime') ?? dir);
 const preload = resolve(import.meta.dirname, '..', 'store', 'max-rss.cjs');
 const cpuFile = join(dir, 'warm-list-cpu.txt');
+const floor = args.get('floor') === '1';
+const FLOOR_LABEL = 'node copying the listing to stdout';
+const floorFile = join(dir, 'warm-list-floor.json');
+const copyToStdout = resolve(import.meta.dirname, 'copy-to-stdout.cjs');
 const env = { ...process.env, HOME: join(dir, 'home'), BATON_HOME: data, XDG_RUNTIME_DIR: join(dir, 'run'), BATON_BENCH_RSS_FILE: cpuFile };
 
 interface Sample {
@@ -103,6 +113,14 @@ async function startOwnHost(label: string, bin: string): Promise<{ env: NodeJS.P
   return { env: ownEnv, host };
 }
 
+/** The first build's listing, written to floorFile for the floor row (an unmeasured listing). */
+async function captureListing(bin: string, runEnv: NodeJS.ProcessEnv): Promise<void> {
+  const stdout = await new Promise<Buffer>((done, fail) =>
+    execFile(process.execPath, [bin, 'list', '--json', ...extra], { env: runEnv, maxBuffer: 512 * 1024 * 1024, encoding: 'buffer' }, (error, out) => (error ? fail(error) : done(out))),
+  );
+  await writeFile(floorFile, stdout);
+}
+
 /** User + system CPU of a process so far (ms, 10 ms ticks). */
 async function cpuOf(pid: number): Promise<number> {
   const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]!.split(' ');
@@ -111,11 +129,16 @@ async function cpuOf(pid: number): Promise<number> {
 
 const own = new Map<string, { env: NodeJS.ProcessEnv; host: ChildProcess; cpuMs: number }>();
 if (hostPerBuild) for (const b of bins) own.set(b.label, { ...(await startOwnHost(b.label, b.path)), cpuMs: 0 });
-const samples = new Map<string, Sample[]>([['node -e ""', []], ...bins.map((b) => [b.label, []] as [string, Sample[]])]);
+if (floor) {
+  await refresh();
+  await captureListing(bins[0]!.path, own.get(bins[0]!.label)?.env ?? env);
+}
+const samples = new Map<string, Sample[]>([['node -e ""', []], ...(floor ? [[FLOOR_LABEL, []] as [string, Sample[]]] : []), ...bins.map((b) => [b.label, []] as [string, Sample[]])]);
 try {
   for (let i = 0; i < runs; i++) {
     await refresh();
     samples.get('node -e ""')!.push(await run(['-e', '']));
+    if (floor) samples.get(FLOOR_LABEL)!.push(await run([copyToStdout, floorFile]));
     // Each round in the other order: a build is not always the one run right after the baseline.
     for (const b of i % 2 === 0 ? bins : [...bins].reverse()) {
       const mine = own.get(b.label);
@@ -125,6 +148,7 @@ try {
     }
   }
 } finally {
+  if (floor) await rm(floorFile, { force: true });
   for (const [label, { host, cpuMs }] of own) {
     console.log(`${label}'s host: ${(cpuMs / runs).toFixed(1)} ms of CPU per listing`);
     host.kill('SIGTERM');
@@ -152,6 +176,16 @@ for (const b of bins.slice(1)) {
   const wall = mine.map((x, k) => x.ms - first[k]!.ms);
   const below = cpu.filter((d) => d < 0).length;
   console.log(`${b.label} − ${bins[0]!.label}, paired by round: CPU median ${median(cpu).toFixed(1)} ms (lower in ${below} of ${cpu.length} rounds), wall median ${median(wall).toFixed(0)} ms`);
+}
+if (floor) {
+  // Paired by round as above: what each build's listing costs beyond moving its bytes through the pipe.
+  const pipe = samples.get(FLOOR_LABEL)!;
+  const base = samples.get('node -e ""')!;
+  console.log(`the pipe's floor, paired by round: wall median +${median(pipe.map((x, k) => x.ms - base[k]!.ms)).toFixed(0)} ms over node -e "" (CPU +${median(pipe.map((x, k) => x.cpuMs - base[k]!.cpuMs)).toFixed(1)})`);
+  for (const b of bins) {
+    const mine = samples.get(b.label)!;
+    console.log(`${b.label} − the floor, paired by round: wall median ${median(mine.map((x, k) => x.ms - pipe[k]!.ms)).toFixed(0)} ms, CPU ${median(mine.map((x, k) => x.cpuMs - pipe[k]!.cpuMs)).toFixed(1)} ms`);
+  }
 }
 if (sizes.size !== 1) console.log(`note: the builds printed different sizes: ${[...sizes].join(', ')} bytes`);
 console.log(`load average at the end: ${await loadavg()}`);
