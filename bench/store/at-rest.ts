@@ -28,7 +28,8 @@ const SESSIONS = 10_000;
 const CWDS = 500;
 const MESSAGES_PER_SESSION = 20;
 const LIST_RUNS = 20;
-const CLI_RUNS = 10;
+/** Alternated, each mode first in every other run: a change of load within the run falls on both. */
+const CLI_RUNS = 16;
 const TORN = '{"role":"assistant","content":"torn by a crash in the middle of a wri';
 
 const execFileP = promisify(execFile);
@@ -169,7 +170,7 @@ try {
   const tab: number[][] = [[], []];
   const tabCpu: number[][] = [[], []];
   for (let run = 0; run < CLI_RUNS; run++) {
-    for (let i = 0; i < modes.length; i++) {
+    for (const i of run % 2 === 0 ? modes.keys() : [...modes.keys()].reverse()) {
       const listed = await batonProcess(i, ['list', '--no-agents', '--no-host', '--json']);
       cli[i]!.push(listed.wall);
       cliCpu[i]!.push(listed.cpu);
@@ -180,6 +181,9 @@ try {
   }
   printTable(`list() of ${SESSIONS} sessions, fresh store each call (opens the store, reads the key, reads the index; ms, ${LIST_RUNS} runs)`, ['mode', 'median ms', 'p95 ms', 'median CPU ms', 'ratio to baseline'], modes.map((m, i) => [m.name, median(cold[i]!), percentile(cold[i]!, 95), median(coldCpu[i]!), median(cold[i]!) / median(cold[0]!)]));
   printTable(`\`baton list --no-agents --no-host --json\` process over ${SESSIONS} sessions (ms, ${CLI_RUNS} runs)`, ['mode', 'median ms', 'p95 ms', 'median CPU ms', 'ratio to baseline'], modes.map((m, i) => [m.name, median(cli[i]!), percentile(cli[i]!, 95), median(cliCpu[i]!), median(cli[i]!) / median(cli[0]!)]));
+  // Paired: each run's encrypted process over the unencrypted one run next to it (holds up better than a ratio of medians on a noisy machine).
+  const pairedRatio = (xs: number[][]) => median(xs[1]!.map((v, k) => v / xs[0]![k]!));
+  console.log(`\`baton list\` process, paired by run: encrypted / unencrypted median ${pairedRatio(cli).toFixed(2)} (wall), ${pairedRatio(cliCpu).toFixed(2)} (CPU)`);
   printTable(`\`baton completion --session-ids\` process (Tab time) over ${SESSIONS} sessions (ms, ${CLI_RUNS} runs)`, ['mode', 'median ms', 'p95 ms', 'median CPU ms', 'ratio to baseline'], modes.map((m, i) => [m.name, median(tab[i]!), percentile(tab[i]!, 95), median(tabCpu[i]!), median(tab[i]!) / median(tab[0]!)]));
   }
 } finally {
