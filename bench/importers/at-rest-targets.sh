@@ -15,8 +15,8 @@
 # The hosted listing is measured twice where /dev/shm is tmpfs: with the hosts' runtime directories
 # on the disk (an encrypted host seals its listing into the data directory), then in memory, as a
 # desktop's XDG_RUNTIME_DIR (/run/user/UID) is (it writes it there in the clear:
-# src/core/host/listing-place.ts). Both hosted rows carry warm-list.ts's floor: node copying the same
-# 5.5 MB to this bench's pipe, the part of the hosted target no listing can go under on that machine.
+# src/core/host/listing-place.ts). Both hosted rows carry warm-list.ts's floor (--floor=1): a Node
+# process copying the same listing's bytes to the bench's pipe, the part of the row that is the pipe's.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 dir="${1:?usage: at-rest-targets.sh <dir> [--bins=label=bin,...]}"

@@ -16,9 +16,10 @@
  *
  * --floor=1 adds a row run in every round after `node -e ""`: a Node process that only copies the
  * first build's listing (its bytes taken once, before the rounds) to its stdout, as the CLI copies
- * a host's rendered file (copy-to-stdout.cjs). Every row's stdout is this bench's pipe, and moving
- * 5.5 MB through a 64 KB pipe costs a round trip between the two processes per 64 KB: that row
- * is the floor no listing of those bytes can go under on this machine, measured in the same run.
+ * a host's rendered file (copy-to-stdout.cjs). Every row's stdout is this bench's pipe (Linux's
+ * default capacity is 64 KB), read by this process: the writer waits on the reader once per
+ * pipeful. That row is the floor for a Node process printing those bytes to this bench, on this
+ * machine, in the same run (another reader, or a larger pipe, would move it).
  *
  * The corpus and caches in <dir> (home/, data/) are candidates.ts's: run it once first. A warm
  * listing trusts the index for FULL_VERIFY_MAX_AGE_MS (60 s) after the last full verification;
@@ -129,12 +130,12 @@ async function cpuOf(pid: number): Promise<number> {
 
 const own = new Map<string, { env: NodeJS.ProcessEnv; host: ChildProcess; cpuMs: number }>();
 if (hostPerBuild) for (const b of bins) own.set(b.label, { ...(await startOwnHost(b.label, b.path)), cpuMs: 0 });
-if (floor) {
-  await refresh();
-  await captureListing(bins[0]!.path, own.get(bins[0]!.label)?.env ?? env);
-}
 const samples = new Map<string, Sample[]>([['node -e ""', []], ...(floor ? [[FLOOR_LABEL, []] as [string, Sample[]]] : []), ...bins.map((b) => [b.label, []] as [string, Sample[]])]);
 try {
+  if (floor) {
+    await refresh();
+    await captureListing(bins[0]!.path, own.get(bins[0]!.label)?.env ?? env);
+  }
   for (let i = 0; i < runs; i++) {
     await refresh();
     samples.get('node -e ""')!.push(await run(['-e', '']));
@@ -181,7 +182,8 @@ if (floor) {
   // Paired by round as above: what each build's listing costs beyond moving its bytes through the pipe.
   const pipe = samples.get(FLOOR_LABEL)!;
   const base = samples.get('node -e ""')!;
-  console.log(`the pipe's floor, paired by round: wall median +${median(pipe.map((x, k) => x.ms - base[k]!.ms)).toFixed(0)} ms over node -e "" (CPU +${median(pipe.map((x, k) => x.cpuMs - base[k]!.cpuMs)).toFixed(1)})`);
+  const signed = (v: number, digits: number) => `${v >= 0 ? '+' : ''}${v.toFixed(digits)}`;
+  console.log(`the pipe's floor, paired by round: wall median ${signed(median(pipe.map((x, k) => x.ms - base[k]!.ms)), 0)} ms over node -e "" (CPU ${signed(median(pipe.map((x, k) => x.cpuMs - base[k]!.cpuMs)), 1)})`);
   for (const b of bins) {
     const mine = samples.get(b.label)!;
     console.log(`${b.label} − the floor, paired by round: wall median ${median(mine.map((x, k) => x.ms - pipe[k]!.ms)).toFixed(0)} ms, CPU ${median(mine.map((x, k) => x.cpuMs - pipe[k]!.cpuMs)).toFixed(1)} ms`);

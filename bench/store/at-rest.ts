@@ -170,10 +170,14 @@ try {
   const tab: number[][] = [[], []];
   const tabCpu: number[][] = [[], []];
   for (let run = 0; run < CLI_RUNS; run++) {
-    for (const i of run % 2 === 0 ? modes.keys() : [...modes.keys()].reverse()) {
+    const order = run % 2 === 0 ? [...modes.keys()] : [...modes.keys()].reverse();
+    // Each command in both modes back to back: a pair's two processes run next to each other.
+    for (const i of order) {
       const listed = await batonProcess(i, ['list', '--no-agents', '--no-host', '--json']);
       cli[i]!.push(listed.wall);
       cliCpu[i]!.push(listed.cpu);
+    }
+    for (const i of order) {
       const ids = await batonProcess(i, ['completion', '--session-ids']);
       tab[i]!.push(ids.wall);
       tabCpu[i]!.push(ids.cpu);
@@ -181,10 +185,11 @@ try {
   }
   printTable(`list() of ${SESSIONS} sessions, fresh store each call (opens the store, reads the key, reads the index; ms, ${LIST_RUNS} runs)`, ['mode', 'median ms', 'p95 ms', 'median CPU ms', 'ratio to baseline'], modes.map((m, i) => [m.name, median(cold[i]!), percentile(cold[i]!, 95), median(coldCpu[i]!), median(cold[i]!) / median(cold[0]!)]));
   printTable(`\`baton list --no-agents --no-host --json\` process over ${SESSIONS} sessions (ms, ${CLI_RUNS} runs)`, ['mode', 'median ms', 'p95 ms', 'median CPU ms', 'ratio to baseline'], modes.map((m, i) => [m.name, median(cli[i]!), percentile(cli[i]!, 95), median(cliCpu[i]!), median(cli[i]!) / median(cli[0]!)]));
-  // Paired: each run's encrypted process over the unencrypted one run next to it (holds up better than a ratio of medians on a noisy machine).
+  // Paired: each run's encrypted process over the unencrypted one run right before or after it (holds up better than a ratio of medians on a noisy machine).
   const pairedRatio = (xs: number[][]) => median(xs[1]!.map((v, k) => v / xs[0]![k]!));
   console.log(`\`baton list\` process, paired by run: encrypted / unencrypted median ${pairedRatio(cli).toFixed(2)} (wall), ${pairedRatio(cliCpu).toFixed(2)} (CPU)`);
   printTable(`\`baton completion --session-ids\` process (Tab time) over ${SESSIONS} sessions (ms, ${CLI_RUNS} runs)`, ['mode', 'median ms', 'p95 ms', 'median CPU ms', 'ratio to baseline'], modes.map((m, i) => [m.name, median(tab[i]!), percentile(tab[i]!, 95), median(tabCpu[i]!), median(tab[i]!) / median(tab[0]!)]));
+  console.log(`\`baton completion --session-ids\` process, paired by run: encrypted / unencrypted median ${pairedRatio(tab).toFixed(2)} (wall), ${pairedRatio(tabCpu).toFixed(2)} (CPU)`);
   }
 } finally {
   await rm(dir, { recursive: true, force: true });
