@@ -1,6 +1,7 @@
 import { realpathSync } from 'node:fs';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { resolve } from 'node:path';
 import { onMemoryFilesystem } from '../fs/memory-filesystem.js';
+import { isInside } from '../importers/locate.js';
 import { listingsDir, runtimeListingsDir } from '../paths.js';
 
 /** Where a host renders the `baton list --json` documents it hands the CLI as files, and whether it seals them. */
@@ -32,8 +33,7 @@ export function listingPlace(dataDir: string, endpointDir: string, encrypted: bo
 
 /** Whether `dir` is `root` or inside it, symbolic links resolved where the paths exist. */
 function isWithin(dir: string, root: string): boolean {
-  const rel = relative(realOrResolved(root), realOrResolved(dir));
-  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+  return isInside(realOrResolved(dir), realOrResolved(root));
 }
 
 function realOrResolved(path: string): string {
