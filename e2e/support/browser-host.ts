@@ -5,7 +5,7 @@ export interface RunningHost {
   url: string;
   port: number;
   stop(): Promise<void>;
-  /** Everything the host printed so far (stdout and stderr); absent for the desktop app. */
+  /** Everything the host printed so far (stdout and stderr), and how it exited if it did; absent for the desktop app. */
   output?: () => string;
 }
 
@@ -25,7 +25,11 @@ export function startBrowserHost(home: string, env: NodeJS.ProcessEnv = {}): Pro
     const fail = (why: string) => reject(new Error(`baton serve did not start: ${why}\n${stderr}`));
     const timer = setTimeout(() => fail('no URL within 20 s'), 20_000);
     child.stderr?.on('data', (d) => (stderr += d));
-    child.on('exit', (code) => fail(`exited with ${code}`));
+    let exit = '';
+    child.on('exit', (code, signal) => {
+      exit = `\nbaton serve exited (${signal ?? `code ${code}`})\n`;
+      fail(`exited with ${code}`);
+    });
     child.stdout?.on('data', (chunk) => {
       stdout += chunk;
       const line = stdout.split('\n').find((l) => l.startsWith('{'));
@@ -35,7 +39,7 @@ export function startBrowserHost(home: string, env: NodeJS.ProcessEnv = {}): Pro
       resolve({
         url: info.url,
         port: info.port,
-        output: () => stdout + stderr,
+        output: () => stdout + stderr + exit,
         stop: () =>
           new Promise<void>((done) => {
             if (child.exitCode !== null) return done();

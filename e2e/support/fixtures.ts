@@ -66,8 +66,9 @@ export const test = base.extend<BatonOptions & BatonFixtures & { hostPresent: vo
   electronSlot: async ({}, use) => {
     await use({ current: null });
   },
-  launchHost: async ({ home, work, hostKind, electronSlot }, use) => {
+  launchHost: async ({ home, work, hostKind, electronSlot }, use, testInfo) => {
     const stops: (() => Promise<void>)[] = [];
+    const outputs: (() => string)[] = [];
     await use(async (env) => {
       if (hostKind === 'electron') {
         const runtime = electronRuntime();
@@ -79,8 +80,13 @@ export const test = base.extend<BatonOptions & BatonFixtures & { hostPresent: vo
       }
       const host = await startBrowserHost(home.path, env);
       stops.push(host.stop);
+      if (host.output) outputs.push(host.output);
       return host;
     });
+    // A failed test carries what each host printed, and how it ended if it died under the test.
+    if (testInfo.status !== testInfo.expectedStatus) {
+      for (const [i, output] of outputs.entries()) await testInfo.attach(`baton serve ${i + 1}`, { body: output(), contentType: 'text/plain' });
+    }
     for (const stop of stops) await stop();
   },
   page: async ({ page, hostKind, electronSlot }, use) => {

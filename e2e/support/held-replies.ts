@@ -57,3 +57,20 @@ export async function holdReplies(page: Page, channel: string): Promise<{ hold(o
     },
   };
 }
+
+/**
+ * Records the pages of messages the page asks the browser host for (its WebSocket frames on
+ * `session:messages`); `older()` is the `beforeSeq` of each older page, in order.
+ */
+export function recordPageRequests(page: Page): { older(): number[] } {
+  const older: number[] = [];
+  page.on('websocket', (socket) =>
+    socket.on('framesent', (frame) => {
+      const request = JSON.parse(String(frame.payload)) as { channel?: string; payload?: { beforeSeq?: unknown } };
+      const beforeSeq = request.channel === 'session:messages' ? request.payload?.beforeSeq : undefined;
+      // A jump to the newest asks "before the end of time": it is not an older page.
+      if (typeof beforeSeq === 'number' && beforeSeq < Number.MAX_SAFE_INTEGER) older.push(beforeSeq);
+    }),
+  );
+  return { older: () => [...older] };
+}

@@ -5,7 +5,7 @@ import { runBaton } from '../support/cli.js';
 import { SCREENS } from '../support/screens.js';
 import { FIRST_MESSAGE_PHRASE, seedLargeSession } from '../support/large-session.js';
 import { SessionsPage } from '../pages/sessions-page.js';
-import { holdReplies } from '../support/held-replies.js';
+import { holdReplies, recordPageRequests } from '../support/held-replies.js';
 
 
 const ROOT_CAUSE = [
@@ -87,25 +87,33 @@ test.describe('the conversation', () => {
     test.setTimeout(120_000);
     const id = await seedLargeSession(home.path, 100_000);
     const host = await launchHost();
+    const pages = recordPageRequests(page);
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.goto(`${host.url}#session=${id}`);
     await expect(page.getByTestId('message-count')).toHaveText('· 100,000 messages');
     await expect(page.locator('[data-testid="message"][data-seq="99998"]')).toBeInViewport();
     expect(await page.evaluate(() => document.getElementsByTagName('*').length)).toBeLessThan(3_000);
     await page.screenshot({ path: join(SCREENS, 'session-100k.png') });
+    // Opening at the newest asks for no older page: the top rows rendered before the scroll landed are not a scroll up.
+    expect(pages.older(), 'older pages asked for before any scroll').toEqual([]);
 
-    // Scrolling up loads an older page from the host.
+    // Scrolling up loads an older page from the host, and its messages come into view as the scroll goes on.
+    const oldestRendered = () => page.evaluate(() => Math.min(...Array.from(document.querySelectorAll('[data-testid="message"]'), (m) => Number(m.getAttribute('data-seq')))));
     await page.mouse.move(800, 500);
-    for (let i = 0; i < 60; i++) await page.mouse.wheel(0, -600);
-    await expect.poll(() => page.evaluate(() => Math.min(...Array.from(document.querySelectorAll('[data-testid="message"]'), (m) => Number(m.getAttribute('data-seq')))))).toBeLessThan(99_800);
+    for (let i = 0; i < MAX_WHEELS && (await oldestRendered()) >= 99_800; i++) await page.mouse.wheel(0, -600);
+    expect(pages.older()[0]).toBe(99_800);
+    expect(await oldestRendered()).toBeLessThan(99_800);
 
     await page.getByTestId('jump-first').click();
     const first = page.locator('[data-testid="message"][data-seq="0"]');
     await expect(first).toBeInViewport();
     await expect(first).toContainText(FIRST_MESSAGE_PHRASE);
     expect(await page.evaluate(() => document.getElementsByTagName('*').length)).toBeLessThan(3_000);
+    const olderBeforeNewest = pages.older().length;
     await page.getByTestId('jump-newest').click();
     await expect(page.locator('[data-testid="message"][data-seq="99998"]')).toBeInViewport();
+    // Landing at the newest asks for no older page either (the old window's top was still on screen when it rendered).
+    expect(pages.older().slice(olderBeforeNewest), 'older pages asked for after "Jump to the newest"').toEqual([]);
   });
 
   test('an older page still in flight when "Jump to the first message" is clicked is dropped: the jump keeps loading and lands on the first message', async ({ page, home, launchHost }) => {

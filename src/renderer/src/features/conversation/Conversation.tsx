@@ -6,6 +6,7 @@ import { useApi } from '../../hooks/api-context';
 import { formatCount } from '../../model/format-number';
 import { appendNewer, indexOfSeq, jumpWindow, mergeLive, prependOlder, windowFromDetail, type MessageWindow } from '../../model/message-window';
 import { createPageRequests } from '../../model/page-requests';
+import { createScrollLanding } from '../../model/scroll-landing';
 import { pairToolResults } from '../../model/pair-tool-results';
 import { paintTerms } from './highlight-terms';
 import { SessionSearch } from './SessionSearch';
@@ -56,6 +57,11 @@ export function Conversation({ detail, now, initialSearch }: { detail: SessionDe
     overscan: OVERSCAN_ROWS,
     gap: ROW_GAP_PX,
     scrollMargin,
+    // An older page put in front keeps the rows on screen where they were: the virtualizer anchors
+    // the row at the top of the pane by its key (the seq) and moves its own offset with the pane's.
+    // A write of the pane's scrollTop from here instead was undone by the virtualizer's next size
+    // correction, computed from the offset it still held (the pane landed on the page just loaded).
+    anchorTo: 'end',
   });
 
   // Where the list starts inside the scrolling pane (the header and details are above it). Measured
@@ -76,6 +82,20 @@ export function Conversation({ detail, now, initialSearch }: { detail: SessionDe
     return () => observer.disconnect();
   }, [scrollElement, virtual, shown.length === 0]);
 
+  // A scroll the list makes itself holds back page loads until it lands (model/scroll-landing.ts);
+  // the person's own input (wheel, touch, keys, a scrollbar drag) ends the wait at once.
+  const landing = useRef(createScrollLanding());
+  useEffect(() => {
+    const root = scrollElement();
+    if (root === null) return;
+    const release = (): void => landing.current.release();
+    const inputs = ['wheel', 'touchstart', 'keydown', 'pointerdown'] as const;
+    for (const input of inputs) root.addEventListener(input, release, { passive: true });
+    return () => {
+      for (const input of inputs) root.removeEventListener(input, release);
+    };
+  }, [scrollElement, virtual, shown.length === 0]);
+
   // Opens at the newest message, and again after "Jump to the newest" (which clears `opened`).
   // Keyed on the window itself, not its length: the newest page is often as long as the one it
   // replaces, and the scroll must still happen.
@@ -84,22 +104,18 @@ export function Conversation({ detail, now, initialSearch }: { detail: SessionDe
     if (opened.current || !virtual || shown.length === 0) return;
     opened.current = true;
     virtualizer.scrollToIndex(shown.length - 1, { align: 'end' });
+    landing.current.aim(shown.at(-1)!.seq);
   }, [virtual, shown.length, virtualizer, window_.messages]);
 
-  // An older page went in front: keep the rows on screen where they were.
-  const totalBeforePrepend = useRef<number | null>(null);
+  // A jump's page is in: show the message it was for.
   const pendingSeq = useRef<number | null>(null);
   useLayoutEffect(() => {
-    const root = scrollElement();
-    if (totalBeforePrepend.current !== null && root !== null) {
-      root.scrollTop += virtualizer.getTotalSize() - totalBeforePrepend.current;
-      totalBeforePrepend.current = null;
-    }
     if (pendingSeq.current !== null && virtual) {
       virtualizer.scrollToIndex(indexOfSeq(shown, pendingSeq.current), { align: 'start' });
+      landing.current.aim(pendingSeq.current);
       pendingSeq.current = null;
     }
-  }, [window_.messages, scrollElement, virtualizer, shown, virtual]);
+  }, [window_.messages, virtualizer, shown, virtual]);
 
   // A page asked for before a jump is dropped when it arrives (model/page-requests.ts): the jump
   // replaced the window it belonged to, and the jump owns `loading` until its own page is in.
@@ -129,8 +145,10 @@ export function Conversation({ detail, now, initialSearch }: { detail: SessionDe
     (seq: number) => {
       const held = window_.messages;
       if (held.length > 0 && held[0]!.seq <= seq && seq <= held.at(-1)!.seq && !(seq === 0 && window_.hasOlder)) {
-        if (virtual) virtualizer.scrollToIndex(indexOfSeq(shown, seq), { align: 'start' });
-        else listRef.current?.querySelector(`[data-seq="${indexSeq(shown, seq)}"]`)?.scrollIntoView({ block: 'start' });
+        if (virtual) {
+          virtualizer.scrollToIndex(indexOfSeq(shown, seq), { align: 'start' });
+          landing.current.aim(seq);
+        } else listRef.current?.querySelector(`[data-seq="${indexSeq(shown, seq)}"]`)?.scrollIntoView({ block: 'start' });
         return;
       }
       load('jump', { afterSeq: Math.max(-1, seq - 1) }, (page) => {
@@ -158,17 +176,15 @@ export function Conversation({ detail, now, initialSearch }: { detail: SessionDe
   const lastIndex = items.at(-1)?.index;
   useEffect(() => {
     if (!virtual || loading !== null || error !== null || firstIndex === undefined || lastIndex === undefined) return;
+    if (!landing.current.landed(shown[firstIndex]?.seq ?? -1, shown[lastIndex]?.seq ?? -1)) return;
     if (firstIndex <= LOAD_AHEAD_ROWS && window_.hasOlder) {
       const first = window_.messages[0]!.seq;
-      load('older', { beforeSeq: first }, (page) => {
-        totalBeforePrepend.current = virtualizer.getTotalSize();
-        setWindow((w) => prependOlder(w, page, MESSAGE_PAGE_SIZE));
-      });
+      load('older', { beforeSeq: first }, (page) => setWindow((w) => prependOlder(w, page, MESSAGE_PAGE_SIZE)));
     } else if (lastIndex >= shown.length - 1 - LOAD_AHEAD_ROWS && window_.hasNewer) {
       const last = window_.messages.at(-1)!.seq;
       load('newer', { afterSeq: last }, (page) => setWindow((w) => appendNewer(w, page, MESSAGE_PAGE_SIZE)));
     }
-  }, [virtual, loading, error, firstIndex, lastIndex, window_, shown.length, load, virtualizer]);
+  }, [virtual, loading, error, firstIndex, lastIndex, window_, shown, load]);
 
   const toNewest = () =>
     load('jump', { beforeSeq: Number.MAX_SAFE_INTEGER }, (page) => {
