@@ -103,6 +103,8 @@ test.describe('the conversation', () => {
     for (let i = 0; i < MAX_WHEELS && (await oldestRendered()) >= 99_800; i++) await page.mouse.wheel(0, -600);
     expect(pages.older()[0]).toBe(99_800);
     expect(await oldestRendered()).toBeLessThan(99_800);
+    // The page went in above what was on screen: the message that was the oldest held is still in view.
+    await expect(page.locator('[data-testid="message"][data-seq="99800"]')).toBeInViewport();
 
     await page.getByTestId('jump-first').click();
     const first = page.locator('[data-testid="message"][data-seq="0"]');
