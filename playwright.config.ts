@@ -44,8 +44,9 @@ export default defineConfig<BatonOptions>({
       testDir: 'e2e',
       testMatch: ['web/**/*.spec.ts', 'electron/**/*.spec.ts'],
       // Copy to clipboard needs a clipboard permission, which the desktop app denies by design.
-      // The ssh spec drives the browser host itself (ssh -L to its port, issue 22).
-      testIgnore: ['web/continue-in-terminal.spec.ts', 'web/ssh-remote.spec.ts'],
+      // The ssh spec drives the browser host itself (ssh -L to its port, issue 22). The conversation's
+      // pages are read and held on the browser host's WebSocket; the desktop app uses IPC instead.
+      testIgnore: ['web/continue-in-terminal.spec.ts', 'web/ssh-remote.spec.ts', 'web/conversation-pages.spec.ts'],
       // Chromium settings only so the unused base page fixture can start where the runtime exists.
       use: { ...CHROMIUM_USE, hostKind: 'electron' },
     },

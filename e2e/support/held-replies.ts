@@ -10,10 +10,16 @@ export interface HeldRequest {
  * Sits between the page and the browser host's WebSocket (Playwright's routeWebSocket, the real host
  * behind it): while holding, answers to `channel` are kept back until the test releases them, in the
  * order it chooses — how a slow host or network delivers pages late and out of order. Everything
- * else passes straight through. Call before page.goto.
+ * else passes straight through; `asked()` is every request of `channel` the page sent, held or not.
+ * Call before page.goto. The desktop app talks to its host over IPC, not this WebSocket: specs
+ * that use this run on the browser host only (playwright.config.ts).
  */
-export async function holdReplies(page: Page, channel: string): Promise<{ hold(on: boolean): void; next(match: (payload: Record<string, unknown>) => boolean): Promise<HeldRequest> }> {
+export async function holdReplies(
+  page: Page,
+  channel: string,
+): Promise<{ hold(on: boolean): void; next(match: (payload: Record<string, unknown>) => boolean): Promise<HeldRequest>; asked(): Record<string, unknown>[] }> {
   let holding = false;
+  const asked: Record<string, unknown>[] = [];
   const held = new Map<number, { payload: Record<string, unknown>; reply: string | null; released: boolean; send: (m: string) => void }>();
   const waiters: { match: (payload: Record<string, unknown>) => boolean; resolve: (request: HeldRequest) => void }[] = [];
 
@@ -32,6 +38,7 @@ export async function holdReplies(page: Page, channel: string): Promise<{ hold(o
     const server = ws.connectToServer();
     ws.onMessage((message) => {
       const frame = JSON.parse(String(message)) as { id: number; channel: string; payload: Record<string, unknown> };
+      if (frame.channel === channel) asked.push(frame.payload);
       if (holding && frame.channel === channel) {
         held.set(frame.id, { payload: frame.payload, reply: null, released: false, send: (m) => ws.send(m) });
         const at = waiters.findIndex((w) => w.match(frame.payload));
@@ -55,22 +62,7 @@ export async function holdReplies(page: Page, channel: string): Promise<{ hold(o
       for (const [id, entry] of held) if (!entry.released && match(entry.payload)) return Promise.resolve(heldRequest(id));
       return new Promise((resolve) => waiters.push({ match, resolve }));
     },
+    asked: () => [...asked],
   };
 }
 
-/**
- * Records the pages of messages the page asks the browser host for (its WebSocket frames on
- * `session:messages`); `older()` is the `beforeSeq` of each older page, in order.
- */
-export function recordPageRequests(page: Page): { older(): number[] } {
-  const older: number[] = [];
-  page.on('websocket', (socket) =>
-    socket.on('framesent', (frame) => {
-      const request = JSON.parse(String(frame.payload)) as { channel?: string; payload?: { beforeSeq?: unknown } };
-      const beforeSeq = request.channel === 'session:messages' ? request.payload?.beforeSeq : undefined;
-      // A jump to the newest asks "before the end of time": it is not an older page.
-      if (typeof beforeSeq === 'number' && beforeSeq < Number.MAX_SAFE_INTEGER) older.push(beforeSeq);
-    }),
-  );
-  return { older: () => [...older] };
-}

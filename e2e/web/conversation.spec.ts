@@ -5,7 +5,7 @@ import { runBaton } from '../support/cli.js';
 import { SCREENS } from '../support/screens.js';
 import { FIRST_MESSAGE_PHRASE, seedLargeSession } from '../support/large-session.js';
 import { SessionsPage } from '../pages/sessions-page.js';
-import { holdReplies, recordPageRequests } from '../support/held-replies.js';
+import { afterTwoFrames, MAX_WHEELS, oldestRendered } from '../support/conversation-scroll.js';
 
 
 const ROOT_CAUSE = [
@@ -24,9 +24,6 @@ const ROOT_CAUSE = [
   '}',
   '```',
 ].join('\n');
-
-/** Wheel events at most while waiting for the list to ask for an older page. */
-const MAX_WHEELS = 300;
 
 /** A session as people read it: Markdown, highlighted code, copy buttons, tool cards; real CLI, host and Chromium. */
 test.describe('the conversation', () => {
@@ -87,73 +84,33 @@ test.describe('the conversation', () => {
     test.setTimeout(120_000);
     const id = await seedLargeSession(home.path, 100_000);
     const host = await launchHost();
-    const pages = recordPageRequests(page);
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.goto(`${host.url}#session=${id}`);
     await expect(page.getByTestId('message-count')).toHaveText('· 100,000 messages');
     await expect(page.locator('[data-testid="message"][data-seq="99998"]')).toBeInViewport();
     expect(await page.evaluate(() => document.getElementsByTagName('*').length)).toBeLessThan(3_000);
     await page.screenshot({ path: join(SCREENS, 'session-100k.png') });
-    // Opening at the newest asks for no older page: the top rows rendered before the scroll landed are not a scroll up.
-    expect(pages.older(), 'older pages asked for before any scroll').toEqual([]);
 
-    // Scrolling up loads an older page from the host, and its messages come into view as the scroll goes on.
-    const oldestRendered = () => page.evaluate(() => Math.min(...Array.from(document.querySelectorAll('[data-testid="message"]'), (m) => Number(m.getAttribute('data-seq')))));
+    // A tool card opened at the bottom opens downward: its summary stays where it was clicked.
+    const card = page.getByTestId('tool-call').last();
+    const summaryTop = async () => (await card.locator('summary').boundingBox())!.y;
+    const before = await summaryTop();
+    await card.locator('summary').click();
+    await expect(card.getByTestId('tool-output')).toBeVisible();
+    await afterTwoFrames(page);
+    expect(Math.abs((await summaryTop()) - before)).toBeLessThanOrEqual(2);
+
+    // Scrolling up loads older pages from the host, and their messages come into view.
     await page.mouse.move(800, 500);
-    for (let i = 0; i < MAX_WHEELS && (await oldestRendered()) >= 99_800; i++) await page.mouse.wheel(0, -600);
-    expect(pages.older()[0]).toBe(99_800);
-    expect(await oldestRendered()).toBeLessThan(99_800);
-    // The page went in above what was on screen: the message that was the oldest held is still in view.
-    await expect(page.locator('[data-testid="message"][data-seq="99800"]')).toBeInViewport();
+    for (let i = 0; i < MAX_WHEELS && (await oldestRendered(page)) >= 99_800; i++) await page.mouse.wheel(0, -600);
+    expect(await oldestRendered(page)).toBeLessThan(99_800);
 
     await page.getByTestId('jump-first').click();
     const first = page.locator('[data-testid="message"][data-seq="0"]');
     await expect(first).toBeInViewport();
     await expect(first).toContainText(FIRST_MESSAGE_PHRASE);
     expect(await page.evaluate(() => document.getElementsByTagName('*').length)).toBeLessThan(3_000);
-    const olderBeforeNewest = pages.older().length;
     await page.getByTestId('jump-newest').click();
     await expect(page.locator('[data-testid="message"][data-seq="99998"]')).toBeInViewport();
-    // Landing at the newest asks for no older page either (the old window's top was still on screen when it rendered).
-    expect(pages.older().slice(olderBeforeNewest), 'older pages asked for after "Jump to the newest"').toEqual([]);
-  });
-
-  test('an older page still in flight when "Jump to the first message" is clicked is dropped: the jump keeps loading and lands on the first message', async ({ page, home, launchHost }) => {
-    test.setTimeout(120_000);
-    const id = await seedLargeSession(home.path, 100_000);
-    const host = await launchHost();
-    const pages = await holdReplies(page, 'session:messages');
-    await page.setViewportSize({ width: 1280, height: 900 });
-    await page.goto(`${host.url}#session=${id}`);
-    await expect(page.locator('[data-testid="message"][data-seq="99998"]')).toBeInViewport();
-
-    // Scroll up until the list asks for an older page; the host's answer is held back.
-    pages.hold(true);
-    let asked = false;
-    const olderAsked = pages.next((p) => typeof p.beforeSeq === 'number').then((request) => ((asked = true), request));
-    await page.mouse.move(800, 500);
-    for (let i = 0; i < MAX_WHEELS && !asked; i++) await page.mouse.wheel(0, -600);
-    const older = await olderAsked;
-    await page.getByTestId('jump-first').click();
-    const jump = await pages.next((p) => p.afterSeq === -1);
-    pages.hold(false);
-
-    // The older page arrives first, for a window the jump replaced: the jump is still loading.
-    const status = page.getByTestId('conversation-loading');
-    older.release();
-    for (let i = 0; i < 10; i++) {
-      await page.waitForTimeout(100);
-      await expect(status).toHaveText('Loading messages…', { timeout: 1 });
-    }
-    jump.release();
-    const first = page.locator('[data-testid="message"][data-seq="0"]');
-    await expect(first).toBeInViewport();
-    await expect(first).toContainText(FIRST_MESSAGE_PHRASE);
-    await expect(status).toHaveText('');
-    // What is rendered is the start of the session, contiguous from message 0.
-    const seqs = await page.evaluate(() => Array.from(document.querySelectorAll('[data-testid="message"]'), (m) => Number(m.getAttribute('data-seq'))));
-    expect(seqs[0]).toBe(0);
-    expect(Math.max(...seqs)).toBeLessThan(400);
-    await expect(first).toBeInViewport();
   });
 });

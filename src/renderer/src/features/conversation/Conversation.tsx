@@ -62,6 +62,10 @@ export function Conversation({ detail, now, initialSearch }: { detail: SessionDe
     // A write of the pane's scrollTop from here instead was undone by the virtualizer's next size
     // correction, computed from the offset it still held (the pane landed on the page just loaded).
     anchorTo: 'end',
+    // …without the rest of anchoring to the end: at the bottom, a row that grows would keep the
+    // bottom fixed, so a tool card opened in the newest message would push its own summary up and
+    // off screen. A distance from the end is never below 0: nothing is pinned.
+    scrollEndThreshold: -1,
   });
 
   // Where the list starts inside the scrolling pane (the header and details are above it). Measured
@@ -111,8 +115,9 @@ export function Conversation({ detail, now, initialSearch }: { detail: SessionDe
   const pendingSeq = useRef<number | null>(null);
   useLayoutEffect(() => {
     if (pendingSeq.current !== null && virtual) {
-      virtualizer.scrollToIndex(indexOfSeq(shown, pendingSeq.current), { align: 'start' });
-      landing.current.aim(pendingSeq.current);
+      const index = indexOfSeq(shown, pendingSeq.current);
+      virtualizer.scrollToIndex(index, { align: 'start' });
+      landing.current.aim(shown[index]!.seq);
       pendingSeq.current = null;
     }
   }, [window_.messages, virtualizer, shown, virtual]);
@@ -146,8 +151,9 @@ export function Conversation({ detail, now, initialSearch }: { detail: SessionDe
       const held = window_.messages;
       if (held.length > 0 && held[0]!.seq <= seq && seq <= held.at(-1)!.seq && !(seq === 0 && window_.hasOlder)) {
         if (virtual) {
-          virtualizer.scrollToIndex(indexOfSeq(shown, seq), { align: 'start' });
-          landing.current.aim(seq);
+          const index = indexOfSeq(shown, seq);
+          virtualizer.scrollToIndex(index, { align: 'start' });
+          landing.current.aim(shown[index]!.seq);
         } else listRef.current?.querySelector(`[data-seq="${indexSeq(shown, seq)}"]`)?.scrollIntoView({ block: 'start' });
         return;
       }
@@ -172,11 +178,15 @@ export function Conversation({ detail, now, initialSearch }: { detail: SessionDe
   useEffect(() => () => paintTerms(null, []), []);
 
   const items = virtualizer.getVirtualItems();
+  // The virtualizer corrects its own scroll to an index for a few frames after the range first
+  // holds the row; a page put in front meanwhile would be corrected to the same index, now another
+  // message. Its `isScrolling` stays true until 150 ms after the pane's last scroll.
+  const settling = virtualizer.isScrolling;
   const firstIndex = items[0]?.index;
   const lastIndex = items.at(-1)?.index;
   useEffect(() => {
     if (!virtual || loading !== null || error !== null || firstIndex === undefined || lastIndex === undefined) return;
-    if (!landing.current.landed(shown[firstIndex]?.seq ?? -1, shown[lastIndex]?.seq ?? -1)) return;
+    if (!landing.current.landed(shown[firstIndex]?.seq ?? -1, shown[lastIndex]?.seq ?? -1, settling)) return;
     if (firstIndex <= LOAD_AHEAD_ROWS && window_.hasOlder) {
       const first = window_.messages[0]!.seq;
       load('older', { beforeSeq: first }, (page) => setWindow((w) => prependOlder(w, page, MESSAGE_PAGE_SIZE)));
@@ -184,7 +194,7 @@ export function Conversation({ detail, now, initialSearch }: { detail: SessionDe
       const last = window_.messages.at(-1)!.seq;
       load('newer', { afterSeq: last }, (page) => setWindow((w) => appendNewer(w, page, MESSAGE_PAGE_SIZE)));
     }
-  }, [virtual, loading, error, firstIndex, lastIndex, window_, shown, load]);
+  }, [virtual, loading, error, firstIndex, lastIndex, settling, window_, shown, load]);
 
   const toNewest = () =>
     load('jump', { beforeSeq: Number.MAX_SAFE_INTEGER }, (page) => {
