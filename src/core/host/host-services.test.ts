@@ -1,4 +1,4 @@
-import { mkdtemp, rm, utimes } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -101,6 +101,18 @@ describe('host services', () => {
     const jump = await services.dispatch('session:messages', { id: session.id, afterSeq: 99, limit: 2 });
     expect(jump.ok && (jump.value as { messages: { seq: number }[] }).messages.map((m) => m.seq)).toEqual([100, 101]);
     expect(await services.dispatch('session:messages', { id: session.id, limit: 2 })).toMatchObject({ ok: false, error: { code: 'BAD_REQUEST' } });
+  });
+
+  it('session:get of a short session with a damaged line in the middle sends the rest and does not say it truncated', async () => {
+    const messages = Array.from({ length: 40 }, (_, i) => ({ role: 'user' as const, content: `message number ${i}` }));
+    const session = (await landAndReadBack(services.store, { cwd: root, title: 'damaged', messages })).session;
+    const log = join(services.dataDir, 'sessions', session.id, 'messages.jsonl');
+    await writeFile(log, (await readFile(log, 'utf8')).replace('message number 19"', 'message number XX'));
+    const detail = await services.dispatch('session:get', { id: session.id });
+    const value = detail.ok ? (detail.value as { messages: unknown[]; truncated: boolean; session: { messageCount: number } }) : null;
+    expect(value!.messages).toHaveLength(39);
+    // The count still names the damaged line; nothing older exists for the view to ask for.
+    expect(value!.truncated).toBe(false);
   });
 
   it('session:get of an unknown id answers NOT_FOUND', async () => {

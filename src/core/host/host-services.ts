@@ -253,7 +253,9 @@ export async function startHostServices(options: HostOptions): Promise<HostServi
       // Messages first: damage this read finds is recorded in the session it returns.
       const messages = await store.readMessages(id, { tail: SESSION_VIEW_MESSAGE_LIMIT });
       const session = await store.getSession(id);
-      return { session, messages, truncated: session.messageCount > messages.length };
+      // Older messages exist only when the tail came back full: a count above what was read can
+      // also mean lines quarantined as damage, and a view told "older" would ask for them.
+      return { session, messages, truncated: messages.length >= SESSION_VIEW_MESSAGE_LIMIT };
     },
     'session:messages': async ({ id, beforeSeq, afterSeq, limit }) => ({
       messages:
