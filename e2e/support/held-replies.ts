@@ -39,7 +39,7 @@ export async function holdReplies(
     ws.onMessage((message) => {
       const frame = JSON.parse(String(message)) as { id: number; channel: string; payload: Record<string, unknown> };
       if (frame.channel === channel) asked.push(frame.payload);
-      if (holding && frame.channel === channel) {
+      if (frame.channel === channel && holding) {
         held.set(frame.id, { payload: frame.payload, reply: null, released: false, send: (m) => ws.send(m) });
         const at = waiters.findIndex((w) => w.match(frame.payload));
         if (at >= 0) waiters.splice(at, 1)[0]!.resolve(heldRequest(frame.id));
@@ -65,4 +65,3 @@ export async function holdReplies(
     asked: () => [...asked],
   };
 }
-

@@ -1,7 +1,23 @@
+import type { Page } from '@playwright/test';
+import type { RunningHost } from '../support/browser-host.js';
 import { expect, test } from '../support/fixtures.js';
 import { afterTwoFrames, isOlderPage, MAX_WHEELS, oldestRendered } from '../support/conversation-scroll.js';
 import { holdReplies } from '../support/held-replies.js';
 import { FIRST_MESSAGE_PHRASE, seedLargeSession } from '../support/large-session.js';
+
+/** The newest message row of the 100,000-message session that is shown (the last one is a tool result in a card). */
+const NEWEST = '[data-testid="message"][data-seq="99998"]';
+
+/** Opens a 100,000-message session in a browser host, with its pages' requests read (and held when asked); returns once the newest message is on screen. */
+async function openAtNewest(page: Page, home: string, launchHost: () => Promise<RunningHost>): Promise<Awaited<ReturnType<typeof holdReplies>>> {
+  const id = await seedLargeSession(home, 100_000);
+  const host = await launchHost();
+  const pages = await holdReplies(page, 'session:messages');
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(`${host.url}#session=${id}`);
+  await expect(page.locator(NEWEST)).toBeInViewport();
+  return pages;
+}
 
 /**
  * The pages of a long conversation as the browser host is asked for them: which are asked for and
@@ -11,13 +27,8 @@ import { FIRST_MESSAGE_PHRASE, seedLargeSession } from '../support/large-session
 test.describe('the conversation\'s pages', () => {
   test('no older page is asked for at open or after "Jump to the newest"; an older page goes in above what is on screen without moving it', async ({ page, home, launchHost }) => {
     test.setTimeout(120_000);
-    const id = await seedLargeSession(home.path, 100_000);
-    const host = await launchHost();
-    const pages = await holdReplies(page, 'session:messages');
-    await page.setViewportSize({ width: 1280, height: 900 });
-    await page.goto(`${host.url}#session=${id}`);
-    const newest = page.locator('[data-testid="message"][data-seq="99998"]');
-    await expect(newest).toBeInViewport();
+    const pages = await openAtNewest(page, home.path, launchHost);
+    const newest = page.locator(NEWEST);
     // The top rows rendered before the opening scroll landed are not a scroll up.
     expect(pages.asked().filter(isOlderPage), 'older pages asked for before any scroll').toEqual([]);
 
@@ -55,12 +66,7 @@ test.describe('the conversation\'s pages', () => {
 
   test('an older page still in flight when "Jump to the first message" is clicked is dropped: the jump keeps loading and lands on the first message', async ({ page, home, launchHost }) => {
     test.setTimeout(120_000);
-    const id = await seedLargeSession(home.path, 100_000);
-    const host = await launchHost();
-    const pages = await holdReplies(page, 'session:messages');
-    await page.setViewportSize({ width: 1280, height: 900 });
-    await page.goto(`${host.url}#session=${id}`);
-    await expect(page.locator('[data-testid="message"][data-seq="99998"]')).toBeInViewport();
+    const pages = await openAtNewest(page, home.path, launchHost);
 
     // Scroll up until the list asks for an older page; the host's answer is held back.
     pages.hold(true);

@@ -112,6 +112,7 @@ describe('host services', () => {
     const value = detail.ok ? (detail.value as { messages: unknown[]; truncated: boolean; session: { messageCount: number } }) : null;
     expect(value!.messages).toHaveLength(39);
     // The count still names the damaged line; nothing older exists for the view to ask for.
+    expect(value!.session.messageCount).toBe(40);
     expect(value!.truncated).toBe(false);
   });
 

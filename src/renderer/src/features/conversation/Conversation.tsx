@@ -98,7 +98,17 @@ export function Conversation({ detail, now, initialSearch }: { detail: SessionDe
     return () => {
       for (const input of inputs) root.removeEventListener(input, release);
     };
-  }, [scrollElement, virtual, shown.length === 0]);
+  }, [scrollElement, shown.length === 0]);
+
+  // Shows the message `seq` (or the row it is folded into) at the top of the pane.
+  const scrollToSeq = useCallback(
+    (seq: number) => {
+      const index = indexOfSeq(shown, seq);
+      virtualizer.scrollToIndex(index, { align: 'start' });
+      landing.current.aim(shown[index]!.seq);
+    },
+    [shown, virtualizer],
+  );
 
   // Opens at the newest message, and again after "Jump to the newest" (which clears `opened`).
   // Keyed on the window itself, not its length: the newest page is often as long as the one it
@@ -115,12 +125,10 @@ export function Conversation({ detail, now, initialSearch }: { detail: SessionDe
   const pendingSeq = useRef<number | null>(null);
   useLayoutEffect(() => {
     if (pendingSeq.current !== null && virtual) {
-      const index = indexOfSeq(shown, pendingSeq.current);
-      virtualizer.scrollToIndex(index, { align: 'start' });
-      landing.current.aim(shown[index]!.seq);
+      scrollToSeq(pendingSeq.current);
       pendingSeq.current = null;
     }
-  }, [window_.messages, virtualizer, shown, virtual]);
+  }, [window_.messages, scrollToSeq, virtual]);
 
   // A page asked for before a jump is dropped when it arrives (model/page-requests.ts): the jump
   // replaced the window it belonged to, and the jump owns `loading` until its own page is in.
@@ -150,11 +158,8 @@ export function Conversation({ detail, now, initialSearch }: { detail: SessionDe
     (seq: number) => {
       const held = window_.messages;
       if (held.length > 0 && held[0]!.seq <= seq && seq <= held.at(-1)!.seq && !(seq === 0 && window_.hasOlder)) {
-        if (virtual) {
-          const index = indexOfSeq(shown, seq);
-          virtualizer.scrollToIndex(index, { align: 'start' });
-          landing.current.aim(shown[index]!.seq);
-        } else listRef.current?.querySelector(`[data-seq="${indexSeq(shown, seq)}"]`)?.scrollIntoView({ block: 'start' });
+        if (virtual) scrollToSeq(seq);
+        else listRef.current?.querySelector(`[data-seq="${indexSeq(shown, seq)}"]`)?.scrollIntoView({ block: 'start' });
         return;
       }
       load('jump', { afterSeq: Math.max(-1, seq - 1) }, (page) => {
@@ -162,7 +167,7 @@ export function Conversation({ detail, now, initialSearch }: { detail: SessionDe
         setWindow(jumpWindow(page, MESSAGE_PAGE_SIZE));
       });
     },
-    [window_, virtual, virtualizer, shown, load],
+    [window_, virtual, scrollToSeq, shown, load],
   );
   const [hit, setHit] = useState<{ seq: number | null; terms: string[] }>({ seq: null, terms: [] });
   const highlightSeq = hit.seq;
